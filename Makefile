@@ -1,0 +1,40 @@
+# Redline. `make demo` and `make test` set up what is missing, build, and run.
+SWIFT ?= swift
+REDLINE_DEBUG := .build/debug/redline
+REDLINE := .build/release/redline
+
+.PHONY: all setup build release demo test golden bench clean
+
+all: build
+
+setup:
+	@bash scripts/setup.sh build
+
+build: setup
+	$(SWIFT) build
+
+release: setup
+	$(SWIFT) build -c release
+
+# Converts the sample manuscript to its marked, clean and original versions and shows them.
+demo: release
+	@bash scripts/demo.sh $(REDLINE)
+
+# Runs every test. Never rewrites a golden file: a missing or different golden fails.
+test:
+	@bash scripts/setup.sh test
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+# Rewrites the golden files from the current output (review the diff before committing).
+golden: setup
+	REDLINE_UPDATE_GOLDEN=1 $(SWIFT) test --filter GoldenTests
+
+# Benchmarks against pandoc on the generated corpus (see scripts/bench.sh).
+bench:
+	@bash scripts/setup.sh bench
+	$(SWIFT) build -c release
+	@bash scripts/bench.sh $(REDLINE)
+
+clean:
+	rm -rf .build demo-out bench-out

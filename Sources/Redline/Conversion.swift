@@ -1,0 +1,91 @@
+import Foundation
+import RedlineCore
+
+/// What to do with comments.
+public enum CommentMode: String, Sendable, CaseIterable {
+    /// Keep comments as comments.
+    case keep
+    /// Remove every comment.
+    case drop
+}
+
+/// One conversion, fully described: formats, what happens to changes and comments, writer options.
+public struct ConversionOptions: Sendable {
+    public var from: Format
+    public var to: Format
+    public var changes: ChangeMode
+    /// nil: keep comments in the marked version, drop them from clean and original versions.
+    public var comments: CommentMode?
+    public var read: ReadOptions
+    public var write: WriteOptions
+
+    public init(from: Format, to: Format, changes: ChangeMode = .marked, comments: CommentMode? = nil,
+                read: ReadOptions = ReadOptions(), write: WriteOptions = WriteOptions()) {
+        self.from = from
+        self.to = to
+        self.changes = changes
+        self.comments = comments
+        self.read = read
+        self.write = write
+    }
+
+    /// The comment mode in force: explicit, or by default keep for marked and drop otherwise.
+    public var effectiveComments: CommentMode { comments ?? (changes == .marked ? .keep : .drop) }
+
+    /// The transform stages for these options, in order.
+    public var stages: [any ChunkStage] {
+        var s: [any ChunkStage] = []
+        if changes != .marked { s.append(ReviewTransform(changes)) }
+        if effectiveComments == .drop { s.append(DropComments()) }
+        return s
+    }
+}
+
+/// Runs conversions: reader → stages → writer.
+public enum Converter {
+    /// Converts `input` into `output`, reporting losses into `diagnostics`.
+    public static func convert(_ input: DocumentInput, to output: any ByteOutput, options: ConversionOptions,
+                               diagnostics: Diagnostics) throws {
+        guard let reader = options.from.reader else {
+            throw RedlineError.usage("Redline cannot read \(options.from.name)")
+        }
+        guard let writer = options.to.writer else {
+            throw RedlineError.usage("Redline cannot write \(options.to.name)")
+        }
+        var write = options.write
+        options.to.adjustOptions?(&write)
+        var source = try reader.open(input, options: options.read, diagnostics: diagnostics)
+        var sink = try writer.sink(to: output, options: write, diagnostics: diagnostics)
+        try Pipeline.run(source: &source, stages: options.stages, sink: &sink)
+        try output.flush()
+    }
+
+    /// Converts `input` into the file at `path`, written whole or not at all (a temporary file in the
+    /// same directory, renamed into place on success).
+    public static func convert(_ input: DocumentInput, toFile path: String, options: ConversionOptions,
+                               diagnostics: Diagnostics) throws {
+        try AtomicFile.write(to: path) { out in
+            try convert(input, to: out, options: options, diagnostics: diagnostics)
+        }
+    }
+
+    /// Reads a whole document into memory (library use and tests).
+    public static func read(_ input: DocumentInput, format: Format, options: ReadOptions = ReadOptions(),
+                            diagnostics: Diagnostics = Diagnostics()) throws -> Document {
+        guard let reader = format.reader else { throw RedlineError.usage("Redline cannot read \(format.name)") }
+        var source = try reader.open(input, options: options, diagnostics: diagnostics)
+        return try Document(reading: &source)
+    }
+
+    /// Writes a document held in memory.
+    public static func write(_ document: Document, format: Format, to output: any ByteOutput,
+                             options: WriteOptions = WriteOptions(), diagnostics: Diagnostics = Diagnostics()) throws {
+        guard let writer = format.writer else { throw RedlineError.usage("Redline cannot write \(format.name)") }
+        var o = options
+        format.adjustOptions?(&o)
+        var source = ChunkArraySource(document)
+        var sink = try writer.sink(to: output, options: o, diagnostics: diagnostics)
+        try Pipeline.run(source: &source, stages: [], sink: &sink)
+        try output.flush()
+    }
+}

@@ -1,0 +1,51 @@
+import RedlineCore
+
+/// A format Redline knows by name: what reads it, what writes it, which file extensions mean it.
+public struct Format: Sendable {
+    /// The stable name used on the command line (`md`, `docx`, `rtf`, `html`, ...).
+    public var name: String
+    /// One line for `redline formats`.
+    public var summary: String
+    /// File extensions (lower case, no dot) that imply this format.
+    public var extensions: [String]
+    public var reader: (any FormatReader)?
+    public var writer: (any FormatWriter)?
+    /// Write options this format forces (e.g. `gfm` is Markdown without CriticMarkup).
+    public var adjustOptions: (@Sendable (inout WriteOptions) -> Void)?
+
+    public init(name: String, summary: String, extensions: [String], reader: (any FormatReader)? = nil,
+                writer: (any FormatWriter)? = nil, adjustOptions: (@Sendable (inout WriteOptions) -> Void)? = nil) {
+        self.name = name
+        self.summary = summary
+        self.extensions = extensions
+        self.reader = reader
+        self.writer = writer
+        self.adjustOptions = adjustOptions
+    }
+}
+
+/// The table of formats, keyed by name: N readers and N writers, not N×N converters.
+/// A new format adds one entry here (see ARCHITECTURE.md).
+public enum FormatRegistry {
+    /// Every format, in the order `redline formats` lists them.
+    public static let all: [Format] = [
+    ]
+
+    /// Aliases accepted for format names.
+    static let aliases = ["markdown": "md", "critic": "md", "criticmarkup": "md", "htm": "html"]
+
+    /// The format called `name` (case-insensitive; `markdown` and `critic` are aliases of `md`).
+    public static func named(_ name: String) -> Format? {
+        let n = name.lowercased()
+        let canonical = aliases[n] ?? n
+        return all.first { $0.name == canonical }
+    }
+
+    /// The format a path's extension implies (`.md`, `.markdown`, `.docx`, `.rtf`, `.html`...).
+    public static func inferred(fromPath path: String) -> Format? {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
+        let ext = name[name.index(after: dot)...].lowercased()
+        return all.first { $0.extensions.contains(ext) }
+    }
+}

@@ -1,0 +1,125 @@
+import ArgumentParser
+import Foundation
+import Redline
+
+/// Options shared by the commands that convert: formats, changes, comments, warnings.
+public struct ConversionFlags: ParsableArguments {
+    @Option(help: "Input format (default: from the input's extension).")
+    public var from: String?
+
+    @Option(help: "Output format (default: from the output's extension, else md).")
+    public var to: String?
+
+    @Option(help: "Tracked changes: marked (keep them), accept (clean version), reject (original version).")
+    public var changes: ChangeMode = .marked
+
+    @Option(help: "Comments: keep or drop (default: keep when marked, drop when accepting or rejecting).")
+    public var comments: CommentMode?
+
+    @Option(name: .customLong("paragraph-style"),
+            help: "Paragraph formatting for sources that have none: scrivener (Palatino 13 pt, 1.2 line height, 0.5 in first-line indent) or plain.")
+    public var paragraphStyle: ParagraphPreset?
+
+    @Option(name: .customLong("reference-doc"), help: "A DOCX whose styles the DOCX writer uses.")
+    public var referenceDoc: String?
+
+    @Flag(name: .customLong("keep-formatting"),
+          help: "Keep paragraph and character formatting in Markdown as pandoc-style attributes.")
+    public var keepFormatting = false
+
+    @Option(name: .customLong("warnings-json"), help: "Also write the warnings as JSON to this file.")
+    public var warningsJSON: String?
+
+    @Flag(name: .shortAndLong, help: "Do not print warnings to standard error.")
+    public var quiet = false
+
+    public init() {}
+
+    /// The write options these flags ask for.
+    public var writeOptions: WriteOptions {
+        var w = WriteOptions()
+        w.preserveFormatting = keepFormatting
+        w.referenceDocument = referenceDoc
+        switch paragraphStyle {
+        case .scrivener?:
+            w.paragraphPreset = .scrivener
+            w.characterPreset = CharacterStyle(fontFamily: "Palatino", fontSize: 13)
+        case .plain?, nil: break
+        }
+        return w
+    }
+
+    /// Resolves a format name, or infers one from a path.
+    public func format(named name: String?, path: String?, fallback: String?) throws -> Format {
+        if let name {
+            guard let f = FormatRegistry.named(name) else {
+                throw RedlineError.usage("unknown format '\(name)' (see 'redline formats')")
+            }
+            return f
+        }
+        if let path, path != "-", let f = FormatRegistry.inferred(fromPath: path) { return f }
+        if let fallback, let f = FormatRegistry.named(fallback) { return f }
+        throw RedlineError.usage("cannot tell the format of '\(path ?? "-")'; name it with --from/--to")
+    }
+}
+
+/// Paragraph-format presets for sources without formatting.
+public enum ParagraphPreset: String, ExpressibleByArgument, CaseIterable, Sendable {
+    case scrivener, plain
+}
+
+extension ChangeMode: ExpressibleByArgument {}
+extension CommentMode: ExpressibleByArgument {}
+
+extension RedlineCommand {
+    /// `redline convert`: one document from one format to another.
+    public struct Convert: ParsableCommand {
+        public static let configuration = CommandConfiguration(
+            abstract: "Convert a document.",
+            discussion: """
+            Formats come from the extensions unless --from/--to name them; '-' is standard input or output.
+            Examples:
+              redline convert draft.docx -o draft.md                 # tracked changes as CriticMarkup
+              redline convert draft.docx -o clean.md --changes accept
+              redline convert notes.md -o notes.docx --paragraph-style scrivener
+            """)
+
+        @Argument(help: "The input file, or - for standard input.")
+        public var input: String
+
+        @Option(name: .shortAndLong, help: "The output file, or - for standard output (default).")
+        public var output: String = "-"
+
+        @OptionGroup public var flags: ConversionFlags
+
+        public init() {}
+
+        public func run() throws {
+            let from = try flags.format(named: flags.from, path: input, fallback: input == "-" ? "md" : nil)
+            let to = try flags.format(named: flags.to, path: output, fallback: "md")
+            let options = ConversionOptions(from: from, to: to, changes: flags.changes, comments: flags.comments,
+                                            write: flags.writeOptions)
+            let diagnostics = Diagnostics()
+            let source: DocumentInput
+            if input == "-" {
+                source = .bytes([UInt8](FileHandle.standardInput.readDataToEndOfFile()))
+            } else {
+                guard FileManager.default.fileExists(atPath: input) else {
+                    throw RedlineError.io("\(input): no such file")
+                }
+                source = .file(input)
+            }
+            do {
+                if output == "-" {
+                    let out = FileDescriptorOutput(fd: 1, name: "standard output")
+                    try Converter.convert(source, to: out, options: options, diagnostics: diagnostics)
+                } else {
+                    try Converter.convert(source, toFile: output, options: options, diagnostics: diagnostics)
+                }
+            } catch let e as RedlineError {
+                throw RedlineError(e.kind, "\(source.displayName): \(e.message)")
+            }
+            try WarningReport.emit(diagnostics.all, for: source.displayName, quiet: flags.quiet, json: flags.warningsJSON)
+        }
+    }
+}

@@ -1,0 +1,46 @@
+import ArgumentParser
+import Foundation
+import Redline
+
+/// The `redline` command: subcommands, each in its own file.
+public struct RedlineCommand: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "redline",
+        abstract: "Convert documents between DOCX, RTF, Markdown/CriticMarkup and HTML without losing tracked changes, comments or paragraph formatting.",
+        discussion: """
+        Exit status: 0 success, 1 a document failed, 2 usage error.
+        Warnings about what a target format cannot carry go to standard error (and to --warnings-json).
+        """,
+        version: RedlineVersion.string,
+        subcommands: [Convert.self, Formats.self]
+    )
+
+    public init() {}
+
+    /// Runs the command line and exits with Redline's documented status: 0, 1 (a document failed), 2 (usage).
+    public static func runMain(_ arguments: [String]? = nil) -> Never {
+        do {
+            var command = try parseAsRoot(arguments)
+            try command.run()
+            Foundation.exit(0)
+        } catch let e as RedlineError {
+            FileHandle.standardError.write(Data("redline: error: \(e.message)\n".utf8))
+            Foundation.exit(e.kind == .usage ? 2 : 1)
+        } catch let e as ExitCode {
+            Foundation.exit(e.rawValue)
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success {
+                exit(withError: error)
+            }
+            let message = fullMessage(for: error)
+            FileHandle.standardError.write(Data((message.isEmpty ? "" : message + "\n").utf8))
+            Foundation.exit(2)
+        }
+    }
+}
+
+/// The version `redline --version` prints.
+public enum RedlineVersion {
+    public static let string = "0.1.0"
+}

@@ -1,0 +1,103 @@
+import Foundation
+
+/// A stable diagnostic code, e.g. `lossy.paragraph-indent`. Codes never change meaning once released;
+/// scripts match on them. Each module declares its codes in an `extension DiagnosticCode`.
+public struct DiagnosticCode: RawRepresentable, Hashable, Sendable, Codable, Comparable, CustomStringConvertible,
+    ExpressibleByStringLiteral {
+    public var rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(stringLiteral value: String) { self.rawValue = value }
+    public init(_ value: String) { self.rawValue = value }
+    public var description: String { rawValue }
+    public static func < (a: DiagnosticCode, b: DiagnosticCode) -> Bool { a.rawValue < b.rawValue }
+}
+
+/// Where in the input a diagnostic points: a 1-based line (text formats) or a 1-based paragraph index.
+public struct SourceLocation: Hashable, Sendable, Codable, CustomStringConvertible {
+    public var line: Int?
+    public var paragraph: Int?
+
+    public init(line: Int? = nil, paragraph: Int? = nil) {
+        self.line = line
+        self.paragraph = paragraph
+    }
+
+    public var description: String {
+        if let line { return "line \(line)" }
+        if let paragraph { return "paragraph \(paragraph)" }
+        return "document"
+    }
+}
+
+/// A recoverable problem or a loss: data, reported on its own channel, never printed into the output.
+public struct Diagnostic: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// How serious a diagnostic is.
+    public enum Severity: String, Hashable, Sendable, Codable { case warning, note }
+
+    public var code: DiagnosticCode
+    public var severity: Severity
+    public var message: String
+    /// The first place it happened.
+    public var location: SourceLocation?
+    /// How many times it happened (paragraphs, marks, fonts... as the message says).
+    public var count: Int
+
+    public init(code: DiagnosticCode, severity: Severity = .warning, message: String,
+                location: SourceLocation? = nil, count: Int = 1) {
+        self.code = code
+        self.severity = severity
+        self.message = message
+        self.location = location
+        self.count = count
+    }
+
+    /// `warning[lossy.font] line 3: fonts dropped (3 fonts) ×3`
+    public var description: String {
+        var s = "\(severity.rawValue)[\(code)]"
+        if let location { s += " \(location)" }
+        s += ": \(message)"
+        if count > 1 { s += " (×\(count))" }
+        return s
+    }
+}
+
+/// Collects the diagnostics of one document's conversion. Repeated reports of one code are folded into
+/// one diagnostic whose count grows and which keeps the first message and location.
+/// Shared by the reader, stages and writer of one conversion; safe to use from several threads.
+public final class Diagnostics: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [Diagnostic] = []
+    private var index: [DiagnosticCode: Int] = [:]
+
+    public init() {}
+
+    /// Records `count` occurrences of `code`.
+    public func report(_ code: DiagnosticCode, _ message: @autoclosure () -> String,
+                       at location: SourceLocation? = nil, count: Int = 1, severity: Diagnostic.Severity = .warning) {
+        guard count > 0 else { return }
+        lock.lock(); defer { lock.unlock() }
+        if let i = index[code] {
+            items[i].count += count
+        } else {
+            index[code] = items.count
+            items.append(Diagnostic(code: code, severity: severity, message: message(), location: location, count: count))
+        }
+    }
+
+    /// Records a diagnostic as is (merging with an earlier one of the same code).
+    public func report(_ d: Diagnostic) {
+        report(d.code, d.message, at: d.location, count: d.count, severity: d.severity)
+    }
+
+    /// Everything reported so far, in order of first report.
+    public var all: [Diagnostic] {
+        lock.lock(); defer { lock.unlock() }
+        return items
+    }
+
+    /// The count reported under `code` (0 when none).
+    public func count(of code: DiagnosticCode) -> Int {
+        lock.lock(); defer { lock.unlock() }
+        return index[code].map { items[$0].count } ?? 0
+    }
+}

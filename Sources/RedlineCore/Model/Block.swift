@@ -1,0 +1,196 @@
+/// A paragraph of inline content with its formatting and review state. Headings are paragraphs too.
+public struct Paragraph: Hashable, Sendable, Codable {
+    public var content: [Inline]
+    public var style: ParagraphStyle
+    /// A tracked change to the break that ends this paragraph.
+    public var markChange: ParagraphMarkChange?
+    /// A tracked change to this paragraph's formatting.
+    public var styleChange: ParagraphStyleChange?
+
+    public init(_ content: [Inline], style: ParagraphStyle = ParagraphStyle(),
+                markChange: ParagraphMarkChange? = nil, styleChange: ParagraphStyleChange? = nil) {
+        self.content = content
+        self.style = style
+        self.markChange = markChange
+        self.styleChange = styleChange
+    }
+}
+
+/// The kind of a list and, for ordered lists, how it numbers.
+public enum ListKind: Hashable, Sendable, Codable {
+    case bullet
+    /// Numbered from `start`; `delimiter` is "." or ")".
+    case ordered(start: Int, delimiter: Character)
+
+    enum CodingKeys: String, CodingKey { case kind, start, delimiter }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        if try c.decode(String.self, forKey: .kind) == "bullet" { self = .bullet; return }
+        let d = try c.decode(String.self, forKey: .delimiter)
+        self = .ordered(start: try c.decode(Int.self, forKey: .start), delimiter: d.first ?? ".")
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        switch self {
+        case .bullet: try c.encode("bullet", forKey: .kind)
+        case .ordered(let start, let delimiter):
+            try c.encode("ordered", forKey: .kind)
+            try c.encode(start, forKey: .start)
+            try c.encode(String(delimiter), forKey: .delimiter)
+        }
+    }
+}
+
+/// A list: each item is a sequence of blocks (nested lists are blocks inside items).
+public struct List: Hashable, Sendable, Codable {
+    public var kind: ListKind
+    /// Tight lists have no blank lines between items (Markdown); loose lists do.
+    public var tight: Bool
+    public var items: [[Block]]
+
+    public init(kind: ListKind, tight: Bool = true, items: [[Block]]) {
+        self.kind = kind
+        self.tight = tight
+        self.items = items
+    }
+}
+
+/// A block of verbatim text.
+public struct CodeBlock: Hashable, Sendable, Codable {
+    /// The info string's first word (`swift` in "```swift"), empty when none.
+    public var language: String
+    /// The text, each line ending in "\n".
+    public var text: String
+
+    public init(language: String = "", text: String) {
+        self.language = language
+        self.text = text
+    }
+}
+
+/// Horizontal alignment of a table column.
+public enum ColumnAlignment: String, Hashable, Sendable, Codable, CaseIterable {
+    case none, left, center, right
+}
+
+/// One table cell: blocks, and how many grid columns and rows it spans.
+public struct TableCell: Hashable, Sendable, Codable {
+    public var blocks: [Block]
+    public var columnSpan: Int
+    public var rowSpan: Int
+
+    public init(_ blocks: [Block], columnSpan: Int = 1, rowSpan: Int = 1) {
+        self.blocks = blocks
+        self.columnSpan = columnSpan
+        self.rowSpan = rowSpan
+    }
+}
+
+/// One table row; `change` records a tracked insertion or deletion of the whole row.
+/// A cell covered by a row span from above is not repeated in later rows.
+public struct TableRow: Hashable, Sendable, Codable {
+    public var cells: [TableCell]
+    public var change: RowChange?
+
+    public init(_ cells: [TableCell], change: RowChange? = nil) {
+        self.cells = cells
+        self.change = change
+    }
+}
+
+/// A table: column alignments (and widths in points, when the source has them), header rows first.
+public struct Table: Hashable, Sendable, Codable {
+    public var columns: [ColumnAlignment]
+    public var columnWidths: [Double]?
+    /// How many of the first rows are header rows.
+    public var headerRowCount: Int
+    public var rows: [TableRow]
+
+    public init(columns: [ColumnAlignment], columnWidths: [Double]? = nil, headerRowCount: Int, rows: [TableRow]) {
+        self.columns = columns
+        self.columnWidths = columnWidths
+        self.headerRowCount = headerRowCount
+        self.rows = rows
+    }
+}
+
+/// Block content. A document streams as a sequence of top-level blocks.
+public indirect enum Block: Hashable, Sendable, Codable {
+    case paragraph(Paragraph)
+    /// A heading of level 1...6.
+    case heading(level: Int, Paragraph)
+    case blockQuote([Block])
+    case list(List)
+    case codeBlock(CodeBlock)
+    case table(Table)
+    case thematicBreak
+    /// Source-format content kept verbatim (e.g. an HTML block in Markdown).
+    case raw(format: String, text: String)
+}
+
+extension Block {
+    /// The paragraph of a paragraph or heading.
+    public var paragraph: Paragraph? {
+        switch self {
+        case .paragraph(let p), .heading(_, let p): return p
+        default: return nil
+        }
+    }
+
+    /// Block children (quote contents, list items, table cells in order); empty for leaves.
+    public var childBlocks: [Block] {
+        switch self {
+        case .blockQuote(let b): return b
+        case .list(let l): return l.items.flatMap { $0 }
+        case .table(let t): return t.rows.flatMap { $0.cells.flatMap(\.blocks) }
+        case .paragraph, .heading, .codeBlock, .thematicBreak, .raw: return []
+        }
+    }
+
+    /// This block with every nested block array (quote, list items, cells) rewritten by `transform`.
+    /// Paragraphs and leaves are returned unchanged.
+    public func mapBlockArrays(_ transform: ([Block]) throws -> [Block]) rethrows -> Block {
+        switch self {
+        case .blockQuote(let b): return .blockQuote(try transform(b))
+        case .list(var l):
+            l.items = try l.items.map(transform)
+            return .list(l)
+        case .table(var t):
+            for r in t.rows.indices {
+                for c in t.rows[r].cells.indices { t.rows[r].cells[c].blocks = try transform(t.rows[r].cells[c].blocks) }
+            }
+            return .table(t)
+        case .paragraph, .heading, .codeBlock, .thematicBreak, .raw: return self
+        }
+    }
+
+    /// Every paragraph in this block, depth first, in reading order.
+    public func forEachParagraph(_ body: (Paragraph) throws -> Void) rethrows {
+        if let p = paragraph { try body(p); return }
+        for b in childBlocks { try b.forEachParagraph(body) }
+    }
+
+    /// Every inline in this block, depth first in reading order, including nested inlines.
+    public func forEachInline(_ body: (Inline) throws -> Void) rethrows {
+        func walk(_ inlines: [Inline]) throws {
+            for i in inlines {
+                try body(i)
+                try walk(i.children)
+            }
+        }
+        if let p = paragraph { try walk(p.content); return }
+        for b in childBlocks { try b.forEachInline(body) }
+    }
+
+    /// The plain text with every change shown, paragraphs separated by "\n".
+    public var plainText: String {
+        if let p = paragraph { return p.content.plainText }
+        switch self {
+        case .codeBlock(let c): return c.text
+        case .raw, .thematicBreak: return ""
+        default: return childBlocks.map(\.plainText).joined(separator: "\n")
+        }
+    }
+}

@@ -1,0 +1,159 @@
+/// A metadata value: text, or a list of texts.
+public enum MetadataValue: Hashable, Sendable, Codable {
+    case text(String)
+    case list([String])
+
+    /// The value as a list (a text is a list of one).
+    public var strings: [String] {
+        switch self {
+        case .text(let s): return [s]
+        case .list(let l): return l
+        }
+    }
+}
+
+/// Document metadata, as ordered key/value fields (YAML front matter, DOCX core properties, RTF `\info`).
+/// Well-known keys: `title`, `author` (a list), `date`, `created`, `modified`, `subject`, `keywords`.
+public struct Metadata: Hashable, Sendable, Codable {
+    /// One field.
+    public struct Field: Hashable, Sendable, Codable {
+        public var key: String
+        public var value: MetadataValue
+
+        public init(key: String, value: MetadataValue) {
+            self.key = key
+            self.value = value
+        }
+    }
+
+    public var fields: [Field]
+
+    public init(fields: [Field] = []) { self.fields = fields }
+
+    /// The value of `key`, if set.
+    public subscript(key: String) -> MetadataValue? {
+        get { fields.first { $0.key == key }?.value }
+        set {
+            if let i = fields.firstIndex(where: { $0.key == key }) {
+                if let v = newValue { fields[i].value = v } else { fields.remove(at: i) }
+            } else if let v = newValue {
+                fields.append(Field(key: key, value: v))
+            }
+        }
+    }
+
+    public var title: String? { self["title"]?.strings.first }
+    public var authors: [String] { self["author"]?.strings ?? [] }
+    public var date: String? { self["date"]?.strings.first }
+    public var isEmpty: Bool { fields.isEmpty }
+}
+
+/// Whether a note is a footnote or an endnote.
+public enum NoteKind: String, Hashable, Sendable, Codable { case footnote, endnote }
+
+/// A footnote or endnote, referenced from the text by `Inline.noteReference(id)`.
+public struct Note: Hashable, Sendable, Codable {
+    public var id: String
+    public var kind: NoteKind
+    public var blocks: [Block]
+
+    public init(id: String, kind: NoteKind = .footnote, blocks: [Block]) {
+        self.id = id
+        self.kind = kind
+        self.blocks = blocks
+    }
+}
+
+/// What a source knows before its first block: metadata and document-wide defaults.
+public struct DocumentHeader: Hashable, Sendable, Codable {
+    public var metadata: Metadata
+    /// The document's default paragraph formatting (DOCX `docDefaults`, RTF's first `\pard`, a preset).
+    public var defaultParagraphStyle: ParagraphStyle
+    /// The document's default character formatting.
+    public var defaultCharacterStyle: CharacterStyle
+
+    public init(metadata: Metadata = Metadata(), defaultParagraphStyle: ParagraphStyle = ParagraphStyle(),
+                defaultCharacterStyle: CharacterStyle = CharacterStyle()) {
+        self.metadata = metadata
+        self.defaultParagraphStyle = defaultParagraphStyle
+        self.defaultCharacterStyle = defaultCharacterStyle
+    }
+}
+
+/// The unit that streams through the stage chain: one top-level block, with the comments and notes
+/// whose anchors or references first appear in it (so a writer has their bodies when it meets them).
+/// A reply travels in the same chunk as its parent comment.
+public struct Chunk: Hashable, Sendable, Codable {
+    public var block: Block
+    public var comments: [Comment]
+    public var notes: [Note]
+
+    public init(_ block: Block, comments: [Comment] = [], notes: [Note] = []) {
+        self.block = block
+        self.comments = comments
+        self.notes = notes
+    }
+}
+
+/// A whole document in memory: for tests, the library API and small inputs. The pipeline streams chunks.
+public struct Document: Hashable, Sendable, Codable {
+    public var header: DocumentHeader
+    public var blocks: [Block]
+    /// Comments and replies in reading order of their anchors (a reply right after its parent).
+    public var comments: [Comment]
+    public var notes: [Note]
+
+    public init(header: DocumentHeader = DocumentHeader(), blocks: [Block], comments: [Comment] = [], notes: [Note] = []) {
+        self.header = header
+        self.blocks = blocks
+        self.comments = comments
+        self.notes = notes
+    }
+
+    public var metadata: Metadata {
+        get { header.metadata }
+        set { header.metadata = newValue }
+    }
+
+    /// Collects everything a source yields.
+    public init(reading source: inout some ChunkSource) throws {
+        self.init(header: source.header, blocks: [])
+        while let chunk = try source.next() { append(chunk) }
+    }
+
+    /// Adds one chunk's block, comments and notes.
+    public mutating func append(_ chunk: Chunk) {
+        blocks.append(chunk.block)
+        comments += chunk.comments
+        notes += chunk.notes
+    }
+
+    /// The document as chunks: each comment and note travels with the first block that references it
+    /// (replies with their parent); those referenced nowhere travel with the last block.
+    public var chunks: [Chunk] {
+        var pendingComments = Dictionary(grouping: comments, by: { $0.parentID ?? $0.id })
+        var pendingNotes = Dictionary(notes.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        var out: [Chunk] = []
+        for block in blocks {
+            var chunk = Chunk(block)
+            block.forEachInline { inline in
+                switch inline {
+                case .commentStart(let id), .commentEnd(let id), .commentPoint(let id):
+                    if let thread = pendingComments.removeValue(forKey: id) { chunk.comments += thread }
+                case .noteReference(let id):
+                    if let note = pendingNotes.removeValue(forKey: id) { chunk.notes.append(note) }
+                default: break
+                }
+            }
+            out.append(chunk)
+        }
+        let leftComments = comments.filter { pendingComments[$0.parentID ?? $0.id] != nil }
+        let leftNotes = notes.filter { pendingNotes[$0.id] != nil }
+        if !leftComments.isEmpty || !leftNotes.isEmpty {
+            if out.isEmpty { out.append(Chunk(.paragraph(Paragraph([])))) }
+            out[out.count - 1].comments += leftComments
+            out[out.count - 1].notes += leftNotes
+        }
+        return out
+    }
+}

@@ -1,0 +1,133 @@
+/// A link target.
+public struct Link: Hashable, Sendable, Codable {
+    /// URL, or `#name` for an internal anchor (a DOCX bookmark, a Scrivener document).
+    public var url: String
+    public var title: String
+
+    public init(url: String, title: String = "") {
+        self.url = url
+        self.title = title
+    }
+}
+
+/// An image reference (the media itself is not part of the model).
+public struct Image: Hashable, Sendable, Codable {
+    public var source: String
+    public var title: String
+    public var alt: String
+
+    public init(source: String, title: String = "", alt: String = "") {
+        self.source = source
+        self.title = title
+        self.alt = alt
+    }
+}
+
+/// Inline content: text, formatting, links, review marks and comment anchors.
+///
+/// Formatting nests (`.strong([.emphasis([.text("x")])])`). Run-based formats go through `TextFormat`,
+/// `InlineBuilder` (runs to inlines, in canonical nesting order) and `Inline.runs` (inlines to runs).
+public indirect enum Inline: Hashable, Sendable, Codable {
+    case text(String)
+    case emphasis([Inline])
+    case strong([Inline])
+    case strikethrough([Inline])
+    case underline([Inline])
+    case superscript([Inline])
+    case `subscript`([Inline])
+    case smallCaps([Inline])
+    /// Highlighted text with no comment attached (CriticMarkup `{==…==}` alone, Word's highlight).
+    case highlight([Inline])
+    /// Font, size, colours, caps, named character style.
+    case styled(CharacterStyle, [Inline])
+    case code(String)
+    case link(Link, [Inline])
+    case image(Image)
+    /// A hard line break inside a paragraph.
+    case lineBreak
+    /// A line ending in the source that is not a break (Markdown's soft break; renders as a space).
+    case softBreak
+    /// Source-format content kept verbatim (e.g. inline HTML in Markdown). `format` is "html", "rtf", ...
+    case raw(format: String, text: String)
+    /// A reference to a footnote or endnote in the document's notes.
+    case noteReference(String)
+
+    // Review marks.
+    case insertion(Change, [Inline])
+    case deletion(Change, [Inline])
+    /// A deletion paired with an insertion by the same hand (CriticMarkup `{~~old~>new~~}`).
+    case substitution(Change, deleted: [Inline], inserted: [Inline])
+    case move(Move, [Inline])
+    case formatChange(FormatChange, [Inline])
+
+    /// Start of the range of the comment with this id.
+    case commentStart(String)
+    /// End of the range of the comment with this id.
+    case commentEnd(String)
+    /// A comment anchored at a point, with no range.
+    case commentPoint(String)
+}
+
+extension Inline {
+    /// The children of a container inline (for a substitution, deleted then inserted); empty for leaves.
+    public var children: [Inline] {
+        switch self {
+        case .emphasis(let c), .strong(let c), .strikethrough(let c), .underline(let c), .superscript(let c),
+             .subscript(let c), .smallCaps(let c), .highlight(let c), .styled(_, let c), .link(_, let c),
+             .insertion(_, let c), .deletion(_, let c), .move(_, let c), .formatChange(_, let c):
+            return c
+        case .substitution(_, let d, let i):
+            return d + i
+        case .text, .code, .image, .lineBreak, .softBreak, .raw, .noteReference,
+             .commentStart, .commentEnd, .commentPoint:
+            return []
+        }
+    }
+
+    /// This inline with its children rewritten by `transform` (leaves are returned unchanged).
+    public func mapChildren(_ transform: ([Inline]) throws -> [Inline]) rethrows -> Inline {
+        switch self {
+        case .emphasis(let c): return .emphasis(try transform(c))
+        case .strong(let c): return .strong(try transform(c))
+        case .strikethrough(let c): return .strikethrough(try transform(c))
+        case .underline(let c): return .underline(try transform(c))
+        case .superscript(let c): return .superscript(try transform(c))
+        case .subscript(let c): return .subscript(try transform(c))
+        case .smallCaps(let c): return .smallCaps(try transform(c))
+        case .highlight(let c): return .highlight(try transform(c))
+        case .styled(let s, let c): return .styled(s, try transform(c))
+        case .link(let l, let c): return .link(l, try transform(c))
+        case .insertion(let ch, let c): return .insertion(ch, try transform(c))
+        case .deletion(let ch, let c): return .deletion(ch, try transform(c))
+        case .move(let m, let c): return .move(m, try transform(c))
+        case .formatChange(let f, let c): return .formatChange(f, try transform(c))
+        case .substitution(let ch, let d, let i): return .substitution(ch, deleted: try transform(d), inserted: try transform(i))
+        case .text, .code, .image, .lineBreak, .softBreak, .raw, .noteReference,
+             .commentStart, .commentEnd, .commentPoint:
+            return self
+        }
+    }
+}
+
+extension Array where Element == Inline {
+    /// The plain text of these inlines as a reader sees it with every change shown
+    /// (deleted and inserted text alike; breaks as newlines, soft breaks as spaces).
+    public var plainText: String {
+        var out = ""
+        appendPlainText(to: &out)
+        return out
+    }
+
+    func appendPlainText(to out: inout String) {
+        for inline in self {
+            switch inline {
+            case .text(let s), .code(let s): out += s
+            case .lineBreak: out += "\n"
+            case .softBreak: out += " "
+            case .image(let i): out += i.alt
+            case .raw, .noteReference, .commentStart, .commentEnd, .commentPoint: break
+            default: inline.children.appendPlainText(to: &out)
+            }
+        }
+    }
+}

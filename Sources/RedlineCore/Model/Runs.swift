@@ -1,0 +1,215 @@
+/// A tracked change that covers a run (the run-level review marks of DOCX and RTF).
+public enum RunChange: Hashable, Sendable, Codable {
+    case insertion(Change)
+    case deletion(Change)
+    case move(Move)
+}
+
+/// One run of uniformly formatted content: the flat view of inlines that DOCX and RTF read and write.
+public struct Run: Hashable, Sendable, Codable {
+    /// What a run holds.
+    public enum Content: Hashable, Sendable, Codable {
+        case text(String)
+        case lineBreak
+        /// An inline with no text children: image, note reference, comment anchor, raw, soft break.
+        case atom(Inline)
+    }
+
+    public var content: Content
+    public var format: TextFormat
+    public var link: Link?
+    public var change: RunChange?
+    public var formatChange: FormatChange?
+
+    public init(_ content: Content, format: TextFormat = TextFormat(), link: Link? = nil,
+                change: RunChange? = nil, formatChange: FormatChange? = nil) {
+        self.content = content
+        self.format = format
+        self.link = link
+        self.change = change
+        self.formatChange = formatChange
+    }
+
+    /// A text run.
+    public static func text(_ s: String, _ format: TextFormat = TextFormat()) -> Run { Run(.text(s), format: format) }
+}
+
+extension Array where Element == Inline {
+    /// These inlines as flat runs. A substitution becomes its deletion's runs then its insertion's.
+    public var runs: [Run] {
+        var out: [Run] = []
+        var ctx = Run(.text(""))
+        appendRuns(to: &out, context: &ctx)
+        return out
+    }
+
+    private func appendRuns(to out: inout [Run], context ctx: inout Run) {
+        for inline in self {
+            let saved = ctx
+            defer { ctx = saved }
+            switch inline {
+            case .text(let s):
+                var r = ctx; r.content = .text(s); out.append(r)
+            case .code(let s):
+                var r = ctx; r.content = .text(s); r.format.code = true; out.append(r)
+            case .lineBreak:
+                var r = ctx; r.content = .lineBreak; out.append(r)
+            case .softBreak, .image, .raw, .noteReference, .commentStart, .commentEnd, .commentPoint:
+                var r = ctx; r.content = .atom(inline); out.append(r)
+            case .emphasis(let c): ctx.format.italic = true; c.appendRuns(to: &out, context: &ctx)
+            case .strong(let c): ctx.format.bold = true; c.appendRuns(to: &out, context: &ctx)
+            case .strikethrough(let c): ctx.format.strikethrough = true; c.appendRuns(to: &out, context: &ctx)
+            case .underline(let c): ctx.format.underline = true; c.appendRuns(to: &out, context: &ctx)
+            case .superscript(let c): ctx.format.superscript = true; c.appendRuns(to: &out, context: &ctx)
+            case .subscript(let c): ctx.format.subscript = true; c.appendRuns(to: &out, context: &ctx)
+            case .smallCaps(let c): ctx.format.smallCaps = true; c.appendRuns(to: &out, context: &ctx)
+            case .highlight(let c): ctx.format.highlight = true; c.appendRuns(to: &out, context: &ctx)
+            case .styled(let s, let c):
+                ctx.format.style = ctx.format.style.merged(with: s); c.appendRuns(to: &out, context: &ctx)
+            case .link(let l, let c): ctx.link = l; c.appendRuns(to: &out, context: &ctx)
+            case .insertion(let ch, let c): ctx.change = .insertion(ch); c.appendRuns(to: &out, context: &ctx)
+            case .deletion(let ch, let c): ctx.change = .deletion(ch); c.appendRuns(to: &out, context: &ctx)
+            case .move(let m, let c): ctx.change = .move(m); c.appendRuns(to: &out, context: &ctx)
+            case .formatChange(let f, let c): ctx.formatChange = f; c.appendRuns(to: &out, context: &ctx)
+            case .substitution(let ch, let d, let i):
+                ctx.change = .deletion(ch); d.appendRuns(to: &out, context: &ctx)
+                ctx.change = .insertion(ch); i.appendRuns(to: &out, context: &ctx)
+            }
+        }
+    }
+}
+
+/// Builds inlines from runs in one canonical nesting (outermost first): tracked change, link,
+/// formatting change, character style, strong, emphasis, underline, strikethrough, small caps,
+/// superscript, subscript, highlight; adjacent text of equal formatting is merged.
+public enum InlineBuilder {
+    /// The inlines for `runs`.
+    public static func inlines(from runs: [Run]) -> [Inline] {
+        var out: [Inline] = []
+        var i = 0
+        while i < runs.count {
+            let key = runs[i].change
+            var j = i + 1
+            while j < runs.count && runs[j].change == key { j += 1 }
+            let inner = byLink(Array(runs[i..<j]))
+            switch key {
+            case nil: out += inner
+            case .insertion(let c)?: out.append(.insertion(c, inner))
+            case .deletion(let c)?: out.append(.deletion(c, inner))
+            case .move(let m)?: out.append(.move(m, inner))
+            }
+            i = j
+        }
+        return normalized(out)
+    }
+
+    private static func byLink(_ runs: [Run]) -> [Inline] {
+        group(runs, by: \.link) { link, part in
+            let inner = byFormatChange(part)
+            return link.map { [.link($0, inner)] } ?? inner
+        }
+    }
+
+    private static func byFormatChange(_ runs: [Run]) -> [Inline] {
+        group(runs, by: \.formatChange) { fc, part in
+            let inner = formatted(part.map(\.content), part.map(\.format), level: 0)
+            return fc.map { [.formatChange($0, inner)] } ?? inner
+        }
+    }
+
+    private static func group<K: Equatable>(_ runs: [Run], by key: (Run) -> K,
+                                            _ make: (K, [Run]) -> [Inline]) -> [Inline] {
+        var out: [Inline] = []
+        var i = 0
+        while i < runs.count {
+            let k = key(runs[i])
+            var j = i + 1
+            while j < runs.count && key(runs[j]) == k { j += 1 }
+            out += make(k, Array(runs[i..<j]))
+            i = j
+        }
+        return out
+    }
+
+    /// Toggles in nesting order; level 0 is the character style.
+    nonisolated(unsafe) private static let toggles: [(WritableKeyPath<TextFormat, Bool>, ([Inline]) -> Inline)] = [
+        (\.bold, Inline.strong), (\.italic, Inline.emphasis), (\.underline, Inline.underline),
+        (\.strikethrough, Inline.strikethrough), (\.smallCaps, Inline.smallCaps),
+        (\.superscript, Inline.superscript), (\.subscript, Inline.subscript), (\.highlight, Inline.highlight),
+    ]
+
+    private static func formatted(_ contents: [Run.Content], _ formats: [TextFormat], level: Int) -> [Inline] {
+        if level == 0 {
+            var out: [Inline] = []
+            var i = 0
+            while i < formats.count {
+                let s = formats[i].style
+                var j = i + 1
+                while j < formats.count && formats[j].style == s { j += 1 }
+                var inner = Array(formats[i..<j])
+                for k in inner.indices { inner[k].style = CharacterStyle() }
+                let built = formatted(Array(contents[i..<j]), inner, level: 1)
+                out += s.isEmpty ? built : [.styled(s, built)]
+                i = j
+            }
+            return out
+        }
+        if level > toggles.count {
+            return zip(contents, formats).map { content, format in
+                switch content {
+                case .text(let s): return format.code ? .code(s) : .text(s)
+                case .lineBreak: return .lineBreak
+                case .atom(let a): return a
+                }
+            }
+        }
+        let (path, wrap) = toggles[level - 1]
+        var out: [Inline] = []
+        var i = 0
+        while i < formats.count {
+            let on = formats[i][keyPath: path]
+            var j = i + 1
+            while j < formats.count && formats[j][keyPath: path] == on { j += 1 }
+            var inner = Array(formats[i..<j])
+            for k in inner.indices { inner[k][keyPath: path] = false }
+            let built = formatted(Array(contents[i..<j]), inner, level: level + 1)
+            out += on ? [wrap(built)] : built
+            i = j
+        }
+        return out
+    }
+
+    /// Merges adjacent text (and adjacent code) inlines, recursively, and drops empty text.
+    public static func normalized(_ inlines: [Inline]) -> [Inline] {
+        var out: [Inline] = []
+        for inline in inlines {
+            let n = inline.mapChildren(normalized)
+            switch (out.last, n) {
+            case (.text(let a)?, .text(let b)): out[out.count - 1] = .text(a + b)
+            case (.code(let a)?, .code(let b)): out[out.count - 1] = .code(a + b)
+            case (_, .text(let s)) where s.isEmpty: break
+            default: out.append(n)
+            }
+        }
+        return out
+    }
+
+    /// Pairs an adjacent deletion and insertion (either order) with the same author and date into a
+    /// substitution, as Word records typing over a selection.
+    public static func pairingSubstitutions(_ inlines: [Inline]) -> [Inline] {
+        var out: [Inline] = []
+        for inline in inlines.map({ $0.mapChildren(pairingSubstitutions) }) {
+            if let last = out.last {
+                switch (last, inline) {
+                case (.deletion(let a, let d), .insertion(let b, let i)) where a.author == b.author && a.date == b.date,
+                     (.insertion(let b, let i), .deletion(let a, let d)) where a.author == b.author && a.date == b.date:
+                    out[out.count - 1] = .substitution(a, deleted: d, inserted: i)
+                    continue
+                default: break
+                }
+            }
+            out.append(inline)
+        }
+        return out
+    }
+}

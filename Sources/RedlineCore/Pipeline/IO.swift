@@ -1,0 +1,97 @@
+import Foundation
+
+/// Where a reader takes its bytes from: a file (read in pieces, or mapped) or bytes in memory.
+public enum DocumentInput: Sendable {
+    case file(String)
+    case bytes([UInt8])
+
+    /// A name for messages: the path, or "<stdin>".
+    public var displayName: String {
+        switch self {
+        case .file(let p): return p
+        case .bytes: return "<stdin>"
+        }
+    }
+
+    /// All the bytes. Readers that can stream should open the file themselves instead.
+    public func readAll() throws -> [UInt8] {
+        switch self {
+        case .bytes(let b): return b
+        case .file(let path):
+            guard let h = FileHandle(forReadingAtPath: path) else {
+                throw RedlineError.io("cannot open \(path) for reading")
+            }
+            defer { try? h.close() }
+            do { return [UInt8](try h.readToEnd() ?? Data()) } catch {
+                throw RedlineError.io("cannot read \(path): \(error.localizedDescription)")
+            }
+        }
+    }
+}
+
+/// A byte destination for writers. Text writers send UTF-8; the DOCX writer sends a zip.
+public protocol ByteOutput: AnyObject {
+    func write(_ bytes: UnsafeRawBufferPointer) throws
+    func flush() throws
+}
+
+extension ByteOutput {
+    /// Writes the UTF-8 of `string`.
+    public func write(_ string: String) throws {
+        var s = string
+        try s.withUTF8 { try write(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Writes `bytes`.
+    public func write(bytes: [UInt8]) throws {
+        try bytes.withUnsafeBytes { try write($0) }
+    }
+}
+
+/// Collects output in memory.
+public final class MemoryOutput: ByteOutput {
+    public private(set) var bytes: [UInt8] = []
+    public init() {}
+    public func write(_ b: UnsafeRawBufferPointer) throws { bytes.append(contentsOf: b) }
+    public func flush() throws {}
+    /// The output as UTF-8 text.
+    public var string: String { String(decoding: bytes, as: UTF8.self) }
+}
+
+/// Writes to a file descriptor through a 64 KiB buffer. Does not close the descriptor.
+public final class FileDescriptorOutput: ByteOutput {
+    private let fd: Int32
+    private var buffer: [UInt8] = []
+    private let capacity = 1 << 16
+    private let name: String
+
+    public init(fd: Int32, name: String) {
+        self.fd = fd
+        self.name = name
+        buffer.reserveCapacity(capacity)
+    }
+
+    public func write(_ b: UnsafeRawBufferPointer) throws {
+        if buffer.count + b.count > capacity { try flush() }
+        if b.count >= capacity { try writeAll(b); return }
+        buffer.append(contentsOf: b)
+    }
+
+    public func flush() throws {
+        guard !buffer.isEmpty else { return }
+        try buffer.withUnsafeBytes { try writeAll($0) }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    private func writeAll(_ b: UnsafeRawBufferPointer) throws {
+        var offset = 0
+        while offset < b.count {
+            let n = Foundation.write(fd, b.baseAddress! + offset, b.count - offset)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw RedlineError.io("cannot write \(name): \(String(cString: strerror(errno)))")
+            }
+            offset += n
+        }
+    }
+}

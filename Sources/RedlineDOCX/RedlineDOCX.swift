@@ -1,0 +1,1 @@
+// RedlineDOCX: see ARCHITECTURE.md.

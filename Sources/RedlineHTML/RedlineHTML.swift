@@ -1,0 +1,1 @@
+// RedlineHTML: see ARCHITECTURE.md.

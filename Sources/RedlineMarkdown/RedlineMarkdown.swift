@@ -1,0 +1,1 @@
+// RedlineMarkdown: see ARCHITECTURE.md.

@@ -1,0 +1,1 @@
+// RedlineRTF: see ARCHITECTURE.md.

@@ -1,0 +1,1 @@
+// RedlineScrivener: see ARCHITECTURE.md.

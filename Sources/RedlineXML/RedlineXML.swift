@@ -1,0 +1,1 @@
+// RedlineXML: see ARCHITECTURE.md.

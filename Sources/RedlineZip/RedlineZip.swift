@@ -1,0 +1,1 @@
+// RedlineZip: see ARCHITECTURE.md.

@@ -1,0 +1,3 @@
+import RedlineCLI
+
+RedlineCommand.runMain()
