@@ -1,0 +1,1 @@
+// Tests for RedlineMarkdown: see ARCHITECTURE.md.
