@@ -1,0 +1,1 @@
+// Tests of RedlineXML live beside this file.
