@@ -1,1 +1,0 @@
-// Tests of RedlineXML live beside this file.
