@@ -4,7 +4,7 @@ import RedlineCore
 /// label, status, keyword and custom-field names. Scrivener 2 (`ID`) and 3 (`UUID`) binders alike.
 public enum BinderReader {
     /// Deepest binder nesting accepted.
-    public static let maxDepth = 512
+    public static let maxDepth = 100
 
     /// Parses binder XML. `fallbackFormat` is used when the root has no `Version`.
     public static func read(_ bytes: [UInt8], fallbackFormat: ScrivenerFormat,

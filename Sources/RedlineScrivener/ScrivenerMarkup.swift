@@ -144,8 +144,8 @@ public struct ScrivenerMarkup {
             let id = String(url.dropFirst(11))
             var span = Array(runs[i..<j])
             for k in span.indices { span[k].link = nil }
-            let context = span[0]
-            func atom(_ inline: Inline) -> Run { var r = context; r.content = .atom(inline); return r }
+            let change = span[0].change
+            func atom(_ inline: Inline) -> Run { Run(.atom(inline), change: change) }
             if let c = comments[id] {
                 if c.isFootnote {
                     out += span
@@ -228,7 +228,7 @@ public struct ScrivenerMarkup {
                 inlineCount += 1
                 let id = "\(idPrefix)-fn\(inlineCount)"
                 outNotes.append(Note(id: id, blocks: body(i + 10, end)))
-                var r = runs[owner[i]]; r.content = .atom(.noteReference(id)); out.append(r)
+                out.append(Run(.atom(.noteReference(id)), change: runs[owner[i]].change))
                 i = end + 12
                 if i < chars.count && chars[i] == "}" { i += 1 }
                 start = i
@@ -240,7 +240,7 @@ public struct ScrivenerMarkup {
                 let id = "\(idPrefix)-an\(inlineCount)"
                 let textAt = find("\\text=", from: i + 12).flatMap { $0 < end ? $0 + 6 : nil } ?? (i + 12)
                 outComments.append(Comment(id: id, body: body(textAt, end)))
-                var r = runs[owner[i]]; r.content = .atom(.commentPoint(id)); out.append(r)
+                out.append(Run(.atom(.commentPoint(id)), change: runs[owner[i]].change))
                 i = end + 15
                 if i < chars.count && chars[i] == "}" { i += 1 }
                 start = i
