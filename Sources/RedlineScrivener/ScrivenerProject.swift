@@ -1,5 +1,6 @@
 import Foundation
 import RedlineCore
+import RedlineRTF
 
 /// An open Scrivener project: its folder and binder, and the files behind each binder item.
 ///
@@ -118,8 +119,8 @@ public struct Snapshot: Hashable, Sendable {
 extension ScrivenerProject {
     /// Reads one snapshot's text (style markers removed; snapshots keep no comments file of their own here).
     public func readSnapshot(_ snapshot: Snapshot, diagnostics: Diagnostics) throws -> Document {
-        var markup = ScrivenerMarkup(comments: [:], commentOrder: [], idPrefix: "snapshot",
-                                     diagnostics: diagnostics, linkTarget: { _ in nil })
-        return markup.resolve(try Self.readRTF(snapshot.path, diagnostics: diagnostics))
+        var markup = ScrivenerMarkup(idPrefix: "snapshot", diagnostics: diagnostics)
+        return markup.resolve(try Self.read(snapshot.path, with: RTFReader(scrivenerLinkTarget: { "scrivlnk://" + $0 }),
+                                            diagnostics: diagnostics))
     }
 }

@@ -1,63 +1,39 @@
 import XCTest
 @testable import RedlineScrivener
 import RedlineCore
+import RedlineRTF
 
 final class MarkupTests: XCTestCase {
-    private func resolve(_ content: [Inline], comments: [String: (isFootnote: Bool, body: [Block])] = [:],
-                         order: [String] = [], targets: [String: String] = [:]) -> (Document, Diagnostics) {
+    private func resolve(_ content: [Inline], annotations: [(id: String, annotation: ScrivenerAnnotation)] = [])
+        -> (Document, Diagnostics) {
         let d = Diagnostics()
-        var m = ScrivenerMarkup(comments: comments, commentOrder: order, idPrefix: "DOC", diagnostics: d) { targets[$0] }
+        var m = ScrivenerMarkup(annotations: annotations, idPrefix: "DOC", diagnostics: d)
         return (m.resolve(Document(blocks: [.paragraph(Paragraph(content))])), d)
     }
 
     private func body(_ s: String) -> [Block] { [.paragraph(Paragraph([.text(s)]))] }
 
-    func testCommentAnchorBecomesARange() {
-        let (doc, d) = resolve([.text("lit for "), .link(Link(url: "scrivcmt://C1"), [.text("forty years")]), .text(".")],
-                               comments: ["C1": (false, body("Check."))], order: ["C1"])
-        XCTAssertEqual(doc.blocks, [.paragraph(Paragraph([.text("lit for "), .commentStart("C1"), .text("forty years"),
-                                                          .commentEnd("C1"), .text(".")]))])
-        XCTAssertEqual(doc.comments, [Comment(id: "C1", body: body("Check."))])
+    func testAnchoredAnnotationsAreLeftToTheReader() {
+        let (doc, d) = resolve([.commentStart("C1"), .text("forty"), .commentEnd("C1"), .text("x"), .noteReference("F1")],
+                               annotations: [("C1", .comment(Comment(id: "C1", body: body("c")))),
+                                             ("F1", .footnote(Note(id: "F1", blocks: body("f"))))])
+        XCTAssertTrue(doc.comments.isEmpty && doc.notes.isEmpty, "the reader delivers anchored ones")
         XCTAssertTrue(d.all.isEmpty)
     }
 
-    func testFootnoteAnchorKeepsTextAndAddsReference() {
-        let (doc, _) = resolve([.link(Link(url: "scrivcmt://F1"), [.emphasis([.text("steps")])]), .text(" on")],
-                               comments: ["F1": (true, body("127."))], order: ["F1"])
-        XCTAssertEqual(doc.blocks, [.paragraph(Paragraph([.emphasis([.text("steps")]), .noteReference("F1"), .text(" on")]))])
-        XCTAssertEqual(doc.notes, [Note(id: "F1", blocks: body("127."))])
-    }
-
-    func testFormattedSpanUnderOneAnchorStaysOneComment() {
-        let (doc, _) = resolve([.link(Link(url: "scrivcmt://C1"), [.text("a "), .strong([.text("b")]), .text(" c")])],
-                               comments: ["C1": (false, body("x"))], order: ["C1"])
-        XCTAssertEqual(doc.blocks, [.paragraph(Paragraph([.commentStart("C1"), .text("a "), .strong([.text("b")]),
-                                                          .text(" c"), .commentEnd("C1")]))])
-    }
-
-    func testMissingCommentKeepsTextWithWarning() {
-        let (doc, d) = resolve([.text("Nobody "), .link(Link(url: "scrivcmt://GONE"), [.text("slept")])])
-        XCTAssertEqual(doc.blocks, [.paragraph(Paragraph([.text("Nobody slept")]))])
-        XCTAssertEqual(d.count(of: .scrivenerCommentMissing), 1)
-    }
-
     func testUnanchoredCommentsAttachAtTheEnd() {
-        let (doc, d) = resolve([.text("Text.")], comments: ["C9": (false, body("orphan")), "F9": (true, body("fn"))],
-                               order: ["C9", "F9"])
+        let (doc, d) = resolve([.text("Text.")], annotations: [("C9", .comment(Comment(id: "C9", body: body("orphan")))),
+                                                              ("F9", .footnote(Note(id: "F9", blocks: body("fn"))))])
         XCTAssertEqual(doc.blocks, [.paragraph(Paragraph([.text("Text."), .commentPoint("C9"), .noteReference("F9")]))])
-        XCTAssertEqual(doc.comments.map(\.id), ["C9"])
-        XCTAssertEqual(doc.notes.map(\.id), ["F9"])
+        XCTAssertEqual(doc.comments, [Comment(id: "C9", body: body("orphan"))])
+        XCTAssertEqual(doc.notes, [Note(id: "F9", blocks: body("fn"))])
         XCTAssertEqual(d.count(of: .scrivenerCommentUnanchored), 2)
     }
 
-    func testInternalLinksAreRetargetedOrDropped() {
-        let (doc, d) = resolve([.link(Link(url: "scrivlnk://AAA"), [.text("here")]), .text(" and "),
-                                .link(Link(url: "scrivlnk://BBB"), [.text("there")]), .text(" "),
-                                .link(Link(url: "https://example.org"), [.text("web")])],
-                               targets: ["AAA": "02-keeper.md"])
-        XCTAssertEqual(doc.blocks, [.paragraph(Paragraph([.link(Link(url: "02-keeper.md"), [.text("here")]),
-                                                          .text(" and there "),
-                                                          .link(Link(url: "https://example.org"), [.text("web")])]))])
+    func testLinksToItemsNotMigratedKeepTheirText() {
+        let (doc, d) = resolve([.link(Link(url: "scrivlnk://BBB"), [.text("there")]), .text(" "),
+                                .link(Link(url: "02-keeper.md"), [.text("here")])])
+        XCTAssertEqual(doc.blocks, [.paragraph(Paragraph([.text("there "), .link(Link(url: "02-keeper.md"), [.text("here")])]))])
         XCTAssertEqual(d.count(of: .scrivenerLinkTargetMissing), 1)
     }
 

@@ -72,7 +72,7 @@ struct Migrator {
     var report = MigrationReport()
 
     /// Where each migrated item went: a file relative to `base`, and an anchor in it (single layout).
-    struct Target { var file: String; var anchor: String? }
+    struct Target: Sendable { var file: String; var anchor: String? }
     var targets: [String: Target] = [:]
     /// The folder outputs are relative to.
     var base: String = "."
@@ -184,8 +184,14 @@ struct Migrator {
         plan(manuscript, trail: [])
     }
 
+    /// The URLs of links from `file` to other items (nil: the item is not migrated).
+    func links(from file: String) -> @Sendable (String) -> String? {
+        let targets = self.targets
+        return { Self.link(targets, from: file, to: $0) }
+    }
+
     /// The URL a link in `file` to item `id` gets; nil when that item is not migrated.
-    func link(from file: String, to id: String) -> String? {
+    static func link(_ targets: [String: Target], from file: String, to id: String) -> String? {
         guard let t = targets[id] else { return nil }
         if t.file == file, let a = t.anchor { return "#" + a }
         let rel = OutputNames.urlPath(OutputNames.relative(from: file, to: t.file))
@@ -247,8 +253,7 @@ struct Migrator {
             if n.isMedia {
                 try copyMedia(n.item, to: file, diagnostics: d)
             } else {
-                let me = self
-                let text = try project.readText(of: n.item, diagnostics: d) { me.link(from: file, to: $0) }
+                let text = try project.readText(of: n.item, diagnostics: d, linkTarget: links(from: file))
                 let meta = ItemMetadata(item: n.item, text: text, settings: project.binder.settings, diagnostics: d)
                 var doc = text.document
                 doc.metadata = meta.frontMatter(title: n.item.displayTitle, notes: text.notes, diagnostics: d)

@@ -105,9 +105,7 @@ struct SingleManuscriptSource: ChunkSource {
         chunks.append(Chunk(.heading(level: min(n.depth, 6), Paragraph([.text(n.item.displayTitle)]))))
         if n.included {
             do {
-                let m = migrator
-                let f = file
-                let text = try migrator.project.readText(of: n.item, diagnostics: d) { m.link(from: f, to: $0) }
+                let text = try migrator.project.readText(of: n.item, diagnostics: d, linkTarget: migrator.links(from: file))
                 let meta = ItemMetadata(item: n.item, text: text, settings: migrator.project.binder.settings, diagnostics: d)
                 if let section = meta.section(notes: text.notes) { chunks.append(Chunk(section)) }
                 chunks += text.document.chunks
