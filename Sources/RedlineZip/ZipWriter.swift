@@ -1,12 +1,6 @@
-import CLibZip
+@preconcurrency internal import CLibZip
 import Foundation
-
-/// A failure while writing a zip archive (the DOCX writer turns it into a `RedlineError`).
-public struct ZipWriteError: Error, CustomStringConvertible, Sendable {
-    public let message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
-}
+import RedlineCore
 
 /// Writes a zip archive deterministically: entries in the order they are added, deflated, all dated
 /// 1980-01-01 00:00 with Unix mode 0644, no extra fields. The same entries give the same bytes.
@@ -25,13 +19,13 @@ public final class ZipWriter {
     public init() throws {
         var template = Array((NSTemporaryDirectory() + "/redline-zip-XXXXXX").utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw ZipWriteError("cannot create a temporary directory: \(String(cString: strerror(errno)))")
+            throw RedlineError.io("cannot create a temporary directory: \(String(cString: strerror(errno)))")
         }
         directory = String(cString: made)
         var error: Int32 = 0
         guard let za = zip_open(directory + "/archive.zip", ZIP_CREATE | ZIP_TRUNCATE, &error) else {
             try? FileManager.default.removeItem(atPath: directory)
-            throw ZipWriteError("cannot create a zip archive (libzip error \(error))")
+            throw RedlineError.io("cannot create a zip archive (libzip error \(error))")
         }
         archive = za
     }
@@ -74,15 +68,15 @@ public final class ZipWriter {
 
     /// Writes the archive and hands its bytes to `sink` in blocks.
     public func finish(_ sink: (UnsafeRawBufferPointer) throws -> Void) throws {
-        guard let za = archive else { throw ZipWriteError("the zip archive was already finished") }
+        guard let za = archive else { throw RedlineError.io("the zip archive was already finished") }
         archive = nil
         guard zip_close(za) == 0 else {
             let message = String(cString: zip_strerror(za))
             zip_discard(za)
-            throw ZipWriteError("cannot write the zip archive: \(message)")
+            throw RedlineError.io("cannot write the zip archive: \(message)")
         }
         guard let file = fopen(directory + "/archive.zip", "rb") else {
-            throw ZipWriteError("cannot read back the zip archive: \(String(cString: strerror(errno)))")
+            throw RedlineError.io("cannot read back the zip archive: \(String(cString: strerror(errno)))")
         }
         defer { fclose(file) }
         var block = [UInt8](repeating: 0, count: 1 << 16)
@@ -90,7 +84,7 @@ public final class ZipWriter {
             let n = block.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
             if n > 0 { try block.withUnsafeBytes { try sink(UnsafeRawBufferPointer(rebasing: $0[0..<n])) } }
             if n < block.count {
-                if ferror(file) != 0 { throw ZipWriteError("cannot read back the zip archive") }
+                if ferror(file) != 0 { throw RedlineError.io("cannot read back the zip archive") }
                 break
             }
         }
@@ -99,8 +93,8 @@ public final class ZipWriter {
     // MARK: Internals
 
     private func open(_ name: String) throws -> OpaquePointer {
-        guard let za = archive else { throw ZipWriteError("the zip archive was already finished") }
-        guard names.insert(name).inserted else { throw ZipWriteError("duplicate zip entry \(name)") }
+        guard let za = archive else { throw RedlineError.io("the zip archive was already finished") }
+        guard names.insert(name).inserted else { throw RedlineError.io("duplicate zip entry \(name)") }
         return za
     }
 
@@ -121,9 +115,9 @@ public final class ZipWriter {
         else { throw lastError("cannot set the attributes of \(name)") }
     }
 
-    private func lastError(_ what: String) -> ZipWriteError {
-        guard let za = archive else { return ZipWriteError(what) }
-        return ZipWriteError("\(what): \(String(cString: zip_strerror(za)))")
+    private func lastError(_ what: String) -> RedlineError {
+        guard let za = archive else { return RedlineError.io(what) }
+        return RedlineError.io("\(what): \(String(cString: zip_strerror(za)))")
     }
 }
 
@@ -139,7 +133,7 @@ public final class ZipSpool {
 
     init(path: String, name: String) throws {
         guard let f = fopen(path, "wb") else {
-            throw ZipWriteError("cannot create a temporary file: \(String(cString: strerror(errno)))")
+            throw RedlineError.io("cannot create a temporary file: \(String(cString: strerror(errno)))")
         }
         self.path = path
         self.name = name
@@ -173,7 +167,7 @@ public final class ZipSpool {
         guard let f = file else { return }
         try flush()
         file = nil
-        guard fclose(f) == 0 else { throw ZipWriteError("cannot write a temporary file: \(String(cString: strerror(errno)))") }
+        guard fclose(f) == 0 else { throw RedlineError.io("cannot write a temporary file: \(String(cString: strerror(errno)))") }
     }
 
     private func flush() throws {
@@ -183,9 +177,9 @@ public final class ZipSpool {
     }
 
     private func put(_ bytes: UnsafeRawBufferPointer) throws {
-        guard let f = file else { throw ZipWriteError("\(name) was already closed") }
+        guard let f = file else { throw RedlineError.io("\(name) was already closed") }
         guard fwrite(bytes.baseAddress, 1, bytes.count, f) == bytes.count else {
-            throw ZipWriteError("cannot write a temporary file: \(String(cString: strerror(errno)))")
+            throw RedlineError.io("cannot write a temporary file: \(String(cString: strerror(errno)))")
         }
     }
 }

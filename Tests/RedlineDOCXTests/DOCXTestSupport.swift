@@ -1,6 +1,7 @@
 import Foundation
 import RedlineCore
 import RedlineDOCX
+import RedlineZip
 import XCTest
 
 /// Helpers for the DOCX writer tests: writing documents, temporary files, and the real consumers
@@ -58,12 +59,15 @@ enum DOCXTest {
         throw XCTSkip("\(tool) is not installed; run `bash scripts/setup.sh test` to check DOCX output with it")
     }
 
-    /// One XML part of a DOCX (through `unzip`).
-    static func part(_ name: String, of docx: URL) throws -> String {
-        try require("unzip")
-        let r = try run(["unzip", "-p", docx.path, name])
-        guard r.status == 0 else { throw XCTSkip("no part \(name)") }
-        return r.out
+    /// One part of a DOCX as text ("" when there is no such part).
+    static func part(_ name: String, of docx: [UInt8]) throws -> String {
+        let archive = try ZipArchive(bytes: docx)
+        return try archive.read(named: name).map { String(decoding: $0, as: UTF8.self) } ?? ""
+    }
+
+    /// The names of a DOCX's parts in archive order.
+    static func partNames(_ docx: [UInt8]) throws -> [String] {
+        try ZipArchive(bytes: docx).entries.map(\.name)
     }
 
     /// LibreOffice's plain text for a DOCX (it shows deleted and inserted text alike).

@@ -35,12 +35,8 @@ struct DOCXSink: ChunkSink {
         self.diagnostics = diagnostics
         let reference = try options.referenceDocument.map(ReferenceDocument.styles(path:))
         composer = DOCXComposer(styles: StyleCatalog(reference: reference), diagnostics: diagnostics)
-        do {
-            zip = try ZipWriter()
-            body = try zip.spool("word/document.xml")
-        } catch let e as ZipWriteError {
-            throw RedlineError.io(e.message)
-        }
+        zip = try ZipWriter()
+        body = try zip.spool("word/document.xml")
     }
 
     mutating func begin(_ header: DocumentHeader) throws {
@@ -68,20 +64,12 @@ struct DOCXSink: ChunkSink {
         buffer.close("w:body")
         buffer.close("w:document")
         try flush()
-        do {
-            try writePackage()
-            try zip.finish { try output.write($0) }
-        } catch let e as ZipWriteError {
-            throw RedlineError.io(e.message)
-        }
+        try writePackage()
+        try zip.finish { try output.write($0) }
     }
 
     private mutating func flush() throws {
-        do {
-            try buffer.bytes.withUnsafeBytes { try body.write($0) }
-        } catch let e as ZipWriteError {
-            throw RedlineError.io(e.message)
-        }
+        try buffer.bytes.withUnsafeBytes { try body.write($0) }
         buffer.removeAll()
     }
 
@@ -245,6 +233,14 @@ extension DOCXWriter {
 enum ReferenceDocument {
     /// The styles of the DOCX at `path`.
     static func styles(path: String) throws -> ReferenceStyles {
-        throw RedlineError.unsupported("--reference-doc \(path): reading reference documents is not available yet")
+        do {
+            let archive = try ZipArchive(path: path)
+            guard let bytes = try archive.read(named: "word/styles.xml") else {
+                throw RedlineError.malformed("it has no word/styles.xml")
+            }
+            return try ReferenceStyles(xml: String(decoding: bytes, as: UTF8.self))
+        } catch let e as RedlineError {
+            throw RedlineError(e.kind == .io ? .io : .usage, "reference document \(path): \(e.message)")
+        }
     }
 }

@@ -190,7 +190,7 @@ struct ReferenceStyles {
     init(xml: String) throws {
         self.xml = xml
         guard xml.range(of: "</w:styles>") != nil else {
-            throw RedlineError.malformed("the reference document's styles.xml has no w:styles element")
+            throw RedlineError.malformed("its styles.xml has no w:styles element")
         }
         var found: [StyleCatalog.Style] = []
         var rest = xml[...]
