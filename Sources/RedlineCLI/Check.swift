@@ -11,21 +11,25 @@ extension RedlineCommand {
             abstract: "Report what documents still hold (tracked changes, comments, broken links and notes, losses) and fail on what --fail-on names.",
             discussion: """
             Categories (for --fail-on, comma-separated):
-              changes          unresolved tracked changes (insertions, deletions, moves, formatting, breaks, rows)
+              changes          unresolved tracked changes (text, moves, formatting,
+                               paragraph breaks and styles, table rows)
               comments         open comments
               resolved         resolved comments still in the document
               links            internal links (#name) to no heading or anchor
               footnotes        references to missing notes, notes nothing refers to
-              lossy:FROM->TO   what converting FROM inputs to TO would lose (lossy:TO: any input)
+              lossy:FROM->TO   what converting FROM inputs to TO would lose
+                               (lossy:TO: inputs of any format)
               all / none
-            Every category is reported; only those named fail. Quote lossy targets in a shell ('lossy:docx->md').
+            Every category is reported; only those named fail. Quote lossy
+            targets in a shell: 'lossy:docx->md'.
             Examples:
               redline check manuscript.docx
-              redline check chapters/ --fail-on changes,comments,'lossy:docx->md' --format github
+              redline check ch/ --fail-on 'changes,comments,lossy:docx->md' \\
+                --format github
               redline check *.docx --format junit -o redline-junit.xml
 
-            Exit status: 0 nothing named by --fail-on was found, 1 something was (or a file could not
-            be read), 2 usage error.
+            Exit status: 0 nothing named by --fail-on was found, 1 something was
+            (or a file could not be read), 2 usage error.
             """)
 
         @Argument(help: "Files or directories to check.")
@@ -94,10 +98,12 @@ extension RedlineCommand {
             public static let configuration = CommandConfiguration(
                 abstract: "Merge the JSON Lines reports of several shards into one report.",
                 discussion: """
-                The merged report has every input line, sorted by input, and one summary over all of them.
-                An input found in two reports is an error (the shards overlapped).
+                The merged report has every input line, sorted by input, and one
+                summary over all of them. An input found in two reports is an error
+                (the shards overlapped).
                   redline report merge reports/shard-*.jsonl -o report.jsonl
-                Exit status: 0 merged, 1 a report is missing, unreadable or overlaps another, 2 usage error.
+                Exit status: 0 merged, 1 a report is missing, unreadable or overlaps
+                another, 2 usage error.
                 """)
 
             @Argument(help: "The reports to merge.")

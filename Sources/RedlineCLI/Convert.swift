@@ -93,18 +93,21 @@ extension RedlineCommand {
               redline convert draft.docx -o clean.md --changes accept
               redline convert notes.md -o notes.docx --paragraph-style scrivener
 
-            Batch: several inputs, a directory (recursive) or --manifest, with -o DIR. Outputs mirror the
-            input tree under DIR; every input converts independently on --jobs threads, and a failed input
-            never stops the others. A file named directly lands as DIR/NAME; a directory's files keep their
-            path below it; a manifest's relative paths are kept as written.
-              redline convert manuscripts/ -o out/ --to md --report report.jsonl
+            Batch: several inputs, directories (recursive) or --manifest, with -o DIR.
+            Outputs mirror the input tree under DIR: a file named directly lands as
+            DIR/NAME, a directory's files keep their path below it, a manifest's
+            relative paths are kept as written. Inputs convert independently on
+            --jobs threads; a failed input never stops the others.
+              redline convert manuscripts/ -o out/ --report report.jsonl
               redline convert --manifest list.txt -o out/ --to docx --skip-existing
-              redline convert archive/ -o out/ --include '*.docx' --exclude 'old/**' --shard 2/8
-            Existing outputs stop the batch before anything is written unless --overwrite (replace them)
-            or --skip-existing (keep those whose input and options have not changed; an interrupted batch
-            resumes where it stopped). Outputs are written to a temporary file and renamed into place.
+              redline convert archive/ -o out/ --include '*.docx' --shard 2/8
+            Existing outputs stop the batch before anything is written, unless
+            --overwrite (replace them) or --skip-existing (keep those whose input
+            and options are unchanged: an interrupted batch resumes where it
+            stopped). Outputs are written to a temporary file, renamed into place.
 
-            Exit status: 0 every input converted (or up to date), 1 an input failed, 2 usage error.
+            Exit status: 0 every input converted (or up to date), 1 an input
+            failed, 2 usage error.
             """)
 
         @Argument(help: "Input files or directories, or - for standard input.")
