@@ -85,13 +85,13 @@ extension RedlineCommand {
 
         private func printSummary(_ r: MigrationReport) {
             var lines: [String] = []
-            for rec in r.records where rec.status != "ok" {
-                lines.append("redline: \(rec.binder): error: \(rec.error ?? "failed")")
+            for rec in r.records where !rec.succeeded {
+                lines.append("redline: \(rec.binder): error: \(rec.failure?.message ?? "failed")")
             }
             for d in r.totals {
                 lines.append("redline: \(project): \(d)")
             }
-            let ok = r.records.filter { $0.status == "ok" }.count
+            let ok = r.records.filter(\.succeeded).count
             lines.append("redline: migrated \(ok) of \(r.records.count) items into \(r.outputs.count) files")
             FileHandle.standardError.write(Data((lines.joined(separator: "\n") + "\n").utf8))
         }

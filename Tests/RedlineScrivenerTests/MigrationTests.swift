@@ -33,7 +33,7 @@ final class MigrationTests: XCTestCase {
         XCTAssertFalse(text.contains("dark and stormy"), "the Trash is left out")
         XCTAssertFalse(text.contains("paraffin"), "Research is left out")
         XCTAssertEqual(r.records.count, 14)
-        XCTAssertEqual(r.records.first { $0.binder.hasSuffix("The bottom") }?.warnings.map(\.code), [.scrivenerHeadingDepth])
+        XCTAssertEqual(r.records.first { $0.binder.hasSuffix("The bottom") }?.diagnostics.map(\.code), [.scrivenerHeadingDepth])
         XCTAssertEqual(Set(r.project.map(\.code)),
                        [.scrivenerExcluded, .scrivenerTrashSkipped, .scrivenerResearchSkipped, .scrivenerSnapshotsSkipped])
         XCTAssertFalse(r.hasFailures)
@@ -114,13 +114,21 @@ final class MigrationTests: XCTestCase {
                                            options: ScrivenerMigrationOptions(format: DumpWriter.format))
         let lines = String(decoding: try r.jsonLines(project: Fixtures.garden), as: UTF8.self)
             .split(separator: "\n").map(String.init)
-        XCTAssertEqual(lines.count, 4, "three items and the project")
+        XCTAssertEqual(lines.count, 5, "three items, the project, the summary")
         let first = try JSONSerialization.jsonObject(with: Data(lines[1].utf8)) as? [String: Any]
-        XCTAssertEqual(first?["status"] as? String, "ok")
+        XCTAssertEqual(first?["type"] as? String, "input")
+        XCTAssertEqual(first?["status"] as? String, "converted")
         XCTAssertEqual(first?["binder"] as? String, "The Garden / The gate")
         XCTAssertTrue((first?["input"] as? String)?.hasSuffix("Files/Docs/4.rtf") ?? false)
-        XCTAssertEqual(first?["outputs"] as? [String], [out])
-        XCTAssertNotNil(first?["time"] as? Double)
+        XCTAssertEqual((first?["outputs"] as? [[String: String]])?.first?["path"], out)
+        XCTAssertNotNil(first?["seconds"] as? Double)
+        // The batch tooling reads it: records and summary.
+        let file = (out as NSString).deletingLastPathComponent + "/report.jsonl"
+        try Data(try r.jsonLines(project: Fixtures.garden)).write(to: URL(fileURLWithPath: file))
+        let (records, summary) = try BatchReport.read(file)
+        XCTAssertEqual(records.count, 4)
+        XCTAssertEqual(summary?.converted, 4)
+        XCTAssertEqual(Set(summary?.warnings.map(\.code) ?? []), [.scrivenerExcluded, .scrivenerTrashSkipped])
     }
 
     func testUnwritableFormatIsAUsageError() throws {
@@ -146,8 +154,8 @@ final class MigrationTests: XCTestCase {
         let before = try FileManager.default.subpathsOfDirectory(atPath: proj).sorted()
         let r = try ScrivenerMigration.run(project: proj, output: dir + "/out", options:
             ScrivenerMigrationOptions(format: DumpWriter.format, layout: .tree))
-        XCTAssertEqual(r.records.map(\.status), ["ok", "failed"])
-        XCTAssertNotNil(r.records[1].error)
+        XCTAssertEqual(r.records.map(\.succeeded), [true, false])
+        XCTAssertNotNil(r.records[1].failure)
         XCTAssertTrue(r.hasFailures)
         XCTAssertTrue(FileManager.default.fileExists(atPath: dir + "/out/01-good.txt"))
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/out/02-bad.txt"))

@@ -1,10 +1,11 @@
 import Foundation
 import RedlineCore
 
-/// One line of a migration's JSON Lines report: one migrated binder item (or index, or research file).
-/// The fields match the batch report (`input`, `outputs`, `status`, `error`, `warnings`, `time`).
-public struct MigrationRecord: Codable, Sendable, Hashable {
-    /// The item's text file in the project, or the project folder for items without one.
+/// What happened to one migrated binder item. In a report it is a batch report line (`BatchRecord`:
+/// `type`, `input`, `format`, `status`, `outputs`, `error`, `warnings`, `seconds`) with two more fields,
+/// `binder` (its place in the binder) and `id`, so `redline report merge` and batch tooling read it as is.
+public struct MigrationRecord: Sendable, Hashable, Encodable {
+    /// The item's text file in the project (whether or not it exists), or the project for the project line.
     public var input: String
     /// The item's place in the binder: titles from the Draft (or Research) folder down, joined by " / ".
     public var binder: String
@@ -12,24 +13,44 @@ public struct MigrationRecord: Codable, Sendable, Hashable {
     public var id: String
     /// The files written for it.
     public var outputs: [String]
-    /// `ok` or `failed`.
-    public var status: String
-    public var error: String?
-    /// What was lost or found wrong: codes with counts (reader's and writer's).
-    public var warnings: [Diagnostic]
+    /// `marked`, `clean` or `original`.
+    public var variant: String
+    /// Why it could not be migrated; nil when it was.
+    public var failure: RedlineError?
+    /// What was lost or found wrong (reader's and writer's).
+    public var diagnostics: [Diagnostic]
     /// Seconds spent reading and writing it.
-    public var time: Double
+    public var seconds: Double
 
-    public init(input: String, binder: String, id: String, outputs: [String] = [], status: String = "ok",
-                error: String? = nil, warnings: [Diagnostic] = [], time: Double = 0) {
+    public init(input: String, binder: String, id: String, outputs: [String] = [], variant: String = "marked",
+                failure: RedlineError? = nil, diagnostics: [Diagnostic] = [], seconds: Double = 0) {
         self.input = input
         self.binder = binder
         self.id = id
         self.outputs = outputs
-        self.status = status
-        self.error = error
-        self.warnings = warnings
-        self.time = time
+        self.variant = variant
+        self.failure = failure
+        self.diagnostics = diagnostics
+        self.seconds = seconds
+    }
+
+    public var succeeded: Bool { failure == nil }
+
+    /// The batch report line for this item.
+    public var batchRecord: BatchRecord {
+        BatchRecord(input: input, format: "scrivener", status: succeeded ? .converted : .failed,
+                    outputs: outputs.map { BatchRecord.Output(path: $0, variant: variant) },
+                    error: failure.map { BatchRecord.Failure(kind: $0.kind, message: $0.message) },
+                    warnings: WarningCount.folding(diagnostics), seconds: seconds)
+    }
+
+    private enum ExtraKeys: String, CodingKey { case binder, id }
+
+    public func encode(to encoder: any Encoder) throws {
+        try batchRecord.encode(to: encoder)
+        var c = encoder.container(keyedBy: ExtraKeys.self)
+        try c.encode(binder, forKey: .binder)
+        try c.encode(id, forKey: .id)
     }
 }
 
@@ -40,32 +61,34 @@ public struct MigrationReport: Sendable {
     public var project: [Diagnostic] = []
     /// Every file written, in order.
     public var outputs: [String] = []
+    /// Wall-clock seconds of the whole migration.
+    public var seconds: Double = 0
 
     public init() {}
 
     /// True when some item could not be migrated.
-    public var hasFailures: Bool { records.contains { $0.status != "ok" } }
+    public var hasFailures: Bool { records.contains { !$0.succeeded } }
 
-    /// Every warning of every record and of the project, merged by code with counts added.
+    /// Every diagnostic of every record and of the project, merged by code with counts added.
     public var totals: [Diagnostic] {
         let all = Diagnostics()
         for d in project { all.report(d) }
-        for r in records { for d in r.warnings { all.report(d) } }
+        for r in records { for d in r.diagnostics { all.report(d) } }
         return all.all
     }
 
-    /// The report as JSON Lines: one object per record, then one for the project (`input` the project).
+    /// The report as JSON Lines in the batch report's format: one line per item in binder order, one for
+    /// the project itself (its project-wide warnings; `input` the project), then the summary line.
     public func jsonLines(project path: String) throws -> [UInt8] {
         let e = JSONEncoder()
         e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let projectLine = MigrationRecord(input: path, binder: "", id: "", outputs: [], diagnostics: project)
         var out: [UInt8] = []
-        for r in records {
+        for r in records + [projectLine] {
             out += try e.encode(r)
             out.append(10)
         }
-        let summary = MigrationRecord(input: path, binder: "", id: "", outputs: outputs,
-                                      status: hasFailures ? "failed" : "ok", warnings: project)
-        out += try e.encode(summary)
+        out += try e.encode(BatchSummary(records: (records + [projectLine]).map(\.batchRecord), seconds: seconds))
         out.append(10)
         return out
     }

@@ -54,10 +54,12 @@ public enum ScrivenerMigration {
         }
         let projectDiagnostics = Diagnostics()
         let scriv = try ScrivenerProject(path: project, diagnostics: projectDiagnostics)
+        let clock = ContinuousClock.now
         var m = Migrator(project: scriv, projectPath: project, output: output, options: options,
                          diagnostics: projectDiagnostics)
         try m.run()
         m.report.project = projectDiagnostics.all
+        m.report.seconds = Migrator.seconds(since: clock)
         return m.report
     }
 }
@@ -226,9 +228,16 @@ struct Migrator {
 
     /// The record of one item before its outputs are known.
     func record(for node: MigrationNode, relative: String?) -> MigrationRecord {
-        let input = project.path(of: .text, for: node.item, diagnostics: Diagnostics()) ?? project.folder.root
+        let input = project.relativePath(of: .text, for: node.item, diagnostics: Diagnostics())
+            .map { project.folder.root + "/" + $0 } ?? project.folder.root + "#" + node.item.id
+        let variant: String
+        switch options.changes {
+        case .marked: variant = "marked"
+        case .accept: variant = "clean"
+        case .reject: variant = "original"
+        }
         return MigrationRecord(input: input, binder: titles[node.item.id] ?? node.item.displayTitle, id: node.item.id,
-                               outputs: relative.map { [absolute($0)] } ?? [])
+                               outputs: relative.map { [absolute($0)] } ?? [], variant: variant)
     }
 
     /// Writes every included node of `nodes` (and below) to its planned file.
@@ -264,18 +273,14 @@ struct Migrator {
                 }
             }
             report.outputs += rec.outputs
-        } catch let e as RedlineError {
-            rec.status = "failed"
-            rec.error = e.message
+        } catch {
+            let e = error as? RedlineError ?? RedlineError.malformed("\(error)")
+            rec.failure = e
             rec.outputs = []
             if e.kind == .io { return e }
-        } catch {
-            rec.status = "failed"
-            rec.error = "\(error)"
-            rec.outputs = []
         }
-        rec.warnings = d.all
-        rec.time = Self.seconds(since: clock)
+        rec.diagnostics = d.all
+        rec.seconds = Self.seconds(since: clock)
         report.records.append(rec)
         return nil
     }

@@ -88,8 +88,8 @@ struct SingleManuscriptSource: ChunkSource {
             }
             writerCounts[d.code] = d.count
         }
-        o.record.warnings = o.diagnostics.all
-        o.record.time = Migrator.seconds(since: o.start)
+        o.record.diagnostics = o.diagnostics.all
+        o.record.seconds = Migrator.seconds(since: o.start)
         log.records.append(o.record)
     }
 
@@ -115,12 +115,8 @@ struct SingleManuscriptSource: ChunkSource {
                     rec.outputs += try migrator.writeSnapshots(of: n.item, into: dir, title: n.item.displayTitle,
                                                                diagnostics: d)
                 }
-            } catch let e as RedlineError {
-                rec.status = "failed"
-                rec.error = e.message
             } catch {
-                rec.status = "failed"
-                rec.error = "\(error)"
+                rec.failure = error as? RedlineError ?? RedlineError.malformed("\(error)")
             }
         }
         open = (rec, d, start)
