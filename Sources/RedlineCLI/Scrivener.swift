@@ -88,9 +88,10 @@ extension RedlineCommand {
             for rec in r.records where !rec.succeeded {
                 lines.append("redline: \(rec.binder): error: \(rec.failure?.message ?? "failed")")
             }
-            for d in r.totals {
-                lines.append("redline: \(project): \(d)")
+            for rec in r.records {
+                for d in rec.diagnostics { lines.append("redline: \(rec.binder): \(d)") }
             }
+            for d in r.project { lines.append("redline: \(project): \(d)") }
             let ok = r.records.filter(\.succeeded).count
             lines.append("redline: migrated \(ok) of \(r.records.count) items into \(r.outputs.count) files")
             FileHandle.standardError.write(Data((lines.joined(separator: "\n") + "\n").utf8))
