@@ -5,7 +5,7 @@ import RedlineCore
 import RedlineScrivener
 
 /// The migration driver end to end, through a dump writer (layouts, order, headings, metadata, links,
-/// research, snapshots, report). Goldens through the real Markdown writer are in GoldenScrivenerTests.
+/// research, snapshots, report). Goldens through the real Markdown writer are in ScrivenerGoldenTests.
 final class MigrationTests: XCTestCase {
     private func read(_ path: String) throws -> String { try String(contentsOfFile: path, encoding: .utf8) }
 

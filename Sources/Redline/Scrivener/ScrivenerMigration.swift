@@ -219,11 +219,13 @@ struct Migrator {
         let format = options.format
         var w = options.write
         format.adjustOptions?(&w)
-        try AtomicFile.write(to: path) { out in
-            var source = ChunkArraySource(document)
-            var sink = try format.writer!.sink(to: out, options: w, diagnostics: diagnostics)
-            try Pipeline.run(source: &source, stages: stages, sink: &sink)
-        }
+        // Staged like batch outputs: whole or not at all (renamed into place), without a disk sync per file,
+        // which would cost more than the conversion for thousands of small files.
+        let file = try StagedFile(path: path)
+        var source = ChunkArraySource(document)
+        var sink = try format.writer!.sink(to: file.output, options: w, diagnostics: diagnostics)
+        try Pipeline.run(source: &source, stages: stages, sink: &sink)
+        try file.commit()
     }
 
     /// The record of one item before its outputs are known.
