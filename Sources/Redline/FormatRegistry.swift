@@ -30,8 +30,8 @@ public struct Format: Sendable {
 public enum FormatRegistry {
     /// Every format, in the order `redline formats` lists them.
     public static let all: [Format] = [
-        Format(name: "docx", summary: "Word document (tracked changes, comments, notes)", extensions: ["docx"],
-               reader: DOCXReader(), writer: nil),
+        Format(name: "docx", summary: "Word document (WordprocessingML) with tracked changes and comments",
+               extensions: ["docx"], reader: DOCXReader(), writer: DOCXWriter()),
     ]
 
     /// Aliases accepted for format names.
