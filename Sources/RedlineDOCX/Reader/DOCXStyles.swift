@@ -23,7 +23,7 @@ struct StyleSheet {
 
     init(_ x: XMLReader, diagnostics: Diagnostics) throws {
         while let k = try x.next() {
-            guard k == .start, x.namespace == NS.w else { continue }
+            guard k == .start, x.namespace == OOXML.w else { continue }
             switch x.localName {
             case "rPrDefault", "pPrDefault", "docDefaults", "styles": continue
             case "rPr" where x.depth == 3:
@@ -32,15 +32,15 @@ struct StyleSheet {
             case "pPr" where x.depth == 3:
                 defaultParagraph = try PropertyParser.paragraphProperties(x, diagnostics: nil).props
             case "style":
-                let id = x.attribute("styleId", in: NS.w) ?? ""
+                let id = x.attribute("styleId", in: OOXML.w) ?? ""
                 var s = Style()
-                s.type = x.attribute("type", in: NS.w) ?? "paragraph"
-                s.isDefault = ["1", "true", "on"].contains(x.attribute("default", in: NS.w) ?? "")
+                s.type = x.attribute("type", in: OOXML.w) ?? "paragraph"
+                s.isDefault = ["1", "true", "on"].contains(x.attribute("default", in: OOXML.w) ?? "")
                 while let k2 = try x.next(), k2 != .end {
                     guard k2 == .start else { continue }
-                    switch (x.namespace == NS.w, x.localName) {
-                    case (true, "name"): s.name = x.attribute("val", in: NS.w); try x.skipElement()
-                    case (true, "basedOn"): s.basedOn = x.attribute("val", in: NS.w); try x.skipElement()
+                    switch (x.namespace == OOXML.w, x.localName) {
+                    case (true, "name"): s.name = x.attribute("val", in: OOXML.w); try x.skipElement()
+                    case (true, "basedOn"): s.basedOn = x.attribute("val", in: OOXML.w); try x.skipElement()
                     case (true, "pPr"): s.para = try PropertyParser.paragraphProperties(x, diagnostics: nil).props
                     case (true, "rPr"):
                         var ignored: ParagraphMarkChange?
@@ -123,15 +123,15 @@ struct Numbering {
 
     init(_ x: XMLReader) throws {
         while let k = try x.next() {
-            guard k == .start, x.namespace == NS.w else { continue }
+            guard k == .start, x.namespace == OOXML.w else { continue }
             switch x.localName {
             case "numbering": continue
             case "abstractNum":
-                let id = x.attribute("abstractNumId", in: NS.w) ?? ""
+                let id = x.attribute("abstractNumId", in: OOXML.w) ?? ""
                 var levels: [Int: Level] = [:]
                 while let k2 = try x.next(), k2 != .end {
                     guard k2 == .start else { continue }
-                    if x.isElement("lvl", in: NS.w) {
+                    if x.isElement("lvl", in: OOXML.w) {
                         let (i, l) = try Self.level(x)
                         levels[i] = l
                     } else {
@@ -140,20 +140,20 @@ struct Numbering {
                 }
                 abstract[id] = levels
             case "num":
-                let id = x.attribute("numId", in: NS.w) ?? ""
+                let id = x.attribute("numId", in: OOXML.w) ?? ""
                 var abstractID = ""
                 var levels: [Int: Level] = [:]
                 var starts: [Int: Int] = [:]
                 while let k2 = try x.next(), k2 != .end {
                     guard k2 == .start else { continue }
                     switch x.localName {
-                    case "abstractNumId": abstractID = x.attribute("val", in: NS.w) ?? ""; try x.skipElement()
+                    case "abstractNumId": abstractID = x.attribute("val", in: OOXML.w) ?? ""; try x.skipElement()
                     case "lvlOverride":
-                        let ilvl = Int(x.attribute("ilvl", in: NS.w) ?? "") ?? 0
+                        let ilvl = Int(x.attribute("ilvl", in: OOXML.w) ?? "") ?? 0
                         while let k3 = try x.next(), k3 != .end {
                             guard k3 == .start else { continue }
                             if x.localName == "startOverride" {
-                                starts[ilvl] = Int(x.attribute("val", in: NS.w) ?? "") ?? 1
+                                starts[ilvl] = Int(x.attribute("val", in: OOXML.w) ?? "") ?? 1
                                 try x.skipElement()
                             } else if x.localName == "lvl" {
                                 levels[ilvl] = try Self.level(x).1
@@ -172,14 +172,14 @@ struct Numbering {
     }
 
     private static func level(_ x: XMLReader) throws -> (Int, Level) {
-        let i = Int(x.attribute("ilvl", in: NS.w) ?? "") ?? 0
+        let i = Int(x.attribute("ilvl", in: OOXML.w) ?? "") ?? 0
         var l = Level()
         while let k = try x.next(), k != .end {
             guard k == .start else { continue }
             switch x.localName {
-            case "start": l.start = Int(x.attribute("val", in: NS.w) ?? "") ?? 1
-            case "numFmt": l.format = x.attribute("val", in: NS.w) ?? "decimal"
-            case "lvlText": l.text = x.attribute("val", in: NS.w) ?? ""
+            case "start": l.start = Int(x.attribute("val", in: OOXML.w) ?? "") ?? 1
+            case "numFmt": l.format = x.attribute("val", in: OOXML.w) ?? "decimal"
+            case "lvlText": l.text = x.attribute("val", in: OOXML.w) ?? ""
             default: break
             }
             try x.skipElement()

@@ -1,6 +1,6 @@
 /// The XML namespaces the DOCX reader matches, as numbers for `XMLReader`. Transitional and Strict
 /// OOXML URIs share a number, so every match works for both; prefixes are never looked at.
-enum NS {
+enum OOXML {
     static let w = 1, r = 2, m = 3, mc = 4, wp = 5, a = 6, pic = 7, c = 8, v = 9, w14 = 10, w15 = 11, wps = 12
     static let rels = 13, cp = 14, dc = 15, dcterms = 16, o = 17
 

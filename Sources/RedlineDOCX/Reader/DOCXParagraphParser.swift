@@ -13,13 +13,13 @@ extension StoryParser {
     /// `w:p` (the reader on its start tag): the paragraph, and after it the text of any text boxes in it.
     func paragraph() throws -> [ParsedBlock] {
         paragraphCount += 1
-        let paraID = x.attribute("paraId", in: NS.w14)
+        let paraID = x.attribute("paraId", in: OOXML.w14)
         var markup = ParagraphMarkup()
         var runs = pendingAtoms
         pendingAtoms = []
         var extra: [Block] = []
         try forEachChild {
-            if x.isElement("pPr", in: NS.w) {
+            if x.isElement("pPr", in: OOXML.w) {
                 markup = try PropertyParser.paragraphProperties(x, diagnostics: diagnostics)
             } else {
                 try inlineElement(&runs, &extra, Enclosing())
@@ -74,11 +74,11 @@ extension StoryParser {
 
     /// One inline-level element inside a paragraph (or inside a wrapper in it).
     func inlineElement(_ runs: inout [Run], _ extra: inout [Block], _ enclosing: Enclosing) throws {
-        if x.namespace == NS.m {
+        if x.namespace == OOXML.m {
             runs += try equation().map { var r = $0; r.change = enclosing.change; r.link = enclosing.link; return r }
             return
         }
-        guard x.namespace == NS.w else { try x.skipElement(); return }
+        guard x.namespace == OOXML.w else { try x.skipElement(); return }
         switch x.localName {
         case "r":
             try run(&runs, &extra, enclosing)
@@ -102,13 +102,13 @@ extension StoryParser {
             runs += InlineBuilder.inlines(from: innerRuns).map { Run(.atom($0), change: outer) }
         case "hyperlink":
             var inner = enclosing
-            var url = x.attribute("id", in: NS.r).flatMap { context.relationships[$0]?.target } ?? ""
-            if let anchor = x.attribute("anchor", in: NS.w) { url += "#" + anchor }
-            inner.link = Link(url: url, title: x.attribute("tooltip", in: NS.w) ?? "")
+            var url = x.attribute("id", in: OOXML.r).flatMap { context.relationships[$0]?.target } ?? ""
+            if let anchor = x.attribute("anchor", in: OOXML.w) { url += "#" + anchor }
+            inner.link = Link(url: url, title: x.attribute("tooltip", in: OOXML.w) ?? "")
             try forEachChild { try inlineElement(&runs, &extra, inner) }
         case "fldSimple":
             var inner = enclosing
-            if let link = Self.hyperlink(fromField: x.attribute("instr", in: NS.w) ?? "") { inner.link = link }
+            if let link = Self.hyperlink(fromField: x.attribute("instr", in: OOXML.w) ?? "") { inner.link = link }
             try forEachChild { try inlineElement(&runs, &extra, inner) }
         case "commentRangeStart", "commentRangeEnd":
             if var atom = commentMarker() {
@@ -145,8 +145,8 @@ extension StoryParser {
             runs.append(Run(.atom(inline), change: enclosing.change))
         }
         try forEachChild {
-            guard x.namespace == NS.w else {
-                if x.namespace == NS.m { runs += try equation() } else { try x.skipElement() }
+            guard x.namespace == OOXML.w else {
+                if x.namespace == OOXML.m { runs += try equation() } else { try x.skipElement() }
                 return
             }
             switch x.localName {
@@ -164,7 +164,7 @@ extension StoryParser {
                 if !fields.isEmpty, !fields[fields.count - 1].showingResult { fields[fields.count - 1].instruction += text }
                 return
             case "fldChar":
-                switch x.attribute("fldCharType", in: NS.w) {
+                switch x.attribute("fldCharType", in: OOXML.w) {
                 case "begin": fields.append(Field())
                 case "separate":
                     if !fields.isEmpty {
@@ -176,7 +176,7 @@ extension StoryParser {
                 }
             case "tab", "ptab": add(.text("\t"))
             case "br":
-                switch x.attribute("type", in: NS.w) {
+                switch x.attribute("type", in: OOXML.w) {
                 case "page", "column":
                     diagnostics.report(.docxPageBreak, "page and column breaks are not kept", at: location)
                 default: add(.lineBreak)
@@ -185,15 +185,15 @@ extension StoryParser {
             case "noBreakHyphen": add(.text("\u{2011}"))
             case "softHyphen": add(.text("\u{00AD}"))
             case "sym":
-                if let code = x.attribute("char", in: NS.w).flatMap({ UInt32($0, radix: 16) }) {
-                    add(.text(SymbolFont.character(code, font: x.attribute("font", in: NS.w))))
+                if let code = x.attribute("char", in: OOXML.w).flatMap({ UInt32($0, radix: 16) }) {
+                    add(.text(SymbolFont.character(code, font: x.attribute("font", in: OOXML.w))))
                 }
             case "footnoteReference", "endnoteReference":
-                if let id = x.attribute("id", in: NS.w) {
+                if let id = x.attribute("id", in: OOXML.w) {
                     addAtom(.noteReference((x.localName == "footnoteReference" ? "fn" : "en") + id))
                 }
             case "commentReference":
-                if let id = x.attribute("id", in: NS.w), !context.replyIDs.contains(id), !startedComments.contains(id) {
+                if let id = x.attribute("id", in: OOXML.w), !context.replyIDs.contains(id), !startedComments.contains(id) {
                     runs.append(Run(.atom(.commentPoint(id))))
                 }
             case "drawing", "pict", "object":
@@ -276,7 +276,7 @@ extension StoryParser {
             case .text: continue
             case .end: open -= 1
             case .start:
-                if x.isElement("txbxContent", in: NS.w) {
+                if x.isElement("txbxContent", in: OOXML.w) {
                     let saved = fields
                     fields = []
                     extra += try blocks()
@@ -286,16 +286,16 @@ extension StoryParser {
                 }
                 open += 1
                 switch (x.namespace, x.localName) {
-                case (NS.wp, "docPr"):
+                case (OOXML.wp, "docPr"):
                     alt = x.attribute("descr") ?? ""
                     title = x.attribute("title") ?? ""
-                case (NS.a, "blip"):
-                    target = x.attribute("embed", in: NS.r) ?? x.attribute("link", in: NS.r)
-                case (NS.v, "imagedata"):
-                    target = x.attribute("id", in: NS.r) ?? target
-                    if title.isEmpty { title = x.attribute("title", in: NS.o) ?? "" }
-                case (NS.c, "chart"): chart = true
-                case (NS.o, "OLEObject"): object = true
+                case (OOXML.a, "blip"):
+                    target = x.attribute("embed", in: OOXML.r) ?? x.attribute("link", in: OOXML.r)
+                case (OOXML.v, "imagedata"):
+                    target = x.attribute("id", in: OOXML.r) ?? target
+                    if title.isEmpty { title = x.attribute("title", in: OOXML.o) ?? "" }
+                case (OOXML.c, "chart"): chart = true
+                case (OOXML.o, "OLEObject"): object = true
                 default: break
                 }
             }
@@ -321,7 +321,7 @@ extension StoryParser {
             case .text: continue
             case .end: open -= 1
             case .start:
-                if x.isElement("t", in: NS.m) { out += try x.elementText() } else { open += 1 }
+                if x.isElement("t", in: OOXML.m) { out += try x.elementText() } else { open += 1 }
             }
         }
         return out.isEmpty ? [] : [Run(.text(out))]

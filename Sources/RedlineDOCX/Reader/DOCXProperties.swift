@@ -77,11 +77,11 @@ struct RunMarkup {
 /// Parsing of property elements; the reader stands on the start tag and ends on its end tag.
 enum PropertyParser {
     static func change(_ x: XMLReader) -> Change {
-        Change(author: x.attribute("author", in: NS.w), date: x.attribute("date", in: NS.w), id: x.attribute("id", in: NS.w))
+        Change(author: x.attribute("author", in: OOXML.w), date: x.attribute("date", in: OOXML.w), id: x.attribute("id", in: OOXML.w))
     }
 
     static func toggle(_ x: XMLReader) -> Bool {
-        switch x.attribute("val", in: NS.w) {
+        switch x.attribute("val", in: OOXML.w) {
         case nil: return true
         case "0", "false", "off", "none": return false
         default: return true
@@ -110,8 +110,8 @@ enum PropertyParser {
         var m = RunMarkup()
         while let k = try x.next(), k != .end {
             guard k == .start else { continue }
-            if x.namespace != NS.w { try x.skipElement(); continue }
-            let val = x.attribute("val", in: NS.w)
+            if x.namespace != OOXML.w { try x.skipElement(); continue }
+            let val = x.attribute("val", in: OOXML.w)
             switch x.localName {
             case "b": m.props.bold = toggle(x)
             case "i": m.props.italic = toggle(x)
@@ -128,11 +128,11 @@ enum PropertyParser {
                 m.props.highlightColor = val.flatMap(highlightColor)
             case "color": m.props.color = val.flatMap { RGBColor(hex: $0) }
             case "shd":
-                if let fill = x.attribute("fill", in: NS.w), let c = RGBColor(hex: fill), c != RGBColor(red: 255, green: 255, blue: 255) {
+                if let fill = x.attribute("fill", in: OOXML.w), let c = RGBColor(hex: fill), c != RGBColor(red: 255, green: 255, blue: 255) {
                     m.props.shading = c
                 }
             case "sz": m.props.size = val.flatMap(Double.init).map { $0 / 2 }
-            case "rFonts": m.props.font = x.attribute("ascii", in: NS.w) ?? x.attribute("hAnsi", in: NS.w)
+            case "rFonts": m.props.font = x.attribute("ascii", in: OOXML.w) ?? x.attribute("hAnsi", in: OOXML.w)
             case "rStyle": m.props.styleID = val
             // A moved paragraph's mark stays in both versions (Word leaves an empty paragraph behind).
             case "ins":
@@ -147,7 +147,7 @@ enum PropertyParser {
                 var old = RunProps()
                 while let k2 = try x.next(), k2 != .end {
                     if k2 == .start {
-                        if x.isElement("rPr", in: NS.w) {
+                        if x.isElement("rPr", in: OOXML.w) {
                             old = try runProperties(x, diagnostics: diagnostics, markChange: &ignored).props
                         } else {
                             try x.skipElement()
@@ -168,16 +168,16 @@ enum PropertyParser {
         var m = ParagraphMarkup()
         while let k = try x.next(), k != .end {
             guard k == .start else { continue }
-            if x.namespace != NS.w { try x.skipElement(); continue }
-            let val = x.attribute("val", in: NS.w)
+            if x.namespace != OOXML.w { try x.skipElement(); continue }
+            let val = x.attribute("val", in: OOXML.w)
             switch x.localName {
             case "pStyle": m.props.styleID = val
             case "numPr":
                 while let k2 = try x.next(), k2 != .end {
                     guard k2 == .start else { continue }
                     switch x.localName {
-                    case "numId": m.props.numID = x.attribute("val", in: NS.w)
-                    case "ilvl": m.props.level = x.attribute("val", in: NS.w).flatMap { Int($0) }
+                    case "numId": m.props.numID = x.attribute("val", in: OOXML.w)
+                    case "ilvl": m.props.level = x.attribute("val", in: OOXML.w).flatMap { Int($0) }
                     case "numberingChange", "ins":
                         diagnostics?.report(.docxNumberingChange, "tracked numbering changes are not kept (the list shows the new numbering)")
                     default: break
@@ -196,18 +196,18 @@ enum PropertyParser {
                 default: break
                 }
             case "ind":
-                m.props.style.leftIndent = points(x.attribute("left", in: NS.w) ?? x.attribute("start", in: NS.w))
-                m.props.style.rightIndent = points(x.attribute("right", in: NS.w) ?? x.attribute("end", in: NS.w))
-                if let h = points(x.attribute("hanging", in: NS.w)) {
+                m.props.style.leftIndent = points(x.attribute("left", in: OOXML.w) ?? x.attribute("start", in: OOXML.w))
+                m.props.style.rightIndent = points(x.attribute("right", in: OOXML.w) ?? x.attribute("end", in: OOXML.w))
+                if let h = points(x.attribute("hanging", in: OOXML.w)) {
                     m.props.style.firstLineIndent = -h
-                } else if let f = points(x.attribute("firstLine", in: NS.w)) {
+                } else if let f = points(x.attribute("firstLine", in: OOXML.w)) {
                     m.props.style.firstLineIndent = f
                 }
             case "spacing":
-                m.props.style.spaceBefore = points(x.attribute("before", in: NS.w))
-                m.props.style.spaceAfter = points(x.attribute("after", in: NS.w))
-                if let line = x.attribute("line", in: NS.w) {
-                    switch x.attribute("lineRule", in: NS.w) {
+                m.props.style.spaceBefore = points(x.attribute("before", in: OOXML.w))
+                m.props.style.spaceAfter = points(x.attribute("after", in: OOXML.w))
+                if let line = x.attribute("line", in: OOXML.w) {
+                    switch x.attribute("lineRule", in: OOXML.w) {
                     case "exact": m.props.style.lineSpacing = points(line).map(LineSpacing.exactly)
                     case "atLeast": m.props.style.lineSpacing = points(line).map(LineSpacing.atLeast)
                     default: m.props.style.lineSpacing = points(line, unit: 240).map(LineSpacing.multiple)
@@ -217,9 +217,9 @@ enum PropertyParser {
                 var stops: [TabStop] = []
                 while let k2 = try x.next(), k2 != .end {
                     guard k2 == .start else { continue }
-                    if x.localName == "tab", let pos = points(x.attribute("pos", in: NS.w)) {
+                    if x.localName == "tab", let pos = points(x.attribute("pos", in: OOXML.w)) {
                         let alignment: TabStop.Alignment
-                        switch x.attribute("val", in: NS.w) {
+                        switch x.attribute("val", in: OOXML.w) {
                         case "clear": try x.skipElement(); continue
                         case "center": alignment = .center
                         case "right", "end": alignment = .right
@@ -227,7 +227,7 @@ enum PropertyParser {
                         default: alignment = .left
                         }
                         let leader: TabStop.Leader
-                        switch x.attribute("leader", in: NS.w) {
+                        switch x.attribute("leader", in: OOXML.w) {
                         case "dot", "middleDot": leader = .dot
                         case "hyphen": leader = .hyphen
                         case "underscore", "heavy": leader = .underscore
@@ -250,7 +250,7 @@ enum PropertyParser {
                 var old = ParaProps()
                 while let k2 = try x.next(), k2 != .end {
                     guard k2 == .start else { continue }
-                    if x.isElement("pPr", in: NS.w) {
+                    if x.isElement("pPr", in: OOXML.w) {
                         old = try paragraphProperties(x, diagnostics: nil).props
                     } else {
                         try x.skipElement()
@@ -278,7 +278,7 @@ enum PropertyParser {
         while open > 0, let k = try x.next() {
             if k == .start {
                 open += 1
-                if x.isElement("sectPrChange", in: NS.w) {
+                if x.isElement("sectPrChange", in: OOXML.w) {
                     diagnostics?.report(.docxSectionChange, "tracked section changes (page size, margins, columns) are not kept")
                 }
             } else if k == .end {

@@ -20,7 +20,7 @@ enum SideParts {
         let keys: [String: String] = ["title": "title", "creator": "author", "subject": "subject", "keywords": "keywords",
                                       "description": "description", "created": "created", "modified": "modified"]
         while let k = try x.next() {
-            guard k == .start, x.depth == 1, [NS.dc, NS.cp, NS.dcterms].contains(x.namespace), let key = keys[x.localName] else { continue }
+            guard k == .start, x.depth == 1, [OOXML.dc, OOXML.cp, OOXML.dcterms].contains(x.namespace), let key = keys[x.localName] else { continue }
             let value = try x.elementText().trimmingCharacters(in: .whitespacesAndNewlines)
             if value.isEmpty { continue }
             m[key] = key == "author" ? .list([value]) : .text(value)
@@ -39,10 +39,10 @@ enum SideParts {
         var comments: [Comment] = []
         var byParaID: [String: Int] = [:]
         while let k = try x.next() {
-            guard k == .start, x.isElement("comment", in: NS.w) else { continue }
-            let id = x.attribute("id", in: NS.w) ?? String(comments.count)
-            let author = x.attribute("author", in: NS.w), date = x.attribute("date", in: NS.w)
-            let initials = x.attribute("initials", in: NS.w)
+            guard k == .start, x.isElement("comment", in: OOXML.w) else { continue }
+            let id = x.attribute("id", in: OOXML.w) ?? String(comments.count)
+            let author = x.attribute("author", in: OOXML.w), date = x.attribute("date", in: OOXML.w)
+            let initials = x.attribute("initials", in: OOXML.w)
             parser.lastParaID = nil
             let body = try parser.blocks()
             if let p = parser.lastParaID { byParaID[p] = comments.count }
@@ -51,9 +51,9 @@ enum SideParts {
         guard let ext = package.part("commentsExtended", fallback: "word/commentsExtended.xml") else { return comments }
         let y = try package.xml(ext)
         while let k = try y.next() {
-            guard k == .start, y.localName == "commentEx", let p = y.attribute("paraId", in: NS.w15), let i = byParaID[p] else { continue }
-            if let done = y.attribute("done", in: NS.w15), done == "1" || done == "true" { comments[i].resolved = true }
-            if let parent = y.attribute("paraIdParent", in: NS.w15), let j = byParaID[parent], j != i {
+            guard k == .start, y.localName == "commentEx", let p = y.attribute("paraId", in: OOXML.w15), let i = byParaID[p] else { continue }
+            if let done = y.attribute("done", in: OOXML.w15), done == "1" || done == "true" { comments[i].resolved = true }
+            if let parent = y.attribute("paraIdParent", in: OOXML.w15), let j = byParaID[parent], j != i {
                 comments[i].parentID = comments[j].id
             }
         }
@@ -82,12 +82,12 @@ enum SideParts {
         let x = parser.x
         var notes: [Note] = []
         while let k = try x.next() {
-            guard k == .start, x.isElement(element, in: NS.w) else { continue }
-            if let type = x.attribute("type", in: NS.w), type != "normal" {
+            guard k == .start, x.isElement(element, in: OOXML.w) else { continue }
+            if let type = x.attribute("type", in: OOXML.w), type != "normal" {
                 try x.skipElement()
                 continue
             }
-            let id = x.attribute("id", in: NS.w) ?? String(notes.count)
+            let id = x.attribute("id", in: OOXML.w) ?? String(notes.count)
             notes.append(Note(id: prefix + id, kind: kind, blocks: try parser.blocks()))
         }
         return notes

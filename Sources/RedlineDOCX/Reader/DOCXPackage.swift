@@ -63,13 +63,13 @@ final class DOCXPackage {
     /// A streaming XML reader over `entry`.
     func xml(_ entry: ZipEntry) throws -> XMLReader {
         let stream = try archive.open(entry)
-        return try XMLReader(name: entry.name, namespaces: NS.table, limits: limits) { try stream.read(into: $0) }
+        return try XMLReader(name: entry.name, namespaces: OOXML.table, limits: limits) { try stream.read(into: $0) }
     }
 
     // MARK: Relationships
 
     static func readRelationships(_ bytes: [UInt8], base: String, name: String, limits: Limits) throws -> [String: Relationship] {
-        let x = try XMLReader(bytes: bytes, name: name, namespaces: NS.table, limits: limits)
+        let x = try XMLReader(bytes: bytes, name: name, namespaces: OOXML.table, limits: limits)
         var out: [String: Relationship] = [:]
         while let k = try x.next() {
             guard k == .start, x.localName == "Relationship", let id = x.attribute("Id"),

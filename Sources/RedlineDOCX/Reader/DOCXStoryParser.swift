@@ -77,8 +77,8 @@ final class StoryParser {
 
     func wrapperAction() -> WrapperAction {
         let ns = x.namespace
-        if ns == NS.mc { return x.localName == "AlternateContent" ? .alternate : .skip }
-        guard ns == NS.w else { return .handle }
+        if ns == OOXML.mc { return x.localName == "AlternateContent" ? .alternate : .skip }
+        guard ns == OOXML.w else { return .handle }
         switch x.localName {
         case "sdt", "sdtContent", "customXml", "smartTag", "dir", "bdo": return .enter
         case "sdtPr", "sdtEndPr", "customXmlPr", "smartTagPr", "proofErr", "permStart", "permEnd",
@@ -94,7 +94,7 @@ final class StoryParser {
         var taken = false
         while let k = try x.next(), k != .end {
             guard k == .start else { continue }
-            if !taken && x.isElement("Choice", in: NS.mc) {
+            if !taken && x.isElement("Choice", in: OOXML.mc) {
                 taken = true
                 try forEachChild(body)
             } else {
@@ -118,7 +118,7 @@ final class StoryParser {
     /// Moves into `w:body`; false when the part has none.
     func enterBody() throws -> Bool {
         while let k = try x.next() {
-            if k == .start && x.isElement("body", in: NS.w) { return true }
+            if k == .start && x.isElement("body", in: OOXML.w) { return true }
         }
         return false
     }
@@ -177,8 +177,8 @@ final class StoryParser {
 
     /// One block-level element (the reader on its start tag): a paragraph, a table, or a marker.
     func blockElement() throws -> [ParsedBlock] {
-        guard x.namespace == NS.w else {
-            if x.namespace == NS.m { return [.block(.paragraph(Paragraph(InlineBuilder.inlines(from: try equation()))))] }
+        guard x.namespace == OOXML.w else {
+            if x.namespace == OOXML.m { return [.block(.paragraph(Paragraph(InlineBuilder.inlines(from: try equation()))))] }
             try x.skipElement()
             return []
         }
@@ -214,12 +214,12 @@ final class StoryParser {
         /// For each grid column, the (row, cell) of the cell a vertical merge continues.
         var mergeOrigin: [Int: (Int, Int)] = [:]
         try forEachChild {
-            switch (x.namespace == NS.w, x.localName) {
+            switch (x.namespace == OOXML.w, x.localName) {
             case (true, "tblPr"):
                 try countChanges(["tblPrChange"], .docxTablePropertyChange)
             case (true, "tblGrid"):
                 try forEachChild {
-                    if x.localName == "gridCol", let w = PropertyParser.points(x.attribute("w", in: NS.w)) { widths.append(w) }
+                    if x.localName == "gridCol", let w = PropertyParser.points(x.attribute("w", in: OOXML.w)) { widths.append(w) }
                     if x.localName == "tblGridChange" {
                         diagnostics.report(.docxTablePropertyChange, "tracked table, row and cell property changes are not kept", at: location)
                     }
@@ -244,7 +244,7 @@ final class StoryParser {
         var column = 0
         var after = 0
         try forEachChild {
-            switch (x.namespace == NS.w, x.localName) {
+            switch (x.namespace == OOXML.w, x.localName) {
             case (true, "trPr"), (true, "tblPrEx"):
                 try forEachChild {
                     switch x.localName {
@@ -252,10 +252,10 @@ final class StoryParser {
                     case "ins": row.change = .inserted(PropertyParser.change(x))
                     case "del": row.change = .deleted(PropertyParser.change(x))
                     case "gridBefore":
-                        let n = Int(x.attribute("val", in: NS.w) ?? "") ?? 0
+                        let n = Int(x.attribute("val", in: OOXML.w) ?? "") ?? 0
                         for _ in 0..<max(0, min(n, 1000)) { row.cells.append(TableCell([])) }
                         column += max(0, min(n, 1000))
-                    case "gridAfter": after = Int(x.attribute("val", in: NS.w) ?? "") ?? 0
+                    case "gridAfter": after = Int(x.attribute("val", in: OOXML.w) ?? "") ?? 0
                     case "trPrChange", "tblPrExChange":
                         diagnostics.report(.docxTablePropertyChange, "tracked table, row and cell property changes are not kept", at: location)
                     default: break
@@ -268,11 +268,11 @@ final class StoryParser {
                 var blocks: [Block] = []
                 var builder = ListBuilder(numbering: context.numbering)
                 try forEachChild {
-                    if x.isElement("tcPr", in: NS.w) {
+                    if x.isElement("tcPr", in: OOXML.w) {
                         try forEachChild {
                             switch x.localName {
-                            case "gridSpan": span = max(1, min(Int(x.attribute("val", in: NS.w) ?? "") ?? 1, 1000))
-                            case "vMerge": merge = x.attribute("val", in: NS.w) ?? "continue"
+                            case "gridSpan": span = max(1, min(Int(x.attribute("val", in: OOXML.w) ?? "") ?? 1, 1000))
+                            case "vMerge": merge = x.attribute("val", in: OOXML.w) ?? "continue"
                             case "cellIns", "cellDel", "cellMerge":
                                 diagnostics.report(.docxCellChange, "tracked cell insertions, deletions and merges are not kept (the cells are shown)", at: location)
                             case "tcPrChange":
@@ -322,7 +322,7 @@ final class StoryParser {
 
     /// A comment range marker as a run; nil for a reply's marker (replies have no anchor of their own).
     func commentMarker() -> Run? {
-        guard let id = x.attribute("id", in: NS.w), !context.replyIDs.contains(id) else { return nil }
+        guard let id = x.attribute("id", in: OOXML.w), !context.replyIDs.contains(id) else { return nil }
         if x.localName == "commentRangeStart" {
             startedComments.insert(id)
             return Run(.atom(.commentStart(id)))
@@ -332,14 +332,14 @@ final class StoryParser {
 
     /// Move range starts and ends (which name the moves) and bookmarks.
     func rangeMarker() {
-        let id = x.attribute("id", in: NS.w) ?? ""
+        let id = x.attribute("id", in: OOXML.w) ?? ""
         switch x.localName {
         case "moveFromRangeStart":
-            let name = x.attribute("name", in: NS.w) ?? "move\(id)"
+            let name = x.attribute("name", in: OOXML.w) ?? "move\(id)"
             moveNames[id] = name
             moveFromName = name
         case "moveToRangeStart":
-            let name = x.attribute("name", in: NS.w) ?? "move\(id)"
+            let name = x.attribute("name", in: OOXML.w) ?? "move\(id)"
             moveNames[id] = name
             moveToName = name
         case "moveFromRangeEnd":
@@ -347,7 +347,7 @@ final class StoryParser {
         case "moveToRangeEnd":
             if moveNames.removeValue(forKey: id) == moveToName { moveToName = nil }
         case "bookmarkStart":
-            if let name = x.attribute("name", in: NS.w), !name.hasPrefix("_") {
+            if let name = x.attribute("name", in: OOXML.w), !name.hasPrefix("_") {
                 diagnostics.report(.docxBookmark, "bookmarks are not kept (links to them keep their #name)", at: location)
             }
         default: break
