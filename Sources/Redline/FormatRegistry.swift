@@ -1,4 +1,5 @@
 import RedlineCore
+import RedlineDOCX
 import RedlineRTF
 
 /// A format Redline knows by name: what reads it, what writes it, which file extensions mean it.
@@ -30,6 +31,8 @@ public struct Format: Sendable {
 public enum FormatRegistry {
     /// Every format, in the order `redline formats` lists them.
     public static let all: [Format] = [
+        Format(name: "docx", summary: "Word document (WordprocessingML) with tracked changes and comments",
+               extensions: ["docx"], reader: nil, writer: DOCXWriter()),
         Format(name: "rtf", summary: "Rich Text Format (Word, LibreOffice, TextEdit, Scrivener): revisions, annotations",
                extensions: ["rtf"], reader: RTFReader()),
     ]
