@@ -266,7 +266,8 @@ struct Migrator {
             } else {
                 let text = try project.readText(of: n.item, diagnostics: d, linkTarget: links(from: file))
                 let meta = ItemMetadata(item: n.item, text: text, settings: project.binder.settings, diagnostics: d)
-                var doc = text.document
+                var numbers = NoteNumbers()
+                var doc = numbers.renumber(text.document)
                 doc.metadata = meta.frontMatter(title: n.item.displayTitle, notes: text.notes, diagnostics: d)
                 try write(doc, to: file, diagnostics: d)
                 if options.snapshots {
