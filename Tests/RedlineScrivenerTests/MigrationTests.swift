@@ -162,6 +162,20 @@ final class MigrationTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.subpathsOfDirectory(atPath: proj).sorted(), before)
     }
 
+    func testOutputInsideTheProjectIsRefused() throws {
+        let dir = try Fixtures.temporaryFolder(self)
+        let proj = dir + "/Copy.scriv"
+        try Fixtures.write(["Copy.scrivx": Fixtures.binder("")], under: proj)
+        try FileManager.default.createSymbolicLink(atPath: dir + "/alias", withDestinationPath: proj)
+        for out in [proj + "/out.txt", proj + "/Files/new/tree", dir + "/alias/x.txt", proj] {
+            XCTAssertThrowsError(try ScrivenerMigration.run(project: proj, output: out, options:
+                ScrivenerMigrationOptions(format: DumpWriter.format)), out) {
+                XCTAssertEqual(($0 as? RedlineError)?.kind, .usage)
+            }
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: proj), ["Copy.scrivx"])
+    }
+
     func testNames() {
         XCTAssertEqual(OutputNames.slug("Chapter 1: Landfall"), "chapter-1-landfall")
         XCTAssertEqual(OutputNames.slug("../../etc/passwd"), "etc-passwd")

@@ -54,6 +54,9 @@ public enum ScrivenerMigration {
         }
         let projectDiagnostics = Diagnostics()
         let scriv = try ScrivenerProject(path: project, diagnostics: projectDiagnostics)
+        guard !scriv.folder.contains(output) else {
+            throw RedlineError.usage("\(output) is inside the project \(project); Redline never writes into a project")
+        }
         let clock = ContinuousClock.now
         var m = Migrator(project: scriv, projectPath: project, output: output, options: options,
                          diagnostics: projectDiagnostics)
