@@ -93,7 +93,8 @@ struct BlockCollector {
         return blocks
     }
 
-    private mutating func closeQuote() {
+    /// Ends an open quotation (an empty paragraph separates adjacent ones).
+    mutating func closeQuote() {
         if let q = quote { blocks.append(.blockQuote(q)); quote = nil }
     }
 
@@ -237,7 +238,7 @@ struct OpenTable {
                     defer { column += cell.columnSpan }
                     guard column == c, cell.columnSpan == 1 else { continue }
                     for b in cell.blocks {
-                        guard case .paragraph(let p) = b else { ok = false; continue }
+                        guard let p = b.paragraph else { continue }
                         if shared == nil { shared = .some(p.style.alignment) } else if shared! != p.style.alignment { ok = false }
                     }
                     positions.append((ri, ci))
@@ -248,9 +249,11 @@ struct OpenTable {
             guard t.columns[c] != .none else { continue }
             for (ri, ci) in positions {
                 t.rows[ri].cells[ci].blocks = t.rows[ri].cells[ci].blocks.map { b in
-                    guard case .paragraph(var p) = b else { return b }
-                    p.style.alignment = nil
-                    return .paragraph(p)
+                    switch b {
+                    case .paragraph(var p): p.style.alignment = nil; return .paragraph(p)
+                    case .heading(let l, var p): p.style.alignment = nil; return .heading(level: l, p)
+                    default: return b
+                    }
                 }
             }
         }
