@@ -1,3 +1,4 @@
+import Foundation
 import RedlineCore
 
 /// A finished RTF paragraph and what decides where it goes: a heading level, a list, a table depth,
@@ -18,6 +19,18 @@ struct ListPlacement {
     var kind: ListKind
     /// A further paragraph of the same item (no `\listtext` where the list otherwise has one).
     var continuation: Bool
+
+    /// The key of a "List Continue" paragraph, which continues whatever list is open.
+    static let continueOpenList = Int.min
+
+    /// The level a "List Continue", "List Continue 2"... style name stands for.
+    static func continuationLevel(styleName: String?) -> Int? {
+        guard let n = styleName, n.hasPrefix("List Continue") else { return nil }
+        let rest = n.dropFirst("List Continue".count).trimmingCharacters(in: .whitespaces)
+        if rest.isEmpty { return 0 }
+        guard let v = Int(rest), (2...9).contains(v) else { return nil }
+        return v - 1
+    }
 }
 
 /// Paragraph styles that stand for Markdown-like blocks; the writer uses the same names.
@@ -99,6 +112,15 @@ struct BlockCollector {
     }
 
     private mutating func addListItem(_ block: Block, _ p: ListPlacement) {
+        if p.key == ListPlacement.continueOpenList {
+            // A "List Continue" paragraph: a further paragraph of the open item at its level.
+            guard !lists.isEmpty else { blocks.append(block); return }
+            while lists.count > 1, let top = lists.last, top.level > p.level { popList() }
+            let last = lists.count - 1
+            if lists[last].list.items.isEmpty { lists[last].list.items.append([]) }
+            lists[last].list.items[lists[last].list.items.count - 1].append(block)
+            return
+        }
         if let first = lists.first, first.key != p.key, p.level <= first.level { closeLists() }
         while lists.count > 1, let top = lists.last, top.level > p.level { popList() }
         guard let top = lists.last else {

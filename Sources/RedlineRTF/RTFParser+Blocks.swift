@@ -64,6 +64,12 @@ extension RTFParser {
             style.leftIndent = nil
             style.tabStops = []
             headingLevel = nil
+        } else if let level = ListPlacement.continuationLevel(styleName: style.name) {
+            list = ListPlacement(key: ListPlacement.continueOpenList, level: level, kind: .bullet, continuation: true)
+            style.name = nil
+            style.firstLineIndent = nil
+            style.leftIndent = nil
+            style.tabStops = []
         }
         let special = SpecialParagraph(styleName: style.name)
         if special == .code || special == .rule { style.name = nil }

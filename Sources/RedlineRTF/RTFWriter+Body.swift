@@ -88,6 +88,10 @@ extension RTFSink {
         var style = p.style
         if !raw, headingLevel == nil, let preset = options.paragraphPreset { style = preset.merged(with: style) }
         if style.name == nil { style.name = context.defaultStyleName }
+        let continuation = context.list != nil && context.marker == nil
+        if let (_, level) = context.list, continuation {
+            style.name = "List Continue" + (level > 0 ? " \(level + 1)" : "")
+        }
         let alignment = style.alignment ?? context.defaultAlignment
         emit("\\pard\\plain ")
         if let level = headingLevel {
@@ -102,8 +106,8 @@ extension RTFSink {
         }
         var geometry = style
         if let (ls, level) = context.list {
-            emit("\\ls\(ls)\\ilvl\(level)")
-            geometry.firstLineIndent = -18
+            if !continuation { emit("\\ls\(ls)\\ilvl\(level)") }
+            geometry.firstLineIndent = continuation ? nil : -18
             geometry.leftIndent = Double(36 * (level + 1))
             geometry.tabStops = []
         }

@@ -139,7 +139,7 @@ struct DocumentGenerator {
 
     mutating func paragraphStyle(list: Bool = false) -> ParagraphStyle {
         var s = ParagraphStyle()
-        if chance(0.2) { s.name = pick(["Body Text", "First Paragraph", "Épigraphe"]) }
+        if !list && chance(0.2) { s.name = pick(["Body Text", "First Paragraph", "Épigraphe"]) }
         if chance(0.3) { s.alignment = pick([.center, .right, .justified]) }
         if !list {
             if chance(0.3) { s.firstLineIndent = pick([36, -18, 12.5]) }
