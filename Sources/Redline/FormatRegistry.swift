@@ -32,7 +32,7 @@ public enum FormatRegistry {
     /// Every format, in the order `redline formats` lists them.
     public static let all: [Format] = [
         Format(name: "docx", summary: "Word document (WordprocessingML) with tracked changes and comments",
-               extensions: ["docx"], reader: nil, writer: DOCXWriter()),
+               extensions: ["docx"], reader: DOCXReader(), writer: DOCXWriter()),
         Format(name: "rtf", summary: "Rich Text Format (Word, LibreOffice, TextEdit, Scrivener): revisions, annotations",
                extensions: ["rtf"], reader: RTFReader(), writer: RTFWriter()),
     ]
