@@ -80,12 +80,21 @@ final class DOCXWriterTests: XCTestCase {
 
     func testMovesHaveRangeMarkersPairedByName() throws {
         let from = Move(change: ann, name: "m1", side: .from), to = Move(change: ann, name: "m1", side: .to)
-        let xml = try body([p(.move(from, [.text("gone")])), p(.move(to, [.text("gone")]))])
+        let xml = try body([p(.move(from, [.text("gone")]), .text(".")), p(.move(to, [.text("gone")]))])
         XCTAssertTrue(xml.contains("<w:moveFromRangeStart w:id=\"1\" \(annAttributes) w:name=\"m1\"/><w:moveFrom w:id=\"2\" "
                                    + "\(annAttributes)><w:r><w:t xml:space=\"preserve\">gone</w:t></w:r></w:moveFrom>"
                                    + "<w:moveFromRangeEnd w:id=\"1\"/>"), xml)
         XCTAssertTrue(xml.contains("<w:moveToRangeStart w:id=\"3\" \(annAttributes) w:name=\"m1\"/><w:moveTo w:id=\"4\" "), xml)
-        XCTAssertTrue(xml.contains("</w:moveTo><w:moveToRangeEnd w:id=\"3\"/>"), xml)
+        XCTAssertTrue(xml.hasSuffix("</w:moveTo></w:p><w:moveToRangeEnd w:id=\"3\"/>"), xml)
+    }
+
+    func testAMoveAcrossParagraphsKeepsOneRange() throws {
+        let from = Move(change: ann, name: "m1", side: .from)
+        let xml = try body([p(.text("a "), .move(from, [.text("one")])), p(.move(from, [.text("two")]), .text(" b")),
+                            p(.text("c"))])
+        XCTAssertEqual(xml.components(separatedBy: "<w:moveFromRangeStart ").count, 2, xml)
+        XCTAssertTrue(xml.contains("</w:moveFrom></w:p><w:p><w:moveFrom w:id=\"3\" \(annAttributes)><w:r><w:t "
+                                   + "xml:space=\"preserve\">two</w:t></w:r></w:moveFrom><w:moveFromRangeEnd w:id=\"1\"/>"), xml)
     }
 
     func testCommentRangesAcrossParagraphsOverlapPointsAndReplies() throws {

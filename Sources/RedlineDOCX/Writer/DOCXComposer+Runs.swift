@@ -4,9 +4,23 @@ extension DOCXComposer {
     /// Renders inline content as runs: flattened with `[Inline].runs`, then wrapped, outermost first, in
     /// `w:hyperlink` and in the tracked change (`w:ins`, `w:del`, `w:moveFrom`/`w:moveTo` with their range
     /// markers); comment anchors, note references and breaks become their WordprocessingML elements.
+    ///
+    /// In the body, a move that runs on into the next paragraph keeps one range (as Word writes a moved
+    /// passage): its range end waits for the first run of the next paragraph that is not part of it.
     func runs(_ inlines: [Inline], _ ctx: Context, into x: inout XMLText) {
         var state = RunState()
-        for run in inlines.runs {
+        let runs = inlines.runs
+        if ctx.story == .body, let open = pendingMove {
+            pendingMove = nil
+            if let first = runs.first, first.link == nil, case .move(let m)? = first.change, m == open.move {
+                x.open(m.side == .from ? "w:moveFrom" : "w:moveTo", changeAttributes(m.change))
+                state.change = first.change
+                state.moveRange = open.rangeID
+            } else {
+                x.empty(open.move.side == .from ? "w:moveFromRangeEnd" : "w:moveToRangeEnd", [("w:id", open.rangeID)])
+            }
+        }
+        for run in runs {
             if run.link != state.link {
                 close(&state, into: &x)
                 if let l = run.link { openLink(l, &state, into: &x) }
@@ -17,7 +31,19 @@ extension DOCXComposer {
             }
             self.run(run, ctx, deleted: isDeletion(run.change), into: &x)
         }
+        if ctx.story == .body, !state.linkOpen, case .move(let m)? = state.change, let range = state.moveRange {
+            x.close(m.side == .from ? "w:moveFrom" : "w:moveTo")
+            pendingMove = (m, range)
+            state.change = nil
+        }
         close(&state, into: &x)
+    }
+
+    /// Ends a move range left open by the last paragraph (before a table, or at the end of the body).
+    func closePendingMove(into x: inout XMLText) {
+        guard let open = pendingMove else { return }
+        pendingMove = nil
+        x.empty(open.move.side == .from ? "w:moveFromRangeEnd" : "w:moveToRangeEnd", [("w:id", open.rangeID)])
     }
 
     /// The wrappers open around the runs being written.

@@ -37,6 +37,8 @@ final class DOCXComposer {
     private var lastParaID: String?
     /// Run markup to open the next paragraph with (a note's or a comment's reference mark).
     private var storyPrefix: String?
+    /// A move range in the body still open at the end of the last paragraph, and its range id.
+    var pendingMove: (move: Move, rangeID: String)?
 
     // Notes.
     var notes = NoteTable()
@@ -182,6 +184,7 @@ final class DOCXComposer {
     // MARK: Tables
 
     private func table(_ t: Table, _ ctx: Context, into x: inout XMLText) {
+        if ctx.story == .body { closePendingMove(into: &x) }
         let columns = max(t.columns.count, t.rows.map { $0.cells.reduce(0) { $0 + max($1.columnSpan, 1) } }.max() ?? 0, 1)
         let widths: [Int]
         if let w = t.columnWidths, w.count == columns {

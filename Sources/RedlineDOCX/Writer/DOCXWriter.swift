@@ -58,6 +58,7 @@ struct DOCXSink: ChunkSink {
     }
 
     mutating func finish() throws {
+        composer.closePendingMove(into: &buffer)
         closeDanglingAnchors()
         buffer.raw("<w:sectPr><w:pgSz w:w=\"12240\" w:h=\"15840\"/><w:pgMar w:top=\"1440\" w:right=\"1440\" "
                    + "w:bottom=\"1440\" w:left=\"1440\" w:header=\"720\" w:footer=\"720\" w:gutter=\"0\"/></w:sectPr>")
