@@ -41,6 +41,7 @@ struct DOCXSink: ChunkSink {
 
     mutating func begin(_ header: DocumentHeader) throws {
         self.header = header
+        composer.formattedSource = !header.defaultParagraphStyle.isEmpty || !header.defaultCharacterStyle.isEmpty
         buffer.raw(xmlDeclaration)
         buffer.open("w:document", [("xmlns:w", NS.w), ("xmlns:r", NS.r)])
         buffer.open("w:body")
