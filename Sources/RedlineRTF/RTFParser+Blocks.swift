@@ -273,13 +273,23 @@ extension RTFParser {
         let parent = state.story
         noteCounter += 1
         let id = "\(noteCounter)"
-        appendAtom(.noteReference(id), story: parent, plain: true)
+        appendNoteReference(id, story: parent)
         if parent == 0 { bodyStarted = true }
         stories.append(Story(kind: .note(id: id, kind: .footnote)))
         state.story = stories.count - 1
         state.ownsStory = true
         state.dest = .body
         state.field = -1
+    }
+
+    /// A note reference takes the formatting around it, except the raising of the note mark.
+    private func appendNoteReference(_ id: String, story s: Int) {
+        flushRun(s)
+        var c = state.char
+        c.superscript = false
+        c.subscript = false
+        let (format, change) = textFormat(c, link: nil)
+        stories[s].runs.append(Run(.atom(.noteReference(id)), format: format, link: currentLink(), change: change))
     }
 
     func startAnnotation() {
@@ -289,6 +299,7 @@ extension RTFParser {
         info.initials = pendingInitials
         info.author = pendingAuthor
         info.anchorStory = parent
+        info.anchorFormat = state.char
         info.anchorRun = stories[parent].runs.count
         pendingInitials = nil
         pendingAuthor = nil
@@ -320,7 +331,8 @@ extension RTFParser {
             if info.parent == nil, !startedRanges.contains(id), info.anchorStory < stories.count {
                 let s = info.anchorStory
                 let at = min(info.anchorRun, stories[s].runs.count)
-                stories[s].runs.insert(Run(.atom(.commentPoint(id))), at: at)
+                let (format, change) = textFormat(info.anchorFormat, link: nil)
+                stories[s].runs.insert(Run(.atom(.commentPoint(id)), format: format, change: change), at: at)
             }
             deliver(Comment(id: id, author: info.author, initials: info.initials, date: info.date, body: blocks,
                             parentID: info.parent))
@@ -358,7 +370,7 @@ extension RTFParser {
         switch f.kind {
         case .comment(let id): appendAtom(.commentEnd(id), story: state.story)
         case .footnote(let n):
-            appendAtom(.noteReference(n.id), story: state.story, plain: true)
+            appendNoteReference(n.id, story: state.story)
             pendingNotes.append(n)
         case .plain, .link: break
         }
