@@ -38,7 +38,8 @@ extension RTFParser {
         }
         if s == 0 { bodyStarted = true }
         paragraphCounter += 1
-        let content = InlineBuilder.pairingSubstitutions(InlineBuilder.inlines(from: runs))
+        var content = InlineBuilder.inlines(from: runs)
+        if runs.contains(where: { $0.change != nil }) { content = InlineBuilder.pairingSubstitutions(content) }
         var style = paragraphStyle(para)
         var headingLevel: Int?
         let entry = para.style >= 0 ? paragraphStyles[para.style] : nil

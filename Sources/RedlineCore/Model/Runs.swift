@@ -139,6 +139,12 @@ public enum InlineBuilder {
     ]
 
     private static func formatted(_ contents: [Run.Content], _ formats: [TextFormat], level: Int) -> [Inline] {
+        var level = level
+        // Fast path: skip levels no run uses (most runs are plain or have one toggle).
+        if level == 0 && formats.allSatisfy({ $0.style.isEmpty }) { level = 1 }
+        while level >= 1 && level <= toggles.count && !formats.contains(where: { $0[keyPath: toggles[level - 1].0] }) {
+            level += 1
+        }
         if level == 0 {
             var out: [Inline] = []
             var i = 0
