@@ -133,9 +133,12 @@ extension RTFParser {
     }
 
     /// Opens or closes tables so that `depth` tables are open (at most one more than now); returns the depth.
+    /// Outside any table, a paragraph's `\itap` opens that many tables (up to 64); inside one, a depth that
+    /// skips levels (malformed) goes one level deeper, as pandoc reads it.
     @discardableResult
     func adjustTables(story s: Int, to depth: Int) -> Int {
-        let d = min(max(depth, 1), stories[s].tables.count + 1)
+        let count = stories[s].tables.count
+        let d = count == 0 ? min(max(depth, 1), 64) : min(max(depth, 1), count + 1)
         closeTables(story: s, to: d)
         while stories[s].tables.count < d { stories[s].tables.append(OpenTable()) }
         return d
@@ -160,6 +163,7 @@ extension RTFParser {
     /// levels (a malformed `\itap`) means the innermost open table.
     func effectiveDepth(_ requested: Int, story s: Int) -> Int {
         let count = stories[s].tables.count
+        if count == 0 { return min(max(requested, 1), 64) }
         if requested <= count + 1 { return max(requested, 1) }
         return max(count, 1)
     }
