@@ -171,6 +171,7 @@ public enum InlineBuilder {
         var level = level
         // Skip levels no run uses (most runs are plain or have one toggle).
         if level == 0 && formats.allSatisfy({ $0.style.isEmpty }) { level = 1 }
+        if level >= 1 && !formats.contains(where: { $0.hasToggles }) { level = toggleCount + 1 }
         while level >= 1 && level <= toggleCount && !formats.contains(where: { isOn($0, level) }) { level += 1 }
         if level == 0 {
             var out: [Inline] = []
