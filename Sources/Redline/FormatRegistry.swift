@@ -1,4 +1,5 @@
 import RedlineCore
+import RedlineMarkdown
 
 /// A format Redline knows by name: what reads it, what writes it, which file extensions mean it.
 public struct Format: Sendable {
@@ -29,6 +30,11 @@ public struct Format: Sendable {
 public enum FormatRegistry {
     /// Every format, in the order `redline formats` lists them.
     public static let all: [Format] = [
+        Format(name: "md", summary: "Markdown (CommonMark + GFM) with CriticMarkup review marks",
+               extensions: ["md", "markdown", "mdown", "mkd", "txt"], reader: MarkdownReader(), writer: MarkdownWriter()),
+        Format(name: "gfm", summary: "GitHub Markdown without CriticMarkup (changes accepted, comments dropped)",
+               extensions: [], reader: MarkdownReader(), writer: MarkdownWriter(),
+               adjustOptions: { $0.criticMarkup = false }),
     ]
 
     /// Aliases accepted for format names.
