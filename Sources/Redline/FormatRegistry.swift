@@ -1,5 +1,6 @@
 import RedlineCore
 import RedlineMarkdown
+import RedlineHTML
 
 /// A format Redline knows by name: what reads it, what writes it, which file extensions mean it.
 public struct Format: Sendable {
@@ -35,6 +36,8 @@ public enum FormatRegistry {
         Format(name: "gfm", summary: "GitHub Markdown without CriticMarkup (changes accepted, comments dropped)",
                extensions: [], reader: MarkdownReader(), writer: MarkdownWriter(),
                adjustOptions: { $0.criticMarkup = false }),
+        Format(name: "html", summary: "HTML preview page (ins, del, mark, comments, footnotes; write only)",
+               extensions: ["html", "htm"], writer: HTMLWriter()),
     ]
 
     /// Aliases accepted for format names.
