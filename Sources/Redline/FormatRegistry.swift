@@ -1,6 +1,8 @@
 import RedlineCore
 import RedlineMarkdown
 import RedlineHTML
+import RedlineDOCX
+import RedlineRTF
 
 /// A format Redline knows by name: what reads it, what writes it, which file extensions mean it.
 public struct Format: Sendable {
@@ -38,6 +40,10 @@ public enum FormatRegistry {
                adjustOptions: { $0.criticMarkup = false }),
         Format(name: "html", summary: "HTML preview page (ins, del, mark, comments, footnotes; write only)",
                extensions: ["html", "htm"], writer: HTMLWriter()),
+        Format(name: "docx", summary: "Word document (WordprocessingML) with tracked changes and comments",
+               extensions: ["docx"], reader: DOCXReader(), writer: DOCXWriter()),
+        Format(name: "rtf", summary: "Rich Text Format (Word, LibreOffice, TextEdit, Scrivener): revisions, annotations",
+               extensions: ["rtf"], reader: RTFReader()),
     ]
 
     /// Aliases accepted for format names.

@@ -38,22 +38,24 @@ public final class ZipArchive {
     private let storage: UnsafeMutableRawBufferPointer?
     private let byName: [String: Int]
 
-    /// Opens the archive at `path`.
-    public convenience init(path: String, limits: Limits = Limits()) throws {
+    /// Opens the archive at `path`; messages start with `displayName` (default: the path; "" for none).
+    public convenience init(path: String, limits: Limits = Limits(), displayName: String? = nil) throws {
+        let path = path, label = displayName ?? path
         let prefix = Self.prefix(ofFile: path)
         if prefix.isEmpty, FileManager.default.fileExists(atPath: path) {
-            throw RedlineError.malformed("\(path): the file is empty, not a zip archive")
+            throw RedlineError.malformed(Self.label(label, "the file is empty, not a zip archive"))
         }
         var code: Int32 = 0
         guard let z = zip_open(path, ZIP_RDONLY, &code) else {
-            throw Self.openError(code: code, name: path, prefix: prefix)
+            throw Self.openError(code: code, name: label, prefix: prefix)
         }
-        try self.init(handle: z, storage: nil, displayName: path, limits: limits)
+        try self.init(handle: z, storage: nil, displayName: label, limits: limits)
     }
 
-    /// Opens an archive held in memory (the bytes are copied).
-    public convenience init(bytes: [UInt8], limits: Limits = Limits()) throws {
-        if bytes.isEmpty { throw RedlineError.malformed("zip data: empty, not a zip archive") }
+    /// Opens an archive held in memory (the bytes are copied); messages start with `displayName`.
+    public convenience init(bytes: [UInt8], limits: Limits = Limits(), displayName: String = "zip data") throws {
+        let label = displayName
+        if bytes.isEmpty { throw RedlineError.malformed(Self.label(label, "empty, not a zip archive")) }
         let storage = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 8)
         bytes.withUnsafeBytes { storage.copyMemory(from: $0) }
         var error = zip_error_t()
@@ -61,14 +63,14 @@ public final class ZipArchive {
         defer { zip_error_fini(&error) }
         guard let source = zip_source_buffer_create(storage.baseAddress, UInt64(bytes.count), 0, &error) else {
             storage.deallocate()
-            throw RedlineError.io("cannot read zip data: \(String(cString: zip_error_strerror(&error)))")
+            throw RedlineError.io(Self.label(label, "cannot read zip data: \(String(cString: zip_error_strerror(&error)))"))
         }
         guard let z = zip_open_from_source(source, ZIP_RDONLY, &error) else {
             zip_source_free(source)
             storage.deallocate()
-            throw Self.openError(code: zip_error_code_zip(&error), name: "zip data", prefix: Array(bytes.prefix(8)))
+            throw Self.openError(code: zip_error_code_zip(&error), name: label, prefix: Array(bytes.prefix(8)))
         }
-        try self.init(handle: z, storage: storage, displayName: "zip data", limits: limits)
+        try self.init(handle: z, storage: storage, displayName: label, limits: limits)
     }
 
     private init(handle: OpaquePointer, storage: UnsafeMutableRawBufferPointer?, displayName: String, limits: Limits) throws {
@@ -84,12 +86,12 @@ public final class ZipArchive {
                 var st = zip_stat_t()
                 zip_stat_init(&st)
                 guard zip_stat_index(handle, i, 0, &st) == 0, let cName = st.name else {
-                    throw RedlineError.malformed("\(displayName): zip entry \(i) cannot be read (damaged central directory)")
+                    throw RedlineError.malformed(Self.label(displayName, "zip entry \(i) cannot be read (damaged central directory)"))
                 }
                 let name = String(cString: cName)
                 guard ZipEntryName.isSafe(name) else {
-                    throw RedlineError.malformed(
-                        "\(displayName): zip entry name '\(name)' is absolute or climbs out with '..'; refusing a hostile archive")
+                    throw RedlineError.malformed(Self.label(displayName,
+                        "zip entry name '\(name)' is absolute or climbs out with '..'; refusing a hostile archive"))
                 }
                 let encrypted = st.valid & UInt64(ZIP_STAT_ENCRYPTION_METHOD) != 0 && st.encryption_method != UInt16(ZIP_EM_NONE)
                 list.append(ZipEntry(index: Int(i), name: name, declaredSize: st.size, compressedSize: st.comp_size,
@@ -142,13 +144,25 @@ public final class ZipArchive {
     /// A stream over `entry`'s inflated content, for reading large entries in pieces.
     public func open(_ entry: ZipEntry) throws -> ZipEntryStream {
         if entry.isEncrypted {
-            throw RedlineError.unsupported("\(displayName): zip entry '\(entry.name)' is encrypted; Redline does not decrypt")
+            throw RedlineError.unsupported(label("zip entry '\(entry.name)' is encrypted; Redline does not decrypt"))
+        }
+        // Honest headers of a bomb are refused before inflating; lying ones are caught while inflating.
+        if entry.declaredSize > limits.maxEntryBytes {
+            throw RedlineError.limit(label("zip entry '\(entry.name)' claims \(entry.declaredSize) bytes, more than the limit of \(limits.maxEntryBytes) (a zip bomb?)"))
+        }
+        if entry.declaredSize > ZipEntryStream.ratioGrace && entry.declaredSize / max(entry.compressedSize, 1) > limits.maxCompressionRatio {
+            throw RedlineError.limit(label("zip entry '\(entry.name)' inflates more than \(limits.maxCompressionRatio) times its stored size (a zip bomb?)"))
         }
         guard let f = zip_fopen_index(handle, UInt64(entry.index), 0) else {
-            throw RedlineError.malformed("\(displayName): cannot open zip entry '\(entry.name)': \(lastError())")
+            throw RedlineError.malformed(label("cannot open zip entry '\(entry.name)': \(lastError())"))
         }
         return ZipEntryStream(archive: self, entry: entry, file: f)
     }
+
+    /// `message` prefixed with the archive's display name (when it has one).
+    func label(_ message: String) -> String { Self.label(displayName, message) }
+
+    static func label(_ name: String, _ message: String) -> String { name.isEmpty ? message : "\(name): \(message)" }
 
     func lastError() -> String {
         String(cString: zip_error_strerror(zip_get_error(handle)))
@@ -166,15 +180,15 @@ public final class ZipArchive {
 
     private static func openError(code: Int32, name: String, prefix: [UInt8]) -> RedlineError {
         switch code {
-        case ZIP_ER_NOENT: return .io("\(name): no such file")
-        case ZIP_ER_OPEN, ZIP_ER_READ: return .io("\(name): cannot read the file")
-        case ZIP_ER_MEMORY: return .limit("\(name): out of memory opening the zip archive")
+        case ZIP_ER_NOENT: return .io(label(name, "no such file"))
+        case ZIP_ER_OPEN, ZIP_ER_READ: return .io(label(name, "cannot read the file"))
+        case ZIP_ER_MEMORY: return .limit(label(name, "out of memory opening the zip archive"))
         default: break
         }
         if prefix.starts(with: [0x50, 0x4B, 0x03, 0x04]) {
-            return .malformed("\(name): the zip archive is truncated or damaged (its central directory is missing or wrong)")
+            return .malformed(label(name, "the zip archive is truncated or damaged (its central directory is missing or wrong)"))
         }
-        if prefix.isEmpty { return .malformed("\(name): the file is empty, not a zip archive") }
-        return .malformed("\(name): not a zip archive")
+        if prefix.isEmpty { return .malformed(label(name, "the file is empty, not a zip archive")) }
+        return .malformed(label(name, "not a zip archive"))
     }
 }

@@ -29,7 +29,7 @@ public final class ZipEntryStream {
         if n < 0 {
             let message = String(cString: zip_error_strerror(zip_file_get_error(f)))
             close()
-            throw RedlineError.malformed("\(archive.displayName): zip entry '\(entry.name)' is damaged: \(message)")
+            throw RedlineError.malformed(archive.label("zip entry '\(entry.name)' is damaged: \(message)"))
         }
         if n == 0 { close(); return 0 }
         bytesRead += UInt64(n)
@@ -40,14 +40,14 @@ public final class ZipEntryStream {
 
     private func checkLimits() throws {
         let limits = archive.limits
-        let name = "\(archive.displayName): zip entry '\(entry.name)'"
+        let name = archive.label("zip entry '\(entry.name)'")
         if bytesRead > limits.maxEntryBytes {
             close()
             throw RedlineError.limit("\(name) inflates to more than \(limits.maxEntryBytes) bytes (a zip bomb?)")
         }
         if archive.inflatedTotal > limits.maxInflatedBytes {
             close()
-            throw RedlineError.limit("\(archive.displayName): the zip archive inflates to more than \(limits.maxInflatedBytes) bytes (a zip bomb?)")
+            throw RedlineError.limit(archive.label("the zip archive inflates to more than \(limits.maxInflatedBytes) bytes (a zip bomb?)"))
         }
         if bytesRead > Self.ratioGrace && bytesRead / max(entry.compressedSize, 1) > limits.maxCompressionRatio {
             close()

@@ -71,7 +71,7 @@ final class ZipArchiveTests: XCTestCase {
 
     func testZipBombStopsOnRatioWhileInflating() throws {
         let archive = try ZipArchive(path: bad("zip-bomb.docx"))
-        let entry = try XCTUnwrap(archive.entry(named: "word/bomb.xml"))
+        let entry = try XCTUnwrap(archive.entry(named: "word/document.xml"))
         assertError(.limitExceeded, "times its stored size") { _ = try archive.read(entry) }
     }
 
@@ -80,7 +80,30 @@ final class ZipArchiveTests: XCTestCase {
         limits.maxEntryBytes = 300
         let small = try ZipArchive(path: bad("good.docx"), limits: limits)
         XCTAssertEqual(try small.read(named: "_rels/.rels")?.count, 298)
-        assertError(.limitExceeded, "more than 300 bytes") { _ = try small.read(named: "[Content_Types].xml") }
+        assertError(.limitExceeded, "claims 430 bytes, more than the limit of 300") { _ = try small.read(named: "[Content_Types].xml") }
+
+        // Headers that lie (declaring 200 bytes for 430) are caught while inflating.
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: bad("good.docx"))))
+        func patch(signature: [UInt8], sizeOffset: Int) {
+            for i in 0..<(bytes.count - 4) where Array(bytes[i..<(i + 4)]) == signature {
+                let nameLength = Int(bytes[i + (signature[2] == 1 ? 28 : 26)]) | Int(bytes[i + (signature[2] == 1 ? 29 : 27)]) << 8
+                let nameStart = i + (signature[2] == 1 ? 46 : 30)
+                guard nameStart + nameLength <= bytes.count,
+                      String(decoding: bytes[nameStart..<(nameStart + nameLength)], as: UTF8.self) == "[Content_Types].xml" else { continue }
+                bytes[i + sizeOffset] = 200
+                bytes[i + sizeOffset + 1] = 0
+            }
+        }
+        patch(signature: [0x50, 0x4B, 0x03, 0x04], sizeOffset: 22)
+        patch(signature: [0x50, 0x4B, 0x01, 0x02], sizeOffset: 24)
+        let lying = try ZipArchive(bytes: bytes, limits: limits)
+        XCTAssertEqual(lying.entry(named: "[Content_Types].xml")?.declaredSize, 200)
+        do {
+            _ = try lying.read(named: "[Content_Types].xml")
+            XCTFail("a lying entry was read whole")
+        } catch let e as RedlineError {
+            XCTAssertTrue(e.kind == .limitExceeded || e.kind == .malformedInput, e.message)
+        }
 
         limits = Limits()
         limits.maxInflatedBytes = 600
