@@ -47,6 +47,13 @@ extension RedlineCommand {
         @Option(help: "Comments: keep or drop (default: keep when marked).")
         public var comments: CommentMode?
 
+        @Flag(name: .customLong("keep-formatting"),
+              help: "Keep paragraph and character formatting in Markdown as pandoc-style attributes.")
+        public var keepFormatting = false
+
+        @Option(name: .customLong("reference-doc"), help: "A DOCX whose styles the DOCX writer uses.")
+        public var referenceDoc: String?
+
         @Option(help: "Write a JSON Lines report here: one object per migrated item, then one for the project.")
         public var report: String?
 
@@ -57,8 +64,12 @@ extension RedlineCommand {
 
         public func run() throws {
             let format = try resolveFormat()
+            var write = WriteOptions()
+            write.preserveFormatting = keepFormatting
+            write.referenceDocument = referenceDoc
             let options = ScrivenerMigrationOptions(format: format, layout: layout, research: research,
-                                                    snapshots: snapshots, changes: changes, comments: comments)
+                                                    snapshots: snapshots, changes: changes, comments: comments,
+                                                    write: write)
             let result = try ScrivenerMigration.run(project: project, output: output, options: options)
             if let report {
                 let lines = try result.jsonLines(project: project)
@@ -93,7 +104,8 @@ extension RedlineCommand {
             }
             for d in r.project { lines.append("redline: \(project): \(d)") }
             let ok = r.records.filter(\.succeeded).count
-            lines.append("redline: migrated \(ok) of \(r.records.count) items into \(r.outputs.count) files")
+            let files = r.outputs.count == 1 ? "1 file" : "\(r.outputs.count) files"
+            lines.append("redline: migrated \(ok) of \(r.records.count) binder items into \(files)")
             FileHandle.standardError.write(Data((lines.joined(separator: "\n") + "\n").utf8))
         }
     }

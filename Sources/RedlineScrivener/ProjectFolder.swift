@@ -101,6 +101,20 @@ public struct ProjectFolder: Sendable {
         }
     }
 
+    /// True when `path` (which need not exist yet) lies inside the project folder, links resolved: an output
+    /// there would change the project.
+    public func contains(_ path: String) -> Bool {
+        var existing = (path as NSString).standardizingPath
+        if !existing.hasPrefix("/") { existing = FileManager.default.currentDirectoryPath + "/" + existing }
+        var rest: [String] = []
+        while Self.realPath(existing) == nil, existing != "/", !existing.isEmpty {
+            rest.insert((existing as NSString).lastPathComponent, at: 0)
+            existing = (existing as NSString).deletingLastPathComponent
+        }
+        let real = ([Self.realPath(existing) ?? existing] + rest).joined(separator: "/")
+        return real == root || real.hasPrefix(root + "/")
+    }
+
     /// `path` with symbolic links resolved, when that lies inside `root` (or is `root`); nil otherwise.
     static func contained(_ path: String, in root: String) -> String? {
         guard let real = realPath(path) else { return nil }

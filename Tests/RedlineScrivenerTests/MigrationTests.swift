@@ -21,12 +21,12 @@ final class MigrationTests: XCTestCase {
             "###### The well", "###### The bottom", "# Epilogue",
         ])
         XCTAssertTrue(lines.contains("@title: Lighthouse"))
-        XCTAssertTrue(lines.contains("> **Synopsis:** The arrival on the island."), text)
-        XCTAssertTrue(lines.contains("> **Label:** Chapter"))
-        XCTAssertTrue(lines.contains("> **Keywords:** storm, keeper"))
-        XCTAssertTrue(lines.contains("> **POV:** Anna"))
-        XCTAssertTrue(lines.contains("> **Setting:** Tower"), "a list field shows its option's name")
-        XCTAssertTrue(lines.contains("> **Notes:**"))
+        XCTAssertTrue(lines.contains("> **Synopsis**: The arrival on the island."), text)
+        XCTAssertTrue(lines.contains("> **Label**: Chapter"))
+        XCTAssertTrue(lines.contains("> **Keywords**: storm, keeper"))
+        XCTAssertTrue(lines.contains("> **POV**: Anna"))
+        XCTAssertTrue(lines.contains("> **Setting**: Tower"), "a list field shows its option's name")
+        XCTAssertTrue(lines.contains("> **Notes**:"))
         XCTAssertTrue(lines.contains("> Remember the *storm* from the opening."))
         XCTAssertTrue(text.contains("(see [The Keeper](#the-keeper))"), "links inside one file go to the heading")
         XCTAssertFalse(text.contains("cut and must not appear"))
@@ -160,6 +160,20 @@ final class MigrationTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: dir + "/out/01-good.txt"))
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/out/02-bad.txt"))
         XCTAssertEqual(try FileManager.default.subpathsOfDirectory(atPath: proj).sorted(), before)
+    }
+
+    func testOutputInsideTheProjectIsRefused() throws {
+        let dir = try Fixtures.temporaryFolder(self)
+        let proj = dir + "/Copy.scriv"
+        try Fixtures.write(["Copy.scrivx": Fixtures.binder("")], under: proj)
+        try FileManager.default.createSymbolicLink(atPath: dir + "/alias", withDestinationPath: proj)
+        for out in [proj + "/out.txt", proj + "/Files/new/tree", dir + "/alias/x.txt", proj] {
+            XCTAssertThrowsError(try ScrivenerMigration.run(project: proj, output: out, options:
+                ScrivenerMigrationOptions(format: DumpWriter.format)), out) {
+                XCTAssertEqual(($0 as? RedlineError)?.kind, .usage)
+            }
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: proj), ["Copy.scrivx"])
     }
 
     func testNames() {

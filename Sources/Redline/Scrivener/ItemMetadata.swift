@@ -72,10 +72,10 @@ struct ItemMetadata {
         var blocks: [Block] = []
         for f in fields where f.key != "notes" {
             let value = f.value.strings.joined(separator: ", ")
-            blocks.append(.paragraph(Paragraph([.strong([.text(f.label + ":")]), .text(" " + value)])))
+            blocks.append(.paragraph(Paragraph([.strong([.text(f.label)]), .text(": " + value)])))
         }
         if !notes.isEmpty && fields.contains(where: { $0.key == "notes" }) {
-            blocks.append(.paragraph(Paragraph([.strong([.text("Notes:")])])))
+            blocks.append(.paragraph(Paragraph([.strong([.text("Notes")]), .text(":")])))
             blocks += notes
         }
         return .blockQuote(blocks)

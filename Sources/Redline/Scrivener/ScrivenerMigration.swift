@@ -54,6 +54,9 @@ public enum ScrivenerMigration {
         }
         let projectDiagnostics = Diagnostics()
         let scriv = try ScrivenerProject(path: project, diagnostics: projectDiagnostics)
+        guard !scriv.folder.contains(output) else {
+            throw RedlineError.usage("\(output) is inside the project \(project); Redline never writes into a project")
+        }
         let clock = ContinuousClock.now
         var m = Migrator(project: scriv, projectPath: project, output: output, options: options,
                          diagnostics: projectDiagnostics)
@@ -266,7 +269,8 @@ struct Migrator {
             } else {
                 let text = try project.readText(of: n.item, diagnostics: d, linkTarget: links(from: file))
                 let meta = ItemMetadata(item: n.item, text: text, settings: project.binder.settings, diagnostics: d)
-                var doc = text.document
+                var numbers = NoteNumbers()
+                var doc = numbers.renumber(text.document)
                 doc.metadata = meta.frontMatter(title: n.item.displayTitle, notes: text.notes, diagnostics: d)
                 try write(doc, to: file, diagnostics: d)
                 if options.snapshots {

@@ -49,6 +49,7 @@ struct SingleManuscriptSource: ChunkSource {
     /// The item whose chunks are being written: its record, reader diagnostics, start time.
     private var open: (record: MigrationRecord, diagnostics: Diagnostics, start: ContinuousClock.Instant)?
     private var writerCounts: [DiagnosticCode: Int] = [:]
+    private var numbers = NoteNumbers()
 
     init(migrator: Migrator, file: String, snapshotsDir: String, nodes: [MigrationNode],
          writerDiagnostics: Diagnostics, log: SingleLog) {
@@ -108,7 +109,7 @@ struct SingleManuscriptSource: ChunkSource {
                 let text = try migrator.project.readText(of: n.item, diagnostics: d, linkTarget: migrator.links(from: file))
                 let meta = ItemMetadata(item: n.item, text: text, settings: migrator.project.binder.settings, diagnostics: d)
                 if let section = meta.section(notes: text.notes) { chunks.append(Chunk(section)) }
-                chunks += text.document.chunks
+                chunks += numbers.renumber(text.document).chunks
                 if migrator.options.snapshots {
                     let dir = snapshotsDir + OutputNames.prefix(number, of: nodes.count) + "-"
                         + OutputNames.slug(n.item.displayTitle) + "/"
