@@ -16,8 +16,7 @@ final class DOCXReaderFixtureTests: XCTestCase {
 
     func testTrackedChanges() throws {
         let doc = try fixture("tracked-changes.docx")
-        XCTAssertEqual(doc.blocks.first, .heading(level: 1, Paragraph([.text("Tracked changes")],
-            style: ParagraphStyle(name: "heading 1", spaceBefore: 12, spaceAfter: 0))))
+        XCTAssertEqual(doc.blocks.first, .heading(level: 1, Paragraph([.text("Tracked changes")])))
         let ann = Change(author: "Ann Editor", date: "2024-03-01T10:00:00Z")
         guard case .paragraph(let p)? = doc.blocks.dropFirst().first else { return XCTFail("no paragraph") }
         XCTAssertEqual(p.content.count, 5)
@@ -31,16 +30,16 @@ final class DOCXReaderFixtureTests: XCTestCase {
         let marks = doc.blocks.compactMap { $0.paragraph?.markChange }
         XCTAssertEqual(marks.count, 2)
         let scrubbed = doc.blocks[7].paragraph?.content[1]
-        XCTAssertEqual(scrubbed, .insertion(Change(author: "Author", id: "10"), [.text("anonymous")]))
+        XCTAssertEqual(scrubbed, .insertion(Change(author: "Author", id: "10"), [.text(" anonymous")]))
         XCTAssertEqual(try texts(doc, .accept), [
             "Tracked changes", "The editor quickly fixed the new wording.", "A deletion and an insertion by Bob.",
-            "This paragraph was split", "here, and this onewas merged with the one before.", "Inserted then deleted: kept .",
+            "This paragraph was split ", "here, and this one was merged with the one before.", "Inserted then deleted: kept.",
             "Scrubbed: anonymous.", "Formatted insertion: bold and italic.",
         ])
         XCTAssertEqual(try texts(doc, .reject), [
-            "Tracked changes", "The editor fixed the old wording.", "A deletion that Bob made and an insertion .",
-            "This paragraph was splithere, and this one", "was merged with the one before.", "Inserted then deleted: .",
-            "Scrubbed: .", "Formatted insertion: .",
+            "Tracked changes", "The editor fixed the old wording.", "A deletion that Bob made and an insertion.",
+            "This paragraph was split here, and this one ", "was merged with the one before.", "Inserted then deleted: .",
+            "Scrubbed:.", "Formatted insertion:.",
         ])
     }
 
@@ -52,7 +51,7 @@ final class DOCXReaderFixtureTests: XCTestCase {
         XCTAssertEqual(doc.comments[3].body.count, 2, "a two-paragraph comment")
         XCTAssertEqual(doc.comments[3].body.first?.paragraph?.content,
                        [.text("Is this "), .strong([.text("right")]), .text("?")])
-        XCTAssertEqual(doc.comments[0].initials, "A")
+        XCTAssertEqual(doc.comments.map(\.initials), ["AE", "BW", "AE", "AE", "BW", "BW"])
         var anchors: [String] = []
         for b in doc.blocks {
             b.forEachInline { i in
@@ -132,7 +131,7 @@ final class DOCXReaderFixtureTests: XCTestCase {
         XCTAssertEqual(t.rows[3].cells[1].columnSpan, 2, "gridSpan")
         XCTAssertEqual(t.rows[3].change, .inserted(Change(author: "Bob Writer", date: "2024-03-02T11:30:00Z", id: "31")))
         if case .deleted? = t.rows[4].change {} else { XCTFail("deleted row") }
-        XCTAssertEqual(doc.blocks[8], .heading(level: 2, Paragraph([.text("Details")], style: ParagraphStyle(name: "heading 2", spaceBefore: 12, spaceAfter: 0))))
+        XCTAssertEqual(doc.blocks[8], .heading(level: 2, Paragraph([.text("Details")])))
         XCTAssertEqual(doc.blocks[9].paragraph?.content, [
             .text("Field result: "), .link(Link(url: "https://example.org/field"), [.text("a field link")]),
             .text(", a tab\tand a break"), .lineBreak, .text("then more."),
