@@ -1,1 +1,0 @@
-// Tests for Redline: see ARCHITECTURE.md.
