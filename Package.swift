@@ -26,8 +26,8 @@ let package = Package(
         .target(name: "RedlineCore"),
 
         // Thin Swift fronts on the C libraries.
-        .target(name: "RedlineZip", dependencies: ["CLibZip"]),
-        .target(name: "RedlineXML", dependencies: ["CLibXML2"]),
+        .target(name: "RedlineZip", dependencies: ["RedlineCore", "CLibZip"]),
+        .target(name: "RedlineXML", dependencies: ["RedlineCore", "CLibXML2"]),
 
         // Format families.
         .target(name: "RedlineMarkdown", dependencies: ["RedlineCore", "CCmarkGFM"]),
@@ -50,6 +50,8 @@ let package = Package(
         .testTarget(name: "RedlineCoreTests", dependencies: ["RedlineCore"]),
         .testTarget(name: "RedlineMarkdownTests", dependencies: ["RedlineMarkdown", "RedlineHTML", "RedlineCore"]),
         .testTarget(name: "RedlineDOCXTests", dependencies: ["RedlineDOCX", "RedlineZip", "RedlineXML", "Redline"]),
+        .testTarget(name: "RedlineZipTests", dependencies: ["RedlineZip", "RedlineCore"]),
+        .testTarget(name: "RedlineXMLTests", dependencies: ["RedlineXML", "RedlineCore"]),
         .testTarget(name: "RedlineRTFTests", dependencies: ["RedlineRTF", "Redline"]),
         .testTarget(name: "RedlineScrivenerTests", dependencies: ["RedlineScrivener", "Redline"]),
         .testTarget(name: "RedlineTests", dependencies: ["Redline", "RedlineCLI"]),

@@ -1,4 +1,6 @@
 import RedlineCore
+import RedlineDOCX
+import RedlineRTF
 
 /// A format Redline knows by name: what reads it, what writes it, which file extensions mean it.
 public struct Format: Sendable {
@@ -29,6 +31,10 @@ public struct Format: Sendable {
 public enum FormatRegistry {
     /// Every format, in the order `redline formats` lists them.
     public static let all: [Format] = [
+        Format(name: "docx", summary: "Word document (WordprocessingML) with tracked changes and comments",
+               extensions: ["docx"], reader: DOCXReader(), writer: DOCXWriter()),
+        Format(name: "rtf", summary: "Rich Text Format (Word, LibreOffice, TextEdit, Scrivener): revisions, annotations",
+               extensions: ["rtf"], reader: RTFReader()),
     ]
 
     /// Aliases accepted for format names.

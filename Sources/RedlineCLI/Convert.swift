@@ -37,6 +37,11 @@ public struct ConversionFlags: ParsableArguments {
 
     /// The write options these flags ask for.
     public var writeOptions: WriteOptions {
+        Self.writeOptions(paragraphStyle: paragraphStyle, referenceDoc: referenceDoc, keepFormatting: keepFormatting)
+    }
+
+    /// The write options for these flag values (shared with commands that declare the flags themselves).
+    public static func writeOptions(paragraphStyle: ParagraphPreset?, referenceDoc: String?, keepFormatting: Bool) -> WriteOptions {
         var w = WriteOptions()
         w.preserveFormatting = keepFormatting
         w.referenceDocument = referenceDoc
@@ -51,6 +56,11 @@ public struct ConversionFlags: ParsableArguments {
 
     /// Resolves a format name, or infers one from a path.
     public func format(named name: String?, path: String?, fallback: String?) throws -> Format {
+        try Self.format(named: name, path: path, fallback: fallback)
+    }
+
+    /// Resolves a format name, or infers one from a path, or takes `fallback`.
+    public static func format(named name: String?, path: String?, fallback: String?) throws -> Format {
         if let name {
             guard let f = FormatRegistry.named(name) else {
                 throw RedlineError.usage("unknown format '\(name)' (see 'redline formats')")
@@ -72,29 +82,56 @@ extension ChangeMode: ExpressibleByArgument {}
 extension CommentMode: ExpressibleByArgument {}
 
 extension RedlineCommand {
-    /// `redline convert`: one document from one format to another.
+    /// `redline convert`: one document from one format to another, or many into a directory.
     public struct Convert: ParsableCommand {
         public static let configuration = CommandConfiguration(
-            abstract: "Convert a document.",
+            abstract: "Convert a document, or many documents into a directory.",
             discussion: """
             Formats come from the extensions unless --from/--to name them; '-' is standard input or output.
             Examples:
               redline convert draft.docx -o draft.md                 # tracked changes as CriticMarkup
               redline convert draft.docx -o clean.md --changes accept
               redline convert notes.md -o notes.docx --paragraph-style scrivener
+
+            Batch: several inputs, directories (recursive) or --manifest, with -o DIR.
+            Outputs mirror the input tree under DIR: a file named directly lands as
+            DIR/NAME, a directory's files keep their path below it, a manifest's
+            relative paths are kept as written. Inputs convert independently on
+            --jobs threads; a failed input never stops the others.
+              redline convert manuscripts/ -o out/ --report report.jsonl
+              redline convert --manifest list.txt -o out/ --to docx --skip-existing
+              redline convert archive/ -o out/ --include '*.docx' --shard 2/8
+            Existing outputs stop the batch before anything is written, unless
+            --overwrite (replace them) or --skip-existing (keep those whose input
+            and options are unchanged: an interrupted batch resumes where it
+            stopped). Outputs are written to a temporary file, renamed into place.
+
+            Exit status: 0 every input converted (or up to date), 1 an input
+            failed, 2 usage error.
             """)
 
-        @Argument(help: "The input file, or - for standard input.")
-        public var input: String
+        @Argument(help: "Input files or directories, or - for standard input.")
+        public var inputs: [String] = []
 
-        @Option(name: .shortAndLong, help: "The output file, or - for standard output (default).")
+        @Option(name: .shortAndLong, help: "The output file, or - for standard output (default); with several inputs, a directory.")
         public var output: String = "-"
 
         @OptionGroup public var flags: ConversionFlags
 
+        @OptionGroup public var batch: BatchFlags
+
         public init() {}
 
+        /// True when this is a batch (several inputs, a directory, a manifest, or an output directory).
+        var isBatch: Bool {
+            inputs.count != 1 || batch.manifest != nil || batch.report != nil || batch.shard != nil
+                || inputs.contains { BatchFlags.isDirectory($0) }
+                || (output != "-" && (output.hasSuffix("/") || BatchFlags.isDirectory(output)))
+        }
+
         public func run() throws {
+            if isBatch { try runBatch(); return }
+            let input = inputs[0]
             let from = try flags.format(named: flags.from, path: input, fallback: input == "-" ? "md" : nil)
             let to = try flags.format(named: flags.to, path: output, fallback: "md")
             let options = ConversionOptions(from: from, to: to, changes: flags.changes, comments: flags.comments,
@@ -120,6 +157,14 @@ extension RedlineCommand {
                 throw RedlineError(e.kind, "\(source.displayName): \(e.message)")
             }
             try WarningReport.emit(diagnostics.all, for: source.displayName, quiet: flags.quiet, json: flags.warningsJSON)
+        }
+
+        func runBatch() throws {
+            let from = try flags.from.map { try ConversionFlags.format(named: $0, path: nil, fallback: nil) }
+            let to = try ConversionFlags.format(named: flags.to, path: nil, fallback: "md")
+            let variant = OutputVariant.converting(flags.changes, comments: flags.comments)
+            try batch.run(inputs: inputs, output: output, from: from, to: to, variants: [variant],
+                          write: flags.writeOptions, quiet: flags.quiet, warningsJSON: flags.warningsJSON)
         }
     }
 }

@@ -1,0 +1,78 @@
+import Foundation
+
+/// One input's work: its format and where each of its versions goes.
+struct BatchJob: Sendable {
+    var input: BatchInput
+    /// nil when no reader knows the input's extension (the job fails with that reason).
+    var format: Format?
+    var outputs: [(variant: OutputVariant, path: String)]
+    /// Where the up-to-date record of this input lives.
+    var recordPath: String
+}
+
+/// Turns inputs into jobs and checks the plan as a whole before anything is written: no two inputs
+/// write the same output, no output replaces an input, and existing outputs are only touched when asked.
+enum BatchPlan {
+    /// The directory under the output directory that holds up-to-date records.
+    static let recordDirectory = ".redline"
+
+    static func jobs(for inputs: [BatchInput], options: BatchOptions) throws -> [BatchJob] {
+        let outCanonical = InputSelection.canonical(options.outputDirectory)
+        var writer: [String: String] = [:]
+        var jobs: [BatchJob] = []
+        var existing: [String] = []
+        for input in inputs {
+            let format = options.from ?? FormatRegistry.inferred(fromPath: input.path)
+            var outputs: [(variant: OutputVariant, path: String)] = []
+            for v in options.variants {
+                let rel = options.outputRelativePath(input.relativePath, v)
+                let path = options.underOutput(rel)
+                if input.problem == nil {
+                    if let other = writer[rel] {
+                        throw RedlineError.usage("\(other) and \(input.path) would both write \(path); convert them into different directories")
+                    }
+                    writer[rel] = input.path
+                    if InputSelection.canonical(input.path) == outCanonical + "/" + rel {
+                        throw RedlineError.usage("\(input.path) would be replaced by its own output; choose another output directory")
+                    }
+                    if options.existing == .refuse, access(path, F_OK) == 0 { existing.append(path) }
+                }
+                outputs.append((v, path))
+            }
+            let first = options.outputRelativePath(input.relativePath, options.variants[0])
+            jobs.append(BatchJob(input: input, format: format, outputs: outputs,
+                                 recordPath: options.underOutput(recordDirectory + "/" + first + ".json")))
+        }
+        if let first = existing.first {
+            let n = existing.count
+            throw RedlineError.usage("\(n) output\(n == 1 ? "" : "s") already exist\(n == 1 ? "s" : "") (first: \(first)); pass --overwrite to replace them, or --skip-existing to keep those that are up to date")
+        }
+        return jobs
+    }
+
+    /// Creates the output directory and proves it can be written, so an unwritable directory fails
+    /// at once with one clear message instead of once per input.
+    static func prepareOutputDirectory(_ dir: String) throws {
+        do {
+            try makeDirectories(dir)
+        } catch let e as RedlineError {
+            throw RedlineError.io("cannot create the output directory \(dir): \(e.message)")
+        }
+        let probe = try StagedFile(path: dir + "/.write-probe")
+        probe.discard()
+    }
+
+    /// `mkdir -p`: safe when several threads create the same directories.
+    static func makeDirectories(_ path: String) throws {
+        var st = stat()
+        if stat(path, &st) == 0 {
+            guard st.st_mode & S_IFMT == S_IFDIR else { throw RedlineError.io("\(path) is not a directory") }
+            return
+        }
+        let parent = (path as NSString).deletingLastPathComponent
+        if !parent.isEmpty, parent != path { try makeDirectories(parent) }
+        if mkdir(path, 0o755) != 0 && errno != EEXIST {
+            throw RedlineError.io(String(cString: strerror(errno)))
+        }
+    }
+}

@@ -1,0 +1,209 @@
+import Foundation
+
+/// How far a batch has got.
+public struct BatchProgress: Sendable {
+    public var total: Int
+    public var done = 0
+    public var failed = 0
+    public var skipped = 0
+    /// Seconds since the batch started.
+    public var elapsed = 0.0
+
+    /// Inputs finished per second so far.
+    public var rate: Double { elapsed > 0 ? Double(done) / elapsed : 0 }
+
+    /// Seconds still to go at the rate so far (nil before the first input finishes).
+    public var remaining: Double? { done > 0 && rate > 0 ? Double(total - done) / rate : nil }
+}
+
+/// Watches a batch run: told of each finished input (from the worker threads, one call at a time),
+/// and ticked a few times a second from the waiting thread so a display can move while a large input
+/// converts.
+public protocol BatchObserver: AnyObject, Sendable {
+    func inputFinished(_ record: BatchRecord, progress: BatchProgress)
+    func tick(_ progress: BatchProgress)
+    func batchFinished(_ summary: BatchSummary)
+}
+
+/// Converts many inputs in parallel, each independently (its own reader, writers and `Diagnostics`),
+/// so one bad input never stops the others.
+///
+///     inputs ─▶ BatchPlan (outputs, collisions, existing files) ─▶ N worker threads ─▶ records ─▶ summary
+///                                                                   each input: read once, write every
+///                                                                   version to temporaries, rename all,
+///                                                                   then its up-to-date record
+public enum Batch {
+    /// Runs the batch. Throws only for problems with the batch as a whole (usage, an output directory
+    /// that cannot be written); a problem with one input becomes a `failed` record.
+    public static func run(_ inputs: [BatchInput], options: BatchOptions,
+                           observer: (any BatchObserver)? = nil) throws -> (records: [BatchRecord], summary: BatchSummary) {
+        guard options.to.writer != nil else { throw RedlineError.usage("Redline cannot write \(options.to.name)") }
+        try BatchPlan.prepareOutputDirectory(options.outputDirectory)
+        let jobs = try BatchPlan.jobs(for: inputs, options: options)
+        StagedFile.removeStaleTemporaries(for: jobs.flatMap { $0.outputs.map(\.path) + [$0.recordPath] })
+
+        let start = DispatchTime.now()
+        let state = RunState(jobs: jobs, start: start)
+        let fingerprint = options.fingerprint
+        let group = DispatchGroup()
+        for _ in 0..<min(options.jobs, max(jobs.count, 1)) {
+            group.enter()
+            let worker = Thread {
+                while let i = state.take() {
+                    let record = execute(jobs[i], options: options, fingerprint: fingerprint)
+                    state.finish(i, record, observer: observer)
+                }
+                group.leave()
+            }
+            worker.stackSize = 16 << 20
+            worker.start()
+        }
+        while group.wait(timeout: .now() + .milliseconds(200)) == .timedOut {
+            observer?.tick(state.progress)
+        }
+        let records = state.records
+        if records.contains(where: { $0.status == .converted }) { flushToDisk(options.outputDirectory) }
+        let summary = BatchSummary(records: records, seconds: state.progress.elapsed, shard: options.shard?.description)
+        observer?.batchFinished(summary)
+        return (records, summary)
+    }
+
+    /// Converts one input into all its versions.
+    static func execute(_ job: BatchJob, options: BatchOptions, fingerprint: String) -> BatchRecord {
+        let start = DispatchTime.now()
+        let outputs = job.outputs.map { BatchRecord.Output(path: $0.path, variant: $0.variant.name) }
+        var record = BatchRecord(input: job.input.path, format: job.format?.name, status: .failed, outputs: outputs)
+        defer { record.seconds = seconds(since: start) }
+        do {
+            if let problem = job.input.problem { throw problem }
+            guard let format = job.format else {
+                throw RedlineError.unsupported("cannot tell the format of \(job.input.path) from its extension; name it with --from")
+            }
+            guard let reader = format.reader else { throw RedlineError.unsupported("Redline cannot read \(format.name)") }
+            let paths = job.outputs.map(\.path)
+            if options.existing == .skipUpToDate, let r = UpToDateRecord.load(job.recordPath),
+               r.isUpToDate(options: fingerprint, input: job.input.path, outputs: paths) {
+                record.status = .skipped
+                record.warnings = r.warnings
+                return record
+            }
+            let inputState = UpToDateRecord.state(of: job.input.path, hash: true)
+            let readDiagnostics = Diagnostics()
+            var branchDiagnostics: [Diagnostics] = []
+            var files: [StagedFile] = []
+            defer { for f in files { f.discard() } }
+            var source = try reader.open(.file(job.input.path), options: options.read, diagnostics: readDiagnostics)
+            var branches: [TeeBranch] = []
+            for (variant, path) in job.outputs {
+                try BatchPlan.makeDirectories((path as NSString).deletingLastPathComponent)
+                let file = try StagedFile(path: path)
+                files.append(file)
+                let diagnostics = Diagnostics()
+                branchDiagnostics.append(diagnostics)
+                branches.append(try branch(variant, format: format, options: options, into: file.output,
+                                           diagnostics: diagnostics))
+            }
+            try TeePipeline.run(source: &source, branches: &branches)
+            for f in files { try f.commit() }
+            record.status = .converted
+            record.warnings = WarningCount.folding(readDiagnostics.all + branchDiagnostics.flatMap(\.all))
+            if let inputState {
+                let outputStates = paths.compactMap { UpToDateRecord.state(of: $0) }
+                if outputStates.count == paths.count {
+                    try? BatchPlan.makeDirectories((job.recordPath as NSString).deletingLastPathComponent)
+                    try? UpToDateRecord(options: fingerprint, input: inputState, outputs: outputStates,
+                                        warnings: record.warnings).save(job.recordPath)
+                }
+            }
+        } catch {
+            record.status = .failed
+            record.error = BatchRecord.Failure(error)
+        }
+        return record
+    }
+
+    /// The stages and writer that make one version.
+    static func branch(_ variant: OutputVariant, format: Format, options: BatchOptions, into output: any ByteOutput,
+                       diagnostics: Diagnostics) throws -> TeeBranch {
+        guard let writer = options.to.writer else { throw RedlineError.usage("Redline cannot write \(options.to.name)") }
+        var write = options.write
+        options.to.adjustOptions?(&write)
+        let conversion = ConversionOptions(from: format, to: options.to, changes: variant.changes,
+                                           comments: variant.comments, read: options.read, write: write)
+        return TeeBranch(stages: conversion.stages,
+                         sink: try writer.sink(to: output, options: write, diagnostics: diagnostics))
+    }
+
+    static func seconds(since start: DispatchTime) -> Double {
+        Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+    }
+
+    /// Makes the batch's outputs durable once at the end, instead of one `fsync` per file (an output
+    /// that did not reach the disk before a power loss fails its up-to-date check and is converted again).
+    static func flushToDisk(_ directory: String) {
+        let fd = open(directory, O_RDONLY)
+        guard fd >= 0 else { return }
+        defer { close(fd) }
+        #if os(Linux)
+        linuxSyncfs(fd)
+        #else
+        fsync(fd)
+        #endif
+    }
+}
+
+/// The work list and results shared by the worker threads.
+private final class RunState: @unchecked Sendable {
+    private let lock = NSLock()
+    private let order: [Int]
+    private var next = 0
+    private var results: [BatchRecord?]
+    private var counts: BatchProgress
+    private let start: DispatchTime
+
+    init(jobs: [BatchJob], start: DispatchTime) {
+        // Largest inputs first, so no big one is left running alone at the end.
+        order = jobs.indices.sorted {
+            (jobs[$0].input.size, jobs[$1].input.relativePath) > (jobs[$1].input.size, jobs[$0].input.relativePath)
+        }
+        results = Array(repeating: nil, count: jobs.count)
+        counts = BatchProgress(total: jobs.count)
+        self.start = start
+    }
+
+    func take() -> Int? {
+        lock.lock(); defer { lock.unlock() }
+        guard next < order.count else { return nil }
+        defer { next += 1 }
+        return order[next]
+    }
+
+    func finish(_ i: Int, _ record: BatchRecord, observer: (any BatchObserver)?) {
+        lock.lock(); defer { lock.unlock() }
+        results[i] = record
+        counts.done += 1
+        if record.status == .failed { counts.failed += 1 }
+        if record.status == .skipped { counts.skipped += 1 }
+        counts.elapsed = Batch.seconds(since: start)
+        observer?.inputFinished(record, progress: counts)
+    }
+
+    var progress: BatchProgress {
+        lock.lock(); defer { lock.unlock() }
+        var p = counts
+        p.elapsed = Batch.seconds(since: start)
+        return p
+    }
+
+    var records: [BatchRecord] {
+        lock.lock(); defer { lock.unlock() }
+        return results.compactMap { $0 }
+    }
+}
+
+#if os(Linux)
+/// `syncfs(2)`: Glibc declares it only under `_GNU_SOURCE`, which Swift's Glibc module does not set.
+@_silgen_name("syncfs")
+@discardableResult
+private func linuxSyncfs(_ fd: Int32) -> Int32
+#endif

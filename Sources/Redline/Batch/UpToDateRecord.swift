@@ -1,0 +1,70 @@
+import Foundation
+
+/// What a batch remembers about one converted input, so `--skip-existing` can tell that its outputs are
+/// up to date: the options' fingerprint, the input's size, modification time and content hash, and each
+/// output's size and modification time as written. Kept as a small JSON file under `OUT/.redline/`,
+/// written only after every output of the input has been renamed into place; any mismatch (or a
+/// missing record) means "convert again", so a run killed at any moment is never mistaken for done.
+public struct UpToDateRecord: Codable, Sendable, Hashable {
+    /// A file's identity as far as up-to-date checks go.
+    public struct FileState: Codable, Sendable, Hashable {
+        public var path: String
+        public var size: Int64
+        /// Modification time in nanoseconds since 1970.
+        public var mtime: Int64
+        /// Content hash (inputs only).
+        public var hash: String?
+    }
+
+    public var version: Int = 1
+    /// `BatchOptions.fingerprint` of the run that wrote the outputs.
+    public var options: String
+    public var input: FileState
+    public var outputs: [FileState]
+    /// The warnings of that conversion, reported again when it is skipped.
+    public var warnings: [WarningCount]
+
+    /// The record of an input, if one exists and can be read.
+    static func load(_ path: String) -> UpToDateRecord? {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        return try? JSONDecoder().decode(UpToDateRecord.self, from: data)
+    }
+
+    /// Writes the record atomically (temporary file + rename).
+    func save(_ path: String) throws {
+        let e = JSONEncoder()
+        e.outputFormatting = [.sortedKeys]
+        let data = try e.encode(self)
+        let file = try StagedFile(path: path)
+        try file.output.write(bytes: [UInt8](data))
+        try file.commit()
+    }
+
+    /// True when the options are the same, the input has not changed, and every output is as written.
+    func isUpToDate(options fingerprint: String, input path: String, outputs: [String]) -> Bool {
+        guard version == 1, options == fingerprint, self.outputs.map(\.path) == outputs,
+              let now = Self.state(of: path), now.size == input.size else { return false }
+        if now.mtime != input.mtime {
+            // Touched but perhaps not changed: compare content.
+            guard let h = try? StableHash.ofFile(path).hex, h == input.hash else { return false }
+        }
+        for o in self.outputs {
+            guard let s = Self.state(of: o.path), s.size == o.size, s.mtime == o.mtime else { return false }
+        }
+        return true
+    }
+
+    /// Size and modification time of the file at `path`, nil when it does not exist.
+    static func state(of path: String, hash: Bool = false) -> FileState? {
+        var st = stat()
+        guard stat(path, &st) == 0, st.st_mode & S_IFMT == S_IFREG else { return nil }
+        #if canImport(Darwin)
+        let mtime = Int64(st.st_mtimespec.tv_sec) * 1_000_000_000 + Int64(st.st_mtimespec.tv_nsec)
+        #else
+        let mtime = Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)
+        #endif
+        var s = FileState(path: path, size: Int64(st.st_size), mtime: mtime)
+        if hash { s.hash = try? StableHash.ofFile(path).hex }
+        return s
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+
+/// What `check` found in one file.
+public struct CheckResult: Codable, Sendable, Hashable {
+    public var input: String
+    /// The format it was read as.
+    public var format: String?
+    public var findings: [CheckFinding]
+    /// Set when the file could not be read at all (the check fails).
+    public var error: BatchRecord.Failure?
+    /// The categories this file was checked for (`lossy:...` only where they apply to its format).
+    public var checked: [String]
+
+    public init(input: String, format: String?, findings: [CheckFinding], error: BatchRecord.Failure? = nil,
+                checked: [String] = []) {
+        self.input = input
+        self.format = format
+        self.findings = findings
+        self.error = error
+        self.checked = checked
+    }
+
+    /// True when the file could not be read or a finding's category is one `--fail-on` names.
+    public var failed: Bool { error != nil || findings.contains { $0.failing } }
+}
+
+/// `redline check`: reads each document once and reports what it still holds (tracked changes,
+/// comments, broken internal links and notes) and what converting it would lose, while the chunks
+/// stream through writers into outputs that discard the bytes.
+public enum DocumentCheck {
+    /// Checks one file.
+    public static func check(_ path: String, from: Format? = nil, policy: CheckPolicy,
+                             read: ReadOptions = ReadOptions()) -> CheckResult {
+        let format = from ?? FormatRegistry.inferred(fromPath: path)
+        var result = CheckResult(input: path, format: format?.name, findings: [], checked: [])
+        do {
+            guard let format else {
+                throw RedlineError.unsupported("cannot tell the format of \(path) from its extension; name it with --from")
+            }
+            guard let reader = format.reader else { throw RedlineError.unsupported("Redline cannot read \(format.name)") }
+            var st = stat()
+            if stat(path, &st) == 0 && st.st_mode & S_IFMT != S_IFREG {
+                throw RedlineError.io("\(path): not a regular file")
+            }
+            let targets = policy.lossy.filter { $0.applies(to: format.name) }
+            result.checked = CheckPolicy.categories + targets.map(\.description)
+            let readDiagnostics = Diagnostics()
+            var source = try reader.open(.file(path), options: read, diagnostics: readDiagnostics)
+            var branches: [TeeBranch] = []
+            var writerDiagnostics: [Diagnostics] = []
+            for t in targets {
+                guard let to = FormatRegistry.named(t.to), let writer = to.writer else { continue }
+                var write = WriteOptions()
+                to.adjustOptions?(&write)
+                let d = Diagnostics()
+                writerDiagnostics.append(d)
+                let stages = ConversionOptions(from: format, to: to).stages
+                branches.append(TeeBranch(stages: stages, sink: try writer.sink(to: DiscardOutput(), options: write, diagnostics: d)))
+            }
+            var inspector = DocumentInspector()
+            try TeePipeline.run(source: &source, branches: &branches) { inspector.inspect($0) }
+            result.findings = inspector.findings()
+            for (t, d) in zip(targets, writerDiagnostics) {
+                for w in readDiagnostics.all + d.all {
+                    result.findings.append(CheckFinding(category: t.description, code: w.code.rawValue,
+                                                        message: w.message, location: w.location, count: w.count))
+                }
+            }
+            for i in result.findings.indices { result.findings[i].failing = policy.fails(result.findings[i].category) }
+        } catch {
+            result.error = BatchRecord.Failure(error)
+        }
+        return result
+    }
+
+    /// Checks many files, `jobs` at a time; results in the order of `paths`.
+    public static func check(_ paths: [String], from: Format? = nil, policy: CheckPolicy, read: ReadOptions = ReadOptions(),
+                             jobs: Int = ProcessInfo.processInfo.activeProcessorCount) -> [CheckResult] {
+        ParallelMap.run(count: paths.count, jobs: jobs) { check(paths[$0], from: from, policy: policy, read: read) }
+    }
+}
+
+/// An output that counts bytes and keeps none (a conversion run only for its warnings).
+public final class DiscardOutput: ByteOutput {
+    /// Bytes written so far.
+    public private(set) var count = 0
+    public init() {}
+    public func write(_ bytes: UnsafeRawBufferPointer) throws { count += bytes.count }
+    public func flush() throws {}
+}
+
+/// Runs independent work items on several threads.
+enum ParallelMap {
+    /// `body(0..<count)` on up to `jobs` threads; results in index order.
+    static func run<T: Sendable>(count: Int, jobs: Int, _ body: @escaping @Sendable (Int) -> T) -> [T] {
+        let slots = ParallelSlots<T>(count)
+        let group = DispatchGroup()
+        for _ in 0..<max(1, min(jobs, count)) {
+            group.enter()
+            let t = Thread {
+                while let i = slots.take() { slots.put(i, body(i)) }
+                group.leave()
+            }
+            t.stackSize = 16 << 20
+            t.start()
+        }
+        group.wait()
+        return slots.results.map { $0! }
+    }
+}
+
+/// The work counter and results `ParallelMap` threads share.
+private final class ParallelSlots<T>: @unchecked Sendable {
+    let lock = NSLock()
+    var next = 0
+    var results: [T?]
+    init(_ n: Int) { results = Array(repeating: nil, count: n) }
+    func take() -> Int? {
+        lock.lock(); defer { lock.unlock() }
+        guard next < results.count else { return nil }
+        defer { next += 1 }
+        return next
+    }
+    func put(_ i: Int, _ v: T) { lock.lock(); results[i] = v; lock.unlock() }
+}

@@ -1,0 +1,227 @@
+import Foundation
+
+/// One thing `check` found in a document.
+public struct CheckFinding: Codable, Sendable, Hashable {
+    /// `changes`, `comments`, `resolved`, `links`, `footnotes` or `lossy:FROM->TO`.
+    public var category: String
+    /// A stable code: `change.insertion`, `comment.open`, `link.broken`, `footnote.missing`, or for
+    /// lossy findings the reader's or writer's diagnostic code.
+    public var code: String
+    public var message: String
+    /// Where it is first found (a 1-based paragraph of the body, or a line for text formats).
+    public var location: SourceLocation?
+    public var count: Int
+    /// True when `--fail-on` names its category.
+    public var failing: Bool
+
+    public init(category: String, code: String, message: String, location: SourceLocation? = nil, count: Int = 1,
+                failing: Bool = false) {
+        self.category = category
+        self.code = code
+        self.message = message
+        self.location = location
+        self.count = count
+        self.failing = failing
+    }
+}
+
+/// Looks at a document chunk by chunk as it streams past and collects what `check` reports: tracked
+/// changes, comments (open and resolved), internal links and their targets, note references and notes.
+/// Paragraphs are numbered in reading order of the body (notes and comment bodies count where they are
+/// referenced).
+struct DocumentInspector {
+    private struct Tally {
+        var count = 0
+        var first: Int?
+        var authors: [String] = []
+    }
+
+    private var paragraph = 0
+    /// Inside a note or comment body: paragraphs there do not move the body's count.
+    private var aside = false
+    private var changes: [String: Tally] = [:]
+    /// Moves seen, by name (both ends of a move are one change).
+    private var moves = Set<String>()
+    private var commentAnchors: [String: Int] = [:]
+    private var comments: [(Comment, replies: Int, at: Int)] = []
+    private var links: [(target: String, at: Int)] = []
+    private var anchors = Set<String>()
+    private var slugCounts: [String: Int] = [:]
+    private var noteReferences: [(id: String, at: Int)] = []
+    private var notes: [String: NoteKind] = [:]
+
+    /// Looks at one chunk.
+    mutating func inspect(_ chunk: Chunk) {
+        visit(chunk.block)
+        let fallback = max(paragraph, 1)
+        aside = true
+        for note in chunk.notes {
+            notes[note.id] = note.kind
+            note.blocks.forEach { visit($0) }
+        }
+        let replies = Dictionary(grouping: chunk.comments.filter { $0.parentID != nil }, by: { $0.parentID! })
+        for c in chunk.comments {
+            c.body.forEach { visit($0) }
+            if c.parentID == nil {
+                comments.append((c, replies[c.id]?.count ?? 0, commentAnchors[c.id] ?? fallback))
+            }
+        }
+        aside = false
+    }
+
+    /// Everything found, in the order of the categories.
+    func findings() -> [CheckFinding] {
+        var out: [CheckFinding] = []
+        for (code, noun) in Self.changeKinds {
+            guard let t = changes[code] else { continue }
+            var m = "\(t.count) tracked \(noun)\(t.count == 1 ? "" : "s")"
+            if !t.authors.isEmpty {
+                m += " by " + t.authors.prefix(3).joined(separator: ", ") + (t.authors.count > 3 ? " and others" : "")
+            }
+            out.append(CheckFinding(category: "changes", code: code, message: m, location: .init(paragraph: t.first),
+                                    count: t.count))
+        }
+        for (c, replies, at) in comments {
+            let state = c.resolved ? "resolved" : "open"
+            var m = "\(state) comment"
+            if let a = c.author, !a.isEmpty { m += " by \(a)" }
+            let text = c.body.map(\.plainText).joined(separator: " ").split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            if !text.isEmpty { m += ": \"" + (text.count > 80 ? String(text.prefix(79)) + "…" : text) + "\"" }
+            if replies > 0 { m += " (\(replies) repl\(replies == 1 ? "y" : "ies"))" }
+            out.append(CheckFinding(category: c.resolved ? "resolved" : "comments", code: "comment.\(state)",
+                                    message: m, location: .init(paragraph: at)))
+        }
+        for l in links where !anchors.contains(String(l.target.dropFirst())) {
+            out.append(CheckFinding(category: "links", code: "link.broken",
+                                    message: "link to \(l.target): no heading or anchor of that name",
+                                    location: .init(paragraph: l.at)))
+        }
+        var referenced = Set<String>()
+        for r in noteReferences {
+            referenced.insert(r.id)
+            if notes[r.id] == nil {
+                out.append(CheckFinding(category: "footnotes", code: "footnote.missing",
+                                        message: "reference to note \(r.id), which the document does not have",
+                                        location: .init(paragraph: r.at)))
+            }
+        }
+        for (id, kind) in notes.sorted(by: { $0.key < $1.key }) where !referenced.contains(id) {
+            out.append(CheckFinding(category: "footnotes", code: "footnote.unreferenced",
+                                    message: "\(kind.rawValue) \(id) is never referenced"))
+        }
+        return out
+    }
+
+    static let changeKinds: [(String, String)] = [
+        ("change.insertion", "insertion"), ("change.deletion", "deletion"), ("change.substitution", "substitution"),
+        ("change.move", "move"), ("change.format", "formatting change"),
+        ("change.paragraph-mark", "paragraph break change"), ("change.paragraph-style", "paragraph formatting change"),
+        ("change.table-row", "table row change"),
+    ]
+
+    // MARK: Walking
+
+    private mutating func visit(_ block: Block) {
+        switch block {
+        case .paragraph(let p):
+            visit(p)
+        case .heading(_, let p):
+            visit(p)
+            addHeadingAnchors(p.content.plainText)
+        case .table(let t):
+            for row in t.rows {
+                switch row.change {
+                case .inserted(let c)?, .deleted(let c)?: tally("change.table-row", c)
+                case nil: break
+                }
+                for cell in row.cells { cell.blocks.forEach { visit($0) } }
+            }
+        case .raw(_, let text):
+            addRawAnchors(text)
+        default:
+            block.childBlocks.forEach { visit($0) }
+        }
+    }
+
+    private mutating func visit(_ p: Paragraph) {
+        if !aside { paragraph += 1 }
+        switch p.markChange {
+        case .inserted(let c)?, .deleted(let c)?: tally("change.paragraph-mark", c)
+        case nil: break
+        }
+        if let s = p.styleChange { tally("change.paragraph-style", s.change) }
+        visit(p.content)
+    }
+
+    private mutating func visit(_ inlines: [Inline]) {
+        for i in inlines {
+            switch i {
+            case .insertion(let c, _): tally("change.insertion", c)
+            case .deletion(let c, _): tally("change.deletion", c)
+            case .substitution(let c, _, _): tally("change.substitution", c)
+            case .move(let m, _): if moves.insert(m.name).inserted { tally("change.move", m.change) }
+            case .formatChange(let f, _): tally("change.format", f.change)
+            case .commentStart(let id), .commentPoint(let id):
+                if commentAnchors[id] == nil { commentAnchors[id] = max(paragraph, 1) }
+            case .link(let l, _):
+                if l.url.hasPrefix("#") && l.url.count > 1 { links.append((l.url, max(paragraph, 1))) }
+            case .noteReference(let id):
+                noteReferences.append((id, max(paragraph, 1)))
+            case .raw(_, let text):
+                addRawAnchors(text)
+            default: break
+            }
+            visit(i.children)
+        }
+    }
+
+    private mutating func tally(_ code: String, _ change: Change) {
+        var t = changes[code] ?? Tally()
+        t.count += 1
+        if t.first == nil { t.first = max(paragraph, 1) }
+        if let a = change.author, !a.isEmpty, !t.authors.contains(a) { t.authors.append(a) }
+        changes[code] = t
+    }
+
+    // MARK: Anchors
+
+    /// The identifiers a heading answers to: GitHub's (`## Hello, World!` → `hello-world`, repeats get
+    /// `-1`, `-2`) and pandoc's (leading non-letters dropped: `## 1. Intro` → `intro`).
+    private mutating func addHeadingAnchors(_ text: String) {
+        let github = Self.githubSlug(text)
+        let n = slugCounts[github, default: 0]
+        slugCounts[github] = n + 1
+        anchors.insert(n == 0 ? github : "\(github)-\(n)")
+        var pandoc = Substring(Self.pandocSlug(text))
+        while let f = pandoc.first, !f.isLetter { pandoc = pandoc.dropFirst() }
+        anchors.insert(pandoc.isEmpty ? "section" : String(pandoc))
+    }
+
+    static func githubSlug(_ text: String) -> String {
+        String(text.lowercased().compactMap { c -> Character? in
+            if c.isLetter || c.isNumber || c == "-" || c == "_" { return c }
+            return c == " " ? "-" : nil
+        })
+    }
+
+    static func pandocSlug(_ text: String) -> String {
+        let words = text.lowercased().split(whereSeparator: \.isWhitespace)
+        return words.map { w in String(w.filter { $0.isLetter || $0.isNumber || "-_.".contains($0) }) }
+            .filter { !$0.isEmpty }.joined(separator: "-")
+    }
+
+    /// `id="x"` and `name="x"` in raw HTML.
+    private mutating func addRawAnchors(_ text: String) {
+        for attr in ["id=\"", "name=\"", "id='", "name='"] {
+            var rest = Substring(text)
+            while let r = rest.range(of: attr) {
+                let quote = attr.last!
+                let after = rest[r.upperBound...]
+                guard let end = after.firstIndex(of: quote) else { break }
+                let before = r.lowerBound == rest.startIndex ? " " : rest[rest.index(before: r.lowerBound)]
+                if before.isWhitespace { anchors.insert(String(after[..<end])) }
+                rest = after[end...]
+            }
+        }
+    }
+}

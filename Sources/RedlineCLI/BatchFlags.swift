@@ -1,0 +1,84 @@
+import ArgumentParser
+import Foundation
+import Redline
+
+/// Options of the commands that convert many inputs (`convert` with -o DIR, `export`).
+public struct BatchFlags: ParsableArguments {
+    @Option(help: "A file listing inputs, one per line ('#' comments; '-' reads standard input).")
+    public var manifest: String?
+
+    @Option(help: ArgumentHelp("Take the files in directories that match this glob (repeatable; default: every extension Redline reads).",
+                               valueName: "glob"))
+    public var include: [String] = []
+
+    @Option(help: ArgumentHelp("Leave out files in directories that match this glob (repeatable), e.g. 'old/**' or '*~*'.",
+                               valueName: "glob"))
+    public var exclude: [String] = []
+
+    @Option(name: [.customShort("j"), .long], help: "How many inputs convert at once (default: all cores).")
+    public var jobs: Int?
+
+    @Option(help: ArgumentHelp("Write a JSON Lines report: one line per input (outputs, status, error, warnings, seconds), then a summary line.",
+                               valueName: "file"))
+    public var report: String?
+
+    @Flag(help: "Replace outputs that already exist.")
+    public var overwrite = false
+
+    @Flag(name: .customLong("skip-existing"),
+          help: "Keep outputs that are up to date (same input, same options); convert the rest. Resumes an interrupted batch.")
+    public var skipExisting = false
+
+    @Option(help: ArgumentHelp("Convert only shard K of N (1 ≤ K ≤ N), a stable share by each input's relative path; N runs with K = 1...N cover every input once.",
+                               valueName: "K/N"))
+    public var shard: String?
+
+    public init() {}
+
+    public func validate() throws {
+        if overwrite && skipExisting { throw ValidationError("--overwrite and --skip-existing exclude each other") }
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        if let shard { _ = try Shard(parsing: shard) }
+    }
+
+    /// True when `path` is an existing directory.
+    static func isDirectory(_ path: String) -> Bool {
+        var isDir: ObjCBool = false
+        return path != "-" && FileManager.default.fileExists(atPath: path, isDirectory: &isDir) && isDir.boolValue
+    }
+
+    /// Discovers the inputs, converts this shard of them into `output`, writes the report, prints the
+    /// summary, and exits 1 when an input failed.
+    func run(inputs: [String], output: String, from: Format?, to: Format, variants: [OutputVariant],
+             write: WriteOptions, quiet: Bool, warningsJSON: String?) throws {
+        guard output != "-" else {
+            throw RedlineError.usage("several inputs need an output directory: -o DIR")
+        }
+        guard !inputs.contains("-") else {
+            throw RedlineError.usage("standard input ('-') converts alone; list files with --manifest - instead")
+        }
+        guard !inputs.isEmpty || manifest != nil else { throw RedlineError.usage("no input given") }
+        let shard = try self.shard.map(Shard.init(parsing:))
+        let selection = InputSelection(paths: inputs, manifest: manifest, include: include.map(Glob.init),
+                                       exclude: exclude.map(Glob.init), skipDirectories: [output])
+        var found = try selection.discover()
+        if let shard { found = found.filter { shard.contains($0.relativePath) } }
+        let existing: ExistingOutputs = overwrite ? .overwrite : (skipExisting ? .skipUpToDate : .refuse)
+        let options = BatchOptions(from: from, to: to, variants: variants, write: write, outputDirectory: output,
+                                   existing: existing, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
+                                   toolVersion: RedlineVersion.string, shard: shard)
+        let display = ProgressDisplay(quiet: quiet)
+        let (records, summary) = try Batch.run(found, options: options, observer: display)
+        if let report { try BatchReport.write(records, summary: summary, to: report) }
+        if let warningsJSON {
+            let all = records.sorted { $0.input < $1.input }.map { r in
+                WarningReport.FileWarnings(input: r.input, warnings: r.warnings.map {
+                    Diagnostic(code: $0.code, message: $0.message, count: $0.count)
+                })
+            }
+            let data = try WarningReport.jsonData(all)
+            try AtomicFile.write(to: warningsJSON) { try $0.write(bytes: [UInt8](data) + [10]) }
+        }
+        if summary.failed > 0 { throw ExitCode(1) }
+    }
+}

@@ -1,0 +1,129 @@
+import ArgumentParser
+import Foundation
+import Redline
+
+extension CheckOutputFormat: ExpressibleByArgument {}
+
+extension RedlineCommand {
+    /// `redline check`: what documents still hold, for CI.
+    public struct Check: ParsableCommand {
+        public static let configuration = CommandConfiguration(
+            abstract: "Report what documents still hold (tracked changes, comments, broken links and notes, losses) and fail on what --fail-on names.",
+            discussion: """
+            Categories (for --fail-on, comma-separated):
+              changes          unresolved tracked changes (text, moves, formatting,
+                               paragraph breaks and styles, table rows)
+              comments         open comments
+              resolved         resolved comments still in the document
+              links            internal links (#name) to no heading or anchor
+              footnotes        references to missing notes, notes nothing refers to
+              lossy:FROM->TO   what converting FROM inputs to TO would lose
+                               (lossy:TO: inputs of any format)
+              all / none
+            Every category is reported; only those named fail. Quote lossy
+            targets in a shell: 'lossy:docx->md'.
+            Examples:
+              redline check manuscript.docx
+              redline check ch/ --fail-on 'changes,comments,lossy:docx->md' \\
+                --format github
+              redline check *.docx --format junit -o redline-junit.xml
+
+            Exit status: 0 nothing named by --fail-on was found, 1 something was
+            (or a file could not be read), 2 usage error.
+            """)
+
+        @Argument(help: "Files or directories to check.")
+        public var inputs: [String] = []
+
+        @Option(help: "Input format (default: from each file's extension).")
+        public var from: String?
+
+        @Option(name: .customLong("fail-on"), help: ArgumentHelp("What fails the check.", valueName: "categories"))
+        public var failOn: String = "links,footnotes"
+
+        @Option(help: ArgumentHelp("Also report (without failing) what a conversion would lose (repeatable).", valueName: "FROM->TO"))
+        public var lossy: [String] = []
+
+        @Option(help: "Output: text, json, github (Actions annotations) or junit (XML).")
+        public var format: CheckOutputFormat = .text
+
+        @Option(name: .shortAndLong, help: "Write the output to this file instead of standard output.")
+        public var output: String?
+
+        @Option(help: ArgumentHelp("Take the files in directories that match this glob (repeatable).", valueName: "glob"))
+        public var include: [String] = []
+
+        @Option(help: ArgumentHelp("Leave out files in directories that match this glob (repeatable).", valueName: "glob"))
+        public var exclude: [String] = []
+
+        @Option(name: [.customShort("j"), .long], help: "How many files are checked at once (default: all cores).")
+        public var jobs: Int?
+
+        public init() {}
+
+        public func run() throws {
+            guard !inputs.isEmpty else { throw RedlineError.usage("no file to check") }
+            let policy = try CheckPolicy(failOn: failOn, report: lossy)
+            let from = try from.map { try ConversionFlags.format(named: $0, path: nil, fallback: nil) }
+            let found = try InputSelection(paths: inputs, include: include.map(Glob.init),
+                                           exclude: exclude.map(Glob.init)).discover()
+            let readable = found.filter { $0.problem == nil }.map(\.path)
+            var results = DocumentCheck.check(readable, from: from, policy: policy,
+                                              jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
+            for bad in found where bad.problem != nil {
+                results.append(CheckResult(input: bad.path, format: nil, findings: [],
+                                           error: BatchRecord.Failure(bad.problem!)))
+            }
+            results.sort { $0.input < $1.input }
+            let text = try CheckReport.render(results, as: format)
+            if let output {
+                try AtomicFile.write(to: output) { try $0.write(text) }
+            } else {
+                FileHandle.standardOutput.write(Data(text.utf8))
+            }
+            if results.contains(where: \.failed) { throw ExitCode(1) }
+        }
+    }
+
+    /// `redline report`: work with batch reports.
+    public struct Report: ParsableCommand {
+        public static let configuration = CommandConfiguration(
+            abstract: "Work with batch reports (--report).",
+            subcommands: [Merge.self])
+
+        public init() {}
+
+        /// `redline report merge`: per-shard reports into one.
+        public struct Merge: ParsableCommand {
+            public static let configuration = CommandConfiguration(
+                abstract: "Merge the JSON Lines reports of several shards into one report.",
+                discussion: """
+                The merged report has every input line, sorted by input, and one
+                summary over all of them. An input found in two reports is an error
+                (the shards overlapped).
+                  redline report merge reports/shard-*.jsonl -o report.jsonl
+                Exit status: 0 merged, 1 a report is missing, unreadable or overlaps
+                another, 2 usage error.
+                """)
+
+            @Argument(help: "The reports to merge.")
+            public var reports: [String] = []
+
+            @Option(name: .shortAndLong, help: "Write the merged report here (default: standard output).")
+            public var output: String = "-"
+
+            public init() {}
+
+            public func run() throws {
+                guard !reports.isEmpty else { throw RedlineError.usage("no report to merge") }
+                let (records, summary) = try BatchReport.merge(reports)
+                if output == "-" {
+                    FileHandle.standardOutput.write(Data(try BatchReport.jsonLines(records, summary: summary).utf8))
+                } else {
+                    try BatchReport.write(records, summary: summary, to: output)
+                }
+                FileHandle.standardError.write(Data(("redline: " + ProgressDisplay.summaryLine(summary) + "\n").utf8))
+            }
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import RedlineCore
+
+/// Nests numbered paragraphs into `List` blocks as they stream by: consecutive items form a list,
+/// deeper levels nest inside the last item, a different numbering at the same level starts a new
+/// list, and anything that is not an item closes every open list. Numbers continue across
+/// interruptions as Word counts them (per numbering definition and level; `w:startOverride` restarts).
+struct ListBuilder {
+    let numbering: Numbering
+    private var open: [(numID: String, level: Int, list: List)] = []
+    /// The last number used, per counter key and level.
+    private var counters: [String: [Int: Int]] = [:]
+    /// (numID, level) pairs whose start override has been applied.
+    private var overridden: Set<String> = []
+
+    init(numbering: Numbering) { self.numbering = numbering }
+
+    /// Takes the next parsed block; returns the top-level blocks completed by it.
+    mutating func add(_ parsed: ParsedBlock) -> [Block] {
+        switch parsed {
+        case .block(let b):
+            return finish() + [b]
+        case .listItem(let b, let numID, let level):
+            var out: [Block] = []
+            let number = count(numID, level)
+            while let top = open.last, top.level > level { close(into: &out) }
+            if let top = open.last, top.level == level {
+                if top.numID == numID {
+                    open[open.count - 1].list.items.append([b])
+                    return out
+                }
+                close(into: &out)
+            }
+            open.append((numID, level, List(kind: kind(numID, level, start: number), items: [[b]])))
+            return out
+        }
+    }
+
+    /// Closes every open list; returns the completed top-level block, if any.
+    mutating func finish() -> [Block] {
+        var out: [Block] = []
+        while !open.isEmpty { close(into: &out) }
+        return out
+    }
+
+    private mutating func close(into out: inout [Block]) {
+        let last = open.removeLast()
+        let block = Block.list(last.list)
+        if open.isEmpty {
+            out.append(block)
+        } else {
+            let parent = open.count - 1
+            if open[parent].list.items.isEmpty { open[parent].list.items.append([]) }
+            open[parent].list.items[open[parent].list.items.count - 1].append(block)
+        }
+    }
+
+    private func kind(_ numID: String, _ level: Int, start: Int) -> ListKind {
+        guard let l = numbering.level(numID, level), !l.isBullet else { return .bullet }
+        return .ordered(start: start, delimiter: l.text.hasSuffix(")") ? ")" : ".")
+    }
+
+    /// The number this item gets, advancing the counter.
+    private mutating func count(_ numID: String, _ level: Int) -> Int {
+        let key = numbering.startOverride(numID, level) != nil ? "num:" + numID : "abs:" + (numbering.abstractID(numID) ?? numID)
+        var levels = counters[key] ?? [:]
+        let number: Int
+        let overrideKey = "\(numID)/\(level)"
+        if let start = numbering.startOverride(numID, level), !overridden.contains(overrideKey) {
+            overridden.insert(overrideKey)
+            number = start
+        } else if let last = levels[level] {
+            number = last + 1
+        } else {
+            number = numbering.level(numID, level)?.start ?? 1
+        }
+        levels[level] = number
+        for deeper in levels.keys where deeper > level { levels[deeper] = nil }
+        counters[key] = levels
+        return number
+    }
+}

@@ -1,0 +1,329 @@
+import RedlineCore
+import RedlineXML
+
+/// Paragraphs and their inline content: runs, revision wrappers, links, fields, notes, comment
+/// anchors, drawings, text boxes and equations.
+extension StoryParser {
+    /// What encloses a run: a tracked change and a hyperlink.
+    struct Enclosing {
+        var change: RunChange?
+        var link: Link?
+    }
+
+    /// `w:p` (the reader on its start tag): the paragraph, and after it the text of any text boxes in it.
+    func paragraph() throws -> [ParsedBlock] {
+        paragraphCount += 1
+        let paraID = x.attribute("paraId", in: OOXML.w14)
+        var markup = ParagraphMarkup()
+        var runs = pendingAtoms
+        pendingAtoms = []
+        var extra: [Block] = []
+        try forEachChild {
+            if x.isElement("pPr", in: OOXML.w) {
+                markup = try PropertyParser.paragraphProperties(x, diagnostics: diagnostics)
+            } else {
+                try inlineElement(&runs, &extra, Enclosing())
+            }
+        }
+        lastParaID = paraID
+        if markup.markVanished {
+            // The paragraph mark was inserted and deleted again: in no version does the paragraph end
+            // here, so its content joins the next paragraph.
+            pendingAtoms = runs
+            return extra.map { .block($0) }
+        }
+
+        let styles = context.styles
+        let styleID = markup.props.styleID ?? styles.defaultParagraphStyleID
+        let resolved = styles.paragraphProps(styleID).merged(with: markup.props)
+        let inlines = InlineBuilder.pairingSubstitutions(InlineBuilder.inlines(from: runs))
+        var paragraph = Paragraph(inlines, style: paragraphStyle(resolved, styleID: styleID), markChange: markup.markChange)
+        if let (change, old) = markup.propsChange {
+            let oldID = old.styleID ?? styles.defaultParagraphStyleID
+            let oldStyle = paragraphStyle(styles.paragraphProps(oldID).merged(with: old), styleID: oldID)
+            paragraph.styleChange = ParagraphStyleChange(change: change, old: oldStyle)
+        }
+        let numID = resolved.numID.flatMap { $0 == "0" ? nil : $0 }
+        let level = max(0, min(resolved.level ?? 0, 8))
+        let numbered = numID.flatMap { context.numbering.level($0, level) } != nil
+        var out: [ParsedBlock]
+        if let h = styles.headingLevel(resolved) {
+            if numbered {
+                diagnostics.report(.docxHeadingNumbering, "heading numbers are not kept", at: location)
+            }
+            out = [.block(.heading(level: h, paragraph))]
+        } else if numbered, let numID {
+            paragraph.style.leftIndent = nil
+            paragraph.style.firstLineIndent = nil
+            paragraph.styleChange?.old.leftIndent = nil
+            paragraph.styleChange?.old.firstLineIndent = nil
+            out = [.listItem(.paragraph(paragraph), numID: numID, level: level)]
+        } else {
+            out = [.block(.paragraph(paragraph))]
+        }
+        return out + extra.map { .block($0) }
+    }
+
+    /// The model's style for resolved properties: what differs from the document default, and the
+    /// style's name unless it is the default paragraph style.
+    private func paragraphStyle(_ props: ParaProps, styleID: String?) -> ParagraphStyle {
+        var style = props.style.subtracting(context.defaultParagraph)
+        style.name = styleID == context.styles.defaultParagraphStyleID ? nil : context.styles.name(styleID)
+        return style
+    }
+
+    /// One inline-level element inside a paragraph (or inside a wrapper in it).
+    func inlineElement(_ runs: inout [Run], _ extra: inout [Block], _ enclosing: Enclosing) throws {
+        if x.namespace == OOXML.m {
+            runs += try equation().map { var r = $0; r.change = enclosing.change; r.link = enclosing.link; return r }
+            return
+        }
+        guard x.namespace == OOXML.w else { try x.skipElement(); return }
+        switch x.localName {
+        case "r":
+            try run(&runs, &extra, enclosing)
+        case "ins", "del", "moveFrom", "moveTo":
+            var inner = enclosing
+            let change = PropertyParser.change(x)
+            switch x.localName {
+            case "ins": inner.change = .insertion(change)
+            case "del": inner.change = .deletion(change)
+            case "moveFrom": inner.change = .move(Move(change: change, name: moveFromName ?? "move\(change.id ?? "")", side: .from))
+            default: inner.change = .move(Move(change: change, name: moveToName ?? "move\(change.id ?? "")", side: .to))
+            }
+            guard let outer = enclosing.change else {
+                try forEachChild { try inlineElement(&runs, &extra, inner) }
+                return
+            }
+            // A revision inside another (text inserted, then deleted by someone else): nest the inner
+            // one inside the outer, so accepting and rejecting both see it.
+            var innerRuns: [Run] = []
+            try forEachChild { try inlineElement(&innerRuns, &extra, inner) }
+            runs += InlineBuilder.inlines(from: innerRuns).map { Run(.atom($0), change: outer) }
+        case "hyperlink":
+            var inner = enclosing
+            var url = x.attribute("id", in: OOXML.r).flatMap { context.relationships[$0]?.target } ?? ""
+            if let anchor = x.attribute("anchor", in: OOXML.w) { url += "#" + anchor }
+            inner.link = Link(url: url, title: x.attribute("tooltip", in: OOXML.w) ?? "")
+            try forEachChild { try inlineElement(&runs, &extra, inner) }
+        case "fldSimple":
+            var inner = enclosing
+            if let link = Self.hyperlink(fromField: x.attribute("instr", in: OOXML.w) ?? "") { inner.link = link }
+            try forEachChild { try inlineElement(&runs, &extra, inner) }
+        case "commentRangeStart", "commentRangeEnd":
+            if var atom = commentMarker() {
+                atom.change = nil
+                runs.append(atom)
+            }
+            try x.skipElement()
+        case "moveFromRangeStart", "moveToRangeStart", "moveFromRangeEnd", "moveToRangeEnd", "bookmarkStart":
+            rangeMarker()
+            try x.skipElement()
+        default:
+            try x.skipElement()
+        }
+    }
+
+    /// `w:r`: its properties, then text, breaks, tabs, symbols, field characters and anchors.
+    private func run(_ runs: inout [Run], _ extra: inout [Block], _ enclosing: Enclosing) throws {
+        var markup = RunMarkup()
+        var formatted: (TextFormat, FormatChange?)?
+        func format() -> (TextFormat, FormatChange?) {
+            if let f = formatted { return f }
+            let f = runFormat(markup, inLink: enclosing.link != nil || fields.contains { $0.link != nil })
+            formatted = f
+            return f
+        }
+        func add(_ content: Run.Content) {
+            if fields.contains(where: { !$0.showingResult }) { return }
+            let (f, fc) = format()
+            let link = fields.last(where: { $0.link != nil })?.link ?? enclosing.link
+            runs.append(Run(content, format: f, link: link, change: enclosing.change, formatChange: fc))
+        }
+        func addAtom(_ inline: Inline) {
+            if fields.contains(where: { !$0.showingResult }) { return }
+            runs.append(Run(.atom(inline), change: enclosing.change))
+        }
+        try forEachChild {
+            guard x.namespace == OOXML.w else {
+                if x.namespace == OOXML.m { runs += try equation() } else { try x.skipElement() }
+                return
+            }
+            switch x.localName {
+            case "rPr":
+                var ignored: ParagraphMarkChange?
+                markup = try PropertyParser.runProperties(x, diagnostics: diagnostics, markChange: &ignored)
+                formatted = nil
+                return
+            case "t", "delText":
+                let text = try x.elementText()
+                if !text.isEmpty { add(.text(text)) }
+                return
+            case "instrText", "delInstrText":
+                let text = try x.elementText()
+                if !fields.isEmpty, !fields[fields.count - 1].showingResult { fields[fields.count - 1].instruction += text }
+                return
+            case "fldChar":
+                switch x.attribute("fldCharType", in: OOXML.w) {
+                case "begin": fields.append(Field())
+                case "separate":
+                    if !fields.isEmpty {
+                        fields[fields.count - 1].showingResult = true
+                        fields[fields.count - 1].link = Self.hyperlink(fromField: fields[fields.count - 1].instruction)
+                    }
+                case "end": if !fields.isEmpty { fields.removeLast() }
+                default: break
+                }
+            case "tab", "ptab": add(.text("\t"))
+            case "br":
+                switch x.attribute("type", in: OOXML.w) {
+                case "page", "column":
+                    diagnostics.report(.docxPageBreak, "page and column breaks are not kept", at: location)
+                default: add(.lineBreak)
+                }
+            case "cr": add(.lineBreak)
+            case "noBreakHyphen": add(.text("\u{2011}"))
+            case "softHyphen": add(.text("\u{00AD}"))
+            case "sym":
+                if let code = x.attribute("char", in: OOXML.w).flatMap({ UInt32($0, radix: 16) }) {
+                    add(.text(SymbolFont.character(code, font: x.attribute("font", in: OOXML.w))))
+                }
+            case "footnoteReference", "endnoteReference":
+                if let id = x.attribute("id", in: OOXML.w) {
+                    addAtom(.noteReference((x.localName == "footnoteReference" ? "fn" : "en") + id))
+                }
+            case "commentReference":
+                if let id = x.attribute("id", in: OOXML.w), !context.replyIDs.contains(id), !startedComments.contains(id) {
+                    runs.append(Run(.atom(.commentPoint(id))))
+                }
+            case "drawing", "pict", "object":
+                try graphic(enclosing: enclosing, add: { addAtom($0) }, extra: &extra)
+                return
+            default:
+                break
+            }
+            try x.skipElement()
+        }
+    }
+
+    /// The model's formatting of a run: its character style and direct properties (paragraph-style run
+    /// properties are the paragraph's look, not the run's), without the document's default font and size.
+    private func runFormat(_ markup: RunMarkup, inLink: Bool) -> (TextFormat, FormatChange?) {
+        func format(_ props: RunProps) -> TextFormat {
+            let styleName = context.styles.name(props.styleID)?.lowercased()
+            let base = inLink && styleName == "hyperlink" ? RunProps() : context.styles.characterProps(props.styleID)
+            var f = base.merged(with: props).textFormat
+            f.style = f.style.subtracting(context.defaultCharacter)
+            if let n = styleName, ["verbatim char", "source text", "html code", "code"].contains(n) {
+                f.code = true
+                f.style.fontFamily = nil
+            }
+            return f
+        }
+        let f = format(markup.props)
+        guard let (change, old) = markup.formatChange else { return (f, nil) }
+        let o = format(old)
+        return (f, o == f ? nil : FormatChange(change: change, old: o))
+    }
+
+    /// A HYPERLINK field's target: `HYPERLINK "url" \l "anchor"`.
+    static func hyperlink(fromField instruction: String) -> Link? {
+        let words = fieldWords(instruction)
+        guard words.first?.uppercased() == "HYPERLINK" else { return nil }
+        var url = ""
+        var anchor: String?
+        var i = 1
+        while i < words.count {
+            if words[i] == "\\l", i + 1 < words.count { anchor = words[i + 1]; i += 2; continue }
+            if words[i].hasPrefix("\\") { i += words[i] == "\\o" || words[i] == "\\t" ? 2 : 1; continue }
+            if url.isEmpty { url = words[i] }
+            i += 1
+        }
+        if let anchor { url += "#" + anchor }
+        return url.isEmpty ? nil : Link(url: url)
+    }
+
+    /// The words of a field instruction, quoted strings as one word.
+    static func fieldWords(_ s: String) -> [String] {
+        var out: [String] = []
+        var current = ""
+        var quoted = false
+        var started = false
+        for ch in s {
+            if ch == "\"" {
+                if quoted { out.append(current); current = ""; started = false }
+                quoted.toggle()
+            } else if ch.isWhitespace && !quoted {
+                if started { out.append(current); current = ""; started = false }
+            } else {
+                current.append(ch)
+                started = true
+            }
+        }
+        if started { out.append(current) }
+        return out
+    }
+
+    /// A drawing, VML picture or embedded object: an image reference, the text of text boxes (as blocks
+    /// after the paragraph), a warning for charts and objects.
+    private func graphic(enclosing: Enclosing, add: (Inline) -> Void, extra: inout [Block]) throws {
+        var alt = "", title = ""
+        var target: String?
+        var chart = false, object = x.localName == "object"
+        var open = 1
+        while open > 0, let k = try x.next() {
+            switch k {
+            case .text: continue
+            case .end: open -= 1
+            case .start:
+                if x.isElement("txbxContent", in: OOXML.w) {
+                    let saved = fields
+                    fields = []
+                    extra += try blocks()
+                    fields = saved
+                    diagnostics.report(.docxTextBox, "text boxes are kept as paragraphs after their anchor; their position is lost", at: location)
+                    continue
+                }
+                open += 1
+                switch (x.namespace, x.localName) {
+                case (OOXML.wp, "docPr"):
+                    alt = x.attribute("descr") ?? ""
+                    title = x.attribute("title") ?? ""
+                case (OOXML.a, "blip"):
+                    target = x.attribute("embed", in: OOXML.r) ?? x.attribute("link", in: OOXML.r)
+                case (OOXML.v, "imagedata"):
+                    target = x.attribute("id", in: OOXML.r) ?? target
+                    if title.isEmpty { title = x.attribute("title", in: OOXML.o) ?? "" }
+                case (OOXML.c, "chart"): chart = true
+                case (OOXML.o, "OLEObject"): object = true
+                default: break
+                }
+            }
+        }
+        if chart || object {
+            diagnostics.report(.docxChart, "charts and embedded objects are not kept (their text lives outside the document)", at: location)
+            return
+        }
+        guard let id = target, let rel = context.relationships[id] else { return }
+        var source = rel.target
+        if !rel.external, source.hasPrefix("word/") { source.removeFirst(5) }
+        diagnostics.report(.docxImage, "images are referenced (e.g. \(source)), not extracted", at: location)
+        add(.image(Image(source: source, title: title, alt: alt)))
+    }
+
+    /// An OMML equation (`m:oMath`, `m:oMathPara`, reader on its start tag): its text, with a warning.
+    func equation() throws -> [Run] {
+        diagnostics.report(.docxEquation, "equations are kept as plain text", at: location)
+        var out = ""
+        var open = 1
+        while open > 0, let k = try x.next() {
+            switch k {
+            case .text: continue
+            case .end: open -= 1
+            case .start:
+                if x.isElement("t", in: OOXML.m) { out += try x.elementText() } else { open += 1 }
+            }
+        }
+        return out.isEmpty ? [] : [Run(.text(out))]
+    }
+}

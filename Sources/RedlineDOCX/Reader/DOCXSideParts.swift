@@ -1,0 +1,103 @@
+import Foundation
+import RedlineCore
+import RedlineXML
+import RedlineZip
+
+/// The parts read before the body: core properties, comments (with replies and resolved state from
+/// `commentsExtended.xml`) and notes.
+enum SideParts {
+    /// `docProps/core.xml` → metadata (title, author, subject, keywords, description, created, modified).
+    static func metadata(_ package: DOCXPackage) throws -> Metadata {
+        var m = Metadata()
+        let rootRels = package.archive.entry(named: "_rels/.rels")
+        var part = "docProps/core.xml"
+        if let r = rootRels, let rels = try? DOCXPackage.readRelationships(try package.archive.read(r), base: "", name: r.name, limits: package.limits),
+           let core = rels.values.first(where: { $0.kind == "core-properties" && !$0.external }) {
+            part = core.target
+        }
+        guard let entry = package.archive.entry(named: part) else { return m }
+        let x = try package.xml(entry)
+        let keys: [String: String] = ["title": "title", "creator": "author", "subject": "subject", "keywords": "keywords",
+                                      "description": "description", "created": "created", "modified": "modified"]
+        while let k = try x.next() {
+            guard k == .start, x.depth == 1, [OOXML.dc, OOXML.cp, OOXML.dcterms].contains(x.namespace), let key = keys[x.localName] else { continue }
+            let value = try x.elementText().trimmingCharacters(in: .whitespacesAndNewlines)
+            if value.isEmpty { continue }
+            m[key] = key == "author" ? .list([value]) : .text(value)
+        }
+        return m
+    }
+
+    /// `comments.xml` with `commentsExtended.xml`: every comment in file order, replies linked to their
+    /// parent, resolved state set.
+    static func comments(_ package: DOCXPackage, context: StoryContext) throws -> [Comment] {
+        guard let entry = package.part("comments", fallback: "word/comments.xml") else { return [] }
+        var ctx = context
+        ctx.relationships = try relationships(of: entry, in: package)
+        let parser = StoryParser(try package.xml(entry), context: ctx)
+        let x = parser.x
+        var comments: [Comment] = []
+        var byParaID: [String: Int] = [:]
+        while let k = try x.next() {
+            guard k == .start, x.isElement("comment", in: OOXML.w) else { continue }
+            let id = x.attribute("id", in: OOXML.w) ?? String(comments.count)
+            let author = x.attribute("author", in: OOXML.w), date = x.attribute("date", in: OOXML.w)
+            let initials = x.attribute("initials", in: OOXML.w)
+            parser.lastParaID = nil
+            let body = try parser.blocks()
+            if let p = parser.lastParaID { byParaID[p] = comments.count }
+            comments.append(Comment(id: id, author: author, initials: initials, date: date, body: body))
+        }
+        guard let ext = package.part("commentsExtended", fallback: "word/commentsExtended.xml") else { return comments }
+        let y = try package.xml(ext)
+        while let k = try y.next() {
+            guard k == .start, y.localName == "commentEx", let p = y.attribute("paraId", in: OOXML.w15), let i = byParaID[p] else { continue }
+            if let done = y.attribute("done", in: OOXML.w15), done == "1" || done == "true" { comments[i].resolved = true }
+            if let parent = y.attribute("paraIdParent", in: OOXML.w15), let j = byParaID[parent], j != i {
+                comments[i].parentID = comments[j].id
+            }
+        }
+        // Threads hang from their root comment.
+        let index = Dictionary(comments.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { a, _ in a })
+        for i in comments.indices {
+            var parent = comments[i].parentID
+            var hops = 0
+            while let p = parent, let j = index[p], let up = comments[j].parentID, hops < comments.count {
+                parent = up
+                hops += 1
+            }
+            comments[i].parentID = parent == comments[i].id ? nil : parent
+        }
+        return comments
+    }
+
+    /// `footnotes.xml` or `endnotes.xml`: every note (separators skipped), ids prefixed `fn`/`en`.
+    static func notes(_ package: DOCXPackage, kind: NoteKind, context: StoryContext) throws -> [Note] {
+        let (rel, fallback, element, prefix) = kind == .footnote
+            ? ("footnotes", "word/footnotes.xml", "footnote", "fn") : ("endnotes", "word/endnotes.xml", "endnote", "en")
+        guard let entry = package.part(rel, fallback: fallback) else { return [] }
+        var ctx = context
+        ctx.relationships = try relationships(of: entry, in: package)
+        let parser = StoryParser(try package.xml(entry), context: ctx)
+        let x = parser.x
+        var notes: [Note] = []
+        while let k = try x.next() {
+            guard k == .start, x.isElement(element, in: OOXML.w) else { continue }
+            if let type = x.attribute("type", in: OOXML.w), type != "normal" {
+                try x.skipElement()
+                continue
+            }
+            let id = x.attribute("id", in: OOXML.w) ?? String(notes.count)
+            notes.append(Note(id: prefix + id, kind: kind, blocks: try parser.blocks()))
+        }
+        return notes
+    }
+
+    /// The relationships of a part other than the main document (links and images in comments and notes).
+    static func relationships(of entry: ZipEntry, in package: DOCXPackage) throws -> [String: Relationship] {
+        let name = DOCXPackage.relationshipsPart(of: entry.name)
+        guard let rels = package.archive.entry(named: name) else { return [:] }
+        return try DOCXPackage.readRelationships(try package.archive.read(rels), base: DOCXPackage.directory(of: entry.name),
+                                                 name: name, limits: package.limits)
+    }
+}

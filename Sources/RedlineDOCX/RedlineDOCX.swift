@@ -1,1 +1,0 @@
-// RedlineDOCX: see ARCHITECTURE.md.

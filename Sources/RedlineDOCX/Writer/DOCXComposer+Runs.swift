@@ -1,0 +1,207 @@
+import RedlineCore
+
+extension DOCXComposer {
+    /// Renders inline content as runs: flattened with `[Inline].runs`, then wrapped, outermost first, in
+    /// `w:hyperlink` and in the tracked change (`w:ins`, `w:del`, `w:moveFrom`/`w:moveTo` with their range
+    /// markers); comment anchors, note references and breaks become their WordprocessingML elements.
+    func runs(_ inlines: [Inline], _ ctx: Context, into x: inout XMLText) {
+        var state = RunState()
+        for run in inlines.runs {
+            if run.link != state.link {
+                close(&state, into: &x)
+                if let l = run.link { openLink(l, &state, into: &x) }
+            }
+            if run.change != state.change {
+                closeChange(&state, into: &x)
+                if let c = run.change { openChange(c, &state, into: &x) }
+            }
+            self.run(run, ctx, deleted: isDeletion(run.change), into: &x)
+        }
+        close(&state, into: &x)
+    }
+
+    /// The wrappers open around the runs being written.
+    struct RunState {
+        var link: Link?
+        var linkOpen = false
+        var change: RunChange?
+        /// The move range id to close after the move wrapper.
+        var moveRange: String?
+    }
+
+    private func isDeletion(_ c: RunChange?) -> Bool {
+        if case .deletion? = c { return true }
+        return false
+    }
+
+    private func openLink(_ l: Link, _ s: inout RunState, into x: inout XMLText) {
+        var a: [(String, String)]
+        if l.url.hasPrefix("#") {
+            a = [("w:anchor", String(l.url.dropFirst()))]
+        } else {
+            a = [("r:id", linkID(l.url))]
+        }
+        if !l.title.isEmpty { a.append(("w:tooltip", l.title)) }
+        a.append(("w:history", "1"))
+        x.open("w:hyperlink", a)
+        s.link = l
+        s.linkOpen = true
+    }
+
+    private func close(_ s: inout RunState, into x: inout XMLText) {
+        closeChange(&s, into: &x)
+        if s.linkOpen { x.close("w:hyperlink") }
+        s.link = nil
+        s.linkOpen = false
+    }
+
+    private func openChange(_ c: RunChange, _ s: inout RunState, into x: inout XMLText) {
+        switch c {
+        case .insertion(let ch): x.open("w:ins", changeAttributes(ch))
+        case .deletion(let ch): x.open("w:del", changeAttributes(ch))
+        case .move(let m):
+            let side = m.side == .from ? "moveFrom" : "moveTo"
+            var range = changeAttributes(m.change)
+            range.append(("w:name", m.name))
+            s.moveRange = range[0].1
+            x.empty("w:\(side)RangeStart", range)
+            x.open("w:\(side)", changeAttributes(m.change))
+        }
+        s.change = c
+    }
+
+    private func closeChange(_ s: inout RunState, into x: inout XMLText) {
+        switch s.change {
+        case .insertion?: x.close("w:ins")
+        case .deletion?: x.close("w:del")
+        case .move(let m)?:
+            let side = m.side == .from ? "moveFrom" : "moveTo"
+            x.close("w:\(side)")
+            x.empty("w:\(side)RangeEnd", [("w:id", s.moveRange ?? "0")])
+        case nil: break
+        }
+        s.change = nil
+        s.moveRange = nil
+    }
+
+    // MARK: One run
+
+    private func run(_ r: Run, _ ctx: Context, deleted: Bool, into x: inout XMLText) {
+        switch r.content {
+        case .text(let s):
+            openRun(r, into: &x)
+            text(s, deleted: deleted, into: &x)
+            x.close("w:r")
+        case .lineBreak:
+            openRun(r, into: &x)
+            x.empty("w:br")
+            x.close("w:r")
+        case .atom(let inline):
+            atom(inline, r, ctx, deleted: deleted, into: &x)
+        }
+    }
+
+    private func atom(_ inline: Inline, _ r: Run, _ ctx: Context, deleted: Bool, into x: inout XMLText) {
+        switch inline {
+        case .softBreak:
+            openRun(r, into: &x)
+            text(" ", deleted: deleted, into: &x)
+            x.close("w:r")
+        case .commentStart(let id), .commentEnd(let id), .commentPoint(let id):
+            guard ctx.story != .comment else {
+                diagnostics.report(.docxNestedComment, "comments inside comments cannot be carried in DOCX and were dropped")
+                return
+            }
+            for n in comments.thread(id) {
+                switch inline {
+                case .commentStart:
+                    if comments.started.insert(n).inserted { x.empty("w:commentRangeStart", [("w:id", String(n))]) }
+                case .commentEnd:
+                    if comments.started.contains(n), comments.ended.insert(n).inserted {
+                        x.empty("w:commentRangeEnd", [("w:id", String(n))])
+                    }
+                    reference(n, into: &x)
+                default:
+                    reference(n, into: &x)
+                }
+            }
+        case .noteReference(let id):
+            guard ctx.story == .body else {
+                diagnostics.report(.docxNestedNote, "notes inside comments or notes cannot be carried in DOCX and were dropped")
+                return
+            }
+            guard let (kind, n) = notes.reference(id) else {
+                diagnostics.report(.docxNoteRepeated, "note '\(id)' is referenced more than once; DOCX keeps the first reference")
+                return
+            }
+            let (style, tag) = kind == .footnote ? ("FootnoteReference", "w:footnoteReference") : ("EndnoteReference", "w:endnoteReference")
+            x.open("w:r")
+            x.open("w:rPr")
+            x.val("w:rStyle", style)
+            x.close("w:rPr")
+            x.empty(tag, [("w:id", String(n))])
+            x.close("w:r")
+        case .image:
+            diagnostics.report(.docxImageDropped, "images are not embedded in DOCX and were dropped")
+        case .raw(let format, _):
+            diagnostics.report(.docxRawDropped, "raw \(format) content cannot be carried in DOCX and was dropped")
+        default:
+            break
+        }
+    }
+
+    /// The run holding a comment's reference mark (it makes the comment visible at this point).
+    private func reference(_ n: Int, into x: inout XMLText) {
+        guard comments.referenced.insert(n).inserted else { return }
+        x.raw("<w:r><w:rPr><w:rStyle w:val=\"CommentReference\"/></w:rPr><w:commentReference w:id=\"\(n)\"/></w:r>")
+    }
+
+    /// `<w:r>` and its properties, including a tracked formatting change.
+    private func openRun(_ r: Run, into x: inout XMLText) {
+        x.open("w:r")
+        var props = XMLText()
+        Properties.run(r.format, styleID: characterStyleID(r.format, inLink: r.link != nil), into: &props)
+        if let fc = r.formatChange {
+            props.open("w:rPrChange", changeAttributes(fc.change))
+            props.open("w:rPr")
+            Properties.run(fc.old, styleID: characterStyleID(fc.old, inLink: r.link != nil), into: &props)
+            props.close("w:rPr")
+            props.close("w:rPrChange")
+        }
+        if !props.isEmpty {
+            x.open("w:rPr")
+            x.append(props)
+            x.close("w:rPr")
+        }
+    }
+
+    private func characterStyleID(_ f: TextFormat, inLink: Bool) -> String? {
+        if f.code { return "VerbatimChar" }
+        if let name = f.style.name { return styles.characterID(name) }
+        return inLink ? "Hyperlink" : nil
+    }
+
+    /// Text as `w:t` (or `w:delText` when deleted), tabs as `w:tab`, line feeds as `w:br`.
+    private func text(_ s: String, deleted: Bool, into x: inout XMLText) {
+        let tag = deleted ? "w:delText" : "w:t"
+        if !s.utf8.contains(where: { $0 == 9 || $0 == 10 || $0 == 13 }) {
+            x.element(tag, [("xml:space", "preserve")], text: s)
+            return
+        }
+        var piece = ""
+        func flush() {
+            guard !piece.isEmpty else { return }
+            x.element(tag, [("xml:space", "preserve")], text: piece)
+            piece = ""
+        }
+        for ch in s.unicodeScalars {
+            switch ch {
+            case "\t": flush(); x.empty("w:tab")
+            case "\n": flush(); x.empty("w:br")
+            case "\r": continue
+            default: piece.unicodeScalars.append(ch)
+            }
+        }
+        flush()
+    }
+}

@@ -1,0 +1,333 @@
+import RedlineCore
+
+/// Turns model blocks into WordprocessingML and keeps everything a package needs besides the body:
+/// revision ids, comments, notes, hyperlink relationships, list numbering and the styles in use.
+/// The body is rendered block by block (the sink streams it out); side parts are written at the end.
+final class DOCXComposer {
+    /// Which story a block is rendered into: what it may hold and how its paragraphs start.
+    enum Story { case body, comment, footnote, endnote }
+
+    /// Where in the block tree rendering is.
+    struct Context {
+        var story: Story = .body
+        var quoteDepth = 0
+        /// The list level of the enclosing list item, -1 outside lists.
+        var listLevel = -1
+        /// The alignment of the table column a cell belongs to.
+        var cellAlignment: ColumnAlignment?
+    }
+
+    let diagnostics: Diagnostics
+    var styles: StyleCatalog
+    /// The last revision id handed out (ins, del, moves, property changes share one sequence).
+    private var revisionID = 0
+
+    // Hyperlinks: relationship ids in order of first use.
+    private(set) var links: [(id: String, url: String)] = []
+    private var linkIDs: [String: String] = [:]
+
+    // Numbering: one `w:num` per list (abstract id, level, start override).
+    private(set) var lists: [(abstract: Int, level: Int, start: Int?)] = []
+
+    // Comments.
+    var comments = CommentTable()
+    /// Paragraph ids handed out to comment paragraphs (`w14:paraId`).
+    private var paraIDCount = 0
+    /// The paragraph id of the last paragraph rendered in a comment.
+    private var lastParaID: String?
+    /// Run markup to open the next paragraph with (a note's or a comment's reference mark).
+    private var storyPrefix: String?
+
+    // Notes.
+    var notes = NoteTable()
+
+    init(styles: StyleCatalog, diagnostics: Diagnostics) {
+        self.styles = styles
+        self.diagnostics = diagnostics
+    }
+
+    // MARK: Blocks
+
+    /// Renders `block` into `x`.
+    func block(_ block: Block, _ ctx: Context, into x: inout XMLText) {
+        switch block {
+        case .paragraph(let p):
+            let base: String? = ctx.quoteDepth > 0 ? "Quote" : ctx.listLevel >= 0 ? "ListParagraph" : storyStyle(ctx.story)
+            var p = p
+            if p.style.leftIndent == nil {
+                if ctx.quoteDepth > 1 { p.style.leftIndent = Double(36 * ctx.quoteDepth) }
+                else if ctx.listLevel >= 0 && ctx.quoteDepth == 0 { p.style.leftIndent = Double(36 * (ctx.listLevel + 1)) }
+            }
+            paragraph(p, defaultStyle: base, ctx, into: &x)
+        case .heading(let level, let p):
+            var p = p
+            p.style.name = nil
+            paragraph(p, defaultStyle: "Heading\(min(max(level, 1), 6))", ctx, into: &x)
+        case .blockQuote(let blocks):
+            var inner = ctx
+            inner.quoteDepth += 1
+            for b in blocks { self.block(b, inner, into: &x) }
+        case .list(let l):
+            list(l, ctx, into: &x)
+        case .codeBlock(let c):
+            if !c.language.isEmpty {
+                diagnostics.report(.docxCodeLanguage, "code block languages are not kept in DOCX", severity: .note)
+            }
+            var text = c.text
+            if text.hasSuffix("\n") { text.removeLast() }
+            var inlines: [Inline] = []
+            for (i, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                if i > 0 { inlines.append(.lineBreak) }
+                if !line.isEmpty { inlines.append(.text(String(line))) }
+            }
+            paragraph(Paragraph(inlines), defaultStyle: "SourceCode", ctx, into: &x)
+        case .table(let t):
+            table(t, ctx, into: &x)
+        case .thematicBreak:
+            paragraph(Paragraph([]), defaultStyle: "HorizontalRule", ctx, into: &x)
+        case .raw(let format, _):
+            diagnostics.report(.docxRawDropped, "raw \(format) blocks cannot be carried in DOCX and were dropped")
+        }
+    }
+
+    private func storyStyle(_ story: Story) -> String? {
+        switch story {
+        case .body: return nil
+        case .comment: return "CommentText"
+        case .footnote: return "FootnoteText"
+        case .endnote: return "EndnoteText"
+        }
+    }
+
+    /// One `w:p`. The style is the paragraph's named style, else `defaultStyle`.
+    func paragraph(_ p: Paragraph, defaultStyle: String?, numbering: (Int, Int)? = nil, _ ctx: Context,
+                   into x: inout XMLText) {
+        let styleID = p.style.name.map { styles.paragraphID($0) } ?? defaultStyle
+        var props = XMLText()
+        Properties.paragraph(p.style, styleID: styleID, numbering: numbering,
+                             fallbackAlignment: alignment(ctx.cellAlignment), into: &props)
+        if let mark = p.markChange {
+            props.open("w:rPr")
+            switch mark {
+            case .inserted(let c): props.empty("w:ins", changeAttributes(c))
+            case .deleted(let c): props.empty("w:del", changeAttributes(c))
+            }
+            props.close("w:rPr")
+        }
+        if let sc = p.styleChange {
+            props.open("w:pPrChange", changeAttributes(sc.change))
+            props.open("w:pPr")
+            let oldID = sc.old.name.map { styles.paragraphID($0) } ?? defaultStyle
+            Properties.paragraph(sc.old, styleID: oldID, numbering: numbering,
+                                 fallbackAlignment: alignment(ctx.cellAlignment), into: &props)
+            props.close("w:pPr")
+            props.close("w:pPrChange")
+        }
+        if ctx.story == .comment {
+            paraIDCount += 1
+            let id = hex8(paraIDCount)
+            lastParaID = id
+            x.open("w:p", [("w14:paraId", id), ("w14:textId", "77777777")])
+        } else {
+            x.open("w:p")
+        }
+        if !props.isEmpty {
+            x.open("w:pPr")
+            x.append(props)
+            x.close("w:pPr")
+        }
+        if let prefix = storyPrefix {
+            x.raw(prefix)
+            storyPrefix = nil
+        }
+        runs(p.content, ctx, into: &x)
+        x.close("w:p")
+    }
+
+    private func alignment(_ a: ColumnAlignment?) -> ParagraphAlignment? {
+        switch a {
+        case .left?: return .left
+        case .center?: return .center
+        case .right?: return .right
+        case .none?, nil: return nil
+        }
+    }
+
+    private func list(_ l: List, _ ctx: Context, into x: inout XMLText) {
+        let level = min(ctx.listLevel + 1, 8)
+        let numID: Int
+        switch l.kind {
+        case .bullet: numID = newList(abstract: 0, level: level, start: nil)
+        case .ordered(let start, let delimiter): numID = newList(abstract: delimiter == ")" ? 2 : 1, level: level, start: start)
+        }
+        var inner = ctx
+        inner.listLevel = level
+        for item in l.items {
+            var blocks = item[...]
+            if case .paragraph(let p)? = blocks.first {
+                paragraph(p, defaultStyle: ctx.quoteDepth > 0 ? "Quote" : "ListParagraph", numbering: (numID, level), inner, into: &x)
+                blocks = blocks.dropFirst()
+            } else {
+                paragraph(Paragraph([]), defaultStyle: "ListParagraph", numbering: (numID, level), inner, into: &x)
+            }
+            for b in blocks { block(b, inner, into: &x) }
+        }
+    }
+
+    private func newList(abstract: Int, level: Int, start: Int?) -> Int {
+        lists.append((abstract, level, start))
+        return lists.count
+    }
+
+    // MARK: Tables
+
+    private func table(_ t: Table, _ ctx: Context, into x: inout XMLText) {
+        let columns = max(t.columns.count, t.rows.map { $0.cells.reduce(0) { $0 + max($1.columnSpan, 1) } }.max() ?? 0, 1)
+        let widths: [Int]
+        if let w = t.columnWidths, w.count == columns {
+            widths = w.map { Int(($0 * 20).rounded()) }
+        } else {
+            widths = Array(repeating: 9360 / columns, count: columns)
+        }
+        x.open("w:tbl")
+        x.open("w:tblPr")
+        x.val("w:tblStyle", "TableGrid")
+        if t.columnWidths != nil {
+            x.empty("w:tblW", [("w:w", String(widths.reduce(0, +))), ("w:type", "dxa")])
+        } else {
+            x.empty("w:tblW", [("w:w", "5000"), ("w:type", "pct")])
+        }
+        x.empty("w:tblLook", [("w:val", "04A0"), ("w:firstRow", t.headerRowCount > 0 ? "1" : "0"), ("w:lastRow", "0"),
+                              ("w:firstColumn", "0"), ("w:lastColumn", "0"), ("w:noHBand", "0"), ("w:noVBand", "1")])
+        x.close("w:tblPr")
+        x.open("w:tblGrid")
+        for w in widths { x.empty("w:gridCol", [("w:w", String(w))]) }
+        x.close("w:tblGrid")
+        // Grid columns still covered by a cell spanning rows from above: rows left and the cell's width.
+        var covered = Array(repeating: (rows: 0, span: 1), count: columns)
+        for (r, row) in t.rows.enumerated() {
+            x.open("w:tr")
+            var trPr = XMLText()
+            if r < t.headerRowCount { trPr.empty("w:tblHeader") }
+            switch row.change {
+            case .inserted(let c)?: trPr.empty("w:ins", changeAttributes(c))
+            case .deleted(let c)?: trPr.empty("w:del", changeAttributes(c))
+            case nil: break
+            }
+            if !trPr.isEmpty { x.open("w:trPr"); x.append(trPr); x.close("w:trPr") }
+            var col = 0
+            var cells = row.cells[...]
+            while col < columns {
+                if covered[col].rows > 0 {
+                    let span = covered[col].span
+                    covered[col].rows -= 1
+                    cell(TableCell([], columnSpan: span), width: widths[col..<min(col + span, columns)].reduce(0, +),
+                         continued: true, ctx, into: &x)
+                    col += span
+                    continue
+                }
+                let c = cells.popFirst() ?? TableCell([])
+                let span = min(max(c.columnSpan, 1), columns - col)
+                if c.rowSpan > 1 { covered[col] = (c.rowSpan - 1, span) }
+                var inner = ctx
+                inner.cellAlignment = col < t.columns.count ? t.columns[col] : nil
+                var cellValue = c
+                cellValue.columnSpan = span
+                cell(cellValue, width: widths[col..<col + span].reduce(0, +), continued: false, inner, into: &x)
+                col += span
+            }
+            x.close("w:tr")
+        }
+        x.close("w:tbl")
+    }
+
+    private func cell(_ c: TableCell, width: Int, continued: Bool, _ ctx: Context, into x: inout XMLText) {
+        x.open("w:tc")
+        x.open("w:tcPr")
+        x.empty("w:tcW", [("w:w", String(width)), ("w:type", "dxa")])
+        if c.columnSpan > 1 { x.val("w:gridSpan", String(c.columnSpan)) }
+        if continued { x.empty("w:vMerge") } else if c.rowSpan > 1 { x.val("w:vMerge", "restart") }
+        x.close("w:tcPr")
+        var inner = ctx
+        inner.quoteDepth = 0
+        inner.listLevel = -1
+        for b in c.blocks { block(b, inner, into: &x) }
+        // A cell must end with a paragraph.
+        switch c.blocks.last {
+        case .paragraph?, .heading?, .codeBlock?, .thematicBreak?: break
+        case .list(let l)? where !l.items.isEmpty: break
+        default: x.raw("<w:p/>")
+        }
+        x.close("w:tc")
+    }
+
+    // MARK: Review marks
+
+    /// A fresh revision id.
+    func nextRevisionID() -> String {
+        revisionID += 1
+        return String(revisionID)
+    }
+
+    /// `w:id`, `w:author` and `w:date` of a tracked change (Word needs an author; an unknown one is empty).
+    func changeAttributes(_ c: Change) -> [(String, String)] {
+        var a = [("w:id", nextRevisionID()), ("w:author", c.author ?? "")]
+        if let d = c.date {
+            if let v = DOCXDate.dateTime(d) { a.append(("w:date", v)) } else {
+                diagnostics.report(.docxDateDropped, "date '\(d)' is not an ISO 8601 date and was dropped")
+            }
+        }
+        return a
+    }
+
+    // MARK: Hyperlinks
+
+    /// The relationship id for an external link target.
+    func linkID(_ url: String) -> String {
+        if let id = linkIDs[url] { return id }
+        let id = "rIdLink\(links.count + 1)"
+        links.append((id, url))
+        linkIDs[url] = id
+        return id
+    }
+
+    // MARK: Comment and note stories
+
+    /// Renders a comment's body (story prefix: the annotation reference mark); returns its last paragraph id.
+    func commentBody(_ blocks: [Block], into x: inout XMLText) -> String {
+        storyPrefix = "<w:r><w:rPr><w:rStyle w:val=\"CommentReference\"/></w:rPr><w:annotationRef/></w:r>"
+        lastParaID = nil
+        var ctx = Context()
+        ctx.story = .comment
+        storyBlocks(blocks, ctx, into: &x)
+        return lastParaID ?? "00000000"
+    }
+
+    /// Renders a note's body, opening with the note's reference mark.
+    func noteBody(_ blocks: [Block], kind: NoteKind, into x: inout XMLText) {
+        let (style, mark) = kind == .footnote ? ("FootnoteReference", "w:footnoteRef") : ("EndnoteReference", "w:endnoteRef")
+        storyPrefix = "<w:r><w:rPr><w:rStyle w:val=\"\(style)\"/></w:rPr><\(mark)/></w:r>"
+        var ctx = Context()
+        ctx.story = kind == .footnote ? .footnote : .endnote
+        storyBlocks(blocks, ctx, into: &x)
+    }
+
+    /// Blocks of a side story; it must hold at least one paragraph, and the prefix lands in the first one.
+    private func storyBlocks(_ blocks: [Block], _ ctx: Context, into x: inout XMLText) {
+        let startsWithParagraph = blocks.first?.paragraph != nil
+        if !startsWithParagraph {
+            paragraph(Paragraph([]), defaultStyle: storyStyle(ctx.story), ctx, into: &x)
+        }
+        for b in blocks { block(b, ctx, into: &x) }
+        storyPrefix = nil
+    }
+
+    /// An eight-digit upper-case hexadecimal id (`w14:paraId`, `w16cid:durableId`).
+    func hex8(_ n: Int) -> String {
+        let digits = Array("0123456789ABCDEF")
+        var v = n
+        var out = [Character](repeating: "0", count: 8)
+        for i in (0..<8).reversed() { out[i] = digits[v & 15]; v >>= 4 }
+        return String(out)
+    }
+}

@@ -1,0 +1,246 @@
+import RedlineCore
+import RedlineZip
+
+/// Writes a WordprocessingML package (.docx) with real tracked changes, comments (replies and resolved
+/// state included), notes, lists, tables and paragraph and character formatting.
+///
+///     chunk ──▶ DOCXComposer ──XML──▶ word/document.xml (spooled to a temporary file as blocks arrive)
+///                   │ comments, notes, links, lists, styles (side tables)
+///                   ▼
+///     finish: styles, numbering, comments, notes, settings, properties, relationships ──▶ zip ──▶ output
+///
+/// Output is deterministic: the same chunks and options give the same bytes.
+public struct DOCXWriter: FormatWriter {
+    public init() {}
+
+    public func sink(to output: any ByteOutput, options: WriteOptions, diagnostics: Diagnostics) throws -> any ChunkSink {
+        try DOCXSink(output: output, options: options, diagnostics: diagnostics)
+    }
+}
+
+/// The streaming side of `DOCXWriter`: one per output.
+struct DOCXSink: ChunkSink {
+    private let output: any ByteOutput
+    private let options: WriteOptions
+    private let diagnostics: Diagnostics
+    private let zip: ZipWriter
+    private let body: ZipSpool
+    private let composer: DOCXComposer
+    private var header = DocumentHeader()
+    private var buffer = XMLText()
+
+    init(output: any ByteOutput, options: WriteOptions, diagnostics: Diagnostics) throws {
+        self.output = output
+        self.options = options
+        self.diagnostics = diagnostics
+        let reference = try options.referenceDocument.map(ReferenceDocument.styles(path:))
+        composer = DOCXComposer(styles: StyleCatalog(reference: reference), diagnostics: diagnostics)
+        zip = try ZipWriter()
+        body = try zip.spool("word/document.xml")
+    }
+
+    mutating func begin(_ header: DocumentHeader) throws {
+        self.header = header
+        buffer.raw(xmlDeclaration)
+        buffer.open("w:document", [("xmlns:w", NS.w), ("xmlns:r", NS.r)])
+        buffer.open("w:body")
+    }
+
+    mutating func write(_ chunk: Chunk) throws {
+        for c in chunk.comments {
+            if let parent = c.parentID { composer.comments.replies[parent, default: []].append(c.id) }
+        }
+        for n in chunk.notes { composer.notes.kinds[n.id] = n.kind }
+        composer.block(chunk.block, DOCXComposer.Context(), into: &buffer)
+        for n in chunk.notes { note(n) }
+        for c in chunk.comments { comment(c) }
+        if buffer.bytes.count >= 1 << 16 { try flush() }
+    }
+
+    mutating func finish() throws {
+        closeDanglingAnchors()
+        buffer.raw("<w:sectPr><w:pgSz w:w=\"12240\" w:h=\"15840\"/><w:pgMar w:top=\"1440\" w:right=\"1440\" "
+                   + "w:bottom=\"1440\" w:left=\"1440\" w:header=\"720\" w:footer=\"720\" w:gutter=\"0\"/></w:sectPr>")
+        buffer.close("w:body")
+        buffer.close("w:document")
+        try flush()
+        try writePackage()
+        try zip.finish { try output.write($0) }
+    }
+
+    private mutating func flush() throws {
+        try buffer.bytes.withUnsafeBytes { try body.write($0) }
+        buffer.removeAll()
+    }
+
+    // MARK: Comments and notes
+
+    private func comment(_ c: Comment) {
+        guard !composer.comments.written.contains(c.id) else { return }
+        composer.comments.written.insert(c.id)
+        let n = composer.comments.number(c.id)
+        var a = [("w:id", String(n)), ("w:author", c.author ?? "")]
+        if let d = c.date {
+            if let v = DOCXDate.dateTime(d) { a.append(("w:date", v)) } else {
+                diagnostics.report(.docxDateDropped, "date '\(d)' is not an ISO 8601 date and was dropped")
+            }
+        }
+        if let i = c.initials { a.append(("w:initials", i)) }
+        var x = XMLText()
+        x.open("w:comment", a)
+        let para = composer.commentBody(c.body, into: &x)
+        x.close("w:comment")
+        composer.comments.xml.append(x)
+        composer.comments.lastParaIDs[c.id] = para
+        composer.comments.extended.append((para, c.parentID.flatMap { composer.comments.lastParaIDs[$0] }, c.resolved))
+    }
+
+    private func note(_ n: Note) {
+        guard let (kind, number) = composer.notes.number(n.id) else {
+            diagnostics.report(.docxNoteUnreferenced, "note '\(n.id)' is not referenced in the text and was dropped")
+            return
+        }
+        guard composer.notes.written.insert(n.id).inserted else { return }
+        var x = XMLText()
+        let tag = kind == .footnote ? "w:footnote" : "w:endnote"
+        x.open(tag, [("w:id", String(number))])
+        composer.noteBody(n.blocks, kind: kind, into: &x)
+        x.close(tag)
+        if kind == .footnote { composer.notes.footnotes.append(x) } else { composer.notes.endnotes.append(x) }
+    }
+
+    /// Completes what the text left open: comment ranges without an end, comments without an anchor,
+    /// anchors and references without a body. Anchors go into one last paragraph.
+    private mutating func closeDanglingAnchors() {
+        var tail = XMLText()
+        for (n, id) in composer.comments.ids.enumerated() {
+            if composer.comments.started.contains(n) && !composer.comments.ended.contains(n) {
+                tail.empty("w:commentRangeEnd", [("w:id", String(n))])
+                composer.comments.ended.insert(n)
+            }
+            if !composer.comments.referenced.contains(n) {
+                diagnostics.report(.docxCommentUnanchored, "comment '\(id)' has no anchor in the text; it was anchored at the end")
+                tail.raw("<w:r><w:rPr><w:rStyle w:val=\"CommentReference\"/></w:rPr><w:commentReference w:id=\"\(n)\"/></w:r>")
+                composer.comments.referenced.insert(n)
+            }
+        }
+        if !tail.isEmpty {
+            buffer.raw("<w:p>")
+            buffer.append(tail)
+            buffer.raw("</w:p>")
+        }
+        for id in composer.comments.ids where !composer.comments.written.contains(id) {
+            diagnostics.report(.docxCommentMissing, "comment '\(id)' is anchored in the text but missing; an empty comment was written")
+            comment(Comment(id: id, body: []))
+        }
+        for id in composer.notes.referenced where !composer.notes.written.contains(id) {
+            diagnostics.report(.docxNoteMissing, "note '\(id)' is referenced but missing; an empty note was written")
+            note(Note(id: id, kind: composer.notes.number(id)?.0 ?? .footnote, blocks: []))
+        }
+    }
+
+    // MARK: The package
+
+    private func writePackage() throws {
+        let c = PackageParts.Contents(
+            numbering: !composer.lists.isEmpty, footnotes: composer.notes.footnoteCount > 0,
+            endnotes: composer.notes.endnoteCount > 0, comments: !composer.comments.isEmpty,
+            customProperties: !PackageParts.customFields(header.metadata).isEmpty)
+        try zip.add("[Content_Types].xml", text: PackageParts.contentTypes(c))
+        try zip.add("_rels/.rels", text: PackageParts.packageRelationships(c))
+        try zip.add("docProps/core.xml", text: PackageParts.coreProperties(header.metadata))
+        if c.customProperties {
+            try zip.add("docProps/custom.xml", text: PackageParts.customProperties(PackageParts.customFields(header.metadata)))
+        }
+        try zip.add(body)
+        try zip.add("word/_rels/document.xml.rels", text: PackageParts.documentRelationships(c, links: composer.links))
+        let (paragraphDefaults, characterDefaults) = defaults()
+        try zip.add("word/styles.xml", text: composer.styles.stylesXML(paragraphDefaults: paragraphDefaults,
+                                                                       characterDefaults: characterDefaults))
+        try zip.add("word/settings.xml", text: PackageParts.settings(c))
+        if c.numbering { try zip.add("word/numbering.xml", text: PackageParts.numbering(composer.lists)) }
+        let linkRels = composer.links.isEmpty ? nil : PackageParts.documentRelationships(PackageParts.Contents(), links: composer.links)
+        if c.footnotes { try addStory("footnotes.xml", root: "w:footnotes", item: "w:footnote", composer.notes.footnotes, linkRels) }
+        if c.endnotes { try addStory("endnotes.xml", root: "w:endnotes", item: "w:endnote", composer.notes.endnotes, linkRels) }
+        if c.comments { try addComments(linkRels) }
+    }
+
+    /// The document defaults: the source's, with the preset (or the plain default for a source that has
+    /// none at all) filling what the source leaves unset.
+    private func defaults() -> (ParagraphStyle, CharacterStyle) {
+        let sourceHasNone = header.defaultParagraphStyle.isEmpty && header.defaultCharacterStyle.isEmpty
+        let paragraph = options.paragraphPreset ?? (sourceHasNone ? DOCXWriter.plainParagraph : ParagraphStyle())
+        let character = options.characterPreset ?? (sourceHasNone ? DOCXWriter.plainCharacter : CharacterStyle())
+        return (paragraph.merged(with: header.defaultParagraphStyle), character.merged(with: header.defaultCharacterStyle))
+    }
+
+    private func addStory(_ name: String, root: String, item: String, _ notes: XMLText, _ linkRels: String?) throws {
+        var x = XMLText()
+        x.raw(xmlDeclaration)
+        x.open(root, [("xmlns:w", NS.w), ("xmlns:r", NS.r)])
+        for (id, type, mark) in [("-1", "separator", "w:separator"), ("0", "continuationSeparator", "w:continuationSeparator")] {
+            x.raw("<\(item) w:type=\"\(type)\" w:id=\"\(id)\"><w:p><w:pPr><w:spacing w:after=\"0\" w:line=\"240\" "
+                  + "w:lineRule=\"auto\"/><w:ind w:firstLine=\"0\"/></w:pPr><w:r><\(mark)/></w:r></w:p></\(item)>")
+        }
+        x.append(notes)
+        x.close(root)
+        try zip.add("word/" + name, bytes: x.bytes)
+        if let linkRels { try zip.add("word/_rels/\(name).rels", text: linkRels) }
+    }
+
+    private func addComments(_ linkRels: String?) throws {
+        let t = composer.comments
+        var x = XMLText()
+        x.raw(xmlDeclaration)
+        x.open("w:comments", [("xmlns:w", NS.w), ("xmlns:r", NS.r), ("xmlns:w14", NS.w14), ("xmlns:mc", NS.mc),
+                              ("mc:Ignorable", "w14")])
+        x.append(t.xml)
+        x.close("w:comments")
+        try zip.add("word/comments.xml", bytes: x.bytes)
+        if let linkRels { try zip.add("word/_rels/comments.xml.rels", text: linkRels) }
+
+        var ext = XMLText()
+        ext.raw(xmlDeclaration)
+        ext.open("w15:commentsEx", [("xmlns:w15", NS.w15), ("xmlns:mc", NS.mc), ("mc:Ignorable", "w15")])
+        for e in t.extended {
+            var a = [("w15:paraId", e.paraID)]
+            if let p = e.parent { a.append(("w15:paraIdParent", p)) }
+            a.append(("w15:done", e.done ? "1" : "0"))
+            ext.empty("w15:commentEx", a)
+        }
+        ext.close("w15:commentsEx")
+        try zip.add("word/commentsExtended.xml", bytes: ext.bytes)
+
+        var ids = XMLText()
+        ids.raw(xmlDeclaration)
+        ids.open("w16cid:commentsIds", [("xmlns:w16cid", NS.w16cid), ("xmlns:mc", NS.mc), ("mc:Ignorable", "w16cid")])
+        for (i, e) in t.extended.enumerated() {
+            ids.empty("w16cid:commentId", [("w16cid:paraId", e.paraID), ("w16cid:durableId", composer.hex8(0x1000_0000 + i + 1))])
+        }
+        ids.close("w16cid:commentsIds")
+        try zip.add("word/commentsIds.xml", bytes: ids.bytes)
+    }
+}
+
+extension DOCXWriter {
+    /// The paragraph defaults for a source with no formatting at all and no preset (`--paragraph-style plain`).
+    public static let plainParagraph = ParagraphStyle(spaceAfter: 6)
+    /// The character defaults for a source with no formatting at all and no preset.
+    public static let plainCharacter = CharacterStyle(fontFamily: "Times New Roman", fontSize: 12)
+}
+
+/// Reads what `--reference-doc` provides.
+enum ReferenceDocument {
+    /// The styles of the DOCX at `path`.
+    static func styles(path: String) throws -> ReferenceStyles {
+        do {
+            let archive = try ZipArchive(path: path)
+            guard let bytes = try archive.read(named: "word/styles.xml") else {
+                throw RedlineError.malformed("it has no word/styles.xml")
+            }
+            return try ReferenceStyles(xml: String(decoding: bytes, as: UTF8.self))
+        } catch let e as RedlineError {
+            throw RedlineError(e.kind == .io ? .io : .usage, "reference document \(path): \(e.message)")
+        }
+    }
+}

@@ -1,0 +1,226 @@
+import Foundation
+import RedlineCore
+
+/// The styles a written package defines: Word's built-in ones the writer uses (Normal, headings, Quote,
+/// list, code, note and comment styles, hyperlink...), plus one custom style for every other style name the
+/// model uses. Maps the model's style names to style ids and writes `styles.xml`.
+struct StyleCatalog {
+    /// One style definition.
+    struct Style {
+        enum Kind: String { case paragraph, character, table }
+        var kind: Kind
+        var id: String
+        var name: String
+        /// The XML after `w:name` (basedOn, pPr, rPr...).
+        var body: String
+        var isDefault = false
+    }
+
+    /// Built-in styles in the order they are written.
+    static let builtIn: [Style] = {
+        var s: [Style] = [
+            Style(kind: .paragraph, id: "Normal", name: "Normal", body: "<w:qFormat/>", isDefault: true),
+        ]
+        let sizes = [32, 28, 26, 24, 24, 24]
+        for level in 1...6 {
+            let italic = level >= 5 ? "<w:i/><w:iCs/>" : ""
+            s.append(Style(kind: .paragraph, id: "Heading\(level)", name: "heading \(level)", body:
+                "<w:basedOn w:val=\"Normal\"/><w:next w:val=\"Normal\"/><w:uiPriority w:val=\"9\"/><w:qFormat/>"
+                + "<w:pPr><w:keepNext/><w:keepLines/><w:spacing w:before=\"240\" w:after=\"80\"/><w:ind w:firstLine=\"0\"/>"
+                + "<w:outlineLvl w:val=\"\(level - 1)\"/></w:pPr>"
+                + "<w:rPr><w:b/><w:bCs/>\(italic)<w:sz w:val=\"\(sizes[level - 1])\"/><w:szCs w:val=\"\(sizes[level - 1])\"/></w:rPr>"))
+        }
+        s += [
+            Style(kind: .paragraph, id: "Quote", name: "Quote", body:
+                "<w:basedOn w:val=\"Normal\"/><w:next w:val=\"Normal\"/><w:uiPriority w:val=\"29\"/><w:qFormat/>"
+                + "<w:pPr><w:ind w:left=\"720\" w:right=\"720\" w:firstLine=\"0\"/></w:pPr><w:rPr><w:i/><w:iCs/></w:rPr>"),
+            Style(kind: .paragraph, id: "ListParagraph", name: "List Paragraph", body:
+                "<w:basedOn w:val=\"Normal\"/><w:uiPriority w:val=\"34\"/><w:qFormat/>"
+                + "<w:pPr><w:ind w:left=\"720\" w:firstLine=\"0\"/></w:pPr>"),
+            Style(kind: .paragraph, id: "SourceCode", name: "Source Code", body:
+                "<w:basedOn w:val=\"Normal\"/><w:link w:val=\"VerbatimChar\"/>"
+                + "<w:pPr><w:wordWrap w:val=\"0\"/><w:spacing w:before=\"0\" w:after=\"0\" w:line=\"240\" w:lineRule=\"auto\"/>"
+                + "<w:ind w:firstLine=\"0\"/></w:pPr>"
+                + "<w:rPr><w:rFonts w:ascii=\"Courier New\" w:hAnsi=\"Courier New\" w:cs=\"Courier New\"/><w:sz w:val=\"20\"/><w:szCs w:val=\"20\"/></w:rPr>"),
+            Style(kind: .paragraph, id: "HorizontalRule", name: "Horizontal Rule", body:
+                "<w:basedOn w:val=\"Normal\"/><w:next w:val=\"Normal\"/>"
+                + "<w:pPr><w:pBdr><w:bottom w:val=\"single\" w:sz=\"6\" w:space=\"1\" w:color=\"auto\"/></w:pBdr>"
+                + "<w:ind w:firstLine=\"0\"/></w:pPr>"),
+            Style(kind: .paragraph, id: "FootnoteText", name: "footnote text", body:
+                "<w:basedOn w:val=\"Normal\"/><w:uiPriority w:val=\"99\"/><w:unhideWhenUsed/>"
+                + "<w:pPr><w:spacing w:before=\"0\" w:after=\"0\" w:line=\"240\" w:lineRule=\"auto\"/><w:ind w:firstLine=\"0\"/></w:pPr>"
+                + "<w:rPr><w:sz w:val=\"20\"/><w:szCs w:val=\"20\"/></w:rPr>"),
+            Style(kind: .paragraph, id: "EndnoteText", name: "endnote text", body:
+                "<w:basedOn w:val=\"Normal\"/><w:uiPriority w:val=\"99\"/><w:unhideWhenUsed/>"
+                + "<w:pPr><w:spacing w:before=\"0\" w:after=\"0\" w:line=\"240\" w:lineRule=\"auto\"/><w:ind w:firstLine=\"0\"/></w:pPr>"
+                + "<w:rPr><w:sz w:val=\"20\"/><w:szCs w:val=\"20\"/></w:rPr>"),
+            Style(kind: .paragraph, id: "CommentText", name: "annotation text", body:
+                "<w:basedOn w:val=\"Normal\"/><w:uiPriority w:val=\"99\"/><w:unhideWhenUsed/>"
+                + "<w:pPr><w:spacing w:before=\"0\" w:after=\"0\" w:line=\"240\" w:lineRule=\"auto\"/><w:ind w:firstLine=\"0\"/></w:pPr>"
+                + "<w:rPr><w:sz w:val=\"20\"/><w:szCs w:val=\"20\"/></w:rPr>"),
+            Style(kind: .character, id: "DefaultParagraphFont", name: "Default Paragraph Font", body:
+                "<w:uiPriority w:val=\"1\"/><w:semiHidden/><w:unhideWhenUsed/>", isDefault: true),
+            Style(kind: .character, id: "VerbatimChar", name: "Verbatim Char", body:
+                "<w:basedOn w:val=\"DefaultParagraphFont\"/><w:link w:val=\"SourceCode\"/>"
+                + "<w:rPr><w:rFonts w:ascii=\"Courier New\" w:hAnsi=\"Courier New\" w:cs=\"Courier New\"/></w:rPr>"),
+            Style(kind: .character, id: "Hyperlink", name: "Hyperlink", body:
+                "<w:basedOn w:val=\"DefaultParagraphFont\"/><w:uiPriority w:val=\"99\"/><w:unhideWhenUsed/>"
+                + "<w:rPr><w:color w:val=\"0563C1\"/><w:u w:val=\"single\"/></w:rPr>"),
+            Style(kind: .character, id: "FootnoteReference", name: "footnote reference", body:
+                "<w:basedOn w:val=\"DefaultParagraphFont\"/><w:uiPriority w:val=\"99\"/><w:unhideWhenUsed/>"
+                + "<w:rPr><w:vertAlign w:val=\"superscript\"/></w:rPr>"),
+            Style(kind: .character, id: "EndnoteReference", name: "endnote reference", body:
+                "<w:basedOn w:val=\"DefaultParagraphFont\"/><w:uiPriority w:val=\"99\"/><w:unhideWhenUsed/>"
+                + "<w:rPr><w:vertAlign w:val=\"superscript\"/></w:rPr>"),
+            Style(kind: .character, id: "CommentReference", name: "annotation reference", body:
+                "<w:basedOn w:val=\"DefaultParagraphFont\"/><w:uiPriority w:val=\"99\"/><w:unhideWhenUsed/>"
+                + "<w:rPr><w:sz w:val=\"16\"/><w:szCs w:val=\"16\"/></w:rPr>"),
+            Style(kind: .table, id: "TableNormal", name: "Normal Table", body:
+                "<w:uiPriority w:val=\"99\"/><w:semiHidden/><w:unhideWhenUsed/>"
+                + "<w:tblPr><w:tblInd w:w=\"0\" w:type=\"dxa\"/><w:tblCellMar><w:top w:w=\"0\" w:type=\"dxa\"/>"
+                + "<w:left w:w=\"108\" w:type=\"dxa\"/><w:bottom w:w=\"0\" w:type=\"dxa\"/><w:right w:w=\"108\" w:type=\"dxa\"/>"
+                + "</w:tblCellMar></w:tblPr>", isDefault: true),
+            Style(kind: .table, id: "TableGrid", name: "Table Grid", body:
+                "<w:basedOn w:val=\"TableNormal\"/><w:uiPriority w:val=\"39\"/>"
+                + "<w:pPr><w:spacing w:before=\"0\" w:after=\"0\"/><w:ind w:firstLine=\"0\"/></w:pPr>"
+                + "<w:tblPr><w:tblBorders>"
+                + ["top", "left", "bottom", "right", "insideH", "insideV"].map {
+                    "<w:\($0) w:val=\"single\" w:sz=\"4\" w:space=\"0\" w:color=\"auto\"/>" }.joined()
+                + "</w:tblBorders></w:tblPr>"),
+        ]
+        return s
+    }()
+
+    /// Styles of a reference document: its `styles.xml` and the (id, name, kind) of each style in it.
+    private let reference: ReferenceStyles?
+    /// Custom styles added for names neither the built-ins nor the reference know, in order of first use.
+    private(set) var custom: [Style] = []
+    private var byName: [String: String] = [:]
+    private var usedIDs: Set<String> = []
+
+    init(reference: ReferenceStyles?) {
+        self.reference = reference
+        for s in Self.builtIn { usedIDs.insert(s.id) }
+        for s in reference?.styles ?? [] { usedIDs.insert(s.id) }
+    }
+
+    /// The paragraph style id for a model style name (nil for Normal).
+    mutating func paragraphID(_ name: String) -> String? {
+        let id = id(for: name, kind: .paragraph)
+        return id == "Normal" ? nil : id
+    }
+
+    /// The character style id for a model character style name (nil for the default font).
+    mutating func characterID(_ name: String) -> String? {
+        let id = id(for: name, kind: .character)
+        return id == "DefaultParagraphFont" ? nil : id
+    }
+
+    private mutating func id(for name: String, kind: Style.Kind) -> String {
+        let key = kind.rawValue + "\u{0}" + name.lowercased()
+        if let id = byName[key] { return id }
+        let lower = name.lowercased()
+        let known = (reference?.styles ?? []) + Self.builtIn
+        if let s = known.first(where: { $0.kind == kind && ($0.name.lowercased() == lower || $0.id.lowercased() == lower) }) {
+            byName[key] = s.id
+            return s.id
+        }
+        var base = String(name.unicodeScalars.filter { $0.properties.isAlphabetic || ("0"..."9").contains($0) }.map(Character.init))
+        if base.isEmpty { base = "Style" }
+        var id = base
+        var n = 2
+        while usedIDs.contains(id) { id = base + String(n); n += 1 }
+        usedIDs.insert(id)
+        byName[key] = id
+        let basedOn = kind == .paragraph ? "<w:basedOn w:val=\"Normal\"/>" : "<w:basedOn w:val=\"DefaultParagraphFont\"/>"
+        custom.append(Style(kind: kind, id: id, name: name, body: basedOn + "<w:qFormat/>"))
+        return id
+    }
+
+    /// `styles.xml`: the reference document's styles plus what it lacks, or ours with `defaults`.
+    func stylesXML(paragraphDefaults: ParagraphStyle, characterDefaults: CharacterStyle) -> String {
+        if let reference {
+            let have = Set(reference.styles.map(\.id))
+            let missing = (Self.builtIn + custom).filter { !have.contains($0.id) }
+            return reference.inserting(missing.map(Self.definition).joined())
+        }
+        var x = XMLText()
+        x.raw(xmlDeclaration)
+        x.open("w:styles", [("xmlns:w", NS.w)])
+        x.open("w:docDefaults")
+        x.open("w:rPrDefault")
+        x.open("w:rPr")
+        Properties.defaults(characterDefaults, into: &x)
+        x.empty("w:lang", [("w:val", "en-US"), ("w:eastAsia", "en-US"), ("w:bidi", "ar-SA")])
+        x.close("w:rPr")
+        x.close("w:rPrDefault")
+        x.open("w:pPrDefault")
+        x.open("w:pPr")
+        var para = paragraphDefaults
+        para.name = nil
+        Properties.paragraph(para, styleID: nil, into: &x)
+        x.close("w:pPr")
+        x.close("w:pPrDefault")
+        x.close("w:docDefaults")
+        for s in Self.builtIn + custom { x.raw(Self.definition(s)) }
+        x.close("w:styles")
+        return String(decoding: x.bytes, as: UTF8.self)
+    }
+
+    private static func definition(_ s: Style) -> String {
+        var x = XMLText()
+        var a = [("w:type", s.kind.rawValue)]
+        if s.isDefault { a.append(("w:default", "1")) }
+        if !builtIn.contains(where: { $0.id == s.id }) { a.append(("w:customStyle", "1")) }
+        a.append(("w:styleId", s.id))
+        x.open("w:style", a)
+        x.val("w:name", s.name)
+        x.raw(s.body)
+        x.close("w:style")
+        return String(decoding: x.bytes, as: UTF8.self)
+    }
+}
+
+/// The styles of a reference DOCX (`--reference-doc`): its `styles.xml` text and the styles it defines.
+struct ReferenceStyles {
+    let xml: String
+    let styles: [StyleCatalog.Style]
+
+    /// Reads the style ids, names and kinds from `xml` (a `styles.xml`, any namespace prefix).
+    init(xml: String) throws {
+        self.xml = xml
+        guard xml.range(of: "</w:styles>") != nil else {
+            throw RedlineError.malformed("its styles.xml has no w:styles element")
+        }
+        var found: [StyleCatalog.Style] = []
+        var rest = xml[...]
+        while let start = rest.range(of: "<w:style ") {
+            let after = rest[start.upperBound...]
+            let end = after.range(of: "</w:style>")?.lowerBound ?? after.endIndex
+            let element = after[..<end]
+            let header = element[..<(element.firstIndex(of: ">") ?? element.endIndex)]
+            if let id = Self.attribute("w:styleId", in: header) {
+                let kind = StyleCatalog.Style.Kind(rawValue: Self.attribute("w:type", in: header) ?? "paragraph") ?? .paragraph
+                let name = element.range(of: "<w:name ").flatMap { r in
+                    Self.attribute("w:val", in: element[r.upperBound...].prefix { $0 != ">" })
+                } ?? id
+                found.append(StyleCatalog.Style(kind: kind, id: id, name: name, body: ""))
+            }
+            rest = after[end...]
+        }
+        styles = found
+    }
+
+    /// `xml` with `definitions` inserted before `</w:styles>`.
+    func inserting(_ definitions: String) -> String {
+        guard let r = xml.range(of: "</w:styles>", options: .backwards) else { return xml }
+        return xml.replacingCharacters(in: r.lowerBound..<r.lowerBound, with: definitions)
+    }
+
+    private static func attribute(_ name: String, in s: Substring) -> String? {
+        guard let r = s.range(of: name + "=\"") else { return nil }
+        let value = s[r.upperBound...].prefix { $0 != "\"" }
+        return String(value).replacingOccurrences(of: "&amp;", with: "&").replacingOccurrences(of: "&quot;", with: "\"")
+            .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+    }
+}

@@ -1,0 +1,106 @@
+/// A growing piece of XML as UTF-8 bytes, with escaping. The DOCX writer builds every part with it:
+/// fast (no DOM), and the output is exactly what was appended, so it is deterministic.
+struct XMLText {
+    private(set) var bytes: [UInt8] = []
+
+    init() {}
+
+    /// True when nothing was appended.
+    var isEmpty: Bool { bytes.isEmpty }
+
+    /// Appends markup as is (tags the writer spells out itself).
+    mutating func raw(_ s: String) {
+        bytes.append(contentsOf: s.utf8)
+    }
+
+    /// Appends another piece.
+    mutating func append(_ other: XMLText) {
+        bytes.append(contentsOf: other.bytes)
+    }
+
+    /// `<tag a="v"...>`
+    mutating func open(_ tag: String, _ attributes: [(String, String)] = []) {
+        bytes.append(UInt8(ascii: "<"))
+        raw(tag)
+        attrs(attributes)
+        bytes.append(UInt8(ascii: ">"))
+    }
+
+    /// `</tag>`
+    mutating func close(_ tag: String) {
+        raw("</")
+        raw(tag)
+        bytes.append(UInt8(ascii: ">"))
+    }
+
+    /// `<tag a="v"/>`
+    mutating func empty(_ tag: String, _ attributes: [(String, String)] = []) {
+        bytes.append(UInt8(ascii: "<"))
+        raw(tag)
+        attrs(attributes)
+        raw("/>")
+    }
+
+    /// `<tag w:val="value"/>`, the most common WordprocessingML property.
+    mutating func val(_ tag: String, _ value: String) {
+        empty(tag, [("w:val", value)])
+    }
+
+    /// `<tag>text</tag>` with the text escaped.
+    mutating func element(_ tag: String, _ attributes: [(String, String)] = [], text: String) {
+        open(tag, attributes)
+        self.text(text)
+        close(tag)
+    }
+
+    /// Appends character data, escaped, without characters XML 1.0 forbids.
+    mutating func text(_ s: String) {
+        escape(s, quotes: false)
+    }
+
+    private mutating func attrs(_ attributes: [(String, String)]) {
+        for (name, value) in attributes {
+            bytes.append(UInt8(ascii: " "))
+            raw(name)
+            raw("=\"")
+            escape(value, quotes: true)
+            bytes.append(UInt8(ascii: "\""))
+        }
+    }
+
+    private mutating func escape(_ s: String, quotes: Bool) {
+        for b in s.utf8 {
+            switch b {
+            case UInt8(ascii: "&"): raw("&amp;")
+            case UInt8(ascii: "<"): raw("&lt;")
+            case UInt8(ascii: ">"): raw("&gt;")
+            case UInt8(ascii: "\"") where quotes: raw("&quot;")
+            case 0x09, 0x0A, 0x0D:
+                if quotes { raw("&#\(b);") } else { bytes.append(b) }
+            case 0..<0x20: continue  // not allowed in XML 1.0
+            default: bytes.append(b)
+            }
+        }
+    }
+
+    /// Removes the bytes (keeping the capacity).
+    mutating func removeAll() {
+        bytes.removeAll(keepingCapacity: true)
+    }
+}
+
+/// The XML declaration every part starts with.
+let xmlDeclaration = "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n"
+
+/// Namespaces of WordprocessingML and the packaging conventions.
+enum NS {
+    static let w = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+    static let r = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+    static let mc = "http://schemas.openxmlformats.org/markup-compatibility/2006"
+    static let w14 = "http://schemas.microsoft.com/office/word/2010/wordml"
+    static let w15 = "http://schemas.microsoft.com/office/word/2012/wordml"
+    static let w16cid = "http://schemas.microsoft.com/office/word/2016/wordml/cid"
+    static let packageRels = "http://schemas.openxmlformats.org/package/2006/relationships"
+    static let contentTypes = "http://schemas.openxmlformats.org/package/2006/content-types"
+    static let officeRels = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+}

@@ -1,0 +1,258 @@
+import RedlineCore
+
+/// A finished RTF paragraph and what decides where it goes: a heading level, a list, a table depth,
+/// or a special kind recognised by its style name (code, quotation, rule).
+struct ParagraphEvent {
+    var paragraph: Paragraph
+    var headingLevel: Int?
+    var list: ListPlacement?
+    var tableDepth: Int
+    var special: SpecialParagraph?
+}
+
+/// A paragraph's place in a list.
+struct ListPlacement {
+    /// Which list (the `\ls` number, or a key for legacy `\pn` numbering).
+    var key: Int
+    var level: Int
+    var kind: ListKind
+    /// A further paragraph of the same item (no `\listtext` where the list otherwise has one).
+    var continuation: Bool
+}
+
+/// Paragraph styles that stand for Markdown-like blocks; the writer uses the same names.
+enum SpecialParagraph: String {
+    case code = "Source Code"
+    case quote = "Block Text"
+    case rule = "Horizontal Rule"
+
+    init?(styleName: String?) {
+        guard let n = styleName else { return nil }
+        self.init(rawValue: n)
+    }
+}
+
+/// Turns a sequence of paragraphs into blocks: list paragraphs into nested lists, quotation paragraphs into a
+/// block quote. Finished blocks wait in `blocks` for the owner to take them.
+struct BlockCollector {
+    var blocks: [Block] = []
+    private var lists: [(key: Int, level: Int, list: List)] = []
+    private var quote: [Block]?
+
+    var isEmpty: Bool { blocks.isEmpty && lists.isEmpty && quote == nil }
+
+    mutating func add(_ e: ParagraphEvent) {
+        let block: Block = e.headingLevel.map { .heading(level: $0, e.paragraph) } ?? .paragraph(e.paragraph)
+        if let l = e.list {
+            closeQuote()
+            addListItem(block, l)
+            return
+        }
+        closeLists()
+        switch e.special {
+        case .code?:
+            closeQuote()
+            var text = ""
+            for inline in e.paragraph.content {
+                switch inline {
+                case .lineBreak: text += "\n"
+                default: text += [inline].plainText
+                }
+            }
+            blocks.append(.codeBlock(CodeBlock(text: text + "\n")))
+        case .quote?:
+            var p = e.paragraph
+            p.style.name = nil
+            let inner: Block = e.headingLevel.map { .heading(level: $0, p) } ?? .paragraph(p)
+            quote = (quote ?? []) + [inner]
+        case .rule?:
+            closeQuote()
+            blocks.append(.thematicBreak)
+        case nil:
+            closeQuote()
+            blocks.append(block)
+        }
+    }
+
+    /// Adds a block that is not a paragraph (a table): ends open lists and quotes first.
+    mutating func add(block: Block) {
+        closeLists()
+        closeQuote()
+        blocks.append(block)
+    }
+
+    /// Ends open lists and quotes.
+    mutating func close() {
+        closeLists()
+        closeQuote()
+    }
+
+    /// Takes the finished blocks.
+    mutating func take() -> [Block] {
+        defer { blocks.removeAll(keepingCapacity: true) }
+        return blocks
+    }
+
+    private mutating func closeQuote() {
+        if let q = quote { blocks.append(.blockQuote(q)); quote = nil }
+    }
+
+    private mutating func addListItem(_ block: Block, _ p: ListPlacement) {
+        if let first = lists.first, first.key != p.key, p.level <= first.level { closeLists() }
+        while lists.count > 1, let top = lists.last, top.level > p.level { popList() }
+        guard let top = lists.last else {
+            lists.append((p.key, p.level, List(kind: p.kind, items: [[block]])))
+            return
+        }
+        let last = lists.count - 1
+        if p.continuation, !top.list.items.isEmpty {
+            lists[last].list.items[top.list.items.count - 1].append(block)
+        } else if p.level > top.level {
+            lists.append((p.key, p.level, List(kind: p.kind, items: [[block]])))
+        } else if top.list.kind != p.kind && lists.count == 1 {
+            closeLists()
+            lists.append((p.key, p.level, List(kind: p.kind, items: [[block]])))
+        } else {
+            lists[last].list.items.append([block])
+        }
+    }
+
+    private mutating func popList() {
+        let done = lists.removeLast()
+        let i = lists.count - 1
+        if lists[i].list.items.isEmpty { lists[i].list.items.append([]) }
+        lists[i].list.items[lists[i].list.items.count - 1].append(.list(done.list))
+    }
+
+    private mutating func closeLists() {
+        while lists.count > 1 { popList() }
+        if let l = lists.popLast() { blocks.append(.list(l.list)) }
+    }
+}
+
+/// One cell definition of a table row (`\clvmgf`... `\cellxN`).
+struct CellDefinition {
+    /// Right boundary in twips.
+    var right: Int
+    var mergeFirst = false, mergeContinue = false, verticalFirst = false, verticalContinue = false
+}
+
+/// A row's definition: its cells and whether it is a header row.
+struct RowDefinition {
+    var cells: [CellDefinition] = []
+    var header = false
+    /// Merge flags collected for the next `\cellx`.
+    var pending = CellDefinition(right: 0)
+}
+
+/// A table being read: finished rows, the cells of the current row, and the blocks of the current cell.
+struct OpenTable {
+    var rows: [(cells: [[Block]], definition: RowDefinition)] = []
+    var cells: [[Block]] = []
+    var current = BlockCollector()
+    var currentHasContent = false
+
+    mutating func endCell() {
+        current.close()
+        cells.append(current.take())
+        currentHasContent = false
+    }
+
+    mutating func endRow(_ definition: RowDefinition) {
+        if currentHasContent { endCell() }
+        rows.append((cells, definition))
+        cells = []
+    }
+
+    /// The table, with column spans from the cell boundaries, row spans from vertical merges, and column
+    /// alignments where every cell of a column agrees.
+    mutating func build() -> Table {
+        if currentHasContent { endCell() }
+        if !cells.isEmpty { endRow(RowDefinition()) }
+        // The grid: every right boundary any row uses.
+        var boundaries = Set<Int>()
+        for r in rows { for c in r.definition.cells { boundaries.insert(c.right) } }
+        let grid = boundaries.sorted()
+        var outRows: [TableRow] = []
+        var vertical: [Int: (row: Int, cell: Int)] = [:]  // grid column → cell that a vertical merge extends
+        var columnCount = grid.count
+        for r in rows {
+            var row = TableRow([])
+            var column = 0
+            var previousRight = Int.min
+            for (i, blocks) in r.cells.enumerated() {
+                var span = 1
+                var def: CellDefinition?
+                if i < r.definition.cells.count {
+                    let d = r.definition.cells[i]
+                    def = d
+                    if !grid.isEmpty {
+                        span = max(1, grid.filter { $0 > previousRight && $0 <= d.right }.count)
+                        if let start = grid.firstIndex(where: { $0 > previousRight }) { column = start }
+                    }
+                    previousRight = d.right
+                }
+                if let d = def, d.mergeContinue, !row.cells.isEmpty {
+                    row.cells[row.cells.count - 1].columnSpan += span
+                    row.cells[row.cells.count - 1].blocks += blocks
+                    column += span
+                    continue
+                }
+                if let d = def, d.verticalContinue, let anchor = vertical[column] {
+                    outRows[anchor.row].cells[anchor.cell].rowSpan += 1
+                    column += span
+                    continue
+                }
+                if let d = def, d.verticalFirst { vertical[column] = (outRows.count, row.cells.count) } else { vertical[column] = nil }
+                row.cells.append(TableCell(blocks, columnSpan: span))
+                column += span
+            }
+            columnCount = max(columnCount, row.cells.reduce(0) { $0 + $1.columnSpan })
+            outRows.append(row)
+        }
+        var widths: [Double]?
+        if grid.count == columnCount, !grid.isEmpty {
+            var w: [Double] = []
+            var left = 0
+            for b in grid { w.append(Double(b - left) / 20); left = b }
+            widths = w
+        }
+        let headers = rows.prefix { $0.definition.header }.count
+        var table = Table(columns: Array(repeating: .none, count: columnCount), columnWidths: widths,
+                          headerRowCount: headers, rows: outRows)
+        inferColumnAlignments(&table)
+        return table
+    }
+
+    /// Moves a paragraph alignment shared by every paragraph of a column onto the column.
+    private func inferColumnAlignments(_ t: inout Table) {
+        for c in t.columns.indices {
+            var shared: ParagraphAlignment??
+            var ok = true
+            var positions: [(Int, Int)] = []
+            var column = 0
+            for (ri, row) in t.rows.enumerated() {
+                column = 0
+                for (ci, cell) in row.cells.enumerated() {
+                    defer { column += cell.columnSpan }
+                    guard column == c, cell.columnSpan == 1 else { continue }
+                    for b in cell.blocks {
+                        guard case .paragraph(let p) = b else { ok = false; continue }
+                        if shared == nil { shared = .some(p.style.alignment) } else if shared! != p.style.alignment { ok = false }
+                    }
+                    positions.append((ri, ci))
+                }
+            }
+            guard ok, let s = shared, let a = s else { continue }
+            t.columns[c] = ColumnAlignment(rawValue: a == .justified ? "none" : a.rawValue) ?? .none
+            guard t.columns[c] != .none else { continue }
+            for (ri, ci) in positions {
+                t.rows[ri].cells[ci].blocks = t.rows[ri].cells[ci].blocks.map { b in
+                    guard case .paragraph(var p) = b else { return b }
+                    p.style.alignment = nil
+                    return .paragraph(p)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,483 @@
+import Foundation
+import RedlineCore
+
+extension RTFParser {
+    // MARK: Paragraphs
+
+    /// `\par`: ends the current paragraph of the current story.
+    func paragraphEnd() {
+        guard state.dest == .body else { return }
+        finishParagraph(story: state.story, para: state.para, mark: state.char)
+    }
+
+    /// Turns the runs of story `s` into a paragraph and places it.
+    func finishParagraph(story s: Int, para: ParaFormat, mark: CharFormat) {
+        flushRun(s)
+        let runs = stories[s].runs
+        stories[s].runs.removeAll(keepingCapacity: true)
+        let sawListText = stories[s].sawListText
+        stories[s].sawListText = false
+        stories[s].lastTextPara = nil
+        var markChange: ParagraphMarkChange?
+        if mark.deleted {
+            markChange = .deleted(Change(author: revisionAuthor(mark.deletionAuthor), date: dateFromDTTM(mark.deletionDate)))
+        } else if mark.revised {
+            markChange = .inserted(Change(author: revisionAuthor(mark.revisionAuthor), date: dateFromDTTM(mark.revisionDate)))
+        }
+        if markChange == nil && runs.allSatisfy({ r in
+            if case .text(let t) = r.content { return t.allSatisfy { $0 == " " || $0 == "\t" || $0 == "\u{A0}" } }
+            return false
+        }) { return }
+        if s == 0 { bodyStarted = true }
+        paragraphCounter += 1
+        let content = InlineBuilder.pairingSubstitutions(InlineBuilder.inlines(from: runs))
+        var style = paragraphStyle(para)
+        var headingLevel: Int?
+        let entry = para.style >= 0 ? paragraphStyles[para.style] : nil
+        let outline = para.outline >= 0 ? para.outline : (entry?.outline ?? -1)
+        if (0...8).contains(outline) { headingLevel = min(outline + 1, 6) }
+        if let name = entry?.name, let level = Self.headingLevel(forStyleName: name) {
+            headingLevel = headingLevel ?? level
+            style.name = nil
+        }
+        var list: ListPlacement?
+        if para.list > 0 || para.legacyList != nil {
+            let level = para.legacyList != nil && para.list <= 0 ? para.legacyLevel : para.listLevel
+            let key = para.list > 0 ? para.list : -1
+            var kind = para.legacyList ?? .bullet
+            if para.list > 0, let id = listOverrides[para.list] ?? (listDefinitions[para.list] != nil ? para.list : nil),
+               let def = listDefinitions[id], level < def.levels.count {
+                kind = def.levels[level].kind
+            }
+            if sawListText { listsWithListText.insert(key) }
+            let continuation = para.legacyList == nil && !sawListText && listsWithListText.contains(key)
+            list = ListPlacement(key: key, level: level, kind: kind, continuation: continuation)
+            style.firstLineIndent = nil
+            style.leftIndent = nil
+            style.tabStops = []
+            headingLevel = nil
+        }
+        let special = SpecialParagraph(styleName: style.name)
+        if special == .code || special == .rule { style.name = nil }
+        let paragraph = Paragraph(content, style: style, markChange: markChange)
+        place(ParagraphEvent(paragraph: paragraph, headingLevel: headingLevel, list: list,
+                             tableDepth: para.tableDepth, special: special), story: s)
+    }
+
+    private static func headingLevel(forStyleName name: String) -> Int? {
+        let n = name.lowercased()
+        guard n.hasPrefix("heading "), let d = Int(n.dropFirst(8)), (1...9).contains(d) else { return nil }
+        return min(d, 6)
+    }
+
+    func revisionAuthor(_ i: Int) -> String? {
+        guard i >= 0, i < revisionAuthors.count else { return nil }
+        let a = revisionAuthors[i]
+        return a.isEmpty || a == "Unknown" ? nil : a
+    }
+
+    /// The model's paragraph style: values equal to RTF's defaults (left, zero) are "not set".
+    func paragraphStyle(_ p: ParaFormat) -> ParagraphStyle {
+        var s = ParagraphStyle()
+        if p.style >= 0, let e = paragraphStyles[p.style], !Self.defaultStyleNames.contains(e.name.lowercased()) {
+            s.name = e.name
+        }
+        s.alignment = p.alignment
+        if p.firstLine != 0 { s.firstLineIndent = Double(p.firstLine) / 20 }
+        if p.left != 0 { s.leftIndent = Double(p.left) / 20 }
+        if p.right != 0 { s.rightIndent = Double(p.right) / 20 }
+        if p.before != 0 { s.spaceBefore = Double(p.before) / 20 }
+        if p.after != 0 { s.spaceAfter = Double(p.after) / 20 }
+        if p.lineSpacing != 0 {
+            if p.lineMultiple != 0 {
+                s.lineSpacing = .multiple(Double(abs(p.lineSpacing)) / 240)
+            } else if p.lineSpacing > 0 {
+                s.lineSpacing = .atLeast(Double(p.lineSpacing) / 20)
+            } else {
+                s.lineSpacing = .exactly(Double(-p.lineSpacing) / 20)
+            }
+        }
+        s.tabStops = p.tabs
+        return s
+    }
+
+    static let defaultStyleNames: Set<String> = ["normal", "standard", "default", "default paragraph style", "default style"]
+
+    /// Puts a paragraph into story `s`: into the open table at its depth, or into the story's blocks.
+    func place(_ e: ParagraphEvent, story s: Int) {
+        let depth = e.tableDepth
+        if depth == 0 {
+            closeTables(story: s, to: 0)
+            stories[s].collector.add(e)
+        } else {
+            let d = adjustTables(story: s, to: depth)
+            stories[s].tables[d - 1].current.add(e)
+            stories[s].tables[d - 1].currentHasContent = true
+        }
+        drain(story: s)
+    }
+
+    /// Opens or closes tables so that `depth` tables are open (at most one more than now); returns the depth.
+    @discardableResult
+    func adjustTables(story s: Int, to depth: Int) -> Int {
+        let d = min(max(depth, 1), stories[s].tables.count + 1)
+        closeTables(story: s, to: d)
+        while stories[s].tables.count < d { stories[s].tables.append(OpenTable()) }
+        return d
+    }
+
+    /// Closes the innermost tables until `depth` are open; each closed table goes into its parent's cell.
+    func closeTables(story s: Int, to depth: Int) {
+        while stories[s].tables.count > depth {
+            var t = stories[s].tables.removeLast()
+            let block = Block.table(t.build())
+            if stories[s].tables.isEmpty {
+                stories[s].collector.add(block: block)
+            } else {
+                let i = stories[s].tables.count - 1
+                stories[s].tables[i].current.add(block: block)
+                stories[s].tables[i].currentHasContent = true
+            }
+        }
+    }
+
+    /// The depth a cell or row end at `requested` means: an open table, or one more; a depth that skips
+    /// levels (a malformed `\itap`) means the innermost open table.
+    func effectiveDepth(_ requested: Int, story s: Int) -> Int {
+        let count = stories[s].tables.count
+        if requested <= count + 1 { return max(requested, 1) }
+        return max(count, 1)
+    }
+
+    /// `\cell` / `\nestcell`.
+    func cellEnd(depth: Int) {
+        let s = state.story
+        if hasPendingContent { finishParagraph(story: s, para: state.para, mark: state.char) }
+        let d = adjustTables(story: s, to: effectiveDepth(depth, story: s))
+        stories[s].tables[d - 1].endCell()
+    }
+
+    /// `\row` / `\nestrow`.
+    func rowEnd(depth: Int) {
+        let s = state.story
+        if hasPendingContent { finishParagraph(story: s, para: state.para, mark: state.char) }
+        guard !stories[s].tables.isEmpty else { return }
+        let d = adjustTables(story: s, to: min(effectiveDepth(depth, story: s), stories[s].tables.count))
+        stories[s].tables[d - 1].endRow(rowDefinitions[d] ?? RowDefinition())
+        drain(story: s)
+    }
+
+    /// Moves finished blocks of the main story to the output.
+    func drain(story s: Int) {
+        guard s == 0, !stories[0].collector.blocks.isEmpty else { return }
+        for b in stories[0].collector.take() { emit(b) }
+    }
+
+    // MARK: Output
+
+    func emit(_ block: Block) {
+        var c = Chunk(block, comments: pendingComments, notes: pendingNotes)
+        pendingComments.removeAll()
+        pendingNotes.removeAll()
+        if openRanges.isEmpty {
+            output.append(c)
+        } else {
+            held.append(c)
+        }
+    }
+
+    /// A finished comment: into the held chunk that holds its anchor, or with the next chunk.
+    func deliver(_ comment: Comment) {
+        if let i = held.firstIndex(where: { chunk in chunkMentions(chunk, comment.parentID ?? comment.id) }) {
+            held[i].comments.append(comment)
+        } else {
+            pendingComments.append(comment)
+        }
+        openRanges.remove(comment.id)
+        releaseHeldIfPossible()
+    }
+
+    func releaseHeldIfPossible() {
+        guard openRanges.isEmpty, !held.isEmpty else { return }
+        output += held
+        held.removeAll()
+    }
+
+    private func chunkMentions(_ c: Chunk, _ id: String) -> Bool {
+        var found = false
+        c.block.forEachInline { i in
+            switch i {
+            case .commentStart(let x), .commentPoint(let x), .commentEnd(let x): if x == id { found = true }
+            default: break
+            }
+        }
+        return found || c.comments.contains { $0.id == id }
+    }
+
+    /// Ends the document: the last paragraph, open tables and lists, comments still waiting.
+    func finishDocument() {
+        while stories.count > 1 { finishStory(stories.count - 1) }
+        if hasPendingContentMain {
+            finishParagraph(story: 0, para: stories[0].lastTextPara ?? ParaFormat(), mark: CharFormat())
+        }
+        closeTables(story: 0, to: 0)
+        stories[0].collector.close()
+        drain(story: 0)
+        for id in openRanges.sorted() {
+            diagnostics.report(.rtfCommentWithoutBody, "an annotation range had no annotation; kept as an empty comment")
+            let c = Comment(id: id, body: [])
+            if let i = held.firstIndex(where: { chunkMentions($0, id) }) { held[i].comments.append(c) } else { pendingComments.append(c) }
+        }
+        openRanges.removeAll()
+        output += held
+        held.removeAll()
+        if !pendingComments.isEmpty || !pendingNotes.isEmpty {
+            if output.isEmpty || outputPosition >= output.count {
+                output.append(Chunk(.paragraph(Paragraph([])), comments: pendingComments, notes: pendingNotes))
+            } else {
+                output[output.count - 1].comments += pendingComments
+                output[output.count - 1].notes += pendingNotes
+            }
+            pendingComments.removeAll()
+            pendingNotes.removeAll()
+        }
+        if hiddenCount > 0 {
+            diagnostics.report(.rtfHiddenText, "hidden text (\\v) was left out (\(hiddenCount) characters)")
+        }
+        if tokenizer.clampedParameters > 0 {
+            diagnostics.report(.rtfParameterClamped, "control word parameters out of range were clamped",
+                               count: tokenizer.clampedParameters)
+        }
+        if hiddenCount > 0 { hiddenCount = 0 }
+    }
+
+    private var hasPendingContentMain: Bool { !stories[0].runs.isEmpty || !stories[0].text.isEmpty }
+
+    // MARK: Notes and annotations
+
+    func startNote() {
+        let parent = state.story
+        noteCounter += 1
+        let id = "\(noteCounter)"
+        appendAtom(.noteReference(id), story: parent, plain: true)
+        if parent == 0 { bodyStarted = true }
+        stories.append(Story(kind: .note(id: id, kind: .footnote)))
+        state.story = stories.count - 1
+        state.ownsStory = true
+        state.dest = .body
+        state.field = -1
+    }
+
+    func startAnnotation() {
+        let parent = state.story
+        flushRun(parent)
+        var info = AnnotationInfo()
+        info.initials = pendingInitials
+        info.author = pendingAuthor
+        info.anchorStory = parent
+        info.anchorRun = stories[parent].runs.count
+        pendingInitials = nil
+        pendingAuthor = nil
+        stories.append(Story(kind: .annotation(info)))
+        state.story = stories.count - 1
+        state.ownsStory = true
+        state.dest = .body
+        state.field = -1
+    }
+
+    /// Ends story `index` (a note or annotation) and hands its result on.
+    func finishStory(_ index: Int) {
+        guard index > 0, index == stories.count - 1 else { return }
+        if !stories[index].runs.isEmpty || !stories[index].text.isEmpty {
+            finishParagraph(story: index, para: stories[index].lastTextPara ?? ParaFormat(), mark: CharFormat())
+        }
+        closeTables(story: index, to: 0)
+        stories[index].collector.close()
+        let story = stories.removeLast()
+        let blocks = story.collector.blocks
+        switch story.kind {
+        case .main: break
+        case .note(let id, let kind):
+            pendingNotes.append(Note(id: id, kind: kind, blocks: blocks))
+        case .annotation(let info):
+            annotationCounter += 1
+            let id: String
+            if let r = info.reference, !r.isEmpty { id = r } else { id = "rtf-annotation-\(annotationCounter)" }
+            if info.parent == nil, !startedRanges.contains(id), info.anchorStory < stories.count {
+                let s = info.anchorStory
+                let at = min(info.anchorRun, stories[s].runs.count)
+                stories[s].runs.insert(Run(.atom(.commentPoint(id))), at: at)
+            }
+            deliver(Comment(id: id, author: info.author, initials: info.initials, date: info.date, body: blocks,
+                            parentID: info.parent))
+        }
+    }
+
+    // MARK: Fields
+
+    func startField() {
+        fields.append(FieldState())
+        state.field = fields.count - 1
+        state.ownsField = true
+    }
+
+    func finishFieldInstruction(_ index: Int) {
+        guard index >= 0, index < fields.count else { return }
+        let instruction = String(decoding: fields[index].instruction, as: UTF8.self)
+        fields[index].kind = parseField(instruction)
+        if case .comment(let id) = fields[index].kind {
+            let s = state.story
+            appendAtom(.commentStart(id), story: s)
+            if let a = reader.scrivenerAnnotations[id], case .comment(var c) = a {
+                c.id = id
+                pendingComments.append(c)
+            } else {
+                diagnostics.report(.rtfScrivenerAnnotationMissing, "a Scrivener comment link had no comment text; kept as an empty comment")
+                pendingComments.append(Comment(id: id, body: []))
+            }
+        }
+    }
+
+    func finishField(_ index: Int) {
+        guard index >= 0, index < fields.count, index == fields.count - 1 else { return }
+        let f = fields.removeLast()
+        switch f.kind {
+        case .comment(let id): appendAtom(.commentEnd(id), story: state.story)
+        case .footnote(let n):
+            appendAtom(.noteReference(n.id), story: state.story, plain: true)
+            pendingNotes.append(n)
+        case .plain, .link: break
+        }
+    }
+
+    /// The meaning of a field instruction: HYPERLINK (web, internal `\l`, Scrivener), or anything else.
+    private func parseField(_ s: String) -> FieldState.Kind {
+        var words: [String] = []
+        var current = ""
+        var quoted = false
+        var hadQuote = false
+        for ch in s {
+            if ch == "\"" { quoted.toggle(); hadQuote = true; continue }
+            if !quoted && (ch == " " || ch == "\t" || ch == "\n" || ch == "\r") {
+                if !current.isEmpty || hadQuote { words.append(current) }
+                current = ""
+                hadQuote = false
+            } else {
+                current.append(ch)
+            }
+        }
+        if !current.isEmpty || hadQuote { words.append(current) }
+        guard let first = words.first, first.uppercased() == "HYPERLINK" else { return .plain }
+        var url: String?
+        var anchor: String?
+        var i = 1
+        while i < words.count {
+            let w = words[i]
+            if w == "\\l", i + 1 < words.count { anchor = words[i + 1]; i += 2; continue }
+            if w.hasPrefix("\\") { i += (w == "\\o" || w == "\\t" || w == "\\m") ? 2 : 1; continue }
+            if url == nil { url = w }
+            i += 1
+        }
+        if let u = url {
+            if u.hasPrefix("scrivcmt://") {
+                let id = String(u.dropFirst("scrivcmt://".count))
+                if case .footnote(var n)? = reader.scrivenerAnnotations[id] {
+                    n.id = id
+                    return .footnote(n)
+                }
+                return .comment(id)
+            }
+            if u.hasPrefix("scrivlnk://") {
+                return .link(Link(url: reader.scrivenerLinkTarget(String(u.dropFirst("scrivlnk://".count)))))
+            }
+            return .link(Link(url: anchor.map { u + "#" + $0 } ?? u))
+        }
+        if let a = anchor { return .link(Link(url: "#" + a)) }
+        return .plain
+    }
+
+    // MARK: Destinations
+
+    /// A group that set a destination ends (`state` is already the enclosing group).
+    func finishDestination(_ g: GroupState) {
+        switch g.dest {
+        case .fontTable: commitFont()
+        case .styleSheet: commitStyle()
+        case .colorTable:
+            if colorParts != nil {
+                colors.append(colorParts.map { RGBColor(red: UInt8($0.r), green: UInt8($0.g), blue: UInt8($0.b)) })
+                colorParts = nil
+            }
+        case .revisionTable: break
+        case .list:
+            listDefinitions[listInProgress.id] = listInProgress
+        case .listOverride:
+            listOverrides[overrideInProgress.ls] = overrideInProgress.list
+        case .listLevel, .listTable, .listOverrideTable, .info, .userProps, .nestedTableProperties, .body, .skip:
+            break
+        case .infoDate(let key):
+            let d = dateParts
+            if (1...9999).contains(d[0]), (1...12).contains(d[1]), (1...31).contains(d[2]) {
+                header.metadata[key] = .text(isoDate(d[0], d[1], d[2], min(max(d[3], 0), 23), min(max(d[4], 0), 59)))
+            }
+        case .text(let t):
+            let raw = collect
+            let value = collectedString()
+            finishText(t, value, raw: raw)
+        case .fieldInstruction:
+            finishFieldInstruction(g.field)
+        case .picture:
+            finishPicture()
+        case .defaultCharacter:
+            header.defaultCharacterStyle = textFormat(g.char, link: nil).0.style
+        case .defaultParagraph:
+            header.defaultParagraphStyle = paragraphStyle(g.para)
+        case .legacyList:
+            state.para.legacyList = g.para.legacyList
+            state.para.legacyLevel = g.para.legacyLevel
+        }
+    }
+
+    private func finishText(_ t: TextTarget, _ value: String, raw: [UInt8]) {
+        switch t {
+        case .metadata(let key):
+            guard !value.isEmpty else { return }
+            if key == "author" {
+                header.metadata[key] = .list(value.components(separatedBy: "; ").filter { !$0.isEmpty })
+            } else {
+                header.metadata[key] = .text(value)
+            }
+        case .propertyName: propertyName = value
+        case .propertyValue:
+            if let k = propertyName, !k.isEmpty { header.metadata[k] = .text(value) }
+            propertyName = nil
+        case .annotationInitials: pendingInitials = value.isEmpty ? nil : value
+        case .annotationAuthor: pendingAuthor = value.isEmpty ? nil : value
+        case .annotationReference: updateAnnotation { $0.reference = value }
+        case .annotationParent: updateAnnotation { $0.parent = value.isEmpty ? nil : value }
+        case .annotationDate: updateAnnotation { $0.date = Int(value).flatMap(dateFromDTTM) }
+        case .rangeStart:
+            guard !value.isEmpty else { return }
+            appendAtom(.commentStart(value), story: state.story)
+            openRanges.insert(value)
+            startedRanges.insert(value)
+        case .rangeEnd:
+            guard !value.isEmpty else { return }
+            appendAtom(.commentEnd(value), story: state.story)
+        case .levelText:
+            // The level text: a length byte, then text with placeholders (bytes below 0x20) for the numbers.
+            guard !listInProgress.levels.isEmpty else { return }
+            let bytes = raw
+            if let last = bytes.lastIndex(where: { $0 < 0x20 }), last > 0, last + 1 < bytes.count {
+                let next = bytes[last + 1]
+                if next == UInt8(ascii: ")") { listInProgress.levels[listInProgress.levels.count - 1].delimiter = ")" }
+            }
+        }
+    }
+
+    private func updateAnnotation(_ body: (inout AnnotationInfo) -> Void) {
+        guard case .annotation(var info) = stories[state.story].kind else { return }
+        body(&info)
+        stories[state.story].kind = .annotation(info)
+    }
+}

@@ -1,0 +1,270 @@
+import Foundation
+import RedlineCore
+
+extension RTFParser {
+    // MARK: Text routing
+
+    /// Raw text bytes (in the current code page) for the current destination.
+    func text(_ bytes: [UInt8]) {
+        switch state.dest {
+        case .body:
+            if state.char.hidden { hiddenCount += bytes.count; return }
+            let s = state.story
+            prepareRun(s)
+            let cp = currentCodePage()
+            if cp == 65001 || (bytes.allSatisfy { $0 < 0x80 } && !(decoders[cp]?.isPending ?? false)) {
+                stories[s].text.append(contentsOf: bytes)
+            } else {
+                decode(bytes, codePage: cp, into: &stories[s].text)
+            }
+            if s == 0 { bodyStarted = true }
+        case .fontTable, .colorTable, .styleSheet, .revisionTable:
+            for b in bytes { tableByte(b) }
+        case .text, .fieldInstruction:
+            var out: [UInt8] = []
+            decode(bytes, codePage: currentCodePage(), into: &out)
+            appendCollected(out)
+        case .picture:
+            for b in bytes { pictureHex(b) }
+        default:
+            break
+        }
+    }
+
+    /// A `\'hh` byte.
+    func byte(_ b: UInt8) {
+        switch state.dest {
+        case .text(.levelText) where b < 0x20:
+            collect.append(b)
+        default:
+            text([b])
+        }
+    }
+
+    /// A character given as a Unicode scalar (`\uN`, `\emdash`, `\tab`...).
+    func appendCharacter(_ scalar: UInt32) {
+        var utf8: [UInt8] = []
+        appendScalar(scalar, to: &utf8)
+        switch state.dest {
+        case .body:
+            if state.char.hidden { hiddenCount += 1; return }
+            let s = state.story
+            prepareRun(s)
+            stories[s].text.append(contentsOf: utf8)
+            if s == 0 { bodyStarted = true }
+        case .text, .fieldInstruction:
+            appendCollected(utf8)
+        case .fontTable, .styleSheet, .revisionTable:
+            collect.append(contentsOf: utf8)
+        default:
+            break
+        }
+    }
+
+    private func appendCollected(_ utf8: [UInt8]) {
+        if state.dest == .fieldInstruction, state.field >= 0, state.field < fields.count {
+            if fields[state.field].instruction.count < 1 << 16 { fields[state.field].instruction += utf8 }
+        } else if collect.count < 1 << 20 {
+            collect += utf8
+        }
+    }
+
+    private func tableByte(_ b: UInt8) {
+        guard b == UInt8(ascii: ";") else {
+            if state.dest != .colorTable {
+                var out: [UInt8] = []
+                let cp = state.dest == .fontTable ? (fontCodePage ?? fontCharset.flatMap { codePage(forCharset: $0, documentCodePage: documentCodePage) } ?? documentCodePage) : documentCodePage
+                decode([b], codePage: cp, into: &out)
+                if collect.count < 4096 { collect += out }
+            }
+            return
+        }
+        switch state.dest {
+        case .fontTable: commitFont()
+        case .colorTable:
+            colors.append(colorParts.map { RGBColor(red: UInt8($0.r), green: UInt8($0.g), blue: UInt8($0.b)) })
+            colorParts = nil
+        case .styleSheet: commitStyle()
+        case .revisionTable:
+            revisionAuthors.append(collectedString())
+        default: break
+        }
+    }
+
+    func collectedString() -> String {
+        defer { collect.removeAll(keepingCapacity: true) }
+        return String(decoding: collect, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    func commitFont() {
+        guard let n = fontNumber else { collect.removeAll(); return }
+        let name = collectedString()
+        let cp = fontCodePage ?? fontCharset.flatMap { codePage(forCharset: $0, documentCodePage: documentCodePage) }
+        if let cp, !CodePageDecoder.isSupported(cp) {
+            diagnostics.report(.rtfUnknownCodePage, "code page \(cp) is not known; its bytes were read as Windows-1252")
+        }
+        fonts[n] = FontEntry(name: name, codePage: cp)
+        fontNumber = nil
+        fontCodePages.removeAll()
+    }
+
+    func commitStyle() {
+        let name = collectedString()
+        defer { styleNumber = 0; styleIsCharacter = false; styleOutline = nil }
+        guard !name.isEmpty, styleNumber >= 0 else { return }
+        if styleIsCharacter { characterStyles[styleNumber] = name } else {
+            paragraphStyles[styleNumber] = StyleEntry(name: name, outline: styleOutline)
+        }
+    }
+
+    /// The code page of text in the current font.
+    func currentCodePage() -> Int {
+        let f = state.char.font >= 0 ? state.char.font : defaultFont
+        if let cp = fontCodePages[f] { return cp }
+        var cp = fonts[f]?.codePage ?? documentCodePage
+        if !CodePageDecoder.isSupported(cp) { cp = 1252 }
+        fontCodePages[f] = cp
+        return cp
+    }
+
+    func decode(_ bytes: [UInt8], codePage cp: Int, into out: inout [UInt8]) {
+        if cp == 65001 { out += bytes; return }
+        if decoders[cp] == nil { decoders[cp] = CodePageDecoder(codePage: cp) }
+        for b in bytes { decoders[cp]!.decode(b, into: &out) }
+    }
+
+    // MARK: Runs
+
+    /// Starts a new run in story `s` if the format or link changed.
+    @inline(__always)
+    func prepareRun(_ s: Int) {
+        let link = currentLink()
+        if stories[s].format != state.char || stories[s].link != link {
+            flushRun(s)
+            stories[s].format = state.char
+            stories[s].link = link
+        }
+        stories[s].lastTextPara = state.para
+    }
+
+    func currentLink() -> Link? {
+        guard state.field >= 0, state.field < fields.count, case .link(let l) = fields[state.field].kind else { return nil }
+        return l
+    }
+
+    func flushRun(_ s: Int) {
+        guard !stories[s].text.isEmpty else { return }
+        let str = String(decoding: stories[s].text, as: UTF8.self)
+        stories[s].text.removeAll(keepingCapacity: true)
+        let (format, change) = textFormat(stories[s].format, link: stories[s].link)
+        stories[s].runs.append(Run(.text(str), format: format, link: stories[s].link, change: change))
+    }
+
+    /// Adds a non-text inline (anchor, note reference, image) to story `s` at the current position.
+    func appendAtom(_ inline: Inline, story s: Int, plain: Bool = false) {
+        flushRun(s)
+        var (format, change) = textFormat(state.char, link: nil)
+        if plain { format = TextFormat() }
+        stories[s].runs.append(Run(.atom(inline), format: format, link: plain ? nil : currentLink(), change: change))
+    }
+
+    func lineBreak() {
+        guard state.dest == .body, !state.char.hidden else { return }
+        let s = state.story
+        flushRun(s)
+        let (format, change) = textFormat(state.char, link: currentLink())
+        stories[s].runs.append(Run(.lineBreak, format: format, link: currentLink(), change: change))
+        stories[s].lastTextPara = state.para
+    }
+
+    /// The model's format and change for RTF character properties.
+    func textFormat(_ c: CharFormat, link: Link?) -> (TextFormat, RunChange?) {
+        let change: RunChange?
+        if c.deleted {
+            change = .deletion(Change(author: author(c.deletionAuthor), date: dateFromDTTM(c.deletionDate)))
+        } else if c.revised {
+            change = .insertion(Change(author: author(c.revisionAuthor), date: dateFromDTTM(c.revisionDate)))
+        } else {
+            change = nil
+        }
+        if c == lastFormat, link == nil { return (lastTextFormat, change) }
+        var t = TextFormat(bold: c.bold, italic: c.italic, underline: c.underline, strikethrough: c.strike,
+                           superscript: c.superscript, subscript: c.subscript, smallCaps: c.smallCaps)
+        t.style.allCaps = c.allCaps
+        t.style.doubleStrikethrough = c.doubleStrike
+        if c.font >= 0, let f = fonts[c.font], !f.name.isEmpty { t.style.fontFamily = f.name }
+        if c.fontSize > 0 { t.style.fontSize = Double(c.fontSize) / 2 }
+        if c.foreground > 0, c.foreground < colors.count { t.style.color = colors[c.foreground] }
+        if c.background > 0, c.background < colors.count { t.style.backgroundColor = colors[c.background] }
+        if c.highlight > 0, c.highlight < colors.count, let h = colors[c.highlight] {
+            if h == .yellow { t.highlight = true } else { t.style.backgroundColor = h }
+        }
+        if c.charStyle >= 0, let name = characterStyles[c.charStyle] {
+            switch name.lowercased() {
+            case "verbatim char", "source text":
+                t.code = true
+                t.style.fontFamily = nil
+            case "hyperlink", "internet link", "internet-link":
+                if link != nil {
+                    t.underline = false
+                    t.style.color = nil
+                }
+            case "default paragraph font", "footnote reference", "footnote characters", "annotation reference":
+                break
+            default:
+                t.style.name = name
+            }
+        }
+        if link == nil {
+            lastFormat = c
+            lastTextFormat = t
+        }
+        return (t, change)
+    }
+
+    private func author(_ i: Int) -> String? {
+        guard i >= 0, i < revisionAuthors.count else { return nil }
+        let a = revisionAuthors[i]
+        return a.isEmpty || a == "Unknown" ? nil : a
+    }
+
+    var hasPendingContent: Bool {
+        !stories[state.story].runs.isEmpty || !stories[state.story].text.isEmpty
+    }
+
+    // MARK: Pictures
+
+    func startPicture() {
+        setDestination(.picture)
+        pictureData.removeAll(keepingCapacity: false)
+        pictureNibble = -1
+        pictureType = nil
+        pictureTooLarge = false
+    }
+
+    func pictureHex(_ c: UInt8) {
+        let v: Int
+        switch c {
+        case 48...57: v = Int(c) - 48
+        case 65...70: v = Int(c) - 55
+        case 97...102: v = Int(c) - 87
+        default: return
+        }
+        if pictureTooLarge { return }
+        if pictureNibble < 0 { pictureNibble = v; return }
+        pictureData.append(UInt8(pictureNibble << 4 | v))
+        pictureNibble = -1
+        if pictureData.count > Self.maxPictureBytes { pictureTooLarge = true; pictureData = [] }
+    }
+
+    func finishPicture() {
+        defer { pictureData = [] }
+        guard state.dest == .body || state.dest == .picture, let type = pictureType, !pictureTooLarge, !pictureData.isEmpty else {
+            diagnostics.report(.rtfPictureDropped, "a picture that is not PNG or JPEG (or is too large) was left out")
+            return
+        }
+        let uri = "data:image/\(type);base64," + Data(pictureData).base64EncodedString()
+        appendAtom(.image(Image(source: uri)), story: state.story, plain: true)
+        if state.story == 0 { bodyStarted = true }
+    }
+}

@@ -1,0 +1,280 @@
+import Foundation
+import RedlineCore
+
+/// The RTF interpreter: a loop over tokens with an explicit group stack (no recursion, so nesting depth
+/// costs memory only up to the limit and never stack). Body text becomes runs in the current story;
+/// finished top-level blocks of the main story become chunks.
+final class RTFParser {
+    let reader: RTFReader
+    let diagnostics: Diagnostics
+    let maxNesting: Int
+    var tokenizer: RTFTokenizer
+
+    var header = DocumentHeader()
+    var state = GroupState()
+    var stack: [GroupState] = []
+    /// Groups beyond the nesting limit, read as if they were not there.
+    var excessDepth = 0
+    var documentOpen = false, documentClosed = false, ended = false
+    var bodyStarted = false
+    var starPending = false
+    /// Fallback characters still to skip after `\uN`.
+    var fallbackToSkip = 0
+    var highSurrogate: UInt32?
+
+    // Tables from the header.
+    var documentCodePage = 1252
+    var defaultFont = -1
+    var fonts: [Int: FontEntry] = [:]
+    var colors: [RGBColor?] = []
+    var colorParts: (r: Int, g: Int, b: Int)?
+    var paragraphStyles: [Int: StyleEntry] = [:]
+    var characterStyles: [Int: String] = [:]
+    var revisionAuthors: [String] = []
+    var listDefinitions: [Int: ListDefinition] = [:]
+    var listOverrides: [Int: Int] = [:]
+    var listInProgress = ListDefinition()
+    var overrideInProgress: (list: Int, ls: Int) = (0, 0)
+    var decoders: [Int: CodePageDecoder] = [:]
+    var fontCodePages: [Int: Int] = [:]
+
+    // Entries being read.
+    var collect: [UInt8] = []
+    var fontNumber: Int?
+    var fontCharset: Int?
+    var fontCodePage: Int?
+    var styleNumber = 0
+    var styleIsCharacter = false
+    var styleOutline: Int?
+    var dateParts = [0, 0, 0, 0, 0]
+    var propertyName: String?
+
+    // Body.
+    var stories: [Story] = [Story(kind: .main)]
+    var fields: [FieldState] = []
+    var rowDefinitions: [Int: RowDefinition] = [:]
+    var rowDefinitionDepth = 1
+    var listsWithListText = Set<Int>()
+    var pictureData: [UInt8] = []
+    var pictureNibble = -1
+    var pictureType: String?
+    var pictureTooLarge = false
+    var pendingInitials: String?
+    var pendingAuthor: String?
+    var annotationCounter = 0
+    var noteCounter = 0
+    var paragraphCounter = 0
+
+    // Output.
+    var output: [Chunk] = []
+    var outputPosition = 0
+    var held: [Chunk] = []
+    var pendingComments: [Comment] = []
+    var pendingNotes: [Note] = []
+    var openRanges = Set<String>()
+    var startedRanges = Set<String>()
+    var lastFormat = CharFormat()
+    var lastTextFormat = TextFormat()
+    var hiddenCount = 0
+
+    /// Largest picture kept (bytes); larger ones are dropped with a warning.
+    static let maxPictureBytes = 64 << 20
+
+    init(_ input: DocumentInput, reader: RTFReader, options: ReadOptions, diagnostics: Diagnostics) throws {
+        self.reader = reader
+        self.diagnostics = diagnostics
+        self.maxNesting = max(16, options.limits.maxNesting)
+        tokenizer = try RTFTokenizer(input)
+        try checkSignature(input.displayName)
+    }
+
+    /// Reads the tokens before the first body content (tables, `\info`), so the header is complete.
+    func readHeader() throws {
+        while !bodyStarted, !ended { try step() }
+    }
+
+    /// The next finished chunk, or nil at the end.
+    func nextChunk() throws -> Chunk? {
+        while outputPosition >= output.count {
+            if ended { return nil }
+            output.removeAll(keepingCapacity: true)
+            outputPosition = 0
+            try step()
+        }
+        defer { outputPosition += 1 }
+        return output[outputPosition]
+    }
+
+    // MARK: Signature
+
+    private func checkSignature(_ name: String) throws {
+        // Accept a UTF-8 byte order mark and white space before `{\rtf`.
+        var first = try tokenizer.next()
+        if first == .text {
+            var t = tokenizer.text[...]
+            if t.starts(with: [0xEF, 0xBB, 0xBF]) { t = t.dropFirst(3) }
+            if t.allSatisfy({ $0 == 32 || $0 == 9 }) { first = try tokenizer.next() }
+        }
+        guard first == .groupStart else { throw notRTF(name) }
+        let second = try tokenizer.next()
+        guard case .word(.rtf, _) = second else { throw notRTF(name) }
+        documentOpen = true
+        stack.append(state)  // the document group
+    }
+
+    private func notRTF(_ name: String) -> RedlineError {
+        .malformed("\(name) is not RTF: it does not start with {\\rtf")
+    }
+
+    // MARK: The loop
+
+    /// Handles one token.
+    func step() throws {
+        let token = try tokenizer.next()
+        if fallbackToSkip > 0 {
+            switch token {
+            case .groupStart, .groupEnd, .end: fallbackToSkip = 0
+            case .hexByte, .symbol, .word, .unknownWord:
+                fallbackToSkip -= 1
+                if case .word(.bin, let p) = token { _ = try tokenizer.skipBinary(max(0, p ?? 0)) }
+                return
+            case .text:
+                let n = tokenizer.text.count
+                if n <= fallbackToSkip { fallbackToSkip -= n; return }
+                let rest = Array(tokenizer.text[fallbackToSkip...])
+                fallbackToSkip = 0
+                if !documentClosed { text(rest) }
+                return
+            }
+        }
+        if documentClosed {
+            try afterEnd(token)
+            return
+        }
+        switch token {
+        case .groupStart: push()
+        case .groupEnd: pop()
+        case .word(let k, let p):
+            let starred = starPending
+            starPending = false
+            if state.dest == .skip {
+                if k == .bin { try binary(p) } else if k == .ud, let outer = state.unicodeOuter {
+                    state.dest = outer
+                    state.unicodeOuter = nil
+                }
+                return
+            }
+            _ = starred
+            try word(k, p)
+        case .unknownWord(_, _):
+            if starPending { setDestination(.skip) }
+            starPending = false
+        case .symbol(let c):
+            if c == UInt8(ascii: "*") { starPending = true; return }
+            starPending = false
+            if state.dest == .skip { return }
+            symbol(c)
+        case .hexByte(let b):
+            starPending = false
+            if state.dest == .skip { return }
+            byte(b)
+        case .text:
+            starPending = false
+            if state.dest == .skip { return }
+            text(tokenizer.text)
+        case .end:
+            finishInput()
+        }
+    }
+
+    private func afterEnd(_ token: RTFToken) throws {
+        switch token {
+        case .end: finishInput()
+        case .text where tokenizer.text.allSatisfy({ $0 == 32 || $0 == 9 }): break
+        default:
+            diagnostics.report(.rtfTrailingContent, "content after the end of the RTF document was ignored")
+            // Skip the rest quickly.
+            while try tokenizer.next() != .end {}
+            finishInput()
+        }
+    }
+
+    // MARK: Groups
+
+    func push() {
+        if stack.count >= maxNesting {
+            if excessDepth == 0 {
+                diagnostics.report(.rtfNestingLimit, "groups nested deeper than \(maxNesting) were read as if flat")
+            }
+            excessDepth += 1
+            return
+        }
+        stack.append(state)
+        state.ownsDest = false
+        state.ownsStory = false
+        state.ownsField = false
+    }
+
+    func pop() {
+        if excessDepth > 0 { excessDepth -= 1; return }
+        guard stack.count > 1 else {
+            if stack.count == 1 {
+                // The document group closes.
+                let finished = state
+                state = stack.removeLast()
+                finishGroup(finished)
+                documentClosed = true
+                finishDocument()
+                return
+            }
+            diagnostics.report(.rtfUnbalancedBraces, "a closing brace had no group to close and was ignored")
+            return
+        }
+        let finished = state
+        state = stack.removeLast()
+        // Paragraph and character properties of a group end with it, but a story or field keeps its place.
+        finishGroup(finished)
+    }
+
+    func setDestination(_ d: Destination) {
+        state.dest = d
+        state.ownsDest = true
+    }
+
+    private func finishGroup(_ g: GroupState) {
+        if g.ownsDest { finishDestination(g) } else {
+            switch g.dest {
+            case .fontTable: commitFont()
+            case .styleSheet: commitStyle()
+            default: break
+            }
+        }
+        if g.ownsField { finishField(g.field) }
+        if g.ownsStory { finishStory(g.story) }
+    }
+
+    // MARK: End of input
+
+    private func finishInput() {
+        guard !ended else { return }
+        if !documentClosed {
+            let open = stack.count + excessDepth
+            diagnostics.report(.rtfTruncated, "the RTF input ends inside \(open) open group\(open == 1 ? "" : "s") (truncated?); read what was there")
+            excessDepth = 0
+            while stack.count > 1 { pop() }
+            if stack.count == 1 { pop() }
+        }
+        if !documentClosed { finishDocument() }
+        ended = true
+        bodyStarted = true
+    }
+
+    private func binary(_ length: Int?) throws {
+        let n = max(0, length ?? 0)
+        let got = try tokenizer.skipBinary(n)
+        if got < n {
+            diagnostics.report(.rtfTruncated, "a \\bin of \(n) bytes runs past the end of the input (truncated?)")
+        }
+    }
+
+}

@@ -1,0 +1,166 @@
+import RedlineCore
+
+/// Character properties as RTF states them (indexes into the font, colour, style and revision tables).
+struct CharFormat: Equatable {
+    var bold = false, italic = false, underline = false, strike = false, doubleStrike = false
+    var superscript = false, `subscript` = false, smallCaps = false, allCaps = false, hidden = false
+    var font = -1, fontSize = -1, foreground = -1, background = -1, highlight = -1, charStyle = -1
+    var revised = false, deleted = false
+    var revisionAuthor = 0, deletionAuthor = 0, revisionDate = 0, deletionDate = 0
+}
+
+/// Paragraph properties as RTF states them (lengths in twips).
+struct ParaFormat: Equatable {
+    var alignment: ParagraphAlignment?
+    var firstLine = 0, left = 0, right = 0, before = 0, after = 0, lineSpacing = 0, lineMultiple = 0
+    var tabs: [TabStop] = []
+    var tabAlignment = TabStop.Alignment.left
+    var tabLeader = TabStop.Leader.none
+    var style = -1, outline = -1
+    var inTable = false, nesting = -1
+    var list = -1, listLevel = 0
+    /// Legacy `\pn` numbering: its kind and level.
+    var legacyList: ListKind?
+    var legacyLevel = 0
+
+    /// How deep in nested tables this paragraph is (0: not in a table).
+    var tableDepth: Int { nesting >= 0 ? nesting : (inTable ? 1 : 0) }
+}
+
+/// What the text of a group is.
+enum Destination: Equatable {
+    case body, skip
+    case fontTable, colorTable, styleSheet, revisionTable
+    case listTable, list, listLevel, listOverrideTable, listOverride
+    case info, infoDate(String), userProps
+    case text(TextTarget)
+    case fieldInstruction, picture, nestedTableProperties, defaultCharacter, defaultParagraph, legacyList
+}
+
+/// Destinations whose text is collected whole and used when the group ends.
+enum TextTarget: Equatable {
+    case metadata(String), propertyName, propertyValue
+    case annotationInitials, annotationAuthor, annotationReference, annotationParent, annotationDate
+    case rangeStart, rangeEnd, levelText
+}
+
+/// The state a group saves and restores.
+struct GroupState {
+    var char = CharFormat()
+    var para = ParaFormat()
+    var dest = Destination.body
+    var fallbackLength = 1
+    var story = 0
+    var field = -1
+    /// Set on the group that set `dest`, opened `story` or `field`: ending it finishes them.
+    var ownsDest = false, ownsStory = false, ownsField = false
+    /// Inside `\upr`: the destination its `\ud` part continues.
+    var unicodeOuter: Destination?
+}
+
+/// A text that collects blocks of its own: the document body, a note, or an annotation.
+struct Story {
+    enum Kind {
+        case main
+        case note(id: String, kind: NoteKind)
+        case annotation(AnnotationInfo)
+    }
+
+    var kind: Kind
+    var runs: [Run] = []
+    /// The UTF-8 text of the run being read, with its format and link.
+    var text: [UInt8] = []
+    var format = CharFormat()
+    var link: Link?
+    var collector = BlockCollector()
+    var tables: [OpenTable] = []
+    /// Paragraph properties when text was last added (for a last paragraph without `\par`).
+    var lastTextPara: ParaFormat?
+    var sawListText = false
+
+    init(kind: Kind) {
+        self.kind = kind
+        text.reserveCapacity(256)
+    }
+}
+
+/// What is known about an annotation while its body is read.
+struct AnnotationInfo {
+    var initials: String?
+    var author: String?
+    var reference: String?
+    var parent: String?
+    var date: String?
+    /// Where its point anchor goes: the story and run index.
+    var anchorStory = 0
+    var anchorRun = 0
+}
+
+/// One open field (`{\field{\*\fldinst ...}{\fldrslt ...}}`).
+struct FieldState {
+    enum Kind {
+        case plain
+        case link(Link)
+        case comment(String)
+        case footnote(Note)
+    }
+    var instruction: [UInt8] = []
+    var kind = Kind.plain
+}
+
+/// A list definition from `\listtable`: per level, the kind.
+struct ListDefinition {
+    var id = 0
+    var levels: [ListLevelDefinition] = []
+}
+
+/// One level of a list definition.
+struct ListLevelDefinition {
+    var format = 0
+    var start = 1
+    var delimiter: Character = "."
+
+    var kind: ListKind {
+        format == 23 || format == 255 ? .bullet : .ordered(start: start, delimiter: delimiter)
+    }
+}
+
+/// A font table entry.
+struct FontEntry {
+    var name: String
+    var codePage: Int?
+}
+
+/// A stylesheet entry.
+struct StyleEntry {
+    var name: String
+    var outline: Int?
+}
+
+/// Decodes a Word DTTM value (`\revdttm`, `\atndate`) into an ISO 8601 date, or nil when it is zero or invalid.
+func dateFromDTTM(_ v: Int) -> String? {
+    guard v != 0 else { return nil }
+    let u = UInt32(truncatingIfNeeded: v)
+    let minute = Int(u & 0x3F), hour = Int((u >> 6) & 0x1F), day = Int((u >> 11) & 0x1F)
+    let month = Int((u >> 16) & 0xF), year = Int((u >> 20) & 0x1FF) + 1900
+    guard (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60 else { return nil }
+    return isoDate(year, month, day, hour, minute)
+}
+
+/// Encodes an ISO 8601 date (`2024-01-15T14:30:00Z`, seconds and zone ignored) as a Word DTTM value.
+func dttm(fromISO s: String) -> Int? {
+    let digits = s.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+    guard digits.count >= 3 else { return nil }
+    let (y, mo, d) = (digits[0], digits[1], digits[2])
+    let h = digits.count > 3 ? digits[3] : 0, mi = digits.count > 4 ? digits[4] : 0
+    guard (1900...2411).contains(y), (1...12).contains(mo), (1...31).contains(d), (0..<24).contains(h), (0..<60).contains(mi) else {
+        return nil
+    }
+    return Int(Int32(bitPattern: UInt32(mi) | UInt32(h) << 6 | UInt32(d) << 11 | UInt32(mo) << 16 | UInt32(y - 1900) << 20))
+}
+
+/// `2024-01-15T14:30:00Z`.
+func isoDate(_ y: Int, _ mo: Int, _ d: Int, _ h: Int, _ mi: Int) -> String {
+    func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
+    return "\(y)-\(two(mo))-\(two(d))T\(two(h)):\(two(mi)):00Z"
+}

@@ -1,1 +1,0 @@
-// RedlineRTF: see ARCHITECTURE.md.

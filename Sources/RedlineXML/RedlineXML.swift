@@ -1,1 +1,0 @@
-// RedlineXML: see ARCHITECTURE.md.

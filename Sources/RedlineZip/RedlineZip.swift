@@ -1,1 +1,0 @@
-// RedlineZip: see ARCHITECTURE.md.

@@ -1,0 +1,194 @@
+@preconcurrency internal import CLibZip
+import Foundation
+import RedlineCore
+
+/// One file inside a zip archive, as its central directory describes it.
+/// The sizes are the archive's claims: `ZipArchive` never trusts them when it inflates.
+public struct ZipEntry: Hashable, Sendable {
+    /// Position in the central directory.
+    public var index: Int
+    /// The stored name (`word/document.xml`); checked to be relative and without `..` components.
+    public var name: String
+    /// The size the archive claims the entry inflates to.
+    public var declaredSize: UInt64
+    /// The size of the entry's stored (compressed) data.
+    public var compressedSize: UInt64
+    /// True when the entry's data is encrypted (Redline does not decrypt).
+    public var isEncrypted: Bool
+    /// True for a directory entry (a name ending in "/").
+    public var isDirectory: Bool { name.hasSuffix("/") }
+}
+
+/// Safe reading of a zip archive (a DOCX package, a test's output): list entries, read an entry whole
+/// or stream it in pieces. Inflated sizes and compression ratios are limited while inflating
+/// (`Limits.maxInflatedBytes`, `maxEntryBytes`, `maxCompressionRatio`), so a zip bomb stops early.
+/// Entry names are only ever compared, never used as paths; an archive holding an absolute name or one
+/// with a `..` component is refused as hostile.
+/// Not thread-safe: use one archive from one thread at a time.
+public final class ZipArchive {
+    /// Every entry, in central-directory order.
+    public let entries: [ZipEntry]
+    /// A name for messages (the path, or "zip data").
+    public let displayName: String
+    let limits: Limits
+    /// Bytes inflated so far from every entry, against `Limits.maxInflatedBytes`.
+    var inflatedTotal: UInt64 = 0
+    private let handle: OpaquePointer
+    /// A copy of in-memory input that libzip reads from; freed after the archive.
+    private let storage: UnsafeMutableRawBufferPointer?
+    private let byName: [String: Int]
+
+    /// Opens the archive at `path`; messages start with `displayName` (default: the path; "" for none).
+    public convenience init(path: String, limits: Limits = Limits(), displayName: String? = nil) throws {
+        let path = path, label = displayName ?? path
+        let prefix = Self.prefix(ofFile: path)
+        if prefix.isEmpty, FileManager.default.fileExists(atPath: path) {
+            throw RedlineError.malformed(Self.label(label, "the file is empty, not a zip archive"))
+        }
+        var code: Int32 = 0
+        guard let z = zip_open(path, ZIP_RDONLY, &code) else {
+            throw Self.openError(code: code, name: label, prefix: prefix)
+        }
+        try self.init(handle: z, storage: nil, displayName: label, limits: limits)
+    }
+
+    /// Opens an archive held in memory (the bytes are copied); messages start with `displayName`.
+    public convenience init(bytes: [UInt8], limits: Limits = Limits(), displayName: String = "zip data") throws {
+        let label = displayName
+        if bytes.isEmpty { throw RedlineError.malformed(Self.label(label, "empty, not a zip archive")) }
+        let storage = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 8)
+        bytes.withUnsafeBytes { storage.copyMemory(from: $0) }
+        var error = zip_error_t()
+        zip_error_init(&error)
+        defer { zip_error_fini(&error) }
+        guard let source = zip_source_buffer_create(storage.baseAddress, UInt64(bytes.count), 0, &error) else {
+            storage.deallocate()
+            throw RedlineError.io(Self.label(label, "cannot read zip data: \(String(cString: zip_error_strerror(&error)))"))
+        }
+        guard let z = zip_open_from_source(source, ZIP_RDONLY, &error) else {
+            zip_source_free(source)
+            storage.deallocate()
+            throw Self.openError(code: zip_error_code_zip(&error), name: label, prefix: Array(bytes.prefix(8)))
+        }
+        try self.init(handle: z, storage: storage, displayName: label, limits: limits)
+    }
+
+    private init(handle: OpaquePointer, storage: UnsafeMutableRawBufferPointer?, displayName: String, limits: Limits) throws {
+        self.handle = handle
+        self.storage = storage
+        self.displayName = displayName
+        self.limits = limits
+        var list: [ZipEntry] = []
+        var byName: [String: Int] = [:]
+        let count = max(0, zip_get_num_entries(handle, 0))
+        do {
+            for i in 0..<UInt64(count) {
+                var st = zip_stat_t()
+                zip_stat_init(&st)
+                guard zip_stat_index(handle, i, 0, &st) == 0, let cName = st.name else {
+                    throw RedlineError.malformed(Self.label(displayName, "zip entry \(i) cannot be read (damaged central directory)"))
+                }
+                let name = String(cString: cName)
+                guard ZipEntryName.isSafe(name) else {
+                    throw RedlineError.malformed(Self.label(displayName,
+                        "zip entry name '\(name)' is absolute or climbs out with '..'; refusing a hostile archive"))
+                }
+                let encrypted = st.valid & UInt64(ZIP_STAT_ENCRYPTION_METHOD) != 0 && st.encryption_method != UInt16(ZIP_EM_NONE)
+                list.append(ZipEntry(index: Int(i), name: name, declaredSize: st.size, compressedSize: st.comp_size,
+                                     isEncrypted: encrypted))
+                if byName[name] == nil { byName[name] = list.count - 1 }
+            }
+        } catch {
+            zip_discard(handle)
+            storage?.deallocate()
+            throw error
+        }
+        self.entries = list
+        self.byName = byName
+    }
+
+    deinit {
+        zip_discard(handle)
+        storage?.deallocate()
+    }
+
+    /// The entry called `name`; OPC part names compare ASCII case-insensitively, so an exact match is
+    /// preferred and a case-insensitive one accepted. A leading "/" is ignored.
+    public func entry(named name: String) -> ZipEntry? {
+        let n = name.hasPrefix("/") ? String(name.dropFirst()) : name
+        if let i = byName[n] { return entries[i] }
+        let lower = n.lowercased()
+        return entries.first { $0.name.lowercased() == lower }
+    }
+
+    /// The whole inflated content of `entry`, within the limits.
+    public func read(_ entry: ZipEntry) throws -> [UInt8] {
+        let stream = try open(entry)
+        var out: [UInt8] = []
+        out.reserveCapacity(Int(min(entry.declaredSize, 1 << 24)))
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = try buffer.withUnsafeMutableBytes { try stream.read(into: $0) }
+            if n == 0 { break }
+            out.append(contentsOf: buffer[0..<n])
+        }
+        return out
+    }
+
+    /// The whole content of the entry called `name`, or nil when there is none.
+    public func read(named name: String) throws -> [UInt8]? {
+        guard let e = entry(named: name) else { return nil }
+        return try read(e)
+    }
+
+    /// A stream over `entry`'s inflated content, for reading large entries in pieces.
+    public func open(_ entry: ZipEntry) throws -> ZipEntryStream {
+        if entry.isEncrypted {
+            throw RedlineError.unsupported(label("zip entry '\(entry.name)' is encrypted; Redline does not decrypt"))
+        }
+        // Honest headers of a bomb are refused before inflating; lying ones are caught while inflating.
+        if entry.declaredSize > limits.maxEntryBytes {
+            throw RedlineError.limit(label("zip entry '\(entry.name)' claims \(entry.declaredSize) bytes, more than the limit of \(limits.maxEntryBytes) (a zip bomb?)"))
+        }
+        if entry.declaredSize > ZipEntryStream.ratioGrace && entry.declaredSize / max(entry.compressedSize, 1) > limits.maxCompressionRatio {
+            throw RedlineError.limit(label("zip entry '\(entry.name)' inflates more than \(limits.maxCompressionRatio) times its stored size (a zip bomb?)"))
+        }
+        guard let f = zip_fopen_index(handle, UInt64(entry.index), 0) else {
+            throw RedlineError.malformed(label("cannot open zip entry '\(entry.name)': \(lastError())"))
+        }
+        return ZipEntryStream(archive: self, entry: entry, file: f)
+    }
+
+    /// `message` prefixed with the archive's display name (when it has one).
+    func label(_ message: String) -> String { Self.label(displayName, message) }
+
+    static func label(_ name: String, _ message: String) -> String { name.isEmpty ? message : "\(name): \(message)" }
+
+    func lastError() -> String {
+        String(cString: zip_error_strerror(zip_get_error(handle)))
+    }
+
+    // MARK: Open errors
+
+    private static func prefix(ofFile path: String) -> [UInt8] {
+        guard let f = fopen(path, "rb") else { return [] }
+        defer { fclose(f) }
+        var b = [UInt8](repeating: 0, count: 8)
+        let n = fread(&b, 1, 8, f)
+        return Array(b.prefix(n))
+    }
+
+    private static func openError(code: Int32, name: String, prefix: [UInt8]) -> RedlineError {
+        switch code {
+        case ZIP_ER_NOENT: return .io(label(name, "no such file"))
+        case ZIP_ER_OPEN, ZIP_ER_READ: return .io(label(name, "cannot read the file"))
+        case ZIP_ER_MEMORY: return .limit(label(name, "out of memory opening the zip archive"))
+        default: break
+        }
+        if prefix.starts(with: [0x50, 0x4B, 0x03, 0x04]) {
+            return .malformed(label(name, "the zip archive is truncated or damaged (its central directory is missing or wrong)"))
+        }
+        if prefix.isEmpty { return .malformed(label(name, "the file is empty, not a zip archive")) }
+        return .malformed(label(name, "not a zip archive"))
+    }
+}

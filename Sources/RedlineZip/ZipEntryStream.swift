@@ -1,0 +1,64 @@
+@preconcurrency internal import CLibZip
+import RedlineCore
+
+/// Reads one zip entry's inflated content in pieces, enforcing the archive's limits on every piece:
+/// the entry's size, the archive's total and the compression ratio, counted from the bytes actually
+/// inflated (the sizes in the headers are not trusted). Closes itself at the end or when released.
+public final class ZipEntryStream {
+    /// The entry being read.
+    public let entry: ZipEntry
+    /// Bytes inflated so far.
+    public private(set) var bytesRead: UInt64 = 0
+    private let archive: ZipArchive
+    private var file: OpaquePointer?
+    /// Below this many inflated bytes the ratio is not checked: small repetitive parts are harmless.
+    static let ratioGrace: UInt64 = 1 << 20
+
+    init(archive: ZipArchive, entry: ZipEntry, file: OpaquePointer) {
+        self.archive = archive
+        self.entry = entry
+        self.file = file
+    }
+
+    deinit { close() }
+
+    /// Fills the start of `buffer`; returns how many bytes were read, 0 at the end of the entry.
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        guard let f = file, buffer.count > 0 else { return 0 }
+        let n = zip_fread(f, buffer.baseAddress!, UInt64(buffer.count))
+        if n < 0 {
+            let message = String(cString: zip_error_strerror(zip_file_get_error(f)))
+            close()
+            throw RedlineError.malformed(archive.label("zip entry '\(entry.name)' is damaged: \(message)"))
+        }
+        if n == 0 { close(); return 0 }
+        bytesRead += UInt64(n)
+        archive.inflatedTotal += UInt64(n)
+        try checkLimits()
+        return Int(n)
+    }
+
+    private func checkLimits() throws {
+        let limits = archive.limits
+        let name = archive.label("zip entry '\(entry.name)'")
+        if bytesRead > limits.maxEntryBytes {
+            close()
+            throw RedlineError.limit("\(name) inflates to more than \(limits.maxEntryBytes) bytes (a zip bomb?)")
+        }
+        if archive.inflatedTotal > limits.maxInflatedBytes {
+            close()
+            throw RedlineError.limit(archive.label("the zip archive inflates to more than \(limits.maxInflatedBytes) bytes (a zip bomb?)"))
+        }
+        if bytesRead > Self.ratioGrace && bytesRead / max(entry.compressedSize, 1) > limits.maxCompressionRatio {
+            close()
+            throw RedlineError.limit(
+                "\(name) inflates more than \(limits.maxCompressionRatio) times its stored size (a zip bomb?)")
+        }
+    }
+
+    /// Releases the entry (reading after this returns 0).
+    public func close() {
+        if let f = file { zip_fclose(f) }
+        file = nil
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import RedlineCore
+import RedlineDOCX
+import RedlineZip
+import XCTest
+
+/// Helpers for the DOCX writer tests: writing documents, temporary files, and the real consumers
+/// (LibreOffice, pandoc, python-docx). A missing consumer fails the test under CI and skips it locally.
+enum DOCXTest {
+    /// The DOCX bytes for `document`.
+    static func write(_ document: Document, options: WriteOptions = WriteOptions(),
+                      diagnostics: Diagnostics = Diagnostics()) throws -> [UInt8] {
+        let out = MemoryOutput()
+        var source = ChunkArraySource(document)
+        var sink = try DOCXWriter().sink(to: out, options: options, diagnostics: diagnostics)
+        try Pipeline.run(source: &source, stages: [], sink: &sink)
+        return out.bytes
+    }
+
+    /// A new empty temporary directory.
+    static func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("redline-docx-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// Writes `bytes` to `name` in a new temporary directory and returns the path.
+    static func file(_ bytes: [UInt8], named name: String = "out.docx") throws -> URL {
+        let url = try temporaryDirectory().appendingPathComponent(name)
+        try Data(bytes).write(to: url)
+        return url
+    }
+
+    /// Runs a program; returns its exit status, standard output and standard error.
+    @discardableResult
+    static func run(_ arguments: [String], in directory: URL? = nil) throws -> (status: Int32, out: String, err: String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = arguments
+        if let directory { p.currentDirectoryURL = directory }
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+    }
+
+    /// Skips (locally) or fails (under CI) when `tool` is not installed.
+    static func require(_ tool: String, check: [String]? = nil) throws {
+        let ok = (try? run(check ?? ["which", tool]))?.status == 0
+        if ok { return }
+        if ProcessInfo.processInfo.environment["CI"] != nil {
+            XCTFail("\(tool) is required under CI (make test installs it)")
+            throw XCTSkip("\(tool) missing")
+        }
+        throw XCTSkip("\(tool) is not installed; run `bash scripts/setup.sh test` to check DOCX output with it")
+    }
+
+    /// One part of a DOCX as text ("" when there is no such part).
+    static func part(_ name: String, of docx: [UInt8]) throws -> String {
+        let archive = try ZipArchive(bytes: docx)
+        return try archive.read(named: name).map { String(decoding: $0, as: UTF8.self) } ?? ""
+    }
+
+    /// The names of a DOCX's parts in archive order.
+    static func partNames(_ docx: [UInt8]) throws -> [String] {
+        try ZipArchive(bytes: docx).entries.map(\.name)
+    }
+
+    /// LibreOffice's plain text for a DOCX (it shows deleted and inserted text alike).
+    static func libreOfficeText(_ docx: URL) throws -> String {
+        try require("soffice")
+        let dir = try temporaryDirectory()
+        let profile = try temporaryDirectory()
+        let r = try run(["soffice", "--headless", "-env:UserInstallation=file://\(profile.path)",
+                         "--convert-to", "txt:Text", "--outdir", dir.path, docx.path])
+        let txt = dir.appendingPathComponent(docx.deletingPathExtension().lastPathComponent + ".txt")
+        guard let data = FileManager.default.contents(atPath: txt.path) else {
+            XCTFail("LibreOffice could not open \(docx.lastPathComponent): \(r.err)")
+            return ""
+        }
+        try? FileManager.default.removeItem(at: profile)
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// pandoc's native AST of a DOCX with every change kept.
+    static func pandocNative(_ docx: URL) throws -> String {
+        try require("pandoc")
+        let r = try run(["pandoc", "--track-changes=all", "-f", "docx", "-t", "native", docx.path])
+        XCTAssertEqual(r.status, 0, "pandoc failed: \(r.err)")
+        return r.out
+    }
+
+    /// Opens a DOCX with python-docx; returns its paragraph texts.
+    static func pythonDocxParagraphs(_ docx: URL) throws -> [String] {
+        try require("python-docx", check: ["python3", "-c", "import docx"])
+        let r = try run(["python3", "-c", "import docx,sys\nfor p in docx.Document(sys.argv[1]).paragraphs: print(p.text)", docx.path])
+        XCTAssertEqual(r.status, 0, "python-docx could not open \(docx.lastPathComponent): \(r.err)")
+        return r.out.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    }
+
+    /// The words of `text`: letters and digits, in order.
+    static func words(_ text: String) -> [String] {
+        text.split(whereSeparator: { !$0.isLetter && !$0.isNumber }).map(String.init)
+    }
+}

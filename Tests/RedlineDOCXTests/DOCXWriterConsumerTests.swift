@@ -1,0 +1,124 @@
+import Foundation
+import RedlineCore
+import RedlineDOCX
+import XCTest
+
+/// Real consumers open what the DOCX writer writes: LibreOffice (its text shows every change),
+/// pandoc (`--track-changes=all` sees the same insertions, deletions and comments) and python-docx.
+final class DOCXWriterConsumerTests: XCTestCase {
+    /// Documents every consumer test opens.
+    static var documents: [(String, Document)] {
+        [("marked", DOCXWriterSamples.marked)]
+    }
+
+    func testLibreOfficeShowsEveryWordWithEveryChange() throws {
+        for (name, document) in Self.documents {
+            let docx = try DOCXTest.file(DOCXTest.write(document), named: "\(name).docx")
+            let theirs = DOCXTest.words(try DOCXTest.libreOfficeText(docx))
+            let ours = DOCXTest.words(document.blocks.map(\.plainText).joined(separator: "\n"))
+            XCTAssertFalse(ours.isEmpty)
+            // LibreOffice adds list numbers and note marks (digits, roman numerals, also glued to a word).
+            func isMark(_ s: Substring) -> Bool { s.allSatisfy { $0.isNumber || "ivxlc".contains($0) } }
+            var i = 0
+            var extra: [String] = []
+            for w in theirs {
+                if i < ours.count && (ours[i] == w || (w.hasPrefix(ours[i]) && isMark(w.dropFirst(ours[i].count)))) {
+                    i += 1
+                } else {
+                    extra.append(w)
+                }
+            }
+            XCTAssertEqual(i, ours.count, "\(name): LibreOffice lost words from '\(ours[min(i, ours.count - 1)])' on")
+            XCTAssertEqual(extra.filter { !isMark($0[...]) }, [], name)
+        }
+    }
+
+    func testPandocSeesTheSameChangesAndComments() throws {
+        for (name, document) in Self.documents {
+            let docx = try DOCXTest.file(DOCXTest.write(document), named: "\(name).docx")
+            let native = try DOCXTest.pandocNative(docx)
+            XCTAssertEqual(Self.pandocMarks(native), Self.expectedMarks(document), name)
+            // pandoc reads ranged comments (a reply is anchored with its parent); it ignores point comments.
+            XCTAssertEqual(Self.pandocComments(native), Self.expectedRangedComments(document), name)
+        }
+    }
+
+    func testPythonDocxOpensIt() throws {
+        for (name, document) in Self.documents {
+            let docx = try DOCXTest.file(DOCXTest.write(document), named: "\(name).docx")
+            let paragraphs = try DOCXTest.pythonDocxParagraphs(docx)
+            XCTAssertTrue(paragraphs.contains("The end."), "\(name): \(paragraphs)")
+        }
+    }
+
+    // MARK: What to expect
+
+    /// (kind, author) of every tracked text change in reading order, as pandoc names them
+    /// (a move is a deletion and an insertion to pandoc, a paragraph mark change a paragraph-…).
+    static func expectedMarks(_ d: Document) -> [String] {
+        var out: [String] = []
+        func walk(_ inlines: [Inline]) {
+            for i in inlines {
+                switch i {
+                case .insertion(let c, let k): out.append("insertion \(c.author ?? "")"); walk(k)
+                case .deletion(let c, let k): out.append("deletion \(c.author ?? "")"); walk(k)
+                case .substitution(let c, let del, let ins):
+                    out.append("deletion \(c.author ?? "")"); walk(del)
+                    out.append("insertion \(c.author ?? "")"); walk(ins)
+                case .move(let m, let k):
+                    out.append((m.side == .from ? "deletion " : "insertion ") + (m.change.author ?? "")); walk(k)
+                default: walk(i.children)
+                }
+            }
+        }
+        func block(_ b: Block) {
+            if let p = b.paragraph {
+                walk(p.content)
+                switch p.markChange {
+                case .inserted(let c)?: out.append("paragraph-insertion \(c.author ?? "")")
+                case .deleted(let c)?: out.append("paragraph-deletion \(c.author ?? "")")
+                case nil: break
+                }
+            } else {
+                b.childBlocks.forEach(block)
+            }
+        }
+        d.blocks.forEach(block)
+        return out
+    }
+
+    /// The authors of comments anchored by a range, and of their replies, sorted.
+    static func expectedRangedComments(_ d: Document) -> [String] {
+        var ranged: Set<String> = []
+        for b in d.blocks { b.forEachInline { if case .commentStart(let id) = $0 { ranged.insert(id) } } }
+        return d.comments.filter { ranged.contains($0.parentID ?? $0.id) }.map { $0.author ?? "" }.sorted()
+    }
+
+    /// "kind author" for each insertion, deletion and paragraph mark change in pandoc's native output.
+    static func pandocMarks(_ native: String) -> [String] {
+        spans(native, classes: ["insertion", "deletion", "paragraph-insertion", "paragraph-deletion"])
+    }
+
+    /// The authors of pandoc's comment-start spans, sorted.
+    static func pandocComments(_ native: String) -> [String] {
+        spans(native, classes: ["comment-start"]).map { String($0.dropFirst("comment-start ".count)) }.sorted()
+    }
+
+    private static func spans(_ native: String, classes: Set<String>) -> [String] {
+        var out: [String] = []
+        let lines = native.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        for (i, line) in lines.enumerated() {
+            guard line.hasPrefix(", [ \""), let cls = line.split(separator: "\"").dropFirst().first.map(String.init),
+                  classes.contains(cls), line.hasSuffix("]") else { continue }
+            var author = ""
+            for l in lines[(i + 1)...].prefix(4) {
+                if let r = l.range(of: "( \"author\" , \"") {
+                    author = String(l[r.upperBound...].prefix { $0 != "\"" })
+                    break
+                }
+            }
+            out.append("\(cls) \(author)")
+        }
+        return out
+    }
+}

@@ -1,0 +1,288 @@
+import Foundation
+import RedlineCore
+@testable import RedlineDOCX
+import XCTest
+
+/// The DOCX writer: package structure, review markup as Word writes it, determinism, diagnostics.
+final class DOCXWriterTests: XCTestCase {
+    private func p(_ inlines: Inline...) -> Block { .paragraph(Paragraph(inlines)) }
+    private let ann = DOCXWriterSamples.ann
+    private let annAttributes = "w:author=\"Ann Editor\" w:date=\"2024-01-15T14:30:00Z\""
+
+    private func body(_ blocks: [Block], comments: [Comment] = [], notes: [Note] = [],
+                      diagnostics: Diagnostics = Diagnostics()) throws -> String {
+        let docx = try DOCXTest.write(Document(blocks: blocks, comments: comments, notes: notes), diagnostics: diagnostics)
+        let xml = try DOCXTest.part("word/document.xml", of: docx)
+        let start = try XCTUnwrap(xml.range(of: "<w:body>")).upperBound
+        let end = try XCTUnwrap(xml.range(of: "<w:sectPr>")).lowerBound
+        return String(xml[start..<end])
+    }
+
+    func testPackageHasEveryPartItNeeds() throws {
+        let names = try DOCXTest.partNames(DOCXTest.write(DOCXWriterSamples.marked))
+        XCTAssertEqual(names, [
+            "[Content_Types].xml", "_rels/.rels", "docProps/core.xml", "docProps/custom.xml", "word/document.xml",
+            "word/_rels/document.xml.rels", "word/styles.xml", "word/settings.xml", "word/numbering.xml",
+            "word/footnotes.xml", "word/_rels/footnotes.xml.rels", "word/endnotes.xml", "word/_rels/endnotes.xml.rels",
+            "word/comments.xml", "word/_rels/comments.xml.rels", "word/commentsExtended.xml", "word/commentsIds.xml",
+        ])
+        let plain = try DOCXTest.partNames(DOCXTest.write(Document(blocks: [p(.text("x"))])))
+        XCTAssertEqual(plain, ["[Content_Types].xml", "_rels/.rels", "docProps/core.xml", "word/document.xml",
+                               "word/_rels/document.xml.rels", "word/styles.xml", "word/settings.xml"])
+    }
+
+    func testSameInputGivesTheSameBytes() throws {
+        let a = try DOCXTest.write(DOCXWriterSamples.marked)
+        let b = try DOCXTest.write(DOCXWriterSamples.marked)
+        XCTAssertEqual(a, b)
+        XCTAssertEqual(Array(a.prefix(4)), [0x50, 0x4B, 0x03, 0x04])
+    }
+
+    func testInsertionsAndDeletionsAsWordWritesThem() throws {
+        let xml = try body([p(.text("a "), .insertion(ann, [.text("new")]), .deletion(ann, [.text("old\tgone")]))])
+        XCTAssertEqual(xml, "<w:p><w:r><w:t xml:space=\"preserve\">a </w:t></w:r>"
+            + "<w:ins w:id=\"1\" \(annAttributes)><w:r><w:t xml:space=\"preserve\">new</w:t></w:r></w:ins>"
+            + "<w:del w:id=\"2\" \(annAttributes)><w:r><w:delText xml:space=\"preserve\">old</w:delText>"
+            + "<w:tab/><w:delText xml:space=\"preserve\">gone</w:delText></w:r></w:del></w:p>")
+    }
+
+    func testRevisionIDsAreUniqueAcrossTheDocument() throws {
+        let docx = try DOCXTest.write(DOCXWriterSamples.marked)
+        let xml = try DOCXTest.part("word/document.xml", of: docx)
+        var ids: [String] = []
+        for tag in ["w:ins ", "w:del ", "w:moveFrom ", "w:moveTo ", "w:moveFromRangeStart ", "w:moveToRangeStart ",
+                    "w:rPrChange ", "w:pPrChange "] {
+            var rest = xml[...]
+            while let r = rest.range(of: "<" + tag + "w:id=\"") {
+                ids.append(String(rest[r.upperBound...].prefix { $0 != "\"" }))
+                rest = rest[r.upperBound...]
+            }
+        }
+        XCTAssertGreaterThan(ids.count, 10)
+        XCTAssertEqual(Set(ids).count, ids.count, "duplicate revision ids: \(ids.sorted())")
+    }
+
+    func testParagraphMarkChangesAndPropertyChanges() throws {
+        let xml = try body([
+            .paragraph(Paragraph([.text("split")], markChange: .inserted(ann))),
+            .paragraph(Paragraph([.text("merged")], markChange: .deleted(ann))),
+            .paragraph(Paragraph([.text("c")], style: ParagraphStyle(alignment: .center, firstLineIndent: -18),
+                                 styleChange: ParagraphStyleChange(change: ann, old: ParagraphStyle(name: "Quote")))),
+            p(.formatChange(FormatChange(change: ann, old: TextFormat(italic: true)), [.strong([.text("b")])])),
+        ])
+        XCTAssertTrue(xml.contains("<w:pPr><w:rPr><w:ins w:id=\"1\" \(annAttributes)/></w:rPr></w:pPr>"), xml)
+        XCTAssertTrue(xml.contains("<w:pPr><w:rPr><w:del w:id=\"2\" \(annAttributes)/></w:rPr></w:pPr>"), xml)
+        XCTAssertTrue(xml.contains("<w:pPr><w:ind w:hanging=\"360\"/><w:jc w:val=\"center\"/><w:pPrChange w:id=\"3\" "
+                                   + "\(annAttributes)><w:pPr><w:pStyle w:val=\"Quote\"/></w:pPr></w:pPrChange></w:pPr>"), xml)
+        XCTAssertTrue(xml.contains("<w:rPr><w:b/><w:bCs/><w:rPrChange w:id=\"4\" \(annAttributes)><w:rPr><w:i/><w:iCs/>"
+                                   + "</w:rPr></w:rPrChange></w:rPr>"), xml)
+    }
+
+    func testMovesHaveRangeMarkersPairedByName() throws {
+        let from = Move(change: ann, name: "m1", side: .from), to = Move(change: ann, name: "m1", side: .to)
+        let xml = try body([p(.move(from, [.text("gone")])), p(.move(to, [.text("gone")]))])
+        XCTAssertTrue(xml.contains("<w:moveFromRangeStart w:id=\"1\" \(annAttributes) w:name=\"m1\"/><w:moveFrom w:id=\"2\" "
+                                   + "\(annAttributes)><w:r><w:t xml:space=\"preserve\">gone</w:t></w:r></w:moveFrom>"
+                                   + "<w:moveFromRangeEnd w:id=\"1\"/>"), xml)
+        XCTAssertTrue(xml.contains("<w:moveToRangeStart w:id=\"3\" \(annAttributes) w:name=\"m1\"/><w:moveTo w:id=\"4\" "), xml)
+        XCTAssertTrue(xml.contains("</w:moveTo><w:moveToRangeEnd w:id=\"3\"/>"), xml)
+    }
+
+    func testCommentRangesAcrossParagraphsOverlapPointsAndReplies() throws {
+        let docx = try DOCXTest.write(DOCXWriterSamples.marked)
+        let xml = try DOCXTest.part("word/document.xml", of: docx)
+        // c1 (id 0) and its reply c1r (id 1) share the range; c2 (2) crosses paragraphs; c3 (3) overlaps it.
+        XCTAssertTrue(xml.contains("<w:commentRangeStart w:id=\"0\"/><w:commentRangeStart w:id=\"1\"/>"))
+        let c2Start = try XCTUnwrap(xml.range(of: "<w:commentRangeStart w:id=\"2\"/>")).lowerBound
+        let c3Start = try XCTUnwrap(xml.range(of: "<w:commentRangeStart w:id=\"3\"/>")).lowerBound
+        let c2End = try XCTUnwrap(xml.range(of: "<w:commentRangeEnd w:id=\"2\"/>")).lowerBound
+        let c3End = try XCTUnwrap(xml.range(of: "<w:commentRangeEnd w:id=\"3\"/>")).lowerBound
+        XCTAssertTrue(c2Start < c3Start && c3Start < c2End && c2End < c3End)
+        XCTAssertTrue(xml[c2Start..<c2End].contains("</w:p><w:p>"), "c2 crosses a paragraph break")
+        // The point comment c4 (id 4) has a reference and no range.
+        XCTAssertTrue(xml.contains("<w:commentReference w:id=\"4\"/>"))
+        XCTAssertFalse(xml.contains("<w:commentRangeStart w:id=\"4\"/>"))
+
+        let comments = try DOCXTest.part("word/comments.xml", of: docx)
+        XCTAssertTrue(comments.contains("<w:comment w:id=\"0\" w:author=\"Ann Editor\" w:date=\"2024-01-15T14:31:00Z\" "
+                                        + "w:initials=\"AE\"><w:p w14:paraId=\"00000001\" w14:textId=\"77777777\">"
+                                        + "<w:pPr><w:pStyle w:val=\"CommentText\"/></w:pPr><w:r><w:rPr><w:rStyle "
+                                        + "w:val=\"CommentReference\"/></w:rPr><w:annotationRef/></w:r><w:r><w:t "
+                                        + "xml:space=\"preserve\">Which dog?</w:t></w:r></w:p></w:comment>"), comments)
+        let extended = try DOCXTest.part("word/commentsExtended.xml", of: docx)
+        XCTAssertTrue(extended.contains("<w15:commentEx w15:paraId=\"00000001\" w15:done=\"0\"/>"
+                                        + "<w15:commentEx w15:paraId=\"00000002\" w15:paraIdParent=\"00000001\" w15:done=\"0\"/>"
+                                        + "<w15:commentEx w15:paraId=\"00000004\" w15:done=\"1\"/>"), extended)
+        let ids = try DOCXTest.part("word/commentsIds.xml", of: docx)
+        XCTAssertTrue(ids.contains("<w16cid:commentId w16cid:paraId=\"00000001\" w16cid:durableId=\"10000001\"/>"), ids)
+    }
+
+    func testTableRowChangesSpansAndHeader() throws {
+        let xml = try body([.table(Table(columns: [.none, .right], headerRowCount: 1, rows: [
+            TableRow([TableCell([p(.text("a"))], rowSpan: 2), TableCell([p(.text("b"))])]),
+            TableRow([TableCell([p(.text("c"))])], change: .inserted(ann)),
+            TableRow([TableCell([p(.text("d"))], columnSpan: 2)], change: .deleted(ann)),
+        ]))])
+        XCTAssertTrue(xml.contains("<w:tr><w:trPr><w:tblHeader/></w:trPr><w:tc><w:tcPr><w:tcW w:w=\"4680\" w:type=\"dxa\"/>"
+                                   + "<w:vMerge w:val=\"restart\"/></w:tcPr>"), xml)
+        XCTAssertTrue(xml.contains("<w:tr><w:trPr><w:ins w:id=\"1\" \(annAttributes)/></w:trPr><w:tc><w:tcPr><w:tcW "
+                                   + "w:w=\"4680\" w:type=\"dxa\"/><w:vMerge/></w:tcPr><w:p/></w:tc>"), xml)
+        XCTAssertTrue(xml.contains("<w:jc w:val=\"right\"/></w:pPr><w:r><w:t xml:space=\"preserve\">c</w:t>"), xml)
+        XCTAssertTrue(xml.contains("<w:trPr><w:del w:id=\"2\" \(annAttributes)/></w:trPr><w:tc><w:tcPr><w:tcW w:w=\"9360\" "
+                                   + "w:type=\"dxa\"/><w:gridSpan w:val=\"2\"/></w:tcPr>"), xml)
+    }
+
+    func testListsGetNumberingThatRestartsPerList() throws {
+        let docx = try DOCXTest.write(Document(blocks: [
+            .list(List(kind: .ordered(start: 1, delimiter: "."), items: [[p(.text("a"))], [p(.text("b")), p(.text("more"))]])),
+            .list(List(kind: .ordered(start: 5, delimiter: ")"), items: [[p(.text("c"))]])),
+        ]))
+        let xml = try DOCXTest.part("word/document.xml", of: docx)
+        XCTAssertTrue(xml.contains("<w:pPr><w:pStyle w:val=\"ListParagraph\"/><w:numPr><w:ilvl w:val=\"0\"/><w:numId w:val=\"1\"/>"
+                                   + "</w:numPr></w:pPr><w:r><w:t xml:space=\"preserve\">a</w:t>"), xml)
+        XCTAssertTrue(xml.contains("<w:pPr><w:pStyle w:val=\"ListParagraph\"/><w:ind w:left=\"720\"/></w:pPr><w:r><w:t "
+                                   + "xml:space=\"preserve\">more</w:t>"), xml)
+        let numbering = try DOCXTest.part("word/numbering.xml", of: docx)
+        XCTAssertTrue(numbering.contains("<w:num w:numId=\"1\"><w:abstractNumId w:val=\"1\"/><w:lvlOverride w:ilvl=\"0\">"
+                                         + "<w:startOverride w:val=\"1\"/></w:lvlOverride></w:num>"), numbering)
+        XCTAssertTrue(numbering.contains("<w:num w:numId=\"2\"><w:abstractNumId w:val=\"2\"/><w:lvlOverride w:ilvl=\"0\">"
+                                         + "<w:startOverride w:val=\"5\"/></w:lvlOverride></w:num>"), numbering)
+        XCTAssertTrue(numbering.contains("<w:lvlText w:val=\"%1)\"/>"), numbering)
+    }
+
+    func testHyperlinksGetRelationships() throws {
+        let docx = try DOCXTest.write(Document(blocks: [
+            p(.link(Link(url: "https://a.example/?x=1&y=2"), [.text("one")]), .link(Link(url: "#sec"), [.text("two")]),
+              .link(Link(url: "https://a.example/?x=1&y=2"), [.text("again")])),
+        ]))
+        let xml = try DOCXTest.part("word/document.xml", of: docx)
+        XCTAssertTrue(xml.contains("<w:hyperlink r:id=\"rIdLink1\" w:history=\"1\"><w:r><w:rPr><w:rStyle w:val=\"Hyperlink\"/>"), xml)
+        XCTAssertTrue(xml.contains("<w:hyperlink w:anchor=\"sec\" w:history=\"1\">"), xml)
+        XCTAssertEqual(xml.components(separatedBy: "rIdLink1").count, 3)
+        let rels = try DOCXTest.part("word/_rels/document.xml.rels", of: docx)
+        XCTAssertTrue(rels.contains("<Relationship Id=\"rIdLink1\" Type=\"http://schemas.openxmlformats.org/officeDocument/"
+                                    + "2006/relationships/hyperlink\" Target=\"https://a.example/?x=1&amp;y=2\" "
+                                    + "TargetMode=\"External\"/>"), rels)
+    }
+
+    func testNotesAndTheirSeparators() throws {
+        let docx = try DOCXTest.write(DOCXWriterSamples.marked)
+        let footnotes = try DOCXTest.part("word/footnotes.xml", of: docx)
+        XCTAssertTrue(footnotes.contains("<w:footnote w:type=\"separator\" w:id=\"-1\">"))
+        XCTAssertTrue(footnotes.contains("<w:footnote w:id=\"1\"><w:p><w:pPr><w:pStyle w:val=\"FootnoteText\"/></w:pPr><w:r>"
+                                         + "<w:rPr><w:rStyle w:val=\"FootnoteReference\"/></w:rPr><w:footnoteRef/></w:r>"), footnotes)
+        let endnotes = try DOCXTest.part("word/endnotes.xml", of: docx)
+        XCTAssertTrue(endnotes.contains("<w:endnoteRef/></w:r><w:r><w:t xml:space=\"preserve\">An endnote.</w:t>"), endnotes)
+        let settings = try DOCXTest.part("word/settings.xml", of: docx)
+        XCTAssertTrue(settings.contains("<w:footnotePr><w:footnote w:id=\"-1\"/><w:footnote w:id=\"0\"/></w:footnotePr>"))
+    }
+
+    func testMetadataGoesToCoreAndCustomProperties() throws {
+        let docx = try DOCXTest.write(DOCXWriterSamples.marked)
+        let core = try DOCXTest.part("docProps/core.xml", of: docx)
+        XCTAssertTrue(core.contains("<dc:title>The Marked Sample</dc:title><dc:creator>Ann Editor; Bob Author</dc:creator>"), core)
+        let custom = try DOCXTest.part("docProps/custom.xml", of: docx)
+        XCTAssertTrue(custom.contains("name=\"date\"><vt:lpwstr>2024-01-15</vt:lpwstr>"), custom)
+        XCTAssertTrue(custom.contains("name=\"status\"><vt:lpwstr>draft</vt:lpwstr>"), custom)
+    }
+
+    func testWhatDOCXCannotCarryIsReported() throws {
+        let d = Diagnostics()
+        _ = try body([.raw(format: "html", text: "<div/>"), p(.raw(format: "html", text: "<b>"), .image(Image(source: "x.png"))),
+                      p(.noteReference("missing"), .commentStart("nobody"), .text("x"), .commentEnd("nobody"))],
+                     comments: [Comment(id: "floating", body: [p(.text("no anchor"))])],
+                     diagnostics: d)
+        XCTAssertEqual(d.count(of: .docxRawDropped), 2)
+        XCTAssertEqual(d.count(of: .docxImageDropped), 1)
+        XCTAssertEqual(d.count(of: .docxNoteMissing), 1)
+        XCTAssertEqual(d.count(of: .docxCommentMissing), 1)
+        XCTAssertEqual(d.count(of: .docxCommentUnanchored), 1)
+    }
+
+    func testDatesBecomeXSDDateTimes() {
+        XCTAssertEqual(DOCXDate.dateTime("2024-01-15T14:30:00Z"), "2024-01-15T14:30:00Z")
+        XCTAssertEqual(DOCXDate.dateTime("2024-01-15"), "2024-01-15T00:00:00Z")
+        XCTAssertEqual(DOCXDate.dateTime("2024-01-15 14:30"), "2024-01-15T14:30:00Z")
+        XCTAssertEqual(DOCXDate.dateTime("2024-01-15T14:30:05.123+0200"), "2024-01-15T14:30:05+02:00")
+        XCTAssertNil(DOCXDate.dateTime("yesterday"))
+        XCTAssertNil(DOCXDate.dateTime("2024-13-01"))
+        XCTAssertEqual(DOCXDate.w3cdtf("2024-01-15"), "2024-01-15")
+    }
+
+    func testScrivenerPresetAndPlainDefaults() throws {
+        var o = WriteOptions()
+        o.paragraphPreset = .scrivener
+        o.characterPreset = CharacterStyle(fontFamily: "Palatino", fontSize: 13)
+        let styles = try DOCXTest.part("word/styles.xml", of: DOCXTest.write(Document(blocks: [p(.text("x"))]), options: o))
+        XCTAssertTrue(styles.contains("<w:rPrDefault><w:rPr><w:rFonts w:ascii=\"Palatino\" w:hAnsi=\"Palatino\" "
+                                      + "w:eastAsia=\"Palatino\" w:cs=\"Palatino\"/><w:sz w:val=\"26\"/><w:szCs w:val=\"26\"/>"), styles)
+        XCTAssertTrue(styles.contains("<w:pPrDefault><w:pPr><w:spacing w:line=\"288\" w:lineRule=\"auto\"/>"
+                                      + "<w:ind w:firstLine=\"720\"/></w:pPr></w:pPrDefault>"), styles)
+        let plain = try DOCXTest.part("word/styles.xml", of: DOCXTest.write(Document(blocks: [p(.text("x"))])))
+        XCTAssertTrue(plain.contains("w:ascii=\"Times New Roman\""), plain)
+        XCTAssertTrue(plain.contains("<w:pPrDefault><w:pPr><w:spacing w:after=\"120\"/></w:pPr></w:pPrDefault>"), plain)
+    }
+
+    func testParagraphAndCharacterStyleNamesBecomeStyles() throws {
+        let docx = try DOCXTest.write(Document(blocks: [
+            .paragraph(Paragraph([.styled(CharacterStyle(name: "Emphatic"), [.text("x")])], style: ParagraphStyle(name: "Body Text"))),
+            .paragraph(Paragraph([.text("y")], style: ParagraphStyle(name: "Quote"))),
+            .paragraph(Paragraph([.text("z")], style: ParagraphStyle(name: "heading 2"))),
+        ]))
+        let xml = try DOCXTest.part("word/document.xml", of: docx)
+        XCTAssertTrue(xml.contains("<w:pStyle w:val=\"BodyText\"/></w:pPr><w:r><w:rPr><w:rStyle w:val=\"Emphatic\"/>"), xml)
+        XCTAssertTrue(xml.contains("<w:pStyle w:val=\"Quote\"/>"))
+        XCTAssertTrue(xml.contains("<w:pStyle w:val=\"Heading2\"/>"))
+        let styles = try DOCXTest.part("word/styles.xml", of: docx)
+        XCTAssertTrue(styles.contains("<w:style w:type=\"paragraph\" w:customStyle=\"1\" w:styleId=\"BodyText\"><w:name w:val=\"Body Text\"/>"))
+        XCTAssertTrue(styles.contains("<w:style w:type=\"character\" w:customStyle=\"1\" w:styleId=\"Emphatic\">"))
+    }
+
+    func testReferenceDocumentStylesAreUsed() throws {
+        // A reference made by the writer itself, with a custom "Body Text" style and a big Normal font.
+        var o = WriteOptions()
+        o.characterPreset = CharacterStyle(fontFamily: "Reference Sans", fontSize: 20)
+        let reference = try DOCXTest.write(Document(blocks: [
+            .paragraph(Paragraph([.text("r")], style: ParagraphStyle(name: "Body Text"))),
+        ]), options: o)
+        let path = try DOCXTest.file(reference, named: "reference.docx")
+        var options = WriteOptions()
+        options.referenceDocument = path.path
+        let docx = try DOCXTest.write(Document(blocks: [
+            .paragraph(Paragraph([.text("x")], style: ParagraphStyle(name: "body text"))),
+            .paragraph(Paragraph([.text("y")], style: ParagraphStyle(name: "Fresh"))),
+        ]), options: options)
+        let styles = try DOCXTest.part("word/styles.xml", of: docx)
+        XCTAssertTrue(styles.contains("w:ascii=\"Reference Sans\""), "the reference's defaults are kept")
+        XCTAssertEqual(styles.components(separatedBy: "w:styleId=\"BodyText\"").count, 2, "not defined twice")
+        XCTAssertTrue(styles.contains("w:styleId=\"Fresh\""), "missing styles are added")
+        let xml = try DOCXTest.part("word/document.xml", of: docx)
+        XCTAssertTrue(xml.contains("<w:pStyle w:val=\"BodyText\"/>"))
+
+        options.referenceDocument = "/nonexistent/ref.docx"
+        XCTAssertThrowsError(try DOCXTest.write(Document(blocks: []), options: options)) { e in
+            XCTAssertTrue("\(e)".contains("reference document /nonexistent/ref.docx"), "\(e)")
+        }
+    }
+
+    func testPackageDumpShowsPartsAsCanonicalXML() throws {
+        let docx = try DOCXTest.write(Document(blocks: [p(.text(" a "), .deletion(ann, [.text("b")]))]))
+        let dump = try DOCXPackageDump.text(of: docx)
+        XCTAssertTrue(dump.hasPrefix("=== [Content_Types].xml ===\n<ct:Types>\n  <ct:Default ContentType="), dump)
+        XCTAssertTrue(dump.contains("""
+        === word/document.xml ===
+        <w:document>
+          <w:body>
+            <w:p>
+              <w:r>
+                <w:t xml:space="preserve">
+                  " a "
+                </w:t>
+              </w:r>
+              <w:del w:author="Ann Editor" w:date="2024-01-15T14:30:00Z" w:id="1">
+        """), dump)
+        let names = dump.split(separator: "\n").filter { $0.hasPrefix("=== ") }
+        XCTAssertEqual(names, names.sorted())
+        XCTAssertEqual(try DOCXPackageDump.text(of: docx), dump)
+    }
+}

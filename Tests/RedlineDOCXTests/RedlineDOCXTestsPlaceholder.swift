@@ -1,1 +1,0 @@
-// Tests for RedlineDOCX: see ARCHITECTURE.md.

@@ -1,0 +1,99 @@
+import Foundation
+import XCTest
+import RedlineCore
+@testable import RedlineRTF
+
+/// Hostile and damaged RTF: each gives a clear error, or a warning with the text that could be read.
+final class RTFBadInputTests: XCTestCase {
+    private func read(_ bytes: [UInt8], _ diags: Diagnostics = Diagnostics()) throws -> Document {
+        try RTFReader().read(.bytes(bytes), diagnostics: diags)
+    }
+
+    func testNonRTFIsAnError() {
+        for input in ["", "Hello world", "<html><body>x</body></html>", "{\\ansi no rtf word}", "PK\u{3}\u{4}zip"] {
+            XCTAssertThrowsError(try read(Array(input.utf8)), input) { e in
+                XCTAssertEqual((e as? RedlineError)?.kind, .malformedInput)
+                XCTAssertTrue((e as? RedlineError)?.message.contains("not RTF") ?? false)
+            }
+        }
+    }
+
+    func testUnbalancedBraces() throws {
+        let d1 = Diagnostics()
+        let doc = try read(Array(#"{\rtf1\ansi One}}} Two\par}"#.utf8), d1)
+        XCTAssertEqual(RTFTestSupport.text(doc), "One")
+        XCTAssertGreaterThan(d1.count(of: .rtfTrailingContent), 0)
+        let d2 = Diagnostics()
+        let open = try read(Array(#"{\rtf1\ansi {\b One\par {{ Two"#.utf8), d2)
+        XCTAssertEqual(RTFTestSupport.text(open), "One\n Two")
+        XCTAssertEqual(d2.count(of: .rtfTruncated), 1)
+        let d3 = Diagnostics()
+        let extra = try read(Array(#"{\rtf1\ansi {One}} Two}"#.utf8), d3)
+        XCTAssertEqual(RTFTestSupport.text(extra), "One")
+    }
+
+    func testBinLongerThanFile() throws {
+        let d = Diagnostics()
+        let doc = try read(Array(#"{\rtf1\ansi Before {\*\blob\bin999999999 abc"#.utf8), d)
+        XCTAssertEqual(RTFTestSupport.text(doc), "Before ")
+        XCTAssertGreaterThan(d.count(of: .rtfTruncated), 0)
+        let d2 = Diagnostics()
+        let doc2 = try read(Array(#"{\rtf1\ansi A\bin3 }}}B\par}"#.utf8), d2)
+        XCTAssertEqual(RTFTestSupport.text(doc2), "AB")
+    }
+
+    func testMillionNestedGroups() throws {
+        let n = 1_000_000
+        var bytes = Array(#"{\rtf1\ansi "#.utf8)
+        bytes += [UInt8](repeating: UInt8(ascii: "{"), count: n)
+        bytes += Array("deep".utf8)
+        bytes += [UInt8](repeating: UInt8(ascii: "}"), count: n)
+        bytes += Array(#" after\par}"#.utf8)
+        let d = Diagnostics()
+        let doc = try read(bytes, d)
+        XCTAssertEqual(RTFTestSupport.text(doc), "deep after")
+        XCTAssertEqual(d.count(of: .rtfNestingLimit), 1)
+        // Unclosed, too.
+        let d2 = Diagnostics()
+        let doc2 = try read(Array(#"{\rtf1 "#.utf8) + [UInt8](repeating: UInt8(ascii: "{"), count: n) + Array("x".utf8), d2)
+        XCTAssertEqual(RTFTestSupport.text(doc2), "x")
+        XCTAssertEqual(d2.count(of: .rtfTruncated), 1)
+    }
+
+    func testUnknownCodePage() throws {
+        let d = Diagnostics()
+        let doc = try read(Array(#"{\rtf1\ansi\ansicpg99999 caf\'e9\par}"#.utf8), d)
+        XCTAssertEqual(RTFTestSupport.text(doc), "café")
+        XCTAssertEqual(d.count(of: .rtfUnknownCodePage), 1)
+    }
+
+    func testAbsurdParameters() throws {
+        let d = Diagnostics()
+        let rtf = #"{\rtf1\ansi\uc99999999999999999999 \fs-5 A\fs99999999999 B\u99999999999?C\cellx-99999999999999\li999999999999999999999 D\itap2147483647 E\ls999999999\ilvl999 F\par}"#
+        let doc = try read(Array(rtf.utf8), d)
+        XCTAssertTrue(RTFTestSupport.text(doc).hasPrefix("AB"), RTFTestSupport.text(doc))
+        XCTAssertGreaterThan(d.count(of: .rtfParameterClamped), 0)
+    }
+
+    func testTruncatedFilesAtEveryLength() throws {
+        let full = Array(try String(contentsOfFile: RTFTestSupport.corpusFile("rtfparserkit/annotationLibreOffice.rtf"), encoding: .utf8).utf8)
+        for n in stride(from: 6, to: full.count, by: 7) {
+            let d = Diagnostics()
+            _ = try read(Array(full[..<n]), d)
+        }
+        let d = Diagnostics()
+        let doc = try read(Array(full[..<(full.count - 20)]), d)
+        XCTAssertTrue(RTFTestSupport.text(doc).hasPrefix("This word i"), RTFTestSupport.text(doc))
+        XCTAssertEqual(d.count(of: .rtfTruncated), 1)
+    }
+
+    func testRandomGarbageNeverCrashes() throws {
+        var rng = SystemRandomNumberGenerator()
+        let alphabet = Array(#"{}\'*abcdefghijklmnopqrstuvwxyz0123456789- ;"#.utf8) + [0xE9, 0x82, 0x0A]
+        for _ in 0..<300 {
+            let n = Int.random(in: 0..<400, using: &rng)
+            let body = (0..<n).map { _ in alphabet.randomElement(using: &rng)! }
+            _ = try? read(Array(#"{\rtf1 "#.utf8) + body)
+        }
+    }
+}
