@@ -34,7 +34,7 @@ public enum FormatRegistry {
         Format(name: "docx", summary: "Word document (WordprocessingML) with tracked changes and comments",
                extensions: ["docx"], reader: DOCXReader(), writer: DOCXWriter()),
         Format(name: "rtf", summary: "Rich Text Format (Word, LibreOffice, TextEdit, Scrivener): revisions, annotations",
-               extensions: ["rtf"], reader: RTFReader()),
+               extensions: ["rtf"], reader: RTFReader(), writer: RTFWriter()),
     ]
 
     /// Aliases accepted for format names.

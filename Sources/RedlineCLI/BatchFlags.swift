@@ -52,7 +52,7 @@ public struct BatchFlags: ParsableArguments {
     func run(inputs: [String], output: String, from: Format?, to: Format, variants: [OutputVariant],
              write: WriteOptions, quiet: Bool, warningsJSON: String?) throws {
         guard output != "-" else {
-            throw RedlineError.usage("several inputs need an output directory: -o DIR")
+            throw RedlineError.usage("a batch (several inputs, a directory, --manifest, --report or --shard) needs an output directory: -o DIR")
         }
         guard !inputs.contains("-") else {
             throw RedlineError.usage("standard input ('-') converts alone; list files with --manifest - instead")

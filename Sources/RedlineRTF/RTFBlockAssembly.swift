@@ -1,3 +1,4 @@
+import Foundation
 import RedlineCore
 
 /// A finished RTF paragraph and what decides where it goes: a heading level, a list, a table depth,
@@ -18,6 +19,18 @@ struct ListPlacement {
     var kind: ListKind
     /// A further paragraph of the same item (no `\listtext` where the list otherwise has one).
     var continuation: Bool
+
+    /// The key of a "List Continue" paragraph, which continues whatever list is open.
+    static let continueOpenList = Int.min
+
+    /// The level a "List Continue", "List Continue 2"... style name stands for.
+    static func continuationLevel(styleName: String?) -> Int? {
+        guard let n = styleName, n.hasPrefix("List Continue") else { return nil }
+        let rest = n.dropFirst("List Continue".count).trimmingCharacters(in: .whitespaces)
+        if rest.isEmpty { return 0 }
+        guard let v = Int(rest), (2...9).contains(v) else { return nil }
+        return v - 1
+    }
 }
 
 /// Paragraph styles that stand for Markdown-like blocks; the writer uses the same names.
@@ -93,11 +106,21 @@ struct BlockCollector {
         return blocks
     }
 
-    private mutating func closeQuote() {
+    /// Ends an open quotation (an empty paragraph separates adjacent ones).
+    mutating func closeQuote() {
         if let q = quote { blocks.append(.blockQuote(q)); quote = nil }
     }
 
     private mutating func addListItem(_ block: Block, _ p: ListPlacement) {
+        if p.key == ListPlacement.continueOpenList {
+            // A "List Continue" paragraph: a further paragraph of the open item at its level.
+            guard !lists.isEmpty else { blocks.append(block); return }
+            while lists.count > 1, let top = lists.last, top.level > p.level { popList() }
+            let last = lists.count - 1
+            if lists[last].list.items.isEmpty { lists[last].list.items.append([]) }
+            lists[last].list.items[lists[last].list.items.count - 1].append(block)
+            return
+        }
         if let first = lists.first, first.key != p.key, p.level <= first.level { closeLists() }
         while lists.count > 1, let top = lists.last, top.level > p.level { popList() }
         guard let top = lists.last else {
@@ -237,7 +260,7 @@ struct OpenTable {
                     defer { column += cell.columnSpan }
                     guard column == c, cell.columnSpan == 1 else { continue }
                     for b in cell.blocks {
-                        guard case .paragraph(let p) = b else { ok = false; continue }
+                        guard let p = b.paragraph else { continue }
                         if shared == nil { shared = .some(p.style.alignment) } else if shared! != p.style.alignment { ok = false }
                     }
                     positions.append((ri, ci))
@@ -248,9 +271,11 @@ struct OpenTable {
             guard t.columns[c] != .none else { continue }
             for (ri, ci) in positions {
                 t.rows[ri].cells[ci].blocks = t.rows[ri].cells[ci].blocks.map { b in
-                    guard case .paragraph(var p) = b else { return b }
-                    p.style.alignment = nil
-                    return .paragraph(p)
+                    switch b {
+                    case .paragraph(var p): p.style.alignment = nil; return .paragraph(p)
+                    case .heading(let l, var p): p.style.alignment = nil; return .heading(level: l, p)
+                    default: return b
+                    }
                 }
             }
         }

@@ -27,7 +27,15 @@ extension RTFParser {
         if markChange == nil && runs.allSatisfy({ r in
             if case .text(let t) = r.content { return t.allSatisfy { $0 == " " || $0 == "\t" || $0 == "\u{A0}" } }
             return false
-        }) { return }
+        }) {
+            // An empty paragraph outside tables and lists separates adjacent tables and quotations.
+            if para.tableDepth == 0 && para.list <= 0 && para.legacyList == nil {
+                closeTables(story: s, to: 0)
+                stories[s].collector.closeQuote()
+                drain(story: s)
+            }
+            return
+        }
         if s == 0 { bodyStarted = true }
         paragraphCounter += 1
         let content = InlineBuilder.pairingSubstitutions(InlineBuilder.inlines(from: runs))
@@ -56,6 +64,12 @@ extension RTFParser {
             style.leftIndent = nil
             style.tabStops = []
             headingLevel = nil
+        } else if let level = ListPlacement.continuationLevel(styleName: style.name) {
+            list = ListPlacement(key: ListPlacement.continueOpenList, level: level, kind: .bullet, continuation: true)
+            style.name = nil
+            style.firstLineIndent = nil
+            style.leftIndent = nil
+            style.tabStops = []
         }
         let special = SpecialParagraph(styleName: style.name)
         if special == .code || special == .rule { style.name = nil }

@@ -36,4 +36,14 @@ enum RTFTestSupport {
 
     /// Whitespace-separated words.
     static func words(_ s: String) -> [String] { s.split(whereSeparator: { $0.isWhitespace }).map(String.init) }
+
+    /// Where two values' descriptions first differ, with some context (for readable failures).
+    static func difference<T>(_ a: T, _ b: T) -> String {
+        let x = Array(String(describing: a).replacingOccurrences(of: "RedlineCore.", with: ""))
+        let y = Array(String(describing: b).replacingOccurrences(of: "RedlineCore.", with: ""))
+        var i = 0
+        while i < x.count, i < y.count, x[i] == y[i] { i += 1 }
+        let from = max(0, i - 150)
+        return "got: …" + String(x[from..<min(x.count, i + 150)]) + "\nwant: …" + String(y[from..<min(y.count, i + 150)])
+    }
 }

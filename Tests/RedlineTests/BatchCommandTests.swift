@@ -38,8 +38,8 @@ final class BatchCommandTests: XCTestCase {
     /// 1,000 DOCX of which 100 are corrupt or hostile: the batch finishes, reports each failure by
     /// name and reason, and converts every good one.
     func testThousandDocumentsWithTenPercentHostileFinishAndReportEachFailure() throws {
-        try requireFormats("md")
         guard FormatRegistry.named("docx")?.reader != nil else { throw XCTSkip("the DOCX reader is not registered yet") }
+        let target = FormatRegistry.named("md")?.writer != nil ? "md" : "docx"
         let input = dir + "/in"
         try BatchFixture.write("", to: input + "/.keep")
         let made = try BatchCLI.run(["/usr/bin/python3", "-c", BatchCLI.makeDocxScript, input + "/good", "900"], raw: true)
@@ -76,7 +76,7 @@ final class BatchCommandTests: XCTestCase {
             _ = try BatchCLI.run(["/bin/chmod", "-R", "a+rwX", dir], raw: true)
             for (p, kind) in badPaths where kind == "unreadable" { chmod(p, 0) }
         }
-        let r = try BatchCLI.run(["convert", input, "-o", dir + "/out", "--to", "md", "--report", dir + "/report.jsonl"],
+        let r = try BatchCLI.run(["convert", input, "-o", dir + "/out", "--to", target, "--report", dir + "/report.jsonl"],
                                  asNobody: asNobody)
         XCTAssertEqual(r.status, 1, r.stderr.suffix(2000).description)
         let report = try BatchReport.read(dir + "/report.jsonl")

@@ -87,7 +87,7 @@ public enum Batch {
                 record.warnings = r.warnings
                 return record
             }
-            let inputState = UpToDateRecord.state(of: job.input.path, hash: true)
+            let inputState = try UpToDateRecord.inputState(of: job.input.path)
             let readDiagnostics = Diagnostics()
             var branchDiagnostics: [Diagnostics] = []
             var files: [StagedFile] = []
@@ -107,13 +107,11 @@ public enum Batch {
             for f in files { try f.commit() }
             record.status = .converted
             record.warnings = WarningCount.folding(readDiagnostics.all + branchDiagnostics.flatMap(\.all))
-            if let inputState {
-                let outputStates = paths.compactMap { UpToDateRecord.state(of: $0) }
-                if outputStates.count == paths.count {
-                    try? BatchPlan.makeDirectories((job.recordPath as NSString).deletingLastPathComponent)
-                    try? UpToDateRecord(options: fingerprint, input: inputState, outputs: outputStates,
-                                        warnings: record.warnings).save(job.recordPath)
-                }
+            let outputStates = paths.compactMap { UpToDateRecord.state(of: $0) }
+            if outputStates.count == paths.count {
+                try? BatchPlan.makeDirectories((job.recordPath as NSString).deletingLastPathComponent)
+                try? UpToDateRecord(options: fingerprint, input: inputState, outputs: outputStates,
+                                    warnings: record.warnings).save(job.recordPath)
             }
         } catch {
             record.status = .failed

@@ -45,7 +45,8 @@ public final class ProgressDisplay: BatchObserver, @unchecked Sendable {
         let n = "[\(progress.done)/\(progress.total)]"
         switch r.status {
         case .failed:
-            return "\(n) FAILED \(r.input): \(r.error?.message ?? "unknown error")"
+            let message = (r.error?.message ?? "unknown error").split(whereSeparator: \.isNewline).joined(separator: " ")
+            return "\(n) FAILED \(r.input): \(message)"
         case .skipped:
             return "\(n) up to date \(r.input)"
         case .converted:

@@ -54,6 +54,15 @@ public struct UpToDateRecord: Codable, Sendable, Hashable {
         return true
     }
 
+    /// Size, modification time and content hash of an input; throws when it cannot be read, with the
+    /// system's reason (`Permission denied`).
+    static func inputState(of path: String) throws -> FileState {
+        let hash = try StableHash.ofFile(path).hex
+        guard var s = state(of: path) else { throw RedlineError.io("\(path): not a regular file") }
+        s.hash = hash
+        return s
+    }
+
     /// Size and modification time of the file at `path`, nil when it does not exist.
     static func state(of path: String, hash: Bool = false) -> FileState? {
         var st = stat()

@@ -154,7 +154,8 @@ public enum InlineBuilder {
             }
             return out
         }
-        if level > toggles.count {
+        // No toggle left on in any run (the usual case): straight to the leaves, skipping the levels.
+        if level > toggles.count || !formats.contains(where: \.hasToggles) {
             return zip(contents, formats).map { content, format in
                 switch content {
                 case .text(let s): return format.code ? .code(s) : .text(s)

@@ -1,0 +1,437 @@
+import Foundation
+import RedlineCore
+
+extension RTFSink {
+    // MARK: Blocks
+
+    mutating func writeBlock(_ block: Block, context: BlockContext) {
+        switch block {
+        case .paragraph(let p):
+            writeParagraph(p, headingLevel: nil, context: context)
+        case .heading(let level, let p):
+            writeParagraph(p, headingLevel: level, context: context)
+        case .blockQuote(let blocks):
+            var c = context
+            c.defaultStyleName = SpecialParagraph.quote.rawValue
+            for b in blocks {
+                switch b {
+                case .paragraph, .heading: writeBlock(b, context: c)
+                default:
+                    diagnostics.report(.rtfBlockFlattened, "a block inside a quotation was written as a plain block")
+                    writeBlock(b, context: context)
+                }
+            }
+        case .list(let l):
+            writeList(l, level: context.list.map { $0.level + 1 } ?? 0, context: context)
+        case .codeBlock(let code):
+            if !code.language.isEmpty {
+                diagnostics.report(.rtfCodeLanguageDropped, "code block languages were dropped")
+            }
+            var text = code.text
+            if text.hasSuffix("\n") { text.removeLast() }
+            var inlines: [Inline] = []
+            for (i, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                if i > 0 { inlines.append(.lineBreak) }
+                if !line.isEmpty { inlines.append(.text(String(line))) }
+            }
+            var p = Paragraph(inlines, style: ParagraphStyle(name: SpecialParagraph.code.rawValue))
+            p.content = [.styled(CharacterStyle(fontFamily: "Courier New"), p.content)]
+            writeParagraph(p, headingLevel: nil, context: context, raw: true)
+        case .table(let t):
+            writeTable(t, depth: context.tableDepth + 1)
+        case .thematicBreak:
+            writeParagraph(Paragraph([.text("* * *")], style: ParagraphStyle(name: SpecialParagraph.rule.rawValue, alignment: .center)),
+                           headingLevel: nil, context: context, raw: true)
+        case .raw(let format, let text):
+            if format.lowercased() == "rtf" {
+                emit(text)
+            } else {
+                diagnostics.report(.rtfRawDropped, "raw \(format) content was left out")
+            }
+        }
+    }
+
+    private mutating func writeList(_ l: List, level: Int, context: BlockContext) {
+        let ls = tables.list(kind: l.kind, level: level)
+        for (n, item) in l.items.enumerated() {
+            var first = true
+            for b in item {
+                var c = context
+                c.list = (ls, level)
+                switch b {
+                case .paragraph, .heading:
+                    if first {
+                        switch l.kind {
+                        case .bullet: c.marker = "\u{2022}"
+                        case .ordered(let start, let d): c.marker = "\(start + n)\(d)"
+                        }
+                    }
+                    writeBlock(b, context: c)
+                case .list:
+                    writeBlock(b, context: c)
+                default:
+                    diagnostics.report(.rtfBlockFlattened, "a block inside a list item was written after it")
+                    var plain = context
+                    plain.list = nil
+                    writeBlock(b, context: plain)
+                }
+                first = false
+            }
+        }
+    }
+
+    // MARK: Paragraphs
+
+    /// Writes one paragraph; `terminator` replaces `\par` (table cells end with `\cell`).
+    mutating func writeParagraph(_ p: Paragraph, headingLevel: Int?, context: BlockContext, raw: Bool = false,
+                                 terminator: String? = nil) {
+        var style = p.style
+        if !raw, headingLevel == nil, let preset = options.paragraphPreset { style = preset.merged(with: style) }
+        if style.name == nil { style.name = context.defaultStyleName }
+        let continuation = context.list != nil && context.marker == nil
+        if let (_, level) = context.list, continuation {
+            style.name = "List Continue" + (level > 0 ? " \(level + 1)" : "")
+        }
+        let alignment = style.alignment ?? context.defaultAlignment
+        emit("\\pard\\plain ")
+        if let level = headingLevel {
+            let name = style.name ?? "heading \(level)"
+            emit("\\s\(tables.style(name, outline: level - 1))\\outlinelevel\(level - 1)")
+        } else if let name = style.name {
+            emit("\\s\(tables.style(name))")
+        }
+        if context.tableDepth > 0 {
+            emit("\\intbl")
+            if context.tableDepth > 1 { emit("\\itap\(context.tableDepth)") }
+        }
+        var geometry = style
+        if let (ls, level) = context.list {
+            if !continuation { emit("\\ls\(ls)\\ilvl\(level)") }
+            geometry.firstLineIndent = continuation ? nil : -18
+            geometry.leftIndent = Double(36 * (level + 1))
+            geometry.tabStops = []
+        }
+        RTFParagraphFormat.write(geometry, alignment: alignment, into: &out)
+        if p.styleChange != nil {
+            diagnostics.report(.rtfParagraphStyleChangeDropped, "tracked paragraph-format changes were written as the new formatting")
+        }
+        emit(" ")
+        if context.list != nil, let marker = context.marker {
+            emit("{\\listtext\\pard\\plain ")
+            RTFText.escape(marker, into: &out)
+            emit("\\tab}")
+        }
+        writeInlines(p.content)
+        var end = terminator ?? "\\par"
+        if let mc = p.markChange {
+            if terminator != nil { end = "\\par}" + (terminator ?? "") }
+            switch mc {
+            case .inserted(let c): emit("{\\revised\\revauth\(tables.author(c.author))\(dateWord("\\revdttm", c.date))")
+            case .deleted(let c): emit("{\\deleted\\revauthdel\(tables.author(c.author))\(dateWord("\\revdttmdel", c.date))")
+            }
+            emit(terminator == nil ? end + "}\n" : end + "\n")
+        } else {
+            emit(end + "\n")
+        }
+    }
+
+    private mutating func dateWord(_ word: String, _ date: String?) -> String {
+        guard let date else { return "" }
+        guard let v = dttm(fromISO: date) else {
+            diagnostics.report(.rtfDateDropped, "dates that are not ISO 8601 were left out")
+            return ""
+        }
+        return "\(word)\(v)"
+    }
+
+    // MARK: Runs
+
+    mutating func writeInlines(_ inlines: [Inline]) {
+        let runs = inlines.runs
+        var openLink: Link?
+        for r in runs {
+            if r.link != openLink {
+                if openLink != nil { emit("}}") }
+                openLink = r.link
+                if let l = r.link { openField(l) }
+            }
+            writeRun(r)
+        }
+        if openLink != nil { emit("}}") }
+    }
+
+    private mutating func openField(_ l: Link) {
+        emit("{\\field{\\*\\fldinst{HYPERLINK ")
+        if l.url.hasPrefix("#") {
+            emit("\\\\l \"")
+            RTFText.escape(String(l.url.dropFirst()).replacingOccurrences(of: "\"", with: "%22"), into: &out)
+        } else {
+            emit("\"")
+            RTFText.escape(l.url.replacingOccurrences(of: "\"", with: "%22"), into: &out)
+        }
+        emit("\"}}{\\fldrslt ")
+    }
+
+    private mutating func writeRun(_ r: Run) {
+        switch r.content {
+        case .atom(let a):
+            writeAtom(a, run: r)
+            return
+        case .lineBreak:
+            emit("{")
+            writeFormat(r)
+            emit("\\line}")
+        case .text(let t):
+            emit("{")
+            let mark = out.count
+            writeFormat(r)
+            if out.count > mark { emit(" ") }
+            RTFText.escape(t, into: &out)
+            emit("}")
+        }
+    }
+
+    private mutating func writeFormat(_ r: Run) {
+        var f = r.format
+        if let preset = options.characterPreset { f.style = preset.merged(with: f.style) }
+        if f.bold { emit("\\b") }
+        if f.italic { emit("\\i") }
+        if f.underline { emit("\\ul") }
+        if f.strikethrough { emit("\\strike") }
+        if f.style.doubleStrikethrough { emit("\\striked1") }
+        if f.superscript { emit("\\super") }
+        if f.subscript { emit("\\sub") }
+        if f.smallCaps { emit("\\scaps") }
+        if f.style.allCaps { emit("\\caps") }
+        if f.highlight { emit("\\highlight\(tables.color(.yellow))") }
+        if f.code {
+            emit("\\cs\(tables.style("Verbatim Char", character: true))\\f\(tables.font("Courier New"))")
+        } else {
+            if let n = f.style.name { emit("\\cs\(tables.style(n, character: true))") }
+            if let family = f.style.fontFamily { emit("\\f\(tables.font(family))") }
+        }
+        if let s = f.style.fontSize { emit("\\fs\(min(max(Int((s * 2).rounded()), 1), 3276))") }
+        if let c = f.style.color { emit("\\cf\(tables.color(c))") }
+        if let c = f.style.backgroundColor { emit("\\chcbpat\(tables.color(c))") }
+        if r.formatChange != nil {
+            diagnostics.report(.rtfFormatChangeDropped, "tracked formatting changes were written as the new formatting")
+        }
+        switch r.change {
+        case .insertion(let c)?: emit("\\revised\\revauth\(tables.author(c.author))\(dateWord("\\revdttm", c.date))")
+        case .deletion(let c)?: emit("\\deleted\\revauthdel\(tables.author(c.author))\(dateWord("\\revdttmdel", c.date))")
+        case .move(let m)?:
+            diagnostics.report(.rtfMoveAsChange, "tracked moves were written as deletions and insertions")
+            if m.side == .from {
+                emit("\\deleted\\revauthdel\(tables.author(m.change.author))\(dateWord("\\revdttmdel", m.change.date))")
+            } else {
+                emit("\\revised\\revauth\(tables.author(m.change.author))\(dateWord("\\revdttm", m.change.date))")
+            }
+        case nil: break
+        }
+    }
+
+    private mutating func writeAtom(_ a: Inline, run: Run) {
+        switch a {
+        case .softBreak:
+            var r = run
+            r.content = .text(" ")
+            writeRun(r)
+        case .commentStart(let id):
+            emit("{\\*\\atrfstart ")
+            RTFText.escape(id, into: &out)
+            emit("}")
+        case .commentEnd(let id):
+            emit("{\\*\\atrfend ")
+            RTFText.escape(id, into: &out)
+            emit("}")
+            writeAnnotations(id)
+        case .commentPoint(let id):
+            writeAnnotations(id)
+        case .noteReference(let id):
+            guard let note = notes.removeValue(forKey: id) else {
+                diagnostics.report(.rtfUnreferenced, "a note reference had no note and was left out")
+                return
+            }
+            emit("{\\super\\chftn}{\\footnote")
+            if note.kind == .endnote { emit("\\ftnalt") }
+            emit("\\pard\\plain {\\super\\chftn}")
+            var first = true
+            for b in note.blocks {
+                if !first || !(b.paragraph != nil) { writeBlock(b, context: BlockContext()) } else {
+                    // The first paragraph continues after the note mark.
+                    writeNoteParagraph(b)
+                }
+                first = false
+            }
+            emit("}")
+        case .image(let image):
+            writeImage(image, run: run)
+        case .raw(let format, let text):
+            if format.lowercased() == "rtf" { emit(text) } else {
+                diagnostics.report(.rtfRawDropped, "raw \(format) content was left out")
+            }
+        default:
+            break
+        }
+    }
+
+    private mutating func writeNoteParagraph(_ b: Block) {
+        guard let p = b.paragraph else { return }
+        writeInlines(p.content)
+        emit("\\par\n")
+    }
+
+    /// Writes the annotation of comment `id` and its replies (each once).
+    mutating func writeAnnotations(_ id: String) {
+        guard !writtenComments.contains(id), let c = comments[id] else { return }
+        writtenComments.insert(id)
+        writeAnnotation(c)
+        for r in replies[id] ?? [] { writeAnnotation(r) }
+    }
+
+    private mutating func writeAnnotation(_ c: Comment) {
+        if c.resolved {
+            diagnostics.report(.rtfCommentResolvedDropped, "the resolved state of comments was dropped")
+        }
+        if let i = c.initials {
+            emit("{\\*\\atnid ")
+            RTFText.escape(i, into: &out)
+            emit("}")
+        }
+        if let a = c.author {
+            emit("{\\*\\atnauthor ")
+            RTFText.escape(a, into: &out)
+            emit("}")
+        }
+        emit("\\chatn{\\*\\annotation{\\*\\atnref ")
+        RTFText.escape(c.id, into: &out)
+        emit("}")
+        if let p = c.parentID {
+            emit("{\\*\\atnparent ")
+            RTFText.escape(p, into: &out)
+            emit("}")
+        }
+        if let d = c.date {
+            if let v = dttm(fromISO: d) { emit("{\\*\\atndate \(v)}") } else {
+                diagnostics.report(.rtfDateDropped, "dates that are not ISO 8601 were left out")
+            }
+        }
+        for b in c.body { writeBlock(b, context: BlockContext()) }
+        emit("}")
+    }
+
+    private mutating func writeImage(_ image: Image, run: Run) {
+        let s = image.source
+        if s.hasPrefix("data:image/png;base64,") || s.hasPrefix("data:image/jpeg;base64,") || s.hasPrefix("data:image/jpg;base64,"),
+           let comma = s.firstIndex(of: ","), let data = Data(base64Encoded: String(s[s.index(after: comma)...])) {
+            let png = s.hasPrefix("data:image/png")
+            emit("{\\*\\shppict{\\pict\\\(png ? "pngblip" : "jpegblip")")
+            let bytes = [UInt8](data)
+            if png, bytes.count >= 24 {
+                let w = Int(bytes[16]) << 24 | Int(bytes[17]) << 16 | Int(bytes[18]) << 8 | Int(bytes[19])
+                let h = Int(bytes[20]) << 24 | Int(bytes[21]) << 16 | Int(bytes[22]) << 8 | Int(bytes[23])
+                if w > 0, h > 0, w < 100_000, h < 100_000 {
+                    emit("\\picw\(w)\\pich\(h)\\picwgoal\(w * 15)\\pichgoal\(h * 15)")
+                }
+            }
+            emit("\n")
+            let digits = Array("0123456789abcdef".utf8)
+            for (i, b) in bytes.enumerated() {
+                out.append(digits[Int(b >> 4)])
+                out.append(digits[Int(b & 15)])
+                if i % 64 == 63 { out.append(10) }
+            }
+            emit("}}")
+            return
+        }
+        diagnostics.report(.rtfImageNotEmbedded, "images that are not embedded PNG or JPEG data were written as their description")
+        let text = image.alt.isEmpty ? image.source : image.alt
+        var r = run
+        r.content = .text(text)
+        writeRun(r)
+    }
+
+    // MARK: Tables
+
+    mutating func writeTable(_ t: Table, depth: Int) {
+        let columnCount = max(t.columns.count, t.rows.map { $0.cells.reduce(0) { $0 + $1.columnSpan } }.max() ?? 0, 1)
+        var widths = (t.columnWidths?.count == columnCount ? t.columnWidths! : []).map { RTFParagraphFormat.twips($0) }
+        if widths.isEmpty { widths = Array(repeating: 9360 / columnCount, count: columnCount) }
+        var bounds: [Int] = []
+        var x = 0
+        for w in widths { x += max(w, 1); bounds.append(x) }
+        var covered = Array(repeating: 0, count: columnCount)  // rows still covered by a vertical merge
+        var coveredSpan = Array(repeating: 1, count: columnCount)
+        for (ri, row) in t.rows.enumerated() {
+            if row.change != nil {
+                diagnostics.report(.rtfRowChangeDropped, "tracked row insertions and deletions were written as plain rows")
+            }
+            // Lay out the row: cells and the continuation cells of vertical merges from above.
+            var layout: [(cell: TableCell?, column: Int, span: Int, first: Bool)] = []
+            var col = 0
+            var cells = row.cells[...]
+            while col < columnCount {
+                if covered[col] > 0 {
+                    let span = coveredSpan[col]
+                    covered[col] -= 1
+                    layout.append((nil, col, span, false))
+                    col += span
+                    continue
+                }
+                guard let cell = cells.popFirst() else { break }
+                let span = min(max(cell.columnSpan, 1), columnCount - col)
+                if cell.rowSpan > 1 {
+                    covered[col] = cell.rowSpan - 1
+                    coveredSpan[col] = span
+                }
+                layout.append((cell, col, span, cell.rowSpan > 1))
+                col += span
+            }
+            var def = "\\trowd\\trgaph108\\trleft0"
+            if ri < t.headerRowCount { def += "\\trhdr" }
+            for item in layout {
+                if item.cell == nil { def += "\\clvmrg" } else if item.first { def += "\\clvmgf" }
+                def += "\\cellx\(bounds[min(item.column + item.span, columnCount) - 1])"
+            }
+            if depth == 1 { emit(def + "\n") }
+            let cellEnd = depth == 1 ? "\\cell" : "\\nestcell"
+            for item in layout {
+                let alignment = item.column < t.columns.count ? paragraphAlignment(t.columns[item.column]) : nil
+                writeCell(item.cell?.blocks ?? [], depth: depth, alignment: alignment, end: cellEnd)
+            }
+            if depth == 1 {
+                emit("\\row\n")
+            } else {
+                emit("{\\*\\nesttableprops" + def + "\\nestrow}{\\nonesttables\\par}\n")
+            }
+        }
+    }
+
+    private func paragraphAlignment(_ c: ColumnAlignment) -> ParagraphAlignment? {
+        switch c {
+        case .none: return nil
+        case .left: return .left
+        case .center: return .center
+        case .right: return .right
+        }
+    }
+
+    private mutating func writeCell(_ blocks: [Block], depth: Int, alignment: ParagraphAlignment?, end: String) {
+        var context = BlockContext()
+        context.tableDepth = depth
+        context.defaultAlignment = alignment
+        for (i, b) in blocks.enumerated() {
+            let last = i == blocks.count - 1
+            switch b {
+            case .paragraph(let p) where last:
+                writeParagraph(p, headingLevel: nil, context: context, terminator: end)
+            case .heading(let l, let p) where last:
+                writeParagraph(p, headingLevel: l, context: context, terminator: end)
+            default:
+                writeBlock(b, context: context)
+                if last { emit("\\pard\\plain\\intbl" + (depth > 1 ? "\\itap\(depth)" : "") + " " + end + "\n") }
+            }
+        }
+        if blocks.isEmpty { emit("\\pard\\plain\\intbl" + (depth > 1 ? "\\itap\(depth)" : "") + " " + end + "\n") }
+    }
+}

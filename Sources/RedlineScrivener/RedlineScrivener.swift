@@ -1,1 +1,0 @@
-// RedlineScrivener: see ARCHITECTURE.md.

@@ -1,1 +1,0 @@
-// Tests for RedlineScrivener: see ARCHITECTURE.md.
