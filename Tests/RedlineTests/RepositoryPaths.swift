@@ -12,6 +12,9 @@ enum RepositoryPaths {
     /// `../shared/corpus` beside the repository.
     static var sharedCorpus: String { root + "/../shared/corpus" }
 
+    /// Extensions of documents (anything else under Corpus/ is a generator script or a note).
+    static let documentExtensions: Set<String> = ["md", "markdown", "docx", "rtf", "html", "doc", "odt", "txt"]
+
     /// Every golden-tested input under Corpus/<family>/ (sorted; `bad/`, `demo/` and `scrivener/` excluded).
     static func corpusInputs() throws -> [String] {
         let base = root + "/Corpus"
@@ -26,6 +29,9 @@ enum RepositoryPaths {
             var isDir: ObjCBool = false
             FileManager.default.fileExists(atPath: base + "/" + rel, isDirectory: &isDir)
             if isDir.boolValue || parts.count < 2 || parts.contains(where: { $0.hasPrefix(".") }) { continue }
+            // Documents only: fixture generators (make-fixtures.py) and notes beside them are not inputs.
+            let ext = (rel as NSString).pathExtension.lowercased()
+            if !documentExtensions.contains(ext) { continue }
             out.append(base + "/" + rel)
         }
         return out.sorted()
