@@ -27,6 +27,7 @@ final class DOCXComposer {
     }
     /// The last revision id handed out (ins, del, moves, property changes share one sequence).
     private var revisionID = 0
+    private var dates: [String: String?] = [:]
 
     // Hyperlinks: relationship ids in order of first use.
     private(set) var links: [(id: String, url: String)] = []
@@ -292,12 +293,18 @@ final class DOCXComposer {
     /// `w:id`, `w:author` and `w:date` of a tracked change (Word needs an author; an unknown one is empty).
     func changeAttributes(_ c: Change) -> [(String, String)] {
         var a = [("w:id", nextRevisionID()), ("w:author", c.author ?? "")]
-        if let d = c.date {
-            if let v = DOCXDate.dateTime(d) { a.append(("w:date", v)) } else {
-                diagnostics.report(.docxDateDropped, "date '\(d)' is not an ISO 8601 date and was dropped")
-            }
-        }
+        if let d = c.date, let v = dateTime(d) { a.append(("w:date", v)) }
         return a
+    }
+
+    /// A model date as `xsd:dateTime`, or nil (reported) when it is no date. Documents repeat a few dates
+    /// many times, so conversions are remembered.
+    func dateTime(_ d: String) -> String? {
+        if let known = dates[d] { return known }
+        let v = DOCXDate.dateTime(d)
+        if v == nil { diagnostics.report(.docxDateDropped, "date '\(d)' is not an ISO 8601 date and was dropped") }
+        dates[d] = v
+        return v
     }
 
     // MARK: Hyperlinks
