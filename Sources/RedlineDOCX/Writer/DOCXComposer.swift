@@ -203,6 +203,7 @@ final class DOCXComposer {
 
     private func table(_ t: Table, _ ctx: Context, into x: inout XMLText) {
         if ctx.story == .body { closePendingMove(into: &x) }
+        guard !t.rows.isEmpty else { return }  // Word needs a row in every table; an empty one has no text.
         let columns = max(t.columns.count, t.rows.map { $0.cells.reduce(0) { $0 + max($1.columnSpan, 1) } }.max() ?? 0, 1)
         let widths: [Int]
         if let w = t.columnWidths, w.count == columns {
@@ -339,9 +340,16 @@ final class DOCXComposer {
         storyBlocks(blocks, ctx, into: &x)
     }
 
-    /// Blocks of a side story; it must hold at least one paragraph, and the prefix lands in the first one.
+    /// Blocks of a side story; it must hold at least one paragraph, and the prefix lands in the first one
+    /// (an empty paragraph is added when the story starts with a table or holds nothing).
     private func storyBlocks(_ blocks: [Block], _ ctx: Context, into x: inout XMLText) {
-        let startsWithParagraph = blocks.first?.paragraph != nil
+        let startsWithParagraph: Bool
+        switch blocks.first {
+        case .paragraph?, .heading?, .codeBlock?, .thematicBreak?: startsWithParagraph = true
+        case .list(let l)?: startsWithParagraph = !l.items.isEmpty
+        case .blockQuote(let b)?: startsWithParagraph = b.first?.paragraph != nil
+        default: startsWithParagraph = false
+        }
         if !startsWithParagraph {
             paragraph(Paragraph([]), defaultStyle: storyStyle(ctx.story), ctx, into: &x)
         }

@@ -28,6 +28,10 @@ struct DOCXSink: ChunkSink {
     private let composer: DOCXComposer
     private var header = DocumentHeader()
     private var buffer = XMLText()
+    /// Whether a block was written, and whether the last one is a table: the body must end with a
+    /// paragraph, as Word writes it.
+    private var wroteBlock = false
+    private var endsWithTable = false
 
     init(output: any ByteOutput, options: WriteOptions, diagnostics: Diagnostics) throws {
         self.output = output
@@ -52,7 +56,12 @@ struct DOCXSink: ChunkSink {
             if let parent = c.parentID { composer.comments.replies[parent, default: []].append(c.id) }
         }
         for n in chunk.notes { composer.notes.kinds[n.id] = n.kind }
+        let before = buffer.bytes.count
         composer.block(chunk.block, DOCXComposer.Context(), into: &buffer)
+        if buffer.bytes.count > before {
+            wroteBlock = true
+            if case .table = chunk.block { endsWithTable = true } else { endsWithTable = false }
+        }
         for n in chunk.notes { note(n) }
         for c in chunk.comments { comment(c) }
         if buffer.bytes.count >= 1 << 16 { try flush() }
@@ -60,7 +69,7 @@ struct DOCXSink: ChunkSink {
 
     mutating func finish() throws {
         composer.closePendingMove(into: &buffer)
-        closeDanglingAnchors()
+        if !closeDanglingAnchors() && (!wroteBlock || endsWithTable) { buffer.raw("<w:p/>") }
         buffer.raw("<w:sectPr><w:pgSz w:w=\"12240\" w:h=\"15840\"/><w:pgMar w:top=\"1440\" w:right=\"1440\" "
                    + "w:bottom=\"1440\" w:left=\"1440\" w:header=\"720\" w:footer=\"720\" w:gutter=\"0\"/></w:sectPr>")
         buffer.close("w:body")
@@ -108,8 +117,8 @@ struct DOCXSink: ChunkSink {
     }
 
     /// Completes what the text left open: comment ranges without an end, comments without an anchor,
-    /// anchors and references without a body. Anchors go into one last paragraph.
-    private mutating func closeDanglingAnchors() {
+    /// anchors and references without a body. Anchors go into one last paragraph; returns whether it was written.
+    private mutating func closeDanglingAnchors() -> Bool {
         var tail = XMLText()
         for (n, id) in composer.comments.ids.enumerated() {
             if composer.comments.started.contains(n) && !composer.comments.ended.contains(n) {
@@ -122,7 +131,8 @@ struct DOCXSink: ChunkSink {
                 composer.comments.referenced.insert(n)
             }
         }
-        if !tail.isEmpty {
+        let wroteParagraph = !tail.isEmpty
+        if wroteParagraph {
             buffer.raw("<w:p>")
             buffer.append(tail)
             buffer.raw("</w:p>")
@@ -135,6 +145,7 @@ struct DOCXSink: ChunkSink {
             diagnostics.report(.docxNoteMissing, "note '\(id)' is referenced but missing; an empty note was written")
             note(Note(id: id, kind: composer.notes.number(id)?.0 ?? .footnote, blocks: []))
         }
+        return wroteParagraph
     }
 
     // MARK: The package
