@@ -28,10 +28,6 @@ struct DOCXSink: ChunkSink {
     private let composer: DOCXComposer
     private var header = DocumentHeader()
     private var buffer = XMLText()
-    /// Whether a block was written, and whether the last one is a table: the body must end with a
-    /// paragraph, as Word writes it.
-    private var wroteBlock = false
-    private var endsWithTable = false
 
     init(output: any ByteOutput, options: WriteOptions, diagnostics: Diagnostics) throws {
         self.output = output
@@ -56,12 +52,7 @@ struct DOCXSink: ChunkSink {
             if let parent = c.parentID { composer.comments.replies[parent, default: []].append(c.id) }
         }
         for n in chunk.notes { composer.notes.kinds[n.id] = n.kind }
-        let before = buffer.bytes.count
         composer.block(chunk.block, DOCXComposer.Context(), into: &buffer)
-        if buffer.bytes.count > before {
-            wroteBlock = true
-            if case .table = chunk.block { endsWithTable = true } else { endsWithTable = false }
-        }
         for n in chunk.notes { note(n) }
         for c in chunk.comments { comment(c) }
         if buffer.bytes.count >= 1 << 16 { try flush() }
@@ -69,7 +60,7 @@ struct DOCXSink: ChunkSink {
 
     mutating func finish() throws {
         composer.closePendingMove(into: &buffer)
-        if !closeDanglingAnchors() && (!wroteBlock || endsWithTable) { buffer.raw("<w:p/>") }
+        closeDanglingAnchors()
         buffer.raw("<w:sectPr><w:pgSz w:w=\"12240\" w:h=\"15840\"/><w:pgMar w:top=\"1440\" w:right=\"1440\" "
                    + "w:bottom=\"1440\" w:left=\"1440\" w:header=\"720\" w:footer=\"720\" w:gutter=\"0\"/></w:sectPr>")
         buffer.close("w:body")
@@ -117,10 +108,11 @@ struct DOCXSink: ChunkSink {
     }
 
     /// Completes what the text left open: comment ranges without an end, comments without an anchor,
-    /// anchors and references without a body. Anchors go into one last paragraph; returns whether it was written.
-    private mutating func closeDanglingAnchors() -> Bool {
+    /// anchors and references without a body. Anchors go into one last paragraph.
+    private mutating func closeDanglingAnchors() {
         var tail = XMLText()
-        for (n, id) in composer.comments.ids.enumerated() {
+        for id in composer.comments.ids {
+            let n = composer.comments.number(id)
             if composer.comments.started.contains(n) && !composer.comments.ended.contains(n) {
                 tail.empty("w:commentRangeEnd", [("w:id", String(n))])
                 composer.comments.ended.insert(n)
@@ -131,8 +123,7 @@ struct DOCXSink: ChunkSink {
                 composer.comments.referenced.insert(n)
             }
         }
-        let wroteParagraph = !tail.isEmpty
-        if wroteParagraph {
+        if !tail.isEmpty {
             buffer.raw("<w:p>")
             buffer.append(tail)
             buffer.raw("</w:p>")
@@ -145,7 +136,6 @@ struct DOCXSink: ChunkSink {
             diagnostics.report(.docxNoteMissing, "note '\(id)' is referenced but missing; an empty note was written")
             note(Note(id: id, kind: composer.notes.number(id)?.0 ?? .footnote, blocks: []))
         }
-        return wroteParagraph
     }
 
     // MARK: The package
