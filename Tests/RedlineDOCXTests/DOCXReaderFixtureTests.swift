@@ -16,7 +16,8 @@ final class DOCXReaderFixtureTests: XCTestCase {
 
     func testTrackedChanges() throws {
         let doc = try fixture("tracked-changes.docx")
-        XCTAssertEqual(doc.blocks.first, .heading(level: 1, Paragraph([.text("Tracked changes")])))
+        XCTAssertEqual(doc.blocks.first, .heading(level: 1, Paragraph([.text("Tracked changes")],
+            style: ParagraphStyle(name: "heading 1", spaceBefore: 12, spaceAfter: 0))))
         let ann = Change(author: "Ann Editor", date: "2024-03-01T10:00:00Z")
         guard case .paragraph(let p)? = doc.blocks.dropFirst().first else { return XCTFail("no paragraph") }
         XCTAssertEqual(p.content.count, 5)
@@ -131,7 +132,7 @@ final class DOCXReaderFixtureTests: XCTestCase {
         XCTAssertEqual(t.rows[3].cells[1].columnSpan, 2, "gridSpan")
         XCTAssertEqual(t.rows[3].change, .inserted(Change(author: "Bob Writer", date: "2024-03-02T11:30:00Z", id: "31")))
         if case .deleted? = t.rows[4].change {} else { XCTFail("deleted row") }
-        XCTAssertEqual(doc.blocks[8], .heading(level: 2, Paragraph([.text("Details")])))
+        XCTAssertEqual(doc.blocks[8], .heading(level: 2, Paragraph([.text("Details")], style: ParagraphStyle(name: "heading 2", spaceBefore: 12, spaceAfter: 0))))
         XCTAssertEqual(doc.blocks[9].paragraph?.content, [
             .text("Field result: "), .link(Link(url: "https://example.org/field"), [.text("a field link")]),
             .text(", a tab\tand a break"), .lineBreak, .text("then more."),

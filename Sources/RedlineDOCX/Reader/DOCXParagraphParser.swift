@@ -52,12 +52,6 @@ extension StoryParser {
             if numbered {
                 diagnostics.report(.docxHeadingNumbering, "heading numbers are not kept", at: location)
             }
-            // A heading's level says what its style does: keep only direct formatting, and the style's
-            // name unless it is a built-in "heading N".
-            paragraph.style = markup.props.style.subtracting(context.defaultParagraph)
-            if let name = styles.name(styleID), !name.lowercased().hasPrefix("heading "), styleID != styles.defaultParagraphStyleID {
-                paragraph.style.name = name
-            }
             out = [.block(.heading(level: h, paragraph))]
         } else if numbered, let numID {
             // The list carries the indent (and Word's "List Paragraph" style says only "in a list").
