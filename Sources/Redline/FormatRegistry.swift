@@ -1,4 +1,6 @@
 import RedlineCore
+import RedlineMarkdown
+import RedlineHTML
 import RedlineDOCX
 import RedlineRTF
 
@@ -31,6 +33,13 @@ public struct Format: Sendable {
 public enum FormatRegistry {
     /// Every format, in the order `redline formats` lists them.
     public static let all: [Format] = [
+        Format(name: "md", summary: "Markdown (CommonMark + GFM) with CriticMarkup review marks",
+               extensions: ["md", "markdown", "mdown", "mkd", "txt"], reader: MarkdownReader(), writer: MarkdownWriter()),
+        Format(name: "gfm", summary: "GitHub Markdown without CriticMarkup (changes accepted, comments dropped)",
+               extensions: [], reader: MarkdownReader(), writer: MarkdownWriter(),
+               adjustOptions: { $0.criticMarkup = false }),
+        Format(name: "html", summary: "HTML preview page (ins, del, mark, comments, footnotes; write only)",
+               extensions: ["html", "htm"], writer: HTMLWriter()),
         Format(name: "docx", summary: "Word document (WordprocessingML) with tracked changes and comments",
                extensions: ["docx"], reader: DOCXReader(), writer: DOCXWriter()),
         Format(name: "rtf", summary: "Rich Text Format (Word, LibreOffice, TextEdit, Scrivener): revisions, annotations",

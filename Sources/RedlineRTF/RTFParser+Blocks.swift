@@ -38,7 +38,8 @@ extension RTFParser {
         }
         if s == 0 { bodyStarted = true }
         paragraphCounter += 1
-        let content = InlineBuilder.pairingSubstitutions(InlineBuilder.inlines(from: runs))
+        var content = InlineBuilder.inlines(from: runs)
+        if runs.contains(where: { $0.change != nil }) { content = InlineBuilder.pairingSubstitutions(content) }
         var style = paragraphStyle(para)
         var headingLevel: Int?
         let entry = para.style >= 0 ? paragraphStyles[para.style] : nil
@@ -132,9 +133,12 @@ extension RTFParser {
     }
 
     /// Opens or closes tables so that `depth` tables are open (at most one more than now); returns the depth.
+    /// Outside any table, a paragraph's `\itap` opens that many tables (up to 64); inside one, a depth that
+    /// skips levels (malformed) goes one level deeper, as pandoc reads it.
     @discardableResult
     func adjustTables(story s: Int, to depth: Int) -> Int {
-        let d = min(max(depth, 1), stories[s].tables.count + 1)
+        let count = stories[s].tables.count
+        let d = count == 0 ? min(max(depth, 1), 64) : min(max(depth, 1), count + 1)
         closeTables(story: s, to: d)
         while stories[s].tables.count < d { stories[s].tables.append(OpenTable()) }
         return d
@@ -159,6 +163,7 @@ extension RTFParser {
     /// levels (a malformed `\itap`) means the innermost open table.
     func effectiveDepth(_ requested: Int, story s: Int) -> Int {
         let count = stories[s].tables.count
+        if count == 0 { return min(max(requested, 1), 64) }
         if requested <= count + 1 { return max(requested, 1) }
         return max(count, 1)
     }
@@ -273,13 +278,23 @@ extension RTFParser {
         let parent = state.story
         noteCounter += 1
         let id = "\(noteCounter)"
-        appendAtom(.noteReference(id), story: parent, plain: true)
+        appendNoteReference(id, story: parent)
         if parent == 0 { bodyStarted = true }
         stories.append(Story(kind: .note(id: id, kind: .footnote)))
         state.story = stories.count - 1
         state.ownsStory = true
         state.dest = .body
         state.field = -1
+    }
+
+    /// A note reference takes the formatting around it, except the raising of the note mark.
+    private func appendNoteReference(_ id: String, story s: Int) {
+        flushRun(s)
+        var c = state.char
+        c.superscript = false
+        c.subscript = false
+        let (format, change) = textFormat(c, link: nil)
+        stories[s].runs.append(Run(.atom(.noteReference(id)), format: format, link: currentLink(), change: change))
     }
 
     func startAnnotation() {
@@ -289,6 +304,7 @@ extension RTFParser {
         info.initials = pendingInitials
         info.author = pendingAuthor
         info.anchorStory = parent
+        info.anchorFormat = state.char
         info.anchorRun = stories[parent].runs.count
         pendingInitials = nil
         pendingAuthor = nil
@@ -320,7 +336,8 @@ extension RTFParser {
             if info.parent == nil, !startedRanges.contains(id), info.anchorStory < stories.count {
                 let s = info.anchorStory
                 let at = min(info.anchorRun, stories[s].runs.count)
-                stories[s].runs.insert(Run(.atom(.commentPoint(id))), at: at)
+                let (format, change) = textFormat(info.anchorFormat, link: nil)
+                stories[s].runs.insert(Run(.atom(.commentPoint(id)), format: format, change: change), at: at)
             }
             deliver(Comment(id: id, author: info.author, initials: info.initials, date: info.date, body: blocks,
                             parentID: info.parent))
@@ -358,7 +375,7 @@ extension RTFParser {
         switch f.kind {
         case .comment(let id): appendAtom(.commentEnd(id), story: state.story)
         case .footnote(let n):
-            appendAtom(.noteReference(n.id), story: state.story, plain: true)
+            appendNoteReference(n.id, story: state.story)
             pendingNotes.append(n)
         case .plain, .link: break
         }

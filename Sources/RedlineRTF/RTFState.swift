@@ -91,7 +91,8 @@ struct AnnotationInfo {
     var reference: String?
     var parent: String?
     var date: String?
-    /// Where its point anchor goes: the story and run index.
+    /// Where its point anchor goes: the story and run index, and the formatting there.
+    var anchorFormat = CharFormat()
     var anchorStory = 0
     var anchorRun = 0
 }

@@ -232,10 +232,21 @@ extension RTFSink {
 
     private mutating func writeAtom(_ a: Inline, run: Run) {
         switch a {
-        case .softBreak:
-            var r = run
-            r.content = .text(" ")
-            writeRun(r)
+        case .commentStart, .commentEnd, .commentPoint, .noteReference:
+            // Anchors and note references take the formatting around them, as the reader gives it back.
+            emit("{")
+            let mark = out.count
+            writeFormat(run)
+            if out.count > mark { emit(" ") }
+            writeAnchor(a)
+            emit("}")
+        default:
+            writeOther(a, run: run)
+        }
+    }
+
+    private mutating func writeAnchor(_ a: Inline) {
+        switch a {
         case .commentStart(let id):
             emit("{\\*\\atrfstart ")
             RTFText.escape(id, into: &out)
@@ -264,6 +275,17 @@ extension RTFSink {
                 first = false
             }
             emit("}")
+        default:
+            break
+        }
+    }
+
+    private mutating func writeOther(_ a: Inline, run: Run) {
+        switch a {
+        case .softBreak:
+            var r = run
+            r.content = .text(" ")
+            writeRun(r)
         case .image(let image):
             writeImage(image, run: run)
         case .raw(let format, let text):

@@ -10,8 +10,6 @@ extension DiagnosticCode {
     public static let scrivenerMissingText: DiagnosticCode = "scrivener.missing-text"
     /// A side file (notes, synopsis, comments) exists but could not be read.
     public static let scrivenerUnreadableFile: DiagnosticCode = "scrivener.unreadable-file"
-    /// A `scrivcmt://` anchor names a comment that `content.comments` does not hold: the text is kept without it.
-    public static let scrivenerCommentMissing: DiagnosticCode = "scrivener.comment-missing"
     /// A comment or footnote in `content.comments` is anchored nowhere in the text: it was attached at the end.
     public static let scrivenerCommentUnanchored: DiagnosticCode = "scrivener.comment-unanchored"
     /// A `scrivlnk://` link points to an item that is not migrated: the link text is kept, the link dropped.

@@ -100,7 +100,7 @@ public struct ScrivenerProject: Sendable {
         }
     }
 
-    /// Counts of what a migration of the manuscript leaves out: items in the Trash and in Research.
+    /// How many items lie below `root` (the Trash, Research...), `root` itself not counted.
     public func countItems(in root: BinderItem?) -> Int {
         guard let root else { return 0 }
         var n = 0

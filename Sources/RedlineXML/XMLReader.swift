@@ -48,6 +48,9 @@ public final class XMLReader {
     private var lastNamespace = noNamespace
     private var namespaceCache: [UnsafePointer<xmlChar>: Int] = [:]
     private var nameCache: [UnsafePointer<xmlChar>: String] = [:]
+    /// The current node's name and namespace number, once asked for.
+    private var currentName: String?
+    private var currentNamespace: Int?
 
     /// Reads XML held in memory.
     public convenience init(bytes: [UInt8], name: String, namespaces: [String: Int] = [:], limits: Limits = Limits()) throws {
@@ -88,6 +91,8 @@ public final class XMLReader {
     /// Comments, processing instructions and the XML declaration are skipped.
     public func next() throws -> XMLNodeKind? {
         guard let r = reader else { return nil }
+        currentName = nil
+        currentNamespace = nil
         if pendingEnd {
             pendingEnd = false
             kind = .end
@@ -130,17 +135,26 @@ public final class XMLReader {
 
     /// The local name of the current element (start or end), without prefix.
     public var localName: String {
+        if let n = currentName { return n }
         guard let r = reader, let p = xmlTextReaderConstLocalName(r) else { return "" }
-        if let s = nameCache[p] { return s }
-        let s = String(cString: p)
-        nameCache[p] = s
+        let s: String
+        if let cached = nameCache[p] {
+            s = cached
+        } else {
+            s = String(cString: p)
+            nameCache[p] = s
+        }
+        currentName = s
         return s
     }
 
     /// The caller's number for the current element's namespace URI, or `noNamespace`.
     public var namespace: Int {
+        if let n = currentNamespace { return n }
         guard let r = reader else { return Self.noNamespace }
-        return number(ofNamespace: xmlTextReaderConstNamespaceUri(r))
+        let n = number(ofNamespace: xmlTextReaderConstNamespaceUri(r))
+        currentNamespace = n
+        return n
     }
 
     /// The namespace URI of the current element ("" when none).
@@ -264,6 +278,8 @@ public final class XMLReader {
         namespaceCache = [:]
         nameCache = [:]
         lastNamespacePointer = nil
+        currentName = nil
+        currentNamespace = nil
     }
 
     /// The state the C callbacks reach through their context pointer.

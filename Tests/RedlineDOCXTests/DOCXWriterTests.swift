@@ -46,6 +46,33 @@ final class DOCXWriterTests: XCTestCase {
             + "<w:tab/><w:delText xml:space=\"preserve\">gone</w:delText></w:r></w:del></w:p>")
     }
 
+    func testNestedChangesAsWordWritesThem() throws {
+        let bob = DOCXWriterSamples.bob
+        let xml = try body([p(.insertion(ann, [.text("a"), .deletion(bob, [.text("b")])]), .text("c"))])
+        XCTAssertEqual(xml, "<w:p><w:ins w:id=\"1\" \(annAttributes)><w:r><w:t xml:space=\"preserve\">a</w:t></w:r>"
+            + "<w:del w:id=\"2\" w:author=\"Bob Author\" w:date=\"2024-02-01T09:00:00Z\"><w:r><w:delText "
+            + "xml:space=\"preserve\">b</w:delText></w:r></w:del></w:ins><w:r><w:t xml:space=\"preserve\">c</w:t></w:r></w:p>")
+    }
+
+    func testASourceWithItsOwnFormattingGetsNoStylesItDidNotName() throws {
+        var header = DocumentHeader()
+        header.defaultCharacterStyle = CharacterStyle(fontFamily: "Cambria", fontSize: 11)
+        let docx = try DOCXTest.write(Document(header: header, blocks: [
+            .heading(level: 2, Paragraph([.text("h")])),
+            .heading(level: 1, Paragraph([.text("n")], style: ParagraphStyle(name: "Heading 1", spaceBefore: 24))),
+            .paragraph(Paragraph([.text("x")], style: ParagraphStyle(name: "Chapter Start", firstLineIndent: 0))),
+        ]))
+        let xml = try DOCXTest.part("word/document.xml", of: docx)
+        XCTAssertTrue(xml.contains("<w:p><w:pPr><w:outlineLvl w:val=\"1\"/></w:pPr>"), xml)
+        XCTAssertTrue(xml.contains("<w:pPr><w:pStyle w:val=\"Heading1\"/><w:spacing w:before=\"480\"/></w:pPr>"), xml)
+        let styles = try DOCXTest.part("word/styles.xml", of: docx)
+        XCTAssertTrue(styles.contains("<w:style w:type=\"paragraph\" w:styleId=\"Heading1\"><w:name w:val=\"Heading 1\"/>"
+            + "<w:basedOn w:val=\"Normal\"/><w:next w:val=\"Normal\"/><w:uiPriority w:val=\"9\"/><w:qFormat/><w:pPr><w:keepNext/>"
+            + "<w:keepLines/><w:outlineLvl w:val=\"0\"/></w:pPr>"), styles)
+        XCTAssertTrue(styles.contains("w:styleId=\"ChapterStart\"><w:name w:val=\"Chapter Start\"/><w:basedOn w:val=\"Normal\"/>"
+            + "<w:qFormat/></w:style>"), styles)
+    }
+
     func testRevisionIDsAreUniqueAcrossTheDocument() throws {
         let docx = try DOCXTest.write(DOCXWriterSamples.marked)
         let xml = try DOCXTest.part("word/document.xml", of: docx)
@@ -80,12 +107,21 @@ final class DOCXWriterTests: XCTestCase {
 
     func testMovesHaveRangeMarkersPairedByName() throws {
         let from = Move(change: ann, name: "m1", side: .from), to = Move(change: ann, name: "m1", side: .to)
-        let xml = try body([p(.move(from, [.text("gone")])), p(.move(to, [.text("gone")]))])
+        let xml = try body([p(.move(from, [.text("gone")]), .text(".")), p(.move(to, [.text("gone")]))])
         XCTAssertTrue(xml.contains("<w:moveFromRangeStart w:id=\"1\" \(annAttributes) w:name=\"m1\"/><w:moveFrom w:id=\"2\" "
                                    + "\(annAttributes)><w:r><w:t xml:space=\"preserve\">gone</w:t></w:r></w:moveFrom>"
                                    + "<w:moveFromRangeEnd w:id=\"1\"/>"), xml)
         XCTAssertTrue(xml.contains("<w:moveToRangeStart w:id=\"3\" \(annAttributes) w:name=\"m1\"/><w:moveTo w:id=\"4\" "), xml)
-        XCTAssertTrue(xml.contains("</w:moveTo><w:moveToRangeEnd w:id=\"3\"/>"), xml)
+        XCTAssertTrue(xml.hasSuffix("</w:moveTo></w:p><w:moveToRangeEnd w:id=\"3\"/>"), xml)
+    }
+
+    func testAMoveAcrossParagraphsKeepsOneRange() throws {
+        let from = Move(change: ann, name: "m1", side: .from)
+        let xml = try body([p(.text("a "), .move(from, [.text("one")])), p(.move(from, [.text("two")]), .text(" b")),
+                            p(.text("c"))])
+        XCTAssertEqual(xml.components(separatedBy: "<w:moveFromRangeStart ").count, 2, xml)
+        XCTAssertTrue(xml.contains("</w:moveFrom></w:p><w:p><w:moveFrom w:id=\"3\" \(annAttributes)><w:r><w:t "
+                                   + "xml:space=\"preserve\">two</w:t></w:r></w:moveFrom><w:moveFromRangeEnd w:id=\"1\"/>"), xml)
     }
 
     func testCommentRangesAcrossParagraphsOverlapPointsAndReplies() throws {
@@ -138,10 +174,9 @@ final class DOCXWriterTests: XCTestCase {
             .list(List(kind: .ordered(start: 5, delimiter: ")"), items: [[p(.text("c"))]])),
         ]))
         let xml = try DOCXTest.part("word/document.xml", of: docx)
-        XCTAssertTrue(xml.contains("<w:pPr><w:pStyle w:val=\"ListParagraph\"/><w:numPr><w:ilvl w:val=\"0\"/><w:numId w:val=\"1\"/>"
+        XCTAssertTrue(xml.contains("<w:pPr><w:numPr><w:ilvl w:val=\"0\"/><w:numId w:val=\"1\"/>"
                                    + "</w:numPr></w:pPr><w:r><w:t xml:space=\"preserve\">a</w:t>"), xml)
-        XCTAssertTrue(xml.contains("<w:pPr><w:pStyle w:val=\"ListParagraph\"/><w:ind w:left=\"720\"/></w:pPr><w:r><w:t "
-                                   + "xml:space=\"preserve\">more</w:t>"), xml)
+        XCTAssertTrue(xml.contains("<w:pPr><w:ind w:left=\"720\"/></w:pPr><w:r><w:t xml:space=\"preserve\">more</w:t>"), xml)
         let numbering = try DOCXTest.part("word/numbering.xml", of: docx)
         XCTAssertTrue(numbering.contains("<w:num w:numId=\"1\"><w:abstractNumId w:val=\"1\"/><w:lvlOverride w:ilvl=\"0\">"
                                          + "<w:startOverride w:val=\"1\"/></w:lvlOverride></w:num>"), numbering)

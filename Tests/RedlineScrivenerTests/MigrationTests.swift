@@ -93,6 +93,8 @@ final class MigrationTests: XCTestCase {
         let png = try Data(contentsOf: URL(fileURLWithPath: out + "/research/02-map-of-the-coast.png"))
         XCTAssertEqual(png.prefix(4), Data([0x89, 0x50, 0x4E, 0x47]))
         XCTAssertEqual(r.records.count, 13 + 2)
+        XCTAssertEqual(r.records.first { $0.binder.hasSuffix("Arrival") }?.diagnostics.map(\.code),
+                       [.scrivenerNotesFlattened], "the italic in the notes is lost in front matter")
         XCTAssertEqual(Set(r.project.map(\.code)), [.scrivenerExcluded, .scrivenerTrashSkipped])
     }
 

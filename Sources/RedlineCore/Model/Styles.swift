@@ -188,4 +188,9 @@ public struct TextFormat: Hashable, Sendable, Codable {
 
     /// True when nothing is set.
     public var isPlain: Bool { self == TextFormat() }
+
+    /// True when a toggle that nests as an inline (bold ... highlight) is on.
+    var hasToggles: Bool {
+        bold || italic || underline || strikethrough || smallCaps || superscript || self.subscript || highlight
+    }
 }

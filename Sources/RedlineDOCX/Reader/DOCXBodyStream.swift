@@ -24,7 +24,11 @@ final class DOCXBodyStream {
         for c in comments {
             let root = c.parentID ?? c.id
             if threads[root] == nil { threadOrder.append(root) }
-            threads[root, default: []].append(c)
+            if c.parentID == nil {
+                threads[root, default: []].insert(c, at: 0)
+            } else {
+                threads[root, default: []].append(c)
+            }
         }
         self.notes = Dictionary(notes.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         self.noteOrder = notes.map(\.id)

@@ -108,7 +108,9 @@ final class DOCXPackage {
         switch input {
         case .bytes(let b): return Array(b.prefix(8))
         case .file(let path):
-            guard let h = FileHandle(forReadingAtPath: path) else { throw RedlineError.io("cannot open \(path) for reading") }
+            guard let h = FileHandle(forReadingAtPath: path) else {
+                throw RedlineError.io("cannot open \(path) for reading: \(String(cString: strerror(errno)))")
+            }
             defer { try? h.close() }
             return [UInt8]((try? h.read(upToCount: 8)) ?? Data())
         }

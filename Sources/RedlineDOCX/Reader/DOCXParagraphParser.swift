@@ -53,8 +53,10 @@ extension StoryParser {
             }
             out = [.block(.heading(level: h, paragraph))]
         } else if numbered, let numID {
+            // The list carries the indent (and Word's "List Paragraph" style says only "in a list").
             paragraph.style.leftIndent = nil
             paragraph.style.firstLineIndent = nil
+            if paragraph.style.name?.lowercased() == "list paragraph" { paragraph.style.name = nil }
             paragraph.styleChange?.old.leftIndent = nil
             paragraph.styleChange?.old.firstLineIndent = nil
             out = [.listItem(.paragraph(paragraph), numID: numID, level: level)]
@@ -138,6 +140,12 @@ extension StoryParser {
             if fields.contains(where: { !$0.showingResult }) { return }
             let (f, fc) = format()
             let link = fields.last(where: { $0.link != nil })?.link ?? enclosing.link
+            // Adjacent text of the same look joins the previous run (Word splits runs freely).
+            if case .text(let s) = content, let last = runs.last, case .text(let before) = last.content,
+               last.format == f, last.link == link, last.change == enclosing.change, last.formatChange == fc {
+                runs[runs.count - 1].content = .text(before + s)
+                return
+            }
             runs.append(Run(content, format: f, link: link, change: enclosing.change, formatChange: fc))
         }
         func addAtom(_ inline: Inline) {
@@ -209,6 +217,17 @@ extension StoryParser {
     /// The model's formatting of a run: its character style and direct properties (paragraph-style run
     /// properties are the paragraph's look, not the run's), without the document's default font and size.
     private func runFormat(_ markup: RunMarkup, inLink: Bool) -> (TextFormat, FormatChange?) {
+        // Most runs repeat the look of the run before: reuse it.
+        if let last = lastFormat, last.props == markup.props, last.inLink == inLink, last.old == markup.formatChange?.1,
+           last.change == markup.formatChange?.0 {
+            return last.result
+        }
+        let result = computeRunFormat(markup, inLink: inLink)
+        lastFormat = (markup.props, markup.formatChange?.1, markup.formatChange?.0, inLink, result)
+        return result
+    }
+
+    private func computeRunFormat(_ markup: RunMarkup, inLink: Bool) -> (TextFormat, FormatChange?) {
         func format(_ props: RunProps) -> TextFormat {
             let styleName = context.styles.name(props.styleID)?.lowercased()
             let base = inLink && styleName == "hyperlink" ? RunProps() : context.styles.characterProps(props.styleID)

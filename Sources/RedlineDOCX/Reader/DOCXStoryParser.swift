@@ -31,6 +31,8 @@ final class StoryParser {
     var moveToName: String?
     /// Open complex fields, innermost last.
     var fields: [Field] = []
+    /// The last run look computed (properties, old properties, change, in a link) and its result.
+    var lastFormat: (props: RunProps, old: RunProps?, change: Change?, inLink: Bool, result: (TextFormat, FormatChange?))?
     /// Body-level wrapper elements (w:sdt, w:customXml) currently open.
     private var bodyWrappers = 0
 

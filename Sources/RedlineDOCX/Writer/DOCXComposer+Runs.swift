@@ -4,34 +4,62 @@ extension DOCXComposer {
     /// Renders inline content as runs: flattened with `[Inline].runs`, then wrapped, outermost first, in
     /// `w:hyperlink` and in the tracked change (`w:ins`, `w:del`, `w:moveFrom`/`w:moveTo` with their range
     /// markers); comment anchors, note references and breaks become their WordprocessingML elements.
+    ///
+    /// In the body, a move that runs on into the next paragraph keeps one range (as Word writes a moved
+    /// passage): its range end waits for the first run of the next paragraph that is not part of it.
     func runs(_ inlines: [Inline], _ ctx: Context, into x: inout XMLText) {
         var state = RunState()
-        for run in inlines.runs {
+        let runs = inlines.nestedRuns
+        if ctx.story == .body, let open = pendingMove {
+            pendingMove = nil
+            if let first = runs.first, first.run.link == nil, first.changes.first == .move(open.move) {
+                x.open(open.move.side == .from ? "w:moveFrom" : "w:moveTo", changeAttributes(open.move.change))
+                state.open = [(.move(open.move), open.rangeID)]
+            } else {
+                x.empty(open.move.side == .from ? "w:moveFromRangeEnd" : "w:moveToRangeEnd", [("w:id", open.rangeID)])
+            }
+        }
+        for nested in runs {
+            let run = nested.run
             if run.link != state.link {
-                close(&state, into: &x)
+                closeChanges(to: 0, &state, into: &x)
+                if state.linkOpen { x.close("w:hyperlink") }
+                state.linkOpen = false
+                state.link = run.link
                 if let l = run.link { openLink(l, &state, into: &x) }
             }
-            if run.change != state.change {
-                closeChange(&state, into: &x)
-                if let c = run.change { openChange(c, &state, into: &x) }
-            }
-            self.run(run, ctx, deleted: isDeletion(run.change), into: &x)
+            // Keep the changes both runs share open; close the rest, open the new ones.
+            var keep = 0
+            while keep < state.open.count, keep < nested.changes.count, state.open[keep].change == nested.changes[keep] { keep += 1 }
+            closeChanges(to: keep, &state, into: &x)
+            for c in nested.changes[keep...] { openChange(c, &state, into: &x) }
+            self.run(run, ctx, deleted: nested.changes.contains { if case .deletion = $0 { return true } else { return false } },
+                     into: &x)
         }
-        close(&state, into: &x)
+        // A move running on to the next paragraph: leave its range open.
+        if ctx.story == .body, !state.linkOpen, state.open.count == 1, case .move(let m) = state.open[0].change,
+           let range = state.open[0].range {
+            x.close(m.side == .from ? "w:moveFrom" : "w:moveTo")
+            pendingMove = (m, range)
+            state.open = []
+        }
+        closeChanges(to: 0, &state, into: &x)
+        if state.linkOpen { x.close("w:hyperlink") }
+    }
+
+    /// Ends a move range left open by the last paragraph (before a table, or at the end of the body).
+    func closePendingMove(into x: inout XMLText) {
+        guard let open = pendingMove else { return }
+        pendingMove = nil
+        x.empty(open.move.side == .from ? "w:moveFromRangeEnd" : "w:moveToRangeEnd", [("w:id", open.rangeID)])
     }
 
     /// The wrappers open around the runs being written.
     struct RunState {
         var link: Link?
         var linkOpen = false
-        var change: RunChange?
-        /// The move range id to close after the move wrapper.
-        var moveRange: String?
-    }
-
-    private func isDeletion(_ c: RunChange?) -> Bool {
-        if case .deletion? = c { return true }
-        return false
+        /// Open tracked changes, outermost first, with the range id of a move.
+        var open: [(change: RunChange, range: String?)] = []
     }
 
     private func openLink(_ l: Link, _ s: inout RunState, into x: inout XMLText) {
@@ -44,44 +72,38 @@ extension DOCXComposer {
         if !l.title.isEmpty { a.append(("w:tooltip", l.title)) }
         a.append(("w:history", "1"))
         x.open("w:hyperlink", a)
-        s.link = l
         s.linkOpen = true
     }
 
-    private func close(_ s: inout RunState, into x: inout XMLText) {
-        closeChange(&s, into: &x)
-        if s.linkOpen { x.close("w:hyperlink") }
-        s.link = nil
-        s.linkOpen = false
-    }
-
     private func openChange(_ c: RunChange, _ s: inout RunState, into x: inout XMLText) {
+        var range: String?
         switch c {
         case .insertion(let ch): x.open("w:ins", changeAttributes(ch))
         case .deletion(let ch): x.open("w:del", changeAttributes(ch))
         case .move(let m):
             let side = m.side == .from ? "moveFrom" : "moveTo"
-            var range = changeAttributes(m.change)
-            range.append(("w:name", m.name))
-            s.moveRange = range[0].1
-            x.empty("w:\(side)RangeStart", range)
+            var a = changeAttributes(m.change)
+            a.append(("w:name", m.name))
+            range = a[0].1
+            x.empty("w:\(side)RangeStart", a)
             x.open("w:\(side)", changeAttributes(m.change))
         }
-        s.change = c
+        s.open.append((c, range))
     }
 
-    private func closeChange(_ s: inout RunState, into x: inout XMLText) {
-        switch s.change {
-        case .insertion?: x.close("w:ins")
-        case .deletion?: x.close("w:del")
-        case .move(let m)?:
-            let side = m.side == .from ? "moveFrom" : "moveTo"
-            x.close("w:\(side)")
-            x.empty("w:\(side)RangeEnd", [("w:id", s.moveRange ?? "0")])
-        case nil: break
+    /// Closes open changes until `count` remain.
+    private func closeChanges(to count: Int, _ s: inout RunState, into x: inout XMLText) {
+        while s.open.count > count {
+            let (c, range) = s.open.removeLast()
+            switch c {
+            case .insertion: x.close("w:ins")
+            case .deletion: x.close("w:del")
+            case .move(let m):
+                let side = m.side == .from ? "moveFrom" : "moveTo"
+                x.close("w:\(side)")
+                x.empty("w:\(side)RangeEnd", [("w:id", range ?? "0")])
+            }
         }
-        s.change = nil
-        s.moveRange = nil
     }
 
     // MARK: One run

@@ -19,6 +19,12 @@ final class DOCXComposer {
 
     let diagnostics: Diagnostics
     var styles: StyleCatalog
+    /// True when the source has formatting of its own (document defaults: a DOCX or RTF source), whose
+    /// paragraphs then carry their complete formatting: the writer adds no styles of its choosing to
+    /// paragraphs without a style name (it does for Markdown, where headings and notes need a look).
+    var formattedSource = false {
+        didSet { styles.bare = formattedSource }
+    }
     /// The last revision id handed out (ins, del, moves, property changes share one sequence).
     private var revisionID = 0
 
@@ -37,6 +43,8 @@ final class DOCXComposer {
     private var lastParaID: String?
     /// Run markup to open the next paragraph with (a note's or a comment's reference mark).
     private var storyPrefix: String?
+    /// A move range in the body still open at the end of the last paragraph, and its range id.
+    var pendingMove: (move: Move, rangeID: String)?
 
     // Notes.
     var notes = NoteTable()
@@ -52,7 +60,7 @@ final class DOCXComposer {
     func block(_ block: Block, _ ctx: Context, into x: inout XMLText) {
         switch block {
         case .paragraph(let p):
-            let base: String? = ctx.quoteDepth > 0 ? "Quote" : ctx.listLevel >= 0 ? "ListParagraph" : storyStyle(ctx.story)
+            let base: String? = ctx.quoteDepth > 0 ? "Quote" : ctx.listLevel >= 0 || formattedSource ? nil : storyStyle(ctx.story)
             var p = p
             if p.style.leftIndent == nil {
                 if ctx.quoteDepth > 1 { p.style.leftIndent = Double(36 * ctx.quoteDepth) }
@@ -60,9 +68,8 @@ final class DOCXComposer {
             }
             paragraph(p, defaultStyle: base, ctx, into: &x)
         case .heading(let level, let p):
-            var p = p
-            p.style.name = nil
-            paragraph(p, defaultStyle: "Heading\(min(max(level, 1), 6))", ctx, into: &x)
+            let level = min(max(level, 1), 6)
+            paragraph(p, defaultStyle: "Heading\(level)", outlineLevel: level - 1, ctx, into: &x)
         case .blockQuote(let blocks):
             var inner = ctx
             inner.quoteDepth += 1
@@ -100,12 +107,23 @@ final class DOCXComposer {
     }
 
     /// One `w:p`. The style is the paragraph's named style, else `defaultStyle`.
-    func paragraph(_ p: Paragraph, defaultStyle: String?, numbering: (Int, Int)? = nil, _ ctx: Context,
-                   into x: inout XMLText) {
-        let styleID = p.style.name.map { styles.paragraphID($0) } ?? defaultStyle
+    func paragraph(_ p: Paragraph, defaultStyle: String?, outlineLevel: Int? = nil, numbering: (Int, Int)? = nil,
+                   _ ctx: Context, into x: inout XMLText) {
+        let styleID: String?
+        var directOutline: Int?
+        if let name = p.style.name {
+            styleID = styles.paragraphID(name, outlineLevel: outlineLevel)
+        } else if formattedSource && outlineLevel != nil {
+            // A heading in Normal style: its outline level makes it one.
+            styleID = nil
+            directOutline = outlineLevel
+        } else {
+            styleID = defaultStyle
+            styles.choose(defaultStyle)
+        }
         var props = XMLText()
         Properties.paragraph(p.style, styleID: styleID, numbering: numbering,
-                             fallbackAlignment: alignment(ctx.cellAlignment), into: &props)
+                             fallbackAlignment: alignment(ctx.cellAlignment), outlineLevel: directOutline, into: &props)
         if let mark = p.markChange {
             props.open("w:rPr")
             switch mark {
@@ -117,9 +135,10 @@ final class DOCXComposer {
         if let sc = p.styleChange {
             props.open("w:pPrChange", changeAttributes(sc.change))
             props.open("w:pPr")
-            let oldID = sc.old.name.map { styles.paragraphID($0) } ?? defaultStyle
+            // The old formatting is complete: no name means the default paragraph style.
+            let oldID = sc.old.name.flatMap { styles.paragraphID($0, outlineLevel: outlineLevel) }
             Properties.paragraph(sc.old, styleID: oldID, numbering: numbering,
-                                 fallbackAlignment: alignment(ctx.cellAlignment), into: &props)
+                                 fallbackAlignment: alignment(ctx.cellAlignment), outlineLevel: directOutline, into: &props)
             props.close("w:pPr")
             props.close("w:pPrChange")
         }
@@ -165,10 +184,10 @@ final class DOCXComposer {
         for item in l.items {
             var blocks = item[...]
             if case .paragraph(let p)? = blocks.first {
-                paragraph(p, defaultStyle: ctx.quoteDepth > 0 ? "Quote" : "ListParagraph", numbering: (numID, level), inner, into: &x)
+                paragraph(p, defaultStyle: ctx.quoteDepth > 0 ? "Quote" : nil, numbering: (numID, level), inner, into: &x)
                 blocks = blocks.dropFirst()
             } else {
-                paragraph(Paragraph([]), defaultStyle: "ListParagraph", numbering: (numID, level), inner, into: &x)
+                paragraph(Paragraph([]), defaultStyle: nil, numbering: (numID, level), inner, into: &x)
             }
             for b in blocks { block(b, inner, into: &x) }
         }
@@ -182,6 +201,7 @@ final class DOCXComposer {
     // MARK: Tables
 
     private func table(_ t: Table, _ ctx: Context, into x: inout XMLText) {
+        if ctx.story == .body { closePendingMove(into: &x) }
         let columns = max(t.columns.count, t.rows.map { $0.cells.reduce(0) { $0 + max($1.columnSpan, 1) } }.max() ?? 0, 1)
         let widths: [Int]
         if let w = t.columnWidths, w.count == columns {

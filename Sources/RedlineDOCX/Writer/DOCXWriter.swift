@@ -41,6 +41,7 @@ struct DOCXSink: ChunkSink {
 
     mutating func begin(_ header: DocumentHeader) throws {
         self.header = header
+        composer.formattedSource = !header.defaultParagraphStyle.isEmpty || !header.defaultCharacterStyle.isEmpty
         buffer.raw(xmlDeclaration)
         buffer.open("w:document", [("xmlns:w", NS.w), ("xmlns:r", NS.r)])
         buffer.open("w:body")
@@ -58,6 +59,7 @@ struct DOCXSink: ChunkSink {
     }
 
     mutating func finish() throws {
+        composer.closePendingMove(into: &buffer)
         closeDanglingAnchors()
         buffer.raw("<w:sectPr><w:pgSz w:w=\"12240\" w:h=\"15840\"/><w:pgMar w:top=\"1440\" w:right=\"1440\" "
                    + "w:bottom=\"1440\" w:left=\"1440\" w:header=\"720\" w:footer=\"720\" w:gutter=\"0\"/></w:sectPr>")

@@ -146,8 +146,9 @@ enum PackageParts {
             ("xmlns:dc", "http://purl.org/dc/elements/1.1/"), ("xmlns:dcterms", "http://purl.org/dc/terms/"),
             ("xmlns:dcmitype", "http://purl.org/dc/dcmitype/"), ("xmlns:xsi", "http://www.w3.org/2001/XMLSchema-instance"),
         ])
-        for (key, tag) in coreFields {
-            guard let v = m[key] else { continue }
+        for field in m.fields {
+            guard let tag = coreFields.first(where: { $0.0 == field.key })?.1 else { continue }
+            let (key, v) = (field.key, field.value)
             switch tag {
             case "dcterms:created", "dcterms:modified":
                 if let d = DOCXDate.w3cdtf(v.strings.first ?? "") {
@@ -161,7 +162,7 @@ enum PackageParts {
         return string(x)
     }
 
-    /// Model keys written to core properties, in the order Word writes them.
+    /// Model keys written to core properties (in the model's order).
     static let coreFields: [(String, String)] = [
         ("title", "dc:title"), ("subject", "dc:subject"), ("author", "dc:creator"), ("keywords", "cp:keywords"),
         ("description", "dc:description"), ("language", "dc:language"), ("category", "cp:category"),

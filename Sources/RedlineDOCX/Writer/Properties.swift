@@ -8,7 +8,7 @@ func twips(_ points: Double) -> String { String(Int((points * 20).rounded())) }
 enum Properties {
     /// The children of a `w:pPr` for `style` (no `w:pPr` tags). `numbering` is (numId, level).
     static func paragraph(_ style: ParagraphStyle, styleID: String?, numbering: (Int, Int)? = nil,
-                          border: Bool = false, fallbackAlignment: ParagraphAlignment? = nil,
+                          border: Bool = false, fallbackAlignment: ParagraphAlignment? = nil, outlineLevel: Int? = nil,
                           into x: inout XMLText) {
         if let styleID { x.val("w:pStyle", styleID) }
         if let (num, level) = numbering {
@@ -50,6 +50,7 @@ enum Properties {
         }
         if !ind.isEmpty { x.empty("w:ind", ind) }
         if let a = style.alignment ?? fallbackAlignment { x.val("w:jc", jc(a)) }
+        if let o = outlineLevel { x.val("w:outlineLvl", String(o)) }
     }
 
     static func jc(_ a: ParagraphAlignment) -> String {
@@ -81,13 +82,26 @@ enum Properties {
             x.val("w:sz", half)
             x.val("w:szCs", half)
         }
-        if format.highlight { x.val("w:highlight", "yellow") }
+        // A highlight takes Word's named colour for its background; any other background is shading.
+        var shading = s.backgroundColor
+        if format.highlight {
+            let named = shading.flatMap { highlightNames[$0.hex] }
+            x.val("w:highlight", named ?? "yellow")
+            if named != nil || shading == .yellow { shading = nil }
+        }
         if format.underline { x.val("w:u", "single") }
-        if let bg = s.backgroundColor {
+        if let bg = shading {
             x.empty("w:shd", [("w:val", "clear"), ("w:color", "auto"), ("w:fill", bg.hex)])
         }
         if format.superscript { x.val("w:vertAlign", "superscript") } else if format.subscript { x.val("w:vertAlign", "subscript") }
     }
+
+    /// Word's highlight colours by their RGB value.
+    static let highlightNames: [String: String] = [
+        "000000": "black", "0000FF": "blue", "00FFFF": "cyan", "00FF00": "green", "FF00FF": "magenta",
+        "FF0000": "red", "FFFFFF": "white", "000080": "darkBlue", "008080": "darkCyan", "008000": "darkGreen",
+        "800080": "darkMagenta", "800000": "darkRed", "808000": "darkYellow", "808080": "darkGray", "C0C0C0": "lightGray",
+    ]
 
     /// The children of a `w:rPr` in `w:rPrDefault` or a style: font and size only.
     static func defaults(_ style: CharacterStyle, into x: inout XMLText) {

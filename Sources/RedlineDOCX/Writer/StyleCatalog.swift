@@ -97,6 +97,12 @@ struct StyleCatalog {
     private(set) var custom: [Style] = []
     private var byName: [String: String] = [:]
     private var usedIDs: Set<String> = []
+    /// Write every built-in style bare (see `asUsed`): for a source with formatting of its own.
+    var bare = false
+    /// Built-in style ids the writer chose for paragraphs the model gives no style name.
+    private var chosen: Set<String> = []
+    /// Built-in style ids the model names, with the name as the model spells it.
+    private var named: [String: String] = [:]
 
     init(reference: ReferenceStyles?) {
         self.reference = reference
@@ -104,25 +110,32 @@ struct StyleCatalog {
         for s in reference?.styles ?? [] { usedIDs.insert(s.id) }
     }
 
-    /// The paragraph style id for a model style name (nil for Normal).
-    mutating func paragraphID(_ name: String) -> String? {
-        let id = id(for: name, kind: .paragraph)
+    /// The paragraph style id for a model style name (nil for Normal). A new custom style for a heading
+    /// gets `outlineLevel`, so it reads back as a heading.
+    mutating func paragraphID(_ name: String, outlineLevel: Int? = nil) -> String? {
+        let id = id(for: name, kind: .paragraph, outlineLevel: outlineLevel)
         return id == "Normal" ? nil : id
     }
 
     /// The character style id for a model character style name (nil for the default font).
     mutating func characterID(_ name: String) -> String? {
-        let id = id(for: name, kind: .character)
+        let id = id(for: name, kind: .character, outlineLevel: nil)
         return id == "DefaultParagraphFont" ? nil : id
     }
 
-    private mutating func id(for name: String, kind: Style.Kind) -> String {
+    /// Records that the writer chose built-in style `id` for content the model gives no style name.
+    mutating func choose(_ id: String?) {
+        if let id { chosen.insert(id) }
+    }
+
+    private mutating func id(for name: String, kind: Style.Kind, outlineLevel: Int?) -> String {
         let key = kind.rawValue + "\u{0}" + name.lowercased()
         if let id = byName[key] { return id }
         let lower = name.lowercased()
         let known = (reference?.styles ?? []) + Self.builtIn
         if let s = known.first(where: { $0.kind == kind && ($0.name.lowercased() == lower || $0.id.lowercased() == lower) }) {
             byName[key] = s.id
+            if named[s.id] == nil { named[s.id] = name }
             return s.id
         }
         var base = String(name.unicodeScalars.filter { $0.properties.isAlphabetic || ("0"..."9").contains($0) }.map(Character.init))
@@ -133,16 +146,17 @@ struct StyleCatalog {
         usedIDs.insert(id)
         byName[key] = id
         let basedOn = kind == .paragraph ? "<w:basedOn w:val=\"Normal\"/>" : "<w:basedOn w:val=\"DefaultParagraphFont\"/>"
-        custom.append(Style(kind: kind, id: id, name: name, body: basedOn + "<w:qFormat/>"))
+        let outline = outlineLevel.map { "<w:pPr><w:outlineLvl w:val=\"\($0)\"/></w:pPr>" } ?? ""
+        custom.append(Style(kind: kind, id: id, name: name, body: basedOn + "<w:qFormat/>" + outline))
         return id
     }
 
     /// `styles.xml`: the reference document's styles plus what it lacks, or ours with `defaults`.
     func stylesXML(paragraphDefaults: ParagraphStyle, characterDefaults: CharacterStyle) -> String {
+        let ours = Self.builtIn.map(asUsed) + custom
         if let reference {
             let have = Set(reference.styles.map(\.id))
-            let missing = (Self.builtIn + custom).filter { !have.contains($0.id) }
-            return reference.inserting(missing.map(Self.definition).joined())
+            return reference.inserting(ours.filter { !have.contains($0.id) }.map(Self.definition).joined())
         }
         var x = XMLText()
         x.raw(xmlDeclaration)
@@ -162,9 +176,35 @@ struct StyleCatalog {
         x.close("w:pPr")
         x.close("w:pPrDefault")
         x.close("w:docDefaults")
-        for s in Self.builtIn + custom { x.raw(Self.definition(s)) }
+        for s in ours { x.raw(Self.definition(s)) }
         x.close("w:styles")
         return String(decoding: x.bytes, as: UTF8.self)
+    }
+
+    /// A built-in style as this document uses it. A style only the model names (a source with styles,
+    /// whose paragraphs carry their complete formatting), or any style when `bare`, is written bare: under the model's name, without
+    /// the spacing, indents, alignment and tabs the model holds per paragraph (or character formatting, for
+    /// a character style), so reading the file back gives the model's formatting, not the writer's.
+    private func asUsed(_ s: Style) -> Style {
+        guard bare || (named[s.id] != nil && !chosen.contains(s.id)), s.kind != .table else { return s }
+        var bare = s
+        bare.name = named[s.id] ?? s.name
+        if s.kind == .paragraph {
+            for tag in ["<w:spacing ", "<w:ind ", "<w:jc "] { bare.body = Self.removing(tag, from: bare.body) }
+            bare.body = bare.body.replacingOccurrences(of: "<w:pPr></w:pPr>", with: "")
+        } else if let r = bare.body.range(of: "<w:rPr>") {
+            bare.body = String(bare.body[..<r.lowerBound])
+        }
+        return bare
+    }
+
+    /// `xml` without the empty elements that start with `tag`.
+    private static func removing(_ tag: String, from xml: String) -> String {
+        var out = xml
+        while let r = out.range(of: tag), let end = out[r.upperBound...].range(of: "/>") {
+            out.removeSubrange(r.lowerBound..<end.upperBound)
+        }
+        return out
     }
 
     private static func definition(_ s: Style) -> String {

@@ -1,0 +1,357 @@
+import RedlineCore
+
+/// Writes a standalone HTML preview page: insertions as `<ins>`, deletions as `<del>`, highlights as
+/// `<mark>`, comments (author, date, replies, resolved) in an `<aside>` after the block that anchors them,
+/// comment ranges shaded (overlapping ranges too), footnotes at the end, tables, and paragraph and
+/// character formatting as inline CSS. Streams: each block is written as it arrives.
+public struct HTMLWriter: FormatWriter {
+    public init() {}
+
+    public func sink(to output: any ByteOutput, options: WriteOptions, diagnostics: Diagnostics) throws -> any ChunkSink {
+        HTMLSink(output: output, options: options, diagnostics: diagnostics)
+    }
+
+    /// A whole document as HTML (convenience for tests).
+    public static func string(_ document: Document, options: WriteOptions = WriteOptions()) throws -> String {
+        let out = MemoryOutput()
+        var source = ChunkArraySource(document)
+        var sink = HTMLSink(output: out, options: options, diagnostics: Diagnostics())
+        try Pipeline.run(source: &source, stages: [], sink: &sink)
+        return out.string
+    }
+}
+
+/// The streaming HTML sink.
+public struct HTMLSink: ChunkSink {
+    private let output: any ByteOutput
+    private let options: WriteOptions
+    private let diagnostics: Diagnostics
+    private var renderer = HTMLRenderer()
+    private var notes: [Note] = []
+
+    init(output: any ByteOutput, options: WriteOptions, diagnostics: Diagnostics) {
+        self.output = output
+        self.options = options
+        self.diagnostics = diagnostics
+    }
+
+    static let css = """
+    body{font-family:Georgia,serif;max-width:46em;margin:2em auto;padding:0 1em;line-height:1.5}
+    ins{background:#e6ffed;text-decoration:underline;color:#05631f}
+    del{background:#ffeef0;text-decoration:line-through;color:#86181d}
+    ins.move,del.move{background:#eef3ff;color:#1d3f86}
+    mark{background:#fff5b1}
+    .comment-range{background:#fdf2c4;border-bottom:1px dotted #b08800}
+    .comment-ref{font-size:.75em;color:#b08800}
+    aside.comment{border-left:3px solid #b08800;margin:.3em 0 1em 2em;padding:.2em .8em;font-size:.9em;background:#fffbea}
+    aside.comment.resolved{opacity:.6}
+    aside.comment .reply{margin-left:1.5em;border-left:2px solid #ddd;padding-left:.6em}
+    .comment-meta{color:#666;font-size:.85em}
+    .format-change{border-bottom:2px dotted #6f42c1}
+    .break{color:#999}
+    table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.2em .5em}
+    tr.inserted{background:#e6ffed}tr.deleted{background:#ffeef0;text-decoration:line-through}
+    section.footnotes{border-top:1px solid #ccc;margin-top:2em;font-size:.9em}
+    """
+
+    public mutating func begin(_ header: DocumentHeader) throws {
+        var s = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        s += "<title>" + HTMLRenderer.escape(header.metadata.title ?? "Document") + "</title>\n"
+        s += "<style>\n" + Self.css + "\n</style>\n</head>\n<body>\n"
+        let meta = header.metadata
+        if !meta.isEmpty {
+            s += "<header class=\"metadata\">\n"
+            if let t = meta.title { s += "<h1 class=\"title\">" + HTMLRenderer.escape(t) + "</h1>\n" }
+            if !meta.authors.isEmpty { s += "<p class=\"author\">" + HTMLRenderer.escape(meta.authors.joined(separator: ", ")) + "</p>\n" }
+            if let d = meta.date { s += "<p class=\"date\">" + HTMLRenderer.escape(d) + "</p>\n" }
+            s += "</header>\n"
+        }
+        try output.write(s)
+    }
+
+    public mutating func write(_ chunk: Chunk) throws {
+        renderer.register(chunk.comments)
+        var s = renderer.block(chunk.block)
+        s += renderer.commentAsides()
+        notes += chunk.notes
+        try output.write(s)
+    }
+
+    public mutating func finish() throws {
+        var s = ""
+        if !notes.isEmpty {
+            s += "<section class=\"footnotes\">\n<ol>\n"
+            for n in notes {
+                s += "<li id=\"fn-" + HTMLRenderer.escape(n.id) + "\">" + n.blocks.map { renderer.block($0) }.joined()
+                s += " <a href=\"#fnref-" + HTMLRenderer.escape(n.id) + "\">↩</a></li>\n"
+            }
+            s += "</ol>\n</section>\n"
+            s += renderer.commentAsides()
+        }
+        s += "</body>\n</html>\n"
+        try output.write(s)
+        try output.flush()
+    }
+}
+
+/// Renders blocks and inlines to HTML.
+struct HTMLRenderer {
+    private var comments: [String: Comment] = [:]
+    private var replies: [String: [Comment]] = [:]
+    /// Comments anchored since the last asides were written.
+    private var anchored: [String] = []
+    private var openRanges: [String] = []
+    private var commentNumbers: [String: Int] = [:]
+
+    mutating func register(_ list: [Comment]) {
+        for c in list {
+            if let p = c.parentID { replies[p, default: []].append(c) } else { comments[c.id] = c }
+        }
+    }
+
+    static func escape(_ s: String) -> String {
+        var out = ""
+        out.reserveCapacity(s.utf8.count)
+        for c in s.unicodeScalars {
+            switch c {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            default: out.unicodeScalars.append(c)
+            }
+        }
+        return out
+    }
+
+    static func title(_ c: Change, _ what: String) -> String {
+        var parts = [what]
+        if let a = c.author { parts.append("by " + a) }
+        if let d = c.date { parts.append("on " + d) }
+        return " title=\"" + escape(parts.joined(separator: " ")) + "\""
+    }
+
+    // MARK: Blocks
+
+    mutating func block(_ b: Block) -> String {
+        switch b {
+        case .paragraph(let p): return paragraph(p, tag: "p")
+        case .heading(let l, let p): return paragraph(p, tag: "h\(max(1, min(6, l)))")
+        case .blockQuote(let bs): return "<blockquote>\n" + bs.map { block($0) }.joined() + "</blockquote>\n"
+        case .list(let l):
+            var s: String
+            switch l.kind {
+            case .bullet: s = "<ul>\n"
+            case .ordered(let start, _): s = start == 1 ? "<ol>\n" : "<ol start=\"\(start)\">\n"
+            }
+            for item in l.items {
+                if l.tight, item.count == 1, let p = item[0].paragraph, case .paragraph = item[0] {
+                    s += "<li>" + inlines(p.content) + "</li>\n"
+                } else {
+                    s += "<li>" + item.map { block($0) }.joined() + "</li>\n"
+                }
+            }
+            if case .bullet = l.kind { s += "</ul>\n" } else { s += "</ol>\n" }
+            return s
+        case .codeBlock(let c):
+            let cls = c.language.isEmpty ? "" : " class=\"language-" + Self.escape(c.language) + "\""
+            return "<pre><code" + cls + ">" + Self.escape(c.text) + "</code></pre>\n"
+        case .table(let t): return table(t)
+        case .thematicBreak: return "<hr>\n"
+        case .raw(let format, let text): return format == "html" ? text + (text.hasSuffix("\n") ? "" : "\n") : ""
+        }
+    }
+
+    private mutating func paragraph(_ p: Paragraph, tag: String) -> String {
+        var attrs = ""
+        let css = Self.css(p.style)
+        var classes: [String] = []
+        if let n = p.style.name { classes.append("style-" + Self.cssIdent(n)) }
+        if p.styleChange != nil { classes.append("style-changed") }
+        if !classes.isEmpty { attrs += " class=\"" + Self.escape(classes.joined(separator: " ")) + "\"" }
+        if !css.isEmpty { attrs += " style=\"" + Self.escape(css) + "\"" }
+        if let sc = p.styleChange { attrs += Self.title(sc.change, "paragraph formatting changed") }
+        var s = "<" + tag + attrs + ">" + inlines(p.content)
+        switch p.markChange {
+        case .inserted(let c)?: s += "<ins class=\"break\"" + Self.title(c, "paragraph break inserted") + ">¶</ins>"
+        case .deleted(let c)?: s += "<del class=\"break\"" + Self.title(c, "paragraph break deleted") + ">¶</del>"
+        case nil: break
+        }
+        return s + "</" + tag + ">\n"
+    }
+
+    static func cssIdent(_ s: String) -> String {
+        String(s.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "-" })
+    }
+
+    static func number(_ d: Double) -> String {
+        d == d.rounded() && abs(d) < 1e15 ? String(Int64(d)) : "\(d)"
+    }
+
+    static func css(_ s: ParagraphStyle) -> String {
+        var parts: [String] = []
+        if let a = s.alignment { parts.append("text-align:" + (a == .justified ? "justify" : a.rawValue)) }
+        if let v = s.firstLineIndent { parts.append("text-indent:\(number(v))pt") }
+        if let v = s.leftIndent { parts.append("margin-left:\(number(v))pt") }
+        if let v = s.rightIndent { parts.append("margin-right:\(number(v))pt") }
+        switch s.lineSpacing {
+        case .multiple(let v)?: parts.append("line-height:\(number(v))")
+        case .exactly(let v)?: parts.append("line-height:\(number(v))pt")
+        case .atLeast(let v)?: parts.append("min-height:\(number(v))pt")
+        case nil: break
+        }
+        if let v = s.spaceBefore { parts.append("margin-top:\(number(v))pt") }
+        if let v = s.spaceAfter { parts.append("margin-bottom:\(number(v))pt") }
+        return parts.joined(separator: ";")
+    }
+
+    static func css(_ s: CharacterStyle) -> String {
+        var parts: [String] = []
+        if let f = s.fontFamily { parts.append("font-family:'" + f.replacingQuotes + "'") }
+        if let v = s.fontSize { parts.append("font-size:\(number(v))pt") }
+        if let c = s.color { parts.append("color:" + c.description) }
+        if let c = s.backgroundColor { parts.append("background-color:" + c.description) }
+        if s.allCaps { parts.append("text-transform:uppercase") }
+        if s.doubleStrikethrough { parts.append("text-decoration:line-through double") }
+        return parts.joined(separator: ";")
+    }
+
+    private mutating func table(_ t: Table) -> String {
+        var s = "<table>\n"
+        for (n, row) in t.rows.enumerated() {
+            let header = n < t.headerRowCount
+            var cls = ""
+            switch row.change {
+            case .inserted(let c)?: cls = " class=\"inserted\"" + Self.title(c, "row inserted")
+            case .deleted(let c)?: cls = " class=\"deleted\"" + Self.title(c, "row deleted")
+            case nil: break
+            }
+            s += "<tr" + cls + ">"
+            for (k, cell) in row.cells.enumerated() {
+                let tag = header ? "th" : "td"
+                var attrs = ""
+                if cell.columnSpan > 1 { attrs += " colspan=\"\(cell.columnSpan)\"" }
+                if cell.rowSpan > 1 { attrs += " rowspan=\"\(cell.rowSpan)\"" }
+                if k < t.columns.count, t.columns[k] != .none { attrs += " style=\"text-align:\(t.columns[k].rawValue)\"" }
+                let inner: String
+                if cell.blocks.count == 1, let p = cell.blocks[0].paragraph, case .paragraph = cell.blocks[0] {
+                    inner = inlines(p.content)
+                } else {
+                    inner = cell.blocks.map { block($0) }.joined()
+                }
+                s += "<" + tag + attrs + ">" + inner + "</" + tag + ">"
+            }
+            s += "</tr>\n"
+        }
+        return s + "</table>\n"
+    }
+
+    // MARK: Inlines
+
+    mutating func inlines(_ list: [Inline]) -> String {
+        var s = ""
+        for i in list { s += inline(i) }
+        return s
+    }
+
+    private mutating func wrap(_ tag: String, _ c: [Inline]) -> String { wrap(tag, "", c) }
+
+    private mutating func wrap(_ tag: String, _ attrs: String, _ c: [Inline]) -> String {
+        "<" + tag + attrs + ">" + inlines(c) + "</" + tag + ">"
+    }
+
+    private mutating func inline(_ i: Inline) -> String {
+        switch i {
+        case .text(let t):
+            let e = Self.escape(t)
+            if openRanges.isEmpty { return e }
+            return "<span class=\"comment-range\" data-comments=\"" + Self.escape(openRanges.joined(separator: " ")) + "\">" + e + "</span>"
+        case .emphasis(let c): return wrap("em", c)
+        case .strong(let c): return wrap("strong", c)
+        case .strikethrough(let c): return wrap("s", c)
+        case .underline(let c): return wrap("u", c)
+        case .superscript(let c): return wrap("sup", c)
+        case .subscript(let c): return wrap("sub", c)
+        case .smallCaps(let c): return wrap("span", " style=\"font-variant:small-caps\"", c)
+        case .highlight(let c): return wrap("mark", c)
+        case .styled(let st, let c):
+            var attrs = ""
+            if let n = st.name { attrs += " class=\"char-" + Self.escape(Self.cssIdent(n)) + "\"" }
+            let css = Self.css(st)
+            if !css.isEmpty { attrs += " style=\"" + Self.escape(css) + "\"" }
+            return wrap("span", attrs, c)
+        case .code(let t): return "<code>" + Self.escape(t) + "</code>"
+        case .link(let l, let c):
+            let title = l.title.isEmpty ? "" : " title=\"" + Self.escape(l.title) + "\""
+            return wrap("a", " href=\"" + Self.escape(l.url) + "\"" + title, c)
+        case .image(let img):
+            let title = img.title.isEmpty ? "" : " title=\"" + Self.escape(img.title) + "\""
+            return "<img src=\"" + Self.escape(img.source) + "\" alt=\"" + Self.escape(img.alt) + "\"" + title + ">"
+        case .lineBreak: return "<br>\n"
+        case .softBreak: return "\n"
+        case .raw(let f, let t): return f == "html" ? t : ""
+        case .noteReference(let id):
+            let e = Self.escape(id)
+            return "<sup class=\"footnote-ref\"><a href=\"#fn-" + e + "\" id=\"fnref-" + e + "\">" + e + "</a></sup>"
+        case .insertion(let ch, let c): return wrap("ins", Self.title(ch, "inserted"), c)
+        case .deletion(let ch, let c): return wrap("del", Self.title(ch, "deleted"), c)
+        case .substitution(let ch, let d, let ins):
+            return wrap("del", Self.title(ch, "deleted"), d) + wrap("ins", Self.title(ch, "inserted"), ins)
+        case .move(let m, let c):
+            let what = m.side == .from ? "moved away (\(m.name))" : "moved here (\(m.name))"
+            return wrap(m.side == .from ? "del" : "ins", " class=\"move\"" + Self.title(m.change, what), c)
+        case .formatChange(let f, let c):
+            return wrap("span", " class=\"format-change\"" + Self.title(f.change, "formatting changed"), c)
+        case .commentStart(let id):
+            openRanges.append(id)
+            return commentRef(id)
+        case .commentEnd(let id):
+            openRanges.removeAll { $0 == id }
+            return ""
+        case .commentPoint(let id):
+            return commentRef(id)
+        }
+    }
+
+    private mutating func commentRef(_ id: String) -> String {
+        let n = commentNumbers[id] ?? (commentNumbers.count + 1)
+        commentNumbers[id] = n
+        anchored.append(id)
+        return "<sup class=\"comment-ref\"><a href=\"#comment-" + Self.escape(id) + "\">[\(n)]</a></sup>"
+    }
+
+    /// The comments anchored since the last call, each with its replies.
+    mutating func commentAsides() -> String {
+        var s = ""
+        let ids = anchored
+        anchored = []
+        for id in ids {
+            guard let c = comments.removeValue(forKey: id) else { continue }
+            let saved = openRanges
+            openRanges = []
+            s += "<aside class=\"comment" + (c.resolved ? " resolved" : "") + "\" id=\"comment-" + Self.escape(id) + "\">"
+            s += commentBody(c, number: commentNumbers[id])
+            for r in replies.removeValue(forKey: id) ?? [] {
+                s += "<div class=\"reply\">" + commentBody(r, number: nil) + "</div>"
+            }
+            s += "</aside>\n"
+            openRanges = saved
+        }
+        return s
+    }
+
+    private mutating func commentBody(_ c: Comment, number: Int?) -> String {
+        var meta: [String] = []
+        if let n = number { meta.append("[\(n)]") }
+        meta.append(c.author ?? "Anonymous")
+        if let d = c.date { meta.append(d) }
+        if c.resolved { meta.append("(resolved)") }
+        var s = "<div class=\"comment-meta\">" + Self.escape(meta.joined(separator: " · ")) + "</div>"
+        s += c.body.map { block($0) }.joined()
+        return s
+    }
+}
+
+extension String {
+    var replacingQuotes: String { String(map { $0 == "'" || $0 == "\"" ? " " : $0 }) }
+}

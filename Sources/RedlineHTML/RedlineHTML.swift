@@ -1,1 +1,0 @@
-// RedlineHTML: see ARCHITECTURE.md.

@@ -1,0 +1,188 @@
+import RedlineCore
+
+/// What the text of one CriticMarkup comment `{>>…<<}` says, in any of the dialects Redline reads.
+/// See docs/criticmarkup.md for the syntax and the rules that tell an author from ordinary text.
+struct CommentText {
+    var author: String?
+    var date: String?
+    var attributes: [AttributeToken] = []
+    /// The Markdown body (after `|`, after `Name: `, or the whole text).
+    var body: Substring
+    /// True when the text is a header only (`@Ann (date) [...]` with no `|`) or a bare name: an attribution.
+    var isAttributionOnly: Bool
+    /// The range end marker `{>>/name<<}`: the name.
+    var endMarker: String?
+
+    func attribute(_ key: String) -> AttributeToken? { attributes.first { $0.key == key } }
+    var hasFlag: (String) -> Bool { { k in attributes.contains { $0.key == k } } }
+    var change: Change { Change(author: author, date: date) }
+
+    /// Reads a comment's raw text.
+    init(_ raw: Substring) {
+        body = raw
+        isAttributionOnly = false
+        if raw.first == "/", raw.count > 1, raw.dropFirst().allSatisfy(Self.isNameCharacter) {
+            endMarker = String(raw.dropFirst())
+            return
+        }
+        if raw.first == "@", parseHeader(raw.dropFirst()) { return }
+        body = raw
+        if let colon = Self.feedbackAuthor(raw) {
+            author = String(raw[..<colon])
+            body = raw[raw.index(colon, offsetBy: 2)...]
+        } else if Self.isPersonName(raw) {
+            author = String(raw)
+            body = raw[raw.endIndex...]
+            isAttributionOnly = true
+        }
+    }
+
+    static func isNameCharacter(_ c: Character) -> Bool {
+        c.isLetter || c.isNumber || c == "-" || c == "_" || c == "."
+    }
+
+    /// `Name (date) [attrs] | body` after the `@`.
+    private mutating func parseHeader(_ s: Substring) -> Bool {
+        var i = s.startIndex
+        var name = ""
+        func at(_ c: Character) -> Bool { i < s.endIndex && s[i] == c }
+        func skipSpaces() { while at(" ") || at("\t") { i = s.index(after: i) } }
+        while i < s.endIndex, s[i] != "(", s[i] != "[", s[i] != "|", s[i] != "\n" {
+            if s[i] == "\\", s.index(after: i) < s.endIndex { i = s.index(after: i) }
+            name.append(s[i]); i = s.index(after: i)
+        }
+        if at("\n") { return false }
+        var date: String?
+        if at("(") {
+            i = s.index(after: i)
+            var d = ""
+            while i < s.endIndex, s[i] != ")" {
+                if s[i] == "\n" { return false }
+                if s[i] == "\\", s.index(after: i) < s.endIndex { i = s.index(after: i) }
+                d.append(s[i]); i = s.index(after: i)
+            }
+            guard at(")") else { return false }
+            i = s.index(after: i)
+            date = d
+            skipSpaces()
+        }
+        var attrs: [AttributeToken] = []
+        if at("[") {
+            let start = s.index(after: i)
+            var j = start
+            var quoted = false
+            while j < s.endIndex {
+                if s[j] == "\\", s.index(after: j) < s.endIndex { j = s.index(j, offsetBy: 2); continue }
+                if s[j] == "\"" { quoted.toggle() }
+                if s[j] == "]", !quoted { break }
+                if s[j] == "\n" { return false }
+                j = s.index(after: j)
+            }
+            guard j < s.endIndex, let parsed = AttributeList.parse(s[start..<j]) else { return false }
+            attrs = parsed
+            i = s.index(after: j)
+            skipSpaces()
+        }
+        let trimmedName = name.trimmingSpaces
+        author = trimmedName.isEmpty ? nil : trimmedName
+        self.date = date
+        attributes = attrs
+        if i == s.endIndex {
+            body = s[s.endIndex...]
+            isAttributionOnly = true
+            return true
+        }
+        guard at("|") else { return false }
+        i = s.index(after: i)
+        skipSpaces()
+        body = s[i...]
+        return true
+    }
+
+    /// Words that look like a name before a colon but are labels (`Note: fix this`), compared case-insensitively.
+    static let labels: Set<String> = [
+        "note", "notes", "nb", "n.b.", "todo", "to do", "fixme", "xxx", "question", "questions", "answer", "q", "a",
+        "comment", "comments", "edit", "editor", "fix", "update", "warning", "caution", "important", "idea",
+        "example", "reminder", "check", "done", "suggestion", "summary", "source", "ref", "reference", "see",
+        "also", "tip", "hint", "issue", "problem", "bug", "fact", "claim", "quote", "aside", "re", "ps", "p.s.",
+        "original", "new", "old", "alternative", "option", "typo", "spelling", "grammar", "style", "citation",
+        "cite", "missing", "ok", "yes", "no", "why", "what", "how", "where", "when", "who", "translation",
+        "context", "definition", "explanation", "clarify", "clarification", "expand", "cut", "delete", "add",
+        "move", "keep", "rewrite", "rephrase", "consider", "maybe", "query", "response", "reply", "feedback",
+        "action", "decision", "status", "draft", "version", "date", "time", "tag", "tags", "label", "link", "url",
+        "page", "section", "chapter", "figure", "table", "footnote", "agreed", "disagree", "nice", "good",
+        "great", "thanks", "thank you", "hmm", "sic", "fyi", "nota bene", "info", "error", "errata", "correction",
+    ]
+
+    static let particles: Set<String> = ["van", "von", "de", "der", "den", "da", "di", "du", "la", "le", "del",
+                                         "della", "dos", "das", "bin", "al", "ten", "ter", "zu", "y"]
+
+    /// The name rule shared by Markdown Feedback authors and bare attributions: one to four words, each
+    /// starting with an upper-case letter (or a name particle such as "van", not first), made of letters and
+    /// `.'’-`, ending in a letter (or an initial's "."), and not a common label (`Note`, `TODO`, `Question`...).
+    static func isPersonName(_ s: Substring) -> Bool {
+        guard !s.isEmpty, s.count <= 60, !labels.contains(s.lowercased()) else { return false }
+        let words = s.split(separator: " ", omittingEmptySubsequences: false)
+        guard words.count <= 4, !words.contains(where: \.isEmpty) else { return false }
+        for (n, w) in words.enumerated() {
+            guard let first = w.first, w.allSatisfy({ $0.isLetter || $0 == "." || $0 == "'" || $0 == "’" || $0 == "-" })
+            else { return false }
+            if !(first.isUppercase || (n > 0 && particles.contains(String(w)))) { return false }
+        }
+        guard let last = s.last else { return false }
+        if last == "." {
+            // Only an initial ("Ann S.") may end in a full stop.
+            guard let lw = words.last, lw.count == 2, lw.first!.isUppercase else { return false }
+        } else if !last.isLetter {
+            return false
+        }
+        if words.count == 1, s.count < 2 { return false }
+        return true
+    }
+
+    /// For Markdown Feedback's `Name: text`: the index of the colon, when the text before it is a name.
+    static func feedbackAuthor(_ raw: Substring) -> Substring.Index? {
+        guard let colon = raw.firstIndex(of: ":"),
+              raw.index(after: colon) < raw.endIndex, raw[raw.index(after: colon)] == " ",
+              raw.distance(from: raw.startIndex, to: colon) <= 60 else { return nil }
+        return isPersonName(raw[..<colon]) ? colon : nil
+    }
+
+    // MARK: Writing
+
+    /// The header `@Author (date) [attrs]` for a change or a comment (author nil writes `@`).
+    static func header(author: String?, date: String?, attributes: [AttributeToken] = []) -> String {
+        var s = "@"
+        if let a = author { s += escapeName(a) }
+        if let d = date { s += (author == nil ? "" : " ") + "(" + escape(d, ")\\<>") + ")" }
+        if !attributes.isEmpty { s += " [" + AttributeList.write(attributes) + "]" }
+        return s
+    }
+
+    static func escapeName(_ s: String) -> String {
+        escape(s.replacingNewlines, "\\([|<>")
+    }
+
+    private static func escape(_ s: String, _ chars: String) -> String {
+        var out = ""
+        for c in s {
+            if chars.contains(c) { out.append("\\") }
+            out.append(c)
+        }
+        return out
+    }
+}
+
+extension String {
+    /// The string without leading and trailing spaces and tabs.
+    var trimmingSpaces: String {
+        var s = Substring(self)
+        while let f = s.first, f == " " || f == "\t" { s = s.dropFirst() }
+        while let l = s.last, l == " " || l == "\t" { s = s.dropLast() }
+        return String(s)
+    }
+
+    var replacingNewlines: String {
+        String(map { $0 == "\n" || $0 == "\r" ? " " : $0 })
+    }
+}

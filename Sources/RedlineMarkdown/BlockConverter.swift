@@ -1,0 +1,579 @@
+import RedlineCore
+
+/// Everything the pre-pass found, shared by the converters of one document.
+final class CriticContext {
+    let source: [UInt8]
+    let scanner: CriticScanner
+    let diagnostics: Diagnostics
+    /// Comment indices already handed out (a comment travels once, with its anchor's chunk).
+    var emittedComments = Set<Int>()
+
+    init(source: [UInt8], scanner: CriticScanner, diagnostics: Diagnostics) {
+        self.source = source
+        self.scanner = scanner
+        self.diagnostics = diagnostics
+    }
+
+    /// `s` with every placeholder replaced by the source text it stands for (for code, URLs, raw HTML).
+    func restore(_ s: String) -> String {
+        guard Placeholder.mayContain(s) else { return s }
+        var out = ""
+        for piece in Placeholder.pieces(s) {
+            switch piece {
+            case .text(let t): out += t
+            case .mark(let kind, let index): out += original(kind, index)
+            }
+        }
+        return out
+    }
+
+    /// The source text of one placeholder.
+    func original(_ kind: Placeholder.Kind, _ index: Int) -> String {
+        guard index < scanner.originals.count else { return "" }
+        if kind == .spanOpen { return "[" }
+        return String(decoding: source[scanner.originals[index]], as: UTF8.self)
+    }
+}
+
+/// Turns parsed Markdown (cmark nodes holding placeholders) into model blocks, tracking CriticMarkup state
+/// across paragraphs: a change still open when a paragraph ends covers its paragraph break.
+final class BlockConverter {
+    let context: CriticContext
+    /// Resolves a footnote label to its note the first time it is referenced (nil: already given or unknown).
+    var noteResolver: ((String) throws -> Note?)?
+    /// Comment bodies are parsed with this (a nested Markdown read).
+    var bodyParser: ((Range<Int>) throws -> [Block])?
+    /// The text cmark parsed (to look at the source lines of div fences).
+    var parsedText: [UInt8] = []
+    private var lineStarts: [Int] = []
+    /// Lines of `parsedText` that do not belong to the source (prepended definitions).
+    var firstLineNumber = 1
+
+    /// Footnote labels by cmark's reference number (1-based).
+    var noteLabels: [String] = []
+
+    // Collected for the current chunk.
+    var comments: [Comment] = []
+    var notes: [Note] = []
+
+    // CriticMarkup state that crosses paragraphs.
+    private var change: (index: Int, inserted: Bool)?
+    private var highlight = false
+    private var formatChange: FormatChange?
+    private var divStyles: [ParagraphStyle] = []
+
+    // Per-paragraph state.
+    private var runs: [Run] = []
+    private var sawSpan = false
+    private var styleChange: ParagraphStyleChange?
+    private var spanStack: [(index: Int, saved: FlatFormat)] = []
+    private var flat = FlatFormat()
+    private var matchedTags = Set<Int>()
+    private var htmlCounter = 0
+
+    /// Formatting that comes from placeholders and HTML tags, which need not nest with the cmark tree.
+    struct FlatFormat {
+        var underline = 0, smallCaps = 0, highlight = 0, superscript = 0, `subscript` = 0
+        var bold = 0, italic = 0, strike = 0
+        var styles: [CharacterStyle] = []
+    }
+
+    init(context: CriticContext) {
+        self.context = context
+    }
+
+    /// Sets the text the next nodes come from.
+    func setParsedText(_ text: [UInt8]) {
+        parsedText = text
+        lineStarts = [0]
+        for (k, b) in text.enumerated() where b == UInt8(ascii: "\n") { lineStarts.append(k + 1) }
+    }
+
+    // MARK: Blocks
+
+    /// Converts the children of a container; `previous` is the block list they are appended to.
+    func convert(_ nodes: [MDNode], into out: inout [Block]) throws {
+        for node in nodes { try convert(node, into: &out) }
+    }
+
+    /// Converts one block node, appending zero or more blocks to `out`.
+    func convert(_ node: MDNode, into out: inout [Block]) throws {
+        switch node.kind {
+        case .paragraph:
+            let fence = divFence(node)
+            if fence.opens != nil || fence.closes {
+                if let style = fence.opens { divStyles.append(style) }
+                if fence.contentNodes.isEmpty == false, let p = try paragraph(fence.contentNodes, into: &out) {
+                    out.append(.paragraph(p))
+                }
+                if fence.closes { closeDiv() }
+                return
+            }
+            if let p = try paragraph(node.children, into: &out) { out.append(.paragraph(p)) }
+        case .heading:
+            if let p = try paragraph(node.children, into: &out) {
+                out.append(.heading(level: max(1, min(6, node.level)), p))
+            } else {
+                out.append(.heading(level: max(1, min(6, node.level)), Paragraph([], style: currentDivStyle)))
+            }
+        case .blockQuote:
+            var inner: [Block] = []
+            try convert(node.children, into: &inner)
+            out.append(.blockQuote(inner))
+        case .list:
+            var items: [[Block]] = []
+            for item in node.children {
+                var inner: [Block] = []
+                try convert(item.children, into: &inner)
+                items.append(inner)
+            }
+            let kind: ListKind = node.ordered ? .ordered(start: node.start, delimiter: node.parenDelimiter ? ")" : ".") : .bullet
+            out.append(.list(List(kind: kind, tight: node.tight, items: items)))
+        case .codeBlock:
+            warnIfInsideChange(node)
+            let info = context.restore(node.url)
+            let language = info.split(whereSeparator: { $0 == " " || $0 == "\t" }).first.map(String.init) ?? ""
+            out.append(.codeBlock(CodeBlock(language: language, text: context.restore(node.literal))))
+        case .htmlBlock:
+            out.append(.raw(format: "html", text: context.restore(node.literal)))
+        case .thematicBreak:
+            warnIfInsideChange(node)
+            out.append(.thematicBreak)
+        case .table:
+            warnIfInsideChange(node)
+            out.append(.table(try table(node)))
+        case .footnoteDefinition:
+            break
+        default:
+            break
+        }
+    }
+
+    private func warnIfInsideChange(_ node: MDNode) {
+        if change != nil {
+            context.diagnostics.report(.criticBlockChange, "a CriticMarkup change around a code block, table or rule is kept unmarked",
+                                       at: SourceLocation(line: node.startLine + firstLineNumber - 1))
+        }
+    }
+
+    private func table(_ node: MDNode) throws -> Table {
+        var rows: [TableRow] = []
+        var headers = 0
+        for row in node.children where row.kind == .tableRow {
+            var cells: [TableCell] = []
+            for cell in row.children where cell.kind == .tableCell {
+                var blocks: [Block] = []
+                if let p = try paragraph(cell.children, into: &blocks, inCell: true) { blocks.append(.paragraph(p)) }
+                cells.append(TableCell(blocks))
+            }
+            if row.isHeaderRow { headers += 1 }
+            rows.append(TableRow(cells))
+        }
+        let columns = node.alignments.map { a -> ColumnAlignment in
+            switch a {
+            case .none: return .none
+            case .left: return .left
+            case .center: return .center
+            case .right: return .right
+            }
+        }
+        return Table(columns: columns, headerRowCount: headers, rows: rows)
+    }
+
+    private var currentDivStyle: ParagraphStyle {
+        divStyles.reduce(ParagraphStyle()) { $0.merged(with: $1) }
+    }
+
+    private func closeDiv() {
+        if divStyles.isEmpty {
+            context.diagnostics.report(.markdownUnbalancedDiv, "a ':::' closes no fenced div; ignored")
+        } else {
+            divStyles.removeLast()
+        }
+    }
+
+    /// Call at the end of a flow: reports divs that never closed.
+    func finishFlow() {
+        if !divStyles.isEmpty {
+            context.diagnostics.report(.markdownUnbalancedDiv, "a fenced div ':::' never closes", count: divStyles.count)
+            divStyles.removeAll()
+        }
+    }
+
+    // MARK: Div fences
+
+    private struct DivFence {
+        var opens: ParagraphStyle?
+        var closes = false
+        var contentNodes: [MDNode] = []
+    }
+
+    /// The source text of line `n` (1-based) of the parsed text, from column `column` (1-based).
+    private func sourceLine(_ n: Int, from column: Int = 1) -> ArraySlice<UInt8> {
+        guard n >= 1, n <= lineStarts.count else { return [] }
+        let start = lineStarts[n - 1]
+        var end = start
+        while end < parsedText.count, parsedText[end] != UInt8(ascii: "\n") { end += 1 }
+        return parsedText[min(start + max(0, column - 1), end)..<end]
+    }
+
+    /// Parses a fence line `:::` / `::: {attrs}` / `::: word`: nil when the line is not a fence,
+    /// .some(nil) for a closing fence, .some(style) for an opening one.
+    private func fenceLine(_ line: ArraySlice<UInt8>) -> ParagraphStyle?? {
+        let colons = line.prefix { $0 == UInt8(ascii: ":") }.count
+        guard colons >= 3 else { return nil }
+        let rest = String(decoding: line.dropFirst(colons), as: UTF8.self).trimmingCharacters(" \t:")
+        if rest.isEmpty { return .some(nil) }
+        var style = ParagraphStyle()
+        if rest.hasPrefix("{"), rest.hasSuffix("}") {
+            guard let tokens = AttributeList.parse(Substring(rest.dropFirst().dropLast())) else { return nil }
+            for t in tokens where !FormatAttributes.apply(t, to: &style) {
+                context.diagnostics.report(.markdownUnknownAttribute, "a div attribute Redline does not know was ignored ('\(t.key)')")
+            }
+            return .some(style)
+        }
+        guard !rest.contains(" ") else { return nil }
+        return .some(style)
+    }
+
+    private func divFence(_ node: MDNode) -> DivFence {
+        var f = DivFence()
+        guard parsedText.count > 0 else { return f }
+        let first = sourceLine(node.startLine, from: node.startColumn)
+        guard first.first == UInt8(ascii: ":") else { return f }
+        guard let opening = fenceLine(first) else { return f }
+        var nodes = node.children
+        if let style = opening {
+            f.opens = style
+        } else if node.startLine == node.endLine {
+            f.closes = true
+            return f
+        } else {
+            // A closing fence followed by more lines: not a fence paragraph.
+            return DivFence()
+        }
+        // Drop the fence line (everything up to the first top-level soft break).
+        if let cut = nodes.firstIndex(where: { $0.kind == .softBreak }) {
+            nodes.removeSubrange(...cut)
+        } else {
+            nodes = []
+        }
+        // A closing fence as the last line.
+        if node.endLine > node.startLine {
+            let last = sourceLine(node.endLine)
+            let body = last.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: ">") }
+            if body.first == UInt8(ascii: ":"), case .some(nil) = fenceLine(body),
+               let cut = nodes.lastIndex(where: { $0.kind == .softBreak }) {
+                nodes.removeSubrange(cut...)
+                f.closes = true
+            }
+        }
+        f.contentNodes = nodes
+        return f
+    }
+
+    // MARK: Paragraphs
+
+    /// Builds a paragraph from inline nodes; nil for a paragraph that only holds CriticMarkup delimiters
+    /// (its break, if inside a change, moves to the previous paragraph in `out`).
+    func paragraph(_ nodes: [MDNode], into out: inout [Block], inCell: Bool = false) throws -> Paragraph? {
+        runs = []
+        sawSpan = false
+        styleChange = nil
+        spanStack = []
+        flat = FlatFormat()
+        matchedTags = matchHTMLTags(nodes)
+        htmlCounter = 0
+        var ctx = TreeFormat()
+        try inlines(nodes, &ctx)
+        let mark = currentMarkChange
+        if runs.isEmpty && !sawSpan && styleChange == nil {
+            // Only delimiters: no paragraph. A break inside a change belongs to the previous paragraph.
+            if let m = mark, !inCell, let last = out.indices.last {
+                out[last] = Self.settingMark(out[last], m)
+            }
+            return nil
+        }
+        var p = Paragraph(canonicalInlines(runs), style: currentDivStyle)
+        if !inCell { p.markChange = mark ?? (sawSpan ? nil : Self.wholeParagraphChange(runs)) }
+        p.styleChange = styleChange
+        return p
+    }
+
+    /// A paragraph that is one insertion (or deletion) as a whole was inserted (deleted) with its break,
+    /// as in Word: rejecting (accepting) it removes the paragraph, not just its text.
+    static func wholeParagraphChange(_ runs: [Run]) -> ParagraphMarkChange? {
+        guard let first = runs.first?.change else { return nil }
+        guard runs.allSatisfy({ $0.change == first }) else { return nil }
+        switch first {
+        case .insertion(let c): return .inserted(c)
+        case .deletion(let c): return .deleted(c)
+        case .move: return nil
+        }
+    }
+
+    private static func settingMark(_ block: Block, _ m: ParagraphMarkChange) -> Block {
+        switch block {
+        case .paragraph(var p) where p.markChange == nil: p.markChange = m; return .paragraph(p)
+        case .heading(let l, var p) where p.markChange == nil: p.markChange = m; return .heading(level: l, p)
+        default: return block
+        }
+    }
+
+    private var currentMarkChange: ParagraphMarkChange? {
+        guard let c = change else { return nil }
+        let sc = context.scanner.changes[c.index]
+        return c.inserted ? .inserted(sc.change) : .deleted(sc.change)
+    }
+
+    /// Formatting from the cmark tree (saved and restored around each node).
+    struct TreeFormat {
+        var bold = false, italic = false, strike = false
+        var link: Link?
+    }
+
+    private func inlines(_ nodes: [MDNode], _ ctx: inout TreeFormat) throws {
+        for n in nodes { try inline(n, &ctx) }
+    }
+
+    private func inline(_ n: MDNode, _ ctx: inout TreeFormat) throws {
+        switch n.kind {
+        case .text:
+            try text(n.literal, ctx)
+        case .softBreak:
+            add(.atom(.softBreak), ctx)
+        case .lineBreak:
+            add(.lineBreak, ctx)
+        case .code:
+            add(.text(context.restore(n.literal)), ctx, code: true)
+        case .htmlInline:
+            let index = htmlCounter
+            htmlCounter += 1
+            if matchedTags.contains(index), applyTag(n.literal) { return }
+            add(.atom(.raw(format: "html", text: context.restore(n.literal))), ctx)
+        case .emphasis, .strong, .strikethrough:
+            let saved = ctx
+            if n.kind == .emphasis { ctx.italic = true } else if n.kind == .strong { ctx.bold = true } else { ctx.strike = true }
+            try inlines(n.children, &ctx)
+            ctx = saved
+        case .link:
+            let saved = ctx
+            ctx.link = Link(url: context.restore(n.url), title: context.restore(n.title))
+            try inlines(n.children, &ctx)
+            ctx = saved
+        case .image:
+            let alt = context.restore(Self.plainText(n.children))
+            add(.atom(.image(Image(source: context.restore(n.url), title: context.restore(n.title), alt: alt))), ctx)
+        case .footnoteReference:
+            let number = Int(n.literal) ?? 0
+            let label = number >= 1 && number <= noteLabels.count ? noteLabels[number - 1] : n.literal
+            add(.atom(.noteReference(label)), ctx)
+            if let note = try noteResolver?(label) { notes.append(note) }
+        default:
+            try inlines(n.children, &ctx)
+        }
+    }
+
+    static func plainText(_ nodes: [MDNode]) -> String {
+        var s = ""
+        for n in nodes {
+            switch n.kind {
+            case .text, .code: s += n.literal
+            case .softBreak, .lineBreak: s += " "
+            default: s += plainText(n.children)
+            }
+        }
+        return s
+    }
+
+    private func text(_ literal: String, _ ctx: TreeFormat) throws {
+        for piece in Placeholder.pieces(literal) {
+            switch piece {
+            case .text(let t): add(.text(String(t)), ctx)
+            case .mark(let kind, let index): try placeholder(kind, index, ctx)
+            }
+        }
+    }
+
+    private func placeholder(_ kind: Placeholder.Kind, _ index: Int, _ ctx: TreeFormat) throws {
+        let scanner = context.scanner
+        guard index < scanner.entries.count else { add(.text(context.original(kind, index)), ctx); return }
+        let entry = scanner.entries[index]
+        switch (kind, entry) {
+        case (.changeOpen, .change(let c)):
+            change = (c, scanner.changes[c].kind == .insertion)
+        case (.changeSwitch, .change(let c)) where change?.index == c:
+            change = (c, true)
+        case (.changeClose, .change(let c)) where change?.index == c:
+            change = nil
+        case (.highlightOpen, .highlight(let h)):
+            switch scanner.highlights[h] {
+            case .plain: highlight = true
+            case .formatChange(let f): formatChange = f
+            case .comment(let id):
+                add(.atom(.commentStart(id)), ctx)
+                try emitThread(startingWith: id)
+            }
+        case (.highlightClose, .highlight(let h)):
+            switch scanner.highlights[h] {
+            case .plain: highlight = false
+            case .formatChange: formatChange = nil
+            case .comment(let id): add(.atom(.commentEnd(id)), ctx)
+            }
+        case (.comment, .comments(let ids, let isRangeStart)):
+            guard let first = ids.first else { return }
+            let id = scanner.comments[first].comment.id
+            add(.atom(isRangeStart ? .commentStart(id) : .commentPoint(id)), ctx)
+            try emit(ids)
+        case (.commentEnd, .commentEnd(let id)):
+            add(.atom(.commentEnd(id)), ctx)
+        case (.styleChange, .styleChange(let sc)):
+            styleChange = sc
+        case (.spanOpen, .span(let tokens)):
+            sawSpan = true
+            spanStack.append((index, flat))
+            applySpan(tokens)
+        case (.noteReference, .note(let label)):
+            add(.atom(.noteReference(label)), ctx)
+            if let note = try noteResolver?(label) { notes.append(note) }
+        case (.spanClose, .span):
+            if let k = spanStack.lastIndex(where: { $0.index == index }) {
+                flat = spanStack[k].saved
+                spanStack.removeSubrange(k...)
+            }
+        default:
+            add(.text(context.original(kind, index)), ctx)
+        }
+    }
+
+    private func applySpan(_ tokens: [AttributeToken]) {
+        var style = CharacterStyle()
+        var hasStyle = false
+        for t in tokens {
+            switch (t.key, t.value) {
+            case (".underline", nil), (".ul", nil): flat.underline += 1
+            case (".smallcaps", nil), (".small-caps", nil): flat.smallCaps += 1
+            case (".mark", nil), (".highlight", nil): flat.highlight += 1
+            case (".superscript", nil), (".sup", nil): flat.superscript += 1
+            case (".subscript", nil), (".sub", nil): flat.subscript += 1
+            default:
+                if FormatAttributes.apply(t, to: &style) { hasStyle = true } else {
+                    context.diagnostics.report(.markdownUnknownAttribute, "a span attribute Redline does not know was ignored ('\(t.key)')")
+                }
+            }
+        }
+        if hasStyle { flat.styles.append(style) }
+    }
+
+    private func emitThread(startingWith id: String) throws {
+        guard let first = context.scanner.comments.firstIndex(where: { $0.comment.id == id }) else { return }
+        var ids = [first]
+        var k = first + 1
+        while k < context.scanner.comments.count, context.scanner.comments[k].comment.parentID == id {
+            ids.append(k); k += 1
+        }
+        try emit(ids)
+    }
+
+    private func emit(_ ids: [Int]) throws {
+        for i in ids where !context.emittedComments.contains(i) {
+            context.emittedComments.insert(i)
+            var c = context.scanner.comments[i].comment
+            c.body = try bodyParser?(context.scanner.comments[i].body) ?? []
+            comments.append(c)
+        }
+    }
+
+    // MARK: Runs
+
+    private func add(_ content: Run.Content, _ ctx: TreeFormat, code: Bool = false) {
+        var f = TextFormat()
+        f.bold = ctx.bold || flat.bold > 0
+        f.italic = ctx.italic || flat.italic > 0
+        f.strikethrough = ctx.strike || flat.strike > 0
+        f.underline = flat.underline > 0
+        f.smallCaps = flat.smallCaps > 0
+        f.superscript = flat.superscript > 0
+        f.subscript = flat.subscript > 0
+        f.highlight = highlight || flat.highlight > 0
+        f.code = code
+        for s in flat.styles { f.style = f.style.merged(with: s) }
+        var run = Run(content, format: f, link: ctx.link, formatChange: formatChange)
+        if let c = change {
+            let sc = context.scanner.changes[c.index]
+            let inserted = sc.kind == .insertion || (sc.kind == .substitution && c.inserted)
+            if let name = sc.moveName, sc.kind != .substitution {
+                run.change = .move(Move(change: sc.change, name: name, side: inserted ? .to : .from))
+            } else {
+                run.change = inserted ? .insertion(sc.change) : .deletion(sc.change)
+            }
+        }
+        runs.append(run)
+    }
+
+    // MARK: HTML tags
+
+    nonisolated(unsafe) private static let tagNames: [String: WritableKeyPath<FlatFormat, Int>] = [
+        "u": \.underline, "sup": \.superscript, "sub": \.subscript, "mark": \.highlight,
+        "em": \.italic, "i": \.italic, "strong": \.bold, "b": \.bold, "s": \.strike, "del": \.strike, "strike": \.strike,
+    ]
+
+    /// `<u>`, `</u>`...: the tag name and whether it closes; nil for other HTML.
+    private static func tag(_ html: String) -> (String, Bool)? {
+        guard html.hasPrefix("<"), html.hasSuffix(">"), html.count <= 10 else { return nil }
+        var body = html.dropFirst().dropLast()
+        let closing = body.first == "/"
+        if closing { body = body.dropFirst() }
+        let name = body.lowercased()
+        return tagNames[name] != nil ? (name, closing) : nil
+    }
+
+    /// Indices (in document order) of the HTML inline nodes that are matched formatting tags.
+    private func matchHTMLTags(_ nodes: [MDNode]) -> Set<Int> {
+        var list: [String] = []
+        func walk(_ ns: [MDNode]) {
+            for n in ns {
+                if n.kind == .htmlInline { list.append(n.literal) }
+                if n.kind != .image { walk(n.children) }
+            }
+        }
+        walk(nodes)
+        guard !list.isEmpty else { return [] }
+        var matched = Set<Int>()
+        var open: [String: [Int]] = [:]
+        for (k, html) in list.enumerated() {
+            guard let (name, closing) = Self.tag(html) else { continue }
+            if closing {
+                if let o = open[name]?.popLast() { matched.insert(o); matched.insert(k) }
+            } else {
+                open[name, default: []].append(k)
+            }
+        }
+        return matched
+    }
+
+    private func applyTag(_ html: String) -> Bool {
+        guard let (name, closing) = Self.tag(html), let path = Self.tagNames[name] else { return false }
+        flat[keyPath: path] += closing ? -1 : 1
+        return true
+    }
+}
+
+/// The canonical inlines for runs: nested in `InlineBuilder`'s order, then a deletion directly followed by
+/// an insertion of the same author and date paired into a substitution.
+func canonicalInlines(_ runs: [Run]) -> [Inline] {
+    pairSubstitutions(InlineBuilder.inlines(from: runs))
+}
+
+/// Pairs a deletion directly followed by an insertion with the same attribution into a substitution.
+func pairSubstitutions(_ inlines: [Inline]) -> [Inline] {
+    var out: [Inline] = []
+    for inline in inlines.map({ $0.mapChildren(pairSubstitutions) }) {
+        if case .insertion(let b, let i)? = Optional(inline), case .deletion(let a, let d)? = out.last, a == b {
+            out[out.count - 1] = .substitution(a, deleted: d, inserted: i)
+            continue
+        }
+        out.append(inline)
+    }
+    return out
+}

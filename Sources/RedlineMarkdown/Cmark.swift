@@ -1,0 +1,149 @@
+internal import CCmarkGFM
+import RedlineCore
+
+/// A parsed Markdown node: a Swift mirror of one cmark-gfm node, so nothing outside this file
+/// touches the C library. Block nodes carry their source lines (1-based, in the parsed text).
+struct MDNode {
+    /// What a node is.
+    enum Kind: Equatable {
+        case document, blockQuote, list, item, codeBlock, htmlBlock, paragraph, heading, thematicBreak
+        case footnoteDefinition, table, tableRow, tableCell
+        case text, softBreak, lineBreak, code, htmlInline, emphasis, strong, strikethrough, link, image
+        case footnoteReference
+        case other
+    }
+
+    var kind: Kind
+    var children: [MDNode] = []
+    /// Text of leaves (text, code, code block, HTML), footnote label of references and definitions.
+    var literal: String = ""
+    /// Link/image URL; code block info string.
+    var url: String = ""
+    var title: String = ""
+    var level: Int = 0
+    var ordered = false
+    var start = 1
+    var parenDelimiter = false
+    var tight = false
+    var isHeaderRow = false
+    var alignments: [ColumnAlign] = []
+    var startLine = 0
+    var endLine = 0
+    var startColumn = 0
+
+    /// A table column alignment as cmark reports it.
+    enum ColumnAlign { case none, left, center, right }
+}
+
+/// Parses Markdown text with cmark-gfm (CommonMark, GFM tables, strikethrough, autolinks, footnotes).
+enum Cmark {
+    /// Parses `text` and returns the document node; throws when nesting is deeper than `maxDepth`.
+    static func parse(_ text: [UInt8], footnotes: Bool = false, maxDepth: Int = 2_000) throws -> MDNode {
+        cmark_gfm_core_extensions_ensure_registered()
+        var options = CMARK_OPT_UNSAFE
+        if footnotes { options |= CMARK_OPT_FOOTNOTES }
+        guard let parser = cmark_parser_new(Int32(options)) else { return MDNode(kind: .document) }
+        defer { cmark_parser_free(parser) }
+        for name in ["table", "strikethrough", "autolink"] {
+            if let ext = cmark_find_syntax_extension(name) { cmark_parser_attach_syntax_extension(parser, ext) }
+        }
+        text.withUnsafeBufferPointer { buf in
+            buf.baseAddress.map { base in
+                base.withMemoryRebound(to: CChar.self, capacity: buf.count) { cmark_parser_feed(parser, $0, buf.count) }
+            }
+        }
+        guard let root = cmark_parser_finish(parser) else { return MDNode(kind: .document) }
+        defer { cmark_node_free(root) }
+        var tooDeep = false
+        let doc = mirror(root, depth: maxDepth, tooDeep: &tooDeep)
+        if tooDeep { throw RedlineError.limit("Markdown nesting deeper than \(maxDepth) levels") }
+        return doc
+    }
+
+    private static func string(_ p: UnsafePointer<CChar>?) -> String {
+        guard let p else { return "" }
+        return String(cString: p)
+    }
+
+    private static func mirror(_ node: OpaquePointer, depth: Int, tooDeep: inout Bool) -> MDNode {
+        var n = MDNode(kind: kind(of: node))
+        guard depth > 0 else { tooDeep = true; return n }
+        n.startLine = Int(cmark_node_get_start_line(node))
+        n.endLine = Int(cmark_node_get_end_line(node))
+        n.startColumn = Int(cmark_node_get_start_column(node))
+        switch n.kind {
+        case .text, .code, .htmlInline, .htmlBlock:
+            n.literal = string(cmark_node_get_literal(node))
+        case .codeBlock:
+            n.literal = string(cmark_node_get_literal(node))
+            n.url = string(cmark_node_get_fence_info(node))
+        case .heading:
+            n.level = Int(cmark_node_get_heading_level(node))
+        case .list:
+            n.ordered = cmark_node_get_list_type(node) == CMARK_ORDERED_LIST
+            n.start = Int(cmark_node_get_list_start(node))
+            n.parenDelimiter = cmark_node_get_list_delim(node) == CMARK_PAREN_DELIM
+            n.tight = cmark_node_get_list_tight(node) != 0
+        case .link, .image:
+            n.url = string(cmark_node_get_url(node))
+            n.title = string(cmark_node_get_title(node))
+        case .footnoteReference, .footnoteDefinition:
+            n.literal = string(cmark_node_get_literal(node))
+        case .table:
+            let count = Int(cmark_gfm_extensions_get_table_columns(node))
+            if let a = cmark_gfm_extensions_get_table_alignments(node) {
+                n.alignments = (0..<count).map { i in
+                    switch a[i] {
+                    case UInt8(ascii: "l"): return .left
+                    case UInt8(ascii: "c"): return .center
+                    case UInt8(ascii: "r"): return .right
+                    default: return .none
+                    }
+                }
+            }
+        case .tableRow:
+            n.isHeaderRow = cmark_gfm_extensions_get_table_row_is_header(node) != 0
+                || string(cmark_node_get_type_string(node)) == "table_header"
+        default: break
+        }
+        var child = cmark_node_first_child(node)
+        while let c = child {
+            n.children.append(mirror(c, depth: depth - 1, tooDeep: &tooDeep))
+            child = cmark_node_next(c)
+        }
+        return n
+    }
+
+    private static func kind(of node: OpaquePointer) -> MDNode.Kind {
+        switch cmark_node_get_type(node) {
+        case CMARK_NODE_DOCUMENT: return .document
+        case CMARK_NODE_BLOCK_QUOTE: return .blockQuote
+        case CMARK_NODE_LIST: return .list
+        case CMARK_NODE_ITEM: return .item
+        case CMARK_NODE_CODE_BLOCK: return .codeBlock
+        case CMARK_NODE_HTML_BLOCK: return .htmlBlock
+        case CMARK_NODE_PARAGRAPH: return .paragraph
+        case CMARK_NODE_HEADING: return .heading
+        case CMARK_NODE_THEMATIC_BREAK: return .thematicBreak
+        case CMARK_NODE_FOOTNOTE_DEFINITION: return .footnoteDefinition
+        case CMARK_NODE_TEXT: return .text
+        case CMARK_NODE_SOFTBREAK: return .softBreak
+        case CMARK_NODE_LINEBREAK: return .lineBreak
+        case CMARK_NODE_CODE: return .code
+        case CMARK_NODE_HTML_INLINE: return .htmlInline
+        case CMARK_NODE_EMPH: return .emphasis
+        case CMARK_NODE_STRONG: return .strong
+        case CMARK_NODE_LINK: return .link
+        case CMARK_NODE_IMAGE: return .image
+        case CMARK_NODE_FOOTNOTE_REFERENCE: return .footnoteReference
+        default:
+            switch string(cmark_node_get_type_string(node)) {
+            case "table": return .table
+            case "table_row", "table_header": return .tableRow
+            case "table_cell": return .tableCell
+            case "strikethrough": return .strikethrough
+            default: return .other
+            }
+        }
+    }
+}

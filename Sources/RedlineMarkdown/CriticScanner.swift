@@ -1,0 +1,579 @@
+import RedlineCore
+
+/// A CriticMarkup change found by the pre-pass: insertion, deletion or substitution, with its attribution.
+struct ScannedChange {
+    enum Kind { case insertion, deletion, substitution }
+    var kind: Kind
+    var change = Change()
+    /// Set when the attribution names a move (`[move=m1]`): a deletion is the source, an insertion the target.
+    var moveName: String?
+}
+
+/// What a `{==…==}` turned out to be once its end and the comment after it were seen.
+enum ScannedHighlight {
+    /// No comment: highlighted text.
+    case plain
+    /// The range of a comment.
+    case comment(id: String)
+    /// A tracked formatting change (`{>>@Ann [format-change bold]<<}` after it).
+    case formatChange(FormatChange)
+}
+
+/// A comment found by the pre-pass; its Markdown body is parsed when the reader reaches its anchor.
+struct ScannedComment {
+    var comment: Comment
+    /// Where the body's Markdown is in the scanned source.
+    var body: Range<Int>
+}
+
+/// One placeholder's meaning.
+enum ScannedEntry {
+    case literal
+    case change(Int)
+    case highlight(Int)
+    /// A comment thread (indices into `comments`), first the anchored comment, then its replies.
+    case comments([Int], isRangeStart: Bool)
+    case commentEnd(id: String)
+    case styleChange(ParagraphStyleChange)
+    case span([AttributeToken])
+    case note(label: String)
+}
+
+/// The CriticMarkup pre-pass over a whole Markdown source: replaces every mark delimiter with a
+/// `Placeholder` and records what it means, so cmark-gfm can then parse the Markdown structure, marks
+/// wrapping Markdown and marks crossing paragraphs alike. Fenced code and code spans are copied as they are;
+/// marks the pass still finds in code (an indented block, say) are restored by the reader from `originals`.
+/// Also turns pandoc bracketed spans `[text]{attrs}` into placeholders.
+struct CriticScanner {
+    let source: [UInt8]
+    let diagnostics: Diagnostics
+    private(set) var output: [UInt8] = []
+    private(set) var entries: [ScannedEntry] = []
+    /// The source bytes each entry replaced (restored verbatim where a placeholder lands in code).
+    private(set) var originals: [Range<Int>] = []
+    private(set) var changes: [ScannedChange] = []
+    private(set) var highlights: [ScannedHighlight] = []
+    private(set) var comments: [ScannedComment] = []
+    /// Milestone names (`[#name]`) to comment ids.
+    private var rangeNames: [String: String] = [:]
+    private var nextCommentID: Int
+    private let idPrefix: String
+
+    private var i = 0
+    private var line = 1
+    private var fence: (char: UInt8, length: Int)?
+    private var openChange: (index: Int, entry: Int, switchEntry: Int?, joinSpaces: [UInt8])?
+    private var openHighlight: (index: Int, entry: Int)?
+    /// Output offsets of `[` that may start a bracketed span, reset at blank lines.
+    private var brackets: [(offset: Int, isImage: Bool)] = []
+
+    /// Labels of the footnote definitions in the source (`[^label]:` at a line start).
+    private var noteLabels = Set<String>()
+
+    /// Scans `source`; comment ids are `idPrefix` + a running number starting at `firstCommentID`.
+    init(_ source: [UInt8], diagnostics: Diagnostics, firstCommentID: Int = 1, idPrefix: String = "") {
+        self.source = source
+        self.diagnostics = diagnostics
+        self.nextCommentID = firstCommentID
+        self.idPrefix = idPrefix
+        var k = 0
+        while k < source.count {
+            var e = k
+            while e < source.count, source[e] != UInt8(ascii: "\n") { e += 1 }
+            if let label = Segmenter.footnoteLabel(source[k..<e]) { noteLabels.insert(label) }
+            k = e + 1
+        }
+    }
+
+    /// The next unused comment number.
+    var commentCounter: Int { nextCommentID }
+
+    /// Runs the pass.
+    mutating func scan() throws {
+        output.reserveCapacity(source.count + source.count / 16)
+        var atLineStart = true
+        while i < source.count {
+            if atLineStart {
+                atLineStart = false
+                if try handleLineStart() { atLineStart = true; continue }
+            }
+            let c = source[i]
+            switch c {
+            case UInt8(ascii: "\n"):
+                output.append(c); i += 1; line += 1
+                atLineStart = true
+                if isBlankLine(from: i) { brackets.removeAll() }
+            case UInt8(ascii: "\\"):
+                if i + 1 < source.count, isASCIIPunctuation(source[i + 1]) {
+                    output.append(c); output.append(source[i + 1]); i += 2
+                } else {
+                    output.append(c); i += 1
+                }
+            case UInt8(ascii: "`"):
+                copyCodeSpanOrRun()
+            case UInt8(ascii: "{"):
+                if try !handleOpener() { output.append(c); i += 1 }
+            case UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "~"), UInt8(ascii: "="):
+                if try !handleCloser() { output.append(c); i += 1 }
+            case UInt8(ascii: "["):
+                if handleNoteReference() { continue }
+                brackets.append((output.count, i > 0 && source[i - 1] == UInt8(ascii: "!")))
+                output.append(c); i += 1
+            case UInt8(ascii: "]"):
+                if !handleSpanEnd() {
+                    if !brackets.isEmpty { brackets.removeLast() }
+                    output.append(c); i += 1
+                }
+            case 0xEE:
+                copyReservedOrByte()
+            default:
+                output.append(c); i += 1
+            }
+        }
+        try finishUnclosed()
+    }
+
+    // MARK: Lines and code
+
+    /// Handles fenced code at a line start: copies the whole line when it opens, closes or is inside a fence.
+    private mutating func handleLineStart() throws -> Bool {
+        var j = i
+        while j < source.count, source[j] == UInt8(ascii: " ") || source[j] == UInt8(ascii: "\t") || source[j] == UInt8(ascii: ">") {
+            j += 1
+        }
+        var n = 0
+        let c: UInt8 = j < source.count ? source[j] : 0
+        if c == UInt8(ascii: "`") || c == UInt8(ascii: "~") {
+            while j + n < source.count, source[j + n] == c { n += 1 }
+        }
+        if let f = fence {
+            if c == f.char, n >= f.length, restOfLineIsBlank(from: j + n) { fence = nil }
+            copyLine()
+            return true
+        }
+        if n >= 3 {
+            if c == UInt8(ascii: "`"), lineContains(UInt8(ascii: "`"), from: j + n) { return false }
+            fence = (c, n)
+            copyLine()
+            return true
+        }
+        return false
+    }
+
+    private func restOfLineIsBlank(from k: Int) -> Bool {
+        var k = k
+        while k < source.count, source[k] != UInt8(ascii: "\n") {
+            if source[k] != UInt8(ascii: " ") && source[k] != UInt8(ascii: "\t") { return false }
+            k += 1
+        }
+        return true
+    }
+
+    private func lineContains(_ b: UInt8, from k: Int) -> Bool {
+        var k = k
+        while k < source.count, source[k] != UInt8(ascii: "\n") {
+            if source[k] == b { return true }
+            k += 1
+        }
+        return false
+    }
+
+    private func isBlankLine(from k: Int) -> Bool {
+        var k = k
+        while k < source.count, source[k] == UInt8(ascii: " ") || source[k] == UInt8(ascii: "\t") { k += 1 }
+        return k >= source.count || source[k] == UInt8(ascii: "\n")
+    }
+
+    /// Copies through the end of the line, newline included.
+    private mutating func copyLine() {
+        var end = i
+        while end < source.count, source[end] != UInt8(ascii: "\n") { end += 1 }
+        if end < source.count { end += 1; line += 1 }
+        copyVerbatim(i..<end)
+        i = end
+    }
+
+    /// Copies bytes, escaping reserved Private Use Area characters.
+    private mutating func copyVerbatim(_ r: Range<Int>) {
+        var k = r.lowerBound
+        while k < r.upperBound {
+            if source[k] == 0xEE, k + 2 < source.count, source[k + 1] >= 0x80, source[k + 1] <= 0x87 {
+                addEntry(.literal, kind: .literal, original: k..<(k + 3))
+                k += 3
+            } else {
+                output.append(source[k]); k += 1
+            }
+        }
+    }
+
+    private mutating func copyReservedOrByte() {
+        if i + 2 < source.count, source[i + 1] >= 0x80, source[i + 1] <= 0x87 {
+            addEntry(.literal, kind: .literal, original: i..<(i + 3))
+            i += 3
+        } else {
+            output.append(source[i]); i += 1
+        }
+    }
+
+    /// A run of backticks: when a run of the same length closes it before a blank line, the whole code
+    /// span is copied unscanned; otherwise just the run.
+    private mutating func copyCodeSpanOrRun() {
+        var n = 0
+        while i + n < source.count, source[i + n] == UInt8(ascii: "`") { n += 1 }
+        var k = i + n
+        while k < source.count {
+            let b = source[k]
+            if b == UInt8(ascii: "\n"), isBlankLine(from: k + 1) { break }
+            if b == UInt8(ascii: "`") {
+                var m = 0
+                while k + m < source.count, source[k + m] == UInt8(ascii: "`") { m += 1 }
+                if m == n {
+                    let end = k + m
+                    line += source[i..<end].lazy.filter { $0 == UInt8(ascii: "\n") }.count
+                    copyVerbatim(i..<end)
+                    i = end
+                    return
+                }
+                k += m
+                continue
+            }
+            k += 1
+        }
+        output.append(contentsOf: source[i..<(i + n)])
+        i += n
+    }
+
+    // MARK: Marks
+
+    private func starts(_ s: String, at k: Int) -> Bool {
+        var k = k
+        for b in s.utf8 {
+            guard k < source.count, source[k] == b else { return false }
+            k += 1
+        }
+        return true
+    }
+
+    /// Spaces before a mark that ends its line are the line's trailing spaces: dropped, as CommonMark
+    /// drops them without the mark (`paragraph {++` then a blank line).
+    /// A change that opens at a line end keeps those spaces for after its closer, so a joined paragraph
+    /// (`two {--` blank line `--}paragraphs`) keeps its word space.
+    @discardableResult
+    private mutating func trimSpaces(ifLineEndsAt next: Int) -> [UInt8] {
+        guard restOfLineIsBlank(from: next) else { return [] }
+        var removed: [UInt8] = []
+        while let last = output.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") { removed.append(output.removeLast()) }
+        return removed
+    }
+
+    /// After a change's closer: the spaces its opener took from a line end, unless this line ends too.
+    private mutating func restoreJoinSpaces(_ spaces: [UInt8], next: Int) {
+        if !spaces.isEmpty, !restOfLineIsBlank(from: next) { output += spaces }
+    }
+
+    @discardableResult
+    private mutating func addEntry(_ e: ScannedEntry, kind: Placeholder.Kind, original: Range<Int>) -> Int {
+        let index = entries.count
+        entries.append(e)
+        originals.append(original)
+        output += Placeholder.bytes(kind, index)
+        return index
+    }
+
+    private mutating func handleOpener() throws -> Bool {
+        guard i + 2 < source.count else { return false }
+        let a = source[i + 1], b = source[i + 2]
+        guard a == b else { return false }
+        try checkEntryLimit()
+        switch a {
+        case UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "~"):
+            if openChange != nil {
+                diagnostics.report(.criticNestedMark, "a CriticMarkup change inside another change is kept as text",
+                                   at: SourceLocation(line: line))
+                return false
+            }
+            let kind: ScannedChange.Kind = a == UInt8(ascii: "+") ? .insertion : a == UInt8(ascii: "-") ? .deletion : .substitution
+            changes.append(ScannedChange(kind: kind))
+            let spaces = trimSpaces(ifLineEndsAt: i + 3)
+            let e = addEntry(.change(changes.count - 1), kind: .changeOpen, original: i..<(i + 3))
+            openChange = (changes.count - 1, e, nil, spaces)
+            i += 3
+            return true
+        case UInt8(ascii: "="):
+            if openHighlight != nil {
+                diagnostics.report(.criticNestedMark, "a CriticMarkup highlight inside another highlight is kept as text",
+                                   at: SourceLocation(line: line))
+                return false
+            }
+            highlights.append(.plain)
+            trimSpaces(ifLineEndsAt: i + 3)
+            let e = addEntry(.highlight(highlights.count - 1), kind: .highlightOpen, original: i..<(i + 3))
+            openHighlight = (highlights.count - 1, e)
+            i += 3
+            return true
+        case UInt8(ascii: ">"):
+            guard starts("{>>", at: i) else { return false }
+            let start = i
+            guard let thread = readCommentThread() else {
+                diagnostics.report(.criticUnclosedMark, "a CriticMarkup comment '{>>' never closes; kept as text",
+                                   at: SourceLocation(line: line))
+                return false
+            }
+            emitStandalone(thread, from: start)
+            return true
+        default:
+            return false
+        }
+    }
+
+    private mutating func handleCloser() throws -> Bool {
+        let c = source[i]
+        if c == UInt8(ascii: "~"), starts("~>", at: i), let open = openChange,
+           changes[open.index].kind == .substitution, open.switchEntry == nil {
+            let e = addEntry(.change(open.index), kind: .changeSwitch, original: i..<(i + 2))
+            openChange?.switchEntry = e
+            i += 2
+            return true
+        }
+        guard i + 2 < source.count, source[i + 1] == c, source[i + 2] == UInt8(ascii: "}") else { return false }
+        if c == UInt8(ascii: "=") {
+            guard let open = openHighlight else { return false }
+            let start = i
+            i += 3
+            openHighlight = nil
+            if starts("{>>", at: i), let thread = readCommentThread() {
+                let first = CommentText(thread[0].text)
+                if first.hasFlag("format-change") {
+                    var old = TextFormat()
+                    for t in first.attributes { _ = FormatAttributes.apply(t, to: &old) }
+                    highlights[open.index] = .formatChange(FormatChange(change: first.change, old: old))
+                    addEntry(.highlight(open.index), kind: .highlightClose, original: start..<thread[0].end)
+                    if thread.count > 1 { emitStandalone(Array(thread.dropFirst()), from: thread[0].end) }
+                } else {
+                    let ids = makeComments(thread, rangeStart: false)
+                    highlights[open.index] = .comment(id: comments[ids[0]].comment.id)
+                    addEntry(.highlight(open.index), kind: .highlightClose, original: start..<i)
+                }
+            } else {
+                addEntry(.highlight(open.index), kind: .highlightClose, original: start..<i)
+            }
+            return true
+        }
+        guard let open = openChange else { return false }
+        let kind = changes[open.index].kind
+        let matches = (c == UInt8(ascii: "+") && kind == .insertion) || (c == UInt8(ascii: "-") && kind == .deletion)
+            || (c == UInt8(ascii: "~") && kind == .substitution)
+        guard matches else { return false }
+        let start = i
+        i += 3
+        openChange = nil
+        var end = i
+        if starts("{>>", at: i), let thread = readCommentThread() {
+            let first = CommentText(thread[0].text)
+            if first.isAttributionOnly {
+                changes[open.index].change = first.change
+                changes[open.index].moveName = first.attribute("move")?.value
+                end = thread[0].end
+                addEntry(.change(open.index), kind: .changeClose, original: start..<end)
+                restoreJoinSpaces(open.joinSpaces, next: end)
+                if thread.count > 1 { emitStandalone(Array(thread.dropFirst()), from: end) }
+                return true
+            }
+            addEntry(.change(open.index), kind: .changeClose, original: start..<end)
+            restoreJoinSpaces(open.joinSpaces, next: end)
+            emitStandalone(thread, from: end)
+            return true
+        }
+        addEntry(.change(open.index), kind: .changeClose, original: start..<end)
+        restoreJoinSpaces(open.joinSpaces, next: end)
+        return true
+    }
+
+    /// A run of adjacent comments `{>>…<<}{>>…<<}` starting at `i`; nil (and `i` unchanged) when the
+    /// first never closes. On success `i` is after the last one.
+    private mutating func readCommentThread() -> [(text: Substring, body: Range<Int>, end: Int)]? {
+        var out: [(text: Substring, body: Range<Int>, end: Int)] = []
+        var k = i
+        while starts("{>>", at: k) {
+            let bodyStart = k + 3
+            var j = bodyStart
+            var closed = false
+            while j + 2 < source.count {
+                if source[j] == UInt8(ascii: "\\"), isASCIIPunctuation(source[j + 1]) { j += 2; continue }
+                if source[j] == UInt8(ascii: "<"), source[j + 1] == UInt8(ascii: "<"), source[j + 2] == UInt8(ascii: "}") {
+                    closed = true
+                    break
+                }
+                j += 1
+            }
+            guard closed else { break }
+            let text = Substring(decoding: source[bodyStart..<j], as: UTF8.self)
+            out.append((text, bodyStart..<j, j + 3))
+            k = j + 3
+        }
+        guard !out.isEmpty else { return nil }
+        line += source[i..<k].lazy.filter { $0 == UInt8(ascii: "\n") }.count
+        i = k
+        return out
+    }
+
+    /// Comments not attached to a change or highlight: an end marker, a paragraph style change, or a
+    /// thread anchored here (a point, or the start of a milestone range when the first has `[#name]`).
+    private mutating func emitStandalone(_ thread: [(text: Substring, body: Range<Int>, end: Int)], from start: Int) {
+        var rest = thread[...]
+        var from = start
+        while let first = rest.first {
+            let t = CommentText(first.text)
+            if let name = t.endMarker {
+                if let id = rangeNames[name] {
+                    addEntry(.commentEnd(id: id), kind: .commentEnd, original: from..<first.end)
+                } else {
+                    diagnostics.report(.criticUnknownRange, "a comment range end '{>>/\(name)<<}' has no start; kept as text",
+                                       at: SourceLocation(line: line))
+                    output += Array("{>>/\(name)<<}".utf8)
+                }
+                from = first.end
+                rest = rest.dropFirst()
+                continue
+            }
+            if t.hasFlag("style-change") {
+                var old = ParagraphStyle()
+                for a in t.attributes { _ = FormatAttributes.apply(a, to: &old) }
+                addEntry(.styleChange(ParagraphStyleChange(change: t.change, old: old)), kind: .styleChange,
+                         original: from..<first.end)
+                from = first.end
+                rest = rest.dropFirst()
+                continue
+            }
+            // A thread: this comment and the following ones that are not markers.
+            var n = 1
+            while n < rest.count {
+                let next = CommentText(rest[rest.startIndex + n].text)
+                if next.endMarker != nil || next.hasFlag("style-change") { break }
+                n += 1
+            }
+            let part = Array(rest.prefix(n))
+            let name = t.attribute("#")?.value
+            let ids = makeComments(part, rangeStart: name != nil)
+            if let name { rangeNames[name] = comments[ids[0]].comment.id }
+            addEntry(.comments(ids, isRangeStart: name != nil), kind: .comment, original: from..<part[part.count - 1].end)
+            from = part[part.count - 1].end
+            rest = rest.dropFirst(n)
+        }
+    }
+
+    /// Records a thread's comments (the first anchored, the rest replies); returns their indices.
+    private mutating func makeComments(_ thread: [(text: Substring, body: Range<Int>, end: Int)], rangeStart: Bool) -> [Int] {
+        var ids: [Int] = []
+        var parent: String?
+        for item in thread {
+            let t = CommentText(item.text)
+            let id = idPrefix + String(nextCommentID)
+            nextCommentID += 1
+            var c = Comment(id: id, author: t.author, date: t.date, body: [], resolved: t.hasFlag("resolved"),
+                            parentID: parent)
+            c.initials = t.attribute("initials")?.value
+            let offset = item.text.utf8.count - t.body.utf8.count
+            comments.append(ScannedComment(comment: c, body: (item.body.lowerBound + offset)..<item.body.upperBound))
+            ids.append(comments.count - 1)
+            if parent == nil { parent = id }
+        }
+        return ids
+    }
+
+    // MARK: Footnote references
+
+    /// `[^label]` for a defined footnote (and not the definition itself) becomes a placeholder.
+    private mutating func handleNoteReference() -> Bool {
+        guard !noteLabels.isEmpty, i + 2 < source.count, source[i + 1] == UInt8(ascii: "^") else { return false }
+        var j = i + 2
+        while j < source.count, j - i < 256, source[j] != UInt8(ascii: "]") {
+            let b = source[j]
+            if b == UInt8(ascii: " ") || b == UInt8(ascii: "\t") || b == UInt8(ascii: "\n") || b == UInt8(ascii: "[") { return false }
+            j += 1
+        }
+        guard j < source.count, source[j] == UInt8(ascii: "]"), j > i + 2 else { return false }
+        let atLineStart = i == 0 || source[i - 1] == UInt8(ascii: "\n")
+        if atLineStart, j + 1 < source.count, source[j + 1] == UInt8(ascii: ":") { return false }
+        let label = String(decoding: source[(i + 2)..<j], as: UTF8.self)
+        guard noteLabels.contains(label) else { return false }
+        addEntry(.note(label: label), kind: .noteReference, original: i..<(j + 1))
+        i = j + 1
+        return true
+    }
+
+    // MARK: Bracketed spans
+
+    /// At `]`: when `{attrs}` follows on the same line and a `[` is open, both become span placeholders.
+    private mutating func handleSpanEnd() -> Bool {
+        guard let open = brackets.last, !open.isImage, i + 1 < source.count, source[i + 1] == UInt8(ascii: "{") else {
+            return false
+        }
+        var j = i + 2
+        var quoted = false
+        while j < source.count, source[j] != UInt8(ascii: "\n") {
+            if source[j] == UInt8(ascii: "\\"), j + 1 < source.count { j += 2; continue }
+            if source[j] == UInt8(ascii: "\"") { quoted.toggle() }
+            if source[j] == UInt8(ascii: "}"), !quoted { break }
+            j += 1
+        }
+        guard j < source.count, source[j] == UInt8(ascii: "}"),
+              let attrs = AttributeList.parse(Substring(decoding: source[(i + 2)..<j], as: UTF8.self)) else { return false }
+        brackets.removeLast()
+        let index = entries.count
+        entries.append(.span(attrs))
+        originals.append(i..<(j + 1))
+        // The `[` becomes the open placeholder (same entry: the reader pairs them by index).
+        output.replaceSubrange(open.offset..<(open.offset + 1), with: Placeholder.bytes(.spanOpen, index))
+        output += Placeholder.bytes(.spanClose, index)
+        i = j + 1
+        return true
+    }
+
+    // MARK: End
+
+    private mutating func checkEntryLimit() throws {
+        if entries.count + 4 >= Placeholder.maxIndex {
+            throw RedlineError.limit("more than \(Placeholder.maxIndex) CriticMarkup marks")
+        }
+    }
+
+    /// Marks still open at the end become literal text again, with a warning.
+    private mutating func finishUnclosed() throws {
+        var unclosed: [(Int, String)] = []
+        if let c = openChange {
+            unclosed.append((c.entry, "a CriticMarkup change never closes; kept as text"))
+            if let s = c.switchEntry { unclosed.append((s, "")) }
+        }
+        if let h = openHighlight { unclosed.append((h.entry, "a CriticMarkup highlight '{==' never closes; kept as text")) }
+        for (entry, message) in unclosed {
+            let kind: Placeholder.Kind = {
+                if case .highlight = entries[entry] { return .highlightOpen }
+                return message.isEmpty ? .changeSwitch : .changeOpen
+            }()
+            let needle = Placeholder.bytes(kind, entry)
+            if let at = find(needle, in: output) {
+                output.replaceSubrange(at..<(at + needle.count), with: source[originals[entry]])
+            }
+            entries[entry] = .literal
+            if message.isEmpty { continue }
+            let lineNo = source[..<originals[entry].lowerBound].lazy.filter { $0 == UInt8(ascii: "\n") }.count + 1
+            diagnostics.report(.criticUnclosedMark, message, at: SourceLocation(line: lineNo))
+        }
+    }
+
+    private func find(_ needle: [UInt8], in hay: [UInt8]) -> Int? {
+        guard needle.count <= hay.count else { return nil }
+        var k = 0
+        let first = needle[0]
+        while k + needle.count <= hay.count {
+            if hay[k] == first, hay[k..<(k + needle.count)].elementsEqual(needle) { return k }
+            k += 1
+        }
+        return nil
+    }
+}
+
+@inline(__always) func isASCIIPunctuation(_ b: UInt8) -> Bool {
+    (b >= 0x21 && b <= 0x2F) || (b >= 0x3A && b <= 0x40) || (b >= 0x5B && b <= 0x60) || (b >= 0x7B && b <= 0x7E)
+}

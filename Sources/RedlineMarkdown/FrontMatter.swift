@@ -1,0 +1,220 @@
+import RedlineCore
+
+/// YAML front matter: the subset documents use for metadata (scalars, flow and block lists of scalars,
+/// block scalars). Other YAML (nested maps, anchors) is skipped with a warning.
+enum FrontMatter {
+    /// Splits front matter (`---` … `---` or `...` at the very start) from `bytes`; returns the metadata,
+    /// the byte offset where the Markdown starts, and how many lines the front matter took.
+    static func read(_ bytes: [UInt8], diagnostics: Diagnostics) -> (Metadata, body: Int, lines: Int) {
+        guard bytes.starts(with: Array("---\n".utf8)) else { return (Metadata(), 0, 0) }
+        // Find the closing line.
+        var lines: [Substring] = []
+        var k = 4
+        var end: Int?
+        var lineCount = 1
+        while k < bytes.count {
+            var e = k
+            while e < bytes.count, bytes[e] != UInt8(ascii: "\n") { e += 1 }
+            let line = Substring(decoding: bytes[k..<e], as: UTF8.self)
+            lineCount += 1
+            if line == "---" || line == "..." { end = min(e + 1, bytes.count); break }
+            lines.append(line)
+            k = e + 1
+        }
+        guard let bodyStart = end, let first = lines.first(where: { !$0.trimmingCharacters(" \t").isEmpty && !$0.hasPrefix("#") }),
+              first.contains(":") else { return (Metadata(), 0, 0) }
+        return (parse(lines, diagnostics: diagnostics), bodyStart, lineCount)
+    }
+
+    static func parse(_ lines: [Substring], diagnostics: Diagnostics) -> Metadata {
+        var meta = Metadata()
+        var i = 0
+        while i < lines.count {
+            let line = lines[i]
+            i += 1
+            if line.trimmingCharacters(" \t").isEmpty || line.hasPrefix("#") { continue }
+            if line.first == " " || line.first == "\t" || line.hasPrefix("-") {
+                diagnostics.report(.markdownFrontMatter, "YAML front matter: a line outside any field was skipped",
+                                   at: SourceLocation(line: i + 1))
+                continue
+            }
+            guard let (key, rest) = splitKey(line) else {
+                diagnostics.report(.markdownFrontMatter, "YAML front matter: a line that is not 'key: value' was skipped",
+                                   at: SourceLocation(line: i + 1))
+                continue
+            }
+            let value = rest.trimmingCharacters(" \t")
+            if value.isEmpty || value == "|" || value == ">" || value.hasPrefix("|") || value.hasPrefix(">") {
+                // Indented continuation: a block list, a block scalar, or a nested map.
+                var block: [Substring] = []
+                while i < lines.count, lines[i].first == " " || lines[i].first == "\t" || lines[i].isEmpty {
+                    block.append(lines[i]); i += 1
+                }
+                while let l = block.last, l.trimmingCharacters(" \t").isEmpty { block.removeLast() }
+                if value.isEmpty {
+                    if block.isEmpty { meta.fields.append(.init(key: key, value: .text(""))); continue }
+                    let items = block.map { $0.trimmingCharacters(" \t") }
+                    if items.allSatisfy({ $0.hasPrefix("- ") || $0 == "-" }) {
+                        meta.fields.append(.init(key: key, value: .list(items.map { scalar($0.dropFirst().trimmingCharacters(" \t")) })))
+                    } else {
+                        diagnostics.report(.markdownFrontMatter, "YAML front matter: nested field '\(key)' was skipped",
+                                           at: SourceLocation(line: i))
+                    }
+                } else {
+                    let indent = block.first(where: { !$0.trimmingCharacters(" \t").isEmpty })?.prefix { $0 == " " }.count ?? 0
+                    let texts = block.map { String($0.dropFirst(min(indent, $0.prefix { $0 == " " }.count))) }
+                    let joined = value.hasPrefix("|") ? texts.joined(separator: "\n") : texts.joined(separator: " ")
+                    meta.fields.append(.init(key: key, value: .text(joined)))
+                }
+                continue
+            }
+            if value.hasPrefix("[") {
+                if let list = flowList(value) { meta.fields.append(.init(key: key, value: .list(list))); continue }
+                diagnostics.report(.markdownFrontMatter, "YAML front matter: list '\(key)' could not be read", at: SourceLocation(line: i))
+                continue
+            }
+            if value.hasPrefix("{") || value.hasPrefix("&") || value.hasPrefix("*") {
+                diagnostics.report(.markdownFrontMatter, "YAML front matter: field '\(key)' was skipped", at: SourceLocation(line: i))
+                continue
+            }
+            meta.fields.append(.init(key: key, value: .text(scalar(value))))
+        }
+        return meta
+    }
+
+    private static func splitKey(_ line: Substring) -> (String, Substring)? {
+        if line.first == "\"" || line.first == "'" {
+            guard let (k, rest) = quoted(line), rest.first == ":" else { return nil }
+            return (k, rest.dropFirst())
+        }
+        guard let colon = line.firstIndex(where: { $0 == ":" }) else { return nil }
+        let after = line.index(after: colon)
+        guard after == line.endIndex || line[after] == " " || line[after] == "\t" else { return nil }
+        let key = line[..<colon].trimmingCharacters(" \t")
+        return key.isEmpty ? nil : (key, line[after...])
+    }
+
+    /// A scalar: quoted (either style) or plain (a trailing ` #comment` removed).
+    static func scalar(_ s: String) -> String {
+        let v = Substring(s)
+        if v.first == "\"" || v.first == "'", let (text, rest) = quoted(v), rest.trimmingCharacters(" \t").isEmpty { return text }
+        if let hash = v.range(of: " #") { return String(v[..<hash.lowerBound]).trimmingCharacters(" \t") }
+        return s
+    }
+
+    /// A quoted string at the start of `s` and what follows it.
+    private static func quoted(_ s: Substring) -> (String, Substring)? {
+        guard let q = s.first else { return nil }
+        var out = ""
+        var i = s.index(after: s.startIndex)
+        while i < s.endIndex {
+            let c = s[i]
+            if q == "'" {
+                if c == "'" {
+                    let n = s.index(after: i)
+                    if n < s.endIndex, s[n] == "'" { out.append("'"); i = s.index(after: n); continue }
+                    return (out, s[n...])
+                }
+                out.append(c); i = s.index(after: i); continue
+            }
+            if c == "\"" { return (out, s[s.index(after: i)...]) }
+            if c == "\\" {
+                i = s.index(after: i)
+                guard i < s.endIndex else { return nil }
+                switch s[i] {
+                case "n": out.append("\n")
+                case "t": out.append("\t")
+                case "r": out.append("\r")
+                case "0": out.append("\0")
+                case "\"": out.append("\"")
+                case "\\": out.append("\\")
+                case "/": out.append("/")
+                case "u", "U", "x":
+                    let n = s[i] == "u" ? 4 : s[i] == "U" ? 8 : 2
+                    let hexStart = s.index(after: i)
+                    guard let hexEnd = s.index(hexStart, offsetBy: n, limitedBy: s.endIndex),
+                          let v = UInt32(s[hexStart..<hexEnd], radix: 16), let u = Unicode.Scalar(v) else { return nil }
+                    out.unicodeScalars.append(u)
+                    i = s.index(before: hexEnd)
+                default: out.append(s[i])
+                }
+                i = s.index(after: i)
+                continue
+            }
+            out.append(c); i = s.index(after: i)
+        }
+        return nil
+    }
+
+    private static func flowList(_ s: String) -> [String]? {
+        var v = Substring(s.trimmingCharacters(" \t"))
+        guard v.first == "[", v.last == "]" else { return nil }
+        v = v.dropFirst().dropLast()
+        var out: [String] = []
+        while true {
+            v = Substring(v.trimmingCharacters(" \t"))
+            if v.isEmpty { break }
+            if v.first == "\"" || v.first == "'" {
+                guard let (text, rest) = quoted(v) else { return nil }
+                out.append(text)
+                v = Substring(rest.trimmingCharacters(" \t"))
+            } else {
+                let end = v.firstIndex(of: ",") ?? v.endIndex
+                out.append(v[..<end].trimmingCharacters(" \t"))
+                v = v[end...]
+            }
+            if v.isEmpty { break }
+            guard v.first == "," else { return nil }
+            v = v.dropFirst()
+        }
+        return out
+    }
+
+    // MARK: Writing
+
+    /// The front matter block for `meta` (empty when there is no metadata).
+    static func write(_ meta: Metadata) -> String {
+        guard !meta.isEmpty else { return "" }
+        var s = "---\n"
+        for f in meta.fields {
+            let key = f.key.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") } && !f.key.isEmpty
+                ? f.key : quote(f.key)
+            switch f.value {
+            case .text(let t): s += key + ": " + quote(t) + "\n"
+            case .list(let l): s += key + ": [" + l.map(quote).joined(separator: ", ") + "]\n"
+            }
+        }
+        return s + "---\n\n"
+    }
+
+    /// A YAML double-quoted string.
+    static func quote(_ t: String) -> String {
+        var s = "\""
+        for u in t.unicodeScalars {
+            switch u {
+            case "\"": s += "\\\""
+            case "\\": s += "\\\\"
+            case "\n": s += "\\n"
+            case "\t": s += "\\t"
+            case "\r": s += "\\r"
+            default:
+                if u.value < 0x20 || u.value == 0x7F || (u.value >= 0x80 && u.value < 0xA0) || u.value == 0xFEFF {
+                    s += "\\u" + String(repeating: "0", count: 4 - String(u.value, radix: 16).count) + String(u.value, radix: 16)
+                } else {
+                    s.unicodeScalars.append(u)
+                }
+            }
+        }
+        return s + "\""
+    }
+}
+
+extension StringProtocol {
+    /// The text without leading and trailing characters from `set`.
+    func trimmingCharacters(_ set: String) -> String {
+        var s = Substring(self)
+        while let f = s.first, set.contains(f) { s = s.dropFirst() }
+        while let l = s.last, set.contains(l) { s = s.dropLast() }
+        return String(s)
+    }
+}

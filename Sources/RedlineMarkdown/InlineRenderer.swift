@@ -1,0 +1,375 @@
+import RedlineCore
+
+/// Writes inlines as Markdown with exact escaping: whatever the text, reading the output gives the same
+/// inlines back. Review marks become CriticMarkup; features GFM lacks use pandoc-style spans or HTML tags.
+struct InlineRenderer {
+    unowned let owner: MarkdownRenderer
+    var out = ""
+    /// True at the start of a line (block syntax could start here).
+    var atLineStart = true
+    /// Spaces and tabs written last, held back: dropped if the line ends after them.
+    private var heldSpaces = ""
+    /// Inside a table cell: `|` is escaped in code too, breaks become spaces.
+    var inCell = false
+    /// Inside a heading: breaks become spaces.
+    var inHeading = false
+    /// Comment ranges written in the short form `{==…==}{>>…<<}` (no other anchor or highlight inside).
+    var shortRanges = Set<String>()
+    /// The last thing written was `==}` of a plain highlight, or a comment: a comment written next that is
+    /// not a reply would attach to it, so a separator `[]{}` goes between.
+    private var commentWouldAttach = false
+
+    init(owner: MarkdownRenderer) {
+        self.owner = owner
+    }
+
+    /// Renders a paragraph's inlines.
+    mutating func render(_ inlines: [Inline]) {
+        shortRanges = Self.shortRanges(in: inlines)
+        write(inlines)
+        endLine()
+    }
+
+    // MARK: Output primitives
+
+    /// Raw Markdown (delimiters, placeholders' source forms); flushes held spaces first.
+    private mutating func emit(_ s: String) {
+        guard !s.isEmpty else { return }
+        if !heldSpaces.isEmpty { out += heldSpaces; heldSpaces = "" }
+        out += s
+        atLineStart = false
+        commentWouldAttach = false
+    }
+
+    /// Ends a line: spaces held at its end are dropped (Markdown cannot hold them; readers drop them too).
+    mutating func endLine() {
+        heldSpaces = ""
+    }
+
+    private mutating func newline(hard: Bool) {
+        endLine()
+        out += hard ? "\\\n" : "\n"
+        atLineStart = true
+        commentWouldAttach = false
+    }
+
+    // MARK: Text
+
+    private static let alwaysEscaped: Set<Unicode.Scalar> = ["\\", "`", "*", "_", "[", "]", "<", "~", "|", "@"]
+    private static let lineStartEscaped: Set<Unicode.Scalar> = ["#", ">", "-", "+", "=", ":"]
+    private static let criticOpeners: Set<Unicode.Scalar> = ["+", "-", "~", "=", ">"]
+    private static let criticCloserPrefix: Set<Unicode.Scalar> = ["+", "-", "~", "=", "<"]
+
+    /// Writes text, escaping everything Markdown, GFM or CriticMarkup would read as syntax.
+    mutating func text(_ s: String) {
+        let u = Array(s.unicodeScalars)
+        var k = 0
+        while k < u.count {
+            let c = u[k]
+            if c == " " || c == "\t" {
+                // Spaces at a line start or end cannot be written (Markdown drops them): they are left out.
+                if !atLineStart { heldSpaces.unicodeScalars.append(c) }
+                k += 1
+                continue
+            }
+            if !heldSpaces.isEmpty { out += heldSpaces; heldSpaces = "" }
+            commentWouldAttach = false
+            if atLineStart {
+                atLineStart = false
+                if Self.lineStartEscaped.contains(c) {
+                    out += "\\"; out.unicodeScalars.append(c); k += 1; continue
+                }
+                if c.properties.numericType != nil, c.isASCII {
+                    // `1.` or `1)` would start an ordered list.
+                    var j = k
+                    while j < u.count, u[j].isASCII, u[j].properties.numericType != nil { j += 1 }
+                    for d in u[k..<j] { out.unicodeScalars.append(d) }
+                    if j < u.count, u[j] == "." || u[j] == ")" { out += "\\"; out.unicodeScalars.append(u[j]); j += 1 }
+                    k = j
+                    continue
+                }
+            }
+            switch c {
+            case _ where Self.alwaysEscaped.contains(c):
+                out += "\\"; out.unicodeScalars.append(c)
+            case "&":
+                out += Self.looksLikeEntity(u, after: k) ? "\\&" : "&"
+            case "{":
+                out += (k + 1 >= u.count || Self.criticOpeners.contains(u[k + 1])) ? "\\{" : "{"
+            case "}":
+                let prev = out.unicodeScalars.last
+                out += (k == 0 || prev.map { Self.criticCloserPrefix.contains($0) } ?? true) ? "\\}" : "}"
+            case ":":
+                out += (k + 2 < u.count && u[k + 1] == "/" && u[k + 2] == "/") ? "\\:" : ":"
+            case ".":
+                out += Self.endsWithWWW(u, before: k) ? "\\." : "."
+            case "\n": out += "&#10;"
+            case "\r": out += "&#13;"
+            case "\u{0}":
+                owner.loss(.lossyControlCharacter, "NUL characters cannot be written in Markdown; replaced")
+                out += "\u{FFFD}"
+            default:
+                out.unicodeScalars.append(c)
+            }
+            k += 1
+        }
+    }
+
+    private static func looksLikeEntity(_ u: [Unicode.Scalar], after k: Int) -> Bool {
+        var j = k + 1
+        while j < u.count, j - k <= 32, u[j].isASCII, u[j].properties.isAlphabetic || u[j].properties.numericType != nil || u[j] == "#" {
+            j += 1
+        }
+        return j > k + 1 && j < u.count && u[j] == ";"
+    }
+
+    private static func endsWithWWW(_ u: [Unicode.Scalar], before k: Int) -> Bool {
+        guard k >= 3 else { return false }
+        let w = u[(k - 3)..<k].map { Character($0).lowercased() }.joined()
+        return w == "www"
+    }
+
+    // MARK: Inlines
+
+    mutating func write(_ inlines: [Inline]) {
+        for inline in inlines { write(inline) }
+    }
+
+    private mutating func write(_ inline: Inline) {
+        switch inline {
+        case .text(let s): text(s)
+        case .softBreak:
+            if inCell || inHeading { owner.loss(.lossyBreak, "a line break in a table cell or heading was written as a space"); text(" ") }
+            else { newline(hard: false) }
+        case .lineBreak:
+            if inCell || inHeading { owner.loss(.lossyBreak, "a line break in a table cell or heading was written as a space"); text(" ") }
+            else { newline(hard: true) }
+        case .code(let s): code(s)
+        case .emphasis(let c): delimited(c, "*", "<em>", "</em>", allowStar: true)
+        case .strong(let c): delimited(c, "**", "<strong>", "</strong>", allowStar: true)
+        case .strikethrough(let c): delimited(c, "~~", "<s>", "</s>", allowStar: false)
+        case .underline(let c): span(c, "{.underline}")
+        case .smallCaps(let c): span(c, "{.smallcaps}")
+        case .superscript(let c): emit("<sup>"); write(c); emit("</sup>")
+        case .subscript(let c): emit("<sub>"); write(c); emit("</sub>")
+        case .highlight(let c):
+            if owner.options.criticMarkup {
+                emit("{=="); write(c); emit("==}")
+                commentWouldAttach = true
+            } else {
+                span(c, "{.mark}")
+            }
+        case .styled(let style, let c):
+            if owner.options.preserveFormatting {
+                span(c, "{" + AttributeList.write(FormatAttributes.tokens(style)) + "}")
+            } else {
+                owner.characterStyleLost(style)
+                write(c)
+            }
+        case .link(let l, let c):
+            if l.title.isEmpty, c.count == 1, case .text(let t) = c[0], Self.isAutolink(text: t, url: l.url) {
+                emit("<" + t + ">")
+            } else {
+                emit("["); write(c); emit("](" + Self.destination(l.url) + Self.title(l.title) + ")")
+            }
+        case .image(let i):
+            emit("![")
+            text(i.alt)
+            emit("](" + Self.destination(i.source) + Self.title(i.title) + ")")
+        case .raw(let format, let t):
+            if format == "html" { emit(t) } else { owner.loss(.lossyRaw, "raw \(format) content was dropped") }
+        case .noteReference(let id): emit("[^" + id + "]")
+        case .insertion(let ch, let c): change("{++", c, "++}", ch, [])
+        case .deletion(let ch, let c): change("{--", c, "--}", ch, [])
+        case .substitution(let ch, let d, let i):
+            emit("{~~"); write(d); emit("~>"); write(i); emit("~~}")
+            attribution(ch, [])
+        case .move(let m, let c):
+            let attrs = [AttributeToken("move", m.name)]
+            if m.side == .from { change("{--", c, "--}", m.change, attrs) } else { change("{++", c, "++}", m.change, attrs) }
+        case .formatChange(let f, let c):
+            emit("{=="); write(c); emit("==}")
+            let tokens = [AttributeToken("format-change")] + FormatAttributes.tokens(f.old)
+            emit("{>>" + CommentText.header(author: f.change.author, date: f.change.date, attributes: tokens) + "<<}")
+        case .commentStart(let id):
+            if shortRanges.contains(id) {
+                emit("{==")
+            } else {
+                writeThread(id, rangeName: owner.rangeName(for: id))
+            }
+        case .commentEnd(let id):
+            if shortRanges.contains(id) {
+                emit("==}")
+                writeThread(id, rangeName: nil, attached: true)
+            } else if let name = owner.endRangeName(for: id) {
+                emit("{>>/" + name + "<<}")
+            }
+        case .commentPoint(let id):
+            writeThread(id, rangeName: nil)
+        }
+    }
+
+    private mutating func change(_ open: String, _ c: [Inline], _ close: String, _ ch: Change, _ attrs: [AttributeToken]) {
+        emit(open); write(c); emit(close)
+        attribution(ch, attrs)
+    }
+
+    private mutating func attribution(_ ch: Change, _ attrs: [AttributeToken]) {
+        guard ch.author != nil || ch.date != nil || !attrs.isEmpty else { return }
+        emit("{>>" + CommentText.header(author: ch.author, date: ch.date, attributes: attrs) + "<<}")
+    }
+
+    private mutating func span(_ c: [Inline], _ attrs: String) {
+        emit("["); write(c); emit("]" + attrs)
+    }
+
+    // MARK: Emphasis
+
+    private enum Edge { case word, space, punct, star }
+
+    /// `*text*` when the delimiters are sure to be read back as written (word characters at both inner
+    /// edges), else the HTML tags, which always are.
+    private mutating func delimited(_ c: [Inline], _ delim: String, _ openTag: String, _ closeTag: String, allowStar: Bool) {
+        let first = Self.edge(c, first: true, owner: owner), last = Self.edge(c, first: false, owner: owner)
+        let ok: (Edge) -> Bool = { $0 == .word || (allowStar && $0 == .star) }
+        if !c.isEmpty, ok(first), ok(last) {
+            emit(delim); write(c); emit(delim)
+        } else {
+            emit(openTag); write(c); emit(closeTag)
+        }
+    }
+
+    /// Whether emphasis or strong with these children is written with `*`.
+    static func usesStar(_ c: [Inline], owner: MarkdownRenderer) -> Bool {
+        let f = edge(c, first: true, owner: owner), l = edge(c, first: false, owner: owner)
+        return !c.isEmpty && (f == .word || f == .star) && (l == .word || l == .star)
+    }
+
+    private static func edge(_ c: [Inline], first: Bool, owner: MarkdownRenderer) -> Edge {
+        guard let i = first ? c.first : c.last else { return .punct }
+        switch i {
+        case .text(let s):
+            guard let u = first ? s.unicodeScalars.first : s.unicodeScalars.last else { return .punct }
+            if u.properties.isWhitespace { return .space }
+            if u.isASCII ? isASCIIPunctuation(UInt8(u.value)) : isUnicodePunctuation(u) { return .punct }
+            if u == "&" || u == "\n" || u == "\r" || u == "\0" { return .punct }
+            return .word
+        case .emphasis(let cc), .strong(let cc):
+            return usesStar(cc, owner: owner) ? .star : .punct
+        case .softBreak, .lineBreak: return .space
+        default: return .punct
+        }
+    }
+
+    private static func isUnicodePunctuation(_ u: Unicode.Scalar) -> Bool {
+        switch u.properties.generalCategory {
+        case .connectorPunctuation, .dashPunctuation, .openPunctuation, .closePunctuation, .initialPunctuation,
+             .finalPunctuation, .otherPunctuation:
+            return true
+        default:
+            return false
+        }
+    }
+
+    // MARK: Code, links
+
+    private mutating func code(_ s: String) {
+        var content = s
+        if inCell { content = String(content.flatMap { $0 == "|" ? ["\\", "|"] : [$0] }) }
+        var longest = 0, run = 0
+        for c in content.unicodeScalars {
+            if c == "`" { run += 1; longest = max(longest, run) } else { run = 0 }
+        }
+        let fence = String(repeating: "`", count: longest + 1)
+        let pad = content.hasPrefix("`") || content.hasSuffix("`")
+            || (content.hasPrefix(" ") && content.hasSuffix(" ") && content.contains { $0 != " " })
+        emit(fence + (pad ? " " : "") + content + (pad ? " " : "") + fence)
+    }
+
+    /// `<url>` reads back as this link: an absolute URL (or an e-mail address for `mailto:`) shown as itself.
+    static func isAutolink(text: String, url: String) -> Bool {
+        let plain = !text.isEmpty && text.unicodeScalars.allSatisfy { $0.value > 0x20 && $0 != "<" && $0 != ">" && $0 != "\\" && $0.value != 0x7F && !$0.properties.isWhitespace }
+        guard plain else { return false }
+        if url == "mailto:" + text {
+            return text.contains("@") && !text.contains(":") && text.unicodeScalars.allSatisfy { $0.isASCII }
+        }
+        guard url == text, let colon = text.firstIndex(of: ":") else { return false }
+        let scheme = text[..<colon]
+        return scheme.count >= 2 && scheme.count <= 32 && scheme.first!.isLetter
+            && scheme.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "+" || $0 == "." || $0 == "-") }
+            && !text.contains("&") && !text.contains("\u{2E2A}")
+    }
+
+    static func destination(_ url: String) -> String {
+        let safe = !url.isEmpty && url.unicodeScalars.allSatisfy { c in
+            c.value > 0x20 && c != "(" && c != ")" && c != "<" && c != ">" && c != "\\" && c != "`" && c != "&" && c != "\u{7F}"
+        }
+        if safe { return url }
+        var s = "<"
+        for c in url.unicodeScalars {
+            switch c {
+            case "<", ">", "\\": s += "\\"; s.unicodeScalars.append(c)
+            case "&": s += "\\&"
+            case "\n": s += "%0A"
+            case "\r": s += "%0D"
+            default: s.unicodeScalars.append(c)
+            }
+        }
+        return s + ">"
+    }
+
+    static func title(_ t: String) -> String {
+        guard !t.isEmpty else { return "" }
+        var s = " \""
+        for c in t.unicodeScalars {
+            switch c {
+            case "\"", "\\", "&": s += "\\"; s.unicodeScalars.append(c)
+            case "\n": s += "&#10;"
+            case "\r": s += "&#13;"
+            default: s.unicodeScalars.append(c)
+            }
+        }
+        return s + "\""
+    }
+
+    // MARK: Comments
+
+    /// Writes a comment and its replies. `attached` means the comment follows `==}` on purpose.
+    private mutating func writeThread(_ id: String, rangeName: String?, attached: Bool = false) {
+        guard let comment = owner.takeComment(id) else { return }
+        if commentWouldAttach && !attached { emit("[]{}") }
+        emit("{>>" + owner.commentText(comment, rangeName: rangeName) + "<<}")
+        for reply in owner.takeReplies(id) {
+            emit("{>>" + owner.commentText(reply, rangeName: nil) + "<<}")
+        }
+        commentWouldAttach = true
+    }
+
+    /// Comment ranges that can use the short form: start and end both here, not inside a highlight or a
+    /// formatting change, and nothing between them that the short form could not hold.
+    static func shortRanges(in inlines: [Inline]) -> Set<String> {
+        enum Event { case start(String, Bool), end(String, Bool), other }
+        var events: [Event] = []
+        func walk(_ ins: [Inline], inHighlight: Bool) {
+            for i in ins {
+                switch i {
+                case .commentStart(let id): events.append(.start(id, inHighlight))
+                case .commentEnd(let id): events.append(.end(id, inHighlight))
+                case .commentPoint: events.append(.other)
+                case .highlight(let c), .formatChange(_, let c):
+                    events.append(.other); walk(c, inHighlight: true); events.append(.other)
+                default: walk(i.children, inHighlight: inHighlight)
+                }
+            }
+        }
+        walk(inlines, inHighlight: false)
+        var out = Set<String>()
+        for (k, e) in events.enumerated() {
+            guard case .start(let id, false) = e, k + 1 < events.count, case .end(let endID, false) = events[k + 1],
+                  endID == id else { continue }
+            out.insert(id)
+        }
+        return out
+    }
+}
+

@@ -1,0 +1,300 @@
+import RedlineCore
+
+/// Reads Markdown (CommonMark + GFM tables, strikethrough, autolinks, footnotes; YAML front matter;
+/// pandoc bracketed spans and fenced divs for formatting) with CriticMarkup, always.
+///
+/// Coverage: paragraphs, headings, block quotes, lists, code blocks, HTML blocks, thematic breaks, GFM
+/// tables; emphasis, strong, strikethrough, code, links, images, autolinks, breaks, footnotes, raw HTML,
+/// `<u> <sup> <sub> <mark> <s>` tags; `[text]{.underline .smallcaps .mark custom-style= font= size= color=
+/// background=}` spans; `::: {custom-style= align= indent-*= line-*= space-*= tabs=}` divs; the five
+/// CriticMarkup marks with attribution, threads, milestone ranges, moves, format and style changes
+/// (docs/criticmarkup.md).
+public struct MarkdownReader: FormatReader {
+    public init() {}
+
+    public func open(_ input: DocumentInput, options: ReadOptions, diagnostics: Diagnostics) throws -> any ChunkSource {
+        try MarkdownSource(bytes: input.readAll(), options: options, diagnostics: diagnostics)
+    }
+
+    /// Reads a whole document (convenience for tests and small inputs).
+    public static func document(_ text: String, diagnostics: Diagnostics = Diagnostics()) throws -> Document {
+        var source = try MarkdownSource(bytes: Array(text.utf8), options: ReadOptions(), diagnostics: diagnostics)
+        return try Document(reading: &source)
+    }
+}
+
+/// The streaming source: the CriticMarkup pre-pass and the segmenting run over the whole text up front
+/// (linear, a few bytes per input byte); cmark then parses one group of top-level blocks at a time.
+public struct MarkdownSource: ChunkSource {
+    public let header: DocumentHeader
+    private let state: ReaderState
+
+    init(bytes raw: [UInt8], options: ReadOptions, diagnostics: Diagnostics) throws {
+        let bytes = Self.normalized(raw)
+        let (metadata, bodyStart, _) = FrontMatter.read(bytes, diagnostics: diagnostics)
+        header = DocumentHeader(metadata: metadata)
+        let body = Array(bytes[bodyStart...])
+        state = try ReaderState(body, options: options, diagnostics: diagnostics)
+    }
+
+    /// Without a byte-order mark, with CRLF and CR line ends as LF.
+    static func normalized(_ raw: [UInt8]) -> [UInt8] {
+        var b = raw
+        if b.starts(with: [0xEF, 0xBB, 0xBF]) { b.removeFirst(3) }
+        guard b.contains(UInt8(ascii: "\r")) else { return b }
+        var out: [UInt8] = []
+        out.reserveCapacity(b.count)
+        var k = 0
+        while k < b.count {
+            if b[k] == UInt8(ascii: "\r") {
+                out.append(UInt8(ascii: "\n"))
+                if k + 1 < b.count, b[k + 1] == UInt8(ascii: "\n") { k += 1 }
+            } else {
+                out.append(b[k])
+            }
+            k += 1
+        }
+        return out
+    }
+
+    public mutating func next() throws -> Chunk? {
+        try state.next()
+    }
+}
+
+/// The reader's mutable state (a class, so the source stays a small value).
+final class ReaderState {
+    let context: CriticContext
+    let converter: BlockConverter
+    let segmenter: Segmenter
+    let options: ReadOptions
+    private var nextSegment = 0
+    private var ready: [Chunk] = []
+    private var done = false
+    private var footnoteRanges: [String: (range: Range<Int>, line: Int)] = [:]
+    private var usedNotes = Set<String>()
+    private var bodyCounter = 0
+    private var noteDepth = 0
+    /// Bytes per cmark parse.
+    static let groupSize = 48 * 1024
+
+    init(_ body: [UInt8], options: ReadOptions, diagnostics: Diagnostics) throws {
+        var scanner = CriticScanner(body, diagnostics: diagnostics)
+        try scanner.scan()
+        self.options = options
+        context = CriticContext(source: body, scanner: scanner, diagnostics: diagnostics)
+        segmenter = Segmenter(scanner.output)
+        converter = BlockConverter(context: context)
+        for (k, f) in segmenter.footnotes.enumerated() where footnoteRanges[f.label] == nil {
+            footnoteRanges[f.label] = (f.range, segmenter.footnoteLines[k])
+        }
+        converter.noteResolver = { [unowned self] label in try self.note(label) }
+        converter.bodyParser = { [unowned self] range in try self.commentBody(range) }
+    }
+
+    var text: [UInt8] { context.scanner.output }
+
+    func next() throws -> Chunk? {
+        while ready.count < 2 && !done {
+            try parseGroup()
+        }
+        if ready.isEmpty { return nil }
+        if ready.count == 1 && done {
+            // The last chunk carries notes nobody referenced.
+            var last = ready.removeFirst()
+            for f in segmenter.footnotes where !usedNotes.contains(f.label) {
+                if let n = try note(f.label) { last.notes.append(n) }
+            }
+            last.comments += converter.comments
+            last.notes += converter.notes
+            converter.comments = []
+            converter.notes = []
+            return last
+        }
+        return ready.removeFirst()
+    }
+
+    /// Parses the next group of segments into chunks.
+    private func parseGroup() throws {
+        guard nextSegment < segmenter.segments.count else {
+            converter.finishFlow()
+            if !converter.comments.isEmpty || !converter.notes.isEmpty {
+                attachPending()
+            }
+            done = true
+            if ready.isEmpty, !segmenter.footnotes.isEmpty {
+                ready.append(Chunk(.paragraph(Paragraph([]))))
+            }
+            return
+        }
+        let first = nextSegment
+        var end = segmenter.segments[first].upperBound
+        nextSegment += 1
+        while nextSegment < segmenter.segments.count,
+              end - segmenter.segments[first].lowerBound < Self.groupSize,
+              segmenter.segments[nextSegment].lowerBound == end {
+            end = segmenter.segments[nextSegment].upperBound
+            nextSegment += 1
+        }
+        let range = segmenter.segments[first].lowerBound..<end
+        let (parsed, prependedLines) = groupText(range)
+        converter.setParsedText(parsed)
+        converter.firstLineNumber = segmenter.segmentLines[first] - prependedLines
+        let root = try Cmark.parse(parsed, maxDepth: min(options.limits.maxNesting, 2_000))
+        for node in root.children where node.kind != .footnoteDefinition {
+            var blocks: [Block] = []
+            try converter.convert(node, into: &blocks)
+            if blocks.isEmpty {
+                // A paragraph of delimiters only: its break may belong to the previous block.
+                continue
+            }
+            for b in blocks {
+                ready.append(Chunk(b, comments: converter.comments, notes: converter.notes))
+                converter.comments = []
+                converter.notes = []
+            }
+        }
+    }
+
+    /// Comments or notes collected with no block to carry them go with the last chunk.
+    private func attachPending() {
+        if ready.isEmpty { ready.append(Chunk(.paragraph(Paragraph([])))) }
+        ready[ready.count - 1].comments += converter.comments
+        ready[ready.count - 1].notes += converter.notes
+        converter.comments = []
+        converter.notes = []
+    }
+
+    /// The text cmark parses for a group: the link definitions it uses first, then the group, then
+    /// nothing else.
+    private func groupText(_ range: Range<Int>) -> ([UInt8], Int) {
+        let group = text[range]
+        var prefix: [UInt8] = []
+        var prepended = 0
+        if !segmenter.linkDefinitions.isEmpty {
+            var seenLabels = Set<String>()
+            var k = group.startIndex
+            while k < group.endIndex {
+                guard group[k] == UInt8(ascii: "[") else { k += 1; continue }
+                var j = k + 1
+                while j < group.endIndex, j - k < 1000, group[j] != UInt8(ascii: "]") {
+                    if group[j] == UInt8(ascii: "\\") { j += 1 }
+                    j += 1
+                }
+                guard j < group.endIndex, group[j] == UInt8(ascii: "]") else { k += 1; continue }
+                let inner = group[(k + 1)..<j]
+                do {
+                    let label = Segmenter.normalizeLabel(inner)
+                    if let def = segmenter.linkDefinitions[label], seenLabels.insert(label).inserted {
+                        prefix += def + [UInt8(ascii: "\n"), UInt8(ascii: "\n")]
+                        prepended += 2
+                    }
+                }
+                k += 1
+            }
+        }
+        if prefix.isEmpty { return (Array(group), 0) }
+        return (prefix + group, prepended)
+    }
+
+    /// The note for `label`, the first time it is asked for: its definition with the `[^label]:` marker
+    /// removed and continuation lines dedented, read as Markdown of its own.
+    private func note(_ label: String) throws -> Note? {
+        guard !usedNotes.contains(label), let f = footnoteRanges[label], noteDepth < 50 else { return nil }
+        usedNotes.insert(label)
+        noteDepth += 1
+        defer { noteDepth -= 1 }
+        var bytes: [UInt8] = []
+        var first = true
+        for line in text[f.range].split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+            if first {
+                first = false
+                let marker = line.firstIndex(of: UInt8(ascii: ":")).map { $0 + 1 } ?? line.startIndex
+                var rest = line[marker...]
+                while rest.first == UInt8(ascii: " ") || rest.first == UInt8(ascii: "\t") { rest = rest.dropFirst() }
+                bytes += rest
+            } else {
+                bytes.append(UInt8(ascii: "\n"))
+                var rest = line[...]
+                var n = 0
+                while n < 4, rest.first == UInt8(ascii: " ") { rest = rest.dropFirst(); n += 1 }
+                bytes += rest
+            }
+        }
+        let root = try Cmark.parse(bytes, maxDepth: min(options.limits.maxNesting, 2_000))
+        let nested = BlockConverter(context: context)
+        nested.noteResolver = converter.noteResolver
+        nested.bodyParser = converter.bodyParser
+        nested.setParsedText(bytes)
+        nested.firstLineNumber = f.line
+        var blocks: [Block] = []
+        try nested.convert(root.children, into: &blocks)
+        nested.finishFlow()
+        converter.comments += nested.comments
+        converter.notes += nested.notes
+        return Note(id: label, blocks: blocks)
+    }
+
+    /// A comment body's Markdown, read as a small document of its own.
+    private func commentBody(_ range: Range<Int>) throws -> [Block] {
+        let raw = CommentBody.strippingContainerPrefix(context.source, range)
+        if raw.isEmpty { return [] }
+        bodyCounter += 1
+        var scanner = CriticScanner(raw, diagnostics: context.diagnostics, idPrefix: "b\(bodyCounter)-")
+        try scanner.scan()
+        let ctx = CriticContext(source: raw, scanner: scanner, diagnostics: context.diagnostics)
+        let nested = BlockConverter(context: ctx)
+        nested.setParsedText(scanner.output)
+        let root = try Cmark.parse(scanner.output, maxDepth: min(options.limits.maxNesting, 2_000))
+        var blocks: [Block] = []
+        try nested.convert(root.children, into: &blocks)
+        nested.finishFlow()
+        return blocks
+    }
+}
+
+/// Comment bodies that span lines inside a block quote or list item carry the container's prefix
+/// (`> `, indentation) on their later lines; it is removed before the body is parsed.
+enum CommentBody {
+    static func strippingContainerPrefix(_ source: [UInt8], _ range: Range<Int>) -> [UInt8] {
+        let body = Array(source[range])
+        guard body.contains(UInt8(ascii: "\n")) else { return body }
+        // The prefix pattern of the line where the body starts.
+        var lineStart = range.lowerBound
+        while lineStart > 0, source[lineStart - 1] != UInt8(ascii: "\n") { lineStart -= 1 }
+        var pattern: [UInt8] = []
+        var k = lineStart
+        while k < range.lowerBound {
+            let c = source[k]
+            if c == UInt8(ascii: ">") { pattern.append(c); k += 1; if k < range.lowerBound, source[k] == UInt8(ascii: " ") { pattern.append(UInt8(ascii: " ")); k += 1 }; continue }
+            if c == UInt8(ascii: " ") { pattern.append(c); k += 1; continue }
+            let marker = Segmenter.isListMarkerLine(source[k..<range.lowerBound])
+            if marker {
+                var w = 0
+                while k + w < range.lowerBound, source[k + w] != UInt8(ascii: " ") { w += 1 }
+                pattern += Array(repeating: UInt8(ascii: " "), count: w + 1)
+                k += w + 1
+                continue
+            }
+            break
+        }
+        guard !pattern.isEmpty else { return body }
+        var out: [UInt8] = []
+        var first = true
+        for line in body.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+            if !first { out.append(UInt8(ascii: "\n")) }
+            if first { out += line; first = false; continue }
+            var l = line[...]
+            for p in pattern {
+                if p == UInt8(ascii: ">") {
+                    while l.first == UInt8(ascii: " ") { l = l.dropFirst() }
+                    if l.first == UInt8(ascii: ">") { l = l.dropFirst() }
+                } else if l.first == UInt8(ascii: " ") {
+                    l = l.dropFirst()
+                }
+            }
+            out += l
+        }
+        return out
+    }
+}

@@ -1,0 +1,367 @@
+import RedlineCore
+
+/// Writes blocks as Markdown: the canonical form the reader reads back to the same blocks.
+/// Holds what crosses blocks: the comment side table, a paragraph break change waiting for its closing
+/// delimiter, comment range names, and the formatting losses to report.
+final class MarkdownRenderer {
+    let options: WriteOptions
+    let diagnostics: Diagnostics
+    private var comments: [String: Comment] = [:]
+    private var replies: [String: [Comment]] = [:]
+    private var rangeNames: [String: String] = [:]
+    private var usedRangeNames = Set<String>()
+    /// The closing delimiter (and attribution) of a paragraph-break change, written at the start of the
+    /// next paragraph, or alone when no paragraph follows in the same container.
+    private var pendingCloser: String?
+    /// Distinct fonts, sizes, colours and backgrounds dropped (reported as counts at the end).
+    private var lostFonts = Set<String>(), lostSizes = Set<Double>(), lostColors = Set<RGBColor>(), lostBackgrounds = Set<RGBColor>()
+
+    init(options: WriteOptions, diagnostics: Diagnostics) {
+        self.options = options
+        self.diagnostics = diagnostics
+    }
+
+    // MARK: Side tables
+
+    /// Adds comments arriving with a chunk.
+    func register(_ list: [Comment]) {
+        for c in list {
+            if let p = c.parentID, comments[p] != nil || list.contains(where: { $0.id == p }) {
+                replies[p, default: []].append(c)
+            } else {
+                comments[c.id] = c
+            }
+        }
+    }
+
+    func takeComment(_ id: String) -> Comment? { comments.removeValue(forKey: id) }
+    func takeReplies(_ id: String) -> [Comment] { replies.removeValue(forKey: id) ?? [] }
+
+    /// The milestone name for a comment range (its id when that is a valid name).
+    func rangeName(for id: String) -> String {
+        if let n = rangeNames[id] { return n }
+        var name = id.allSatisfy(CommentText.isNameCharacter) && !id.isEmpty ? id : "c\(rangeNames.count + 1)"
+        while usedRangeNames.contains(name) { name += "x" }
+        rangeNames[id] = name
+        usedRangeNames.insert(name)
+        return name
+    }
+
+    /// The name to close a milestone range with (nil when its start was never written).
+    func endRangeName(for id: String) -> String? {
+        rangeNames.removeValue(forKey: id)
+    }
+
+    /// The text between `{>>` and `<<}` for a comment.
+    func commentText(_ c: Comment, rangeName: String?) -> String {
+        let body = renderNested(c.body)
+        var attrs: [AttributeToken] = []
+        if let n = rangeName { attrs.append(AttributeToken("#", n)) }
+        if c.resolved { attrs.append(AttributeToken("resolved")) }
+        if let i = c.initials { attrs.append(AttributeToken("initials", i)) }
+        if c.author != nil || c.date != nil || !attrs.isEmpty {
+            return CommentText.header(author: c.author, date: c.date, attributes: attrs) + " | " + body
+        }
+        // A plain body, unless it would read as a name, `Name: text`, an end marker or a header.
+        let parsed = CommentText(Substring(body))
+        if parsed.author == nil, parsed.endMarker == nil, !parsed.isAttributionOnly, parsed.body == Substring(body) {
+            return body
+        }
+        return "@ | " + body
+    }
+
+    /// Blocks of a comment body as Markdown (paragraphs separated by blank lines, no trailing newline).
+    private func renderNested(_ blocks: [Block]) -> String {
+        let nested = MarkdownRenderer(options: options, diagnostics: diagnostics)
+        var s = nested.sequence(blocks, tight: false)
+        while s.hasSuffix("\n") { s.removeLast() }
+        return s
+    }
+
+    // MARK: Losses
+
+    func loss(_ code: DiagnosticCode, _ message: String, count: Int = 1) {
+        diagnostics.report(code, message, count: count)
+    }
+
+    func characterStyleLost(_ s: CharacterStyle) {
+        if let v = s.fontFamily { lostFonts.insert(v) }
+        if let v = s.fontSize { lostSizes.insert(v) }
+        if let v = s.color { lostColors.insert(v) }
+        if let v = s.backgroundColor { lostBackgrounds.insert(v) }
+        if s.name != nil { loss(.lossyCharacterStyle, "named character styles were dropped (use --keep-formatting)") }
+        if s.allCaps || s.doubleStrikethrough { loss(.lossyCaps, "all caps and double strikethrough were dropped (use --keep-formatting)") }
+    }
+
+    private func paragraphStyleLost(_ s: ParagraphStyle) {
+        if s.name != nil { loss(.lossyParagraphStyle, "named paragraph styles were dropped (use --keep-formatting)") }
+        if s.alignment != nil { loss(.lossyAlignment, "paragraph alignment was dropped (use --keep-formatting)") }
+        if s.firstLineIndent != nil || s.leftIndent != nil || s.rightIndent != nil {
+            loss(.lossyParagraphIndent, "paragraph indents were dropped (use --keep-formatting)")
+        }
+        if s.lineSpacing != nil { loss(.lossyLineSpacing, "line spacing was dropped (use --keep-formatting)") }
+        if s.spaceBefore != nil || s.spaceAfter != nil {
+            loss(.lossyParagraphSpacing, "space before and after paragraphs was dropped (use --keep-formatting)")
+        }
+        if !s.tabStops.isEmpty { loss(.lossyTabStops, "tab stops were dropped (use --keep-formatting)") }
+    }
+
+    /// Reports the distinct fonts, sizes and colours dropped.
+    func reportDistinctLosses() {
+        loss(.lossyFont, "fonts were dropped (\(lostFonts.count) distinct; use --keep-formatting)", count: lostFonts.count)
+        loss(.lossyFontSize, "font sizes were dropped (\(lostSizes.count) distinct; use --keep-formatting)", count: lostSizes.count)
+        loss(.lossyColor, "text colours were dropped (\(lostColors.count) distinct; use --keep-formatting)", count: lostColors.count)
+        loss(.lossyBackground, "background colours were dropped (\(lostBackgrounds.count) distinct; use --keep-formatting)",
+             count: lostBackgrounds.count)
+    }
+
+    // MARK: Blocks
+
+    /// A sequence of blocks (a container's content), joined by blank lines (single newlines when tight);
+    /// a waiting closer is flushed at the end, inside the container.
+    func sequence(_ blocks: [Block], tight: Bool) -> String {
+        var parts: [String] = []
+        var previous: Block?
+        var bullet: Character = "-"
+        for b in blocks {
+            if case .list(let l) = b, l.kind == .bullet, case .list(let p)? = previous, p.kind == .bullet {
+                bullet = bullet == "-" ? "*" : "-"
+            } else if case .list = b {
+                bullet = "-"
+            }
+            parts += blockParts(b, bullet: bullet)
+            previous = b
+        }
+        if let closer = takePendingCloser() { parts.append(closer) }
+        return parts.joined(separator: tight ? "\n" : "\n\n")
+    }
+
+    /// A top-level block: its parts (a waiting closer alone first when this block cannot take it).
+    func blockParts(_ block: Block, bullet: Character = "-") -> [String] {
+        switch block {
+        case .paragraph(let p): return [paragraph(p, level: nil)]
+        case .heading(let l, let p): return [paragraph(p, level: l)]
+        default: break
+        }
+        var parts: [String] = []
+        if let closer = takePendingCloser() { parts.append(closer) }
+        switch block {
+        case .blockQuote(let blocks):
+            let inner = sequence(blocks, tight: false)
+            parts.append(inner.isEmpty ? ">" : prefixLines(inner, first: "> ", rest: "> "))
+        case .list(let l):
+            parts.append(list(l, bullet: bullet))
+        case .codeBlock(let c):
+            parts.append(codeBlock(c))
+        case .table(let t):
+            parts.append(table(t))
+        case .thematicBreak:
+            parts.append("***")
+        case .raw(let format, var text):
+            if format == "html" {
+                if text.hasSuffix("\n") { text.removeLast() }
+                parts.append(text)
+            } else {
+                loss(.lossyRaw, "raw \(format) content was dropped")
+            }
+        case .paragraph, .heading:
+            break
+        }
+        return parts
+    }
+
+    func takePendingCloser() -> String? {
+        defer { pendingCloser = nil }
+        return pendingCloser
+    }
+
+    /// Prefixes every line; blank lines get the prefix without trailing spaces.
+    func prefixLines(_ text: String, first: String, rest: String) -> String {
+        var out = ""
+        var isFirst = true
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if !isFirst { out += "\n" }
+            let p = isFirst ? first : rest
+            if line.isEmpty { out += p.trimmingCharacters(" ") } else { out += p; out += line }
+            isFirst = false
+        }
+        return out
+    }
+
+    // MARK: Paragraphs
+
+    private func paragraph(_ p: Paragraph, level: Int?) -> String {
+        var r = InlineRenderer(owner: self)
+        r.inHeading = level != nil && (level! > 2 || !Self.hasBreak(p.content))
+        if let closer = takePendingCloser() {
+            r.out += closer
+            r.atLineStart = false
+        }
+        if let sc = p.styleChange {
+            if options.criticMarkup {
+                let tokens = [AttributeToken("style-change")] + FormatAttributes.tokens(sc.old)
+                r.out += "{>>" + CommentText.header(author: sc.change.author, date: sc.change.date, attributes: tokens) + "<<}"
+                r.atLineStart = false
+            } else {
+                loss(.lossyParagraphStyleChange, "paragraph style changes were dropped")
+            }
+        }
+        let isEmpty = p.content.isEmpty
+        r.render(p.content)
+        var body = r.out
+        if level == nil && (isEmpty || body.isEmpty) { body += "[]{}" }
+        // A paragraph that is one insertion or deletion reads as inserted or deleted with its break;
+        // an empty span after it says the break itself is unchanged.
+        let implied = Self.impliedMark(p.content)
+        if implied != nil && p.markChange == nil && options.criticMarkup { body += "[]{}" }
+        if let m = p.markChange, m != implied || !options.criticMarkup {
+            if options.criticMarkup {
+                switch m {
+                case .inserted(let c):
+                    body += "{++"
+                    pendingCloser = "++}" + attribution(c)
+                case .deleted(let c):
+                    body += "{--"
+                    pendingCloser = "--}" + attribution(c)
+                }
+            } else {
+                loss(.lossyParagraphMarkChange, "paragraph break changes were dropped")
+            }
+        }
+        var text: String
+        if let level {
+            if r.inHeading {
+                if body.hasSuffix("#"), body.reversed().drop(while: { $0 == "#" }).prefix(while: { $0 == "\\" }).count % 2 == 0 {
+                    body.insert("\\", at: body.index(before: body.endIndex))
+                }
+                text = String(repeating: "#", count: level) + (body.isEmpty ? "" : " " + body)
+            } else {
+                text = body + "\n" + (level == 1 ? "===" : "---")
+            }
+        } else {
+            text = body
+        }
+        if !p.style.isEmpty {
+            if options.preserveFormatting {
+                text = "::: {" + AttributeList.write(FormatAttributes.tokens(p.style)) + "}\n" + text + "\n:::"
+            } else {
+                paragraphStyleLost(p.style)
+            }
+        }
+        return text
+    }
+
+    private static func impliedMark(_ content: [Inline]) -> ParagraphMarkChange? {
+        guard content.count == 1 else { return nil }
+        switch content[0] {
+        case .insertion(let c, _): return .inserted(c)
+        case .deletion(let c, _): return .deleted(c)
+        default: return nil
+        }
+    }
+
+    private func attribution(_ c: Change) -> String {
+        guard c.author != nil || c.date != nil else { return "" }
+        return "{>>" + CommentText.header(author: c.author, date: c.date) + "<<}"
+    }
+
+    private static func hasBreak(_ inlines: [Inline]) -> Bool {
+        inlines.contains { i in
+            if case .softBreak = i { return true }
+            if case .lineBreak = i { return true }
+            return hasBreak(i.children)
+        }
+    }
+
+    // MARK: Containers and leaves
+
+    private func list(_ l: List, bullet: Character) -> String {
+        var items: [String] = []
+        for (n, item) in l.items.enumerated() {
+            let marker: String
+            switch l.kind {
+            case .bullet: marker = String(bullet)
+            case .ordered(let start, let d): marker = String(start + n) + String(d)
+            }
+            let inner = sequence(item, tight: l.tight)
+            if inner.isEmpty {
+                items.append(marker)
+            } else {
+                let pad = String(repeating: " ", count: marker.count + 1)
+                items.append(prefixLines(inner, first: marker + " ", rest: pad))
+            }
+        }
+        return items.joined(separator: l.tight ? "\n" : "\n\n")
+    }
+
+    private func codeBlock(_ c: CodeBlock) -> String {
+        var longest = 0, run = 0
+        for ch in c.text {
+            if ch == "`" { run += 1; longest = max(longest, run) } else if ch == "\n" { run = 0 } else { run = 0 }
+        }
+        let fence = String(repeating: "`", count: max(3, longest + 1))
+        var text = c.text
+        if !text.isEmpty && !text.hasSuffix("\n") { text += "\n" }
+        return fence + c.language + "\n" + text + fence
+    }
+
+    private func table(_ t: Table) -> String {
+        let columns = max(t.columns.count, t.rows.map { $0.cells.count }.max() ?? 0)
+        guard columns > 0, !t.rows.isEmpty else {
+            loss(.lossyTableStructure, "an empty table was dropped")
+            return ""
+        }
+        if t.headerRowCount != 1 {
+            loss(.lossyTableStructure, "a table without exactly one header row was written with its first row as header")
+        }
+        var lines: [String] = []
+        for (n, row) in t.rows.enumerated() {
+            if row.change != nil { loss(.lossyTableRowChange, "table row insertions and deletions were dropped") }
+            var cells: [String] = []
+            for cell in row.cells {
+                if cell.columnSpan != 1 || cell.rowSpan != 1 { loss(.lossyTableSpan, "table cell spans were dropped") }
+                cells.append(tableCell(cell))
+            }
+            while cells.count < columns { cells.append("") }
+            lines.append("| " + cells.joined(separator: " | ") + " |")
+            if n == 0 {
+                let delims = (0..<columns).map { k -> String in
+                    switch k < t.columns.count ? t.columns[k] : .none {
+                    case .none: return "---"
+                    case .left: return ":--"
+                    case .center: return ":-:"
+                    case .right: return "--:"
+                    }
+                }
+                lines.append("| " + delims.joined(separator: " | ") + " |")
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private func tableCell(_ cell: TableCell) -> String {
+        var parts: [String] = []
+        if cell.blocks.count > 1 || cell.blocks.contains(where: { $0.paragraph == nil }) {
+            loss(.lossyTableStructure, "table cells with several blocks were written as one line")
+        }
+        for b in cell.blocks {
+            var r = InlineRenderer(owner: self)
+            r.inCell = true
+            let content: [Inline]
+            if let p = b.paragraph { content = p.content } else { content = [.text(b.plainText)] }
+            r.render(content)
+            parts.append(r.out)
+        }
+        return parts.joined(separator: " ")
+    }
+
+    // MARK: Notes
+
+    /// A footnote definition.
+    func note(_ n: Note) -> String {
+        if n.kind == .endnote { loss(.lossyEndnote, "endnotes were written as footnotes") }
+        let body = sequence(n.blocks, tight: false)
+        if body.isEmpty { return "[^\(n.id)]:" }
+        return prefixLines(body, first: "[^\(n.id)]: ", rest: "    ")
+    }
+}

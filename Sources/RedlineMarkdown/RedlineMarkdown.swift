@@ -1,1 +1,0 @@
-// RedlineMarkdown: see ARCHITECTURE.md.

@@ -1,0 +1,131 @@
+/// Cuts scanned Markdown into top-level block groups that cmark can parse one at a time (so memory stays
+/// bounded on long documents), and finds what must be shared across groups: link reference definitions
+/// and footnote definitions.
+///
+/// A cut is made before a line that starts at column 0 with a character that is not a list marker, after a
+/// blank line, outside fenced code and HTML comments: such a line always starts a new top-level block.
+struct Segmenter {
+    /// The main flow, as consecutive byte ranges (footnote definitions left out).
+    private(set) var segments: [Range<Int>] = []
+    /// Footnote definitions by label, in the order they appear.
+    private(set) var footnotes: [(label: String, range: Range<Int>)] = []
+    /// Link reference definitions by normalized label: the definition's text (one or two lines).
+    private(set) var linkDefinitions: [String: [UInt8]] = [:]
+    /// Line number (1-based, in the scanned text) where each segment starts.
+    private(set) var segmentLines: [Int] = []
+    private(set) var footnoteLines: [Int] = []
+
+    init(_ text: [UInt8]) {
+        var lineStart = 0
+        var lineNo = 1
+        var previousBlank = true
+        var fence: (char: UInt8, length: Int)?
+        var inHTMLComment = false
+        var current = 0
+        var currentLine = 1
+        var currentIsFootnote: String?
+
+        func close(at end: Int) {
+            guard end > current else { return }
+            if let label = currentIsFootnote {
+                footnotes.append((label, current..<end))
+                footnoteLines.append(currentLine)
+            } else {
+                segments.append(current..<end)
+                segmentLines.append(currentLine)
+            }
+        }
+
+        while lineStart < text.count {
+            var lineEnd = lineStart
+            while lineEnd < text.count, text[lineEnd] != UInt8(ascii: "\n") { lineEnd += 1 }
+            let next = min(lineEnd + 1, text.count)
+            let line = text[lineStart..<lineEnd]
+            let blank = line.allSatisfy { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+            let indent = line.prefix { $0 == UInt8(ascii: " ") }.count
+
+            if let f = fence {
+                let body = line.dropFirst(indent)
+                let n = body.prefix { $0 == f.char }.count
+                if n >= f.length, body.dropFirst(n).allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) { fence = nil }
+            } else if inHTMLComment {
+                if Segmenter.contains(line, "-->") { inHTMLComment = false }
+            } else if !blank {
+                if (previousBlank && indent == 0 && !Segmenter.isListMarkerLine(line))
+                    || (indent == 0 && Segmenter.footnoteLabel(line) != nil) {
+                    close(at: lineStart)
+                    current = lineStart
+                    currentLine = lineNo
+                    currentIsFootnote = Segmenter.footnoteLabel(line)
+                }
+                if indent < 4 {
+                    let body = line.dropFirst(indent)
+                    if let c = body.first, c == UInt8(ascii: "`") || c == UInt8(ascii: "~") {
+                        let n = body.prefix { $0 == c }.count
+                        if n >= 3, c == UInt8(ascii: "~") || !body.dropFirst(n).contains(UInt8(ascii: "`")) { fence = (c, n) }
+                    } else if body.starts(with: Array("<!--".utf8)), !Segmenter.contains(body.dropFirst(4), "-->") {
+                        inHTMLComment = true
+                    } else if c0(body) == UInt8(ascii: "["), let (label, def) = Segmenter.linkDefinition(body) {
+                        linkDefinitions[label] = Array(def)
+                    }
+                }
+            }
+            previousBlank = blank && fence == nil
+            lineStart = next
+            lineNo += 1
+        }
+        close(at: text.count)
+    }
+
+    private func c0(_ s: ArraySlice<UInt8>) -> UInt8? { s.first }
+
+    static func contains(_ s: ArraySlice<UInt8>, _ needle: String) -> Bool {
+        let n = Array(needle.utf8)
+        guard s.count >= n.count else { return false }
+        var k = s.startIndex
+        while k + n.count <= s.endIndex {
+            if s[k] == n[0], s[k..<(k + n.count)].elementsEqual(n) { return true }
+            k += 1
+        }
+        return false
+    }
+
+    /// `- `, `* `, `+ `, `1. `, `1) ` (or the marker alone) at the start of a line.
+    static func isListMarkerLine(_ line: ArraySlice<UInt8>) -> Bool {
+        guard let c = line.first else { return false }
+        let rest = line.dropFirst()
+        func spaceOrEnd(_ s: ArraySlice<UInt8>) -> Bool { s.isEmpty || s.first == UInt8(ascii: " ") || s.first == UInt8(ascii: "\t") }
+        if c == UInt8(ascii: "-") || c == UInt8(ascii: "*") || c == UInt8(ascii: "+") { return spaceOrEnd(rest) }
+        let digits = line.prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }.count
+        guard digits > 0, digits <= 9, line.count > digits else { return false }
+        let d = line[line.startIndex + digits]
+        return (d == UInt8(ascii: ".") || d == UInt8(ascii: ")")) && spaceOrEnd(line.dropFirst(digits + 1))
+    }
+
+    /// The label of a footnote definition line `[^label]: ...`.
+    static func footnoteLabel(_ line: ArraySlice<UInt8>) -> String? {
+        guard line.starts(with: [UInt8(ascii: "["), UInt8(ascii: "^")]) else { return nil }
+        guard let close = line.firstIndex(of: UInt8(ascii: "]")), close > line.startIndex + 2,
+              close + 1 < line.endIndex, line[close + 1] == UInt8(ascii: ":") else { return nil }
+        return String(decoding: line[(line.startIndex + 2)..<close], as: UTF8.self)
+    }
+
+    /// A link reference definition line `[label]: destination ...`: its normalized label and the line.
+    static func linkDefinition(_ body: ArraySlice<UInt8>) -> (String, ArraySlice<UInt8>)? {
+        guard body.count > 3, body[body.startIndex + 1] != UInt8(ascii: "^") else { return nil }
+        var k = body.startIndex + 1
+        while k < body.endIndex, body[k] != UInt8(ascii: "]") {
+            if body[k] == UInt8(ascii: "\\") { k += 1 }
+            k += 1
+        }
+        guard k + 1 < body.endIndex, body[k + 1] == UInt8(ascii: ":") else { return nil }
+        let label = normalizeLabel(body[(body.startIndex + 1)..<k])
+        return label.isEmpty ? nil : (label, body)
+    }
+
+    /// Case-folded label with runs of whitespace collapsed, as CommonMark matches them.
+    static func normalizeLabel(_ s: ArraySlice<UInt8>) -> String {
+        String(decoding: s, as: UTF8.self).lowercased().split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" })
+            .joined(separator: " ")
+    }
+}
