@@ -254,16 +254,24 @@ final class BatchCommandTests: XCTestCase {
     }
 
     func testCheckLossyRunsTheConversionAndReportsItsWarnings() throws {
-        try requireFormats("md", "html")
+        try requireFormats("md", "gfm")
         try BatchFixture.write("Text {++new++}.{>>Ann: a comment<<}\n", to: dir + "/a.md")
-        let r = try BatchCLI.run(["check", dir + "/a.md", "--lossy", "md->html", "--format", "json"])
-        XCTAssertEqual(r.status, 0, r.stderr)
-        let text = try BatchCLI.run(["check", dir + "/a.md", "--fail-on", "lossy:md->html"])
-        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        try BatchFixture.write("Plain text.\n", to: dir + "/b.md")
+        let report = try BatchCLI.run(["check", dir + "/a.md", "--lossy", "md->gfm", "--format", "json"])
+        XCTAssertEqual(report.status, 0, "--lossy reports without failing: \(report.stdout)")
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(report.stdout.utf8)) as? [String: Any])
         let file = try XCTUnwrap((object["files"] as? [[String: Any]])?.first)
-        XCTAssertEqual((file["checked"] as? [String])?.last, "lossy:md->html")
-        let lossy = (file["findings"] as? [[String: Any]] ?? []).filter { ($0["category"] as? String) == "lossy:md->html" }
-        XCTAssertEqual(text.status, lossy.isEmpty ? 0 : 1, text.stdout)
+        XCTAssertEqual((file["checked"] as? [String])?.last, "lossy:md->gfm")
+        let lossy = (file["findings"] as? [[String: Any]] ?? []).filter { ($0["category"] as? String) == "lossy:md->gfm" }
+        XCTAssertEqual(lossy.count, 2, report.stdout)
+        XCTAssertTrue(lossy.allSatisfy { ($0["failing"] as? Bool) == false })
+
+        let fail = try BatchCLI.run(["check", dir + "/a.md", dir + "/b.md", "--fail-on", "lossy:md->gfm"])
+        XCTAssertEqual(fail.status, 1, fail.stdout)
+        XCTAssertTrue(fail.stdout.contains("\(dir!)/a.md: FAILED (lossy:md->gfm)"), fail.stdout)
+        XCTAssertTrue(fail.stdout.contains("\(dir!)/b.md: clean"), fail.stdout)
+        // A target for another input format does not apply to Markdown inputs.
+        XCTAssertEqual(try BatchCLI.run(["check", dir + "/a.md", "--fail-on", "lossy:docx->gfm"]).status, 0)
     }
 }
 
