@@ -46,6 +46,24 @@ final class DOCXWriterTests: XCTestCase {
             + "<w:tab/><w:delText xml:space=\"preserve\">gone</w:delText></w:r></w:del></w:p>")
     }
 
+    func testParagraphFormattingInSchemaOrder() throws {
+        let style = ParagraphStyle(alignment: .justified, firstLineIndent: 36, leftIndent: 18, rightIndent: 9,
+                                   lineSpacing: .exactly(14), spaceBefore: 6, spaceAfter: 12,
+                                   tabStops: [TabStop(position: 72, alignment: .right, leader: .dot), TabStop(position: 144)])
+        let xml = try body([.paragraph(Paragraph([.text("x")], style: style)),
+                            .paragraph(Paragraph([.text("y")], style: ParagraphStyle(lineSpacing: .atLeast(10)))),
+                            .paragraph(Paragraph([.styled(CharacterStyle(backgroundColor: RGBColor(hex: "00FF00")),
+                                                          [.highlight([.text("g")])]),
+                                                  .styled(CharacterStyle(backgroundColor: RGBColor(hex: "123456"), allCaps: true,
+                                                                         doubleStrikethrough: true), [.text("s")])]))])
+        XCTAssertTrue(xml.contains("<w:pPr><w:tabs><w:tab w:val=\"right\" w:leader=\"dot\" w:pos=\"1440\"/><w:tab w:val=\"left\" "
+            + "w:pos=\"2880\"/></w:tabs><w:spacing w:before=\"120\" w:after=\"240\" w:line=\"280\" w:lineRule=\"exact\"/>"
+            + "<w:ind w:left=\"360\" w:right=\"180\" w:firstLine=\"720\"/><w:jc w:val=\"both\"/></w:pPr>"), xml)
+        XCTAssertTrue(xml.contains("<w:spacing w:line=\"200\" w:lineRule=\"atLeast\"/>"), xml)
+        XCTAssertTrue(xml.contains("<w:rPr><w:highlight w:val=\"green\"/></w:rPr>"), xml)
+        XCTAssertTrue(xml.contains("<w:rPr><w:caps/><w:dstrike/><w:shd w:val=\"clear\" w:color=\"auto\" w:fill=\"123456\"/></w:rPr>"), xml)
+    }
+
     func testNestedChangesAsWordWritesThem() throws {
         let bob = DOCXWriterSamples.bob
         let xml = try body([p(.insertion(ann, [.text("a"), .deletion(bob, [.text("b")])]), .text("c"))])
