@@ -1,6 +1,7 @@
 import Foundation
 import RedlineCore
 @testable import RedlineDOCX
+import RedlineZip
 import XCTest
 
 /// The DOCX writer: package structure, review markup as Word writes it, determinism, diagnostics.
@@ -22,8 +23,9 @@ final class DOCXWriterTests: XCTestCase {
         let names = try DOCXTest.partNames(DOCXTest.write(DOCXWriterSamples.marked))
         XCTAssertEqual(names, [
             "[Content_Types].xml", "_rels/.rels", "docProps/core.xml", "docProps/custom.xml", "word/document.xml",
-            "word/_rels/document.xml.rels", "word/styles.xml", "word/settings.xml", "word/numbering.xml",
-            "word/footnotes.xml", "word/_rels/footnotes.xml.rels", "word/endnotes.xml", "word/_rels/endnotes.xml.rels",
+            "word/_rels/document.xml.rels", "word/media/image1.png", "word/styles.xml", "word/settings.xml",
+            "word/numbering.xml", "word/footnotes.xml", "word/_rels/footnotes.xml.rels", "word/endnotes.xml",
+            "word/_rels/endnotes.xml.rels",
             "word/comments.xml", "word/_rels/comments.xml.rels", "word/commentsExtended.xml", "word/commentsIds.xml",
         ])
         let plain = try DOCXTest.partNames(DOCXTest.write(Document(blocks: [p(.text("x"))])))
@@ -226,6 +228,25 @@ final class DOCXWriterTests: XCTestCase {
         XCTAssertTrue(rels.contains("<Relationship Id=\"rIdLink1\" Type=\"http://schemas.openxmlformats.org/officeDocument/"
                                     + "2006/relationships/hyperlink\" Target=\"https://a.example/?x=1&amp;y=2\" "
                                     + "TargetMode=\"External\"/>"), rels)
+    }
+
+    func testEmbeddedImagesBecomeInlinePictures() throws {
+        let docx = try DOCXTest.write(DOCXWriterSamples.marked)
+        let xml = try DOCXTest.part("word/document.xml", of: docx)
+        XCTAssertTrue(xml.contains("<w:r><w:drawing><wp:inline distT=\"0\" distB=\"0\" distL=\"0\" distR=\"0\"><wp:extent "
+            + "cx=\"381000\" cy=\"190500\"/><wp:docPr id=\"1\" name=\"Picture 1\" descr=\"a red box\" title=\"Red\"/>"), xml)
+        XCTAssertTrue(xml.contains("<a:blip r:embed=\"rIdImage1\"/>"))
+        let rels = try DOCXTest.part("word/_rels/document.xml.rels", of: docx)
+        XCTAssertTrue(rels.contains("<Relationship Id=\"rIdImage1\" Type=\"http://schemas.openxmlformats.org/officeDocument/2006/"
+            + "relationships/image\" Target=\"media/image1.png\"/>"), rels)
+        let types = try DOCXTest.part("[Content_Types].xml", of: docx)
+        XCTAssertTrue(types.contains("<Default Extension=\"png\" ContentType=\"image/png\"/>"))
+        let png = try XCTUnwrap(try ZipArchive(bytes: docx).read(named: "word/media/image1.png"))
+        XCTAssertEqual(Array(png.prefix(4)), [0x89, 0x50, 0x4E, 0x47])
+        let image = try XCTUnwrap(DOCXImage(dataURI: DOCXWriterSamples.redPNG))
+        XCTAssertEqual([image.width, image.height], [40, 20])
+        XCTAssertNil(DOCXImage(dataURI: "data:image/png;base64,AAAA"), "not a PNG")
+        XCTAssertNil(DOCXImage(dataURI: "pictures/x.png"))
     }
 
     func testLinkTargetsAreURIs() throws {
