@@ -144,7 +144,8 @@ extension RTFParser {
             stories[s].format = state.char
             stories[s].link = link
         }
-        stories[s].lastTextPara = state.para
+        // The paragraph's properties as its text starts (for a last paragraph that has no \par).
+        if stories[s].lastTextPara == nil { stories[s].lastTextPara = state.para }
     }
 
     func currentLink() -> Link? {
@@ -174,7 +175,7 @@ extension RTFParser {
         flushRun(s)
         let (format, change) = textFormat(state.char, link: currentLink())
         stories[s].runs.append(Run(.lineBreak, format: format, link: currentLink(), change: change))
-        stories[s].lastTextPara = state.para
+        if stories[s].lastTextPara == nil { stories[s].lastTextPara = state.para }
     }
 
     /// The model's format and change for RTF character properties.
