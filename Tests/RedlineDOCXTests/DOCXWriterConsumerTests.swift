@@ -104,18 +104,20 @@ final class DOCXWriterConsumerTests: XCTestCase {
         spans(native, classes: ["comment-start"]).map { String($0.dropFirst("comment-start ".count)) }.sorted()
     }
 
+    /// "class author" for each span of `classes` in pandoc's native output, in order. pandoc prints a span's
+    /// attributes on one line or over several: match across white space.
     private static func spans(_ native: String, classes: Set<String>) -> [String] {
+        let squeezed = native.split(whereSeparator: { $0 == " " || $0 == "\n" }).joined(separator: " ")
         var out: [String] = []
-        let lines = native.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-        for (i, line) in lines.enumerated() {
-            guard line.hasPrefix(", [ \""), let cls = line.split(separator: "\"").dropFirst().first.map(String.init),
-                  classes.contains(cls), line.hasSuffix("]") else { continue }
+        var rest = squeezed[...]
+        while let r = rest.range(of: "( \"\" , [ \"") {
+            let after = rest[r.upperBound...]
+            let cls = String(after.prefix { $0 != "\"" })
+            rest = after
+            guard classes.contains(cls), after.dropFirst(cls.count).hasPrefix("\" ] ,") else { continue }
             var author = ""
-            for l in lines[(i + 1)...].prefix(4) {
-                if let r = l.range(of: "( \"author\" , \"") {
-                    author = String(l[r.upperBound...].prefix { $0 != "\"" })
-                    break
-                }
+            if let end = after.range(of: "] )"), let a = after[..<end.lowerBound].range(of: "( \"author\" , \"") {
+                author = String(after[a.upperBound...].prefix { $0 != "\"" })
             }
             out.append("\(cls) \(author)")
         }

@@ -73,6 +73,16 @@ final class DOCXWriterTests: XCTestCase {
             + "<w:qFormat/></w:style>"), styles)
     }
 
+    func testCommentIDsThatAreNumbersAreKept() throws {
+        var t = CommentTable()
+        XCTAssertEqual(t.number("7"), 7)
+        XCTAssertEqual(t.number("note"), 0)
+        XCTAssertEqual(t.number("0"), 1, "0 is taken: the next free number")
+        XCTAssertEqual(t.number("007"), 2, "not a plain number")
+        XCTAssertEqual(t.number("7"), 7)
+        XCTAssertEqual(t.number("x"), 3)
+    }
+
     func testRevisionIDsAreUniqueAcrossTheDocument() throws {
         let docx = try DOCXTest.write(DOCXWriterSamples.marked)
         let xml = try DOCXTest.part("word/document.xml", of: docx)
@@ -198,6 +208,25 @@ final class DOCXWriterTests: XCTestCase {
         XCTAssertTrue(rels.contains("<Relationship Id=\"rIdLink1\" Type=\"http://schemas.openxmlformats.org/officeDocument/"
                                     + "2006/relationships/hyperlink\" Target=\"https://a.example/?x=1&amp;y=2\" "
                                     + "TargetMode=\"External\"/>"), rels)
+    }
+
+    func testLinkTargetsAreURIs() throws {
+        XCTAssertEqual(DOCXComposer.uriEscaped("https://a.example/x y\"z"), "https://a.example/x%20y%22z")
+        XCTAssertEqual(DOCXComposer.uriEscaped("https://ü.example/ä ö"), "https://ü.example/ä%20ö")
+        XCTAssertEqual(DOCXComposer.uriEscaped("https://a.example/?q=1&r=2#f"), "https://a.example/?q=1&r=2#f")
+        let xml = try body([p(.link(Link(url: ""), [.text("nowhere")]))])
+        XCTAssertFalse(xml.contains("w:hyperlink"), xml)
+    }
+
+    func testEdgeShapesStayValid() throws {
+        let xml = try body([.table(Table(columns: [], headerRowCount: 0, rows: [])),
+                            .table(Table(columns: [.none], headerRowCount: 0, rows: [TableRow([])]))])
+        XCTAssertEqual(xml, "<w:tbl><w:tblPr><w:tblStyle w:val=\"TableGrid\"/><w:tblW w:w=\"5000\" w:type=\"pct\"/>"
+            + "<w:tblLook w:val=\"04A0\" w:firstRow=\"0\" w:lastRow=\"0\" w:firstColumn=\"0\" w:lastColumn=\"0\" "
+            + "w:noHBand=\"0\" w:noVBand=\"1\"/></w:tblPr><w:tblGrid><w:gridCol w:w=\"9360\"/></w:tblGrid><w:tr><w:tc><w:tcPr>"
+            + "<w:tcW w:w=\"9360\" w:type=\"dxa\"/></w:tcPr><w:p/></w:tc></w:tr></w:tbl>")
+        let docx = try DOCXTest.write(Document(blocks: [], notes: []))
+        XCTAssertTrue(try DOCXTest.part("word/document.xml", of: docx).contains("<w:body><w:sectPr>"))
     }
 
     func testNotesAndTheirSeparators() throws {

@@ -62,17 +62,37 @@ extension DOCXComposer {
         var open: [(change: RunChange, range: String?)] = []
     }
 
+    /// Opens `w:hyperlink` (an empty target opens nothing: the text stays plain).
     private func openLink(_ l: Link, _ s: inout RunState, into x: inout XMLText) {
         var a: [(String, String)]
         if l.url.hasPrefix("#") {
+            guard l.url.count > 1 else { return }
             a = [("w:anchor", String(l.url.dropFirst()))]
         } else {
-            a = [("r:id", linkID(l.url))]
+            guard !l.url.isEmpty else { return }
+            a = [("r:id", linkID(Self.uriEscaped(l.url)))]
         }
         if !l.title.isEmpty { a.append(("w:tooltip", l.title)) }
         a.append(("w:history", "1"))
         x.open("w:hyperlink", a)
         s.linkOpen = true
+    }
+
+    /// A link target with the ASCII characters a URI may not hold (spaces, quotes, brackets, controls)
+    /// percent-encoded, as relationship targets are URIs. Other characters are kept.
+    static func uriEscaped(_ url: String) -> String {
+        func unsafe(_ c: Unicode.Scalar) -> Bool { c.value < 0x20 || " \"<>\\^`{|}".unicodeScalars.contains(c) }
+        guard url.unicodeScalars.contains(where: unsafe) else { return url }
+        var out = ""
+        for c in url.unicodeScalars {
+            if unsafe(c) {
+                let hex = String(c.value, radix: 16, uppercase: true)
+                out += "%" + (hex.count == 1 ? "0" + hex : hex)
+            } else {
+                out.unicodeScalars.append(c)
+            }
+        }
+        return out
     }
 
     private func openChange(_ c: RunChange, _ s: inout RunState, into x: inout XMLText) {

@@ -82,11 +82,7 @@ struct DOCXSink: ChunkSink {
         composer.comments.written.insert(c.id)
         let n = composer.comments.number(c.id)
         var a = [("w:id", String(n)), ("w:author", c.author ?? "")]
-        if let d = c.date {
-            if let v = DOCXDate.dateTime(d) { a.append(("w:date", v)) } else {
-                diagnostics.report(.docxDateDropped, "date '\(d)' is not an ISO 8601 date and was dropped")
-            }
-        }
+        if let d = c.date, let v = composer.dateTime(d) { a.append(("w:date", v)) }
         if let i = c.initials { a.append(("w:initials", i)) }
         var x = XMLText()
         x.open("w:comment", a)
@@ -115,7 +111,8 @@ struct DOCXSink: ChunkSink {
     /// anchors and references without a body. Anchors go into one last paragraph.
     private mutating func closeDanglingAnchors() {
         var tail = XMLText()
-        for (n, id) in composer.comments.ids.enumerated() {
+        for id in composer.comments.ids {
+            let n = composer.comments.number(id)
             if composer.comments.started.contains(n) && !composer.comments.ended.contains(n) {
                 tail.empty("w:commentRangeEnd", [("w:id", String(n))])
                 composer.comments.ended.insert(n)
