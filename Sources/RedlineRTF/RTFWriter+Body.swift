@@ -253,9 +253,14 @@ extension RTFSink {
             emit("{")
             let mark = out.count
             writeFormat(run)
-            if out.count > mark { emit(" ") }
-            writeAnchor(a)
-            emit("}")
+            if out.count > mark {
+                emit(" ")
+                writeAnchor(a)
+                emit("}")
+            } else {
+                out.removeLast()
+                writeAnchor(a)
+            }
         default:
             writeOther(a, run: run)
         }
