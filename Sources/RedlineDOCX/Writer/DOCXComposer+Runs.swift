@@ -200,7 +200,8 @@ extension DOCXComposer {
 
     /// `<w:r>` and its properties, including a tracked formatting change.
     private func openRun(_ r: Run, into x: inout XMLText) {
-        x.open("w:r")
+        x.raw("<w:r>")
+        if r.format.isPlain && r.formatChange == nil && r.link == nil { return }  // most runs: no properties
         var props = XMLText()
         Properties.run(r.format, styleID: characterStyleID(r.format, inLink: r.link != nil), into: &props)
         if let fc = r.formatChange {
@@ -225,15 +226,20 @@ extension DOCXComposer {
 
     /// Text as `w:t` (or `w:delText` when deleted), tabs as `w:tab`, line feeds as `w:br`.
     private func text(_ s: String, deleted: Bool, into x: inout XMLText) {
-        let tag = deleted ? "w:delText" : "w:t"
+        let (open, close) = deleted ? ("<w:delText xml:space=\"preserve\">", "</w:delText>")
+                                    : ("<w:t xml:space=\"preserve\">", "</w:t>")
         if !s.utf8.contains(where: { $0 == 9 || $0 == 10 || $0 == 13 }) {
-            x.element(tag, [("xml:space", "preserve")], text: s)
+            x.raw(open)
+            x.text(s)
+            x.raw(close)
             return
         }
         var piece = ""
         func flush() {
             guard !piece.isEmpty else { return }
-            x.element(tag, [("xml:space", "preserve")], text: piece)
+            x.raw(open)
+            x.text(piece)
+            x.raw(close)
             piece = ""
         }
         for ch in s.unicodeScalars {

@@ -35,7 +35,8 @@ struct DOCXSink: ChunkSink {
         self.diagnostics = diagnostics
         let reference = try options.referenceDocument.map(ReferenceDocument.styles(path:))
         composer = DOCXComposer(styles: StyleCatalog(reference: reference), diagnostics: diagnostics)
-        zip = try ZipWriter()
+        // Level 3: about twice as fast as zlib's default on WordprocessingML, files about 10% larger.
+        zip = try ZipWriter(compressionLevel: 3)
         body = try zip.spool("word/document.xml")
     }
 
