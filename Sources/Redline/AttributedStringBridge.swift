@@ -149,11 +149,9 @@ extension Document {
                                change: run[RedlineChangeAttribute.self])
             if template.link == nil, let url = run.link { template.link = Link(url: url.absoluteString) }
             if ids != open {
-                // Anchors take the formatting around them, as Inline.runs gives it.
-                let before = currentRun?.format ?? TextFormat()
                 flushText()
-                for id in open where !ids.contains(id) { runs.append(Run(.atom(.commentEnd(id)), format: before)) }
-                for id in ids where !open.contains(id) { runs.append(Run(.atom(.commentStart(id)), format: format)) }
+                for id in open where !ids.contains(id) { runs.append(Run(.atom(.commentEnd(id)))) }
+                for id in ids where !open.contains(id) { runs.append(Run(.atom(.commentStart(id)))) }
                 open = ids
             }
             if currentRun != template { flushText(); currentRun = template }

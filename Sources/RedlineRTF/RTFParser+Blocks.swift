@@ -194,10 +194,25 @@ extension RTFParser {
 
     // MARK: Output
 
+    /// Emits a finished top-level block with the comments and notes it references (others wait for their block).
     func emit(_ block: Block) {
-        var c = Chunk(block, comments: pendingComments, notes: pendingNotes)
-        pendingComments.removeAll()
-        pendingNotes.removeAll()
+        var c = Chunk(block)
+        if !pendingComments.isEmpty || !pendingNotes.isEmpty {
+            var anchors = Set<String>()
+            var references = Set<String>()
+            block.forEachInline { i in
+                switch i {
+                case .commentStart(let id), .commentEnd(let id), .commentPoint(let id): anchors.insert(id)
+                case .noteReference(let id): references.insert(id)
+                default: break
+                }
+            }
+            let here = pendingComments.filter { anchors.contains($0.parentID ?? $0.id) }
+            pendingComments.removeAll { anchors.contains($0.parentID ?? $0.id) }
+            c.comments = Self.inAnchorOrder(here, block)
+            c.notes = pendingNotes.filter { references.contains($0.id) }
+            pendingNotes.removeAll { references.contains($0.id) }
+        }
         if openRanges.isEmpty {
             output.append(c)
         } else {
@@ -216,8 +231,25 @@ extension RTFParser {
         releaseHeldIfPossible()
     }
 
+    /// Comments in the reading order of their anchors in `block`, each reply right after its parent.
+    static func inAnchorOrder(_ comments: [Comment], _ block: Block) -> [Comment] {
+        guard comments.count > 1 else { return comments }
+        var position: [String: Int] = [:]
+        block.forEachInline { i in
+            switch i {
+            case .commentStart(let id), .commentPoint(let id): if position[id] == nil { position[id] = position.count }
+            default: break
+            }
+        }
+        let keyed = comments.enumerated().map { (n, c) -> (Int, Int, Int, Comment) in
+            (position[c.parentID ?? c.id] ?? Int.max, c.parentID == nil ? 0 : 1, n, c)
+        }
+        return keyed.sorted { ($0.0, $0.1, $0.2) < ($1.0, $1.1, $1.2) }.map(\.3)
+    }
+
     func releaseHeldIfPossible() {
         guard openRanges.isEmpty, !held.isEmpty else { return }
+        for i in held.indices { held[i].comments = Self.inAnchorOrder(held[i].comments, held[i].block) }
         output += held
         held.removeAll()
     }
@@ -248,8 +280,7 @@ extension RTFParser {
             if let i = held.firstIndex(where: { chunkMentions($0, id) }) { held[i].comments.append(c) } else { pendingComments.append(c) }
         }
         openRanges.removeAll()
-        output += held
-        held.removeAll()
+        releaseHeldIfPossible()
         if !pendingComments.isEmpty || !pendingNotes.isEmpty {
             if output.isEmpty || outputPosition >= output.count {
                 output.append(Chunk(.paragraph(Paragraph([])), comments: pendingComments, notes: pendingNotes))
@@ -287,14 +318,11 @@ extension RTFParser {
         state.field = -1
     }
 
-    /// A note reference takes the formatting around it, except the raising of the note mark.
+    /// A note reference: unformatted, inside the change around it (as the DOCX reader gives it).
     private func appendNoteReference(_ id: String, story s: Int) {
         flushRun(s)
-        var c = state.char
-        c.superscript = false
-        c.subscript = false
-        let (format, change) = textFormat(c, link: nil)
-        stories[s].runs.append(Run(.atom(.noteReference(id)), format: format, link: currentLink(), change: change))
+        let change = textFormat(state.char, link: nil).1
+        stories[s].runs.append(Run(.atom(.noteReference(id)), change: change))
     }
 
     func startAnnotation() {
@@ -304,7 +332,6 @@ extension RTFParser {
         info.initials = pendingInitials
         info.author = pendingAuthor
         info.anchorStory = parent
-        info.anchorFormat = state.char
         info.anchorRun = stories[parent].runs.count
         pendingInitials = nil
         pendingAuthor = nil
@@ -336,8 +363,7 @@ extension RTFParser {
             if info.parent == nil, !startedRanges.contains(id), info.anchorStory < stories.count {
                 let s = info.anchorStory
                 let at = min(info.anchorRun, stories[s].runs.count)
-                let (format, change) = textFormat(info.anchorFormat, link: nil)
-                stories[s].runs.insert(Run(.atom(.commentPoint(id)), format: format, change: change), at: at)
+                stories[s].runs.insert(Run(.atom(.commentPoint(id))), at: at)
             }
             deliver(Comment(id: id, author: info.author, initials: info.initials, date: info.date, body: blocks,
                             parentID: info.parent))

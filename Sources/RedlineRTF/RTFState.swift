@@ -91,8 +91,7 @@ struct AnnotationInfo {
     var reference: String?
     var parent: String?
     var date: String?
-    /// Where its point anchor goes: the story and run index, and the formatting there.
-    var anchorFormat = CharFormat()
+    /// Where its point anchor goes: the story and run index.
     var anchorStory = 0
     var anchorRun = 0
 }

@@ -147,6 +147,9 @@ extension RTFSink {
     // MARK: Runs
 
     mutating func writeInlines(_ inlines: [Inline]) {
+        if Self.hasNestedChange(inlines, inChange: false) {
+            diagnostics.report(.rtfNestedChange, "a change inside another change (text inserted, then deleted by someone else) was written as the inner change only")
+        }
         let runs = inlines.runs
         var openLink: Link?
         for r in runs {
@@ -158,6 +161,19 @@ extension RTFSink {
             writeRun(r)
         }
         if openLink != nil { emit("}}") }
+    }
+
+    /// True when a tracked change sits inside another (RTF marks a run with one change only).
+    static func hasNestedChange(_ xs: [Inline], inChange: Bool) -> Bool {
+        for x in xs {
+            switch x {
+            case .insertion, .deletion, .substitution, .move:
+                if inChange || hasNestedChange(x.children, inChange: true) { return true }
+            default:
+                if hasNestedChange(x.children, inChange: inChange) { return true }
+            }
+        }
+        return false
     }
 
     private mutating func openField(_ l: Link) {
@@ -237,9 +253,14 @@ extension RTFSink {
             emit("{")
             let mark = out.count
             writeFormat(run)
-            if out.count > mark { emit(" ") }
-            writeAnchor(a)
-            emit("}")
+            if out.count > mark {
+                emit(" ")
+                writeAnchor(a)
+                emit("}")
+            } else {
+                out.removeLast()
+                writeAnchor(a)
+            }
         default:
             writeOther(a, run: run)
         }

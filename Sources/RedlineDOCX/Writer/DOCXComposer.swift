@@ -33,6 +33,13 @@ final class DOCXComposer {
     private(set) var links: [(id: String, url: String)] = []
     private var linkIDs: [String: String] = [:]
 
+    // Images: how many, the pictures not yet stored in the package, and (relationship id, target) of each.
+    var imageCount = 0
+    var pendingMedia: [(number: Int, image: DOCXImage)] = []
+    var images: [(id: String, target: String)] = []
+    /// The image types used (for `[Content_Types].xml`).
+    var imageKinds: Set<String> { Set(images.map { String($0.target.split(separator: ".").last ?? "") }) }
+
     // Numbering: one `w:num` per list (abstract id, level, start override).
     private(set) var lists: [(abstract: Int, level: Int, start: Int?)] = []
 
