@@ -15,7 +15,13 @@ final class DOCXComposer {
         var listLevel = -1
         /// The alignment of the table column a cell belongs to.
         var cellAlignment: ColumnAlignment?
+        /// How many quotes, lists and table cells enclose the block.
+        var depth = 0
     }
+
+    /// The deepest nesting of quotes, lists and tables written as such; deeper content is written as plain
+    /// paragraphs (Word nests tables 63 deep at most, and hostile input must not exhaust the stack).
+    static let maxDepth = 32
 
     let diagnostics: Diagnostics
     var styles: StyleCatalog
@@ -66,6 +72,15 @@ final class DOCXComposer {
 
     /// Renders `block` into `x`.
     func block(_ block: Block, _ ctx: Context, into x: inout XMLText) {
+        if ctx.depth >= Self.maxDepth && !block.childBlocks.isEmpty {
+            flattened(block, ctx, into: &x)
+            return
+        }
+        var ctx = ctx
+        switch block {
+        case .blockQuote, .list, .table: ctx.depth += 1
+        default: break
+        }
         switch block {
         case .paragraph(let p):
             let base: String? = ctx.quoteDepth > 0 ? "Quote" : ctx.listLevel >= 0 || formattedSource ? nil : storyStyle(ctx.story)
@@ -102,6 +117,21 @@ final class DOCXComposer {
             paragraph(Paragraph([]), defaultStyle: "HorizontalRule", ctx, into: &x)
         case .raw(let format, _):
             diagnostics.report(.docxRawDropped, "raw \(format) blocks cannot be carried in DOCX and were dropped")
+        }
+    }
+
+    /// The paragraphs, headings and code of a too deeply nested block, in reading order, without its
+    /// structure (walked with an explicit stack, not recursion).
+    private func flattened(_ block: Block, _ ctx: Context, into x: inout XMLText) {
+        diagnostics.report(.docxNestingFlattened, "quotes, lists and tables nested more than \(Self.maxDepth) deep were written as plain paragraphs")
+        var stack: [Block] = [block]
+        while let b = stack.popLast() {
+            let children = b.childBlocks
+            if children.isEmpty {
+                self.block(b, ctx, into: &x)
+            } else {
+                stack += children.reversed()
+            }
         }
     }
 
