@@ -20,9 +20,9 @@ extension RTFParser {
         stories[s].lastTextPara = nil
         var markChange: ParagraphMarkChange?
         if mark.deleted {
-            markChange = .deleted(Change(author: revisionAuthor(mark.deletionAuthor), date: dateFromDTTM(mark.deletionDate)))
+            markChange = .deleted(Change(author: revisionAuthor(mark.deletionAuthor), date: date(mark.deletionDate)))
         } else if mark.revised {
-            markChange = .inserted(Change(author: revisionAuthor(mark.revisionAuthor), date: dateFromDTTM(mark.revisionDate)))
+            markChange = .inserted(Change(author: revisionAuthor(mark.revisionAuthor), date: date(mark.revisionDate)))
         }
         if markChange == nil && runs.allSatisfy({ r in
             if case .text(let t) = r.content { return t.allSatisfy { $0 == " " || $0 == "\t" || $0 == "\u{A0}" } }

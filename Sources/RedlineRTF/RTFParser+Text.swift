@@ -181,9 +181,9 @@ extension RTFParser {
     func textFormat(_ c: CharFormat, link: Link?) -> (TextFormat, RunChange?) {
         let change: RunChange?
         if c.deleted {
-            change = .deletion(Change(author: author(c.deletionAuthor), date: dateFromDTTM(c.deletionDate)))
+            change = .deletion(Change(author: author(c.deletionAuthor), date: date(c.deletionDate)))
         } else if c.revised {
-            change = .insertion(Change(author: author(c.revisionAuthor), date: dateFromDTTM(c.revisionDate)))
+            change = .insertion(Change(author: author(c.revisionAuthor), date: date(c.revisionDate)))
         } else {
             change = nil
         }
@@ -220,6 +220,14 @@ extension RTFParser {
             lastTextFormat = t
         }
         return (t, change)
+    }
+
+    /// A revision date, decoded once per distinct value.
+    func date(_ dttm: Int) -> String? {
+        if let d = dateCache[dttm] { return d }
+        let d = dateFromDTTM(dttm)
+        if dateCache.count < 4096 { dateCache[dttm] = d }
+        return d
     }
 
     private func author(_ i: Int) -> String? {

@@ -137,10 +137,12 @@ extension RTFSink {
 
     private mutating func dateWord(_ word: String, _ date: String?) -> String {
         guard let date else { return "" }
+        if let v = dateCache[date] { return "\(word)\(v)" }
         guard let v = dttm(fromISO: date) else {
             diagnostics.report(.rtfDateDropped, "dates that are not ISO 8601 were left out")
             return ""
         }
+        if dateCache.count < 4096 { dateCache[date] = v }
         return "\(word)\(v)"
     }
 
