@@ -11,11 +11,11 @@ extension RTFParser {
             if state.char.hidden { hiddenCount += bytes.count; return }
             let s = state.story
             prepareRun(s)
-            let cp = currentCodePage()
-            if cp == 65001 || (bytes.allSatisfy { $0 < 0x80 } && !(decoders[cp]?.isPending ?? false)) {
+            // Fast path: ASCII with no double-byte lead waiting needs no code page at all.
+            if !leadPending && bytes.allSatisfy({ $0 < 0x80 }) {
                 stories[s].text.append(contentsOf: bytes)
             } else {
-                decode(bytes, codePage: cp, into: &stories[s].text)
+                decode(bytes, codePage: currentCodePage(), into: &stories[s].text)
             }
             if s == 0 { bodyStarted = true }
         case .fontTable, .colorTable, .styleSheet, .revisionTable:
@@ -131,6 +131,7 @@ extension RTFParser {
         if cp == 65001 { out += bytes; return }
         if decoders[cp] == nil { decoders[cp] = CodePageDecoder(codePage: cp) }
         for b in bytes { decoders[cp]!.decode(b, into: &out) }
+        leadPending = decoders[cp]!.isPending
     }
 
     // MARK: Runs

@@ -36,6 +36,8 @@ final class RTFParser {
     var listInProgress = ListDefinition()
     var overrideInProgress: (list: Int, ls: Int) = (0, 0)
     var decoders: [Int: CodePageDecoder] = [:]
+    /// A double-byte lead byte waits in some decoder for its trail byte.
+    var leadPending = false
     var fontCodePages: [Int: Int] = [:]
 
     // Entries being read.

@@ -187,7 +187,13 @@ extension RTFSink {
             emit("\"")
             RTFText.escape(l.url.replacingOccurrences(of: "\"", with: "%22"), into: &out)
         }
-        emit("\"}}{\\fldrslt ")
+        emit("\"")
+        if !l.title.isEmpty {
+            emit(" \\\\o \"")
+            RTFText.escape(l.title.replacingOccurrences(of: "\"", with: "'"), into: &out)
+            emit("\"")
+        }
+        emit("}}{\\fldrslt ")
     }
 
     private mutating func writeRun(_ r: Run) {
