@@ -70,6 +70,21 @@ final class DOCXWriterCriticMarkupTests: XCTestCase {
         }
     }
 
+    func testAcceptAndRejectWriteTheCleanAndOriginalDocuments() throws {
+        guard let md = FormatRegistry.named("md"), md.reader != nil else { throw XCTSkip("needs the Markdown reader") }
+        let docx = FormatRegistry.named("docx")!
+        let source = "Keep {++new++}{--old--} and {~~this~>that~~}.{++\n\n++}Split.\n"
+        for (mode, expected) in [(ChangeMode.accept, ["Keep new and that.", "Split."]), (.reject, ["Keep old and this.Split."])] {
+            let out = MemoryOutput()
+            try Converter.convert(.bytes(Array(source.utf8)), to: out,
+                                  options: ConversionOptions(from: md, to: docx, changes: mode), diagnostics: Diagnostics())
+            let xml = try DOCXTest.part("word/document.xml", of: out.bytes)
+            for tag in ["<w:ins ", "<w:del ", "<w:delText"] { XCTAssertFalse(xml.contains(tag), "\(mode): \(tag)") }
+            let back = try Converter.read(.bytes(out.bytes), format: docx)
+            XCTAssertEqual(back.blocks.map(\.plainText), expected, "\(mode)")
+        }
+    }
+
     func testConsumersReadDOCXMadeFromCriticMarkup() throws {
         guard let md = FormatRegistry.named("md"), md.reader != nil else { throw XCTSkip("needs the Markdown reader") }
         var written: [(URL, Document)] = []

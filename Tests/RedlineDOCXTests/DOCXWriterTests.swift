@@ -1,6 +1,7 @@
 import Foundation
 import RedlineCore
 @testable import RedlineDOCX
+import RedlineZip
 import XCTest
 
 /// The DOCX writer: package structure, review markup as Word writes it, determinism, diagnostics.
@@ -22,8 +23,9 @@ final class DOCXWriterTests: XCTestCase {
         let names = try DOCXTest.partNames(DOCXTest.write(DOCXWriterSamples.marked))
         XCTAssertEqual(names, [
             "[Content_Types].xml", "_rels/.rels", "docProps/core.xml", "docProps/custom.xml", "word/document.xml",
-            "word/_rels/document.xml.rels", "word/styles.xml", "word/settings.xml", "word/numbering.xml",
-            "word/footnotes.xml", "word/_rels/footnotes.xml.rels", "word/endnotes.xml", "word/_rels/endnotes.xml.rels",
+            "word/_rels/document.xml.rels", "word/media/image1.png", "word/styles.xml", "word/settings.xml",
+            "word/numbering.xml", "word/footnotes.xml", "word/_rels/footnotes.xml.rels", "word/endnotes.xml",
+            "word/_rels/endnotes.xml.rels",
             "word/comments.xml", "word/_rels/comments.xml.rels", "word/commentsExtended.xml", "word/commentsIds.xml",
         ])
         let plain = try DOCXTest.partNames(DOCXTest.write(Document(blocks: [p(.text("x"))])))
@@ -46,12 +48,35 @@ final class DOCXWriterTests: XCTestCase {
             + "<w:tab/><w:delText xml:space=\"preserve\">gone</w:delText></w:r></w:del></w:p>")
     }
 
+    func testParagraphFormattingInSchemaOrder() throws {
+        let style = ParagraphStyle(alignment: .justified, firstLineIndent: 36, leftIndent: 18, rightIndent: 9,
+                                   lineSpacing: .exactly(14), spaceBefore: 6, spaceAfter: 12,
+                                   tabStops: [TabStop(position: 72, alignment: .right, leader: .dot), TabStop(position: 144)])
+        let xml = try body([.paragraph(Paragraph([.text("x")], style: style)),
+                            .paragraph(Paragraph([.text("y")], style: ParagraphStyle(lineSpacing: .atLeast(10)))),
+                            .paragraph(Paragraph([.styled(CharacterStyle(backgroundColor: RGBColor(hex: "00FF00")),
+                                                          [.highlight([.text("g")])]),
+                                                  .styled(CharacterStyle(backgroundColor: RGBColor(hex: "123456"), allCaps: true,
+                                                                         doubleStrikethrough: true), [.text("s")])]))])
+        XCTAssertTrue(xml.contains("<w:pPr><w:tabs><w:tab w:val=\"right\" w:leader=\"dot\" w:pos=\"1440\"/><w:tab w:val=\"left\" "
+            + "w:pos=\"2880\"/></w:tabs><w:spacing w:before=\"120\" w:after=\"240\" w:line=\"280\" w:lineRule=\"exact\"/>"
+            + "<w:ind w:left=\"360\" w:right=\"180\" w:firstLine=\"720\"/><w:jc w:val=\"both\"/></w:pPr>"), xml)
+        XCTAssertTrue(xml.contains("<w:spacing w:line=\"200\" w:lineRule=\"atLeast\"/>"), xml)
+        XCTAssertTrue(xml.contains("<w:rPr><w:highlight w:val=\"green\"/></w:rPr>"), xml)
+        XCTAssertTrue(xml.contains("<w:rPr><w:caps/><w:dstrike/><w:shd w:val=\"clear\" w:color=\"auto\" w:fill=\"123456\"/></w:rPr>"), xml)
+    }
+
     func testNestedChangesAsWordWritesThem() throws {
         let bob = DOCXWriterSamples.bob
         let xml = try body([p(.insertion(ann, [.text("a"), .deletion(bob, [.text("b")])]), .text("c"))])
         XCTAssertEqual(xml, "<w:p><w:ins w:id=\"1\" \(annAttributes)><w:r><w:t xml:space=\"preserve\">a</w:t></w:r>"
             + "<w:del w:id=\"2\" w:author=\"Bob Author\" w:date=\"2024-02-01T09:00:00Z\"><w:r><w:delText "
             + "xml:space=\"preserve\">b</w:delText></w:r></w:del></w:ins><w:r><w:t xml:space=\"preserve\">c</w:t></w:r></w:p>")
+        // An insertion inside a deletion is written as Word writes it (insertion outside); insertions do not nest.
+        let swapped = try body([p(.deletion(bob, [.insertion(ann, [.insertion(bob, [.text("d")])])]))])
+        XCTAssertEqual(swapped, "<w:p><w:ins w:id=\"1\" w:author=\"Bob Author\" w:date=\"2024-02-01T09:00:00Z\"><w:del w:id=\"2\" "
+            + "w:author=\"Bob Author\" w:date=\"2024-02-01T09:00:00Z\"><w:r><w:delText xml:space=\"preserve\">d</w:delText></w:r>"
+            + "</w:del></w:ins></w:p>")
     }
 
     func testASourceWithItsOwnFormattingGetsNoStylesItDidNotName() throws {
@@ -210,6 +235,25 @@ final class DOCXWriterTests: XCTestCase {
                                     + "TargetMode=\"External\"/>"), rels)
     }
 
+    func testEmbeddedImagesBecomeInlinePictures() throws {
+        let docx = try DOCXTest.write(DOCXWriterSamples.marked)
+        let xml = try DOCXTest.part("word/document.xml", of: docx)
+        XCTAssertTrue(xml.contains("<w:r><w:drawing><wp:inline distT=\"0\" distB=\"0\" distL=\"0\" distR=\"0\"><wp:extent "
+            + "cx=\"381000\" cy=\"190500\"/><wp:docPr id=\"1\" name=\"Picture 1\" descr=\"a red box\" title=\"Red\"/>"), xml)
+        XCTAssertTrue(xml.contains("<a:blip r:embed=\"rIdImage1\"/>"))
+        let rels = try DOCXTest.part("word/_rels/document.xml.rels", of: docx)
+        XCTAssertTrue(rels.contains("<Relationship Id=\"rIdImage1\" Type=\"http://schemas.openxmlformats.org/officeDocument/2006/"
+            + "relationships/image\" Target=\"media/image1.png\"/>"), rels)
+        let types = try DOCXTest.part("[Content_Types].xml", of: docx)
+        XCTAssertTrue(types.contains("<Default Extension=\"png\" ContentType=\"image/png\"/>"))
+        let png = try XCTUnwrap(try ZipArchive(bytes: docx).read(named: "word/media/image1.png"))
+        XCTAssertEqual(Array(png.prefix(4)), [0x89, 0x50, 0x4E, 0x47])
+        let image = try XCTUnwrap(DOCXImage(dataURI: DOCXWriterSamples.redPNG))
+        XCTAssertEqual([image.width, image.height], [40, 20])
+        XCTAssertNil(DOCXImage(dataURI: "data:image/png;base64,AAAA"), "not a PNG")
+        XCTAssertNil(DOCXImage(dataURI: "pictures/x.png"))
+    }
+
     func testLinkTargetsAreURIs() throws {
         XCTAssertEqual(DOCXComposer.uriEscaped("https://a.example/x y\"z"), "https://a.example/x%20y%22z")
         XCTAssertEqual(DOCXComposer.uriEscaped("https://ü.example/ä ö"), "https://ü.example/ä%20ö")
@@ -261,6 +305,26 @@ final class DOCXWriterTests: XCTestCase {
         XCTAssertEqual(d.count(of: .docxNoteMissing), 1)
         XCTAssertEqual(d.count(of: .docxCommentMissing), 1)
         XCTAssertEqual(d.count(of: .docxCommentUnanchored), 1)
+    }
+
+    func testDeepNestingNeitherCrashesNorLosesText() throws {
+        var b: Block = p(.text("deep"))
+        for i in 0..<5000 {
+            b = i % 2 == 0 ? .blockQuote([b]) : .table(Table(columns: [.none], headerRowCount: 0, rows: [TableRow([TableCell([b])])]))
+        }
+        var inline: Inline = .text("x")
+        for _ in 0..<5000 { inline = .strong([.insertion(ann, [inline])]) }
+        let d = Diagnostics()
+        let out = MemoryOutput()
+        // Straight into the sink: a Document's own chunking walks the tree recursively.
+        var source = ChunkArraySource(header: DocumentHeader(), chunks: [Chunk(b), Chunk(.paragraph(Paragraph([inline])))])
+        var sink = try DOCXWriter().sink(to: out, options: WriteOptions(), diagnostics: d)
+        try Pipeline.run(source: &source, stages: [], sink: &sink)
+        let xml = try DOCXTest.part("word/document.xml", of: out.bytes)
+        XCTAssertTrue(xml.contains(">deep</w:t>"))
+        XCTAssertEqual(xml.components(separatedBy: "<w:tbl>").count - 1, DOCXComposer.maxDepth / 2)
+        XCTAssertEqual(d.count(of: .docxNestingFlattened), 1)
+        XCTAssertTrue(xml.contains("<w:ins w:id=\"1\" \(annAttributes)><w:r><w:rPr><w:b/><w:bCs/></w:rPr><w:t xml:space=\"preserve\">x</w:t>"))
     }
 
     func testDatesBecomeXSDDateTimes() {

@@ -253,6 +253,28 @@ final class BatchCommandTests: XCTestCase {
         XCTAssertTrue(xml.contains("<testsuites name=\"redline check\" tests=\"10\" failures=\"1\" errors=\"0\">"), xml)
     }
 
+    /// Real Word documents from ../shared/corpus: changes and comments found, failing only when named;
+    /// a link to a bookmark (which the DOCX reader does not keep) is not called broken.
+    func testCheckOnRealDocx() throws {
+        guard FormatRegistry.named("docx")?.reader != nil else { throw XCTSkip("the DOCX reader is not registered yet") }
+        let corpus = RepositoryRoot.path + "/../shared/corpus/"
+        let files = ["pandoc/track_changes_scrubbed_metadata.docx", "mammoth.js/comments.docx", "python-docx/par-hlink-frags.docx"]
+            .map { corpus + $0 }
+        try XCTSkipIf(!files.allSatisfy { FileManager.default.fileExists(atPath: $0) }, "the shared corpus is not beside the repository")
+        XCTAssertEqual(try BatchCLI.run(["check"] + files).status, 0, "links and footnotes are fine")
+        let r = try BatchCLI.run(["check"] + files + ["--fail-on", "changes,comments", "--format", "json"])
+        XCTAssertEqual(r.status, 1)
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        var codes: [String: [String]] = [:]
+        for f in object["files"] as? [[String: Any]] ?? [] {
+            let name = ((f["input"] as? String) ?? "" as String).components(separatedBy: "/").last ?? ""
+            codes[name] = (f["findings"] as? [[String: Any]] ?? []).compactMap { $0["code"] as? String }
+        }
+        XCTAssertEqual(codes["track_changes_scrubbed_metadata.docx"], ["change.substitution", "comment.open"])
+        XCTAssertEqual(codes["comments.docx"], ["comment.open", "comment.open"])
+        XCTAssertEqual(codes["par-hlink-frags.docx"], ["link.unverified"])
+    }
+
     func testCheckLossyRunsTheConversionAndReportsItsWarnings() throws {
         try requireFormats("md", "gfm")
         try BatchFixture.write("Text {++new++}.{>>Ann: a comment<<}\n", to: dir + "/a.md")

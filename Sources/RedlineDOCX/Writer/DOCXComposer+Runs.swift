@@ -183,8 +183,12 @@ extension DOCXComposer {
             x.close("w:rPr")
             x.empty(tag, [("w:id", String(n))])
             x.close("w:r")
-        case .image:
-            diagnostics.report(.docxImageDropped, "images are not embedded in DOCX and were dropped")
+        case .image(let image):
+            var picture = XMLText()
+            guard drawing(image, into: &picture) else { return }
+            openRun(r, into: &x)
+            x.append(picture)
+            x.close("w:r")
         case .raw(let format, _):
             diagnostics.report(.docxRawDropped, "raw \(format) content cannot be carried in DOCX and was dropped")
         default:

@@ -4,7 +4,7 @@ import RedlineCore
 extension DiagnosticCode {
     /// Raw source content (HTML, RTF...) has no place in WordprocessingML and is dropped.
     public static let docxRawDropped: DiagnosticCode = "docx.raw-dropped"
-    /// Images are references to files; they are not embedded, and the alt text is dropped.
+    /// Images the model gives by path or URL (not as PNG, JPEG or GIF data) are dropped with their alt text.
     public static let docxImageDropped: DiagnosticCode = "docx.image-dropped"
     /// Comment anchors inside a comment body (Word has no comments on comments) are dropped.
     public static let docxNestedComment: DiagnosticCode = "docx.nested-comment"
@@ -22,6 +22,8 @@ extension DiagnosticCode {
     public static let docxCommentUnanchored: DiagnosticCode = "docx.comment-unanchored"
     /// A change or comment date that is not an ISO 8601 date is dropped (Word needs xsd:dateTime).
     public static let docxDateDropped: DiagnosticCode = "docx.date-dropped"
+    /// Quotes, lists and tables nested deeper than the writer nests them are written as plain paragraphs.
+    public static let docxNestingFlattened: DiagnosticCode = "docx.nesting-flattened"
     /// The language of a code block has no place in DOCX.
     public static let docxCodeLanguage: DiagnosticCode = "docx.code-language"
 }
