@@ -66,7 +66,10 @@ final class BlockConverter {
     private var runs: [Run] = []
     private var sawSpan = false
     private var styleChange: ParagraphStyleChange?
-    private var spanStack: [(index: Int, saved: FlatFormat)] = []
+    private var spanStack: [(index: Int, saved: FlatFormat, runCount: Int)] = []
+    /// The run count when the last empty span `[]{}` closed (an empty span at the very end keeps a
+    /// paragraph that is one change from reading as a whole inserted or deleted paragraph).
+    private var emptySpanAt: Int?
     private var flat = FlatFormat()
     private var matchedTags = Set<Int>()
     private var htmlCounter = 0
@@ -279,6 +282,7 @@ final class BlockConverter {
     func paragraph(_ nodes: [MDNode], into out: inout [Block], inCell: Bool = false) throws -> Paragraph? {
         runs = []
         sawSpan = false
+        emptySpanAt = nil
         styleChange = nil
         spanStack = []
         flat = FlatFormat()
@@ -295,7 +299,7 @@ final class BlockConverter {
             return nil
         }
         var p = Paragraph(canonicalInlines(runs), style: currentDivStyle)
-        if !inCell { p.markChange = mark ?? (sawSpan ? nil : Self.wholeParagraphChange(runs)) }
+        if !inCell { p.markChange = mark ?? (emptySpanAt == runs.count ? nil : Self.wholeParagraphChange(runs)) }
         p.styleChange = styleChange
         return p
     }
@@ -431,7 +435,7 @@ final class BlockConverter {
             styleChange = sc
         case (.spanOpen, .span(let tokens)):
             sawSpan = true
-            spanStack.append((index, flat))
+            spanStack.append((index, flat, runs.count))
             applySpan(tokens)
         case (.noteReference, .note(let label)):
             add(.atom(.noteReference(label)), ctx)
@@ -439,6 +443,7 @@ final class BlockConverter {
         case (.spanClose, .span):
             if let k = spanStack.lastIndex(where: { $0.index == index }) {
                 flat = spanStack[k].saved
+                if spanStack[k].runCount == runs.count { emptySpanAt = runs.count }
                 spanStack.removeSubrange(k...)
             }
         default:

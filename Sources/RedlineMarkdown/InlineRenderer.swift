@@ -18,6 +18,8 @@ struct InlineRenderer {
     /// The last thing written was `==}` of a plain highlight, or a comment: a comment written next that is
     /// not a reply would attach to it, so a separator `[]{}` goes between.
     private var commentWouldAttach = false
+    /// Inside `{==…==}` of a formatting change, where a highlight uses the span form `[…]{.mark}`.
+    private var inFormatChange = false
 
     init(owner: MarkdownRenderer) {
         self.owner = owner
@@ -55,7 +57,7 @@ struct InlineRenderer {
 
     // MARK: Text
 
-    private static let alwaysEscaped: Set<Unicode.Scalar> = ["\\", "`", "*", "_", "[", "]", "<", "~", "|", "@"]
+    private static let alwaysEscaped: Set<Unicode.Scalar> = ["\\", "`", "*", "_", "[", "]", "<", "~", "|"]
     private static let lineStartEscaped: Set<Unicode.Scalar> = ["#", ">", "-", "+", "=", ":"]
     private static let criticOpeners: Set<Unicode.Scalar> = ["+", "-", "~", "=", ">"]
     private static let criticCloserPrefix: Set<Unicode.Scalar> = ["+", "-", "~", "=", "<"]
@@ -92,6 +94,9 @@ struct InlineRenderer {
             switch c {
             case _ where Self.alwaysEscaped.contains(c):
                 out += "\\"; out.unicodeScalars.append(c)
+            case "!":
+                // `![` would start an image; what follows this text is not known here.
+                out += k + 1 >= u.count ? "\\!" : "!"
             case "&":
                 out += Self.looksLikeEntity(u, after: k) ? "\\&" : "&"
             case "{":
@@ -99,10 +104,6 @@ struct InlineRenderer {
             case "}":
                 let prev = out.unicodeScalars.last
                 out += (k == 0 || prev.map { Self.criticCloserPrefix.contains($0) } ?? true) ? "\\}" : "}"
-            case ":":
-                out += (k + 2 < u.count && u[k + 1] == "/" && u[k + 2] == "/") ? "\\:" : ":"
-            case ".":
-                out += Self.endsWithWWW(u, before: k) ? "\\." : "."
             case "\n": out += "&#10;"
             case "\r": out += "&#13;"
             case "\u{0}":
@@ -121,12 +122,6 @@ struct InlineRenderer {
             j += 1
         }
         return j > k + 1 && j < u.count && u[j] == ";"
-    }
-
-    private static func endsWithWWW(_ u: [Unicode.Scalar], before k: Int) -> Bool {
-        guard k >= 3 else { return false }
-        let w = u[(k - 3)..<k].map { Character($0).lowercased() }.joined()
-        return w == "www"
     }
 
     // MARK: Inlines
@@ -153,7 +148,7 @@ struct InlineRenderer {
         case .superscript(let c): emit("<sup>"); write(c); emit("</sup>")
         case .subscript(let c): emit("<sub>"); write(c); emit("</sub>")
         case .highlight(let c):
-            if owner.options.criticMarkup {
+            if owner.options.criticMarkup && !inFormatChange {
                 emit("{=="); write(c); emit("==}")
                 commentWouldAttach = true
             } else {
@@ -174,7 +169,8 @@ struct InlineRenderer {
             }
         case .image(let i):
             emit("![")
-            text(i.alt)
+            // cmark-gfm reads `![^` as a footnote-like bracket, never an image: the caret is escaped.
+            if i.alt.hasPrefix("^") { emit("\\^"); text(String(i.alt.dropFirst())) } else { text(i.alt) }
             emit("](" + Self.destination(i.source) + Self.title(i.title) + ")")
         case .raw(let format, let t):
             if format == "html" { emit(t) } else { owner.loss(.lossyRaw, "raw \(format) content was dropped") }
@@ -188,8 +184,13 @@ struct InlineRenderer {
             let attrs = [AttributeToken("move", m.name)]
             if m.side == .from { change("{--", c, "--}", m.change, attrs) } else { change("{++", c, "++}", m.change, attrs) }
         case .formatChange(let f, let c):
-            emit("{=="); write(c); emit("==}")
-            let tokens = [AttributeToken("format-change")] + FormatAttributes.tokens(f.old)
+            emit("{==")
+            inFormatChange = true
+            write(c)
+            inFormatChange = false
+            emit("==}")
+ let tokens = [AttributeToken("format-change")] + FormatAttributes.tokens(f.old)
+            if owner.inCommentBody { owner.loss(.lossyCommentBodyAttribution, "formatting changes inside comments were dropped"); return }
             emit("{>>" + CommentText.header(author: f.change.author, date: f.change.date, attributes: tokens) + "<<}")
         case .commentStart(let id):
             if shortRanges.contains(id) {
@@ -216,6 +217,10 @@ struct InlineRenderer {
 
     private mutating func attribution(_ ch: Change, _ attrs: [AttributeToken]) {
         guard ch.author != nil || ch.date != nil || !attrs.isEmpty else { return }
+        if owner.inCommentBody {
+            owner.loss(.lossyCommentBodyAttribution, "authors and dates of changes inside comments were dropped")
+            return
+        }
         emit("{>>" + CommentText.header(author: ch.author, date: ch.date, attributes: attrs) + "<<}")
     }
 
@@ -251,6 +256,8 @@ struct InlineRenderer {
         case .text(let s):
             guard let u = first ? s.unicodeScalars.first : s.unicodeScalars.last else { return .punct }
             if u.properties.isWhitespace { return .space }
+            // Reserved characters are written as placeholders, which begin and end with punctuation.
+            if Placeholder.isReserved(u.value) || u == Placeholder.sentinel { return .punct }
             if u.isASCII ? isASCIIPunctuation(UInt8(u.value)) : isUnicodePunctuation(u) { return .punct }
             if u == "&" || u == "\n" || u == "\r" || u == "\0" { return .punct }
             return .word
@@ -309,7 +316,7 @@ struct InlineRenderer {
         for c in url.unicodeScalars {
             switch c {
             case "<", ">", "\\": s += "\\"; s.unicodeScalars.append(c)
-            case "&": s += "\\&"
+            case "&": s += "&amp;"
             case "\n": s += "%0A"
             case "\r": s += "%0D"
             default: s.unicodeScalars.append(c)
@@ -323,7 +330,8 @@ struct InlineRenderer {
         var s = " \""
         for c in t.unicodeScalars {
             switch c {
-            case "\"", "\\", "&": s += "\\"; s.unicodeScalars.append(c)
+            case "\"", "\\": s += "\\"; s.unicodeScalars.append(c)
+            case "&": s += "&amp;"
             case "\n": s += "&#10;"
             case "\r": s += "&#13;"
             default: s.unicodeScalars.append(c)
@@ -336,7 +344,7 @@ struct InlineRenderer {
 
     /// Writes a comment and its replies. `attached` means the comment follows `==}` on purpose.
     private mutating func writeThread(_ id: String, rangeName: String?, attached: Bool = false) {
-        guard let comment = owner.takeComment(id) else { return }
+        guard !owner.inCommentBody, let comment = owner.takeComment(id) else { return }
         if commentWouldAttach && !attached { emit("[]{}") }
         emit("{>>" + owner.commentText(comment, rangeName: rangeName) + "<<}")
         for reply in owner.takeReplies(id) {
