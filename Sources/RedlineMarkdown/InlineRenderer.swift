@@ -20,6 +20,12 @@ struct InlineRenderer {
     private var commentWouldAttach = false
     /// Inside `{==…==}` of a formatting change, where a highlight uses the span form `[…]{.mark}`.
     private var inFormatChange = false
+    /// Emphasis written so far in this paragraph (numbers them, so a second pass can tell them apart).
+    private var delimitedCount = 0
+    /// Emphasis that must use HTML tags (its delimiters would not be read back in their place).
+    private var forcedTags = Set<Int>()
+    /// Closing delimiters after punctuation: the output offset after them, which must be a space or the end.
+    private var afterChecks: [(offset: Int, index: Int)] = []
 
     init(owner: MarkdownRenderer) {
         self.owner = owner
@@ -28,8 +34,26 @@ struct InlineRenderer {
     /// Renders a paragraph's inlines.
     mutating func render(_ inlines: [Inline]) {
         shortRanges = Self.shortRanges(in: inlines)
-        write(inlines)
-        endLine()
+        let start = (out, atLineStart)
+        let saved = owner.sideTables
+        for _ in 0..<4 {
+            write(inlines)
+            endLine()
+            // A closing `*` after punctuation must be followed by a space or the line end.
+            let bytes = Array(out.utf8)
+            let bad = afterChecks.filter { check in
+                check.offset < bytes.count && ![UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n")].contains(bytes[check.offset])
+            }
+            if bad.isEmpty { return }
+            forcedTags.formUnion(bad.map(\.index))
+            (out, atLineStart) = start
+            owner.sideTables = saved
+            heldSpaces = ""
+            commentWouldAttach = false
+            inFormatChange = false
+            delimitedCount = 0
+            afterChecks = []
+        }
     }
 
     // MARK: Output primitives
@@ -235,10 +259,24 @@ struct InlineRenderer {
     /// `*text*` when the delimiters are sure to be read back as written (word characters at both inner
     /// edges), else the HTML tags, which always are.
     private mutating func delimited(_ c: [Inline], _ delim: String, _ openTag: String, _ closeTag: String, allowStar: Bool) {
+        let index = delimitedCount
+        delimitedCount += 1
         let first = Self.edge(c, first: true, owner: owner), last = Self.edge(c, first: false, owner: owner)
         let ok: (Edge) -> Bool = { $0 == .word || (allowStar && $0 == .star) }
-        if !c.isEmpty, ok(first), ok(last) {
+        var useDelimiters = !c.isEmpty && ok(first) && ok(last)
+        var checkAfter = false
+        if !useDelimiters, !c.isEmpty, !forcedTags.contains(index) {
+            // Punctuation inside is fine when a space (or the line edge) is on the other side of the delimiter.
+            let spaceBefore = atLineStart || !heldSpaces.isEmpty
+                || out.unicodeScalars.last.map { $0 == " " || $0 == "\t" || $0 == "\n" } ?? true
+            if (ok(first) || (first == .punct && spaceBefore)) && (ok(last) || last == .punct) {
+                useDelimiters = true
+                checkAfter = last == .punct
+            }
+        }
+        if useDelimiters {
             emit(delim); write(c); emit(delim)
+            if checkAfter { afterChecks.append((out.utf8.count, index)) }
         } else {
             emit(openTag); write(c); emit(closeTag)
         }

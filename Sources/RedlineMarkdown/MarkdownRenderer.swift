@@ -27,6 +27,12 @@ final class MarkdownRenderer {
 
     // MARK: Side tables
 
+    /// The comment tables and range names, saved and restored when a paragraph is written twice.
+    var sideTables: (comments: [String: Comment], replies: [String: [Comment]], names: [String: String], used: Set<String>) {
+        get { (comments, replies, rangeNames, usedRangeNames) }
+        set { (comments, replies, rangeNames, usedRangeNames) = newValue }
+    }
+
     /// Adds comments arriving with a chunk.
     func register(_ list: [Comment]) {
         for c in list {
