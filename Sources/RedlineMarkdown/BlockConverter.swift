@@ -431,8 +431,8 @@ final class BlockConverter {
             try emit(ids)
         case (.commentEnd, .commentEnd(let id)):
             add(.atom(.commentEnd(id)), ctx)
-        case (.styleChange, .styleChange(let sc)):
-            styleChange = sc
+        case (.styleChange, .styleChange(let k)):
+            styleChange = scanner.styleChanges[k]
         case (.spanOpen, .span(let tokens)):
             sawSpan = true
             spanStack.append((index, flat, runs.count))
@@ -567,7 +567,28 @@ final class BlockConverter {
 /// The canonical inlines for runs: nested in `InlineBuilder`'s order, then a deletion directly followed by
 /// an insertion of the same author and date paired into a substitution.
 func canonicalInlines(_ runs: [Run]) -> [Inline] {
-    pairSubstitutions(InlineBuilder.inlines(from: runs))
+    // Adjacent text runs that differ in nothing else are one run (cmark splits text at every
+    // punctuation mark; fewer runs make the nesting cheaper).
+    var merged: [Run] = []
+    merged.reserveCapacity(runs.count)
+    for r in runs {
+        if case .text(let b) = r.content, let last = merged.last, case .text(let a) = last.content,
+           last.change == r.change, last.link == r.link, last.formatChange == r.formatChange, last.format == r.format {
+            merged[merged.count - 1].content = .text(a + b)
+        } else {
+            merged.append(r)
+        }
+    }
+    if merged.allSatisfy({ $0.format == TextFormat() && $0.link == nil && $0.change == nil && $0.formatChange == nil }) {
+        return merged.compactMap { r -> Inline? in
+            switch r.content {
+            case .text(let t): return t.isEmpty ? nil : .text(t)
+            case .lineBreak: return .lineBreak
+            case .atom(let a): return a
+            }
+        }
+    }
+    return pairSubstitutions(InlineBuilder.inlines(from: merged))
 }
 
 /// Pairs a deletion directly followed by an insertion with the same attribution into a substitution.

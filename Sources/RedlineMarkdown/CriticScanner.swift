@@ -34,7 +34,8 @@ enum ScannedEntry {
     /// A comment thread (indices into `comments`), first the anchored comment, then its replies.
     case comments([Int], isRangeStart: Bool)
     case commentEnd(id: String)
-    case styleChange(ParagraphStyleChange)
+    /// Index into `styleChanges` (kept out of line: entries stay small).
+    case styleChange(Int)
     case span([AttributeToken])
     case note(label: String)
 }
@@ -54,6 +55,7 @@ struct CriticScanner {
     private(set) var changes: [ScannedChange] = []
     private(set) var highlights: [ScannedHighlight] = []
     private(set) var comments: [ScannedComment] = []
+    private(set) var styleChanges: [ParagraphStyleChange] = []
     /// Milestone names (`[#name]`) to comment ids.
     private var rangeNames: [String: String] = [:]
     private var nextCommentID: Int
@@ -442,7 +444,8 @@ struct CriticScanner {
             if t.hasFlag("style-change") {
                 var old = ParagraphStyle()
                 for a in t.attributes { _ = FormatAttributes.apply(a, to: &old) }
-                addEntry(.styleChange(ParagraphStyleChange(change: t.change, old: old)), kind: .styleChange,
+                styleChanges.append(ParagraphStyleChange(change: t.change, old: old))
+                addEntry(.styleChange(styleChanges.count - 1), kind: .styleChange,
                          original: from..<first.end)
                 from = first.end
                 rest = rest.dropFirst()

@@ -81,71 +81,93 @@ struct InlineRenderer {
 
     // MARK: Text
 
-    private static let alwaysEscaped: Set<Unicode.Scalar> = ["\\", "`", "*", "_", "[", "]", "<", "~", "|"]
-    private static let lineStartEscaped: Set<Unicode.Scalar> = ["#", ">", "-", "+", "=", ":"]
-    private static let criticOpeners: Set<Unicode.Scalar> = ["+", "-", "~", "=", ">"]
-    private static let criticCloserPrefix: Set<Unicode.Scalar> = ["+", "-", "~", "=", "<"]
 
     /// Writes text, escaping everything Markdown, GFM or CriticMarkup would read as syntax.
     mutating func text(_ s: String) {
-        let u = Array(s.unicodeScalars)
+        // Every character Markdown treats specially is ASCII: work on the UTF-8 bytes, copy the rest.
+        let u = Array(s.utf8)
+        var buf: [UInt8] = []
+        buf.reserveCapacity(u.count + 8)
         var k = 0
+        func flushHeld() {
+            if !heldSpaces.isEmpty { buf += Array(heldSpaces.utf8); heldSpaces = "" }
+        }
         while k < u.count {
             let c = u[k]
-            if c == " " || c == "\t" {
+            if c == 0x20 || c == 0x09 {
                 // Spaces at a line start or end cannot be written (Markdown drops them): they are left out.
-                if !atLineStart { heldSpaces.unicodeScalars.append(c) }
+                if !atLineStart { heldSpaces.append(c == 0x20 ? " " : "\t") }
                 k += 1
                 continue
             }
-            if !heldSpaces.isEmpty { out += heldSpaces; heldSpaces = "" }
+            flushHeld()
             commentWouldAttach = false
             if atLineStart {
                 atLineStart = false
-                if Self.lineStartEscaped.contains(c) {
-                    out += "\\"; out.unicodeScalars.append(c); k += 1; continue
-                }
-                if c.properties.numericType != nil, c.isASCII {
+                switch c {
+                case UInt8(ascii: "#"), UInt8(ascii: ">"), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "="), UInt8(ascii: ":"):
+                    buf.append(UInt8(ascii: "\\")); buf.append(c); k += 1
+                    continue
+                case UInt8(ascii: "0")...UInt8(ascii: "9"):
                     // `1.` or `1)` would start an ordered list.
                     var j = k
-                    while j < u.count, u[j].isASCII, u[j].properties.numericType != nil { j += 1 }
-                    for d in u[k..<j] { out.unicodeScalars.append(d) }
-                    if j < u.count, u[j] == "." || u[j] == ")" { out += "\\"; out.unicodeScalars.append(u[j]); j += 1 }
+                    while j < u.count, u[j] >= UInt8(ascii: "0"), u[j] <= UInt8(ascii: "9") { buf.append(u[j]); j += 1 }
+                    if j < u.count, u[j] == UInt8(ascii: ".") || u[j] == UInt8(ascii: ")") {
+                        buf.append(UInt8(ascii: "\\")); buf.append(u[j]); j += 1
+                    }
                     k = j
                     continue
+                default: break
                 }
             }
             switch c {
-            case _ where Self.alwaysEscaped.contains(c):
-                out += "\\"; out.unicodeScalars.append(c)
-            case "!":
+            case UInt8(ascii: "\\"), UInt8(ascii: "`"), UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "["),
+                 UInt8(ascii: "]"), UInt8(ascii: "<"), UInt8(ascii: "~"), UInt8(ascii: "|"):
+                buf.append(UInt8(ascii: "\\")); buf.append(c)
+            case UInt8(ascii: "!"):
                 // `![` would start an image; what follows this text is not known here.
-                out += k + 1 >= u.count ? "\\!" : "!"
-            case "&":
-                out += Self.looksLikeEntity(u, after: k) ? "\\&" : "&"
-            case "{":
-                out += (k + 1 >= u.count || Self.criticOpeners.contains(u[k + 1])) ? "\\{" : "{"
-            case "}":
-                let prev = out.unicodeScalars.last
-                out += (k == 0 || prev.map { Self.criticCloserPrefix.contains($0) } ?? true) ? "\\}" : "}"
-            case "\n": out += "&#10;"
-            case "\r": out += "&#13;"
-            case "\u{0}":
+                if k + 1 >= u.count { buf.append(UInt8(ascii: "\\")) }
+                buf.append(c)
+            case UInt8(ascii: "&"):
+                if Self.looksLikeEntity(u, after: k) { buf.append(UInt8(ascii: "\\")) }
+                buf.append(c)
+            case UInt8(ascii: "{"):
+                if k + 1 >= u.count || Self.isCriticOpener(u[k + 1]) { buf.append(UInt8(ascii: "\\")) }
+                buf.append(c)
+            case UInt8(ascii: "}"):
+                let prev: UInt8? = buf.last ?? out.utf8.last
+                if k == 0 || prev.map(Self.isCriticCloserPrefix) ?? true { buf.append(UInt8(ascii: "\\")) }
+                buf.append(c)
+            case 0x0A: buf += Array("&#10;".utf8)
+            case 0x0D: buf += Array("&#13;".utf8)
+            case 0x00:
                 owner.loss(.lossyControlCharacter, "NUL characters cannot be written in Markdown; replaced")
-                out += "\u{FFFD}"
+                buf += [0xEF, 0xBF, 0xBD]
             default:
-                out.unicodeScalars.append(c)
+                buf.append(c)
             }
             k += 1
         }
+        out += String(decoding: buf, as: UTF8.self)
     }
 
-    private static func looksLikeEntity(_ u: [Unicode.Scalar], after k: Int) -> Bool {
+    private static func isCriticOpener(_ b: UInt8) -> Bool {
+        b == UInt8(ascii: "+") || b == UInt8(ascii: "-") || b == UInt8(ascii: "~") || b == UInt8(ascii: "=") || b == UInt8(ascii: ">")
+    }
+
+    private static func isCriticCloserPrefix(_ b: UInt8) -> Bool {
+        b == UInt8(ascii: "+") || b == UInt8(ascii: "-") || b == UInt8(ascii: "~") || b == UInt8(ascii: "=") || b == UInt8(ascii: "<")
+    }
+
+    private static func looksLikeEntity(_ u: [UInt8], after k: Int) -> Bool {
         var j = k + 1
-        while j < u.count, j - k <= 32, u[j].isASCII, u[j].properties.isAlphabetic || u[j].properties.numericType != nil || u[j] == "#" {
+        while j < u.count, j - k <= 32 {
+            let b = u[j]
+            let alnum = (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == UInt8(ascii: "#")
+            if !alnum { break }
             j += 1
         }
-        return j > k + 1 && j < u.count && u[j] == ";"
+        return j > k + 1 && j < u.count && u[j] == UInt8(ascii: ";")
     }
 
     // MARK: Inlines
