@@ -26,6 +26,8 @@ struct InlineRenderer {
     private var forcedTags = Set<Int>()
     /// Closing delimiters after punctuation: the output offset after them, which must be a space or the end.
     private var afterChecks: [(offset: Int, index: Int)] = []
+    /// Offsets of the backslash before a `!` that ends a text: kept only where `[` follows.
+    private var bangChecks: [Int] = []
 
     init(owner: MarkdownRenderer) {
         self.owner = owner
@@ -44,7 +46,10 @@ struct InlineRenderer {
             let bad = afterChecks.filter { check in
                 check.offset < bytes.count && ![UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n")].contains(bytes[check.offset])
             }
-            if bad.isEmpty { return }
+            if bad.isEmpty {
+                dropNeedlessBangEscapes(bytes)
+                return
+            }
             forcedTags.formUnion(bad.map(\.index))
             (out, atLineStart) = start
             owner.sideTables = saved
@@ -53,7 +58,18 @@ struct InlineRenderer {
             inFormatChange = false
             delimitedCount = 0
             afterChecks = []
+            bangChecks = []
         }
+    }
+
+    private mutating func dropNeedlessBangEscapes(_ bytes: [UInt8]) {
+        guard !bangChecks.isEmpty else { return }
+        var b = bytes
+        for offset in bangChecks.reversed() where offset + 2 >= b.count || b[offset + 2] != UInt8(ascii: "[") {
+            b.remove(at: offset)
+        }
+        out = String(decoding: b, as: UTF8.self)
+        bangChecks = []
     }
 
     // MARK: Output primitives
@@ -125,8 +141,11 @@ struct InlineRenderer {
                  UInt8(ascii: "]"), UInt8(ascii: "<"), UInt8(ascii: "~"), UInt8(ascii: "|"):
                 buf.append(UInt8(ascii: "\\")); buf.append(c)
             case UInt8(ascii: "!"):
-                // `![` would start an image; what follows this text is not known here.
-                if k + 1 >= u.count { buf.append(UInt8(ascii: "\\")) }
+                // `![` would start an image; what follows this text is checked at the paragraph's end.
+                if k + 1 >= u.count {
+                    bangChecks.append(out.utf8.count + buf.count)
+                    buf.append(UInt8(ascii: "\\"))
+                }
                 buf.append(c)
             case UInt8(ascii: "&"):
                 if Self.looksLikeEntity(u, after: k) { buf.append(UInt8(ascii: "\\")) }
