@@ -70,6 +70,12 @@ final class BlockConverter {
     /// The run count when the last empty span `[]{}` closed (an empty span at the very end keeps a
     /// paragraph that is one change from reading as a whole inserted or deleted paragraph).
     private var emptySpanAt: Int?
+    /// The change open when the paragraph began, and whether any of its text is in it.
+    private var carriedChange: Int?
+    private var usedCarriedChange = false
+    /// Changes that opened before any text of their paragraph: one that then ends a paragraph's text
+    /// (`{++One.` blank line `Two.++}`) inserted whole paragraphs, breaks included.
+    private var changesFromParagraphStart = Set<Int>()
     private var flat = FlatFormat()
     private var matchedTags = Set<Int>()
     private var htmlCounter = 0
@@ -283,6 +289,8 @@ final class BlockConverter {
         runs = []
         sawSpan = false
         emptySpanAt = nil
+        carriedChange = change?.index
+        usedCarriedChange = false
         styleChange = nil
         spanStack = []
         flat = FlatFormat()
@@ -299,7 +307,14 @@ final class BlockConverter {
             return nil
         }
         var p = Paragraph(canonicalInlines(runs), style: currentDivStyle)
-        if !inCell { p.markChange = mark ?? (emptySpanAt == runs.count ? nil : Self.wholeParagraphChange(runs)) }
+        if !inCell {
+            // Only a change that starts in this paragraph makes it a wholly inserted or deleted one: text
+            // continuing a change from the previous paragraph follows an inserted break, not its own.
+            let carriedWhole = usedCarriedChange && carriedChange.map { changesFromParagraphStart.contains($0) } == true
+                && change == nil && runs.allSatisfy { $0.change == runs.first?.change }
+            let whole = emptySpanAt == runs.count || (usedCarriedChange && !carriedWhole) ? nil : Self.wholeParagraphChange(runs)
+            p.markChange = mark ?? whole
+        }
         p.styleChange = styleChange
         return p
     }
@@ -406,6 +421,7 @@ final class BlockConverter {
         switch (kind, entry) {
         case (.changeOpen, .change(let c)):
             change = (c, scanner.changes[c].kind == .insertion)
+            if runs.isEmpty { changesFromParagraphStart.insert(c) }
         case (.changeSwitch, .change(let c)) where change?.index == c:
             change = (c, true)
         case (.changeClose, .change(let c)) where change?.index == c:
@@ -505,6 +521,7 @@ final class BlockConverter {
         for s in flat.styles { f.style = f.style.merged(with: s) }
         var run = Run(content, format: f, link: ctx.link, formatChange: formatChange)
         if let c = change {
+            if c.index == carriedChange { usedCarriedChange = true }
             let sc = context.scanner.changes[c.index]
             let inserted = sc.kind == .insertion || (sc.kind == .substitution && c.inserted)
             if let name = sc.moveName, sc.kind != .substitution {
