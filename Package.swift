@@ -54,6 +54,6 @@ let package = Package(
         .testTarget(name: "RedlineXMLTests", dependencies: ["RedlineXML", "RedlineCore"]),
         .testTarget(name: "RedlineRTFTests", dependencies: ["RedlineRTF", "Redline"]),
         .testTarget(name: "RedlineScrivenerTests", dependencies: ["RedlineScrivener", "Redline"]),
-        .testTarget(name: "RedlineTests", dependencies: ["Redline", "RedlineCLI"]),
+        .testTarget(name: "RedlineTests", dependencies: ["Redline", "RedlineCLI", "RedlineDOCX"]),
     ]
 )

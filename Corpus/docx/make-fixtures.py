@@ -116,22 +116,23 @@ def write(name, body, comments=None, comments_ext=None, footnotes=None, rels_ext
 def tracked_changes():
     body = (p(r('Tracked changes'), '<w:pStyle w:val="Heading1"/>')
             + p(r('The editor ') + ins(1, r('quickly ')) + r('fixed the ') + dele(2, 'old') + ins(3, r('new')) + r(' wording.'))
-            + p(r('A deletion ') + dele(4, 'that Bob made ', B1) + r('and an insertion ') + ins(5, r('by Bob'), B1) + r('.'))
+            + p(r('A deletion ') + dele(4, 'that Bob made ', B1) + r('and an insertion') + ins(5, r(' by Bob'), B1) + r('.'))
             # Paragraph split (inserted mark) and merge (deleted mark).
-            + p(r('This paragraph was split'), f'<w:rPr><w:ins w:id="6" {A1}/></w:rPr>')
-            + p(r('here, and this one'), f'<w:rPr><w:del w:id="7" {A1}/></w:rPr>')
+            + p(r('This paragraph was split '), f'<w:rPr><w:ins w:id="6" {A1}/></w:rPr>')
+            + p(r('here, and this one '), f'<w:rPr><w:del w:id="7" {A1}/></w:rPr>')
             + p(r('was merged with the one before.'))
             # Text Ann inserted and Bob deleted again.
-            + p(r('Inserted then deleted: ') + ins(8, r('kept ') + dele(9, 'gone', B1)) + r('.'))
+            + p(r('Inserted then deleted: ') + ins(8, r('kept') + dele(9, ' gone', B1)) + r('.'))
             # Anonymous (scrubbed) change.
-            + p(r('Scrubbed: ') + ins(10, r('anonymous'), 'w:author="Author"') + r('.'))
-            + p(r('Formatted insertion: ') + ins(11, r('bold', '<w:b/>') + r(' and ') + r('italic', '<w:i/>')) + r('.')))
+            + p(r('Scrubbed:') + ins(10, r(' anonymous'), 'w:author="Author"') + r('.'))
+            + p(r('Formatted insertion:') + ins(11, r(' ') + r('bold', '<w:b/>') + r(' and ') + r('italic', '<w:i/>')) + r('.')))
     write('tracked-changes.docx', body)
 
 
 def comments():
     def comment(i, who, text, para_id, extra=''):
-        return (f'<w:comment w:id="{i}" {who} w:initials="{who.split()[0][10]}">'
+        initials = 'AE' if who == A1 else 'BW'
+        return (f'<w:comment w:id="{i}" {who} w:initials="{initials}">'
                 f'<w:p w14:paraId="{para_id}"><w:r><w:annotationRef/></w:r>{r(text)}{extra}</w:p></w:comment>')
     body = (p(r('Comments'), '<w:pStyle w:val="Heading1"/>')
             + p(r('One ') + '<w:commentRangeStart w:id="0"/>' + r('range that crosses')

@@ -124,13 +124,15 @@ extension RedlineCommand {
 
         /// True when this is a batch (several inputs, a directory, a manifest, or an output directory).
         var isBatch: Bool {
-            inputs.count != 1 || batch.manifest != nil || batch.report != nil || batch.shard != nil
-                || inputs.contains { BatchFlags.isDirectory($0) }
+            inputs.count != 1 || batch.manifest != nil || inputs.contains { BatchFlags.isDirectory($0) }
                 || (output != "-" && (output.hasSuffix("/") || BatchFlags.isDirectory(output)))
         }
 
         public func run() throws {
             if isBatch { try runBatch(); return }
+            if batch.report != nil || batch.shard != nil {
+                throw RedlineError.usage("--report and --shard are for batches: name an output directory (-o DIR/)")
+            }
             let input = inputs[0]
             let from = try flags.format(named: flags.from, path: input, fallback: input == "-" ? "md" : nil)
             let to = try flags.format(named: flags.to, path: output, fallback: "md")

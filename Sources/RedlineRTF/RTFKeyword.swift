@@ -38,9 +38,36 @@ enum RTFKeyword: String, CaseIterable {
     case atntime, atnicn, htmltag, mhtmltag, wgrffmtfilter, sp, sn, sv, keycode, formfield, datafield
 
     /// Name → keyword, for the tokenizer.
-    static let table: [RTFWordKey: RTFKeyword] = {
-        var t: [RTFWordKey: RTFKeyword] = [:]
-        for k in allCases { t[RTFWordKey(k.rawValue)] = k }
-        return t
-    }()
+    static let table = KeywordTable(allCases.map { (RTFWordKey($0.rawValue), $0) })
+}
+
+/// An open-addressing table from control-word names to keywords with a cheap multiplicative hash
+/// (the tokenizer looks up every control word; `Dictionary` would hash each with SipHash).
+struct KeywordTable {
+    private var keys: [RTFWordKey?]
+    private var values: [RTFKeyword?]
+    private let mask: Int
+
+    init(_ entries: [(RTFWordKey, RTFKeyword)]) {
+        var size = 1
+        while size < entries.count * 4 { size <<= 1 }
+        mask = size - 1
+        keys = Array(repeating: nil, count: size)
+        values = Array(repeating: nil, count: size)
+        for (k, v) in entries {
+            var i = k.cheapHash & mask
+            while keys[i] != nil { i = (i + 1) & mask }
+            keys[i] = k
+            values[i] = v
+        }
+    }
+
+    subscript(key: RTFWordKey) -> RTFKeyword? {
+        var i = key.cheapHash & mask
+        while let k = keys[i] {
+            if k == key { return values[i] }
+            i = (i + 1) & mask
+        }
+        return nil
+    }
 }

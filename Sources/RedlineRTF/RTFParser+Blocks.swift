@@ -38,7 +38,8 @@ extension RTFParser {
         }
         if s == 0 { bodyStarted = true }
         paragraphCounter += 1
-        let content = InlineBuilder.pairingSubstitutions(InlineBuilder.inlines(from: runs))
+        var content = InlineBuilder.inlines(from: runs)
+        if runs.contains(where: { $0.change != nil }) { content = InlineBuilder.pairingSubstitutions(content) }
         var style = paragraphStyle(para)
         var headingLevel: Int?
         let entry = para.style >= 0 ? paragraphStyles[para.style] : nil
@@ -132,9 +133,12 @@ extension RTFParser {
     }
 
     /// Opens or closes tables so that `depth` tables are open (at most one more than now); returns the depth.
+    /// Outside any table, a paragraph's `\itap` opens that many tables (up to 64); inside one, a depth that
+    /// skips levels (malformed) goes one level deeper, as pandoc reads it.
     @discardableResult
     func adjustTables(story s: Int, to depth: Int) -> Int {
-        let d = min(max(depth, 1), stories[s].tables.count + 1)
+        let count = stories[s].tables.count
+        let d = count == 0 ? min(max(depth, 1), 64) : min(max(depth, 1), count + 1)
         closeTables(story: s, to: d)
         while stories[s].tables.count < d { stories[s].tables.append(OpenTable()) }
         return d
@@ -159,6 +163,7 @@ extension RTFParser {
     /// levels (a malformed `\itap`) means the innermost open table.
     func effectiveDepth(_ requested: Int, story s: Int) -> Int {
         let count = stories[s].tables.count
+        if count == 0 { return min(max(requested, 1), 64) }
         if requested <= count + 1 { return max(requested, 1) }
         return max(count, 1)
     }
@@ -189,10 +194,25 @@ extension RTFParser {
 
     // MARK: Output
 
+    /// Emits a finished top-level block with the comments and notes it references (others wait for their block).
     func emit(_ block: Block) {
-        var c = Chunk(block, comments: pendingComments, notes: pendingNotes)
-        pendingComments.removeAll()
-        pendingNotes.removeAll()
+        var c = Chunk(block)
+        if !pendingComments.isEmpty || !pendingNotes.isEmpty {
+            var anchors = Set<String>()
+            var references = Set<String>()
+            block.forEachInline { i in
+                switch i {
+                case .commentStart(let id), .commentEnd(let id), .commentPoint(let id): anchors.insert(id)
+                case .noteReference(let id): references.insert(id)
+                default: break
+                }
+            }
+            let here = pendingComments.filter { anchors.contains($0.parentID ?? $0.id) }
+            pendingComments.removeAll { anchors.contains($0.parentID ?? $0.id) }
+            c.comments = Self.inAnchorOrder(here, block)
+            c.notes = pendingNotes.filter { references.contains($0.id) }
+            pendingNotes.removeAll { references.contains($0.id) }
+        }
         if openRanges.isEmpty {
             output.append(c)
         } else {
@@ -211,8 +231,25 @@ extension RTFParser {
         releaseHeldIfPossible()
     }
 
+    /// Comments in the reading order of their anchors in `block`, each reply right after its parent.
+    static func inAnchorOrder(_ comments: [Comment], _ block: Block) -> [Comment] {
+        guard comments.count > 1 else { return comments }
+        var position: [String: Int] = [:]
+        block.forEachInline { i in
+            switch i {
+            case .commentStart(let id), .commentPoint(let id): if position[id] == nil { position[id] = position.count }
+            default: break
+            }
+        }
+        let keyed = comments.enumerated().map { (n, c) -> (Int, Int, Int, Comment) in
+            (position[c.parentID ?? c.id] ?? Int.max, c.parentID == nil ? 0 : 1, n, c)
+        }
+        return keyed.sorted { ($0.0, $0.1, $0.2) < ($1.0, $1.1, $1.2) }.map(\.3)
+    }
+
     func releaseHeldIfPossible() {
         guard openRanges.isEmpty, !held.isEmpty else { return }
+        for i in held.indices { held[i].comments = Self.inAnchorOrder(held[i].comments, held[i].block) }
         output += held
         held.removeAll()
     }
@@ -243,8 +280,7 @@ extension RTFParser {
             if let i = held.firstIndex(where: { chunkMentions($0, id) }) { held[i].comments.append(c) } else { pendingComments.append(c) }
         }
         openRanges.removeAll()
-        output += held
-        held.removeAll()
+        releaseHeldIfPossible()
         if !pendingComments.isEmpty || !pendingNotes.isEmpty {
             if output.isEmpty || outputPosition >= output.count {
                 output.append(Chunk(.paragraph(Paragraph([])), comments: pendingComments, notes: pendingNotes))
@@ -273,13 +309,20 @@ extension RTFParser {
         let parent = state.story
         noteCounter += 1
         let id = "\(noteCounter)"
-        appendAtom(.noteReference(id), story: parent, plain: true)
+        appendNoteReference(id, story: parent)
         if parent == 0 { bodyStarted = true }
         stories.append(Story(kind: .note(id: id, kind: .footnote)))
         state.story = stories.count - 1
         state.ownsStory = true
         state.dest = .body
         state.field = -1
+    }
+
+    /// A note reference: unformatted, inside the change around it (as the DOCX reader gives it).
+    private func appendNoteReference(_ id: String, story s: Int) {
+        flushRun(s)
+        let change = textFormat(state.char, link: nil).1
+        stories[s].runs.append(Run(.atom(.noteReference(id)), change: change))
     }
 
     func startAnnotation() {
@@ -358,7 +401,7 @@ extension RTFParser {
         switch f.kind {
         case .comment(let id): appendAtom(.commentEnd(id), story: state.story)
         case .footnote(let n):
-            appendAtom(.noteReference(n.id), story: state.story, plain: true)
+            appendNoteReference(n.id, story: state.story)
             pendingNotes.append(n)
         case .plain, .link: break
         }

@@ -144,7 +144,8 @@ extension RTFParser {
             stories[s].format = state.char
             stories[s].link = link
         }
-        stories[s].lastTextPara = state.para
+        // The paragraph's properties as its text starts (for a last paragraph that has no \par).
+        if stories[s].lastTextPara == nil { stories[s].lastTextPara = state.para }
     }
 
     func currentLink() -> Link? {
@@ -160,12 +161,11 @@ extension RTFParser {
         stories[s].runs.append(Run(.text(str), format: format, link: stories[s].link, change: change))
     }
 
-    /// Adds a non-text inline (anchor, note reference, image) to story `s` at the current position.
-    func appendAtom(_ inline: Inline, story s: Int, plain: Bool = false) {
+    /// Adds a non-text inline (comment anchor, image) to story `s` at the current position, unformatted and
+    /// outside any change or link, as the DOCX reader gives them.
+    func appendAtom(_ inline: Inline, story s: Int) {
         flushRun(s)
-        var (format, change) = textFormat(state.char, link: nil)
-        if plain { format = TextFormat() }
-        stories[s].runs.append(Run(.atom(inline), format: format, link: plain ? nil : currentLink(), change: change))
+        stories[s].runs.append(Run(.atom(inline)))
     }
 
     func lineBreak() {
@@ -174,7 +174,7 @@ extension RTFParser {
         flushRun(s)
         let (format, change) = textFormat(state.char, link: currentLink())
         stories[s].runs.append(Run(.lineBreak, format: format, link: currentLink(), change: change))
-        stories[s].lastTextPara = state.para
+        if stories[s].lastTextPara == nil { stories[s].lastTextPara = state.para }
     }
 
     /// The model's format and change for RTF character properties.
@@ -264,7 +264,7 @@ extension RTFParser {
             return
         }
         let uri = "data:image/\(type);base64," + Data(pictureData).base64EncodedString()
-        appendAtom(.image(Image(source: uri)), story: state.story, plain: true)
+        appendAtom(.image(Image(source: uri)), story: state.story)
         if state.story == 0 { bodyStarted = true }
     }
 }

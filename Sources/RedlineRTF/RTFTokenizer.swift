@@ -210,6 +210,14 @@ struct RTFWordKey: Hashable {
         count += 1
     }
 
+    /// A fast, well-mixed hash of the packed name (for `KeywordTable`).
+    var cheapHash: Int {
+        var h = a &* 0x9E3779B97F4A7C15
+        h ^= (b &+ UInt64(count)) &* 0xC2B2AE3D27D4EB4F
+        h ^= c &* 0x165667B19E3779F9
+        return Int(truncatingIfNeeded: h ^ (h >> 29))
+    }
+
     var name: String {
         var bytes: [UInt8] = []
         for i in 0..<count {

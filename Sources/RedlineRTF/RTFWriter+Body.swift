@@ -147,6 +147,9 @@ extension RTFSink {
     // MARK: Runs
 
     mutating func writeInlines(_ inlines: [Inline]) {
+        if Self.hasNestedChange(inlines, inChange: false) {
+            diagnostics.report(.rtfNestedChange, "a change inside another change (text inserted, then deleted by someone else) was written as the inner change only")
+        }
         let runs = inlines.runs
         var openLink: Link?
         for r in runs {
@@ -158,6 +161,19 @@ extension RTFSink {
             writeRun(r)
         }
         if openLink != nil { emit("}}") }
+    }
+
+    /// True when a tracked change sits inside another (RTF marks a run with one change only).
+    static func hasNestedChange(_ xs: [Inline], inChange: Bool) -> Bool {
+        for x in xs {
+            switch x {
+            case .insertion, .deletion, .substitution, .move:
+                if inChange || hasNestedChange(x.children, inChange: true) { return true }
+            default:
+                if hasNestedChange(x.children, inChange: inChange) { return true }
+            }
+        }
+        return false
     }
 
     private mutating func openField(_ l: Link) {
@@ -232,10 +248,26 @@ extension RTFSink {
 
     private mutating func writeAtom(_ a: Inline, run: Run) {
         switch a {
-        case .softBreak:
-            var r = run
-            r.content = .text(" ")
-            writeRun(r)
+        case .commentStart, .commentEnd, .commentPoint, .noteReference:
+            // Anchors and note references take the formatting around them, as the reader gives it back.
+            emit("{")
+            let mark = out.count
+            writeFormat(run)
+            if out.count > mark {
+                emit(" ")
+                writeAnchor(a)
+                emit("}")
+            } else {
+                out.removeLast()
+                writeAnchor(a)
+            }
+        default:
+            writeOther(a, run: run)
+        }
+    }
+
+    private mutating func writeAnchor(_ a: Inline) {
+        switch a {
         case .commentStart(let id):
             emit("{\\*\\atrfstart ")
             RTFText.escape(id, into: &out)
@@ -264,6 +296,17 @@ extension RTFSink {
                 first = false
             }
             emit("}")
+        default:
+            break
+        }
+    }
+
+    private mutating func writeOther(_ a: Inline, run: Run) {
+        switch a {
+        case .softBreak:
+            var r = run
+            r.content = .text(" ")
+            writeRun(r)
         case .image(let image):
             writeImage(image, run: run)
         case .raw(let format, let text):

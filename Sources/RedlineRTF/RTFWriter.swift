@@ -45,6 +45,8 @@ extension DiagnosticCode {
     public static let rtfBlockFlattened: DiagnosticCode = "rtf.block-flattened"
     /// A footnote or comment that nothing references was left out, or placed at the end.
     public static let rtfUnreferenced: DiagnosticCode = "rtf.unreferenced"
+    /// A change nested inside another was written as the inner change only.
+    public static let rtfNestedChange: DiagnosticCode = "rtf.nested-change"
     /// A date that is not ISO 8601 was left out of a revision or annotation.
     public static let rtfDateDropped: DiagnosticCode = "rtf.date-dropped"
 }
@@ -337,6 +339,16 @@ enum RTFParagraphFormat {
 /// Escaping text for RTF: `\`, `{`, `}` escaped, non-ASCII as `\uN` with an ASCII fallback.
 enum RTFText {
     static func escape(_ s: String, into h: inout [UInt8]) {
+        // Fast path: plain ASCII text without special characters is copied as is.
+        var plain = true
+        for b in s.utf8 where b >= 0x80 || b < 0x20 || b == 0x5C || b == 0x7B || b == 0x7D {
+            plain = false
+            break
+        }
+        if plain {
+            h.append(contentsOf: s.utf8)
+            return
+        }
         for u in s.unicodeScalars {
             let v = u.value
             switch v {

@@ -47,7 +47,8 @@ public final class XMLReader {
     private var lastNamespacePointer: UnsafePointer<xmlChar>?
     private var lastNamespace = noNamespace
     private var namespaceCache: [UnsafePointer<xmlChar>: Int] = [:]
-    private var nameCache: [UnsafePointer<xmlChar>: String] = [:]
+    /// Local names by libxml2's interned pointer: a direct-mapped table (names repeat endlessly).
+    private var nameSlots = [(UnsafePointer<xmlChar>?, String)](repeating: (nil, ""), count: 512)
     /// The current node's name and namespace number, once asked for.
     private var currentName: String?
     private var currentNamespace: Int?
@@ -137,13 +138,13 @@ public final class XMLReader {
     public var localName: String {
         if let n = currentName { return n }
         guard let r = reader, let p = xmlTextReaderConstLocalName(r) else { return "" }
-        let s: String
-        if let cached = nameCache[p] {
-            s = cached
-        } else {
-            s = String(cString: p)
-            nameCache[p] = s
+        let slot = Int(truncatingIfNeeded: UInt(bitPattern: p) >> 3) & (nameSlots.count - 1)
+        if nameSlots[slot].0 == p {
+            currentName = nameSlots[slot].1
+            return nameSlots[slot].1
         }
+        let s = String(cString: p)
+        nameSlots[slot] = (p, s)
         currentName = s
         return s
     }
@@ -276,7 +277,7 @@ public final class XMLReader {
         reader = nil
         pendingEnd = false
         namespaceCache = [:]
-        nameCache = [:]
+        nameSlots = [(UnsafePointer<xmlChar>?, String)](repeating: (nil, ""), count: 512)
         lastNamespacePointer = nil
         currentName = nil
         currentNamespace = nil

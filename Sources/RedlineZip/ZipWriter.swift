@@ -14,9 +14,12 @@ public final class ZipWriter {
     private var archive: OpaquePointer?
     private var spoolCount = 0
     private var names: Set<String> = []
+    private let level: UInt32
 
-    /// Creates an empty archive in a new temporary directory.
-    public init() throws {
+    /// Creates an empty archive in a new temporary directory. `compressionLevel` is zlib's, 1 (fastest)
+    /// to 9 (smallest).
+    public init(compressionLevel: Int = 6) throws {
+        level = UInt32(min(max(compressionLevel, 1), 9))
         var template = Array((NSTemporaryDirectory() + "/redline-zip-XXXXXX").utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
             throw RedlineError.io("cannot create a temporary directory: \(String(cString: strerror(errno)))")
@@ -111,7 +114,7 @@ public final class ZipWriter {
         // 1980-01-01 00:00:00, the earliest DOS date: no clock or time zone reaches the output.
         guard zip_file_set_dostime(za, i, 0, 0x21, 0) == 0,
               zip_file_set_external_attributes(za, i, 0, zip_uint8_t(ZIP_OPSYS_UNIX), 0o100644 << 16) == 0,
-              zip_set_file_compression(za, i, ZIP_CM_DEFLATE, 6) == 0
+              zip_set_file_compression(za, i, ZIP_CM_DEFLATE, level) == 0
         else { throw lastError("cannot set the attributes of \(name)") }
     }
 

@@ -8,6 +8,9 @@ enum DOCXWriterSamples {
 
     static func p(_ inlines: Inline...) -> Block { .paragraph(Paragraph(inlines)) }
 
+    /// A 40×20 red PNG as a data URI (how the RTF reader gives embedded pictures).
+    static let redPNG = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAACgAAAAUCAIAAABwJOjsAAAAJElEQVR4nGM4o6Q0IIhh1OJRi0ctHrV41OJRi0ctHrV45FgMAJxAUi7vNQYmAAAAAElFTkSuQmCC"
+
     /// Review marks of every kind, comments (ranges across paragraphs, overlapping, point, reply,
     /// resolved), notes, formatting, lists, a table with row changes and spans, quote and code.
     static var marked: Document {
@@ -55,6 +58,7 @@ enum DOCXWriterSamples {
                          change: .deleted(bob)),
             ])),
             .thematicBreak,
+            p(.text("A picture: "), .image(Image(source: redPNG, title: "Red", alt: "a red box")), .text(".")),
             .raw(format: "html", text: "<div>raw</div>"),
             p(.text("The end.")),
         ]

@@ -1,6 +1,7 @@
 import Foundation
 import RedlineCore
 @testable import RedlineDOCX
+import RedlineZip
 import XCTest
 
 /// The DOCX writer: package structure, review markup as Word writes it, determinism, diagnostics.
@@ -22,8 +23,9 @@ final class DOCXWriterTests: XCTestCase {
         let names = try DOCXTest.partNames(DOCXTest.write(DOCXWriterSamples.marked))
         XCTAssertEqual(names, [
             "[Content_Types].xml", "_rels/.rels", "docProps/core.xml", "docProps/custom.xml", "word/document.xml",
-            "word/_rels/document.xml.rels", "word/styles.xml", "word/settings.xml", "word/numbering.xml",
-            "word/footnotes.xml", "word/_rels/footnotes.xml.rels", "word/endnotes.xml", "word/_rels/endnotes.xml.rels",
+            "word/_rels/document.xml.rels", "word/media/image1.png", "word/styles.xml", "word/settings.xml",
+            "word/numbering.xml", "word/footnotes.xml", "word/_rels/footnotes.xml.rels", "word/endnotes.xml",
+            "word/_rels/endnotes.xml.rels",
             "word/comments.xml", "word/_rels/comments.xml.rels", "word/commentsExtended.xml", "word/commentsIds.xml",
         ])
         let plain = try DOCXTest.partNames(DOCXTest.write(Document(blocks: [p(.text("x"))])))
@@ -44,6 +46,24 @@ final class DOCXWriterTests: XCTestCase {
             + "<w:ins w:id=\"1\" \(annAttributes)><w:r><w:t xml:space=\"preserve\">new</w:t></w:r></w:ins>"
             + "<w:del w:id=\"2\" \(annAttributes)><w:r><w:delText xml:space=\"preserve\">old</w:delText>"
             + "<w:tab/><w:delText xml:space=\"preserve\">gone</w:delText></w:r></w:del></w:p>")
+    }
+
+    func testParagraphFormattingInSchemaOrder() throws {
+        let style = ParagraphStyle(alignment: .justified, firstLineIndent: 36, leftIndent: 18, rightIndent: 9,
+                                   lineSpacing: .exactly(14), spaceBefore: 6, spaceAfter: 12,
+                                   tabStops: [TabStop(position: 72, alignment: .right, leader: .dot), TabStop(position: 144)])
+        let xml = try body([.paragraph(Paragraph([.text("x")], style: style)),
+                            .paragraph(Paragraph([.text("y")], style: ParagraphStyle(lineSpacing: .atLeast(10)))),
+                            .paragraph(Paragraph([.styled(CharacterStyle(backgroundColor: RGBColor(hex: "00FF00")),
+                                                          [.highlight([.text("g")])]),
+                                                  .styled(CharacterStyle(backgroundColor: RGBColor(hex: "123456"), allCaps: true,
+                                                                         doubleStrikethrough: true), [.text("s")])]))])
+        XCTAssertTrue(xml.contains("<w:pPr><w:tabs><w:tab w:val=\"right\" w:leader=\"dot\" w:pos=\"1440\"/><w:tab w:val=\"left\" "
+            + "w:pos=\"2880\"/></w:tabs><w:spacing w:before=\"120\" w:after=\"240\" w:line=\"280\" w:lineRule=\"exact\"/>"
+            + "<w:ind w:left=\"360\" w:right=\"180\" w:firstLine=\"720\"/><w:jc w:val=\"both\"/></w:pPr>"), xml)
+        XCTAssertTrue(xml.contains("<w:spacing w:line=\"200\" w:lineRule=\"atLeast\"/>"), xml)
+        XCTAssertTrue(xml.contains("<w:rPr><w:highlight w:val=\"green\"/></w:rPr>"), xml)
+        XCTAssertTrue(xml.contains("<w:rPr><w:caps/><w:dstrike/><w:shd w:val=\"clear\" w:color=\"auto\" w:fill=\"123456\"/></w:rPr>"), xml)
     }
 
     func testNestedChangesAsWordWritesThem() throws {
@@ -71,6 +91,16 @@ final class DOCXWriterTests: XCTestCase {
             + "<w:keepLines/><w:outlineLvl w:val=\"0\"/></w:pPr>"), styles)
         XCTAssertTrue(styles.contains("w:styleId=\"ChapterStart\"><w:name w:val=\"Chapter Start\"/><w:basedOn w:val=\"Normal\"/>"
             + "<w:qFormat/></w:style>"), styles)
+    }
+
+    func testCommentIDsThatAreNumbersAreKept() throws {
+        var t = CommentTable()
+        XCTAssertEqual(t.number("7"), 7)
+        XCTAssertEqual(t.number("note"), 0)
+        XCTAssertEqual(t.number("0"), 1, "0 is taken: the next free number")
+        XCTAssertEqual(t.number("007"), 2, "not a plain number")
+        XCTAssertEqual(t.number("7"), 7)
+        XCTAssertEqual(t.number("x"), 3)
     }
 
     func testRevisionIDsAreUniqueAcrossTheDocument() throws {
@@ -198,6 +228,44 @@ final class DOCXWriterTests: XCTestCase {
         XCTAssertTrue(rels.contains("<Relationship Id=\"rIdLink1\" Type=\"http://schemas.openxmlformats.org/officeDocument/"
                                     + "2006/relationships/hyperlink\" Target=\"https://a.example/?x=1&amp;y=2\" "
                                     + "TargetMode=\"External\"/>"), rels)
+    }
+
+    func testEmbeddedImagesBecomeInlinePictures() throws {
+        let docx = try DOCXTest.write(DOCXWriterSamples.marked)
+        let xml = try DOCXTest.part("word/document.xml", of: docx)
+        XCTAssertTrue(xml.contains("<w:r><w:drawing><wp:inline distT=\"0\" distB=\"0\" distL=\"0\" distR=\"0\"><wp:extent "
+            + "cx=\"381000\" cy=\"190500\"/><wp:docPr id=\"1\" name=\"Picture 1\" descr=\"a red box\" title=\"Red\"/>"), xml)
+        XCTAssertTrue(xml.contains("<a:blip r:embed=\"rIdImage1\"/>"))
+        let rels = try DOCXTest.part("word/_rels/document.xml.rels", of: docx)
+        XCTAssertTrue(rels.contains("<Relationship Id=\"rIdImage1\" Type=\"http://schemas.openxmlformats.org/officeDocument/2006/"
+            + "relationships/image\" Target=\"media/image1.png\"/>"), rels)
+        let types = try DOCXTest.part("[Content_Types].xml", of: docx)
+        XCTAssertTrue(types.contains("<Default Extension=\"png\" ContentType=\"image/png\"/>"))
+        let png = try XCTUnwrap(try ZipArchive(bytes: docx).read(named: "word/media/image1.png"))
+        XCTAssertEqual(Array(png.prefix(4)), [0x89, 0x50, 0x4E, 0x47])
+        let image = try XCTUnwrap(DOCXImage(dataURI: DOCXWriterSamples.redPNG))
+        XCTAssertEqual([image.width, image.height], [40, 20])
+        XCTAssertNil(DOCXImage(dataURI: "data:image/png;base64,AAAA"), "not a PNG")
+        XCTAssertNil(DOCXImage(dataURI: "pictures/x.png"))
+    }
+
+    func testLinkTargetsAreURIs() throws {
+        XCTAssertEqual(DOCXComposer.uriEscaped("https://a.example/x y\"z"), "https://a.example/x%20y%22z")
+        XCTAssertEqual(DOCXComposer.uriEscaped("https://ü.example/ä ö"), "https://ü.example/ä%20ö")
+        XCTAssertEqual(DOCXComposer.uriEscaped("https://a.example/?q=1&r=2#f"), "https://a.example/?q=1&r=2#f")
+        let xml = try body([p(.link(Link(url: ""), [.text("nowhere")]))])
+        XCTAssertFalse(xml.contains("w:hyperlink"), xml)
+    }
+
+    func testEdgeShapesStayValid() throws {
+        let xml = try body([.table(Table(columns: [], headerRowCount: 0, rows: [])),
+                            .table(Table(columns: [.none], headerRowCount: 0, rows: [TableRow([])]))])
+        XCTAssertEqual(xml, "<w:tbl><w:tblPr><w:tblStyle w:val=\"TableGrid\"/><w:tblW w:w=\"5000\" w:type=\"pct\"/>"
+            + "<w:tblLook w:val=\"04A0\" w:firstRow=\"0\" w:lastRow=\"0\" w:firstColumn=\"0\" w:lastColumn=\"0\" "
+            + "w:noHBand=\"0\" w:noVBand=\"1\"/></w:tblPr><w:tblGrid><w:gridCol w:w=\"9360\"/></w:tblGrid><w:tr><w:tc><w:tcPr>"
+            + "<w:tcW w:w=\"9360\" w:type=\"dxa\"/></w:tcPr><w:p/></w:tc></w:tr></w:tbl>")
+        let docx = try DOCXTest.write(Document(blocks: [], notes: []))
+        XCTAssertTrue(try DOCXTest.part("word/document.xml", of: docx).contains("<w:body><w:sectPr>"))
     }
 
     func testNotesAndTheirSeparators() throws {

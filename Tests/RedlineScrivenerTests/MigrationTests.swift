@@ -52,7 +52,7 @@ final class MigrationTests: XCTestCase {
         XCTAssertEqual(files, [
             "01-part-one.txt",
             "01-part-one/01-chapter-1-landfall.txt",
-            "01-part-one/01-chapter-1-landfall/01-arrival.snapshots/2024-02-01-10-00-00-0100.txt",
+            "01-part-one/01-chapter-1-landfall/01-arrival.snapshots/2024-02-01-10-00-00+0100.txt",
             "01-part-one/01-chapter-1-landfall/01-arrival.txt",
             "01-part-one/01-chapter-1-landfall/02-the-keeper.txt",
             "01-part-one/02-chapter-2-working-title/01-storm.txt",
@@ -187,6 +187,8 @@ final class MigrationTests: XCTestCase {
         XCTAssertEqual(OutputNames.relative(from: "a/b/c.md", to: "a/d.md"), "../d.md")
         XCTAssertEqual(OutputNames.relative(from: "a/b.md", to: "a/b/c.md"), "b/c.md")
         XCTAssertEqual(OutputNames.relative(from: "x.md", to: "y.md"), "y.md")
+        XCTAssertEqual(OutputNames.snapshotName("2024-02-01-10-00-00+0100"), "2024-02-01-10-00-00+0100")
+        XCTAssertEqual(OutputNames.snapshotName("../x y"), "-x-y")
         XCTAssertEqual(OutputNames.anchor("Chapter 2 (working title)"), "chapter-2-working-title")
     }
 }

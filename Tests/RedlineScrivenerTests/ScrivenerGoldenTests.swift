@@ -41,7 +41,10 @@ final class ScrivenerGoldenTests: XCTestCase {
                 ($0.key.hasSuffix(".warnings.txt") ? $0.key : prefix + $0.key, $0.value)
             })
             if update {
-                if layout == .tree { try? FileManager.default.removeItem(atPath: golden + "/tree") }
+                for old in (try? FileManager.default.contentsOfDirectory(atPath: golden)) ?? []
+                where old.hasPrefix("tree") == (layout == .tree) {
+                    try? FileManager.default.removeItem(atPath: golden + "/" + old)
+                }
                 for (path, text) in actual { try Fixtures.write([path: text], under: golden) }
                 continue
             }

@@ -102,6 +102,15 @@ final class BatchEngineTests: XCTestCase {
         XCTAssertEqual(summary.failed, 1, "a failed input is tried again")
         XCTAssertEqual(records.first { $0.input.hasSuffix("two.lines") }?.warnings.count, 2, "skipped inputs keep their warnings")
 
+        // A line torn by a kill (no newline) is skipped, and does not swallow the next run's first line.
+        let journal = dir + "/out/.redline/journal.jsonl"
+        let h = try XCTUnwrap(FileHandle(forWritingAtPath: journal))
+        h.seekToEndOfFile()
+        h.write(Data("{\"key\":\"one.lin".utf8))
+        try h.close()
+        (_, summary) = try run(inputs, options(dir + "/out", existing: .skipUpToDate))
+        XCTAssertEqual(summary.skipped, 3)
+
         // Touched without change: still up to date. Changed content: converted again.
         try BatchFixture.write("x\n", to: dir + "/in/sub/deeper/three.lines")
         try BatchFixture.write("a\n+c\n", to: dir + "/in/one.lines")

@@ -61,6 +61,14 @@ final class CheckEngineTests: XCTestCase {
         XCTAssertTrue(f.contains { $0.message == "footnote 2 is never referenced" })
     }
 
+    func testLinksAreUnverifiedWhenTheReaderDropsBookmarks() {
+        var inspector = DocumentInspector()
+        for c in sample.chunks { inspector.inspect(c) }
+        let links = inspector.findings(bookmarksDropped: true).filter { $0.category == "links" }
+        XCTAssertEqual(links.map(\.code), ["link.unverified"])
+        XCTAssertEqual(links.first?.message, "1 internal link (#nowhere) may point at bookmarks, which the reader does not keep: not checked")
+    }
+
     func testCleanDocumentHasNoFindings() {
         let doc = Document(blocks: [
             .heading(level: 2, Paragraph([.text("1. Methods")])),

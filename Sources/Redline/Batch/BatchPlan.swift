@@ -6,16 +6,13 @@ struct BatchJob: Sendable {
     /// nil when no reader knows the input's extension (the job fails with that reason).
     var format: Format?
     var outputs: [(variant: OutputVariant, path: String)]
-    /// Where the up-to-date record of this input lives.
-    var recordPath: String
+    /// The key of this input's up-to-date record: its first output, relative to the output directory.
+    var recordKey: String
 }
 
 /// Turns inputs into jobs and checks the plan as a whole before anything is written: no two inputs
 /// write the same output, no output replaces an input, and existing outputs are only touched when asked.
 enum BatchPlan {
-    /// The directory under the output directory that holds up-to-date records.
-    static let recordDirectory = ".redline"
-
     static func jobs(for inputs: [BatchInput], options: BatchOptions) throws -> [BatchJob] {
         let outCanonical = InputSelection.canonical(options.outputDirectory)
         var writer: [String: String] = [:]
@@ -39,9 +36,8 @@ enum BatchPlan {
                 }
                 outputs.append((v, path))
             }
-            let first = options.outputRelativePath(input.relativePath, options.variants[0])
             jobs.append(BatchJob(input: input, format: format, outputs: outputs,
-                                 recordPath: options.underOutput(recordDirectory + "/" + first + ".json")))
+                                 recordKey: options.outputRelativePath(input.relativePath, options.variants[0])))
         }
         if let first = existing.first {
             let n = existing.count

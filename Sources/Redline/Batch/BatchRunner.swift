@@ -40,7 +40,9 @@ public enum Batch {
         guard options.to.writer != nil else { throw RedlineError.usage("Redline cannot write \(options.to.name)") }
         try BatchPlan.prepareOutputDirectory(options.outputDirectory)
         let jobs = try BatchPlan.jobs(for: inputs, options: options)
-        StagedFile.removeStaleTemporaries(for: jobs.flatMap { $0.outputs.map(\.path) + [$0.recordPath] })
+        let journalPath = UpToDateJournal.path(outputDirectory: options.outputDirectory, shard: options.shard)
+        StagedFile.removeStaleTemporaries(for: jobs.flatMap { $0.outputs.map(\.path) } + [journalPath])
+        let journal = try UpToDateJournal(outputDirectory: options.outputDirectory, shard: options.shard)
 
         let start = DispatchTime.now()
         let state = RunState(jobs: jobs, start: start)
@@ -50,7 +52,7 @@ public enum Batch {
             group.enter()
             let worker = Thread {
                 while let i = state.take() {
-                    let record = execute(jobs[i], options: options, fingerprint: fingerprint)
+                    let record = execute(jobs[i], options: options, fingerprint: fingerprint, journal: journal)
                     state.finish(i, record, observer: observer)
                 }
                 group.leave()
@@ -62,6 +64,7 @@ public enum Batch {
             observer?.tick(state.progress)
         }
         let records = state.records
+        journal.compact(touched: Set(jobs.map(\.recordKey)))
         if records.contains(where: { $0.status == .converted }) { flushToDisk(options.outputDirectory) }
         let summary = BatchSummary(records: records, seconds: state.progress.elapsed, shard: options.shard?.description)
         observer?.batchFinished(summary)
@@ -69,7 +72,7 @@ public enum Batch {
     }
 
     /// Converts one input into all its versions.
-    static func execute(_ job: BatchJob, options: BatchOptions, fingerprint: String) -> BatchRecord {
+    static func execute(_ job: BatchJob, options: BatchOptions, fingerprint: String, journal: UpToDateJournal) -> BatchRecord {
         let start = DispatchTime.now()
         let outputs = job.outputs.map { BatchRecord.Output(path: $0.path, variant: $0.variant.name) }
         var record = BatchRecord(input: job.input.path, format: job.format?.name, status: .failed, outputs: outputs)
@@ -81,8 +84,8 @@ public enum Batch {
             }
             guard let reader = format.reader else { throw RedlineError.unsupported("Redline cannot read \(format.name)") }
             let paths = job.outputs.map(\.path)
-            if options.existing == .skipUpToDate, let r = UpToDateRecord.load(job.recordPath),
-               r.isUpToDate(options: fingerprint, input: job.input.path, outputs: paths) {
+            if options.existing == .skipUpToDate,
+               let r = journal.upToDate(job.recordKey, options: fingerprint, input: job.input.path, outputs: paths) {
                 record.status = .skipped
                 record.warnings = r.warnings
                 return record
@@ -109,9 +112,8 @@ public enum Batch {
             record.warnings = WarningCount.folding(readDiagnostics.all + branchDiagnostics.flatMap(\.all))
             let outputStates = paths.compactMap { UpToDateRecord.state(of: $0) }
             if outputStates.count == paths.count {
-                try? BatchPlan.makeDirectories((job.recordPath as NSString).deletingLastPathComponent)
-                try? UpToDateRecord(options: fingerprint, input: inputState, outputs: outputStates,
-                                    warnings: record.warnings).save(job.recordPath)
+                journal.append(UpToDateRecord(key: job.recordKey, options: fingerprint, input: inputState,
+                                              outputs: outputStates, warnings: record.warnings))
             }
         } catch {
             record.status = .failed

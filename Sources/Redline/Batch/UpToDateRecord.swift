@@ -2,9 +2,9 @@ import Foundation
 
 /// What a batch remembers about one converted input, so `--skip-existing` can tell that its outputs are
 /// up to date: the options' fingerprint, the input's size, modification time and content hash, and each
-/// output's size and modification time as written. Kept as a small JSON file under `OUT/.redline/`,
-/// written only after every output of the input has been renamed into place; any mismatch (or a
-/// missing record) means "convert again", so a run killed at any moment is never mistaken for done.
+/// output's size and modification time as written. Kept as a line of an `UpToDateJournal`, appended only
+/// after every output of the input has been renamed into place; any mismatch (or a missing record)
+/// means "convert again", so a run killed at any moment is never mistaken for done.
 public struct UpToDateRecord: Codable, Sendable, Hashable {
     /// A file's identity as far as up-to-date checks go.
     public struct FileState: Codable, Sendable, Hashable {
@@ -17,28 +17,14 @@ public struct UpToDateRecord: Codable, Sendable, Hashable {
     }
 
     public var version: Int = 1
+    /// Which input this is about: its first output's path relative to the output directory.
+    public var key: String
     /// `BatchOptions.fingerprint` of the run that wrote the outputs.
     public var options: String
     public var input: FileState
     public var outputs: [FileState]
     /// The warnings of that conversion, reported again when it is skipped.
     public var warnings: [WarningCount]
-
-    /// The record of an input, if one exists and can be read.
-    static func load(_ path: String) -> UpToDateRecord? {
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
-        return try? JSONDecoder().decode(UpToDateRecord.self, from: data)
-    }
-
-    /// Writes the record atomically (temporary file + rename).
-    func save(_ path: String) throws {
-        let e = JSONEncoder()
-        e.outputFormatting = [.sortedKeys]
-        let data = try e.encode(self)
-        let file = try StagedFile(path: path)
-        try file.output.write(bytes: [UInt8](data))
-        try file.commit()
-    }
 
     /// True when the options are the same, the input has not changed, and every output is as written.
     func isUpToDate(options fingerprint: String, input path: String, outputs: [String]) -> Bool {

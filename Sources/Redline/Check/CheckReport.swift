@@ -61,8 +61,7 @@ public enum CheckReport {
                 out += "  \(f.failing ? "✗" : "·") \(f.category): \(where_(f.location))\(f.message)\(count(f))\n"
             }
         }
-        let s = summary(results)
-        out += "\(s.files) file\(s.files == 1 ? "" : "s") checked, \(s.failed) failed, \(s.findings) finding\(s.findings == 1 ? "" : "s")\n"
+        out += summaryLine(summary(results))
         return out
     }
 
@@ -99,8 +98,12 @@ public enum CheckReport {
             }
         }
         let s = summary(results)
-        out += "\(s.files) files checked, \(s.failed) failed, \(s.findings) findings\n"
+        out += summaryLine(s)
         return out
+    }
+
+    static func summaryLine(_ s: Summary) -> String {
+        "\(s.files) file\(s.files == 1 ? "" : "s") checked, \(s.failed) failed, \(s.findings) finding\(s.findings == 1 ? "" : "s")\n"
     }
 
     static func githubData(_ s: String) -> String {

@@ -69,8 +69,13 @@ struct DocumentInspector {
         aside = false
     }
 
-    /// Everything found, in the order of the categories.
-    func findings() -> [CheckFinding] {
+    /// The code of internal links that could not be checked (never failing).
+    static let unverified = "link.unverified"
+
+    /// Everything found, in the order of the categories. With `bookmarksDropped` (the reader does not
+    /// keep bookmarks, so a link to no heading may point at one), such links are reported once, as
+    /// unverified, instead of as broken.
+    func findings(bookmarksDropped: Bool = false) -> [CheckFinding] {
         var out: [CheckFinding] = []
         for (code, noun) in Self.changeKinds {
             guard let t = changes[code] else { continue }
@@ -91,10 +96,19 @@ struct DocumentInspector {
             out.append(CheckFinding(category: c.resolved ? "resolved" : "comments", code: "comment.\(state)",
                                     message: m, location: .init(paragraph: at)))
         }
-        for l in links where !anchors.contains(String(l.target.dropFirst())) {
-            out.append(CheckFinding(category: "links", code: "link.broken",
-                                    message: "link to \(l.target): no heading or anchor of that name",
-                                    location: .init(paragraph: l.at)))
+        let unmatched = links.filter { !anchors.contains(String($0.target.dropFirst())) }
+        if bookmarksDropped, let first = unmatched.first {
+            let shown = unmatched.prefix(3).map(\.target).joined(separator: ", ") + (unmatched.count > 3 ? ", ..." : "")
+            let n = unmatched.count
+            out.append(CheckFinding(category: "links", code: Self.unverified,
+                                    message: "\(n) internal link\(n == 1 ? "" : "s") (\(shown)) may point at bookmarks, which the reader does not keep: not checked",
+                                    location: .init(paragraph: first.at), count: n))
+        } else {
+            for l in unmatched {
+                out.append(CheckFinding(category: "links", code: "link.broken",
+                                        message: "link to \(l.target): no heading or anchor of that name",
+                                        location: .init(paragraph: l.at)))
+            }
         }
         var referenced = Set<String>()
         for r in noteReferences {

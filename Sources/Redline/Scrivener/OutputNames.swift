@@ -21,6 +21,16 @@ enum OutputNames {
         return out.isEmpty ? "untitled" : out
     }
 
+    /// A snapshot's file name kept as Scrivener wrote it (a date and time such as `2024-02-01-10-00-00+0100`):
+    /// letters, digits and `+ - _ .` stay, anything else becomes a hyphen, and it never starts with a dot.
+    static func snapshotName(_ name: String) -> String {
+        var out = String(name.map { c -> Character in
+            c.isASCII && (c.isLetter || c.isNumber || "+-_.".contains(c)) ? c : "-"
+        })
+        while out.hasPrefix(".") { out.removeFirst() }
+        return out.isEmpty ? "snapshot" : out
+    }
+
     /// A numeric prefix for position `index` (1-based) among `count` siblings: at least two digits.
     static func prefix(_ index: Int, of count: Int) -> String {
         let width = max(2, String(count).count)

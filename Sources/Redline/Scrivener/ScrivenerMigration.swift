@@ -306,7 +306,7 @@ struct Migrator {
     func writeSnapshots(of item: BinderItem, into dir: String, title: String, diagnostics: Diagnostics) throws -> [String] {
         var files: [String] = []
         for s in project.snapshots(of: item, diagnostics: diagnostics) {
-            let file = dir + OutputNames.slug(s.name) + "." + ext
+            let file = dir + OutputNames.snapshotName(s.name) + "." + ext
             var doc = try project.readSnapshot(s, diagnostics: diagnostics)
             doc.metadata["title"] = .text(title)
             doc.metadata["snapshot"] = .text(s.name)

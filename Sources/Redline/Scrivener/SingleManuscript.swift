@@ -21,7 +21,8 @@ extension Migrator {
             try Pipeline.run(source: &source, stages: stages, sink: &sink)
         }
         source.closeRecord()
-        // Side parts written at the end (comments, notes) are the last item's to report.
+        // What the writer reports as it finishes (fonts over the whole file, side parts) is the project's.
+        for d in source.writerDiagnosticsSinceLastItem() { diagnostics.report(d) }
         report.records += log.records
         report.outputs.append(absolute(file))
         report.outputs += log.records.flatMap { $0.outputs.filter { $0 != absolute(file) } }
@@ -80,18 +81,25 @@ struct SingleManuscriptSource: ChunkSource {
     mutating func closeRecord() {
         guard var o = open else { return }
         open = nil
+        for d in writerDiagnosticsSinceLastItem() { o.diagnostics.report(d) }
+        o.record.diagnostics = o.diagnostics.all
+        o.record.seconds = Migrator.seconds(since: o.start)
+        log.records.append(o.record)
+    }
+
+    /// What the writer reported since the last call, with the counts of that stretch.
+    mutating func writerDiagnosticsSinceLastItem() -> [Diagnostic] {
+        var out: [Diagnostic] = []
         for d in writerDiagnostics.all {
             let delta = d.count - writerCounts[d.code, default: 0]
             if delta > 0 {
                 var x = d
                 x.count = delta
-                o.diagnostics.report(x)
+                out.append(x)
             }
             writerCounts[d.code] = d.count
         }
-        o.record.diagnostics = o.diagnostics.all
-        o.record.seconds = Migrator.seconds(since: o.start)
-        log.records.append(o.record)
+        return out
     }
 
     /// The chunks of one item. A text that cannot be read leaves the heading and a failed record.

@@ -104,15 +104,19 @@ public enum InlineBuilder {
     }
 
     private static func byLink(_ runs: [Run]) -> [Inline] {
-        group(runs, by: \.link) { link, part in
+        if runs.allSatisfy({ $0.link == nil }) { return byFormatChange(runs) }
+        return group(runs, by: \.link) { link, part in
             let inner = byFormatChange(part)
             return link.map { [.link($0, inner)] } ?? inner
         }
     }
 
     private static func byFormatChange(_ runs: [Run]) -> [Inline] {
-        group(runs, by: \.formatChange) { fc, part in
-            let inner = formatted(part.map(\.content), part.map(\.format), level: 0)
+        if runs.allSatisfy({ $0.formatChange == nil }) {
+            return formatted(runs.map(\.content)[...], runs.map(\.format)[...], level: 0)
+        }
+        return group(runs, by: \.formatChange) { fc, part in
+            let inner = formatted(part.map(\.content)[...], part.map(\.format)[...], level: 0)
             return fc.map { [.formatChange($0, inner)] } ?? inner
         }
     }
@@ -131,31 +135,58 @@ public enum InlineBuilder {
         return out
     }
 
-    /// Toggles in nesting order; level 0 is the character style.
-    nonisolated(unsafe) private static let toggles: [(WritableKeyPath<TextFormat, Bool>, ([Inline]) -> Inline)] = [
-        (\.bold, Inline.strong), (\.italic, Inline.emphasis), (\.underline, Inline.underline),
-        (\.strikethrough, Inline.strikethrough), (\.smallCaps, Inline.smallCaps),
-        (\.superscript, Inline.superscript), (\.subscript, Inline.subscript), (\.highlight, Inline.highlight),
-    ]
+    /// The number of toggles, nested in this order below the character style (level 0): strong, emphasis,
+    /// underline, strikethrough, small caps, superscript, subscript, highlight.
+    private static let toggleCount = 8
 
-    private static func formatted(_ contents: [Run.Content], _ formats: [TextFormat], level: Int) -> [Inline] {
+    /// Whether toggle `level` (1...8) is on in `f` (a switch, not key paths: this runs for every run).
+    @inline(__always)
+    private static func isOn(_ f: TextFormat, _ level: Int) -> Bool {
+        switch level {
+        case 1: return f.bold
+        case 2: return f.italic
+        case 3: return f.underline
+        case 4: return f.strikethrough
+        case 5: return f.smallCaps
+        case 6: return f.superscript
+        case 7: return f.subscript
+        default: return f.highlight
+        }
+    }
+
+    private static func wrap(_ level: Int, _ c: [Inline]) -> Inline {
+        switch level {
+        case 1: return .strong(c)
+        case 2: return .emphasis(c)
+        case 3: return .underline(c)
+        case 4: return .strikethrough(c)
+        case 5: return .smallCaps(c)
+        case 6: return .superscript(c)
+        case 7: return .subscript(c)
+        default: return .highlight(c)
+        }
+    }
+
+    private static func formatted(_ contents: ArraySlice<Run.Content>, _ formats: ArraySlice<TextFormat>, level: Int) -> [Inline] {
+        var level = level
+        // Skip levels no run uses (most runs are plain or have one toggle).
+        if level == 0 && formats.allSatisfy({ $0.style.isEmpty }) { level = 1 }
+        if level >= 1 && !formats.contains(where: { $0.hasToggles }) { level = toggleCount + 1 }
+        while level >= 1 && level <= toggleCount && !formats.contains(where: { isOn($0, level) }) { level += 1 }
         if level == 0 {
             var out: [Inline] = []
-            var i = 0
-            while i < formats.count {
+            var i = formats.startIndex
+            while i < formats.endIndex {
                 let s = formats[i].style
                 var j = i + 1
-                while j < formats.count && formats[j].style == s { j += 1 }
-                var inner = Array(formats[i..<j])
-                for k in inner.indices { inner[k].style = CharacterStyle() }
-                let built = formatted(Array(contents[i..<j]), inner, level: 1)
+                while j < formats.endIndex && formats[j].style == s { j += 1 }
+                let built = formatted(contents[i..<j], formats[i..<j], level: 1)
                 out += s.isEmpty ? built : [.styled(s, built)]
                 i = j
             }
             return out
         }
-        // No toggle left on in any run (the usual case): straight to the leaves, skipping the levels.
-        if level > toggles.count || !formats.contains(where: \.hasToggles) {
+        if level > toggleCount {
             return zip(contents, formats).map { content, format in
                 switch content {
                 case .text(let s): return format.code ? .code(s) : .text(s)
@@ -164,17 +195,14 @@ public enum InlineBuilder {
                 }
             }
         }
-        let (path, wrap) = toggles[level - 1]
         var out: [Inline] = []
-        var i = 0
-        while i < formats.count {
-            let on = formats[i][keyPath: path]
+        var i = formats.startIndex
+        while i < formats.endIndex {
+            let on = isOn(formats[i], level)
             var j = i + 1
-            while j < formats.count && formats[j][keyPath: path] == on { j += 1 }
-            var inner = Array(formats[i..<j])
-            for k in inner.indices { inner[k][keyPath: path] = false }
-            let built = formatted(Array(contents[i..<j]), inner, level: level + 1)
-            out += on ? [wrap(built)] : built
+            while j < formats.endIndex && isOn(formats[j], level) == on { j += 1 }
+            let built = formatted(contents[i..<j], formats[i..<j], level: level + 1)
+            out += on ? [wrap(level, built)] : built
             i = j
         }
         return out

@@ -35,7 +35,8 @@ extension StoryParser {
 
         let styles = context.styles
         let styleID = markup.props.styleID ?? styles.defaultParagraphStyleID
-        let resolved = styles.paragraphProps(styleID).merged(with: markup.props)
+        let base = resolvedStyle(styleID)
+        let resolved = base.props.merged(with: markup.props)
         let inlines = InlineBuilder.pairingSubstitutions(InlineBuilder.inlines(from: runs))
         var paragraph = Paragraph(inlines, style: paragraphStyle(resolved, styleID: styleID), markChange: markup.markChange)
         if let (change, old) = markup.propsChange {
@@ -47,7 +48,7 @@ extension StoryParser {
         let level = max(0, min(resolved.level ?? 0, 8))
         let numbered = numID.flatMap { context.numbering.level($0, level) } != nil
         var out: [ParsedBlock]
-        if let h = styles.headingLevel(resolved) {
+        if let h = markup.props.outlineLevel == nil ? base.heading : styles.headingLevel(resolved) {
             if numbered {
                 diagnostics.report(.docxHeadingNumbering, "heading numbers are not kept", at: location)
             }
@@ -64,6 +65,15 @@ extension StoryParser {
             out = [.block(.paragraph(paragraph))]
         }
         return out + extra.map { .block($0) }
+    }
+
+    /// A paragraph style's properties through its chain and its heading level, computed once per style.
+    private func resolvedStyle(_ id: String?) -> (props: ParaProps, heading: Int?) {
+        if let cached = styleCache[id ?? ""] { return cached }
+        let props = context.styles.paragraphProps(id)
+        let entry = (props, context.styles.headingLevel(props))
+        styleCache[id ?? ""] = entry
+        return entry
     }
 
     /// The model's style for resolved properties: what differs from the document default, and the
@@ -141,9 +151,11 @@ extension StoryParser {
             let (f, fc) = format()
             let link = fields.last(where: { $0.link != nil })?.link ?? enclosing.link
             // Adjacent text of the same look joins the previous run (Word splits runs freely).
-            if case .text(let s) = content, let last = runs.last, case .text(let before) = last.content,
-               last.format == f, last.link == link, last.change == enclosing.change, last.formatChange == fc {
-                runs[runs.count - 1].content = .text(before + s)
+            if case .text(let s) = content, let i = runs.indices.last, case .text(var joined) = runs[i].content,
+               runs[i].change == enclosing.change, runs[i].link == link, runs[i].format == f, runs[i].formatChange == fc {
+                runs[i].content = .lineBreak  // releases the run's copy, so the append below is in place
+                joined += s
+                runs[i].content = .text(joined)
                 return
             }
             runs.append(Run(content, format: f, link: link, change: enclosing.change, formatChange: fc))

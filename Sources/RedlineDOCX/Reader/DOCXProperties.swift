@@ -111,6 +111,12 @@ enum PropertyParser {
         while let k = try x.next(), k != .end {
             guard k == .start else { continue }
             if x.namespace != OOXML.w { try x.skipElement(); continue }
+            switch x.localName {
+            case "bCs", "iCs", "szCs", "lang", "noProof", "rtl", "cs", "kern", "spacing", "w", "position":
+                try x.skipElement()
+                continue
+            default: break
+            }
             let val = x.attribute("val", in: OOXML.w)
             switch x.localName {
             case "b": m.props.bold = toggle(x)

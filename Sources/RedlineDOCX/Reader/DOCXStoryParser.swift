@@ -33,6 +33,8 @@ final class StoryParser {
     var fields: [Field] = []
     /// The last run look computed (properties, old properties, change, in a link) and its result.
     var lastFormat: (props: RunProps, old: RunProps?, change: Change?, inLink: Bool, result: (TextFormat, FormatChange?))?
+    /// Paragraph styles resolved so far (see `resolvedStyle`).
+    var styleCache: [String: (props: ParaProps, heading: Int?)] = [:]
     /// Body-level wrapper elements (w:sdt, w:customXml) currently open.
     private var bodyWrappers = 0
 
@@ -82,6 +84,7 @@ final class StoryParser {
         if ns == OOXML.mc { return x.localName == "AlternateContent" ? .alternate : .skip }
         guard ns == OOXML.w else { return .handle }
         switch x.localName {
+        case "r", "t", "p", "rPr", "pPr": return .handle  // the usual ones first: a string switch tries cases in order
         case "sdt", "sdtContent", "customXml", "smartTag", "dir", "bdo": return .enter
         case "sdtPr", "sdtEndPr", "customXmlPr", "smartTagPr", "proofErr", "permStart", "permEnd",
              "bookmarkEnd", "lastRenderedPageBreak", "annotationRef", "footnoteRef", "endnoteRef",

@@ -62,17 +62,37 @@ extension DOCXComposer {
         var open: [(change: RunChange, range: String?)] = []
     }
 
+    /// Opens `w:hyperlink` (an empty target opens nothing: the text stays plain).
     private func openLink(_ l: Link, _ s: inout RunState, into x: inout XMLText) {
         var a: [(String, String)]
         if l.url.hasPrefix("#") {
+            guard l.url.count > 1 else { return }
             a = [("w:anchor", String(l.url.dropFirst()))]
         } else {
-            a = [("r:id", linkID(l.url))]
+            guard !l.url.isEmpty else { return }
+            a = [("r:id", linkID(Self.uriEscaped(l.url)))]
         }
         if !l.title.isEmpty { a.append(("w:tooltip", l.title)) }
         a.append(("w:history", "1"))
         x.open("w:hyperlink", a)
         s.linkOpen = true
+    }
+
+    /// A link target with the ASCII characters a URI may not hold (spaces, quotes, brackets, controls)
+    /// percent-encoded, as relationship targets are URIs. Other characters are kept.
+    static func uriEscaped(_ url: String) -> String {
+        func unsafe(_ c: Unicode.Scalar) -> Bool { c.value < 0x20 || " \"<>\\^`{|}".unicodeScalars.contains(c) }
+        guard url.unicodeScalars.contains(where: unsafe) else { return url }
+        var out = ""
+        for c in url.unicodeScalars {
+            if unsafe(c) {
+                let hex = String(c.value, radix: 16, uppercase: true)
+                out += "%" + (hex.count == 1 ? "0" + hex : hex)
+            } else {
+                out.unicodeScalars.append(c)
+            }
+        }
+        return out
     }
 
     private func openChange(_ c: RunChange, _ s: inout RunState, into x: inout XMLText) {
@@ -163,8 +183,12 @@ extension DOCXComposer {
             x.close("w:rPr")
             x.empty(tag, [("w:id", String(n))])
             x.close("w:r")
-        case .image:
-            diagnostics.report(.docxImageDropped, "images are not embedded in DOCX and were dropped")
+        case .image(let image):
+            var picture = XMLText()
+            guard drawing(image, into: &picture) else { return }
+            openRun(r, into: &x)
+            x.append(picture)
+            x.close("w:r")
         case .raw(let format, _):
             diagnostics.report(.docxRawDropped, "raw \(format) content cannot be carried in DOCX and was dropped")
         default:
@@ -180,7 +204,8 @@ extension DOCXComposer {
 
     /// `<w:r>` and its properties, including a tracked formatting change.
     private func openRun(_ r: Run, into x: inout XMLText) {
-        x.open("w:r")
+        x.raw("<w:r>")
+        if r.format.isPlain && r.formatChange == nil && r.link == nil { return }  // most runs: no properties
         var props = XMLText()
         Properties.run(r.format, styleID: characterStyleID(r.format, inLink: r.link != nil), into: &props)
         if let fc = r.formatChange {
@@ -205,15 +230,20 @@ extension DOCXComposer {
 
     /// Text as `w:t` (or `w:delText` when deleted), tabs as `w:tab`, line feeds as `w:br`.
     private func text(_ s: String, deleted: Bool, into x: inout XMLText) {
-        let tag = deleted ? "w:delText" : "w:t"
+        let (open, close) = deleted ? ("<w:delText xml:space=\"preserve\">", "</w:delText>")
+                                    : ("<w:t xml:space=\"preserve\">", "</w:t>")
         if !s.utf8.contains(where: { $0 == 9 || $0 == 10 || $0 == 13 }) {
-            x.element(tag, [("xml:space", "preserve")], text: s)
+            x.raw(open)
+            x.text(s)
+            x.raw(close)
             return
         }
         var piece = ""
         func flush() {
             guard !piece.isEmpty else { return }
-            x.element(tag, [("xml:space", "preserve")], text: piece)
+            x.raw(open)
+            x.text(piece)
+            x.raw(close)
             piece = ""
         }
         for ch in s.unicodeScalars {

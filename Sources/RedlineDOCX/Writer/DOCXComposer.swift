@@ -27,10 +27,18 @@ final class DOCXComposer {
     }
     /// The last revision id handed out (ins, del, moves, property changes share one sequence).
     private var revisionID = 0
+    private var dates: [String: String?] = [:]
 
     // Hyperlinks: relationship ids in order of first use.
     private(set) var links: [(id: String, url: String)] = []
     private var linkIDs: [String: String] = [:]
+
+    // Images: how many, the pictures not yet stored in the package, and (relationship id, target) of each.
+    var imageCount = 0
+    var pendingMedia: [(number: Int, image: DOCXImage)] = []
+    var images: [(id: String, target: String)] = []
+    /// The image types used (for `[Content_Types].xml`).
+    var imageKinds: Set<String> { Set(images.map { String($0.target.split(separator: ".").last ?? "") }) }
 
     // Numbering: one `w:num` per list (abstract id, level, start override).
     private(set) var lists: [(abstract: Int, level: Int, start: Int?)] = []
@@ -202,6 +210,7 @@ final class DOCXComposer {
 
     private func table(_ t: Table, _ ctx: Context, into x: inout XMLText) {
         if ctx.story == .body { closePendingMove(into: &x) }
+        guard !t.rows.isEmpty else { return }  // Word needs a row in every table; an empty one has no text.
         let columns = max(t.columns.count, t.rows.map { $0.cells.reduce(0) { $0 + max($1.columnSpan, 1) } }.max() ?? 0, 1)
         let widths: [Int]
         if let w = t.columnWidths, w.count == columns {
@@ -292,12 +301,18 @@ final class DOCXComposer {
     /// `w:id`, `w:author` and `w:date` of a tracked change (Word needs an author; an unknown one is empty).
     func changeAttributes(_ c: Change) -> [(String, String)] {
         var a = [("w:id", nextRevisionID()), ("w:author", c.author ?? "")]
-        if let d = c.date {
-            if let v = DOCXDate.dateTime(d) { a.append(("w:date", v)) } else {
-                diagnostics.report(.docxDateDropped, "date '\(d)' is not an ISO 8601 date and was dropped")
-            }
-        }
+        if let d = c.date, let v = dateTime(d) { a.append(("w:date", v)) }
         return a
+    }
+
+    /// A model date as `xsd:dateTime`, or nil (reported) when it is no date. Documents repeat a few dates
+    /// many times, so conversions are remembered.
+    func dateTime(_ d: String) -> String? {
+        if let known = dates[d] { return known }
+        let v = DOCXDate.dateTime(d)
+        if v == nil { diagnostics.report(.docxDateDropped, "date '\(d)' is not an ISO 8601 date and was dropped") }
+        dates[d] = v
+        return v
     }
 
     // MARK: Hyperlinks
@@ -332,9 +347,16 @@ final class DOCXComposer {
         storyBlocks(blocks, ctx, into: &x)
     }
 
-    /// Blocks of a side story; it must hold at least one paragraph, and the prefix lands in the first one.
+    /// Blocks of a side story; it must hold at least one paragraph, and the prefix lands in the first one
+    /// (an empty paragraph is added when the story starts with a table or holds nothing).
     private func storyBlocks(_ blocks: [Block], _ ctx: Context, into x: inout XMLText) {
-        let startsWithParagraph = blocks.first?.paragraph != nil
+        let startsWithParagraph: Bool
+        switch blocks.first {
+        case .paragraph?, .heading?, .codeBlock?, .thematicBreak?: startsWithParagraph = true
+        case .list(let l)?: startsWithParagraph = !l.items.isEmpty
+        case .blockQuote(let b)?: startsWithParagraph = b.first?.paragraph != nil
+        default: startsWithParagraph = false
+        }
         if !startsWithParagraph {
             paragraph(Paragraph([]), defaultStyle: storyStyle(ctx.story), ctx, into: &x)
         }

@@ -28,6 +28,7 @@ struct DOCXSink: ChunkSink {
     private let composer: DOCXComposer
     private var header = DocumentHeader()
     private var buffer = XMLText()
+    private var media: [ZipSpool] = []
 
     init(output: any ByteOutput, options: WriteOptions, diagnostics: Diagnostics) throws {
         self.output = output
@@ -35,7 +36,8 @@ struct DOCXSink: ChunkSink {
         self.diagnostics = diagnostics
         let reference = try options.referenceDocument.map(ReferenceDocument.styles(path:))
         composer = DOCXComposer(styles: StyleCatalog(reference: reference), diagnostics: diagnostics)
-        zip = try ZipWriter()
+        // Level 3: about twice as fast as zlib's default on WordprocessingML, files about 10% larger.
+        zip = try ZipWriter(compressionLevel: 3)
         body = try zip.spool("word/document.xml")
     }
 
@@ -43,7 +45,7 @@ struct DOCXSink: ChunkSink {
         self.header = header
         composer.formattedSource = !header.defaultParagraphStyle.isEmpty || !header.defaultCharacterStyle.isEmpty
         buffer.raw(xmlDeclaration)
-        buffer.open("w:document", [("xmlns:w", NS.w), ("xmlns:r", NS.r)])
+        buffer.open("w:document", [("xmlns:w", NS.w), ("xmlns:r", NS.r), ("xmlns:wp", NS.wp)])
         buffer.open("w:body")
     }
 
@@ -55,12 +57,14 @@ struct DOCXSink: ChunkSink {
         composer.block(chunk.block, DOCXComposer.Context(), into: &buffer)
         for n in chunk.notes { note(n) }
         for c in chunk.comments { comment(c) }
+        try storeMedia()
         if buffer.bytes.count >= 1 << 16 { try flush() }
     }
 
     mutating func finish() throws {
         composer.closePendingMove(into: &buffer)
         closeDanglingAnchors()
+        try storeMedia()
         buffer.raw("<w:sectPr><w:pgSz w:w=\"12240\" w:h=\"15840\"/><w:pgMar w:top=\"1440\" w:right=\"1440\" "
                    + "w:bottom=\"1440\" w:left=\"1440\" w:header=\"720\" w:footer=\"720\" w:gutter=\"0\"/></w:sectPr>")
         buffer.close("w:body")
@@ -68,6 +72,17 @@ struct DOCXSink: ChunkSink {
         try flush()
         try writePackage()
         try zip.finish { try output.write($0) }
+    }
+
+    /// Moves the pictures met so far out of memory into temporary files the package takes at the end.
+    private mutating func storeMedia() throws {
+        for (n, image) in composer.pendingMedia {
+            let spool = try zip.spool("word/media/image\(n).\(image.kind.rawValue)")
+            try spool.write(image.bytes)
+            try spool.close()
+            media.append(spool)
+        }
+        composer.pendingMedia = []
     }
 
     private mutating func flush() throws {
@@ -82,11 +97,7 @@ struct DOCXSink: ChunkSink {
         composer.comments.written.insert(c.id)
         let n = composer.comments.number(c.id)
         var a = [("w:id", String(n)), ("w:author", c.author ?? "")]
-        if let d = c.date {
-            if let v = DOCXDate.dateTime(d) { a.append(("w:date", v)) } else {
-                diagnostics.report(.docxDateDropped, "date '\(d)' is not an ISO 8601 date and was dropped")
-            }
-        }
+        if let d = c.date, let v = composer.dateTime(d) { a.append(("w:date", v)) }
         if let i = c.initials { a.append(("w:initials", i)) }
         var x = XMLText()
         x.open("w:comment", a)
@@ -115,7 +126,8 @@ struct DOCXSink: ChunkSink {
     /// anchors and references without a body. Anchors go into one last paragraph.
     private mutating func closeDanglingAnchors() {
         var tail = XMLText()
-        for (n, id) in composer.comments.ids.enumerated() {
+        for id in composer.comments.ids {
+            let n = composer.comments.number(id)
             if composer.comments.started.contains(n) && !composer.comments.ended.contains(n) {
                 tail.empty("w:commentRangeEnd", [("w:id", String(n))])
                 composer.comments.ended.insert(n)
@@ -147,7 +159,7 @@ struct DOCXSink: ChunkSink {
         let c = PackageParts.Contents(
             numbering: !composer.lists.isEmpty, footnotes: composer.notes.footnoteCount > 0,
             endnotes: composer.notes.endnoteCount > 0, comments: !composer.comments.isEmpty,
-            customProperties: !PackageParts.customFields(header.metadata).isEmpty)
+            customProperties: !PackageParts.customFields(header.metadata).isEmpty, images: composer.imageKinds)
         try zip.add("[Content_Types].xml", text: PackageParts.contentTypes(c))
         try zip.add("_rels/.rels", text: PackageParts.packageRelationships(c))
         try zip.add("docProps/core.xml", text: PackageParts.coreProperties(header.metadata))
@@ -155,13 +167,16 @@ struct DOCXSink: ChunkSink {
             try zip.add("docProps/custom.xml", text: PackageParts.customProperties(PackageParts.customFields(header.metadata)))
         }
         try zip.add(body)
-        try zip.add("word/_rels/document.xml.rels", text: PackageParts.documentRelationships(c, links: composer.links))
+        try zip.add("word/_rels/document.xml.rels", text: PackageParts.documentRelationships(c, links: composer.links,
+                                                                                             images: composer.images))
+        for spool in media { try zip.add(spool) }
         let (paragraphDefaults, characterDefaults) = defaults()
         try zip.add("word/styles.xml", text: composer.styles.stylesXML(paragraphDefaults: paragraphDefaults,
                                                                        characterDefaults: characterDefaults))
         try zip.add("word/settings.xml", text: PackageParts.settings(c))
         if c.numbering { try zip.add("word/numbering.xml", text: PackageParts.numbering(composer.lists)) }
-        let linkRels = composer.links.isEmpty ? nil : PackageParts.documentRelationships(PackageParts.Contents(), links: composer.links)
+        let linkRels = composer.links.isEmpty && composer.images.isEmpty ? nil
+            : PackageParts.documentRelationships(PackageParts.Contents(), links: composer.links, images: composer.images)
         if c.footnotes { try addStory("footnotes.xml", root: "w:footnotes", item: "w:footnote", composer.notes.footnotes, linkRels) }
         if c.endnotes { try addStory("endnotes.xml", root: "w:endnotes", item: "w:endnote", composer.notes.endnotes, linkRels) }
         if c.comments { try addComments(linkRels) }
@@ -179,7 +194,7 @@ struct DOCXSink: ChunkSink {
     private func addStory(_ name: String, root: String, item: String, _ notes: XMLText, _ linkRels: String?) throws {
         var x = XMLText()
         x.raw(xmlDeclaration)
-        x.open(root, [("xmlns:w", NS.w), ("xmlns:r", NS.r)])
+        x.open(root, [("xmlns:w", NS.w), ("xmlns:r", NS.r), ("xmlns:wp", NS.wp)])
         for (id, type, mark) in [("-1", "separator", "w:separator"), ("0", "continuationSeparator", "w:continuationSeparator")] {
             x.raw("<\(item) w:type=\"\(type)\" w:id=\"\(id)\"><w:p><w:pPr><w:spacing w:after=\"0\" w:line=\"240\" "
                   + "w:lineRule=\"auto\"/><w:ind w:firstLine=\"0\"/></w:pPr><w:r><\(mark)/></w:r></w:p></\(item)>")
@@ -194,7 +209,7 @@ struct DOCXSink: ChunkSink {
         let t = composer.comments
         var x = XMLText()
         x.raw(xmlDeclaration)
-        x.open("w:comments", [("xmlns:w", NS.w), ("xmlns:r", NS.r), ("xmlns:w14", NS.w14), ("xmlns:mc", NS.mc),
+        x.open("w:comments", [("xmlns:w", NS.w), ("xmlns:r", NS.r), ("xmlns:wp", NS.wp), ("xmlns:w14", NS.w14), ("xmlns:mc", NS.mc),
                               ("mc:Ignorable", "w14")])
         x.append(t.xml)
         x.close("w:comments")

@@ -4,7 +4,7 @@ import RedlineCore
 extension DiagnosticCode {
     /// Raw source content (HTML, RTF...) has no place in WordprocessingML and is dropped.
     public static let docxRawDropped: DiagnosticCode = "docx.raw-dropped"
-    /// Images are references to files; they are not embedded, and the alt text is dropped.
+    /// Images the model gives by path or URL (not as PNG, JPEG or GIF data) are dropped with their alt text.
     public static let docxImageDropped: DiagnosticCode = "docx.image-dropped"
     /// Comment anchors inside a comment body (Word has no comments on comments) are dropped.
     public static let docxNestedComment: DiagnosticCode = "docx.nested-comment"

@@ -9,10 +9,22 @@ struct NestedRun {
 
 extension Array where Element == Inline {
     /// These inlines as runs, like `[Inline].runs`, keeping every enclosing change where changes nest.
+    /// A soft break is a space, and adjacent text of the same formatting and changes is one run.
     var nestedRuns: [NestedRun] {
-        var out: [NestedRun] = []
+        var runs: [NestedRun] = []
         var ctx = NestedRun(run: Run(.text("")))
-        appendNestedRuns(to: &out, context: &ctx)
+        appendNestedRuns(to: &runs, context: &ctx)
+        var out: [NestedRun] = []
+        out.reserveCapacity(runs.count)
+        for r in runs {
+            if case .text(let b) = r.run.content, let last = out.last, case .text(let a) = last.run.content,
+               last.changes == r.changes, last.run.format == r.run.format, last.run.link == r.run.link,
+               last.run.formatChange == r.run.formatChange {
+                out[out.count - 1].run.content = .text(a + b)
+            } else {
+                out.append(r)
+            }
+        }
         return out
     }
 
@@ -31,7 +43,9 @@ extension Array where Element == Inline {
                 var r = ctx; r.run.content = .text(s); r.run.format.code = true; out.append(r)
             case .lineBreak:
                 var r = ctx; r.run.content = .lineBreak; out.append(r)
-            case .softBreak, .image, .raw, .noteReference, .commentStart, .commentEnd, .commentPoint:
+            case .softBreak:
+                var r = ctx; r.run.content = .text(" "); out.append(r)
+            case .image, .raw, .noteReference, .commentStart, .commentEnd, .commentPoint:
                 var r = ctx; r.run.content = .atom(inline); out.append(r)
             case .emphasis(let c): ctx.run.format.italic = true; c.appendNestedRuns(to: &out, context: &ctx)
             case .strong(let c): ctx.run.format.bold = true; c.appendNestedRuns(to: &out, context: &ctx)

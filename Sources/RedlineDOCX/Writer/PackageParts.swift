@@ -9,6 +9,8 @@ enum PackageParts {
         var endnotes = false
         var comments = false
         var customProperties = false
+        /// Extensions of the images in `word/media` (png, jpeg, gif).
+        var images: Set<String> = []
     }
 
     static func contentTypes(_ c: Contents) -> String {
@@ -17,6 +19,7 @@ enum PackageParts {
         x.open("Types", [("xmlns", NS.contentTypes)])
         x.empty("Default", [("Extension", "rels"), ("ContentType", "application/vnd.openxmlformats-package.relationships+xml")])
         x.empty("Default", [("Extension", "xml"), ("ContentType", "application/xml")])
+        for ext in c.images.sorted() { x.empty("Default", [("Extension", ext), ("ContentType", "image/" + ext)]) }
         let wml = "application/vnd.openxmlformats-officedocument.wordprocessingml."
         var parts: [(String, String)] = [
             ("/word/document.xml", wml + "document.main+xml"),
@@ -49,7 +52,8 @@ enum PackageParts {
         return relationships(rels.map { ($0.0, $0.1, $0.2, false) })
     }
 
-    static func documentRelationships(_ c: Contents, links: [(id: String, url: String)]) -> String {
+    static func documentRelationships(_ c: Contents, links: [(id: String, url: String)],
+                                      images: [(id: String, target: String)] = []) -> String {
         var rels: [(String, String, String, Bool)] = [
             ("rId1", NS.officeRels + "/styles", "styles.xml", false),
             ("rId2", NS.officeRels + "/settings", "settings.xml", false),
@@ -63,6 +67,7 @@ enum PackageParts {
                      ("rId8", "http://schemas.microsoft.com/office/2016/09/relationships/commentsIds", "commentsIds.xml", false)]
         }
         for l in links { rels.append((l.id, NS.officeRels + "/hyperlink", l.url, true)) }
+        for i in images { rels.append((i.id, NS.officeRels + "/image", i.target, false)) }
         return relationships(rels)
     }
 

@@ -4,7 +4,7 @@ import RedlineCore
 /// were written, and the `comments.xml` / `commentsExtended.xml` / `commentsIds.xml` entries so far.
 struct CommentTable {
     private(set) var numbers: [String: Int] = [:]
-    /// Model ids in the order their numbers were given.
+    /// Model ids in the order their numbers were given (see `number(_:)` for the numbers).
     private(set) var ids: [String] = []
     /// Replies of each comment, in order.
     var replies: [String: [String]] = [:]
@@ -19,14 +19,26 @@ struct CommentTable {
     var extended: [(paraID: String, parent: String?, done: Bool)] = []
     var lastParaIDs: [String: String] = [:]
 
-    /// The `w:id` of comment `id`, given on first use.
+    /// The `w:id` of comment `id`, given on first use: the id itself when it is a number no other comment
+    /// has (so ids survive a round trip), else the lowest number still free.
     mutating func number(_ id: String) -> Int {
         if let n = numbers[id] { return n }
-        let n = ids.count
+        var n: Int
+        if let own = Int(id), own >= 0, own < 1 << 31, !taken.contains(own), String(own) == id {
+            n = own
+        } else {
+            n = nextFree
+            while taken.contains(n) { n += 1 }
+        }
+        taken.insert(n)
+        while taken.contains(nextFree) { nextFree += 1 }
         numbers[id] = n
         ids.append(id)
         return n
     }
+
+    private var taken: Set<Int> = []
+    private var nextFree = 0
 
     /// The numbers of a comment and of its replies (Word anchors replies where their parent is).
     mutating func thread(_ id: String) -> [Int] {
