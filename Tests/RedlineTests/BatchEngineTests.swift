@@ -220,6 +220,14 @@ final class BatchEngineTests: XCTestCase {
         XCTAssertThrowsError(try run(one, options(dir + "/x", existing: .overwrite))) { e in
             XCTAssertTrue("\(e)".contains("replaced by its own output"), "\(e)")
         }
+        // Another input's output landing on an input: refused too.
+        try BatchFixture.write("c\n", to: dir + "/z/doc.lines")
+        try BatchFixture.write("d\n", to: dir + "/z/doc.txt")
+        let mixed = try InputSelection(paths: [dir + "/z"], include: [Glob("*.txt"), Glob("*.lines")]).discover()
+        XCTAssertThrowsError(try run(mixed, options(dir + "/z", existing: .overwrite))) { e in
+            XCTAssertTrue("\(e)".contains("would both write") || "\(e)".contains("would be replaced"), "\(e)")
+        }
+        XCTAssertEqual(try String(contentsOfFile: dir + "/z/doc.lines", encoding: .utf8), "c\n")
         XCTAssertEqual(try String(contentsOfFile: dir + "/x/doc.lines", encoding: .utf8), "a\n")
     }
 
@@ -258,7 +266,7 @@ final class BatchEngineTests: XCTestCase {
         XCTAssertEqual(objects[0]["input"] as? String, dir + "/in/one.lines")
         XCTAssertEqual(objects[1]["status"] as? String, "failed")
         XCTAssertEqual((objects[1]["error"] as? [String: Any])?["kind"] as? String, "malformed-input")
-        XCTAssertNotNil(objects[0]["seconds"] as? Double)
+        XCTAssertGreaterThan(objects[0]["seconds"] as? Double ?? 0, 0)
         XCTAssertEqual(objects[4]["failed"] as? Int, 1)
         let back = try BatchReport.read(dir + "/report.jsonl")
         XCTAssertEqual(back.records, records.sorted { $0.input < $1.input })

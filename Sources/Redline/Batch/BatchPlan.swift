@@ -18,6 +18,8 @@ enum BatchPlan {
         var writer: [String: String] = [:]
         var jobs: [BatchJob] = []
         var existing: [String] = []
+        var inputAt: [String: String] = [:]
+        for input in inputs where input.problem == nil { inputAt[InputSelection.canonical(input.path)] = input.path }
         for input in inputs {
             let format = options.from ?? FormatRegistry.inferred(fromPath: input.path)
             var outputs: [(variant: OutputVariant, path: String)] = []
@@ -29,8 +31,9 @@ enum BatchPlan {
                         throw RedlineError.usage("\(other) and \(input.path) would both write \(path); convert them into different directories")
                     }
                     writer[rel] = input.path
-                    if InputSelection.canonical(input.path) == outCanonical + "/" + rel {
-                        throw RedlineError.usage("\(input.path) would be replaced by its own output; choose another output directory")
+                    if let replaced = inputAt[outCanonical + "/" + rel] {
+                        let whose = replaced == input.path ? "its own output" : "the output of \(input.path)"
+                        throw RedlineError.usage("the input \(replaced) would be replaced by \(whose); choose another output directory")
                     }
                     if options.existing == .refuse, access(path, F_OK) == 0 { existing.append(path) }
                 }

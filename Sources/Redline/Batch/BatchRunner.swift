@@ -74,9 +74,15 @@ public enum Batch {
     /// Converts one input into all its versions.
     static func execute(_ job: BatchJob, options: BatchOptions, fingerprint: String, journal: UpToDateJournal) -> BatchRecord {
         let start = DispatchTime.now()
+        var record = convert(job, options: options, fingerprint: fingerprint, journal: journal)
+        record.seconds = seconds(since: start)
+        return record
+    }
+
+    private static func convert(_ job: BatchJob, options: BatchOptions, fingerprint: String,
+                                journal: UpToDateJournal) -> BatchRecord {
         let outputs = job.outputs.map { BatchRecord.Output(path: $0.path, variant: $0.variant.name) }
         var record = BatchRecord(input: job.input.path, format: job.format?.name, status: .failed, outputs: outputs)
-        defer { record.seconds = seconds(since: start) }
         do {
             if let problem = job.input.problem { throw problem }
             guard let format = job.format else {

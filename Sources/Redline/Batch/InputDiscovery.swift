@@ -76,7 +76,7 @@ public struct InputSelection: Sendable {
         var st = stat()
         guard stat(path, &st) == 0 else {
             found.append(BatchInput(path: path, relativePath: rel,
-                                    problem: .io("\(path): \(String(cString: strerror(errno)))")))
+                                    problem: .io(String(cString: strerror(errno)))))
             return
         }
         switch st.st_mode & S_IFMT {
@@ -85,7 +85,7 @@ public struct InputSelection: Sendable {
         case S_IFREG:
             found.append(BatchInput(path: path, relativePath: rel, size: Int64(st.st_size)))
         default:
-            found.append(BatchInput(path: path, relativePath: rel, problem: .io("\(path): not a regular file")))
+            found.append(BatchInput(path: path, relativePath: rel, problem: .io("not a regular file")))
         }
     }
 
@@ -96,7 +96,7 @@ public struct InputSelection: Sendable {
             names = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
         } catch {
             found.append(BatchInput(path: directory, relativePath: prefix.isEmpty ? "." : prefix,
-                                    problem: .io("cannot list directory \(directory): \(Self.reason(error))")))
+                                    problem: .io("cannot list the directory: \(Self.reason(error))")))
             return
         }
         for name in names where !name.hasPrefix(".") {
@@ -115,7 +115,7 @@ public struct InputSelection: Sendable {
                 if wanted(rel) { found.append(BatchInput(path: path, relativePath: rel, size: Int64(st.st_size))) }
             default:
                 if wanted(rel) {
-                    found.append(BatchInput(path: path, relativePath: rel, problem: .io("\(path): not a regular file")))
+                    found.append(BatchInput(path: path, relativePath: rel, problem: .io("not a regular file")))
                 }
             }
         }

@@ -41,7 +41,7 @@ public struct StableHash: Sendable {
     /// The hash of a file's content, read in 256 KiB pieces.
     public static func ofFile(_ path: String) throws -> StableHash {
         let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { throw RedlineError.io("cannot open \(path): \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw RedlineError.io("cannot open the file: \(String(cString: strerror(errno)))") }
         defer { close(fd) }
         var h = StableHash()
         var buffer = [UInt8](repeating: 0, count: 1 << 18)
@@ -49,7 +49,7 @@ public struct StableHash: Sendable {
             let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if n < 0 {
                 if errno == EINTR { continue }
-                throw RedlineError.io("cannot read \(path): \(String(cString: strerror(errno)))")
+                throw RedlineError.io("cannot read the file: \(String(cString: strerror(errno)))")
             }
             if n == 0 { return h }
             buffer.withUnsafeBytes { h.combine(UnsafeRawBufferPointer(rebasing: $0[..<n])) }

@@ -44,7 +44,7 @@ public struct UpToDateRecord: Codable, Sendable, Hashable {
     /// system's reason (`Permission denied`).
     static func inputState(of path: String) throws -> FileState {
         let hash = try StableHash.ofFile(path).hex
-        guard var s = state(of: path) else { throw RedlineError.io("\(path): not a regular file") }
+        guard var s = state(of: path) else { throw RedlineError.io("not a regular file") }
         s.hash = hash
         return s
     }

@@ -40,7 +40,7 @@ public enum DocumentCheck {
             guard let reader = format.reader else { throw RedlineError.unsupported("Redline cannot read \(format.name)") }
             var st = stat()
             if stat(path, &st) == 0 && st.st_mode & S_IFMT != S_IFREG {
-                throw RedlineError.io("\(path): not a regular file")
+                throw RedlineError.io("not a regular file")
             }
             let targets = policy.lossy.filter { $0.applies(to: format.name) }
             result.checked = CheckPolicy.categories + targets.map(\.description)
