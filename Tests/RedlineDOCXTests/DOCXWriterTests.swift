@@ -72,6 +72,11 @@ final class DOCXWriterTests: XCTestCase {
         XCTAssertEqual(xml, "<w:p><w:ins w:id=\"1\" \(annAttributes)><w:r><w:t xml:space=\"preserve\">a</w:t></w:r>"
             + "<w:del w:id=\"2\" w:author=\"Bob Author\" w:date=\"2024-02-01T09:00:00Z\"><w:r><w:delText "
             + "xml:space=\"preserve\">b</w:delText></w:r></w:del></w:ins><w:r><w:t xml:space=\"preserve\">c</w:t></w:r></w:p>")
+        // An insertion inside a deletion is written as Word writes it (insertion outside); insertions do not nest.
+        let swapped = try body([p(.deletion(bob, [.insertion(ann, [.insertion(bob, [.text("d")])])]))])
+        XCTAssertEqual(swapped, "<w:p><w:ins w:id=\"1\" w:author=\"Bob Author\" w:date=\"2024-02-01T09:00:00Z\"><w:del w:id=\"2\" "
+            + "w:author=\"Bob Author\" w:date=\"2024-02-01T09:00:00Z\"><w:r><w:delText xml:space=\"preserve\">d</w:delText></w:r>"
+            + "</w:del></w:ins></w:p>")
     }
 
     func testASourceWithItsOwnFormattingGetsNoStylesItDidNotName() throws {
@@ -300,6 +305,26 @@ final class DOCXWriterTests: XCTestCase {
         XCTAssertEqual(d.count(of: .docxNoteMissing), 1)
         XCTAssertEqual(d.count(of: .docxCommentMissing), 1)
         XCTAssertEqual(d.count(of: .docxCommentUnanchored), 1)
+    }
+
+    func testDeepNestingNeitherCrashesNorLosesText() throws {
+        var b: Block = p(.text("deep"))
+        for i in 0..<5000 {
+            b = i % 2 == 0 ? .blockQuote([b]) : .table(Table(columns: [.none], headerRowCount: 0, rows: [TableRow([TableCell([b])])]))
+        }
+        var inline: Inline = .text("x")
+        for _ in 0..<5000 { inline = .strong([.insertion(ann, [inline])]) }
+        let d = Diagnostics()
+        let out = MemoryOutput()
+        // Straight into the sink: a Document's own chunking walks the tree recursively.
+        var source = ChunkArraySource(header: DocumentHeader(), chunks: [Chunk(b), Chunk(.paragraph(Paragraph([inline])))])
+        var sink = try DOCXWriter().sink(to: out, options: WriteOptions(), diagnostics: d)
+        try Pipeline.run(source: &source, stages: [], sink: &sink)
+        let xml = try DOCXTest.part("word/document.xml", of: out.bytes)
+        XCTAssertTrue(xml.contains(">deep</w:t>"))
+        XCTAssertEqual(xml.components(separatedBy: "<w:tbl>").count - 1, DOCXComposer.maxDepth / 2)
+        XCTAssertEqual(d.count(of: .docxNestingFlattened), 1)
+        XCTAssertTrue(xml.contains("<w:ins w:id=\"1\" \(annAttributes)><w:r><w:rPr><w:b/><w:bCs/></w:rPr><w:t xml:space=\"preserve\">x</w:t>"))
     }
 
     func testDatesBecomeXSDDateTimes() {

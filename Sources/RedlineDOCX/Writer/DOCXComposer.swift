@@ -15,7 +15,13 @@ final class DOCXComposer {
         var listLevel = -1
         /// The alignment of the table column a cell belongs to.
         var cellAlignment: ColumnAlignment?
+        /// How many quotes, lists and table cells enclose the block.
+        var depth = 0
     }
+
+    /// The deepest nesting of quotes, lists and tables written as such; deeper content is written as plain
+    /// paragraphs (Word nests tables 63 deep at most, and hostile input must not exhaust the stack).
+    static let maxDepth = 32
 
     let diagnostics: Diagnostics
     var styles: StyleCatalog
@@ -66,6 +72,15 @@ final class DOCXComposer {
 
     /// Renders `block` into `x`.
     func block(_ block: Block, _ ctx: Context, into x: inout XMLText) {
+        if ctx.depth >= Self.maxDepth && !block.childBlocks.isEmpty {
+            flattened(block, ctx, into: &x)
+            return
+        }
+        var ctx = ctx
+        switch block {
+        case .blockQuote, .list, .table: ctx.depth += 1
+        default: break
+        }
         switch block {
         case .paragraph(let p):
             let base: String? = ctx.quoteDepth > 0 ? "Quote" : ctx.listLevel >= 0 || formattedSource ? nil : storyStyle(ctx.story)
@@ -102,6 +117,21 @@ final class DOCXComposer {
             paragraph(Paragraph([]), defaultStyle: "HorizontalRule", ctx, into: &x)
         case .raw(let format, _):
             diagnostics.report(.docxRawDropped, "raw \(format) blocks cannot be carried in DOCX and were dropped")
+        }
+    }
+
+    /// The paragraphs, headings and code of a too deeply nested block, in reading order, without its
+    /// structure (walked with an explicit stack, not recursion).
+    private func flattened(_ block: Block, _ ctx: Context, into x: inout XMLText) {
+        diagnostics.report(.docxNestingFlattened, "quotes, lists and tables nested more than \(Self.maxDepth) deep were written as plain paragraphs")
+        var stack: [Block] = [block]
+        while let b = stack.popLast() {
+            let children = b.childBlocks
+            if children.isEmpty {
+                self.block(b, ctx, into: &x)
+            } else {
+                stack += children.reversed()
+            }
         }
     }
 
@@ -204,90 +234,6 @@ final class DOCXComposer {
     private func newList(abstract: Int, level: Int, start: Int?) -> Int {
         lists.append((abstract, level, start))
         return lists.count
-    }
-
-    // MARK: Tables
-
-    private func table(_ t: Table, _ ctx: Context, into x: inout XMLText) {
-        if ctx.story == .body { closePendingMove(into: &x) }
-        guard !t.rows.isEmpty else { return }  // Word needs a row in every table; an empty one has no text.
-        let columns = max(t.columns.count, t.rows.map { $0.cells.reduce(0) { $0 + max($1.columnSpan, 1) } }.max() ?? 0, 1)
-        let widths: [Int]
-        if let w = t.columnWidths, w.count == columns {
-            widths = w.map { Int(($0 * 20).rounded()) }
-        } else {
-            widths = Array(repeating: 9360 / columns, count: columns)
-        }
-        x.open("w:tbl")
-        x.open("w:tblPr")
-        x.val("w:tblStyle", "TableGrid")
-        if t.columnWidths != nil {
-            x.empty("w:tblW", [("w:w", String(widths.reduce(0, +))), ("w:type", "dxa")])
-        } else {
-            x.empty("w:tblW", [("w:w", "5000"), ("w:type", "pct")])
-        }
-        x.empty("w:tblLook", [("w:val", "04A0"), ("w:firstRow", t.headerRowCount > 0 ? "1" : "0"), ("w:lastRow", "0"),
-                              ("w:firstColumn", "0"), ("w:lastColumn", "0"), ("w:noHBand", "0"), ("w:noVBand", "1")])
-        x.close("w:tblPr")
-        x.open("w:tblGrid")
-        for w in widths { x.empty("w:gridCol", [("w:w", String(w))]) }
-        x.close("w:tblGrid")
-        // Grid columns still covered by a cell spanning rows from above: rows left and the cell's width.
-        var covered = Array(repeating: (rows: 0, span: 1), count: columns)
-        for (r, row) in t.rows.enumerated() {
-            x.open("w:tr")
-            var trPr = XMLText()
-            if r < t.headerRowCount { trPr.empty("w:tblHeader") }
-            switch row.change {
-            case .inserted(let c)?: trPr.empty("w:ins", changeAttributes(c))
-            case .deleted(let c)?: trPr.empty("w:del", changeAttributes(c))
-            case nil: break
-            }
-            if !trPr.isEmpty { x.open("w:trPr"); x.append(trPr); x.close("w:trPr") }
-            var col = 0
-            var cells = row.cells[...]
-            while col < columns {
-                if covered[col].rows > 0 {
-                    let span = covered[col].span
-                    covered[col].rows -= 1
-                    cell(TableCell([], columnSpan: span), width: widths[col..<min(col + span, columns)].reduce(0, +),
-                         continued: true, ctx, into: &x)
-                    col += span
-                    continue
-                }
-                let c = cells.popFirst() ?? TableCell([])
-                let span = min(max(c.columnSpan, 1), columns - col)
-                if c.rowSpan > 1 { covered[col] = (c.rowSpan - 1, span) }
-                var inner = ctx
-                inner.cellAlignment = col < t.columns.count ? t.columns[col] : nil
-                var cellValue = c
-                cellValue.columnSpan = span
-                cell(cellValue, width: widths[col..<col + span].reduce(0, +), continued: false, inner, into: &x)
-                col += span
-            }
-            x.close("w:tr")
-        }
-        x.close("w:tbl")
-    }
-
-    private func cell(_ c: TableCell, width: Int, continued: Bool, _ ctx: Context, into x: inout XMLText) {
-        x.open("w:tc")
-        x.open("w:tcPr")
-        x.empty("w:tcW", [("w:w", String(width)), ("w:type", "dxa")])
-        if c.columnSpan > 1 { x.val("w:gridSpan", String(c.columnSpan)) }
-        if continued { x.empty("w:vMerge") } else if c.rowSpan > 1 { x.val("w:vMerge", "restart") }
-        x.close("w:tcPr")
-        var inner = ctx
-        inner.quoteDepth = 0
-        inner.listLevel = -1
-        for b in c.blocks { block(b, inner, into: &x) }
-        // A cell must end with a paragraph.
-        switch c.blocks.last {
-        case .paragraph?, .heading?, .codeBlock?, .thematicBreak?: break
-        case .list(let l)? where !l.items.isEmpty: break
-        default: x.raw("<w:p/>")
-        }
-        x.close("w:tc")
     }
 
     // MARK: Review marks

@@ -11,8 +11,10 @@ import RedlineZip
 ///
 /// Output is deterministic: the same chunks and options give the same bytes.
 public struct DOCXWriter: FormatWriter {
+    /// The writer; options come with each output.
     public init() {}
 
+    /// A sink that writes one package into `output` (a `--reference-doc` is read here: a bad one fails early).
     public func sink(to output: any ByteOutput, options: WriteOptions, diagnostics: Diagnostics) throws -> any ChunkSink {
         try DOCXSink(output: output, options: options, diagnostics: diagnostics)
     }

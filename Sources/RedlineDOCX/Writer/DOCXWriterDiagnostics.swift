@@ -22,6 +22,8 @@ extension DiagnosticCode {
     public static let docxCommentUnanchored: DiagnosticCode = "docx.comment-unanchored"
     /// A change or comment date that is not an ISO 8601 date is dropped (Word needs xsd:dateTime).
     public static let docxDateDropped: DiagnosticCode = "docx.date-dropped"
+    /// Quotes, lists and tables nested deeper than the writer nests them are written as plain paragraphs.
+    public static let docxNestingFlattened: DiagnosticCode = "docx.nesting-flattened"
     /// The language of a code block has no place in DOCX.
     public static let docxCodeLanguage: DiagnosticCode = "docx.code-language"
 }

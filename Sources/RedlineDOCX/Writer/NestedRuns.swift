@@ -1,19 +1,18 @@
 import RedlineCore
 
-/// A run with every tracked change around it, outermost first: changes nest when one author deletes
-/// what another inserted (`w:ins` around `w:del`, as Word writes it). `run.change` is the innermost.
+/// A run with the tracked changes around it, outermost first: changes nest when one author deletes what
+/// another inserted (`w:ins` around `w:del`, as Word writes it). `run.change` is the innermost.
 struct NestedRun {
     var run: Run
     var changes: [RunChange] = []
 }
 
 extension Array where Element == Inline {
-    /// These inlines as runs, like `[Inline].runs`, keeping every enclosing change where changes nest.
+    /// These inlines as runs, like `[Inline].runs`, keeping an insertion around a deletion where they nest.
     /// A soft break is a space, and adjacent text of the same formatting and changes is one run.
     var nestedRuns: [NestedRun] {
         var runs: [NestedRun] = []
-        var ctx = NestedRun(run: Run(.text("")))
-        appendNestedRuns(to: &runs, context: &ctx)
+        appendNestedRuns(to: &runs, context: NestedRun(run: Run(.text(""))))
         var out: [NestedRun] = []
         out.reserveCapacity(runs.count)
         for r in runs {
@@ -28,45 +27,60 @@ extension Array where Element == Inline {
         return out
     }
 
-    private func appendNestedRuns(to out: inout [NestedRun], context ctx: inout NestedRun) {
-        func changed(_ c: RunChange, _ ctx: inout NestedRun) {
-            ctx.changes.append(c)
-            ctx.run.change = c
+    /// Flattens with an explicit stack rather than recursion, so deeply nested inlines from hostile
+    /// input cannot overflow the call stack.
+    private func appendNestedRuns(to out: inout [NestedRun], context base: NestedRun) {
+        var stack: [(items: [Inline], index: Int, ctx: NestedRun)] = [(self, 0, base)]
+        /// At most an insertion (or a move) and, inside it, a deletion: Word nests nothing else, and a change
+        /// inside one of its own kind takes its place.
+        func changed(_ c: RunChange, _ ctx: NestedRun) -> NestedRun {
+            var ctx = ctx
+            if case .deletion = c {
+                ctx.changes.removeAll { if case .deletion = $0 { return true } else { return false } }
+                ctx.changes.append(c)
+            } else {
+                ctx.changes.removeAll { if case .deletion = $0 { return false } else { return true } }
+                ctx.changes.insert(c, at: 0)
+            }
+            ctx.run.change = ctx.changes.last
+            return ctx
         }
-        for inline in self {
-            let saved = ctx
-            defer { ctx = saved }
+        while var top = stack.popLast() {
+            guard top.index < top.items.count else { continue }
+            let inline = top.items[top.index]
+            top.index += 1
+            stack.append(top)
+            var ctx = top.ctx
+            func push(_ children: [Inline]) { stack.append((children, 0, ctx)) }
             switch inline {
             case .text(let s):
-                var r = ctx; r.run.content = .text(s); out.append(r)
+                ctx.run.content = .text(s); out.append(ctx)
             case .code(let s):
-                var r = ctx; r.run.content = .text(s); r.run.format.code = true; out.append(r)
+                ctx.run.content = .text(s); ctx.run.format.code = true; out.append(ctx)
             case .lineBreak:
-                var r = ctx; r.run.content = .lineBreak; out.append(r)
+                ctx.run.content = .lineBreak; out.append(ctx)
             case .softBreak:
-                var r = ctx; r.run.content = .text(" "); out.append(r)
+                ctx.run.content = .text(" "); out.append(ctx)
             case .image, .raw, .noteReference, .commentStart, .commentEnd, .commentPoint:
-                var r = ctx; r.run.content = .atom(inline); out.append(r)
-            case .emphasis(let c): ctx.run.format.italic = true; c.appendNestedRuns(to: &out, context: &ctx)
-            case .strong(let c): ctx.run.format.bold = true; c.appendNestedRuns(to: &out, context: &ctx)
-            case .strikethrough(let c): ctx.run.format.strikethrough = true; c.appendNestedRuns(to: &out, context: &ctx)
-            case .underline(let c): ctx.run.format.underline = true; c.appendNestedRuns(to: &out, context: &ctx)
-            case .superscript(let c): ctx.run.format.superscript = true; c.appendNestedRuns(to: &out, context: &ctx)
-            case .subscript(let c): ctx.run.format.subscript = true; c.appendNestedRuns(to: &out, context: &ctx)
-            case .smallCaps(let c): ctx.run.format.smallCaps = true; c.appendNestedRuns(to: &out, context: &ctx)
-            case .highlight(let c): ctx.run.format.highlight = true; c.appendNestedRuns(to: &out, context: &ctx)
-            case .styled(let s, let c):
-                ctx.run.format.style = ctx.run.format.style.merged(with: s); c.appendNestedRuns(to: &out, context: &ctx)
-            case .link(let l, let c): ctx.run.link = l; c.appendNestedRuns(to: &out, context: &ctx)
-            case .insertion(let ch, let c): changed(.insertion(ch), &ctx); c.appendNestedRuns(to: &out, context: &ctx)
-            case .deletion(let ch, let c): changed(.deletion(ch), &ctx); c.appendNestedRuns(to: &out, context: &ctx)
-            case .move(let m, let c): changed(.move(m), &ctx); c.appendNestedRuns(to: &out, context: &ctx)
-            case .formatChange(let f, let c): ctx.run.formatChange = f; c.appendNestedRuns(to: &out, context: &ctx)
+                ctx.run.content = .atom(inline); out.append(ctx)
+            case .emphasis(let c): ctx.run.format.italic = true; push(c)
+            case .strong(let c): ctx.run.format.bold = true; push(c)
+            case .strikethrough(let c): ctx.run.format.strikethrough = true; push(c)
+            case .underline(let c): ctx.run.format.underline = true; push(c)
+            case .superscript(let c): ctx.run.format.superscript = true; push(c)
+            case .subscript(let c): ctx.run.format.subscript = true; push(c)
+            case .smallCaps(let c): ctx.run.format.smallCaps = true; push(c)
+            case .highlight(let c): ctx.run.format.highlight = true; push(c)
+            case .styled(let s, let c): ctx.run.format.style = ctx.run.format.style.merged(with: s); push(c)
+            case .link(let l, let c): ctx.run.link = l; push(c)
+            case .insertion(let ch, let c): ctx = changed(.insertion(ch), ctx); push(c)
+            case .deletion(let ch, let c): ctx = changed(.deletion(ch), ctx); push(c)
+            case .move(let m, let c): ctx = changed(.move(m), ctx); push(c)
+            case .formatChange(let f, let c): ctx.run.formatChange = f; push(c)
             case .substitution(let ch, let d, let i):
-                let base = ctx
-                changed(.deletion(ch), &ctx); d.appendNestedRuns(to: &out, context: &ctx)
-                ctx = base
-                changed(.insertion(ch), &ctx); i.appendNestedRuns(to: &out, context: &ctx)
+                // The deleted part first: pushed last.
+                stack.append((i, 0, changed(.insertion(ch), ctx)))
+                stack.append((d, 0, changed(.deletion(ch), ctx)))
             }
         }
     }
