@@ -52,8 +52,6 @@ struct BlockCollector {
     private var lists: [(key: Int, level: Int, list: List)] = []
     private var quote: [Block]?
 
-    var isEmpty: Bool { blocks.isEmpty && lists.isEmpty && quote == nil }
-
     mutating func add(_ e: ParagraphEvent) {
         let block: Block = e.headingLevel.map { .heading(level: $0, e.paragraph) } ?? .paragraph(e.paragraph)
         if let l = e.list {

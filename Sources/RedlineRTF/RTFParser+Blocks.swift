@@ -20,9 +20,9 @@ extension RTFParser {
         stories[s].lastTextPara = nil
         var markChange: ParagraphMarkChange?
         if mark.deleted {
-            markChange = .deleted(Change(author: revisionAuthor(mark.deletionAuthor), date: dateFromDTTM(mark.deletionDate)))
+            markChange = .deleted(Change(author: revisionAuthor(mark.deletionAuthor), date: date(mark.deletionDate)))
         } else if mark.revised {
-            markChange = .inserted(Change(author: revisionAuthor(mark.revisionAuthor), date: dateFromDTTM(mark.revisionDate)))
+            markChange = .inserted(Change(author: revisionAuthor(mark.revisionAuthor), date: date(mark.revisionDate)))
         }
         if markChange == nil && runs.allSatisfy({ r in
             if case .text(let t) = r.content { return t.allSatisfy { $0 == " " || $0 == "\t" || $0 == "\u{A0}" } }
@@ -427,10 +427,12 @@ extension RTFParser {
         guard let first = words.first, first.uppercased() == "HYPERLINK" else { return .plain }
         var url: String?
         var anchor: String?
+        var title = ""
         var i = 1
         while i < words.count {
             let w = words[i]
             if w == "\\l", i + 1 < words.count { anchor = words[i + 1]; i += 2; continue }
+            if w == "\\o", i + 1 < words.count { title = words[i + 1]; i += 2; continue }
             if w.hasPrefix("\\") { i += (w == "\\o" || w == "\\t" || w == "\\m") ? 2 : 1; continue }
             if url == nil { url = w }
             i += 1
@@ -445,11 +447,11 @@ extension RTFParser {
                 return .comment(id)
             }
             if u.hasPrefix("scrivlnk://") {
-                return .link(Link(url: reader.scrivenerLinkTarget(String(u.dropFirst("scrivlnk://".count)))))
+                return .link(Link(url: reader.scrivenerLinkTarget(String(u.dropFirst("scrivlnk://".count))), title: title))
             }
-            return .link(Link(url: anchor.map { u + "#" + $0 } ?? u))
+            return .link(Link(url: anchor.map { u + "#" + $0 } ?? u, title: title))
         }
-        if let a = anchor { return .link(Link(url: "#" + a)) }
+        if let a = anchor { return .link(Link(url: "#" + a, title: title)) }
         return .plain
     }
 

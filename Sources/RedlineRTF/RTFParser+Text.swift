@@ -11,11 +11,11 @@ extension RTFParser {
             if state.char.hidden { hiddenCount += bytes.count; return }
             let s = state.story
             prepareRun(s)
-            let cp = currentCodePage()
-            if cp == 65001 || (bytes.allSatisfy { $0 < 0x80 } && !(decoders[cp]?.isPending ?? false)) {
+            // Fast path: ASCII with no double-byte lead waiting needs no code page at all.
+            if !leadPending && bytes.allSatisfy({ $0 < 0x80 }) {
                 stories[s].text.append(contentsOf: bytes)
             } else {
-                decode(bytes, codePage: cp, into: &stories[s].text)
+                decode(bytes, codePage: currentCodePage(), into: &stories[s].text)
             }
             if s == 0 { bodyStarted = true }
         case .fontTable, .colorTable, .styleSheet, .revisionTable:
@@ -131,6 +131,7 @@ extension RTFParser {
         if cp == 65001 { out += bytes; return }
         if decoders[cp] == nil { decoders[cp] = CodePageDecoder(codePage: cp) }
         for b in bytes { decoders[cp]!.decode(b, into: &out) }
+        leadPending = decoders[cp]!.isPending
     }
 
     // MARK: Runs
@@ -181,9 +182,9 @@ extension RTFParser {
     func textFormat(_ c: CharFormat, link: Link?) -> (TextFormat, RunChange?) {
         let change: RunChange?
         if c.deleted {
-            change = .deletion(Change(author: author(c.deletionAuthor), date: dateFromDTTM(c.deletionDate)))
+            change = .deletion(Change(author: author(c.deletionAuthor), date: date(c.deletionDate)))
         } else if c.revised {
-            change = .insertion(Change(author: author(c.revisionAuthor), date: dateFromDTTM(c.revisionDate)))
+            change = .insertion(Change(author: author(c.revisionAuthor), date: date(c.revisionDate)))
         } else {
             change = nil
         }
@@ -220,6 +221,14 @@ extension RTFParser {
             lastTextFormat = t
         }
         return (t, change)
+    }
+
+    /// A revision date, decoded once per distinct value.
+    func date(_ dttm: Int) -> String? {
+        if let d = dateCache[dttm] { return d }
+        let d = dateFromDTTM(dttm)
+        if dateCache.count < 4096 { dateCache[dttm] = d }
+        return d
     }
 
     private func author(_ i: Int) -> String? {

@@ -21,7 +21,7 @@ extension RTFParser {
         case .deff: defaultFont = v
         case .uc:
             if v < 0 || v > 16 {
-                reportClamped(force: true)
+                reportClamped()
                 state.fallbackLength = min(max(v, 0), 16)
             } else {
                 state.fallbackLength = v
@@ -149,7 +149,7 @@ extension RTFParser {
         case .v: state.char.hidden = on
         case .fs:
             if p == nil { state.char.fontSize = -1 } else if v < 1 || v > 3276 {
-                reportClamped(force: true)
+                reportClamped()
                 state.char.fontSize = min(max(v, 1), 3276)
             } else { state.char.fontSize = v }
         case .cf: state.char.foreground = v
@@ -253,7 +253,7 @@ extension RTFParser {
             if state.dest == .picture {
                 let n = max(0, v)
                 let before = pictureData.count
-                if before + n > Self.maxPictureBytes { pictureTooLarge = true; try skipBinary(n) } else {
+                if before + n > Self.maxPictureBytes { pictureTooLarge = true; try skipBinary(n: n) } else {
                     try tokenizer.readBinary(n, into: &pictureData)
                     if pictureData.count - before < n {
                         diagnostics.report(.rtfTruncated, "a \\bin of \(n) bytes runs past the end of the input (truncated?)")
@@ -277,8 +277,7 @@ extension RTFParser {
         }
     }
 
-    private func skipBinary(_ n: Int) throws { try skipBinary(n: n) }
-
+    /// Skips `\bin` data, warning when it runs past the end of the input.
     func skipBinary(n: Int) throws {
         let got = try tokenizer.skipBinary(n)
         if got < n {
@@ -286,7 +285,7 @@ extension RTFParser {
         }
     }
 
-    func reportClamped(force: Bool) {
+    func reportClamped() {
         diagnostics.report(.rtfParameterClamped, "a control word parameter out of range was clamped")
     }
 

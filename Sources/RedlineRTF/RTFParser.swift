@@ -36,6 +36,8 @@ final class RTFParser {
     var listInProgress = ListDefinition()
     var overrideInProgress: (list: Int, ls: Int) = (0, 0)
     var decoders: [Int: CodePageDecoder] = [:]
+    /// A double-byte lead byte waits in some decoder for its trail byte.
+    var leadPending = false
     var fontCodePages: [Int: Int] = [:]
 
     // Entries being read.
@@ -76,6 +78,7 @@ final class RTFParser {
     var lastFormat = CharFormat()
     var lastTextFormat = TextFormat()
     var hiddenCount = 0
+    var dateCache: [Int: String?] = [:]
 
     /// Largest picture kept (bytes); larger ones are dropped with a warning.
     static let maxPictureBytes = 64 << 20
@@ -155,16 +158,14 @@ final class RTFParser {
         case .groupStart: push()
         case .groupEnd: pop()
         case .word(let k, let p):
-            let starred = starPending
             starPending = false
             if state.dest == .skip {
-                if k == .bin { try binary(p) } else if k == .ud, let outer = state.unicodeOuter {
+                if k == .bin { try skipBinary(n: max(0, p ?? 0)) } else if k == .ud, let outer = state.unicodeOuter {
                     state.dest = outer
                     state.unicodeOuter = nil
                 }
                 return
             }
-            _ = starred
             try word(k, p)
         case .unknownWord(_, _):
             if starPending { setDestination(.skip) }
@@ -269,12 +270,5 @@ final class RTFParser {
         bodyStarted = true
     }
 
-    private func binary(_ length: Int?) throws {
-        let n = max(0, length ?? 0)
-        let got = try tokenizer.skipBinary(n)
-        if got < n {
-            diagnostics.report(.rtfTruncated, "a \\bin of \(n) bytes runs past the end of the input (truncated?)")
-        }
-    }
 
 }

@@ -30,6 +30,8 @@ public struct RTFReader: FormatReader {
         self.scrivenerLinkTarget = scrivenerLinkTarget
     }
 
+    /// Opens `input` and reads up to its first body text (tables, `\info`); throws `RedlineError` for input that
+    /// is not RTF or cannot be read.
     public func open(_ input: DocumentInput, options: ReadOptions, diagnostics: Diagnostics) throws -> any ChunkSource {
         try RTFSource(input, reader: self, options: options, diagnostics: diagnostics)
     }
@@ -44,6 +46,7 @@ public struct RTFReader: FormatReader {
 
 /// The chunk source over one RTF input: the header is read on opening, then blocks as they complete.
 public struct RTFSource: ChunkSource {
+    /// Metadata from `\info` and `\*\userprops`, defaults from `\defchp`/`\defpap`.
     public let header: DocumentHeader
     private let parser: RTFParser
 
@@ -53,6 +56,7 @@ public struct RTFSource: ChunkSource {
         header = parser.header
     }
 
+    /// The next top-level block with the comments and notes it references.
     public mutating func next() throws -> Chunk? {
         try parser.nextChunk()
     }

@@ -30,8 +30,6 @@ struct RTFTokenizer {
     private(set) var text: [UInt8] = []
     /// Set when a control word's parameter did not fit and was clamped.
     private(set) var clampedParameters = 0
-    /// Set when a control word's name was longer than the specification allows and was cut.
-    private(set) var overlongWords = 0
 
     /// Largest parameter accepted as is; larger ones are clamped (the specification allows 16-bit signed values,
     /// real files use 32-bit ones for dates and ids).
@@ -129,7 +127,6 @@ struct RTFTokenizer {
             length += 1
             if length <= RTFWordKey.capacity { key.append(c) }
         }
-        if length > 32 { overlongWords += 1 }
         var param: Int?
         var negative = false
         if let c = try peekByte(), c == UInt8(ascii: "-") {

@@ -137,10 +137,12 @@ extension RTFSink {
 
     private mutating func dateWord(_ word: String, _ date: String?) -> String {
         guard let date else { return "" }
+        if let v = dateCache[date] { return "\(word)\(v)" }
         guard let v = dttm(fromISO: date) else {
             diagnostics.report(.rtfDateDropped, "dates that are not ISO 8601 were left out")
             return ""
         }
+        if dateCache.count < 4096 { dateCache[date] = v }
         return "\(word)\(v)"
     }
 
@@ -185,7 +187,13 @@ extension RTFSink {
             emit("\"")
             RTFText.escape(l.url.replacingOccurrences(of: "\"", with: "%22"), into: &out)
         }
-        emit("\"}}{\\fldrslt ")
+        emit("\"")
+        if !l.title.isEmpty {
+            emit(" \\\\o \"")
+            RTFText.escape(l.title.replacingOccurrences(of: "\"", with: "'"), into: &out)
+            emit("\"")
+        }
+        emit("}}{\\fldrslt ")
     }
 
     private mutating func writeRun(_ r: Run) {

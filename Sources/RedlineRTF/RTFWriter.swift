@@ -9,8 +9,10 @@ import RedlineCore
 /// The body streams into a spill buffer (memory, then a temporary file) while the tables are collected,
 /// and is copied out after the header at the end, so memory stays flat however long the document is.
 public struct RTFWriter: FormatWriter {
+    /// A writer.
     public init() {}
 
+    /// A sink writing RTF into `output`.
     public func sink(to output: any ByteOutput, options: WriteOptions, diagnostics: Diagnostics) throws -> any ChunkSink {
         RTFSink(output: output, options: options, diagnostics: diagnostics)
     }
@@ -65,6 +67,8 @@ struct RTFSink: ChunkSink {
     var writtenComments = Set<String>()
     var notes: [String: Note] = [:]
     var out: [UInt8] = []
+    /// DTTM values of the ISO dates met so far.
+    var dateCache: [String: Int] = [:]
     /// The kind of the last top-level block, to separate adjacent tables and quotations.
     var lastTopLevel: String?
 

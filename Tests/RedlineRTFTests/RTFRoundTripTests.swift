@@ -104,7 +104,7 @@ struct DocumentGenerator {
         var runs: [Run] = [.text(word())]
         for _ in 0..<int(0...8) {
             var r = Run(.text(pick([" ", ", ", " and "]) + word()), format: format())
-            if chance(0.1) { r.link = Link(url: pick(["https://example.com/a?b=c", "#chapter-2"])) }
+            if chance(0.1) { r.link = Link(url: pick(["https://example.com/a?b=c", "#chapter-2"]), title: pick(["", "A title"])) }
             if chance(0.1) { r.change = chance(0.5) ? .insertion(change()) : .deletion(change()) }
             if chance(0.05) { runs.append(Run(.lineBreak, format: r.format)) }
             runs.append(r)
