@@ -20,10 +20,12 @@ public struct XMLAttribute: Hashable, Sendable {
     public var value: String
 }
 
-/// A hardened streaming pull reader over libxml2's `xmlTextReader`, for untrusted XML.
+/// A hardened streaming pull reader over libxml2's SAX2 push parser, for untrusted XML.
 ///
 /// Call `next()` until it returns nil; between calls read what the reader is on (`localName`,
-/// `namespace`, `attribute(_:in:)`, `text`). Memory stays flat however long the input is.
+/// `namespace`, `attribute(_:in:)`, `text`). The input is parsed 64 KiB at a time into a queue of events
+/// (names are libxml2's interned strings, text and attribute values bytes in an arena), so memory stays
+/// flat however long the input is and no tree is built.
 /// Elements are matched by namespace URI and local name, never by prefix: the caller maps the URIs it
 /// cares about to its own numbers (several URIs may share a number, e.g. Transitional and Strict OOXML).
 ///
@@ -39,19 +41,18 @@ public final class XMLReader {
     /// What the reader is on after the last `next()`.
     public private(set) var kind: XMLNodeKind = .end
 
-    private var reader: xmlTextReaderPtr?
-    private let context: Context
+    private let events: EventQueue
+    private var position = 0
+    private var parser: xmlParserCtxtPtr?
+    private let read: (UnsafeMutableRawBufferPointer) throws -> Int
+    private var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    private var finished = false
     private let namespaces: [String: Int]
-    private let maxNesting: Int
-    private var pendingEnd = false
     private var lastNamespacePointer: UnsafePointer<xmlChar>?
     private var lastNamespace = noNamespace
     private var namespaceCache: [UnsafePointer<xmlChar>: Int] = [:]
     /// Local names by libxml2's interned pointer: a direct-mapped table (names repeat endlessly).
     private var nameSlots = [(UnsafePointer<xmlChar>?, String)](repeating: (nil, ""), count: 512)
-    /// The current node's name and namespace number, once asked for.
-    private var currentName: String?
-    private var currentNamespace: Int?
 
     /// Reads XML held in memory.
     public convenience init(bytes: [UInt8], name: String, namespaces: [String: Int] = [:], limits: Limits = Limits()) throws {
@@ -73,96 +74,108 @@ public final class XMLReader {
         XMLSafety.install()
         self.name = name
         self.namespaces = namespaces
-        self.maxNesting = limits.maxNesting
-        self.context = Context(read: read)
-        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue | XML_PARSE_COMPACT.rawValue)
-        let ctx = Unmanaged.passUnretained(context).toOpaque()
-        guard let r = xmlReaderForIO(readInput, nil, ctx, nil, nil, options) else {
-            throw RedlineError.malformed("\(name): the XML cannot be read (empty or unreadable)")
+        self.read = read
+        self.events = EventQueue(maxNesting: limits.maxNesting)
+        var sax = xmlSAXHandler()
+        sax.initialized = UInt32(XML_SAX2_MAGIC)
+        sax.startElementNs = saxStart
+        sax.endElementNs = saxEnd
+        sax.characters = saxCharacters
+        sax.cdataBlock = saxCharacters
+        sax.ignorableWhitespace = saxCharacters
+        sax.internalSubset = saxDoctype
+        sax.externalSubset = saxDoctype
+        sax.reference = saxReference
+        sax.serror = saxError
+        let ctx = Unmanaged.passUnretained(events).toOpaque()
+        guard let p = xmlCreatePushParserCtxt(&sax, ctx, nil, 0, nil) else {
+            throw RedlineError.malformed("\(name): the XML parser could not start")
         }
-        reader = r
-        xmlTextReaderSetStructuredErrorHandler(r, recordError, ctx)
+        xmlCtxtUseOptions(p, Int32(XML_PARSE_NONET.rawValue))
+        parser = p
+        events.parser = p
     }
 
     deinit {
-        if let reader { xmlFreeTextReader(reader) }
+        if let parser { xmlFreeParserCtxt(parser) }
     }
 
     /// Moves to the next start tag, end tag or text; nil at the end of the document.
     /// Comments, processing instructions and the XML declaration are skipped.
     public func next() throws -> XMLNodeKind? {
-        guard let r = reader else { return nil }
-        currentName = nil
-        currentNamespace = nil
-        if pendingEnd {
-            pendingEnd = false
-            kind = .end
-            return .end
-        }
-        while true {
-            let status = xmlTextReaderRead(r)
-            if status == 0 {
-                if let e = context.thrown ?? context.firstError.map({ RedlineError.malformed("\(name): \($0)") }) {
-                    try fail(e)
-                }
-                finish()
+        position += 1
+        while position >= events.items.count {
+            if finished {
+                position = events.items.count
                 return nil
             }
-            if status < 0 { try fail(failure()) }
-            switch Int32(xmlTextReaderNodeType(r)) {
-            case Int32(XML_READER_TYPE_ELEMENT.rawValue):
-                if xmlTextReaderDepth(r) >= maxNesting {
-                    try fail(.limit("\(name): XML nested deeper than \(maxNesting) elements (line \(line))"))
-                }
-                pendingEnd = xmlTextReaderIsEmptyElement(r) == 1
-                kind = .start
-                return .start
-            case Int32(XML_READER_TYPE_END_ELEMENT.rawValue):
-                kind = .end
-                return .end
-            case Int32(XML_READER_TYPE_TEXT.rawValue), Int32(XML_READER_TYPE_CDATA.rawValue),
-                 Int32(XML_READER_TYPE_WHITESPACE.rawValue), Int32(XML_READER_TYPE_SIGNIFICANT_WHITESPACE.rawValue):
-                kind = .text
-                return .text
-            case Int32(XML_READER_TYPE_DOCUMENT_TYPE.rawValue):
-                try fail(.unsupported("\(name): the XML has a DTD (<!DOCTYPE>), which Redline refuses: entities could expand without bound or load other files"))
-            case Int32(XML_READER_TYPE_ENTITY_REFERENCE.rawValue), Int32(XML_READER_TYPE_ENTITY.rawValue):
-                try fail(.unsupported("\(name): the XML uses an entity reference (line \(line)); Redline does not expand entities"))
-            default:
-                continue
-            }
+            try parseMore()
         }
+        let k = events.items[position].kind
+        kind = k
+        return k
+    }
+
+    /// Parses the next piece of input into a fresh event queue (position 0).
+    private func parseMore() throws {
+        guard let p = parser else { finished = true; return }
+        events.reset()
+        position = 0
+        var n = 0
+        do {
+            n = try buffer.withUnsafeMutableBytes { try read($0) }
+        } catch let e as RedlineError {
+            fail(); throw e
+        } catch {
+            fail(); throw RedlineError.io("\(name): \(error)")
+        }
+        let status = buffer.withUnsafeBytes { b in
+            b.withMemoryRebound(to: CChar.self) { xmlParseChunk(p, $0.baseAddress, Int32(n), n == 0 ? 1 : 0) }
+        }
+        if let e = events.refusal {
+            fail(); throw RedlineError(e.kind, "\(name): \(e.message)")
+        }
+        if status != 0 || p.pointee.wellFormed == 0 {
+            let message = events.firstError ?? "malformed XML near line \(line)"
+            fail(); throw RedlineError.malformed("\(name): \(message)")
+        }
+        if n == 0 {
+            if events.depth != 0 || !events.sawRoot {
+                fail(); throw RedlineError.malformed("\(name): " + (events.sawRoot ? "the XML ends inside an element" : "the XML is empty (no root element)"))
+            }
+            finished = true
+        }
+        position = 0
+    }
+
+    private func fail() {
+        finished = true
+        events.reset()
+        position = 0
+        if let parser { xmlFreeParserCtxt(parser) }
+        parser = nil
+        events.parser = nil
+    }
+
+    private var current: Event? {
+        position >= 0 && position < events.items.count ? events.items[position] : nil
     }
 
     /// The local name of the current element (start or end), without prefix.
     public var localName: String {
-        if let n = currentName { return n }
-        guard let r = reader, let p = xmlTextReaderConstLocalName(r) else { return "" }
+        guard let p = current?.name else { return "" }
         let slot = Int(truncatingIfNeeded: UInt(bitPattern: p) >> 3) & (nameSlots.count - 1)
-        if nameSlots[slot].0 == p {
-            currentName = nameSlots[slot].1
-            return nameSlots[slot].1
-        }
+        if nameSlots[slot].0 == p { return nameSlots[slot].1 }
         let s = String(cString: p)
         nameSlots[slot] = (p, s)
-        currentName = s
         return s
     }
 
     /// The caller's number for the current element's namespace URI, or `noNamespace`.
-    public var namespace: Int {
-        if let n = currentNamespace { return n }
-        guard let r = reader else { return Self.noNamespace }
-        let n = number(ofNamespace: xmlTextReaderConstNamespaceUri(r))
-        currentNamespace = n
-        return n
-    }
+    public var namespace: Int { number(ofNamespace: current?.uri) }
 
     /// The namespace URI of the current element ("" when none).
-    public var namespaceURI: String {
-        guard let r = reader, let p = xmlTextReaderConstNamespaceUri(r) else { return "" }
-        return String(cString: p)
-    }
+    public var namespaceURI: String { current?.uri.map { String(cString: $0) } ?? "" }
 
     /// True when the current element is `local` in namespace number `namespace`.
     public func isElement(_ local: String, in namespace: Int) -> Bool {
@@ -171,53 +184,43 @@ public final class XMLReader {
 
     /// The text of the current text node ("" elsewhere).
     public var text: String {
-        guard kind == .text, let r = reader, let p = xmlTextReaderConstValue(r) else { return "" }
-        return String(cString: p)
+        guard let e = current, e.kind == .text else { return "" }
+        return events.string(e.start, e.count)
     }
 
     /// Depth of the current node (the root element is 0).
-    public var depth: Int {
-        guard let r = reader else { return 0 }
-        return Int(xmlTextReaderDepth(r))
-    }
+    public var depth: Int { Int(current?.depth ?? 0) }
 
     /// The 1-based line the parser has reached, for messages.
     public var line: Int {
-        guard let r = reader else { return 0 }
-        return Int(xmlTextReaderGetParserLineNumber(r))
+        guard let p = parser else { return 0 }
+        return Int(xmlSAX2GetLineNumber(UnsafeMutableRawPointer(p)))
     }
 
     /// The value of the current start element's attribute `local` in namespace number `namespace`
     /// (`noNamespace` for an unprefixed attribute); nil when absent.
     public func attribute(_ local: String, in namespace: Int = noNamespace) -> String? {
-        guard kind == .start, let r = reader else { return nil }
-        defer { xmlTextReaderMoveToElement(r) }
-        var more = xmlTextReaderMoveToFirstAttribute(r)
-        while more == 1 {
-            if let p = xmlTextReaderConstLocalName(r), local.withCString({ strcmp($0, p) == 0 }),
-               number(ofNamespace: xmlTextReaderConstNamespaceUri(r)) == namespace {
-                return xmlTextReaderConstValue(r).map { String(cString: $0) } ?? ""
+        guard let e = current, e.kind == .start, e.count > 0 else { return nil }
+        return local.withCString { want -> String? in
+            for i in e.start..<(e.start + e.count) {
+                let a = events.attributes[i]
+                if strcmp(want, UnsafeRawPointer(a.name).assumingMemoryBound(to: CChar.self)) == 0,
+                   number(ofNamespace: a.uri) == namespace {
+                    return events.string(a.valueStart, a.valueCount)
+                }
             }
-            more = xmlTextReaderMoveToNextAttribute(r)
+            return nil
         }
-        return nil
     }
 
     /// Every attribute of the current start element (namespace declarations excluded).
     public var attributes: [XMLAttribute] {
-        guard kind == .start, let r = reader else { return [] }
-        defer { xmlTextReaderMoveToElement(r) }
-        var out: [XMLAttribute] = []
-        var more = xmlTextReaderMoveToFirstAttribute(r)
-        while more == 1 {
-            if xmlTextReaderIsNamespaceDecl(r) != 1 {
-                out.append(XMLAttribute(namespace: number(ofNamespace: xmlTextReaderConstNamespaceUri(r)),
-                                        localName: xmlTextReaderConstLocalName(r).map { String(cString: $0) } ?? "",
-                                        value: xmlTextReaderConstValue(r).map { String(cString: $0) } ?? ""))
-            }
-            more = xmlTextReaderMoveToNextAttribute(r)
+        guard let e = current, e.kind == .start else { return [] }
+        return (e.start..<(e.start + e.count)).map { i in
+            let a = events.attributes[i]
+            return XMLAttribute(namespace: number(ofNamespace: a.uri), localName: String(cString: a.name),
+                                value: events.string(a.valueStart, a.valueCount))
         }
-        return out
     }
 
     /// From a start tag, skips everything up to and including the matching end tag.
@@ -244,8 +247,6 @@ public final class XMLReader {
         return out
     }
 
-    // MARK: Internals
-
     private func number(ofNamespace p: UnsafePointer<xmlChar>?) -> Int {
         guard let p else { return Self.noNamespace }
         if p == lastNamespacePointer { return lastNamespace }
@@ -260,63 +261,146 @@ public final class XMLReader {
         lastNamespace = n
         return n
     }
+}
 
-    private func failure() -> RedlineError {
-        if let e = context.thrown { return e }
-        if let m = context.firstError { return .malformed("\(name): \(m)") }
-        return .malformed("\(name): malformed XML near line \(line)")
+/// One parse event. For a start tag, `start`/`count` index its attributes; for text, the arena bytes.
+struct Event {
+    var kind: XMLNodeKind
+    var name: UnsafePointer<xmlChar>?
+    var uri: UnsafePointer<xmlChar>?
+    var start: Int
+    var count: Int
+    var depth: Int32
+}
+
+/// One attribute of a start event: interned name and namespace, value bytes in the arena.
+struct AttributeEvent {
+    var name: UnsafePointer<xmlChar>
+    var uri: UnsafePointer<xmlChar>?
+    var valueStart: Int
+    var valueCount: Int
+}
+
+/// What the SAX callbacks fill for one piece of input (reached through the parser's user data).
+final class EventQueue {
+    var items: [Event] = []
+    var attributes: [AttributeEvent] = []
+    var arena: [UInt8] = []
+    var depth: Int32 = 0
+    var sawRoot = false
+    let maxNesting: Int
+    var parser: xmlParserCtxtPtr?
+    /// Why parsing was stopped on purpose (a DTD, an entity reference, too deep).
+    var refusal: RedlineError?
+    var firstError: String?
+
+    init(maxNesting: Int) {
+        self.maxNesting = maxNesting
+        items.reserveCapacity(4096)
+        arena.reserveCapacity(1 << 16)
     }
 
-    private func fail(_ e: RedlineError) throws -> Never {
-        finish()
-        throw e
+    func reset() {
+        items.removeAll(keepingCapacity: true)
+        attributes.removeAll(keepingCapacity: true)
+        arena.removeAll(keepingCapacity: true)
     }
 
-    private func finish() {
-        if let reader { xmlFreeTextReader(reader) }
-        reader = nil
-        pendingEnd = false
-        namespaceCache = [:]
-        nameSlots = [(UnsafePointer<xmlChar>?, String)](repeating: (nil, ""), count: 512)
-        lastNamespacePointer = nil
-        currentName = nil
-        currentNamespace = nil
+    func string(_ start: Int, _ count: Int) -> String {
+        arena.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[start..<(start + count)]), as: UTF8.self) }
     }
 
-    /// The state the C callbacks reach through their context pointer.
-    final class Context {
-        let read: (UnsafeMutableRawBufferPointer) throws -> Int
-        var thrown: RedlineError?
-        var firstError: String?
-        init(read: @escaping (UnsafeMutableRawBufferPointer) throws -> Int) { self.read = read }
+    /// Appends an attribute value. Without entity substitution libxml2 hands every "&" of a value over
+    /// as "&#38;" (so that a tree builder could tell it from an entity); every "&" it gives starts one.
+    func appendAttributeValue(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard bytes.contains(0x26) else { arena.append(contentsOf: bytes); return }
+        var i = 0
+        while i < bytes.count {
+            arena.append(bytes[i])
+            if bytes[i] == 0x26, i + 4 < bytes.count, bytes[i + 1] == 0x23, bytes[i + 2] == 0x33, bytes[i + 3] == 0x38,
+               bytes[i + 4] == 0x3B {
+                i += 5
+            } else {
+                i += 1
+            }
+        }
+    }
+
+    func refuse(_ e: RedlineError) {
+        if refusal == nil { refusal = e }
+        if let parser { xmlStopParser(parser) }
     }
 }
 
-/// libxml2's input callback: pulls bytes from the caller's closure.
-private func readInput(_ ctx: UnsafeMutableRawPointer?, _ buffer: UnsafeMutablePointer<CChar>?, _ len: Int32) -> Int32 {
-    guard let ctx, let buffer, len > 0 else { return -1 }
-    let context = Unmanaged<XMLReader.Context>.fromOpaque(ctx).takeUnretainedValue()
-    do {
-        return Int32(try context.read(UnsafeMutableRawBufferPointer(start: buffer, count: Int(len))))
-    } catch let e as RedlineError {
-        context.thrown = e
-        return -1
-    } catch {
-        context.thrown = .io("\(error)")
-        return -1
-    }
+private func queue(_ ctx: UnsafeMutableRawPointer?) -> EventQueue {
+    Unmanaged<EventQueue>.fromOpaque(ctx!).takeUnretainedValue()
 }
 
-/// libxml2's structured error callback: keeps the first error (warnings are ignored).
-private func recordError(_ ctx: UnsafeMutableRawPointer?, _ error: UnsafeMutablePointer<xmlError>?) {
+private func saxStart(_ ctx: UnsafeMutableRawPointer?, _ localname: UnsafePointer<xmlChar>?, _ prefix: UnsafePointer<xmlChar>?,
+                      _ uri: UnsafePointer<xmlChar>?, _ nbNamespaces: Int32, _ namespaces: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?,
+                      _ nbAttributes: Int32, _ nbDefaulted: Int32, _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?) {
+    let q = queue(ctx)
+    if Int(q.depth) >= q.maxNesting {
+        q.refuse(.limit("XML nested deeper than \(q.maxNesting) elements"))
+        return
+    }
+    let first = q.attributes.count
+    if let attributes, nbAttributes > 0 {
+        for i in 0..<Int(nbAttributes) {
+            guard let name = attributes[i * 5] else { continue }
+            let begin = attributes[i * 5 + 3], end = attributes[i * 5 + 4]
+            let start = q.arena.count
+            if let begin, let end, end > begin { q.appendAttributeValue(UnsafeBufferPointer(start: begin, count: end - begin)) }
+            q.attributes.append(AttributeEvent(name: name, uri: attributes[i * 5 + 2], valueStart: start, valueCount: q.arena.count - start))
+        }
+    }
+    q.items.append(Event(kind: .start, name: localname, uri: uri, start: first, count: q.attributes.count - first, depth: q.depth))
+    q.depth += 1
+    q.sawRoot = true
+}
+
+private func saxEnd(_ ctx: UnsafeMutableRawPointer?, _ localname: UnsafePointer<xmlChar>?, _ prefix: UnsafePointer<xmlChar>?,
+                    _ uri: UnsafePointer<xmlChar>?) {
+    let q = queue(ctx)
+    q.depth -= 1
+    q.items.append(Event(kind: .end, name: localname, uri: uri, start: 0, count: 0, depth: q.depth))
+}
+
+private func saxCharacters(_ ctx: UnsafeMutableRawPointer?, _ ch: UnsafePointer<xmlChar>?, _ len: Int32) {
+    guard let ch, len > 0 else { return }
+    let q = queue(ctx)
+    guard q.depth > 0 else { return }
+    let bytes = UnsafeBufferPointer(start: ch, count: Int(len))
+    if let last = q.items.last, last.kind == .text, last.start + last.count == q.arena.count {
+        q.arena.append(contentsOf: bytes)
+        q.items[q.items.count - 1].count += Int(len)
+        return
+    }
+    let start = q.arena.count
+    q.arena.append(contentsOf: bytes)
+    q.items.append(Event(kind: .text, name: nil, uri: nil, start: start, count: Int(len), depth: q.depth))
+}
+
+private func saxDoctype(_ ctx: UnsafeMutableRawPointer?, _ name: UnsafePointer<xmlChar>?, _ externalID: UnsafePointer<xmlChar>?,
+                        _ systemID: UnsafePointer<xmlChar>?) {
+    queue(ctx).refuse(.unsupported(
+        "the XML has a DTD (<!DOCTYPE>), which Redline refuses: entities could expand without bound or load other files"))
+}
+
+private func saxReference(_ ctx: UnsafeMutableRawPointer?, _ name: UnsafePointer<xmlChar>?) {
+    queue(ctx).refuse(.unsupported("the XML uses an entity reference; Redline does not expand entities"))
+}
+
+/// libxml2's structured error callback: keeps the first error (warnings are ignored), on one line.
+private func saxError(_ ctx: UnsafeMutableRawPointer?, _ error: UnsafeMutablePointer<xmlError>?) {
     guard let ctx, let error, error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
-    let context = Unmanaged<XMLReader.Context>.fromOpaque(ctx).takeUnretainedValue()
-    guard context.firstError == nil else { return }
+    let q = queue(ctx)
+    guard q.firstError == nil else { return }
     // One line: libxml2 adds details on further lines ("Bytes: 0xC3 0x28 ...").
     let message = error.pointee.message.map { String(cString: $0) }?
         .split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "; ")
         ?? "malformed XML"
-    context.firstError = "malformed XML at line \(error.pointee.line): \(message)"
+    q.firstError = "malformed XML at line \(error.pointee.line): \(message)"
 }
 
 /// Process-wide libxml2 settings that keep untrusted XML from reaching outside the input.
