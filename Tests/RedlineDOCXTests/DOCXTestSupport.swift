@@ -86,6 +86,43 @@ enum DOCXTest {
         return String(decoding: data, as: UTF8.self)
     }
 
+    /// The text of LibreOffice's PDF rendering of a DOCX (through `pdftotext`): lines that overlap on the
+    /// page come out interleaved, so a layout fault shows as words out of order.
+    static func renderedText(_ docx: URL) throws -> String {
+        try require("soffice")
+        try require("pdftotext")
+        let dir = try temporaryDirectory()
+        let profile = try temporaryDirectory()
+        let r = try run(["soffice", "--headless", "-env:UserInstallation=file://\(profile.path)",
+                         "--convert-to", "pdf", "--outdir", dir.path, docx.path])
+        try? FileManager.default.removeItem(at: profile)
+        let pdf = dir.appendingPathComponent(docx.deletingPathExtension().lastPathComponent + ".pdf")
+        guard FileManager.default.fileExists(atPath: pdf.path) else {
+            XCTFail("LibreOffice could not render \(docx.lastPathComponent): \(r.err)")
+            return ""
+        }
+        return try run(["pdftotext", "-layout", pdf.path, "-"]).out
+    }
+
+    /// Checks that `theirs` holds `ours` in order, with nothing else but list numbers, bullets and note
+    /// marks (digits, roman numerals, also glued to the word before them).
+    static func assertSameWords(_ ours: [String], _ theirs: [String], _ label: String,
+                                file: StaticString = #filePath, line: UInt = #line) {
+        func isMark(_ s: Substring) -> Bool { s.allSatisfy { $0.isNumber || "ivxlc".contains($0) } }
+        var i = 0
+        var extra: [String] = []
+        for w in theirs {
+            if i < ours.count && (ours[i] == w || (w.hasPrefix(ours[i]) && isMark(w.dropFirst(ours[i].count)))) {
+                i += 1
+            } else {
+                extra.append(w)
+            }
+        }
+        XCTAssertEqual(i, ours.count, "\(label): words missing or out of order from '\(i < ours.count ? ours[i] : "")' on",
+                       file: file, line: line)
+        XCTAssertEqual(extra.filter { !isMark($0[...]) }, [], "\(label): words that are not ours", file: file, line: line)
+    }
+
     /// pandoc's native AST of a DOCX with every change kept.
     static func pandocNative(_ docx: URL) throws -> String {
         try require("pandoc")

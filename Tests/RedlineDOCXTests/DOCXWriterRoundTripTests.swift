@@ -27,6 +27,16 @@ final class DOCXWriterRoundTripTests: XCTestCase {
             DOCXRoundTrip.normalised(d).blocks.map { $0.plainText.hasSuffix("\n") ? String($0.plainText.dropLast()) : $0.plainText }
         }
         XCTAssertEqual(text(model), text(expected))
+        // Comments keep author, initials, date, body, replies and resolved state; notes their kind and text.
+        func summary(_ c: Comment) -> String {
+            "\(c.author ?? "-") \(c.initials ?? "-") \(c.date ?? "-") \(c.resolved) "
+                + "\(c.parentID == nil ? "top" : "reply") \(c.body.map(\.plainText).joined(separator: "|"))"
+        }
+        XCTAssertEqual(model.comments.map(summary), original.comments.map(summary))
+        XCTAssertEqual(model.notes.map { "\($0.kind) \($0.blocks.map(\.plainText))" },
+                       original.notes.map { "\($0.kind) \($0.blocks.map(\.plainText))" })
+        XCTAssertEqual(model.metadata.title, "The Marked Sample")
+        XCTAssertEqual(model.metadata.authors, ["Ann Editor; Bob Author"], "core properties hold one creator string")
         let again = try Self.read(DOCXTest.write(model))
         DOCXRoundTrip.assertEqual(DOCXRoundTrip.normalised(again), DOCXRoundTrip.normalised(model), "sample")
     }

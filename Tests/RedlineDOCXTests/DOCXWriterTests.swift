@@ -344,11 +344,12 @@ final class DOCXWriterTests: XCTestCase {
         let styles = try DOCXTest.part("word/styles.xml", of: DOCXTest.write(Document(blocks: [p(.text("x"))]), options: o))
         XCTAssertTrue(styles.contains("<w:rPrDefault><w:rPr><w:rFonts w:ascii=\"Palatino\" w:hAnsi=\"Palatino\" "
                                       + "w:eastAsia=\"Palatino\" w:cs=\"Palatino\"/><w:sz w:val=\"26\"/><w:szCs w:val=\"26\"/>"), styles)
-        XCTAssertTrue(styles.contains("<w:pPrDefault><w:pPr><w:spacing w:line=\"288\" w:lineRule=\"auto\"/>"
-                                      + "<w:ind w:firstLine=\"720\"/></w:pPr></w:pPrDefault>"), styles)
+        XCTAssertTrue(styles.contains("<w:style w:type=\"paragraph\" w:default=\"1\" w:styleId=\"Normal\"><w:name w:val=\"Normal\"/>"
+                                      + "<w:qFormat/><w:pPr><w:spacing w:line=\"288\" w:lineRule=\"auto\"/><w:ind w:firstLine=\"720\"/>"
+                                      + "</w:pPr></w:style>"), styles)
         let plain = try DOCXTest.part("word/styles.xml", of: DOCXTest.write(Document(blocks: [p(.text("x"))])))
         XCTAssertTrue(plain.contains("w:ascii=\"Times New Roman\""), plain)
-        XCTAssertTrue(plain.contains("<w:pPrDefault><w:pPr><w:spacing w:after=\"120\"/></w:pPr></w:pPrDefault>"), plain)
+        XCTAssertTrue(plain.contains("<w:name w:val=\"Normal\"/><w:qFormat/><w:pPr><w:spacing w:after=\"120\"/></w:pPr>"), plain)
     }
 
     func testParagraphAndCharacterStyleNamesBecomeStyles() throws {

@@ -6,6 +6,7 @@ public struct OutputVariant: Sendable, Hashable {
     public var name: String
     /// Inserted before the output's extension (`draft.clean.md`); empty for none (`draft.md`).
     public var suffix: String
+    /// What happens to tracked changes in this version.
     public var changes: ChangeMode
     /// nil: keep comments in the marked version, drop them from the others.
     public var comments: CommentMode?
@@ -64,12 +65,17 @@ public enum ExistingOutputs: String, Sendable {
 public struct BatchOptions: Sendable {
     /// The input format, or nil to tell each input's format from its extension.
     public var from: Format?
+    /// The output format.
     public var to: Format
+    /// The versions written for each input (one for convert, three for export).
     public var variants: [OutputVariant]
+    /// Reader options (safety limits).
     public var read: ReadOptions
+    /// Writer options (presets, formatting, reference document).
     public var write: WriteOptions
     /// Where outputs go; it mirrors the inputs' tree.
     public var outputDirectory: String
+    /// What to do with outputs that already exist.
     public var existing: ExistingOutputs
     /// How many inputs convert at once.
     public var jobs: Int

@@ -2,7 +2,9 @@ import Foundation
 
 /// A warning code and how often it occurred, for reports.
 public struct WarningCount: Codable, Sendable, Hashable {
+    /// The stable diagnostic code.
     public var code: DiagnosticCode
+    /// How many times it occurred.
     public var count: Int
     /// The first message reported under this code.
     public var message: String
@@ -46,6 +48,7 @@ public struct BatchRecord: Codable, Sendable, Hashable {
 
     /// One output file.
     public struct Output: Codable, Sendable, Hashable {
+        /// Where the output was (or would have been) written.
         public var path: String
         /// `marked`, `clean` or `original`.
         public var variant: String
@@ -58,7 +61,9 @@ public struct BatchRecord: Codable, Sendable, Hashable {
 
     /// A failure's kind (`RedlineError.Kind`) and message.
     public struct Failure: Codable, Sendable, Hashable {
+        /// The kind of failure (stable, for scripts).
         public var kind: RedlineError.Kind
+        /// One readable line.
         public var message: String
 
         public init(kind: RedlineError.Kind, message: String) {
@@ -78,12 +83,17 @@ public struct BatchRecord: Codable, Sendable, Hashable {
 
     /// Always `input`, to tell these lines from the summary line.
     public var type = "input"
+    /// The input's path.
     public var input: String
     /// The input's format, when known.
     public var format: String?
+    /// What happened to it.
     public var status: Status
+    /// Its outputs, one per version.
     public var outputs: [Output]
+    /// Why it failed (status `failed` only).
     public var error: Failure?
+    /// Its warnings (reader's and every writer's), folded by code.
     public var warnings: [WarningCount]
     /// Wall-clock seconds this input took.
     public var seconds: Double
@@ -104,9 +114,13 @@ public struct BatchRecord: Codable, Sendable, Hashable {
 public struct BatchSummary: Codable, Sendable, Hashable {
     /// Always `summary`.
     public var type = "summary"
+    /// Inputs in the run (converted + skipped + failed).
     public var inputs: Int
+    /// Inputs converted.
     public var converted: Int
+    /// Inputs whose outputs were up to date.
     public var skipped: Int
+    /// Inputs that failed.
     public var failed: Int
     /// Every warning of every input, counts summed by code.
     public var warnings: [WarningCount]

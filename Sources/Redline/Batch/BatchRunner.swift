@@ -2,9 +2,13 @@ import Foundation
 
 /// How far a batch has got.
 public struct BatchProgress: Sendable {
+    /// Inputs in the batch.
     public var total: Int
+    /// Inputs finished (in any way).
     public var done = 0
+    /// Inputs that failed.
     public var failed = 0
+    /// Inputs that were up to date.
     public var skipped = 0
     /// Seconds since the batch started.
     public var elapsed = 0.0

@@ -34,9 +34,13 @@ public struct BatchInput: Sendable, Hashable {
 /// - A manifest lists one path per line (blank lines and `#` comments ignored); relative paths are
 ///   relative to the manifest's directory; `-` reads the list from standard input.
 public struct InputSelection: Sendable {
+    /// Files and directories named on the command line.
     public var paths: [String]
+    /// A file listing inputs (`-`: standard input).
     public var manifest: String?
+    /// Globs a file found in a directory must match (empty: any readable extension).
     public var include: [Glob]
+    /// Globs that leave out files found in directories.
     public var exclude: [Glob]
     /// Directories that are never entered (the output directory, when it lies inside an input directory).
     public var skipDirectories: [String]

@@ -5,26 +5,26 @@ import Foundation
 /// output's size and modification time as written. Kept as a line of an `UpToDateJournal`, appended only
 /// after every output of the input has been renamed into place; any mismatch (or a missing record)
 /// means "convert again", so a run killed at any moment is never mistaken for done.
-public struct UpToDateRecord: Codable, Sendable, Hashable {
+struct UpToDateRecord: Codable, Sendable, Hashable {
     /// A file's identity as far as up-to-date checks go.
-    public struct FileState: Codable, Sendable, Hashable {
-        public var path: String
-        public var size: Int64
+    struct FileState: Codable, Sendable, Hashable {
+        var path: String
+        var size: Int64
         /// Modification time in nanoseconds since 1970.
-        public var mtime: Int64
+        var mtime: Int64
         /// Content hash (inputs only).
-        public var hash: String?
+        var hash: String?
     }
 
-    public var version: Int = 1
+    var version: Int = 1
     /// Which input this is about: its first output's path relative to the output directory.
-    public var key: String
+    var key: String
     /// `BatchOptions.fingerprint` of the run that wrote the outputs.
-    public var options: String
-    public var input: FileState
-    public var outputs: [FileState]
+    var options: String
+    var input: FileState
+    var outputs: [FileState]
     /// The warnings of that conversion, reported again when it is skipped.
-    public var warnings: [WarningCount]
+    var warnings: [WarningCount]
 
     /// True when the options are the same, the input has not changed, and every output is as written.
     func isUpToDate(options fingerprint: String, input path: String, outputs: [String]) -> Bool {

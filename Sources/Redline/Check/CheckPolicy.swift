@@ -5,6 +5,7 @@ import Foundation
 public struct LossyTarget: Hashable, Sendable, CustomStringConvertible {
     /// The input format it applies to (nil: any).
     public var from: String?
+    /// The output format.
     public var to: String
 
     /// Parses `docx->md` or `md` (with or without the `lossy:` prefix); throws a usage error for a

@@ -16,12 +16,17 @@ public enum CheckOutputFormat: String, Sendable, CaseIterable {
 public enum CheckReport {
     /// Counts over all files.
     public struct Summary: Codable, Sendable, Hashable {
+        /// Files checked.
         public var files: Int
+        /// Files that failed the check.
         public var failed: Int
+        /// Files that could not be read.
         public var unreadable: Int
+        /// Findings in all files.
         public var findings: Int
     }
 
+    /// The counts over `results`.
     public static func summary(_ results: [CheckResult]) -> Summary {
         Summary(files: results.count, failed: results.filter(\.failed).count,
                 unreadable: results.filter { $0.error != nil }.count,

@@ -2,9 +2,11 @@ import Foundation
 
 /// What `check` found in one file.
 public struct CheckResult: Codable, Sendable, Hashable {
+    /// The file's path.
     public var input: String
     /// The format it was read as.
     public var format: String?
+    /// What was found, by category.
     public var findings: [CheckFinding]
     /// Set when the file could not be read at all (the check fails).
     public var error: BatchRecord.Failure?

@@ -7,9 +7,11 @@ public struct CheckFinding: Codable, Sendable, Hashable {
     /// A stable code: `change.insertion`, `comment.open`, `link.broken`, `footnote.missing`, or for
     /// lossy findings the reader's or writer's diagnostic code.
     public var code: String
+    /// One readable line.
     public var message: String
     /// Where it is first found (a 1-based paragraph of the body, or a line for text formats).
     public var location: SourceLocation?
+    /// How many times it occurs (changes and losses are counted, not listed).
     public var count: Int
     /// True when `--fail-on` names its category.
     public var failing: Bool

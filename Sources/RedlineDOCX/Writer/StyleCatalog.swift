@@ -168,23 +168,27 @@ struct StyleCatalog {
         x.empty("w:lang", [("w:val", "en-US"), ("w:eastAsia", "en-US"), ("w:bidi", "ar-SA")])
         x.close("w:rPr")
         x.close("w:rPrDefault")
-        x.open("w:pPrDefault")
-        x.open("w:pPr")
+        x.close("w:docDefaults")
+        // The paragraph defaults go into Normal, which every paragraph style is based on: LibreOffice
+        // ignores the line spacing of w:pPrDefault (lines overlap), and Word reads both alike.
         var para = paragraphDefaults
         para.name = nil
-        Properties.paragraph(para, styleID: nil, into: &x)
-        x.close("w:pPr")
-        x.close("w:pPrDefault")
-        x.close("w:docDefaults")
-        for s in ours { x.raw(Self.definition(s)) }
+        var props = XMLText()
+        Properties.paragraph(para, styleID: nil, into: &props)
+        for var s in ours {
+            if s.id == "Normal" && !props.isEmpty {
+                s.body += "<w:pPr>" + String(decoding: props.bytes, as: UTF8.self) + "</w:pPr>"
+            }
+            x.raw(Self.definition(s))
+        }
         x.close("w:styles")
         return String(decoding: x.bytes, as: UTF8.self)
     }
 
-    /// A built-in style as this document uses it. A style only the model names (a source with styles,
-    /// whose paragraphs carry their complete formatting), or any style when `bare`, is written bare: under the model's name, without
-    /// the spacing, indents, alignment and tabs the model holds per paragraph (or character formatting, for
-    /// a character style), so reading the file back gives the model's formatting, not the writer's.
+    /// A built-in style as this document uses it. A style only the model names (a source with styles, whose
+    /// paragraphs carry their complete formatting), or any style when `bare`, is written bare: under the
+    /// model's name, without the spacing, indents, alignment and tabs the model holds per paragraph (or the
+    /// character formatting, for a character style), so reading the file back gives the model's formatting.
     private func asUsed(_ s: Style) -> Style {
         guard bare || (named[s.id] != nil && !chosen.contains(s.id)), s.kind != .table else { return s }
         var bare = s
