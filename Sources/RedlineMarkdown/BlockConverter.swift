@@ -66,7 +66,16 @@ final class BlockConverter {
     private var runs: [Run] = []
     private var sawSpan = false
     private var styleChange: ParagraphStyleChange?
-    private var spanStack: [(index: Int, saved: FlatFormat)] = []
+    private var spanStack: [(index: Int, saved: FlatFormat, runCount: Int)] = []
+    /// The run count when the last empty span `[]{}` closed (an empty span at the very end keeps a
+    /// paragraph that is one change from reading as a whole inserted or deleted paragraph).
+    private var emptySpanAt: Int?
+    /// The change open when the paragraph began, and whether any of its text is in it.
+    private var carriedChange: Int?
+    private var usedCarriedChange = false
+    /// Changes that opened before any text of their paragraph: one that then ends a paragraph's text
+    /// (`{++One.` blank line `Two.++}`) inserted whole paragraphs, breaks included.
+    private var changesFromParagraphStart = Set<Int>()
     private var flat = FlatFormat()
     private var matchedTags = Set<Int>()
     private var htmlCounter = 0
@@ -279,6 +288,9 @@ final class BlockConverter {
     func paragraph(_ nodes: [MDNode], into out: inout [Block], inCell: Bool = false) throws -> Paragraph? {
         runs = []
         sawSpan = false
+        emptySpanAt = nil
+        carriedChange = change?.index
+        usedCarriedChange = false
         styleChange = nil
         spanStack = []
         flat = FlatFormat()
@@ -295,7 +307,14 @@ final class BlockConverter {
             return nil
         }
         var p = Paragraph(canonicalInlines(runs), style: currentDivStyle)
-        if !inCell { p.markChange = mark ?? (sawSpan ? nil : Self.wholeParagraphChange(runs)) }
+        if !inCell {
+            // Only a change that starts in this paragraph makes it a wholly inserted or deleted one: text
+            // continuing a change from the previous paragraph follows an inserted break, not its own.
+            let carriedWhole = usedCarriedChange && carriedChange.map { changesFromParagraphStart.contains($0) } == true
+                && change == nil && runs.allSatisfy { $0.change == runs.first?.change }
+            let whole = emptySpanAt == runs.count || (usedCarriedChange && !carriedWhole) ? nil : Self.wholeParagraphChange(runs)
+            p.markChange = mark ?? whole
+        }
         p.styleChange = styleChange
         return p
     }
@@ -402,6 +421,7 @@ final class BlockConverter {
         switch (kind, entry) {
         case (.changeOpen, .change(let c)):
             change = (c, scanner.changes[c].kind == .insertion)
+            if runs.isEmpty { changesFromParagraphStart.insert(c) }
         case (.changeSwitch, .change(let c)) where change?.index == c:
             change = (c, true)
         case (.changeClose, .change(let c)) where change?.index == c:
@@ -427,11 +447,11 @@ final class BlockConverter {
             try emit(ids)
         case (.commentEnd, .commentEnd(let id)):
             add(.atom(.commentEnd(id)), ctx)
-        case (.styleChange, .styleChange(let sc)):
-            styleChange = sc
+        case (.styleChange, .styleChange(let k)):
+            styleChange = scanner.styleChanges[k]
         case (.spanOpen, .span(let tokens)):
             sawSpan = true
-            spanStack.append((index, flat))
+            spanStack.append((index, flat, runs.count))
             applySpan(tokens)
         case (.noteReference, .note(let label)):
             add(.atom(.noteReference(label)), ctx)
@@ -439,6 +459,7 @@ final class BlockConverter {
         case (.spanClose, .span):
             if let k = spanStack.lastIndex(where: { $0.index == index }) {
                 flat = spanStack[k].saved
+                if spanStack[k].runCount == runs.count { emptySpanAt = runs.count }
                 spanStack.removeSubrange(k...)
             }
         default:
@@ -500,6 +521,7 @@ final class BlockConverter {
         for s in flat.styles { f.style = f.style.merged(with: s) }
         var run = Run(content, format: f, link: ctx.link, formatChange: formatChange)
         if let c = change {
+            if c.index == carriedChange { usedCarriedChange = true }
             let sc = context.scanner.changes[c.index]
             let inserted = sc.kind == .insertion || (sc.kind == .substitution && c.inserted)
             if let name = sc.moveName, sc.kind != .substitution {
@@ -562,7 +584,28 @@ final class BlockConverter {
 /// The canonical inlines for runs: nested in `InlineBuilder`'s order, then a deletion directly followed by
 /// an insertion of the same author and date paired into a substitution.
 func canonicalInlines(_ runs: [Run]) -> [Inline] {
-    pairSubstitutions(InlineBuilder.inlines(from: runs))
+    // Adjacent text runs that differ in nothing else are one run (cmark splits text at every
+    // punctuation mark; fewer runs make the nesting cheaper).
+    var merged: [Run] = []
+    merged.reserveCapacity(runs.count)
+    for r in runs {
+        if case .text(let b) = r.content, let last = merged.last, case .text(let a) = last.content,
+           last.change == r.change, last.link == r.link, last.formatChange == r.formatChange, last.format == r.format {
+            merged[merged.count - 1].content = .text(a + b)
+        } else {
+            merged.append(r)
+        }
+    }
+    if merged.allSatisfy({ $0.format == TextFormat() && $0.link == nil && $0.change == nil && $0.formatChange == nil }) {
+        return merged.compactMap { r -> Inline? in
+            switch r.content {
+            case .text(let t): return t.isEmpty ? nil : .text(t)
+            case .lineBreak: return .lineBreak
+            case .atom(let a): return a
+            }
+        }
+    }
+    return pairSubstitutions(InlineBuilder.inlines(from: merged))
 }
 
 /// Pairs a deletion directly followed by an insertion with the same attribution into a substitution.

@@ -35,7 +35,9 @@ struct MDNode {
     enum ColumnAlign { case none, left, center, right }
 }
 
-/// Parses Markdown text with cmark-gfm (CommonMark, GFM tables, strikethrough, autolinks, footnotes).
+/// Parses Markdown text with cmark-gfm (CommonMark with its `<url>` autolinks, GFM tables and strikethrough).
+/// GFM's bare-URL autolinks are off: text that looks like a URL stays text, so it round-trips exactly.
+/// Footnotes are handled by the reader (see `CriticScanner`), not by cmark.
 enum Cmark {
     /// Parses `text` and returns the document node; throws when nesting is deeper than `maxDepth`.
     static func parse(_ text: [UInt8], footnotes: Bool = false, maxDepth: Int = 2_000) throws -> MDNode {
@@ -44,7 +46,7 @@ enum Cmark {
         if footnotes { options |= CMARK_OPT_FOOTNOTES }
         guard let parser = cmark_parser_new(Int32(options)) else { return MDNode(kind: .document) }
         defer { cmark_parser_free(parser) }
-        for name in ["table", "strikethrough", "autolink"] {
+        for name in ["table", "strikethrough"] {
             if let ext = cmark_find_syntax_extension(name) { cmark_parser_attach_syntax_extension(parser, ext) }
         }
         text.withUnsafeBufferPointer { buf in

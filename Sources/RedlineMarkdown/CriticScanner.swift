@@ -34,7 +34,8 @@ enum ScannedEntry {
     /// A comment thread (indices into `comments`), first the anchored comment, then its replies.
     case comments([Int], isRangeStart: Bool)
     case commentEnd(id: String)
-    case styleChange(ParagraphStyleChange)
+    /// Index into `styleChanges` (kept out of line: entries stay small).
+    case styleChange(Int)
     case span([AttributeToken])
     case note(label: String)
 }
@@ -54,6 +55,7 @@ struct CriticScanner {
     private(set) var changes: [ScannedChange] = []
     private(set) var highlights: [ScannedHighlight] = []
     private(set) var comments: [ScannedComment] = []
+    private(set) var styleChanges: [ParagraphStyleChange] = []
     /// Milestone names (`[#name]`) to comment ids.
     private var rangeNames: [String: String] = [:]
     private var nextCommentID: Int
@@ -117,7 +119,7 @@ struct CriticScanner {
                 if try !handleCloser() { output.append(c); i += 1 }
             case UInt8(ascii: "["):
                 if handleNoteReference() { continue }
-                brackets.append((output.count, i > 0 && source[i - 1] == UInt8(ascii: "!")))
+                brackets.append((output.count, isImageBracket(at: i)))
                 output.append(c); i += 1
             case UInt8(ascii: "]"):
                 if !handleSpanEnd() {
@@ -137,23 +139,16 @@ struct CriticScanner {
 
     /// Handles fenced code at a line start: copies the whole line when it opens, closes or is inside a fence.
     private mutating func handleLineStart() throws -> Bool {
-        var j = i
-        while j < source.count, source[j] == UInt8(ascii: " ") || source[j] == UInt8(ascii: "\t") || source[j] == UInt8(ascii: ">") {
-            j += 1
-        }
-        var n = 0
-        let c: UInt8 = j < source.count ? source[j] : 0
-        if c == UInt8(ascii: "`") || c == UInt8(ascii: "~") {
-            while j + n < source.count, source[j + n] == c { n += 1 }
-        }
+        var end = i
+        while end < source.count, source[end] != UInt8(ascii: "\n") { end += 1 }
+        let line = source[i..<end]
         if let f = fence {
-            if c == f.char, n >= f.length, restOfLineIsBlank(from: j + n) { fence = nil }
+            if Segmenter.closes(line, f) { fence = nil }
             copyLine()
             return true
         }
-        if n >= 3 {
-            if c == UInt8(ascii: "`"), lineContains(UInt8(ascii: "`"), from: j + n) { return false }
-            fence = (c, n)
+        if let f = Segmenter.fence(line) {
+            fence = f
             copyLine()
             return true
         }
@@ -306,7 +301,6 @@ struct CriticScanner {
                 return false
             }
             highlights.append(.plain)
-            trimSpaces(ifLineEndsAt: i + 3)
             let e = addEntry(.highlight(highlights.count - 1), kind: .highlightOpen, original: i..<(i + 3))
             openHighlight = (highlights.count - 1, e)
             i += 3
@@ -343,16 +337,27 @@ struct CriticScanner {
             openHighlight = nil
             if starts("{>>", at: i), let thread = readCommentThread() {
                 let first = CommentText(thread[0].text)
-                if first.hasFlag("format-change") {
+                if first.endMarker != nil || first.hasFlag("style-change") {
+                    addEntry(.highlight(open.index), kind: .highlightClose, original: start..<(start + 3))
+                    emitStandalone(thread, from: start + 3)
+                } else if first.hasFlag("format-change") {
                     var old = TextFormat()
                     for t in first.attributes { _ = FormatAttributes.apply(t, to: &old) }
                     highlights[open.index] = .formatChange(FormatChange(change: first.change, old: old))
                     addEntry(.highlight(open.index), kind: .highlightClose, original: start..<thread[0].end)
                     if thread.count > 1 { emitStandalone(Array(thread.dropFirst()), from: thread[0].end) }
                 } else {
-                    let ids = makeComments(thread, rangeStart: false)
+                    // The comment and its replies, up to a marker that is not a reply.
+                    var n = 1
+                    while n < thread.count {
+                        let t = CommentText(thread[n].text)
+                        if t.endMarker != nil || t.hasFlag("style-change") { break }
+                        n += 1
+                    }
+                    let ids = makeComments(Array(thread.prefix(n)), rangeStart: false)
                     highlights[open.index] = .comment(id: comments[ids[0]].comment.id)
-                    addEntry(.highlight(open.index), kind: .highlightClose, original: start..<i)
+                    addEntry(.highlight(open.index), kind: .highlightClose, original: start..<thread[n - 1].end)
+                    if n < thread.count { emitStandalone(Array(thread.dropFirst(n)), from: thread[n - 1].end) }
                 }
             } else {
                 addEntry(.highlight(open.index), kind: .highlightClose, original: start..<i)
@@ -370,7 +375,7 @@ struct CriticScanner {
         var end = i
         if starts("{>>", at: i), let thread = readCommentThread() {
             let first = CommentText(thread[0].text)
-            if first.isAttributionOnly {
+            if first.isAttributionOnly && first.endMarker == nil && !first.hasFlag("style-change") {
                 changes[open.index].change = first.change
                 changes[open.index].moveName = first.attribute("move")?.value
                 end = thread[0].end
@@ -439,7 +444,8 @@ struct CriticScanner {
             if t.hasFlag("style-change") {
                 var old = ParagraphStyle()
                 for a in t.attributes { _ = FormatAttributes.apply(a, to: &old) }
-                addEntry(.styleChange(ParagraphStyleChange(change: t.change, old: old)), kind: .styleChange,
+                styleChanges.append(ParagraphStyleChange(change: t.change, old: old))
+                addEntry(.styleChange(styleChanges.count - 1), kind: .styleChange,
                          original: from..<first.end)
                 from = first.end
                 rest = rest.dropFirst()
@@ -479,6 +485,14 @@ struct CriticScanner {
             if parent == nil { parent = id }
         }
         return ids
+    }
+
+    /// `![`: the `[` of an image (an escaped `\!` does not count).
+    private func isImageBracket(at k: Int) -> Bool {
+        guard k > 0, source[k - 1] == UInt8(ascii: "!") else { return false }
+        var n = 0
+        while k - 2 - n >= 0, source[k - 2 - n] == UInt8(ascii: "\\") { n += 1 }
+        return n % 2 == 0
     }
 
     // MARK: Footnote references

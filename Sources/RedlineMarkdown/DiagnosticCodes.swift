@@ -67,6 +67,8 @@ extension DiagnosticCode {
     public static let lossyRaw: DiagnosticCode = "lossy.raw"
     /// Line breaks in headings or table cells written as spaces.
     public static let lossyBreak: DiagnosticCode = "lossy.break"
+    /// Authors and dates of changes inside comment bodies (CriticMarkup cannot nest comments).
+    public static let lossyCommentBodyAttribution: DiagnosticCode = "lossy.comment-body-attribution"
     /// Characters Markdown cannot hold (NUL, other control characters) dropped.
     public static let lossyControlCharacter: DiagnosticCode = "lossy.control-character"
 }

@@ -18,6 +18,16 @@ struct InlineRenderer {
     /// The last thing written was `==}` of a plain highlight, or a comment: a comment written next that is
     /// not a reply would attach to it, so a separator `[]{}` goes between.
     private var commentWouldAttach = false
+    /// Inside `{==…==}` of a formatting change, where a highlight uses the span form `[…]{.mark}`.
+    private var inFormatChange = false
+    /// Emphasis written so far in this paragraph (numbers them, so a second pass can tell them apart).
+    private var delimitedCount = 0
+    /// Emphasis that must use HTML tags (its delimiters would not be read back in their place).
+    private var forcedTags = Set<Int>()
+    /// Closing delimiters after punctuation: the output offset after them, which must be a space or the end.
+    private var afterChecks: [(offset: Int, index: Int)] = []
+    /// Offsets of the backslash before a `!` that ends a text: kept only where `[` follows.
+    private var bangChecks: [Int] = []
 
     init(owner: MarkdownRenderer) {
         self.owner = owner
@@ -26,8 +36,40 @@ struct InlineRenderer {
     /// Renders a paragraph's inlines.
     mutating func render(_ inlines: [Inline]) {
         shortRanges = Self.shortRanges(in: inlines)
-        write(inlines)
-        endLine()
+        let start = (out, atLineStart)
+        let saved = owner.sideTables
+        for _ in 0..<4 {
+            write(inlines)
+            endLine()
+            // A closing `*` after punctuation must be followed by a space or the line end.
+            let bytes = Array(out.utf8)
+            let bad = afterChecks.filter { check in
+                check.offset < bytes.count && ![UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n")].contains(bytes[check.offset])
+            }
+            if bad.isEmpty {
+                dropNeedlessBangEscapes(bytes)
+                return
+            }
+            forcedTags.formUnion(bad.map(\.index))
+            (out, atLineStart) = start
+            owner.sideTables = saved
+            heldSpaces = ""
+            commentWouldAttach = false
+            inFormatChange = false
+            delimitedCount = 0
+            afterChecks = []
+            bangChecks = []
+        }
+    }
+
+    private mutating func dropNeedlessBangEscapes(_ bytes: [UInt8]) {
+        guard !bangChecks.isEmpty else { return }
+        var b = bytes
+        for offset in bangChecks.reversed() where offset + 2 >= b.count || b[offset + 2] != UInt8(ascii: "[") {
+            b.remove(at: offset)
+        }
+        out = String(decoding: b, as: UTF8.self)
+        bangChecks = []
     }
 
     // MARK: Output primitives
@@ -55,78 +97,96 @@ struct InlineRenderer {
 
     // MARK: Text
 
-    private static let alwaysEscaped: Set<Unicode.Scalar> = ["\\", "`", "*", "_", "[", "]", "<", "~", "|", "@"]
-    private static let lineStartEscaped: Set<Unicode.Scalar> = ["#", ">", "-", "+", "=", ":"]
-    private static let criticOpeners: Set<Unicode.Scalar> = ["+", "-", "~", "=", ">"]
-    private static let criticCloserPrefix: Set<Unicode.Scalar> = ["+", "-", "~", "=", "<"]
 
     /// Writes text, escaping everything Markdown, GFM or CriticMarkup would read as syntax.
     mutating func text(_ s: String) {
-        let u = Array(s.unicodeScalars)
+        // Every character Markdown treats specially is ASCII: work on the UTF-8 bytes, copy the rest.
+        let u = Array(s.utf8)
+        var buf: [UInt8] = []
+        buf.reserveCapacity(u.count + 8)
         var k = 0
+        func flushHeld() {
+            if !heldSpaces.isEmpty { buf += Array(heldSpaces.utf8); heldSpaces = "" }
+        }
         while k < u.count {
             let c = u[k]
-            if c == " " || c == "\t" {
+            if c == 0x20 || c == 0x09 {
                 // Spaces at a line start or end cannot be written (Markdown drops them): they are left out.
-                if !atLineStart { heldSpaces.unicodeScalars.append(c) }
+                if !atLineStart { heldSpaces.append(c == 0x20 ? " " : "\t") }
                 k += 1
                 continue
             }
-            if !heldSpaces.isEmpty { out += heldSpaces; heldSpaces = "" }
+            flushHeld()
             commentWouldAttach = false
             if atLineStart {
                 atLineStart = false
-                if Self.lineStartEscaped.contains(c) {
-                    out += "\\"; out.unicodeScalars.append(c); k += 1; continue
-                }
-                if c.properties.numericType != nil, c.isASCII {
+                switch c {
+                case UInt8(ascii: "#"), UInt8(ascii: ">"), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "="), UInt8(ascii: ":"):
+                    buf.append(UInt8(ascii: "\\")); buf.append(c); k += 1
+                    continue
+                case UInt8(ascii: "0")...UInt8(ascii: "9"):
                     // `1.` or `1)` would start an ordered list.
                     var j = k
-                    while j < u.count, u[j].isASCII, u[j].properties.numericType != nil { j += 1 }
-                    for d in u[k..<j] { out.unicodeScalars.append(d) }
-                    if j < u.count, u[j] == "." || u[j] == ")" { out += "\\"; out.unicodeScalars.append(u[j]); j += 1 }
+                    while j < u.count, u[j] >= UInt8(ascii: "0"), u[j] <= UInt8(ascii: "9") { buf.append(u[j]); j += 1 }
+                    if j < u.count, u[j] == UInt8(ascii: ".") || u[j] == UInt8(ascii: ")") {
+                        buf.append(UInt8(ascii: "\\")); buf.append(u[j]); j += 1
+                    }
                     k = j
                     continue
+                default: break
                 }
             }
             switch c {
-            case _ where Self.alwaysEscaped.contains(c):
-                out += "\\"; out.unicodeScalars.append(c)
-            case "&":
-                out += Self.looksLikeEntity(u, after: k) ? "\\&" : "&"
-            case "{":
-                out += (k + 1 >= u.count || Self.criticOpeners.contains(u[k + 1])) ? "\\{" : "{"
-            case "}":
-                let prev = out.unicodeScalars.last
-                out += (k == 0 || prev.map { Self.criticCloserPrefix.contains($0) } ?? true) ? "\\}" : "}"
-            case ":":
-                out += (k + 2 < u.count && u[k + 1] == "/" && u[k + 2] == "/") ? "\\:" : ":"
-            case ".":
-                out += Self.endsWithWWW(u, before: k) ? "\\." : "."
-            case "\n": out += "&#10;"
-            case "\r": out += "&#13;"
-            case "\u{0}":
+            case UInt8(ascii: "\\"), UInt8(ascii: "`"), UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "["),
+                 UInt8(ascii: "]"), UInt8(ascii: "<"), UInt8(ascii: "~"), UInt8(ascii: "|"):
+                buf.append(UInt8(ascii: "\\")); buf.append(c)
+            case UInt8(ascii: "!"):
+                // `![` would start an image; what follows this text is checked at the paragraph's end.
+                if k + 1 >= u.count {
+                    bangChecks.append(out.utf8.count + buf.count)
+                    buf.append(UInt8(ascii: "\\"))
+                }
+                buf.append(c)
+            case UInt8(ascii: "&"):
+                if Self.looksLikeEntity(u, after: k) { buf.append(UInt8(ascii: "\\")) }
+                buf.append(c)
+            case UInt8(ascii: "{"):
+                if k + 1 >= u.count || Self.isCriticOpener(u[k + 1]) { buf.append(UInt8(ascii: "\\")) }
+                buf.append(c)
+            case UInt8(ascii: "}"):
+                let prev: UInt8? = buf.last ?? out.utf8.last
+                if k == 0 || prev.map(Self.isCriticCloserPrefix) ?? true { buf.append(UInt8(ascii: "\\")) }
+                buf.append(c)
+            case 0x0A: buf += Array("&#10;".utf8)
+            case 0x0D: buf += Array("&#13;".utf8)
+            case 0x00:
                 owner.loss(.lossyControlCharacter, "NUL characters cannot be written in Markdown; replaced")
-                out += "\u{FFFD}"
+                buf += [0xEF, 0xBF, 0xBD]
             default:
-                out.unicodeScalars.append(c)
+                buf.append(c)
             }
             k += 1
         }
+        out += String(decoding: buf, as: UTF8.self)
     }
 
-    private static func looksLikeEntity(_ u: [Unicode.Scalar], after k: Int) -> Bool {
+    private static func isCriticOpener(_ b: UInt8) -> Bool {
+        b == UInt8(ascii: "+") || b == UInt8(ascii: "-") || b == UInt8(ascii: "~") || b == UInt8(ascii: "=") || b == UInt8(ascii: ">")
+    }
+
+    private static func isCriticCloserPrefix(_ b: UInt8) -> Bool {
+        b == UInt8(ascii: "+") || b == UInt8(ascii: "-") || b == UInt8(ascii: "~") || b == UInt8(ascii: "=") || b == UInt8(ascii: "<")
+    }
+
+    private static func looksLikeEntity(_ u: [UInt8], after k: Int) -> Bool {
         var j = k + 1
-        while j < u.count, j - k <= 32, u[j].isASCII, u[j].properties.isAlphabetic || u[j].properties.numericType != nil || u[j] == "#" {
+        while j < u.count, j - k <= 32 {
+            let b = u[j]
+            let alnum = (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == UInt8(ascii: "#")
+            if !alnum { break }
             j += 1
         }
-        return j > k + 1 && j < u.count && u[j] == ";"
-    }
-
-    private static func endsWithWWW(_ u: [Unicode.Scalar], before k: Int) -> Bool {
-        guard k >= 3 else { return false }
-        let w = u[(k - 3)..<k].map { Character($0).lowercased() }.joined()
-        return w == "www"
+        return j > k + 1 && j < u.count && u[j] == UInt8(ascii: ";")
     }
 
     // MARK: Inlines
@@ -153,7 +213,7 @@ struct InlineRenderer {
         case .superscript(let c): emit("<sup>"); write(c); emit("</sup>")
         case .subscript(let c): emit("<sub>"); write(c); emit("</sub>")
         case .highlight(let c):
-            if owner.options.criticMarkup {
+            if owner.options.criticMarkup && !inFormatChange {
                 emit("{=="); write(c); emit("==}")
                 commentWouldAttach = true
             } else {
@@ -174,7 +234,8 @@ struct InlineRenderer {
             }
         case .image(let i):
             emit("![")
-            text(i.alt)
+            // cmark-gfm reads `![^` as a footnote-like bracket, never an image: the caret is escaped.
+            if i.alt.hasPrefix("^") { emit("\\^"); text(String(i.alt.dropFirst())) } else { text(i.alt) }
             emit("](" + Self.destination(i.source) + Self.title(i.title) + ")")
         case .raw(let format, let t):
             if format == "html" { emit(t) } else { owner.loss(.lossyRaw, "raw \(format) content was dropped") }
@@ -188,8 +249,13 @@ struct InlineRenderer {
             let attrs = [AttributeToken("move", m.name)]
             if m.side == .from { change("{--", c, "--}", m.change, attrs) } else { change("{++", c, "++}", m.change, attrs) }
         case .formatChange(let f, let c):
-            emit("{=="); write(c); emit("==}")
-            let tokens = [AttributeToken("format-change")] + FormatAttributes.tokens(f.old)
+            emit("{==")
+            inFormatChange = true
+            write(c)
+            inFormatChange = false
+            emit("==}")
+ let tokens = [AttributeToken("format-change")] + FormatAttributes.tokens(f.old)
+            if owner.inCommentBody { owner.loss(.lossyCommentBodyAttribution, "formatting changes inside comments were dropped"); return }
             emit("{>>" + CommentText.header(author: f.change.author, date: f.change.date, attributes: tokens) + "<<}")
         case .commentStart(let id):
             if shortRanges.contains(id) {
@@ -216,6 +282,10 @@ struct InlineRenderer {
 
     private mutating func attribution(_ ch: Change, _ attrs: [AttributeToken]) {
         guard ch.author != nil || ch.date != nil || !attrs.isEmpty else { return }
+        if owner.inCommentBody {
+            owner.loss(.lossyCommentBodyAttribution, "authors and dates of changes inside comments were dropped")
+            return
+        }
         emit("{>>" + CommentText.header(author: ch.author, date: ch.date, attributes: attrs) + "<<}")
     }
 
@@ -230,10 +300,24 @@ struct InlineRenderer {
     /// `*text*` when the delimiters are sure to be read back as written (word characters at both inner
     /// edges), else the HTML tags, which always are.
     private mutating func delimited(_ c: [Inline], _ delim: String, _ openTag: String, _ closeTag: String, allowStar: Bool) {
+        let index = delimitedCount
+        delimitedCount += 1
         let first = Self.edge(c, first: true, owner: owner), last = Self.edge(c, first: false, owner: owner)
         let ok: (Edge) -> Bool = { $0 == .word || (allowStar && $0 == .star) }
-        if !c.isEmpty, ok(first), ok(last) {
+        var useDelimiters = !c.isEmpty && ok(first) && ok(last)
+        var checkAfter = false
+        if !useDelimiters, !c.isEmpty, !forcedTags.contains(index) {
+            // Punctuation inside is fine when a space (or the line edge) is on the other side of the delimiter.
+            let spaceBefore = atLineStart || !heldSpaces.isEmpty
+                || out.unicodeScalars.last.map { $0 == " " || $0 == "\t" || $0 == "\n" } ?? true
+            if (ok(first) || (first == .punct && spaceBefore)) && (ok(last) || last == .punct) {
+                useDelimiters = true
+                checkAfter = last == .punct
+            }
+        }
+        if useDelimiters {
             emit(delim); write(c); emit(delim)
+            if checkAfter { afterChecks.append((out.utf8.count, index)) }
         } else {
             emit(openTag); write(c); emit(closeTag)
         }
@@ -251,6 +335,8 @@ struct InlineRenderer {
         case .text(let s):
             guard let u = first ? s.unicodeScalars.first : s.unicodeScalars.last else { return .punct }
             if u.properties.isWhitespace { return .space }
+            // Reserved characters are written as placeholders, which begin and end with punctuation.
+            if Placeholder.isReserved(u.value) || u == Placeholder.sentinel { return .punct }
             if u.isASCII ? isASCIIPunctuation(UInt8(u.value)) : isUnicodePunctuation(u) { return .punct }
             if u == "&" || u == "\n" || u == "\r" || u == "\0" { return .punct }
             return .word
@@ -309,7 +395,7 @@ struct InlineRenderer {
         for c in url.unicodeScalars {
             switch c {
             case "<", ">", "\\": s += "\\"; s.unicodeScalars.append(c)
-            case "&": s += "\\&"
+            case "&": s += "&amp;"
             case "\n": s += "%0A"
             case "\r": s += "%0D"
             default: s.unicodeScalars.append(c)
@@ -323,7 +409,8 @@ struct InlineRenderer {
         var s = " \""
         for c in t.unicodeScalars {
             switch c {
-            case "\"", "\\", "&": s += "\\"; s.unicodeScalars.append(c)
+            case "\"", "\\": s += "\\"; s.unicodeScalars.append(c)
+            case "&": s += "&amp;"
             case "\n": s += "&#10;"
             case "\r": s += "&#13;"
             default: s.unicodeScalars.append(c)
@@ -336,7 +423,7 @@ struct InlineRenderer {
 
     /// Writes a comment and its replies. `attached` means the comment follows `==}` on purpose.
     private mutating func writeThread(_ id: String, rangeName: String?, attached: Bool = false) {
-        guard let comment = owner.takeComment(id) else { return }
+        guard !owner.inCommentBody, let comment = owner.takeComment(id) else { return }
         if commentWouldAttach && !attached { emit("[]{}") }
         emit("{>>" + owner.commentText(comment, rangeName: rangeName) + "<<}")
         for reply in owner.takeReplies(id) {

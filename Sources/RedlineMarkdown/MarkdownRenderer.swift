@@ -16,12 +16,22 @@ final class MarkdownRenderer {
     /// Distinct fonts, sizes, colours and backgrounds dropped (reported as counts at the end).
     private var lostFonts = Set<String>(), lostSizes = Set<Double>(), lostColors = Set<RGBColor>(), lostBackgrounds = Set<RGBColor>()
 
+    /// Writing a comment body: nothing inside may use `{>>…<<}` (it would end the comment), so
+    /// attributions of changes there are left out (reported).
+    var inCommentBody = false
+
     init(options: WriteOptions, diagnostics: Diagnostics) {
         self.options = options
         self.diagnostics = diagnostics
     }
 
     // MARK: Side tables
+
+    /// The comment tables and range names, saved and restored when a paragraph is written twice.
+    var sideTables: (comments: [String: Comment], replies: [String: [Comment]], names: [String: String], used: Set<String>) {
+        get { (comments, replies, rangeNames, usedRangeNames) }
+        set { (comments, replies, rangeNames, usedRangeNames) = newValue }
+    }
 
     /// Adds comments arriving with a chunk.
     func register(_ list: [Comment]) {
@@ -73,6 +83,7 @@ final class MarkdownRenderer {
     /// Blocks of a comment body as Markdown (paragraphs separated by blank lines, no trailing newline).
     private func renderNested(_ blocks: [Block]) -> String {
         let nested = MarkdownRenderer(options: options, diagnostics: diagnostics)
+        nested.inCommentBody = true
         var s = nested.sequence(blocks, tight: false)
         while s.hasSuffix("\n") { s.removeLast() }
         return s
@@ -170,6 +181,9 @@ final class MarkdownRenderer {
         return parts
     }
 
+    /// True while a paragraph break change waits for its closer (notes must not be written inside it).
+    var hasPendingCloser: Bool { pendingCloser != nil }
+
     func takePendingCloser() -> String? {
         defer { pendingCloser = nil }
         return pendingCloser
@@ -198,7 +212,7 @@ final class MarkdownRenderer {
             r.atLineStart = false
         }
         if let sc = p.styleChange {
-            if options.criticMarkup {
+            if options.criticMarkup && !inCommentBody {
                 let tokens = [AttributeToken("style-change")] + FormatAttributes.tokens(sc.old)
                 r.out += "{>>" + CommentText.header(author: sc.change.author, date: sc.change.date, attributes: tokens) + "<<}"
                 r.atLineStart = false
@@ -207,9 +221,16 @@ final class MarkdownRenderer {
             }
         }
         let isEmpty = p.content.isEmpty
+        if level == nil, r.out.isEmpty, case .raw(let f, _)? = p.content.first, f == "html" {
+            // A tag alone at a paragraph's start would read as an HTML block.
+            r.out += "[]{}"
+            r.atLineStart = false
+        }
         r.render(p.content)
         var body = r.out
         if level == nil && (isEmpty || body.isEmpty) { body += "[]{}" }
+        // An empty heading keeps its `# ` when a delimiter follows (the reader drops spaces before one).
+        if level != nil && body.isEmpty && p.markChange != nil { body = "[]{}" }
         // A paragraph that is one insertion or deletion reads as inserted or deleted with its break;
         // an empty span after it says the break itself is unchanged.
         let implied = Self.impliedMark(p.content)
@@ -262,6 +283,10 @@ final class MarkdownRenderer {
 
     private func attribution(_ c: Change) -> String {
         guard c.author != nil || c.date != nil else { return "" }
+        if inCommentBody {
+            loss(.lossyCommentBodyAttribution, "authors and dates of changes inside comments were dropped")
+            return ""
+        }
         return "{>>" + CommentText.header(author: c.author, date: c.date) + "<<}"
     }
 
@@ -360,7 +385,10 @@ final class MarkdownRenderer {
     /// A footnote definition.
     func note(_ n: Note) -> String {
         if n.kind == .endnote { loss(.lossyEndnote, "endnotes were written as footnotes") }
+        // A paragraph break change still waiting for its closer belongs to the main text, not the note.
+        let waiting = takePendingCloser()
         let body = sequence(n.blocks, tight: false)
+        pendingCloser = waiting
         if body.isEmpty { return "[^\(n.id)]:" }
         return prefixLines(body, first: "[^\(n.id)]: ", rest: "    ")
     }

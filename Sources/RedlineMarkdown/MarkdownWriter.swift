@@ -29,6 +29,7 @@ public struct MarkdownSink: ChunkSink {
     private let renderer: MarkdownRenderer
     private var wroteBlock = false
     private var previousBulletList: Character?
+    private var heldNotes: [Note] = []
     /// Without CriticMarkup: changes are accepted and comments dropped on the way in.
     private var resolve: (ReviewTransform, DropComments)?
     private var counts = (insertions: 0, deletions: 0, comments: 0, formatChanges: 0, styleChanges: 0, marks: 0)
@@ -62,6 +63,7 @@ public struct MarkdownSink: ChunkSink {
             report()
         }
         if let closer = renderer.takePendingCloser() { try put(closer) }
+        try writeHeldNotes()
         renderer.reportDistinctLosses()
         try output.flush()
     }
@@ -76,7 +78,14 @@ public struct MarkdownSink: ChunkSink {
             previousBulletList = nil
         }
         for part in renderer.blockParts(chunk.block, bullet: bullet) where !part.isEmpty { try put(part) }
-        for note in chunk.notes { try put(renderer.note(note)) }
+        // Notes go after the block, but not between a paragraph break change's delimiters.
+        heldNotes += chunk.notes
+        if !renderer.hasPendingCloser { try writeHeldNotes() }
+    }
+
+    private mutating func writeHeldNotes() throws {
+        for note in heldNotes { try put(renderer.note(note)) }
+        heldNotes = []
     }
 
     private mutating func put(_ text: String) throws {

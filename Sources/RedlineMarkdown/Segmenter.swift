@@ -45,25 +45,22 @@ struct Segmenter {
             let indent = line.prefix { $0 == UInt8(ascii: " ") }.count
 
             if let f = fence {
-                let body = line.dropFirst(indent)
-                let n = body.prefix { $0 == f.char }.count
-                if n >= f.length, body.dropFirst(n).allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) { fence = nil }
+                if Segmenter.closes(line, f) { fence = nil }
             } else if inHTMLComment {
                 if Segmenter.contains(line, "-->") { inHTMLComment = false }
             } else if !blank {
-                if (previousBlank && indent == 0 && !Segmenter.isListMarkerLine(line))
+                if (previousBlank && indent == 0 && (currentIsFootnote != nil || !Segmenter.isListMarkerLine(line)))
                     || (indent == 0 && Segmenter.footnoteLabel(line) != nil) {
                     close(at: lineStart)
                     current = lineStart
                     currentLine = lineNo
                     currentIsFootnote = Segmenter.footnoteLabel(line)
                 }
-                if indent < 4 {
+                if let f = Segmenter.fence(line) {
+                    fence = f
+                } else if indent < 4 {
                     let body = line.dropFirst(indent)
-                    if let c = body.first, c == UInt8(ascii: "`") || c == UInt8(ascii: "~") {
-                        let n = body.prefix { $0 == c }.count
-                        if n >= 3, c == UInt8(ascii: "~") || !body.dropFirst(n).contains(UInt8(ascii: "`")) { fence = (c, n) }
-                    } else if body.starts(with: Array("<!--".utf8)), !Segmenter.contains(body.dropFirst(4), "-->") {
+                    if body.starts(with: Array("<!--".utf8)), !Segmenter.contains(body.dropFirst(4), "-->") {
                         inHTMLComment = true
                     } else if c0(body) == UInt8(ascii: "["), let (label, def) = Segmenter.linkDefinition(body) {
                         linkDefinitions[label] = Array(def)
@@ -88,6 +85,38 @@ struct Segmenter {
             k += 1
         }
         return false
+    }
+
+    /// Where a line's content starts after container markers: spaces, `>` and list markers.
+    static func afterContainerMarkers(_ line: ArraySlice<UInt8>) -> ArraySlice<UInt8>.Index {
+        var k = line.startIndex
+        while k < line.endIndex {
+            let c = line[k]
+            if c == UInt8(ascii: " ") || c == UInt8(ascii: "\t") || c == UInt8(ascii: ">") { k += 1; continue }
+            if isListMarkerLine(line[k...]), !line[k...].allSatisfy({ $0 != UInt8(ascii: " ") }) {
+                while k < line.endIndex, line[k] != UInt8(ascii: " ") { k += 1 }
+                continue
+            }
+            break
+        }
+        return k
+    }
+
+    /// A fence line (three or more backticks or tildes after container markers): its character and length.
+    static func fence(_ line: ArraySlice<UInt8>) -> (char: UInt8, length: Int)? {
+        let body = line[afterContainerMarkers(line)...]
+        guard let c = body.first, c == UInt8(ascii: "`") || c == UInt8(ascii: "~") else { return nil }
+        let n = body.prefix { $0 == c }.count
+        guard n >= 3 else { return nil }
+        if c == UInt8(ascii: "`"), body.dropFirst(n).contains(UInt8(ascii: "`")) { return nil }
+        return (c, n)
+    }
+
+    /// True when the line closes a fence opened with `f`.
+    static func closes(_ line: ArraySlice<UInt8>, _ f: (char: UInt8, length: Int)) -> Bool {
+        let body = line[afterContainerMarkers(line)...]
+        let n = body.prefix { $0 == f.char }.count
+        return n >= f.length && body.dropFirst(n).allSatisfy { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
     }
 
     /// `- `, `* `, `+ `, `1. `, `1) ` (or the marker alone) at the start of a line.

@@ -14,3 +14,23 @@ final class DebugDumpTests: XCTestCase {
         print(d.all)
     }
 }
+
+/// Writes the generated document, its Markdown and what was read back for REDLINE_SEED to /tmp (a development aid).
+final class DebugSeedTests: XCTestCase {
+    func testSeed() throws {
+        guard let s = ProcessInfo.processInfo.environment["REDLINE_DEBUG_SEED"], let seed = UInt64(s) else { return }
+        let formatting = ProcessInfo.processInfo.environment["REDLINE_DEBUG_FORMATTING"] == "1"
+        var g = DocumentGenerator(seed: seed, formatting: formatting)
+        let doc = g.document()
+        var o = WriteOptions()
+        o.preserveFormatting = formatting
+        let md = try MarkdownWriter.string(doc, options: o)
+        let back = try MarkdownReader.document(md)
+        var a = "", b = ""
+        dump(doc, to: &a)
+        dump(back, to: &b)
+        try a.write(toFile: "/tmp/seed-expected.txt", atomically: true, encoding: .utf8)
+        try b.write(toFile: "/tmp/seed-got.txt", atomically: true, encoding: .utf8)
+        try md.write(toFile: "/tmp/seed.md", atomically: true, encoding: .utf8)
+    }
+}

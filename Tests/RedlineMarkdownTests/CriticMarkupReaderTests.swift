@@ -1,0 +1,242 @@
+import XCTest
+@testable import RedlineMarkdown
+@testable import RedlineHTML
+import RedlineCore
+
+/// CriticMarkup reading: each dialect, threads, milestones, moves, format and style changes, marks that
+/// cross paragraphs, unclosed and nested marks, and accept/reject on CriticMarkup input.
+final class CriticMarkupReaderTests: XCTestCase {
+    private func read(_ s: String, _ d: Diagnostics = Diagnostics()) throws -> Document {
+        try MarkdownReader.document(s, diagnostics: d)
+    }
+
+    private func content(_ doc: Document, _ k: Int = 0) -> [Inline] {
+        doc.blocks[k].paragraph?.content ?? []
+    }
+
+    private func md(_ doc: Document, _ o: WriteOptions = WriteOptions(), _ d: Diagnostics = Diagnostics()) throws -> String {
+        try MarkdownWriter.string(doc, options: o, diagnostics: d)
+    }
+
+    // MARK: Attribution dialects
+
+    func testRedlineAttributionOnChanges() throws {
+        let doc = try read("a {++new++}{>>@Ann Smith (2024-01-15T14:30:00Z)<<} {--old--}{>>@Bob<<} {~~x~>y~~}{>>@(2024-02-01)<<}\n")
+        let ann = Change(author: "Ann Smith", date: "2024-01-15T14:30:00Z")
+        XCTAssertEqual(content(doc), [.text("a "), .insertion(ann, [.text("new")]), .text(" "),
+                                      .deletion(Change(author: "Bob"), [.text("old")]), .text(" "),
+                                      .substitution(Change(date: "2024-02-01"), deleted: [.text("x")], inserted: [.text("y")])])
+        XCTAssertTrue(doc.comments.isEmpty)
+        XCTAssertEqual(try md(doc), "a {++new++}{>>@Ann Smith (2024-01-15T14:30:00Z)<<} {--old--}{>>@Bob<<} {~~x~>y~~}{>>@(2024-02-01)<<}\n")
+    }
+
+    func testScimarkComment() throws {
+        let doc = try read("See {==this part==}{>>@alice (2024-01-15 14:30) | Check the **date**.<<} now.\n")
+        XCTAssertEqual(content(doc), [.text("See "), .commentStart("1"), .text("this part"), .commentEnd("1"), .text(" now.")])
+        XCTAssertEqual(doc.comments.count, 1)
+        XCTAssertEqual(doc.comments[0].author, "alice")
+        XCTAssertEqual(doc.comments[0].date, "2024-01-15 14:30")
+        XCTAssertEqual(doc.comments[0].body, [.paragraph(Paragraph([.text("Check the "), .strong([.text("date")]), .text(".")]))])
+    }
+
+    func testMarkdownFeedbackAuthorsAndLabels() throws {
+        let doc = try read("x{>>Ann Smith: why?<<} y{>>Note: fix this<<} z{>>TODO: later<<} w{>>Q: how<<} v{>>J. R. Doe: ok<<}\n")
+        let authors = doc.comments.map(\.author)
+        XCTAssertEqual(authors, ["Ann Smith", nil, nil, nil, "J. R. Doe"])
+        XCTAssertEqual(doc.comments[0].body.first?.plainText, "why?")
+        XCTAssertEqual(doc.comments[1].body.first?.plainText, "Note: fix this")
+        // Written back, a comment that would read as `Name: text` keeps its meaning.
+        let again = try read(try md(doc))
+        XCTAssertEqual(again, doc)
+    }
+
+    func testBareAttributionAfterAChange() throws {
+        let doc = try read("{++new++}{>>Ann<<} and {--old--}{>>Looks wrong.<<}\n")
+        XCTAssertEqual(content(doc).first, .insertion(Change(author: "Ann"), [.text("new")]))
+        XCTAssertEqual(doc.comments.count, 1, "a sentence after a change is a comment, not an author")
+        XCTAssertEqual(doc.comments[0].body.first?.plainText, "Looks wrong.")
+    }
+
+    func testThreadsAndPoints() throws {
+        let doc = try read("A {==b==}{>>@Ann | q?<<}{>>@Bob (2024-01-02) | a.<<} c{>>point<<}[]{}{>>another<<}\n")
+        XCTAssertEqual(doc.comments.map(\.id), ["1", "2", "3", "4"])
+        XCTAssertEqual(doc.comments.map(\.parentID), [nil, "1", nil, nil])
+        XCTAssertEqual(content(doc), [.text("A "), .commentStart("1"), .text("b"), .commentEnd("1"), .text(" c"),
+                                      .commentPoint("3"), .commentPoint("4")])
+    }
+
+    func testOverlappingRangesMilestoneForm() throws {
+        let text = "{>>@Ann [#a resolved] | First.<<}Lorem {>>@Bob [#b] | Second.<<}ipsum{>>/a<<} dolor{>>/b<<}\n"
+        let doc = try read(text)
+        XCTAssertEqual(content(doc), [.commentStart("1"), .text("Lorem "), .commentStart("2"), .text("ipsum"),
+                                      .commentEnd("1"), .text(" dolor"), .commentEnd("2")])
+        XCTAssertEqual(doc.comments.map(\.resolved), [true, false])
+        let written = try md(doc)
+        XCTAssertTrue(written.contains("[#1 resolved]") && written.contains("{>>/1<<}"), written)
+        XCTAssertEqual(try read(written), doc)
+    }
+
+    func testRangeAcrossParagraphs() throws {
+        let doc = try read("One {==two\n\nthree==}{>>@Ann | spans<<} four\n")
+        XCTAssertEqual(content(doc, 0), [.text("One "), .commentStart("1"), .text("two")])
+        XCTAssertEqual(content(doc, 1), [.text("three"), .commentEnd("1"), .text(" four")])
+        XCTAssertEqual(try read(try md(doc)), doc)
+    }
+
+    func testMovesFormatAndStyleChanges() throws {
+        let text = """
+        Move {--here--}{>>@Ann [move=m1]<<} and {++here++}{>>@Ann [move=m1]<<}; {==bold==}{>>@Bob (2024-03-01) [format-change italic size=12]<<}.
+
+        {>>@Cy (2024-03-02) [style-change align=center indent-first=36]<<}Restyled.
+
+        """
+        let doc = try read(text)
+        let ann = Change(author: "Ann")
+        XCTAssertEqual(content(doc)[1], .move(Move(change: ann, name: "m1", side: .from), [.text("here")]))
+        XCTAssertEqual(content(doc)[3], .move(Move(change: ann, name: "m1", side: .to), [.text("here")]))
+        var old = TextFormat(italic: true)
+        old.style.fontSize = 12
+        XCTAssertEqual(content(doc)[5], .formatChange(FormatChange(change: Change(author: "Bob", date: "2024-03-01"), old: old), [.text("bold")]))
+        let p = try XCTUnwrap(doc.blocks[1].paragraph)
+        XCTAssertEqual(p.styleChange, ParagraphStyleChange(change: Change(author: "Cy", date: "2024-03-02"),
+                                                           old: ParagraphStyle(alignment: .center, firstLineIndent: 36)))
+        XCTAssertEqual(try read(try md(doc)), doc)
+        // Rejecting puts the moved text back and the old formatting.
+        let rejected = try doc.applying([ReviewTransform(.reject)])
+        XCTAssertEqual(rejected.blocks[0].plainText, "Move here and ; bold.")
+    }
+
+    // MARK: Paragraph-crossing marks
+
+    func testInsertedAndDeletedParagraphBreaks() throws {
+        let doc = try read("Split {++\n\n++}here.\n\nJoin {--\n\n--}there.\n")
+        XCTAssertEqual(doc.blocks[0].paragraph?.markChange, .inserted(Change()))
+        XCTAssertEqual(doc.blocks[2].paragraph?.markChange, .deleted(Change()))
+        let accepted = try doc.applying([ReviewTransform(.accept)])
+        XCTAssertEqual(accepted.blocks.map(\.plainText), ["Split", " here.", "Join there."])
+        let rejected = try doc.applying([ReviewTransform(.reject)])
+        XCTAssertEqual(rejected.blocks.map(\.plainText), ["Split here.", "Join", " there."])
+    }
+
+    func testMultiParagraphInsertionAndWholeParagraphs() throws {
+        let doc = try read("Keep.\n\n{++New one.\n\nNew two.++}\n\n{--Gone.--}\n\nEnd.\n")
+        let accepted = try doc.applying([ReviewTransform(.accept)])
+        XCTAssertEqual(accepted.blocks.map(\.plainText), ["Keep.", "New one.", "New two.", "End."])
+        let rejected = try doc.applying([ReviewTransform(.reject)])
+        XCTAssertEqual(rejected.blocks.map(\.plainText), ["Keep.", "Gone.", "End."])
+    }
+
+    func testMarksWrapMarkdown() throws {
+        let doc = try read("{++**bold** text++} and *a {--b* c--}\n")
+        XCTAssertEqual(content(doc), [.insertion(Change(), [.strong([.text("bold")]), .text(" text")]), .text(" and "),
+                                      .emphasis([.text("a ")]), .deletion(Change(), [.emphasis([.text("b")]), .text(" c")])])
+    }
+
+    // MARK: Errors
+
+    func testUnclosedMarkIsLiteralWithWarning() throws {
+        let d = Diagnostics()
+        let doc = try read("a {++b and {==c\n", d)
+        XCTAssertEqual(doc.blocks.first?.plainText, "a {++b and {==c")
+        XCTAssertEqual(d.count(of: .criticUnclosedMark), 2)
+        let comment = Diagnostics()
+        _ = try read("x {>>never closed\n", comment)
+        XCTAssertEqual(comment.count(of: .criticUnclosedMark), 1)
+    }
+
+    func testNestedMarksWarn() throws {
+        let d = Diagnostics()
+        let doc = try read("{++a {++b++} c++}\n", d)
+        XCTAssertEqual(d.count(of: .criticNestedMark), 1)
+        XCTAssertEqual(content(doc).first, .insertion(Change(), [.text("a {++b")]))
+        XCTAssertEqual(doc.blocks.first?.plainText, "a {++b c++}")
+    }
+
+    func testCodeIsNotScanned() throws {
+        let doc = try read("`{++x++}` and\n\n```\n{--y--}\n```\n\n    {==z==}\n")
+        XCTAssertEqual(content(doc), [.code("{++x++}"), .text(" and")])
+        XCTAssertEqual(doc.blocks[1], .codeBlock(CodeBlock(text: "{--y--}\n")))
+        XCTAssertEqual(doc.blocks[2], .codeBlock(CodeBlock(text: "{==z==}\n")))
+    }
+
+    func testEscapedMarksAreText() throws {
+        let doc = try read("\\{++not++} \\{>>either<<}\n")
+        XCTAssertEqual(doc.blocks.first?.plainText, "{++not++} {>>either<<}")
+        XCTAssertEqual(try read(try md(doc)), doc)
+    }
+
+    // MARK: Markdown features
+
+    func testFrontMatterFootnotesSpansDivs() throws {
+        let text = """
+        ---
+        title: "The Title"
+        author:
+          - Ann
+          - Bob
+        date: 2024-01-15
+        ---
+
+        Text[^1] with [under]{.underline} <sup>2</sup> [caps]{.smallcaps} [red]{color=#FF0000}.
+
+        ::: {custom-style="Quote" align=center}
+        Quoted.
+        :::
+
+        [^1]: The note.
+
+        """
+        let doc = try read(text)
+        XCTAssertEqual(doc.metadata.title, "The Title")
+        XCTAssertEqual(doc.metadata.authors, ["Ann", "Bob"])
+        XCTAssertEqual(doc.metadata.date, "2024-01-15")
+        XCTAssertEqual(doc.notes, [Note(id: "1", blocks: [.paragraph(Paragraph([.text("The note.")]))])])
+        XCTAssertEqual(content(doc), [.text("Text"), .noteReference("1"), .text(" with "), .underline([.text("under")]),
+                                      .text(" "), .superscript([.text("2")]), .text(" "), .smallCaps([.text("caps")]),
+                                      .text(" "), .styled(CharacterStyle(color: RGBColor(hex: "FF0000")), [.text("red")]), .text(".")])
+        XCTAssertEqual(doc.blocks[1].paragraph?.style, ParagraphStyle(name: "Quote", alignment: .center))
+        var keep = WriteOptions()
+        keep.preserveFormatting = true
+        XCTAssertEqual(try read(try md(doc, keep)), doc)
+        // Without --keep-formatting the losses are reported with a code each.
+        let d = Diagnostics()
+        _ = try md(doc, WriteOptions(), d)
+        XCTAssertEqual(d.count(of: .lossyParagraphStyle), 1)
+        XCTAssertEqual(d.count(of: .lossyAlignment), 1)
+        XCTAssertEqual(d.count(of: .lossyColor), 1)
+    }
+
+    func testGFMResolvesAndCountsLosses() throws {
+        let doc = try read("a {++b++} {--c--} {~~d~>e~~} {==f==}{>>g<<} h\n")
+        var o = WriteOptions()
+        o.criticMarkup = false
+        let d = Diagnostics()
+        XCTAssertEqual(try md(doc, o, d), "a b  e f h\n")
+        XCTAssertEqual(d.count(of: .lossyInsertionsAccepted), 2)
+        XCTAssertEqual(d.count(of: .lossyDeletionsAccepted), 2)
+        XCTAssertEqual(d.count(of: .lossyComments), 1)
+    }
+
+    func testHostileInputDoesNotCrash() throws {
+        let deep = String(repeating: "> ", count: 5_000) + "x\n"
+        XCTAssertThrowsError(try read(deep)) { XCTAssertEqual(($0 as? RedlineError)?.kind, .limitExceeded) }
+        let forged = "\u{2E2A}\u{E002}\u{E1FF}\u{E1FF}\u{E1FF}\u{2E2A} and &#x2E2A;&#xE002;&#xE100;&#xE100;&#xE100;&#x2E2A;\n"
+        let doc = try read(forged)
+        XCTAssertEqual(doc.blocks.count, 1)
+        XCTAssertEqual(try read(try md(doc)), doc)
+        _ = try read(String(repeating: "{++", count: 10_000) + String(repeating: "[", count: 10_000))
+    }
+
+    // MARK: HTML
+
+    func testHTMLPreview() throws {
+        let doc = try read("A {++new++}{>>@Ann<<} {--old--} {==x==}{>>@Bob (2024-01-01) | why<<}{>>@Ann | because<<} {==hl==}[^n]\n\n[^n]: Note.\n")
+        let html = try HTMLWriter.string(doc)
+        XCTAssertTrue(html.contains("<ins title=\"inserted by Ann\">new</ins>"), html)
+        XCTAssertTrue(html.contains("<del title=\"deleted\">old</del>"), html)
+        XCTAssertTrue(html.contains("<mark>hl</mark>"), html)
+        XCTAssertTrue(html.contains("class=\"comment-range\""), html)
+        XCTAssertTrue(html.contains("Bob · 2024-01-01") && html.contains("class=\"reply\""), html)
+        XCTAssertTrue(html.contains("<section class=\"footnotes\">") && html.contains("Note."), html)
+    }
+}

@@ -1,0 +1,22 @@
+# CriticMarkup → model → Markdown (issue 2): redline on manuscript.critic.md (about 4 MB) written back
+# marked (CriticMarkup kept) and clean (--changes accept), against `pandoc -f markdown -t markdown` on
+# manuscript.pandoc.md. Targets: at least 20x faster than pandoc, peak memory under 100 MB. The doubled
+# manuscript shows that memory does not grow with the document (chunks stream; only the source and the
+# CriticMarkup side table are held).
+critic=$CORPUS/manuscript.critic.md
+doubled=$BENCH_OUT/manuscript-doubled.critic.md
+[ -f "$doubled" ] && [ "$doubled" -nt "$critic" ] || bench_doubled "$critic" "$doubled"
+echo "  sizes: manuscript.critic.md $(du -k "$critic" | cut -f1) KB, doubled $(du -k "$doubled" | cut -f1) KB"
+
+bench_run md_marked "$REDLINE" convert "$critic" --to md -o "$BENCH_OUT/manuscript.marked.md" -q
+bench_run md_clean "$REDLINE" convert "$critic" --to md --changes accept -o "$BENCH_OUT/manuscript.clean.md" -q
+bench_run md_marked_doubled "$REDLINE" convert "$doubled" --to md -o "$BENCH_OUT/manuscript-doubled.marked.md" -q
+bench_run md_html "$REDLINE" convert "$critic" --to html -o "$BENCH_OUT/manuscript.html" -q
+if [ "$HAVE_PANDOC" = 1 ]; then
+  bench_run md_pandoc pandoc -f markdown -t markdown "$CORPUS/manuscript.pandoc.md" -o "$BENCH_OUT/manuscript.pandoc-out.md"
+  bench_ratio md_marked md_pandoc 20
+  bench_ratio md_clean md_pandoc 20
+fi
+bench_mem_target md_marked 100
+bench_mem_target md_clean 100
+bench_mem_target md_marked_doubled 100
