@@ -199,7 +199,7 @@ def lists_tables_notes():
             + p(r('An interruption.'))
             + item('Fourth step continues the numbering', 1)
             + item('A bullet', 2) + item('A nested bullet', 2, 1) + item('Another bullet', 2)
-            + item('Restarted at five', 3) + item('Six', 3)
+            + item('Restarted at five', 3) + item('Six', 3) + item('Seven, from another instance of the same numbering', 1)
             + p(r('See the table') + '<w:r><w:rPr><w:rStyle w:val="FootnoteReference"/></w:rPr><w:footnoteReference w:id="1"/></w:r>'
                 + r(' and the ') + '<w:hyperlink r:id="rId9" w:history="1">' + r('website', '<w:rStyle w:val="Hyperlink"/>') + '</w:hyperlink>'
                 + r(' or the ') + '<w:hyperlink w:anchor="details">' + r('details') + '</w:hyperlink>' + r('.'))

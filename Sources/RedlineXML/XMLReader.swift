@@ -312,8 +312,10 @@ private func recordError(_ ctx: UnsafeMutableRawPointer?, _ error: UnsafeMutable
     guard let ctx, let error, error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
     let context = Unmanaged<XMLReader.Context>.fromOpaque(ctx).takeUnretainedValue()
     guard context.firstError == nil else { return }
+    // One line: libxml2 adds details on further lines ("Bytes: 0xC3 0x28 ...").
     let message = error.pointee.message.map { String(cString: $0) }?
-        .trimmingCharacters(in: .whitespacesAndNewlines) ?? "malformed XML"
+        .split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "; ")
+        ?? "malformed XML"
     context.firstError = "malformed XML at line \(error.pointee.line): \(message)"
 }
 

@@ -26,6 +26,7 @@ final class BadInputTests: XCTestCase {
         guard let e = error(reading: name, file: file, line: line) else { return }
         XCTAssertEqual(e.kind, kind, e.message, file: file, line: line)
         for f in fragments { XCTAssertTrue(e.message.contains(f), "'\(e.message)' lacks '\(f)'", file: file, line: line) }
+        XCTAssertFalse(e.message.contains("\n"), "one line: \(e.message)", file: file, line: line)
     }
 
     func testGoodFixtureReads() throws {

@@ -116,6 +116,7 @@ final class DOCXReaderFixtureTests: XCTestCase {
         XCTAssertEqual(continued.kind, .ordered(start: 4, delimiter: "."), "numbering continues after an interruption")
         XCTAssertEqual(bullets.kind, .bullet)
         XCTAssertEqual(restarted.kind, .ordered(start: 5, delimiter: "."), "w:startOverride")
+        XCTAssertEqual(restarted.items.count, 3, "another w:num of the same definition counts on in the same list")
         XCTAssertEqual(first.items[0].first?.paragraph?.style, ParagraphStyle())
 
         let links = doc.blocks[6].paragraph?.content.compactMap { i -> String? in if case .link(let l, _) = i { return l.url } else { return nil } }

@@ -36,7 +36,7 @@ final class DOCXWriterRoundTripTests: XCTestCase {
         XCTAssertEqual(model.notes.map { "\($0.kind) \($0.blocks.map(\.plainText))" },
                        original.notes.map { "\($0.kind) \($0.blocks.map(\.plainText))" })
         XCTAssertEqual(model.metadata.title, "The Marked Sample")
-        XCTAssertEqual(model.metadata.authors, ["Ann Editor; Bob Author"], "core properties hold one creator string")
+        XCTAssertEqual(model.metadata.authors, ["Ann Editor", "Bob Author"], "dc:creator \"Ann Editor; Bob Author\" is split on ';'")
         let again = try Self.read(DOCXTest.write(model))
         DOCXRoundTrip.assertEqual(DOCXRoundTrip.normalised(again), DOCXRoundTrip.normalised(model), "sample")
     }

@@ -21,10 +21,14 @@ struct ListBuilder {
             return finish() + [b]
         case .listItem(let b, let numID, let level):
             var out: [Block] = []
-            let number = count(numID, level)
+            let (number, restarted) = count(numID, level)
             while let top = open.last, top.level > level { close(into: &out) }
             if let top = open.last, top.level == level {
-                if top.numID == numID {
+                // Another numbering instance of the same definition continues an ordered list (Word counts
+                // on) unless it restarts; a bullet list under another instance is another list.
+                let continues = !restarted && top.list.kind != .bullet
+                    && numbering.abstractID(top.numID) == numbering.abstractID(numID)
+                if top.numID == numID || continues {
                     open[open.count - 1].list.items.append([b])
                     return out
                 }
@@ -59,15 +63,18 @@ struct ListBuilder {
         return .ordered(start: start, delimiter: l.text.hasSuffix(")") ? ")" : ".")
     }
 
-    /// The number this item gets, advancing the counter.
-    private mutating func count(_ numID: String, _ level: Int) -> Int {
-        let key = numbering.startOverride(numID, level) != nil ? "num:" + numID : "abs:" + (numbering.abstractID(numID) ?? numID)
+    /// The number this item gets, advancing the counter its numbering definition shares with every
+    /// instance of it; and whether a start override restarted it here.
+    private mutating func count(_ numID: String, _ level: Int) -> (Int, Bool) {
+        let key = numbering.abstractID(numID) ?? numID
         var levels = counters[key] ?? [:]
         let number: Int
+        var restarted = false
         let overrideKey = "\(numID)/\(level)"
         if let start = numbering.startOverride(numID, level), !overridden.contains(overrideKey) {
             overridden.insert(overrideKey)
             number = start
+            restarted = true
         } else if let last = levels[level] {
             number = last + 1
         } else {
@@ -76,6 +83,6 @@ struct ListBuilder {
         levels[level] = number
         for deeper in levels.keys where deeper > level { levels[deeper] = nil }
         counters[key] = levels
-        return number
+        return (number, restarted)
     }
 }

@@ -37,7 +37,7 @@ extension StoryParser {
         let styleID = markup.props.styleID ?? styles.defaultParagraphStyleID
         let base = resolvedStyle(styleID)
         let resolved = base.props.merged(with: markup.props)
-        let inlines = InlineBuilder.pairingSubstitutions(InlineBuilder.inlines(from: runs))
+        let inlines = InlineBuilder.pairingSubstitutions(RunNesting.inlines(from: runs))
         var paragraph = Paragraph(inlines, style: paragraphStyle(resolved, styleID: styleID), markChange: markup.markChange)
         if let (change, old) = markup.propsChange {
             let oldID = old.styleID ?? styles.defaultParagraphStyleID
@@ -140,9 +140,18 @@ extension StoryParser {
     private func run(_ runs: inout [Run], _ extra: inout [Block], _ enclosing: Enclosing) throws {
         var markup = RunMarkup()
         var formatted: (TextFormat, FormatChange?)?
+        var hasProperties = false
         func format() -> (TextFormat, FormatChange?) {
             if let f = formatted { return f }
-            let f = runFormat(markup, inLink: enclosing.link != nil || fields.contains { $0.link != nil })
+            let inLink = enclosing.link != nil || fields.contains { $0.link != nil }
+            if !hasProperties && !inLink {
+                // Most runs have no w:rPr at all: their look is the same every time.
+                let f = plainRunFormat ?? runFormat(markup, inLink: false)
+                plainRunFormat = f
+                formatted = f
+                return f
+            }
+            let f = runFormat(markup, inLink: inLink)
             formatted = f
             return f
         }
@@ -173,6 +182,7 @@ extension StoryParser {
             case "rPr":
                 var ignored: ParagraphMarkChange?
                 markup = try PropertyParser.runProperties(x, diagnostics: diagnostics, markChange: &ignored)
+                hasProperties = true
                 formatted = nil
                 return
             case "t", "delText":

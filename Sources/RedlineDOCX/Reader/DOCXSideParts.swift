@@ -23,7 +23,10 @@ enum SideParts {
             guard k == .start, x.depth == 1, [OOXML.dc, OOXML.cp, OOXML.dcterms].contains(x.namespace), let key = keys[x.localName] else { continue }
             let value = try x.elementText().trimmingCharacters(in: .whitespacesAndNewlines)
             if value.isEmpty { continue }
-            m[key] = key == "author" ? .list([value]) : .text(value)
+            // Several authors are written "Ann; Bob" (Word, pandoc).
+            m[key] = key == "author"
+                ? .list(value.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
+                : .text(value)
         }
         return m
     }

@@ -33,6 +33,8 @@ final class StoryParser {
     var fields: [Field] = []
     /// The last run look computed (properties, old properties, change, in a link) and its result.
     var lastFormat: (props: RunProps, old: RunProps?, change: Change?, inLink: Bool, result: (TextFormat, FormatChange?))?
+    /// The look of a run without properties outside links (computed once).
+    var plainRunFormat: (TextFormat, FormatChange?)?
     /// Paragraph styles resolved so far (see `resolvedStyle`).
     var styleCache: [String: (props: ParaProps, heading: Int?)] = [:]
     /// Body-level wrapper elements (w:sdt, w:customXml) currently open.
