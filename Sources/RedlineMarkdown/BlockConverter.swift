@@ -298,6 +298,9 @@ final class BlockConverter {
         htmlCounter = 0
         var ctx = TreeFormat()
         try inlines(nodes, &ctx)
+        // A line holding only delimiters leaves a break at the paragraph's edge: not part of the text.
+        while let last = runs.last, Self.isBreak(last) { runs.removeLast() }
+        while let first = runs.first, Self.isBreak(first) { runs.removeFirst() }
         let mark = currentMarkChange
         if runs.isEmpty && !sawSpan && styleChange == nil {
             // Only delimiters: no paragraph. A break inside a change belongs to the previous paragraph.
@@ -317,6 +320,12 @@ final class BlockConverter {
         }
         p.styleChange = styleChange
         return p
+    }
+
+    static func isBreak(_ r: Run) -> Bool {
+        if case .lineBreak = r.content { return true }
+        if case .atom(.softBreak) = r.content { return true }
+        return false
     }
 
     /// A paragraph that is one insertion (or deletion) as a whole was inserted (deleted) with its break,

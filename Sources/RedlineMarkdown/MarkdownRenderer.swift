@@ -324,7 +324,14 @@ final class MarkdownRenderer {
         for ch in c.text {
             if ch == "`" { run += 1; longest = max(longest, run) } else if ch == "\n" { run = 0 } else { run = 0 }
         }
-        let fence = String(repeating: "`", count: max(3, longest + 1))
+        // A language with a backtick cannot follow a backtick fence: tildes then.
+        let useTildes = c.language.contains("`")
+        var longestTilde = 0, tildes = 0
+        for ch in c.text {
+            if ch == "~" { tildes += 1; longestTilde = max(longestTilde, tildes) } else { tildes = 0 }
+        }
+        let fence = useTildes ? String(repeating: "~", count: max(3, longestTilde + 1))
+            : String(repeating: "`", count: max(3, longest + 1))
         var text = c.text
         if !text.isEmpty && !text.hasSuffix("\n") { text += "\n" }
         return fence + c.language + "\n" + text + fence

@@ -32,14 +32,15 @@ final class XMLReaderTests: XCTestCase {
     }
 
     func testAttributesTextAndHelpers() throws {
-        let xml = #"<?xml version="1.0"?><!-- c --><w:r xmlns:w="\#(transitional)" w:id="7" plain="p"><w:t xml:space="preserve"> a &amp; b </w:t><w:t><![CDATA[<c>]]></w:t><w:x><w:y>skipped</w:y></w:x><w:z>done</w:z></w:r>"#
+        let xml = #"<?xml version="1.0"?><!-- c --><w:r xmlns:w="\#(transitional)" w:id="7" plain="p" amp="a&amp;b&#38;c&lt;&#x41;&amp;#38;"><w:t xml:space="preserve"> a &amp; b </w:t><w:t><![CDATA[<c>]]></w:t><w:x><w:y>skipped</w:y></w:x><w:z>done</w:z></w:r>"#
         let r = try XMLReader(bytes: Array(xml.utf8), name: "t", namespaces: [transitional: W])
         XCTAssertEqual(try r.next(), .start)
         XCTAssertTrue(r.isElement("r", in: W))
         XCTAssertEqual(r.attribute("id", in: W), "7")
         XCTAssertNil(r.attribute("id"))
         XCTAssertEqual(r.attribute("plain"), "p")
-        XCTAssertEqual(Set(r.attributes.map(\.localName)), ["id", "plain"])
+        XCTAssertEqual(r.attribute("amp"), "a&b&c<A&#38;", "character and predefined entity references decoded")
+        XCTAssertEqual(Set(r.attributes.map(\.localName)), ["id", "plain", "amp"])
         XCTAssertEqual(r.localName, "r", "reading attributes leaves the reader on the element")
         XCTAssertEqual(try r.next(), .start)
         XCTAssertEqual(try r.elementText(), " a & b ")

@@ -16,8 +16,10 @@ import RedlineZip
 /// comments with ranges, points, replies and resolved state. What the model cannot carry is reported
 /// under the `docx.*` diagnostic codes.
 public struct DOCXReader: FormatReader {
+    /// A DOCX reader (it holds no state; each `open` reads one document).
     public init() {}
 
+    /// Opens `input`: reads the side parts, then streams the body as chunks.
     public func open(_ input: DocumentInput, options: ReadOptions, diagnostics: Diagnostics) throws -> any ChunkSource {
         try DOCXSource(input, limits: options.limits, diagnostics: diagnostics)
     }

@@ -1,0 +1,174 @@
+@preconcurrency internal import CLibXML2
+import Foundation
+import RedlineCore
+
+// The SAX2 side of `XMLReader`: libxml2 calls these functions while it parses a piece of input; they
+// append events to the reader's `EventQueue` (reached through the parser's user data pointer).
+
+/// One parse event. For a start tag, `start`/`count` index its attributes; for text, the arena bytes.
+struct Event {
+    var kind: XMLNodeKind
+    var name: UnsafePointer<xmlChar>?
+    var uri: UnsafePointer<xmlChar>?
+    var start: Int
+    var count: Int
+    var depth: Int32
+}
+
+/// One attribute of a start event: interned name and namespace, value bytes in the arena.
+struct AttributeEvent {
+    var name: UnsafePointer<xmlChar>
+    var uri: UnsafePointer<xmlChar>?
+    var valueStart: Int
+    var valueCount: Int
+}
+
+/// What the SAX callbacks fill for one piece of input (reached through the parser's user data).
+final class EventQueue {
+    var items: [Event] = []
+    var attributes: [AttributeEvent] = []
+    var arena: [UInt8] = []
+    var depth: Int32 = 0
+    var sawRoot = false
+    let maxNesting: Int
+    var parser: xmlParserCtxtPtr?
+    /// Why parsing was stopped on purpose (a DTD, an entity reference, too deep).
+    var refusal: RedlineError?
+    var firstError: String?
+
+    init(maxNesting: Int) {
+        self.maxNesting = maxNesting
+        items.reserveCapacity(4096)
+        arena.reserveCapacity(1 << 16)
+    }
+
+    func reset() {
+        items.removeAll(keepingCapacity: true)
+        attributes.removeAll(keepingCapacity: true)
+        arena.removeAll(keepingCapacity: true)
+    }
+
+    func string(_ start: Int, _ count: Int) -> String {
+        arena.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[start..<(start + count)]), as: UTF8.self) }
+    }
+
+    /// Appends an attribute value. Without entity substitution libxml2 hands every "&" of a value over
+    /// as "&#38;" (so that a tree builder could tell it from an entity); every "&" it gives starts one.
+    func appendAttributeValue(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard bytes.contains(0x26) else { arena.append(contentsOf: bytes); return }
+        var i = 0
+        while i < bytes.count {
+            arena.append(bytes[i])
+            if bytes[i] == 0x26, i + 4 < bytes.count, bytes[i + 1] == 0x23, bytes[i + 2] == 0x33, bytes[i + 3] == 0x38,
+               bytes[i + 4] == 0x3B {
+                i += 5
+            } else {
+                i += 1
+            }
+        }
+    }
+
+    /// The SAX2 callbacks that fill a queue: elements with namespaces, text (also CDATA and whitespace),
+    /// a refusal for any DTD or entity reference, and the first error.
+    static func saxHandler() -> xmlSAXHandler {
+        var sax = xmlSAXHandler()
+        sax.initialized = UInt32(XML_SAX2_MAGIC)
+        sax.startElementNs = saxStart
+        sax.endElementNs = saxEnd
+        sax.characters = saxCharacters
+        sax.cdataBlock = saxCharacters
+        sax.ignorableWhitespace = saxCharacters
+        sax.internalSubset = saxDoctype
+        sax.externalSubset = saxDoctype
+        sax.reference = saxReference
+        sax.serror = saxError
+        return sax
+    }
+
+    func refuse(_ e: RedlineError) {
+        if refusal == nil { refusal = e }
+        if let parser { xmlStopParser(parser) }
+    }
+}
+
+private func queue(_ ctx: UnsafeMutableRawPointer?) -> EventQueue {
+    Unmanaged<EventQueue>.fromOpaque(ctx!).takeUnretainedValue()
+}
+
+private func saxStart(_ ctx: UnsafeMutableRawPointer?, _ localname: UnsafePointer<xmlChar>?, _ prefix: UnsafePointer<xmlChar>?,
+                      _ uri: UnsafePointer<xmlChar>?, _ nbNamespaces: Int32, _ namespaces: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?,
+                      _ nbAttributes: Int32, _ nbDefaulted: Int32, _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?) {
+    let q = queue(ctx)
+    if Int(q.depth) >= q.maxNesting {
+        q.refuse(.limit("XML nested deeper than \(q.maxNesting) elements"))
+        return
+    }
+    let first = q.attributes.count
+    if let attributes, nbAttributes > 0 {
+        for i in 0..<Int(nbAttributes) {
+            guard let name = attributes[i * 5] else { continue }
+            let begin = attributes[i * 5 + 3], end = attributes[i * 5 + 4]
+            let start = q.arena.count
+            if let begin, let end, end > begin { q.appendAttributeValue(UnsafeBufferPointer(start: begin, count: end - begin)) }
+            q.attributes.append(AttributeEvent(name: name, uri: attributes[i * 5 + 2], valueStart: start, valueCount: q.arena.count - start))
+        }
+    }
+    q.items.append(Event(kind: .start, name: localname, uri: uri, start: first, count: q.attributes.count - first, depth: q.depth))
+    q.depth += 1
+    q.sawRoot = true
+}
+
+private func saxEnd(_ ctx: UnsafeMutableRawPointer?, _ localname: UnsafePointer<xmlChar>?, _ prefix: UnsafePointer<xmlChar>?,
+                    _ uri: UnsafePointer<xmlChar>?) {
+    let q = queue(ctx)
+    q.depth -= 1
+    q.items.append(Event(kind: .end, name: localname, uri: uri, start: 0, count: 0, depth: q.depth))
+}
+
+private func saxCharacters(_ ctx: UnsafeMutableRawPointer?, _ ch: UnsafePointer<xmlChar>?, _ len: Int32) {
+    guard let ch, len > 0 else { return }
+    let q = queue(ctx)
+    guard q.depth > 0 else { return }
+    let bytes = UnsafeBufferPointer(start: ch, count: Int(len))
+    if let last = q.items.last, last.kind == .text, last.start + last.count == q.arena.count {
+        q.arena.append(contentsOf: bytes)
+        q.items[q.items.count - 1].count += Int(len)
+        return
+    }
+    let start = q.arena.count
+    q.arena.append(contentsOf: bytes)
+    q.items.append(Event(kind: .text, name: nil, uri: nil, start: start, count: Int(len), depth: q.depth))
+}
+
+private func saxDoctype(_ ctx: UnsafeMutableRawPointer?, _ name: UnsafePointer<xmlChar>?, _ externalID: UnsafePointer<xmlChar>?,
+                        _ systemID: UnsafePointer<xmlChar>?) {
+    queue(ctx).refuse(.unsupported(
+        "the XML has a DTD (<!DOCTYPE>), which Redline refuses: entities could expand without bound or load other files"))
+}
+
+private func saxReference(_ ctx: UnsafeMutableRawPointer?, _ name: UnsafePointer<xmlChar>?) {
+    queue(ctx).refuse(.unsupported("the XML uses an entity reference; Redline does not expand entities"))
+}
+
+/// libxml2's structured error callback: keeps the first error (warnings are ignored), on one line.
+private func saxError(_ ctx: UnsafeMutableRawPointer?, _ error: UnsafeMutablePointer<xmlError>?) {
+    guard let ctx, let error, error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
+    let q = queue(ctx)
+    guard q.firstError == nil else { return }
+    // One line: libxml2 adds details on further lines ("Bytes: 0xC3 0x28 ...").
+    let message = error.pointee.message.map { String(cString: $0) }?
+        .split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "; ")
+        ?? "malformed XML"
+    q.firstError = "malformed XML at line \(error.pointee.line): \(message)"
+}
+
+/// Process-wide libxml2 settings that keep untrusted XML from reaching outside the input.
+enum XMLSafety {
+    /// Installs, once, an external-entity loader that refuses every URL (no files, no network).
+    static func install() { _ = installed }
+    private static let installed: Bool = {
+        xmlInitParser()
+        xmlSetExternalEntityLoader { _, _, _ in nil }
+        return true
+    }()
+}
