@@ -66,6 +66,8 @@ struct CriticScanner {
     private var fence: (char: UInt8, length: Int)?
     private var openChange: (index: Int, entry: Int, switchEntry: Int?, joinSpaces: [UInt8])?
     private var openHighlight: (index: Int, entry: Int)?
+    /// Where a comment search last failed: no `<<}` follows this offset.
+    private var noCommentCloseFrom = Int.max
     /// Output offsets of `[` that may start a bracketed span, reset at blank lines.
     private var brackets: [(offset: Int, isImage: Bool)] = []
 
@@ -399,7 +401,8 @@ struct CriticScanner {
     private mutating func readCommentThread() -> [(text: Substring, body: Range<Int>, end: Int)]? {
         var out: [(text: Substring, body: Range<Int>, end: Int)] = []
         var k = i
-        while starts("{>>", at: k) {
+        // Once a search ran to the end without a `<<}`, no later comment can close: no second search.
+        while starts("{>>", at: k), k < noCommentCloseFrom {
             let bodyStart = k + 3
             var j = bodyStart
             var closed = false
@@ -411,7 +414,7 @@ struct CriticScanner {
                 }
                 j += 1
             }
-            guard closed else { break }
+            guard closed else { noCommentCloseFrom = k; break }
             let text = Substring(decoding: source[bodyStart..<j], as: UTF8.self)
             out.append((text, bodyStart..<j, j + 3))
             k = j + 3
@@ -525,7 +528,8 @@ struct CriticScanner {
         }
         var j = i + 2
         var quoted = false
-        while j < source.count, source[j] != UInt8(ascii: "\n") {
+        // Attribute lists are short: a bounded look, so a line full of `]{` stays linear.
+        while j < source.count, j - i < 1_000, source[j] != UInt8(ascii: "\n") {
             if source[j] == UInt8(ascii: "\\"), j + 1 < source.count { j += 2; continue }
             if source[j] == UInt8(ascii: "\"") { quoted.toggle() }
             if source[j] == UInt8(ascii: "}"), !quoted { break }

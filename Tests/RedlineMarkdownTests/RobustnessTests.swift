@@ -25,6 +25,15 @@ final class RobustnessTests: XCTestCase {
         }
     }
 
+    /// Floods that would make a naive scanner quadratic finish (a hang would time the test out).
+    func testFloodsStayLinear() throws {
+        let n = 200_000
+        for unit in ["{>>", "]{", "` ", "{++", "[^x] ", "{== ", "\\{>>"] {
+            let doc = try MarkdownReader.document(String(repeating: unit, count: n / unit.count))
+            XCTAssertLessThanOrEqual(doc.blocks.count, 1)
+        }
+    }
+
     func testInvalidUTF8AndBinaryInput() throws {
         var rng = SeededRandom(seed: 7)
         for _ in 0..<50 {
