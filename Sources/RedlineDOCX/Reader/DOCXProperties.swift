@@ -77,7 +77,13 @@ struct RunMarkup {
 /// Parsing of property elements; the reader stands on the start tag and ends on its end tag.
 enum PropertyParser {
     static func change(_ x: XMLReader) -> Change {
-        Change(author: x.attribute("author", in: OOXML.w), date: x.attribute("date", in: OOXML.w), id: x.attribute("id", in: OOXML.w))
+        Change(author: author(x), date: x.attribute("date", in: OOXML.w), id: x.attribute("id", in: OOXML.w))
+    }
+
+    /// `w:author`; an empty one (Word requires the attribute, so an unknown author is written "") is no author.
+    static func author(_ x: XMLReader) -> String? {
+        guard let a = x.attribute("author", in: OOXML.w), !a.isEmpty else { return nil }
+        return a
     }
 
     static func toggle(_ x: XMLReader) -> Bool {

@@ -44,7 +44,7 @@ enum SideParts {
         while let k = try x.next() {
             guard k == .start, x.isElement("comment", in: OOXML.w) else { continue }
             let id = x.attribute("id", in: OOXML.w) ?? String(comments.count)
-            let author = x.attribute("author", in: OOXML.w), date = x.attribute("date", in: OOXML.w)
+            let author = PropertyParser.author(x), date = x.attribute("date", in: OOXML.w)
             let initials = x.attribute("initials", in: OOXML.w)
             parser.lastParaID = nil
             let body = try parser.blocks()
