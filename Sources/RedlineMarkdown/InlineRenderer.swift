@@ -29,6 +29,13 @@ struct InlineRenderer {
     /// Offsets of the backslash before a `!` that ends a text: kept only where `[` follows.
     private var bangChecks: [Int] = []
 
+    /// The paragraph continues a change from the previous one: its first inline's opener is not written.
+    var omitFirstOpener = false
+    /// The paragraph's last inline stays open across the break: its closer and attribution are not written.
+    var omitLastCloser = false
+    private var topLevelIndex = -1
+    private var topLevelCount = 0
+
     init(owner: MarkdownRenderer) {
         self.owner = owner
     }
@@ -39,7 +46,12 @@ struct InlineRenderer {
         let start = (out, atLineStart)
         let saved = owner.sideTables
         for _ in 0..<4 {
-            write(inlines)
+            topLevelCount = inlines.count
+            for (k, inline) in inlines.enumerated() {
+                topLevelIndex = k
+                write(inline)
+            }
+            topLevelIndex = -1
             endLine()
             // A closing `*` after punctuation must be followed by a space or the line end.
             let bytes = Array(out.utf8)
@@ -196,6 +208,8 @@ struct InlineRenderer {
     }
 
     private mutating func write(_ inline: Inline) {
+        let edgeIndex = topLevelIndex
+        topLevelIndex = -1
         switch inline {
         case .text(let s): text(s)
         case .softBreak:
@@ -240,8 +254,8 @@ struct InlineRenderer {
         case .raw(let format, let t):
             if format == "html" { emit(t) } else { owner.loss(.lossyRaw, "raw \(format) content was dropped") }
         case .noteReference(let id): emit("[^" + id + "]")
-        case .insertion(let ch, let c): change("{++", c, "++}", ch, [])
-        case .deletion(let ch, let c): change("{--", c, "--}", ch, [])
+        case .insertion(let ch, let c): change("{++", c, "++}", ch, [], edgeIndex: edgeIndex)
+        case .deletion(let ch, let c): change("{--", c, "--}", ch, [], edgeIndex: edgeIndex)
         case .substitution(let ch, let d, let i):
             emit("{~~"); write(d); emit("~>"); write(i); emit("~~}")
             attribution(ch, [])
@@ -275,9 +289,17 @@ struct InlineRenderer {
         }
     }
 
-    private mutating func change(_ open: String, _ c: [Inline], _ close: String, _ ch: Change, _ attrs: [AttributeToken]) {
-        emit(open); write(c); emit(close)
-        attribution(ch, attrs)
+    /// `edgeIndex`: the inline's index among the paragraph's top-level inlines (-1 when nested).
+    private mutating func change(_ open: String, _ c: [Inline], _ close: String, _ ch: Change, _ attrs: [AttributeToken],
+                                 edgeIndex: Int = -1) {
+        let skipOpen = edgeIndex == 0 && omitFirstOpener
+        let skipClose = edgeIndex >= 0 && edgeIndex == topLevelCount - 1 && omitLastCloser
+        if !skipOpen { emit(open) }
+        write(c)
+        if !skipClose {
+            emit(close)
+            attribution(ch, attrs)
+        }
     }
 
     private mutating func attribution(_ ch: Change, _ attrs: [AttributeToken]) {

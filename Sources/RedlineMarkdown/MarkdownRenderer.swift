@@ -13,6 +13,8 @@ final class MarkdownRenderer {
     /// The closing delimiter (and attribution) of a paragraph-break change, written at the start of the
     /// next paragraph, or alone when no paragraph follows in the same container.
     private var pendingCloser: String?
+    /// The change left open at the end of the last paragraph (its closer is `pendingCloser`).
+    private var pendingContinuation: ParagraphMarkChange?
     /// Distinct fonts, sizes, colours and backgrounds dropped (reported as counts at the end).
     private var lostFonts = Set<String>(), lostSizes = Set<Double>(), lostColors = Set<RGBColor>(), lostBackgrounds = Set<RGBColor>()
 
@@ -185,7 +187,7 @@ final class MarkdownRenderer {
     var hasPendingCloser: Bool { pendingCloser != nil }
 
     func takePendingCloser() -> String? {
-        defer { pendingCloser = nil }
+        defer { pendingCloser = nil; pendingContinuation = nil }
         return pendingCloser
     }
 
@@ -207,10 +209,23 @@ final class MarkdownRenderer {
     private func paragraph(_ p: Paragraph, level: Int?) -> String {
         var r = InlineRenderer(owner: self)
         r.inHeading = level != nil && (level! > 2 || !Self.hasBreak(p.content))
-        if let closer = takePendingCloser() {
+        // A change left open at the previous paragraph's end continues here when this paragraph starts
+        // with the same change (`{++…` blank line `…++}`); otherwise its closer comes first.
+        let continuing = pendingContinuation != nil && Self.edgeChange(p.content, first: true) == pendingContinuation
+        pendingContinuation = nil
+        if continuing {
+            pendingCloser = nil
+            r.omitFirstOpener = true
+        } else if let closer = takePendingCloser() {
             r.out += closer
             r.atLineStart = false
         }
+        // This paragraph's break is in the change its text ends with: leave that change open across it
+        // (unless the paragraph is that change alone, which `{++…++}` already says, and it did not continue).
+        let implied = Self.impliedMark(p.content)
+        let leaveOpen = options.criticMarkup && !inCommentBody && p.markChange != nil
+            && Self.edgeChange(p.content, first: false) == p.markChange && (implied == nil || continuing)
+        r.omitLastCloser = leaveOpen
         if let sc = p.styleChange {
             if options.criticMarkup && !inCommentBody {
                 let tokens = [AttributeToken("style-change")] + FormatAttributes.tokens(sc.old)
@@ -233,9 +248,14 @@ final class MarkdownRenderer {
         if level != nil && body.isEmpty && p.markChange != nil { body = "[]{}" }
         // A paragraph that is one insertion or deletion reads as inserted or deleted with its break;
         // an empty span after it says the break itself is unchanged.
-        let implied = Self.impliedMark(p.content)
         if implied != nil && p.markChange == nil && options.criticMarkup { body += "[]{}" }
-        if let m = p.markChange, m != implied || !options.criticMarkup {
+        if leaveOpen, let m = p.markChange {
+            switch m {
+            case .inserted(let c): pendingCloser = "++}" + attribution(c)
+            case .deleted(let c): pendingCloser = "--}" + attribution(c)
+            }
+            pendingContinuation = m
+        } else if let m = p.markChange, m != implied || !options.criticMarkup || continuing {
             if options.criticMarkup {
                 switch m {
                 case .inserted(let c):
@@ -270,6 +290,15 @@ final class MarkdownRenderer {
             }
         }
         return text
+    }
+
+    /// The change of the first (or last) inline when it is an insertion or deletion, as a break change.
+    static func edgeChange(_ content: [Inline], first: Bool) -> ParagraphMarkChange? {
+        switch first ? content.first : content.last {
+        case .insertion(let c, _)?: return .inserted(c)
+        case .deletion(let c, _)?: return .deleted(c)
+        default: return nil
+        }
     }
 
     private static func impliedMark(_ content: [Inline]) -> ParagraphMarkChange? {
