@@ -45,7 +45,7 @@ extension RTFParser {
         let entry = para.style >= 0 ? paragraphStyles[para.style] : nil
         let outline = para.outline >= 0 ? para.outline : (entry?.outline ?? -1)
         if (0...8).contains(outline) { headingLevel = min(outline + 1, 6) }
-        if let name = entry?.name, let level = Self.headingLevel(forStyleName: name) {
+        if let level = entry?.headingLevel {
             headingLevel = headingLevel ?? level
             style.name = nil
         }
@@ -79,12 +79,6 @@ extension RTFParser {
                              tableDepth: para.tableDepth, special: special), story: s)
     }
 
-    private static func headingLevel(forStyleName name: String) -> Int? {
-        let n = name.lowercased()
-        guard n.hasPrefix("heading "), let d = Int(n.dropFirst(8)), (1...9).contains(d) else { return nil }
-        return min(d, 6)
-    }
-
     func revisionAuthor(_ i: Int) -> String? {
         guard i >= 0, i < revisionAuthors.count else { return nil }
         let a = revisionAuthors[i]
@@ -94,7 +88,7 @@ extension RTFParser {
     /// The model's paragraph style: values equal to RTF's defaults (left, zero) are "not set".
     func paragraphStyle(_ p: ParaFormat) -> ParagraphStyle {
         var s = ParagraphStyle()
-        if p.style >= 0, let e = paragraphStyles[p.style], !Self.defaultStyleNames.contains(e.name.lowercased()) {
+        if p.style >= 0, let e = paragraphStyles[p.style], !e.isDefault {
             s.name = e.name
         }
         s.alignment = p.alignment
@@ -115,8 +109,6 @@ extension RTFParser {
         s.tabStops = p.tabs
         return s
     }
-
-    static let defaultStyleNames: Set<String> = ["normal", "standard", "default", "default paragraph style", "default style"]
 
     /// Puts a paragraph into story `s`: into the open table at its depth, or into the story's blocks.
     func place(_ e: ParagraphEvent, story s: Int) {

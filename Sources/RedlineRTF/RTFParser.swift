@@ -170,7 +170,7 @@ final class RTFParser {
                 return
             }
             try word(k, p)
-        case .unknownWord(_, _):
+        case .unknownWord:
             if starPending { setDestination(.skip) }
             starPending = false
         case .symbol(let c):

@@ -131,10 +131,22 @@ struct FontEntry {
     var codePage: Int?
 }
 
-/// A stylesheet entry.
+/// A stylesheet entry, with what its name means worked out once.
 struct StyleEntry {
     var name: String
     var outline: Int?
+    /// "Normal", "Standard"...: the default style, which the model leaves unnamed.
+    var isDefault: Bool
+    /// 1...6 for "heading 1"... "heading 9" (levels past 6 are 6).
+    var headingLevel: Int?
+
+    init(name: String, outline: Int?) {
+        self.name = name
+        self.outline = outline
+        let n = name.lowercased()
+        isDefault = ["normal", "standard", "default", "default paragraph style", "default style"].contains(n)
+        if n.hasPrefix("heading "), let d = Int(n.dropFirst(8)), (1...9).contains(d) { headingLevel = min(d, 6) }
+    }
 }
 
 /// Decodes a Word DTTM value (`\revdttm`, `\atndate`) into an ISO 8601 date, or nil when it is zero or invalid.

@@ -7,8 +7,8 @@ enum RTFToken: Equatable {
     case groupEnd
     /// A control word (`\b`, `\fs24`) looked up in the keyword table; `param` is nil when it has none.
     case word(RTFKeyword, param: Int?)
-    /// A control word Redline does not know, with its name (needed after `\*` and for warnings).
-    case unknownWord(String, param: Int?)
+    /// A control word Redline does not know (after `\*` its group is skipped; otherwise it is ignored).
+    case unknownWord
     /// A control symbol (`\~`, `\-`, `\{`): the byte after the backslash.
     case symbol(UInt8)
     /// A byte given as `\'hh`.
@@ -146,7 +146,7 @@ struct RTFTokenizer {
         }
         if let c = try peekByte(), c == UInt8(ascii: " ") { position += 1 }
         if length <= RTFWordKey.capacity, let kw = RTFKeyword.table[key] { return .word(kw, param: param) }
-        return .unknownWord(length <= RTFWordKey.capacity ? key.name : "(long)", param: param)
+        return .unknownWord
     }
 
     /// Skips `count` bytes of `\bin` data; returns how many were there.
@@ -213,15 +213,6 @@ struct RTFWordKey: Hashable {
         h ^= (b &+ UInt64(count)) &* 0xC2B2AE3D27D4EB4F
         h ^= c &* 0x165667B19E3779F9
         return Int(truncatingIfNeeded: h ^ (h >> 29))
-    }
-
-    var name: String {
-        var bytes: [UInt8] = []
-        for i in 0..<count {
-            let word = i < 8 ? a : i < 16 ? b : c
-            bytes.append(UInt8(truncatingIfNeeded: word >> UInt64((i % 8) * 8)))
-        }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }
 
