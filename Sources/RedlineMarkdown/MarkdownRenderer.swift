@@ -248,7 +248,8 @@ final class MarkdownRenderer {
         if level != nil && body.isEmpty && p.markChange != nil { body = "[]{}" }
         // A paragraph that is one insertion or deletion reads as inserted or deleted with its break;
         // an empty span after it says the break itself is unchanged.
-        if implied != nil && p.markChange == nil && options.criticMarkup { body += "[]{}" }
+        // (The tail of a change continued from the previous paragraph never reads as a whole one.)
+        if implied != nil && p.markChange == nil && options.criticMarkup && !continuing { body += "[]{}" }
         if leaveOpen, let m = p.markChange {
             switch m {
             case .inserted(let c): pendingCloser = "++}" + attribution(c)
@@ -265,6 +266,8 @@ final class MarkdownRenderer {
                     body += "{--"
                     pendingCloser = "--}" + attribution(c)
                 }
+                // A next paragraph that starts with the same change continues it: `A.{++` blank line `B.++}`.
+                if !inCommentBody { pendingContinuation = m }
             } else {
                 loss(.lossyParagraphMarkChange, "paragraph break changes were dropped")
             }

@@ -120,10 +120,46 @@ final class CriticMarkupReaderTests: XCTestCase {
 
     func testMultiParagraphInsertionAndWholeParagraphs() throws {
         let doc = try read("Keep.\n\n{++New one.\n\nNew two.++}\n\n{--Gone.--}\n\nEnd.\n")
+        // Only the break inside the insertion is new: "New two." keeps the break that was there, as in Word,
+        // so rejecting leaves that (now empty) paragraph.
+        XCTAssertEqual(doc.blocks.map { $0.paragraph?.markChange }, [nil, .inserted(Change()), nil, .deleted(Change()), nil])
         let accepted = try doc.applying([ReviewTransform(.accept)])
         XCTAssertEqual(accepted.blocks.map(\.plainText), ["Keep.", "New one.", "New two.", "End."])
         let rejected = try doc.applying([ReviewTransform(.reject)])
-        XCTAssertEqual(rejected.blocks.map(\.plainText), ["Keep.", "Gone.", "End."])
+        XCTAssertEqual(rejected.blocks.map(\.plainText), ["Keep.", "", "Gone.", "End."])
+    }
+
+    /// The tail of a change begun in an earlier paragraph is not a whole inserted (deleted) paragraph: only
+    /// the breaks inside the change are marked (the demo chapter's `A.{++` blank line `The ledger.++}`).
+    func testChangeCrossingParagraphsMarksOnlyItsInnerBreaks() throws {
+        let ins = Change(author: "Bob")
+        let doc = try read("A.{++\n\nThe ledger.++}{>>@Bob<<}\n\n## Storm\n")
+        XCTAssertEqual(doc.blocks[0].paragraph?.markChange, .inserted(ins))
+        XCTAssertEqual(doc.blocks[1].paragraph?.markChange, nil)
+        XCTAssertEqual(try doc.applying([ReviewTransform(.reject)]).blocks.map(\.plainText), ["A.", "Storm"])
+        XCTAssertEqual(try doc.applying([ReviewTransform(.accept)]).blocks.map(\.plainText), ["A.", "The ledger.", "Storm"])
+        // The writer continues the change across the break and reads back the same model.
+        let written = try md(doc)
+        XCTAssertEqual(written, "A.{++\n\nThe ledger.++}{>>@Bob<<}\n\n## Storm\n")
+        XCTAssertEqual(try read(written).blocks, doc.blocks)
+
+        let del = try read("A.{--\n\nThe ledger.--}\n\n## Storm\n")
+        XCTAssertEqual(del.blocks.map { $0.paragraph?.markChange }, [.deleted(Change()), nil, nil])
+        XCTAssertEqual(try del.applying([ReviewTransform(.accept)]).blocks.map(\.plainText), ["A.", "Storm"])
+        XCTAssertEqual(try del.applying([ReviewTransform(.reject)]).blocks.map(\.plainText), ["A.", "The ledger.", "Storm"])
+        XCTAssertEqual(try read(try md(del)).blocks, del.blocks)
+
+        // Several paragraphs: P2's break is inside the change, P3's is not.
+        for (source, mark) in [("A{++\n\nP2\n\nP3++}\n\nEnd\n", ParagraphMarkChange.inserted(Change())),
+                               ("A{--\n\nP2\n\nP3--}\n\nEnd\n", .deleted(Change()))] {
+            let d = try read(source)
+            XCTAssertEqual(d.blocks.map { $0.paragraph?.markChange }, [mark, mark, nil, nil], source)
+            XCTAssertEqual(try md(d), source)
+            let removed = try d.applying([ReviewTransform(mark == .inserted(Change()) ? .reject : .accept)])
+            XCTAssertEqual(removed.blocks.map(\.plainText), ["A", "End"], source)
+            let kept = try d.applying([ReviewTransform(mark == .inserted(Change()) ? .accept : .reject)])
+            XCTAssertEqual(kept.blocks.map(\.plainText), ["A", "P2", "P3", "End"], source)
+        }
     }
 
     func testMarksWrapMarkdown() throws {
