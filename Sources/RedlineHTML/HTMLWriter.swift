@@ -5,8 +5,10 @@ import RedlineCore
 /// comment ranges shaded (overlapping ranges too), footnotes at the end, tables, and paragraph and
 /// character formatting as inline CSS. Streams: each block is written as it arrives.
 public struct HTMLWriter: FormatWriter {
+    /// A writer (options come with each sink).
     public init() {}
 
+    /// A sink writing one HTML page into `output`.
     public func sink(to output: any ByteOutput, options: WriteOptions, diagnostics: Diagnostics) throws -> any ChunkSink {
         HTMLSink(output: output, options: options, diagnostics: diagnostics)
     }
@@ -54,6 +56,7 @@ public struct HTMLSink: ChunkSink {
     section.footnotes{border-top:1px solid #ccc;margin-top:2em;font-size:.9em}
     """
 
+    /// Writes the page head, the style sheet and the metadata.
     public mutating func begin(_ header: DocumentHeader) throws {
         var s = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         s += "<title>" + HTMLRenderer.escape(header.metadata.title ?? "Document") + "</title>\n"
@@ -69,6 +72,7 @@ public struct HTMLSink: ChunkSink {
         try output.write(s)
     }
 
+    /// Writes one block, then the comments anchored in it.
     public mutating func write(_ chunk: Chunk) throws {
         renderer.register(chunk.comments)
         var s = renderer.block(chunk.block)
@@ -77,6 +81,7 @@ public struct HTMLSink: ChunkSink {
         try output.write(s)
     }
 
+    /// Writes the footnotes and closes the page.
     public mutating func finish() throws {
         var s = ""
         if !notes.isEmpty {

@@ -10,8 +10,10 @@ import RedlineCore
 /// CriticMarkup marks with attribution, threads, milestone ranges, moves, format and style changes
 /// (docs/criticmarkup.md).
 public struct MarkdownReader: FormatReader {
+    /// A reader (it has no settings: CriticMarkup is always on).
     public init() {}
 
+    /// Reads the whole input and runs the CriticMarkup pre-pass; blocks are parsed as they are asked for.
     public func open(_ input: DocumentInput, options: ReadOptions, diagnostics: Diagnostics) throws -> any ChunkSource {
         try MarkdownSource(bytes: input.readAll(), options: options, diagnostics: diagnostics)
     }
@@ -26,6 +28,7 @@ public struct MarkdownReader: FormatReader {
 /// The streaming source: the CriticMarkup pre-pass and the segmenting run over the whole text up front
 /// (linear, a few bytes per input byte); cmark then parses one group of top-level blocks at a time.
 public struct MarkdownSource: ChunkSource {
+    /// The YAML front matter as metadata.
     public let header: DocumentHeader
     private let state: ReaderState
 
@@ -57,6 +60,7 @@ public struct MarkdownSource: ChunkSource {
         return out
     }
 
+    /// The next top-level block with the comments and notes it first references; nil at the end.
     public mutating func next() throws -> Chunk? {
         try state.next()
     }

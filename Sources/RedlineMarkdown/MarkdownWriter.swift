@@ -4,8 +4,10 @@ import RedlineCore
 /// (docs/criticmarkup.md), formatting as pandoc-style spans and fenced divs with `preserveFormatting`.
 /// With `criticMarkup` false (format `gfm`) changes are accepted and comments dropped, with warnings.
 public struct MarkdownWriter: FormatWriter {
+    /// A writer (options come with each sink).
     public init() {}
 
+    /// A sink writing Markdown into `output`.
     public func sink(to output: any ByteOutput, options: WriteOptions, diagnostics: Diagnostics) throws -> any ChunkSink {
         MarkdownSink(output: output, options: options, diagnostics: diagnostics)
     }
@@ -42,10 +44,12 @@ public struct MarkdownSink: ChunkSink {
         if !options.criticMarkup { resolve = (ReviewTransform(.accept), DropComments()) }
     }
 
+    /// Writes the metadata as YAML front matter.
     public mutating func begin(_ header: DocumentHeader) throws {
         try output.write(FrontMatter.write(header.metadata))
     }
 
+    /// Writes one block and the notes it references (resolving changes first without CriticMarkup).
     public mutating func write(_ chunk: Chunk) throws {
         guard var (review, drop) = resolve else { try emit(chunk); return }
         count(chunk)
@@ -55,6 +59,7 @@ public struct MarkdownSink: ChunkSink {
         resolve = (review, drop)
     }
 
+    /// Writes what is still waiting (a break change's closer, notes) and reports the losses.
     public mutating func finish() throws {
         if var (review, drop) = resolve {
             var rest: [Chunk] = []

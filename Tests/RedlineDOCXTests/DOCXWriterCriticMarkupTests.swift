@@ -9,8 +9,8 @@ import XCTest
 ///
 /// Documented normalisations (not exercised here): dates become xsd:dateTime (`2024-01-15 14:30` comes back
 /// as `2024-01-15T14:30:00Z`), note labels become the reader's (`[^1]` → `[^fn1]`). Block quotes, code
-/// blocks, thematic breaks and table column alignment are written (Quote / Source Code / Horizontal Rule
-/// styles, cell alignment) but the DOCX reader gives them back as styled paragraphs.
+/// blocks, thematic breaks, table column alignment and list-item continuation paragraphs come back as
+/// such (`DOCXBlockStyleTests`).
 final class DOCXWriterCriticMarkupTests: XCTestCase {
     /// CriticMarkup sources: every mark, with and without attribution, comments with ranges and replies.
     static let sources: [(String, String)] = [

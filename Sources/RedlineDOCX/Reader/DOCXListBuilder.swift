@@ -2,8 +2,10 @@ import RedlineCore
 
 /// Nests numbered paragraphs into `List` blocks as they stream by: consecutive items form a list,
 /// deeper levels nest inside the last item, a different numbering at the same level starts a new
-/// list, and anything that is not an item closes every open list. Numbers continue across
-/// interruptions as Word counts them (per numbering definition and level; `w:startOverride` restarts).
+/// list, an unnumbered paragraph indented as an open list's text continues its last item, and
+/// anything else closes every open list. Numbers continue across interruptions as Word counts them
+/// (per numbering definition and level; `w:startOverride` restarts). Consecutive quoted blocks (and
+/// the lists among them) are grouped into one block quote.
 struct ListBuilder {
     let numbering: Numbering
     private var open: [(numID: String, level: Int, list: List)] = []
@@ -14,12 +16,55 @@ struct ListBuilder {
 
     init(numbering: Numbering) { self.numbering = numbering }
 
+    /// The block quote being grouped, if the last block was quoted.
+    private var quote: [Block]?
+
     /// Takes the next parsed block; returns the top-level blocks completed by it.
     mutating func add(_ parsed: ParsedBlock) -> [Block] {
+        var out: [Block] = []
+        if parsed.quoted != (quote != nil) {
+            let lists = finishLists()
+            if let q = quote {
+                out.append(.blockQuote(q + lists))
+                quote = nil
+            } else {
+                out += lists
+                quote = []
+            }
+        }
+        let blocks = addUnquoted(parsed)
+        if quote != nil { quote! += blocks } else { out += blocks }
+        return out
+    }
+
+    /// Closes every open list and block quote; returns the completed top-level blocks.
+    mutating func finish() -> [Block] {
+        let lists = finishLists()
+        guard let q = quote else { return lists }
+        quote = nil
+        return [.blockQuote(q + lists)]
+    }
+
+    /// The indent the writer (and Word) gives the text of a list item at `level`, in points.
+    static func itemIndent(level: Int) -> Double { Double(36 * (level + 1)) }
+
+    private mutating func addUnquoted(_ parsed: ParsedBlock) -> [Block] {
         switch parsed {
-        case .block(let b):
-            return finish() + [b]
-        case .listItem(let b, let numID, let level):
+        case .block(let b, _):
+            if case .paragraph(var p) = b, p.style.name == nil, p.markChange == nil, let indent = p.style.leftIndent,
+               let i = open.lastIndex(where: { Self.itemIndent(level: $0.level) == indent }) {
+                // A continuation paragraph of the last item at that level.
+                var out: [Block] = []
+                while open.count > i + 1 { close(into: &out) }
+                p.style.leftIndent = nil
+                if p.styleChange?.old.leftIndent == indent { p.styleChange?.old.leftIndent = nil }
+                let items = open[i].list.items.count
+                open[i].list.items[items - 1].append(.paragraph(p))
+                open[i].list.tight = false  // an item of two paragraphs: a loose list
+                return out
+            }
+            return finishLists() + [b]
+        case .listItem(let b, let numID, let level, _):
             var out: [Block] = []
             let (number, restarted) = count(numID, level)
             while let top = open.last, top.level > level { close(into: &out) }
@@ -40,7 +85,7 @@ struct ListBuilder {
     }
 
     /// Closes every open list; returns the completed top-level block, if any.
-    mutating func finish() -> [Block] {
+    private mutating func finishLists() -> [Block] {
         var out: [Block] = []
         while !open.isEmpty { close(into: &out) }
         return out

@@ -48,6 +48,13 @@ extension StoryParser {
         let level = max(0, min(resolved.level ?? 0, 8))
         let numbered = numID.flatMap { context.numbering.level($0, level) } != nil
         var out: [ParsedBlock]
+        // A paragraph whose style change is tracked stays a paragraph with its style name, so that
+        // rejecting the change gives back the old style.
+        let quoted = base.role == .quote && paragraph.styleChange == nil
+        if quoted && paragraph.style.name == StyleSheet.quoteStyleName {
+            // The block quote says it (a writer writes its quotes in this style).
+            paragraph.style.name = nil
+        }
         if let h = markup.props.outlineLevel == nil ? base.heading : styles.headingLevel(resolved) {
             if numbered {
                 diagnostics.report(.docxHeadingNumbering, "heading numbers are not kept", at: location)
@@ -60,18 +67,37 @@ extension StoryParser {
             if paragraph.style.name?.lowercased() == "list paragraph" { paragraph.style.name = nil }
             paragraph.styleChange?.old.leftIndent = nil
             paragraph.styleChange?.old.firstLineIndent = nil
-            out = [.listItem(.paragraph(paragraph), numID: numID, level: level)]
+            out = [.listItem(.paragraph(paragraph), numID: numID, level: level, quoted: quoted)]
+        } else if base.role == .code, let code = Self.codeBlock(paragraph) {
+            out = [.block(.codeBlock(code))]
+        } else if base.role == .rule, paragraph.content.isEmpty, paragraph.markChange == nil, paragraph.styleChange == nil {
+            out = [.block(.thematicBreak)]
         } else {
-            out = [.block(.paragraph(paragraph))]
+            out = [.block(.paragraph(paragraph), quoted: quoted)]
         }
         return out + extra.map { .block($0) }
     }
 
-    /// A paragraph style's properties through its chain and its heading level, computed once per style.
-    private func resolvedStyle(_ id: String?) -> (props: ParaProps, heading: Int?) {
+    /// A paragraph in a code style as a code block (line breaks are new lines), when it holds plain text
+    /// only; nil when it has anything a code block cannot carry (changes, comments, formatting, notes).
+    static func codeBlock(_ p: Paragraph) -> CodeBlock? {
+        guard p.markChange == nil, p.styleChange == nil else { return nil }
+        var text = ""
+        for inline in p.content {
+            switch inline {
+            case .text(let s), .code(let s): text += s
+            case .lineBreak: text += "\n"
+            default: return nil
+            }
+        }
+        return CodeBlock(text: text + "\n")
+    }
+
+    /// A paragraph style's properties through its chain, its heading level and block role, computed once per style.
+    private func resolvedStyle(_ id: String?) -> (props: ParaProps, heading: Int?, role: StyleSheet.BlockRole?) {
         if let cached = styleCache[id ?? ""] { return cached }
         let props = context.styles.paragraphProps(id)
-        let entry = (props, context.styles.headingLevel(props))
+        let entry = (props, context.styles.headingLevel(props), context.styles.blockRole(id))
         styleCache[id ?? ""] = entry
         return entry
     }

@@ -2,10 +2,18 @@ import RedlineCore
 import RedlineXML
 
 /// A block as the story parser reads it: a plain block, or a numbered paragraph that `ListBuilder`
-/// nests into a list.
+/// nests into a list. `quoted`: the paragraph has a quote style, and consecutive quoted blocks are
+/// grouped into one block quote.
 enum ParsedBlock {
-    case block(Block)
-    case listItem(Block, numID: String, level: Int)
+    case block(Block, quoted: Bool = false)
+    case listItem(Block, numID: String, level: Int, quoted: Bool = false)
+
+    /// Whether the block belongs in a block quote.
+    var quoted: Bool {
+        switch self {
+        case .block(_, let q), .listItem(_, _, _, let q): return q
+        }
+    }
 }
 
 /// Parses the blocks of one story (the body, a comment, a note, a table cell, a text box) from a
@@ -36,7 +44,7 @@ final class StoryParser {
     /// The look of a run without properties outside links (computed once).
     var plainRunFormat: (TextFormat, FormatChange?)?
     /// Paragraph styles resolved so far (see `resolvedStyle`).
-    var styleCache: [String: (props: ParaProps, heading: Int?)] = [:]
+    var styleCache: [String: (props: ParaProps, heading: Int?, role: StyleSheet.BlockRole?)] = [:]
     /// Body-level wrapper elements (w:sdt, w:customXml) currently open.
     private var bodyWrappers = 0
 
@@ -164,6 +172,10 @@ final class StoryParser {
             switch b {
             case .paragraph(var p): p.content += extra; return .paragraph(p)
             case .heading(let l, var p): p.content += extra; return .heading(level: l, p)
+            case .blockQuote(var blocks):
+                guard let last = blocks.last, let n = append(last) else { return nil }
+                blocks[blocks.count - 1] = n
+                return .blockQuote(blocks)
             case .list(var l):
                 guard var item = l.items.last, let last = item.last, let n = append(last) else { return nil }
                 item[item.count - 1] = n
@@ -241,8 +253,43 @@ final class StoryParser {
             }
         }
         let columns = max(widths.count, rows.map { $0.cells.reduce(0) { $0 + $1.columnSpan } }.max() ?? 0)
-        return Table(columns: Array(repeating: .none, count: columns), columnWidths: widths.isEmpty ? nil : widths,
-                     headerRowCount: headerRows, rows: rows)
+        var table = Table(columns: Array(repeating: .none, count: columns), columnWidths: widths.isEmpty ? nil : widths,
+                          headerRowCount: headerRows, rows: rows)
+        Self.columnAlignments(&table)
+        return table
+    }
+
+    /// A column whose every cell holds only paragraphs, all aligned alike (left, centre or right), has that
+    /// alignment, and its paragraphs lose theirs (a writer aligns a column's paragraphs so, ours too). Only
+    /// for tables whose cells span one column each.
+    static func columnAlignments(_ table: inout Table) {
+        let rows = table.rows
+        guard !rows.isEmpty, rows.allSatisfy({ $0.cells.count == table.columns.count && $0.cells.allSatisfy { $0.columnSpan == 1 } })
+        else { return }
+        for c in table.columns.indices {
+            var common: ParagraphAlignment??
+            for row in rows {
+                for b in row.cells[c].blocks {
+                    guard case .paragraph(let p) = b, p.styleChange == nil else { common = .some(nil); break }
+                    if common == nil { common = p.style.alignment } else if common! != p.style.alignment { common = .some(nil) }
+                }
+            }
+            let alignment: ColumnAlignment
+            switch common {
+            case .left??: alignment = .left
+            case .center??: alignment = .center
+            case .right??: alignment = .right
+            default: continue
+            }
+            table.columns[c] = alignment
+            for r in table.rows.indices {
+                table.rows[r].cells[c].blocks = table.rows[r].cells[c].blocks.map { b in
+                    guard case .paragraph(var p) = b else { return b }
+                    p.style.alignment = nil
+                    return .paragraph(p)
+                }
+            }
+        }
     }
 
     private func tableRow(rowIndex: Int, mergeOrigin: inout [Int: (Int, Int)], rows: inout [TableRow]) throws -> (TableRow, Bool) {

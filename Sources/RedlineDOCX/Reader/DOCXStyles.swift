@@ -93,6 +93,44 @@ struct StyleSheet {
         return styles[id]?.name ?? id
     }
 
+    /// The name of Word's built-in quote style, which block quotes are written in (the block says it).
+    static let quoteStyleName = "Quote"
+
+    /// A block type a paragraph style stands for (Markdown writers, ours and pandoc's, write block quotes,
+    /// code blocks and rules as paragraph styles).
+    enum BlockRole { case quote, code, rule }
+
+    /// The block role of paragraph style `id`: the first style in its chain (from `id` up) whose id or name,
+    /// compared without case and spaces, is a quote style (Quote, Intense Quote, Block Text), Source Code or
+    /// Horizontal Rule. Localised documents keep the English name or id of these built-in styles.
+    func blockRole(_ id: String?) -> BlockRole? {
+        func key(_ s: String?) -> String { (s ?? "").lowercased().filter { $0 != " " } }
+        for (i, s) in zip(chainIDs(id).reversed(), chain(id).reversed()) {
+            for k in [key(i), key(s.name)] {
+                switch k {
+                case "quote", "intensequote", "blocktext": return .quote
+                case "sourcecode": return .code
+                case "horizontalrule": return .rule
+                default: continue
+                }
+            }
+        }
+        return nil
+    }
+
+    /// The style ids of `chain(id)`, in the same order.
+    private func chainIDs(_ id: String?) -> [String] {
+        var out: [String] = []
+        var seen: Set<String> = []
+        var next = id
+        while let i = next, !seen.contains(i), let s = styles[i], out.count < 64 {
+            seen.insert(i)
+            out.append(i)
+            next = s.basedOn
+        }
+        return out.reversed()
+    }
+
     /// The heading level (1...6) of a paragraph with these resolved properties, if it is a heading:
     /// from the outline level (style names are localised), else from a built-in "heading N" name.
     func headingLevel(_ props: ParaProps) -> Int? {
