@@ -5,8 +5,9 @@ import RedlineDOCX
 import RedlineZip
 import XCTest
 
-/// Block types written as paragraph styles (quotes, code, rules), table column alignment and list-item
-/// continuation paragraphs come back as blocks: Markdown → DOCX → Markdown is identical, and a DOCX
+/// Block types written as paragraph styles (quotes, code, rules), table column alignment, list-item
+/// continuation paragraphs and note labels (numbered 1, 2, ... by the reader) come back: Markdown → DOCX →
+/// Markdown is identical, and a DOCX
 /// from Word or pandoc with these styles reads as the blocks they stand for.
 final class DOCXBlockStyleTests: XCTestCase {
     static let source = """
@@ -19,7 +20,7 @@ final class DOCXBlockStyleTests: XCTestCase {
     > 1. a list
     > 2. in the quote
 
-    Between.
+    Between, with a note[^1] and another[^2].
 
     ```
     let x = 1
@@ -46,6 +47,10 @@ final class DOCXBlockStyleTests: XCTestCase {
     | :-- | :-: | --: | --- |
     | 1 | 2 | 3 | 4 |
     | a | b | c | d |
+
+    [^1]: The first note.
+
+    [^2]: The second, with *emphasis*.
 
     """
 

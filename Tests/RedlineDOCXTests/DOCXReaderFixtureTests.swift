@@ -121,8 +121,8 @@ final class DOCXReaderFixtureTests: XCTestCase {
 
         let links = doc.blocks[6].paragraph?.content.compactMap { i -> String? in if case .link(let l, _) = i { return l.url } else { return nil } }
         XCTAssertEqual(links, ["https://example.org/", "#details"])
-        XCTAssertTrue(doc.blocks[6].paragraph!.content.contains(.noteReference("fn1")))
-        XCTAssertEqual(doc.notes.map(\.id), ["fn1"])
+        XCTAssertTrue(doc.blocks[6].paragraph!.content.contains(.noteReference("1")))
+        XCTAssertEqual(doc.notes.map(\.id), ["1"])
         XCTAssertEqual(doc.notes[0].kind, .footnote)
 
         guard case .table(let t) = doc.blocks[7] else { return XCTFail("no table") }

@@ -8,7 +8,7 @@ import XCTest
 /// DOCX that Markdown sources make is one that LibreOffice, pandoc and python-docx read.
 ///
 /// Documented normalisations (not exercised here): dates become xsd:dateTime (`2024-01-15 14:30` comes back
-/// as `2024-01-15T14:30:00Z`), note labels become the reader's (`[^1]` → `[^fn1]`). Block quotes, code
+/// as `2024-01-15T14:30:00Z`), note labels become numbers in order (`[^a]` → `[^1]`). Block quotes, code
 /// blocks, thematic breaks, table column alignment and list-item continuation paragraphs come back as
 /// such (`DOCXBlockStyleTests`).
 final class DOCXWriterCriticMarkupTests: XCTestCase {

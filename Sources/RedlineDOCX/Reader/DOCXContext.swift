@@ -14,6 +14,8 @@ struct StoryContext {
     var defaultParagraph: ParagraphStyle
     /// The document's default character formatting, which runs do not repeat.
     var defaultCharacter: CharacterStyle
+    /// Note labels by the reader's key for a note (`fn`/`en` + `w:id`); see `SideParts.numbered`.
+    var noteLabels: [String: String] = [:]
 }
 
 extension ParagraphStyle {

@@ -246,7 +246,8 @@ extension StoryParser {
                 }
             case "footnoteReference", "endnoteReference":
                 if let id = x.attribute("id", in: OOXML.w) {
-                    addAtom(.noteReference((x.localName == "footnoteReference" ? "fn" : "en") + id))
+                    let key = (x.localName == "footnoteReference" ? "fn" : "en") + id
+                    addAtom(.noteReference(context.noteLabels[key] ?? key))
                 }
             case "commentReference":
                 if let id = x.attribute("id", in: OOXML.w), !context.replyIDs.contains(id), !startedComments.contains(id) {

@@ -44,8 +44,9 @@ struct DOCXSource: ChunkSource {
                                    diagnostics: diagnostics, defaultParagraph: defaultParagraph, defaultCharacter: defaultCharacter)
         let comments = try SideParts.comments(package, context: context)
         context.replyIDs = Set(comments.filter { $0.parentID != nil }.map(\.id))
-        let notes = try SideParts.notes(package, kind: .footnote, context: context)
-            + SideParts.notes(package, kind: .endnote, context: context)
+        let (notes, noteLabels) = SideParts.numbered(try SideParts.notes(package, kind: .footnote, context: context)
+            + SideParts.notes(package, kind: .endnote, context: context))
+        context.noteLabels = noteLabels
         var paragraphDefaults = defaultParagraph
         paragraphDefaults.name = nil
         header = DocumentHeader(metadata: try SideParts.metadata(package), defaultParagraphStyle: paragraphDefaults,

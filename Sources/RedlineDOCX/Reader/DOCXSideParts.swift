@@ -96,6 +96,39 @@ enum SideParts {
         return notes
     }
 
+    /// Names notes by their number: footnotes 1, 2, ... in file order (Word's, ours and pandoc's order of
+    /// reference), then endnotes continuing the count, so `[^1]` → DOCX → Markdown is `[^1]` again. Returns
+    /// the renamed notes (references inside note bodies renamed too) and the map from the reader's internal
+    /// key (`fn`/`en` + `w:id`) to the label, for the body's references.
+    static func numbered(_ notes: [Note]) -> (notes: [Note], labels: [String: String]) {
+        var labels: [String: String] = [:]
+        for (i, n) in notes.enumerated() where labels[n.id] == nil { labels[n.id] = String(i + 1) }
+        func inlines(_ list: [Inline]) -> [Inline] {
+            list.map { i in
+                if case .noteReference(let id) = i { return .noteReference(labels[id] ?? id) }
+                return i.mapChildren(inlines)
+            }
+        }
+        func blocks(_ list: [Block]) -> [Block] {
+            list.map { b in
+                switch b {
+                case .paragraph(var p): p.content = inlines(p.content); return .paragraph(p)
+                case .heading(let l, var p): p.content = inlines(p.content); return .heading(level: l, p)
+                default: return b.mapBlockArrays(blocks)
+                }
+            }
+        }
+        let renamed = notes.map { n in
+            var n = n
+            n.id = labels[n.id] ?? n.id
+            if n.blocks.contains(where: { b in var found = false; b.forEachInline { if case .noteReference = $0 { found = true } }; return found }) {
+                n.blocks = blocks(n.blocks)
+            }
+            return n
+        }
+        return (renamed, labels)
+    }
+
     /// The relationships of a part other than the main document (links and images in comments and notes).
     static func relationships(of entry: ZipEntry, in package: DOCXPackage) throws -> [String: Relationship] {
         let name = DOCXPackage.relationshipsPart(of: entry.name)
