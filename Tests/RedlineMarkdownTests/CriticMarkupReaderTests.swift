@@ -113,9 +113,30 @@ final class CriticMarkupReaderTests: XCTestCase {
         XCTAssertEqual(doc.blocks[0].paragraph?.markChange, .inserted(Change()))
         XCTAssertEqual(doc.blocks[2].paragraph?.markChange, .deleted(Change()))
         let accepted = try doc.applying([ReviewTransform(.accept)])
-        XCTAssertEqual(accepted.blocks.map(\.plainText), ["Split", " here.", "Join there."])
+        XCTAssertEqual(accepted.blocks.map(\.plainText), ["Split ", "here.", "Join there."])
         let rejected = try doc.applying([ReviewTransform(.reject)])
-        XCTAssertEqual(rejected.blocks.map(\.plainText), ["Split here.", "Join", " there."])
+        XCTAssertEqual(rejected.blocks.map(\.plainText), ["Split here.", "Join ", "there."])
+    }
+
+    /// A space before a paragraph break change stays in its paragraph both ways (the DOCX reader gives
+    /// "split " + an inserted break).
+    func testSpaceBeforeParagraphBreakChangeSurvives() throws {
+        let ann = Change(author: "Ann")
+        for mark in [ParagraphMarkChange.inserted(ann), .deleted(ann)] {
+            let doc = Document(blocks: [.paragraph(Paragraph([.text("split ")], markChange: mark)),
+                                        .paragraph(Paragraph([.text("here")]))])
+            let written = try md(doc)
+            let delimiter = mark == .inserted(ann) ? ("{++", "++}") : ("{--", "--}")
+            XCTAssertEqual(written, "split \(delimiter.0)\n\n\(delimiter.1){>>@Ann<<}here\n")
+            XCTAssertEqual(try read(written).blocks, doc.blocks)
+        }
+        // Inside a block quote too.
+        let quoted = try read("> split {++\n>\n> ++}here\n")
+        XCTAssertEqual(quoted.blocks, [.blockQuote([.paragraph(Paragraph([.text("split ")], markChange: .inserted(Change()))),
+                                                    .paragraph(Paragraph([.text("here")]))])])
+        // A line break inside a paragraph still moves the spaces after the change's end.
+        let joined = try read("two {--\n--}lines\n").applying([ReviewTransform(.accept)])
+        XCTAssertEqual(joined.blocks.map(\.plainText), ["two lines"])
     }
 
     func testMultiParagraphInsertionAndWholeParagraphs() throws {
@@ -159,6 +180,23 @@ final class CriticMarkupReaderTests: XCTestCase {
             XCTAssertEqual(removed.blocks.map(\.plainText), ["A", "End"], source)
             let kept = try d.applying([ReviewTransform(mark == .inserted(Change()) ? .accept : .reject)])
             XCTAssertEqual(kept.blocks.map(\.plainText), ["A", "P2", "P3", "End"], source)
+        }
+    }
+
+    /// A heading whose named style is its own default ("heading 2", "Heading 2", "Heading2", as the DOCX
+    /// reader keeps it) loses nothing when the name is dropped; any other name is a loss.
+    func testHeadingDefaultStyleNameIsNoLoss() throws {
+        for name in ["heading 2", "Heading 2", "Heading2"] {
+            let d = Diagnostics()
+            _ = try md(Document(blocks: [.heading(level: 2, Paragraph([.text("H")], style: ParagraphStyle(name: name)))]), WriteOptions(), d)
+            XCTAssertEqual(d.count(of: .lossyParagraphStyle), 0, name)
+        }
+        for block in [Block.heading(level: 1, Paragraph([.text("H")], style: ParagraphStyle(name: "Heading 2"))),
+                      .heading(level: 2, Paragraph([.text("H")], style: ParagraphStyle(name: "Title"))),
+                      .paragraph(Paragraph([.text("P")], style: ParagraphStyle(name: "Heading 2")))] {
+            let d = Diagnostics()
+            _ = try md(Document(blocks: [block]), WriteOptions(), d)
+            XCTAssertEqual(d.count(of: .lossyParagraphStyle), 1, "\(block)")
         }
     }
 

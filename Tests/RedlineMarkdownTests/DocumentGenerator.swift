@@ -286,10 +286,27 @@ struct DocumentGenerator {
     /// The document with every inline list in canonical nesting.
     static func canonical(_ doc: Document) -> Document {
         var d = doc
-        d.blocks = separatingLists(d.blocks.map(canonical))
-        d.comments = d.comments.map { var c = $0; c.body = c.body.map(canonical); return c }
-        d.notes = d.notes.map { var n = $0; n.blocks = n.blocks.map(canonical); return n }
+        d.blocks = separatingLists(droppingEmptyParagraphs(d.blocks.map(canonical)))
+        d.comments = d.comments.map { var c = $0; c.body = droppingEmptyParagraphs(c.body.map(canonical)); return c }
+        d.notes = d.notes.map { var n = $0; n.blocks = droppingEmptyParagraphs(n.blocks.map(canonical)); return n }
         return d
+    }
+
+    /// An empty paragraph that carries nothing (no mark or style change, no style, no mark change on the
+    /// paragraph before it) is not written: Markdown has no empty paragraph.
+    static func droppingEmptyParagraphs(_ blocks: [Block]) -> [Block] {
+        var out: [Block] = []
+        for b in blocks {
+            if case .paragraph(let p) = b, p.content.isEmpty, p.markChange == nil, p.styleChange == nil, p.style.isEmpty {
+                switch out.last {
+                case .paragraph(let q)? where q.markChange != nil: break
+                case .heading(_, let q)? where q.markChange != nil: break
+                default: continue
+                }
+            }
+            out.append(b)
+        }
+        return out
     }
 
     /// Adjacent ordered lists with the same delimiter read as one list: the second gets the other one.
@@ -319,7 +336,11 @@ struct DocumentGenerator {
                 }
             }
             return .table(t)
-        default: return b.mapBlockArrays { separatingLists($0.map(canonical)) }
+        case .list(var l):
+            // A list item's empty paragraphs are written (`- []{}` holds the item's shape).
+            l.items = l.items.map { separatingLists($0.map(canonical)) }
+            return .list(l)
+        default: return b.mapBlockArrays { separatingLists(droppingEmptyParagraphs($0.map(canonical))) }
         }
     }
 
