@@ -84,6 +84,7 @@ extension RTFParser {
         case .colorTable:
             colors.append(colorParts.map { RGBColor(red: UInt8($0.r), green: UInt8($0.g), blue: UInt8($0.b)) })
             colorParts = nil
+            invalidateFormats()
         case .styleSheet: commitStyle()
         case .revisionTable:
             revisionAuthors.append(collectedString())
@@ -106,12 +107,14 @@ extension RTFParser {
         fonts[n] = FontEntry(name: name, codePage: cp)
         fontNumber = nil
         fontCodePages.removeAll()
+        invalidateFormats()
     }
 
     func commitStyle() {
         let name = collectedString()
         defer { styleNumber = 0; styleIsCharacter = false; styleOutline = nil }
         guard !name.isEmpty, styleNumber >= 0 else { return }
+        invalidateFormats()
         if styleIsCharacter { characterStyles[styleNumber] = name } else {
             paragraphStyles[styleNumber] = StyleEntry(name: name, outline: styleOutline)
         }
@@ -178,6 +181,13 @@ extension RTFParser {
         if stories[s].lastTextPara == nil { stories[s].lastTextPara = state.para }
     }
 
+    /// Forgets worked-out display formats (a font, colour or style table entry changed).
+    func invalidateFormats() {
+        formatCache.removeAll()
+        lastFormat = CharFormat()
+        lastTextFormat = TextFormat()
+    }
+
     /// The model's format and change for RTF character properties.
     func textFormat(_ c: CharFormat, link: Link?) -> (TextFormat, RunChange?) {
         let change: RunChange?
@@ -188,7 +198,22 @@ extension RTFParser {
         } else {
             change = nil
         }
-        if c == lastFormat, link == nil { return (lastTextFormat, change) }
+        // The display format does not depend on the revision marks: cache it by the rest.
+        var key = c
+        key.revised = false
+        key.deleted = false
+        key.revisionAuthor = 0
+        key.deletionAuthor = 0
+        key.revisionDate = 0
+        key.deletionDate = 0
+        if link == nil {
+            if key == lastFormat { return (lastTextFormat, change) }
+            if let t = formatCache[key] {
+                lastFormat = key
+                lastTextFormat = t
+                return (t, change)
+            }
+        }
         var t = TextFormat(bold: c.bold, italic: c.italic, underline: c.underline, strikethrough: c.strike,
                            superscript: c.superscript, subscript: c.subscript, smallCaps: c.smallCaps)
         t.style.allCaps = c.allCaps
@@ -217,8 +242,9 @@ extension RTFParser {
             }
         }
         if link == nil {
-            lastFormat = c
+            lastFormat = key
             lastTextFormat = t
+            if formatCache.count < 1024 { formatCache[key] = t }
         }
         return (t, change)
     }

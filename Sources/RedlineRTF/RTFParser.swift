@@ -82,6 +82,8 @@ final class RTFParser {
     var lastTextFormat = TextFormat()
     var hiddenCount = 0
     var dateCache: [Int: String?] = [:]
+    /// Display formats already worked out, by RTF character properties (revision marks cleared).
+    var formatCache: [CharFormat: TextFormat] = [:]
 
     /// Largest picture kept (bytes); larger ones are dropped with a warning.
     static let maxPictureBytes = 64 << 20

@@ -1,7 +1,7 @@
 import RedlineCore
 
 /// Character properties as RTF states them (indexes into the font, colour, style and revision tables).
-struct CharFormat: Equatable {
+struct CharFormat: Hashable {
     var bold = false, italic = false, underline = false, strike = false, doubleStrike = false
     var superscript = false, `subscript` = false, smallCaps = false, allCaps = false, hidden = false
     var font = -1, fontSize = -1, foreground = -1, background = -1, highlight = -1, charStyle = -1
