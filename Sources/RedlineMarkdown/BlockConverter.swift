@@ -258,8 +258,9 @@ final class BlockConverter {
             // A closing fence followed by more lines: not a fence paragraph.
             return DivFence()
         }
-        // Drop the fence line (everything up to the first top-level soft break).
-        if let cut = nodes.firstIndex(where: { $0.kind == .softBreak }) {
+        // Drop the fence line (everything up to the first top-level break: a fence line may end in
+        // spaces, which make its break a hard one).
+        if let cut = nodes.firstIndex(where: { $0.kind == .softBreak || $0.kind == .lineBreak }) {
             nodes.removeSubrange(...cut)
         } else {
             nodes = []
@@ -268,8 +269,10 @@ final class BlockConverter {
         if node.endLine > node.startLine {
             let last = sourceLine(node.endLine)
             let body = last.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: ">") }
+            // The break before it is hard when the last content line ends in spaces or a backslash
+            // (spaces after a comment at a paragraph's end, say): the fence line still closes.
             if body.first == UInt8(ascii: ":"), case .some(nil) = fenceLine(body),
-               let cut = nodes.lastIndex(where: { $0.kind == .softBreak }) {
+               let cut = nodes.lastIndex(where: { $0.kind == .softBreak || $0.kind == .lineBreak }) {
                 nodes.removeSubrange(cut...)
                 f.closes = true
             }

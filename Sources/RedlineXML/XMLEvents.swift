@@ -95,49 +95,59 @@ private func queue(_ ctx: UnsafeMutableRawPointer?) -> EventQueue {
     Unmanaged<EventQueue>.fromOpaque(ctx!).takeUnretainedValue()
 }
 
+/// Runs `body` on the queue without retaining and releasing it (the reader keeps it alive while libxml2
+/// parses): the element and text callbacks run millions of times per document.
+@inline(__always)
+private func withQueue(_ ctx: UnsafeMutableRawPointer?, _ body: (EventQueue) -> Void) {
+    Unmanaged<EventQueue>.fromOpaque(ctx!)._withUnsafeGuaranteedRef(body)
+}
+
 private func saxStart(_ ctx: UnsafeMutableRawPointer?, _ localname: UnsafePointer<xmlChar>?, _ prefix: UnsafePointer<xmlChar>?,
                       _ uri: UnsafePointer<xmlChar>?, _ nbNamespaces: Int32, _ namespaces: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?,
                       _ nbAttributes: Int32, _ nbDefaulted: Int32, _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?) {
-    let q = queue(ctx)
-    if Int(q.depth) >= q.maxNesting {
-        q.refuse(.limit("XML nested deeper than \(q.maxNesting) elements"))
-        return
-    }
-    let first = q.attributes.count
-    if let attributes, nbAttributes > 0 {
-        for i in 0..<Int(nbAttributes) {
-            guard let name = attributes[i * 5] else { continue }
-            let begin = attributes[i * 5 + 3], end = attributes[i * 5 + 4]
-            let start = q.arena.count
-            if let begin, let end, end > begin { q.appendAttributeValue(UnsafeBufferPointer(start: begin, count: end - begin)) }
-            q.attributes.append(AttributeEvent(name: name, uri: attributes[i * 5 + 2], valueStart: start, valueCount: q.arena.count - start))
+    withQueue(ctx) { q in
+        if Int(q.depth) >= q.maxNesting {
+            q.refuse(.limit("XML nested deeper than \(q.maxNesting) elements"))
+            return
         }
+        let first = q.attributes.count
+        if let attributes, nbAttributes > 0 {
+            for i in 0..<Int(nbAttributes) {
+                guard let name = attributes[i * 5] else { continue }
+                let begin = attributes[i * 5 + 3], end = attributes[i * 5 + 4]
+                let start = q.arena.count
+                if let begin, let end, end > begin { q.appendAttributeValue(UnsafeBufferPointer(start: begin, count: end - begin)) }
+                q.attributes.append(AttributeEvent(name: name, uri: attributes[i * 5 + 2], valueStart: start, valueCount: q.arena.count - start))
+            }
+        }
+        q.items.append(Event(kind: .start, name: localname, uri: uri, start: first, count: q.attributes.count - first, depth: q.depth))
+        q.depth += 1
+        q.sawRoot = true
     }
-    q.items.append(Event(kind: .start, name: localname, uri: uri, start: first, count: q.attributes.count - first, depth: q.depth))
-    q.depth += 1
-    q.sawRoot = true
 }
 
 private func saxEnd(_ ctx: UnsafeMutableRawPointer?, _ localname: UnsafePointer<xmlChar>?, _ prefix: UnsafePointer<xmlChar>?,
                     _ uri: UnsafePointer<xmlChar>?) {
-    let q = queue(ctx)
-    q.depth -= 1
-    q.items.append(Event(kind: .end, name: localname, uri: uri, start: 0, count: 0, depth: q.depth))
+    withQueue(ctx) { q in
+        q.depth -= 1
+        q.items.append(Event(kind: .end, name: localname, uri: uri, start: 0, count: 0, depth: q.depth))
+    }
 }
 
 private func saxCharacters(_ ctx: UnsafeMutableRawPointer?, _ ch: UnsafePointer<xmlChar>?, _ len: Int32) {
     guard let ch, len > 0 else { return }
-    let q = queue(ctx)
-    guard q.depth > 0 else { return }
-    let bytes = UnsafeBufferPointer(start: ch, count: Int(len))
-    if let last = q.items.last, last.kind == .text, last.start + last.count == q.arena.count {
+    withQueue(ctx) { q in
+        guard q.depth > 0 else { return }
+        let bytes = UnsafeBufferPointer(start: ch, count: Int(len))
+        if let last = q.items.last, last.kind == .text, last.start + last.count == q.arena.count {
+            q.arena.append(contentsOf: bytes)
+            q.items[q.items.count - 1].count += Int(len)
+            return
+        }
+        let start = q.arena.count
         q.arena.append(contentsOf: bytes)
-        q.items[q.items.count - 1].count += Int(len)
-        return
+        q.items.append(Event(kind: .text, name: nil, uri: nil, start: start, count: Int(len), depth: q.depth))
     }
-    let start = q.arena.count
-    q.arena.append(contentsOf: bytes)
-    q.items.append(Event(kind: .text, name: nil, uri: nil, start: start, count: Int(len), depth: q.depth))
 }
 
 private func saxDoctype(_ ctx: UnsafeMutableRawPointer?, _ name: UnsafePointer<xmlChar>?, _ externalID: UnsafePointer<xmlChar>?,

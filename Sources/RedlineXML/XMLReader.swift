@@ -227,8 +227,12 @@ public final class XMLReader {
     /// From a start tag, the concatenated text inside the element, ending on its end tag.
     public func elementText() throws -> String {
         guard kind == .start else { return "" }
+        // The usual element, one text node and the end tag (`<w:t>text</w:t>`): no concatenation.
+        guard let first = try next() else { return "" }
+        if first == .end { return "" }
         var out = ""
         var open = 1
+        if first == .text { out = text } else { open += 1 }
         while open > 0, let k = try next() {
             switch k {
             case .start: open += 1

@@ -265,7 +265,11 @@ struct DocumentGenerator {
         let n = int(0...2)
         inCommentBody = true
         defer { inCommentBody = false }
-        return (0..<n).map { _ in .paragraph(Paragraph(inlines(depth: 1, breaks: false, simple: true))) }
+        return (0..<n).map { _ in
+            var p = Paragraph(inlines(depth: 1, breaks: false, simple: true))
+            if formatting && chance(0.3) { p.style = paragraphStyle() }
+            return .paragraph(p)
+        }
     }
 
     // MARK: Canonical form
