@@ -54,7 +54,7 @@ struct InlineRenderer {
                 write(inline)
             }
             topLevelIndex = -1
-            if keepTrailingSpaces && !atLineStart { out += heldSpaces }
+            if keepTrailingSpaces && !atLineStart { out += heldSpaces; heldSpaces = "" }
             endLine()
             // A closing `*` after punctuation must be followed by a space or the line end.
             let bytes = Array(out.utf8)
@@ -98,10 +98,17 @@ struct InlineRenderer {
         commentWouldAttach = false
     }
 
-    /// Ends a line: spaces held at its end are dropped (Markdown cannot hold them; readers drop them too).
+    /// Ends a line: spaces held at its end are dropped (Markdown cannot hold them; readers drop them
+    /// too), or with `preserveFormatting` kept, the last one as an entity (`a&#32;`).
     mutating func endLine() {
+        if owner.options.preserveFormatting, let last = heldSpaces.last {
+            out += heldSpaces.dropLast() + Self.entity(last)
+        }
         heldSpaces = ""
     }
+
+    /// A space or tab as a character reference, which cmark keeps at a line's edge.
+    private static func entity(_ c: Character) -> String { c == "\t" ? "&#9;" : "&#32;" }
 
     private mutating func newline(hard: Bool) {
         endLine()
@@ -126,8 +133,15 @@ struct InlineRenderer {
         while k < u.count {
             let c = u[k]
             if c == 0x20 || c == 0x09 {
-                // Spaces at a line start or end cannot be written (Markdown drops them): they are left out.
-                if !atLineStart { heldSpaces.append(c == 0x20 ? " " : "\t") }
+                // Spaces at a line start or end cannot be written (Markdown drops them): they are left
+                // out, or with `preserveFormatting` the first one is written as an entity (`&#32;b`).
+                if !atLineStart {
+                    heldSpaces.append(c == 0x20 ? " " : "\t")
+                } else if owner.options.preserveFormatting {
+                    buf += Array(Self.entity(c == 0x20 ? " " : "\t").utf8)
+                    atLineStart = false
+                    commentWouldAttach = false
+                }
                 k += 1
                 continue
             }

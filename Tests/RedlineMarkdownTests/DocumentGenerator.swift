@@ -52,7 +52,8 @@ struct DocumentGenerator {
         // Close ranges left open in the last paragraph where possible.
         var doc = Document(header: DocumentHeader(metadata: meta), blocks: blocks, comments: comments, notes: notes)
         doc = Self.closeOpenRanges(doc, openRanges)
-        return Self.canonical(Self.renumber(Self.canonical(doc)))
+        // With formatting, spaces at line edges are written as entities and stay.
+        return Self.canonical(Self.renumber(Self.canonical(doc, trimSpaces: !formatting)), trimSpaces: !formatting)
     }
 
     // MARK: Blocks
@@ -288,11 +289,12 @@ struct DocumentGenerator {
     }
 
     /// The document with every inline list in canonical nesting.
-    static func canonical(_ doc: Document) -> Document {
+    static func canonical(_ doc: Document, trimSpaces: Bool = true) -> Document {
         var d = doc
-        d.blocks = separatingLists(droppingEmptyParagraphs(d.blocks.map(canonical)))
-        d.comments = d.comments.map { var c = $0; c.body = droppingEmptyParagraphs(c.body.map(canonical)); return c }
-        d.notes = d.notes.map { var n = $0; n.blocks = droppingEmptyParagraphs(n.blocks.map(canonical)); return n }
+        let block = { (b: Block) in canonical(b, trimSpaces: trimSpaces) }
+        d.blocks = separatingLists(droppingEmptyParagraphs(d.blocks.map(block)))
+        d.comments = d.comments.map { var c = $0; c.body = droppingEmptyParagraphs(c.body.map(block)); return c }
+        d.notes = d.notes.map { var n = $0; n.blocks = droppingEmptyParagraphs(n.blocks.map(block)); return n }
         return d
     }
 
@@ -328,28 +330,29 @@ struct DocumentGenerator {
         return out
     }
 
-    static func canonical(_ b: Block) -> Block {
+    static func canonical(_ b: Block, trimSpaces: Bool = true) -> Block {
         switch b {
-        case .paragraph(var p): p.content = canonicalInlines(trimmed(p.content.runs)); return .paragraph(p)
-        case .heading(let l, var p): p.content = canonicalInlines(trimmed(p.content.runs)); return .heading(level: l, p)
+        case .paragraph(var p): p.content = canonicalInlines(trimmed(p.content.runs, spaces: trimSpaces)); return .paragraph(p)
+        case .heading(let l, var p): p.content = canonicalInlines(trimmed(p.content.runs, spaces: trimSpaces)); return .heading(level: l, p)
         case .table(var t):
             for r in t.rows.indices {
                 for c in t.rows[r].cells.indices {
-                    let blocks = t.rows[r].cells[c].blocks.map(canonical)
+                    let blocks = t.rows[r].cells[c].blocks.map { canonical($0, trimSpaces: trimSpaces) }
                     t.rows[r].cells[c].blocks = blocks.filter { $0 != .paragraph(Paragraph([])) }
                 }
             }
             return .table(t)
         case .list(var l):
             // A list item's empty paragraphs are written (`- []{}` holds the item's shape).
-            l.items = l.items.map { separatingLists($0.map(canonical)) }
+            l.items = l.items.map { separatingLists($0.map { canonical($0, trimSpaces: trimSpaces) }) }
             return .list(l)
-        default: return b.mapBlockArrays { separatingLists(droppingEmptyParagraphs($0.map(canonical))) }
+        default: return b.mapBlockArrays { separatingLists(droppingEmptyParagraphs($0.map { canonical($0, trimSpaces: trimSpaces) })) }
         }
     }
 
-    /// Runs without spaces at line edges (paragraph start and end, around breaks): Markdown cannot hold them.
-    static func trimmed(_ runs: [Run]) -> [Run] {
+    /// Runs without spaces at line edges (paragraph start and end, around breaks): Markdown cannot hold them
+    /// (unless `spaces` is false: with `preserveFormatting` they are written as entities).
+    static func trimmed(_ runs: [Run], spaces: Bool = true) -> [Run] {
         func isBreak(_ r: Run) -> Bool {
             if case .lineBreak = r.content { return true }
             if case .atom(.softBreak) = r.content { return true }
@@ -357,7 +360,7 @@ struct DocumentGenerator {
         }
         var out = runs
         // Leading: from the start and after each break.
-        var k = 0
+        var k = spaces ? 0 : out.count
         var atEdge = true
         while k < out.count {
             if isBreak(out[k]) { atEdge = true; k += 1; continue }
@@ -370,7 +373,7 @@ struct DocumentGenerator {
             k += 1
         }
         // Trailing: before the end and before each break.
-        k = out.count - 1
+        k = spaces ? out.count - 1 : -1
         atEdge = true
         while k >= 0 {
             if isBreak(out[k]) { atEdge = true; k -= 1; continue }
@@ -388,7 +391,7 @@ struct DocumentGenerator {
         var result: [Run] = []
         for r in out where !(isBreak(r) && (result.isEmpty || isBreak(result[result.count - 1]))) { result.append(r) }
         while let l = result.last, isBreak(l) { result.removeLast() }
-        return result.count == runs.count ? result : trimmed(result)
+        return result.count == runs.count ? result : trimmed(result, spaces: spaces)
     }
 
     /// Comment ids renumbered 1, 2, 3... in the order the writer emits the comments, replies after their

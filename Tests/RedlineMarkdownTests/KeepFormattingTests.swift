@@ -40,3 +40,17 @@ final class KeepFormattingTests: XCTestCase {
         XCTAssertEqual(back.blocks[1].paragraph?.style, ParagraphStyle(), md)
     }
 }
+
+extension KeepFormattingTests {
+    func testSpacesAtLineEdgesSurviveWithPreserveFormatting() throws {
+        let doc = Document(blocks: [
+            .paragraph(Paragraph([.text("a"), .lineBreak, .text(" b")])),
+            .paragraph(Paragraph([.text("  indented"), .softBreak, .text("\tx "), .lineBreak, .text("end  ")])),
+        ])
+        let md = try write(doc)
+        XCTAssertEqual(try MarkdownReader.document(md), doc, md)
+        // Without it, Markdown drops them as before (the canonical form has none).
+        let plain = try MarkdownReader.document(try write(doc, keep: false))
+        XCTAssertEqual(plain.blocks[0], .paragraph(Paragraph([.text("a"), .lineBreak, .text("b")])))
+    }
+}
