@@ -1,10 +1,6 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-/// Modules whose per-element loops run millions of times per document (the XML reader's SAX callbacks, the
-/// DOCX reader's run handling): their class properties are accessed on every event, and the runtime's
-/// exclusivity checks (`swift_beginAccess`) cost about 8% of DOCX → Markdown; the compiler's static checks
-/// stay on. Measured with `perf record` on manuscript.docx (see the DOCX README section).
 /// Redline: a streaming document-conversion pipeline (parse → transform → emit)
 /// for Markdown, CriticMarkup, HTML, RTF and DOCX around one document model.
 let package = Package(
