@@ -1,12 +1,6 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-/// Modules whose per-element loops run millions of times per document (the XML reader's SAX callbacks, the
-/// DOCX reader's run handling): their class properties are accessed on every event, and the runtime's
-/// exclusivity checks (`swift_beginAccess`) cost about 8% of DOCX → Markdown; the compiler's static checks
-/// stay on. Measured with `perf record` on manuscript.docx (see the DOCX README section).
-let hotLoops: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
-
 /// Redline: a streaming document-conversion pipeline (parse → transform → emit)
 /// for Markdown, CriticMarkup, HTML, RTF and DOCX around one document model.
 let package = Package(
@@ -33,12 +27,12 @@ let package = Package(
 
         // Thin Swift fronts on the C libraries.
         .target(name: "RedlineZip", dependencies: ["RedlineCore", "CLibZip"]),
-        .target(name: "RedlineXML", dependencies: ["RedlineCore", "CLibXML2"], swiftSettings: hotLoops),
+        .target(name: "RedlineXML", dependencies: ["RedlineCore", "CLibXML2"]),
 
         // Format families.
         .target(name: "RedlineMarkdown", dependencies: ["RedlineCore", "CCmarkGFM"]),
         .target(name: "RedlineHTML", dependencies: ["RedlineCore"]),
-        .target(name: "RedlineDOCX", dependencies: ["RedlineCore", "RedlineZip", "RedlineXML"], swiftSettings: hotLoops),
+        .target(name: "RedlineDOCX", dependencies: ["RedlineCore", "RedlineZip", "RedlineXML"]),
         .target(name: "RedlineRTF", dependencies: ["RedlineCore"]),
         .target(name: "RedlineScrivener", dependencies: ["RedlineCore", "RedlineRTF", "RedlineXML"]),
 
