@@ -216,3 +216,55 @@ enum FormatAttributes {
         return true
     }
 }
+
+/// What a GFM table cannot hold, carried with `preserveFormatting` as attributes of a fenced div around
+/// the table: column widths in points (`widths="72 144.5"`) and a header row count other than one
+/// (`header-rows=0`; GFM writes the first row as its header either way).
+struct TableFormat: Equatable {
+    var columnWidths: [Double]?
+    var headerRowCount: Int?
+
+    /// True when there is nothing to carry.
+    var isEmpty: Bool { columnWidths == nil && headerRowCount == nil }
+
+    /// The parts of `t` a GFM table loses.
+    init(_ t: Table) {
+        columnWidths = t.columnWidths
+        headerRowCount = t.headerRowCount == 1 ? nil : t.headerRowCount
+    }
+
+    /// Nothing.
+    init() {}
+
+    /// The div attributes.
+    var tokens: [AttributeToken] {
+        var t: [AttributeToken] = []
+        if let w = columnWidths { t.append(.init("widths", w.map(FormatAttributes.number).joined(separator: " "))) }
+        if let n = headerRowCount { t.append(.init("header-rows", String(n))) }
+        return t
+    }
+
+    /// Applies a div attribute; false when it is not a table attribute.
+    mutating func apply(_ t: AttributeToken) -> Bool {
+        guard let v = t.value else { return false }
+        switch t.key {
+        case "widths":
+            let parts = v.split(separator: " ").map { Double($0) }
+            guard !parts.contains(nil) else { return false }
+            columnWidths = parts.compactMap { $0 }
+        case "header-rows":
+            guard let n = Int(v), n >= 0 else { return false }
+            headerRowCount = n
+        default: return false
+        }
+        return true
+    }
+
+    /// `t` with the carried parts applied.
+    func applied(to t: Table) -> Table {
+        var t = t
+        if let w = columnWidths { t.columnWidths = w }
+        if let n = headerRowCount { t.headerRowCount = n }
+        return t
+    }
+}

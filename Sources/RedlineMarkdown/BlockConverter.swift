@@ -61,6 +61,10 @@ final class BlockConverter {
     private var highlight = false
     private var formatChange: FormatChange?
     private var divStyles: [ParagraphStyle] = []
+    /// Table attributes of the open divs (`widths`, `header-rows`), parallel to `divStyles`.
+    private var divTables: [TableFormat] = []
+    /// The table attributes of the fence line `fenceLine` parsed last.
+    private var fenceTable = TableFormat()
 
     // Per-paragraph state.
     private var runs: [Run] = []
@@ -108,7 +112,10 @@ final class BlockConverter {
         case .paragraph:
             let fence = divFence(node)
             if fence.opens != nil || fence.closes {
-                if let style = fence.opens { divStyles.append(style) }
+                if let style = fence.opens {
+                    divStyles.append(style)
+                    divTables.append(fence.table)
+                }
                 if fence.contentNodes.isEmpty == false, let p = try paragraph(fence.contentNodes, into: &out) {
                     out.append(.paragraph(p))
                 }
@@ -183,7 +190,8 @@ final class BlockConverter {
             case .right: return .right
             }
         }
-        return Table(columns: columns, headerRowCount: headers, rows: rows)
+        let table = Table(columns: columns, headerRowCount: headers, rows: rows)
+        return divTables.last(where: { !$0.isEmpty })?.applied(to: table) ?? table
     }
 
     private var currentDivStyle: ParagraphStyle {
@@ -195,6 +203,7 @@ final class BlockConverter {
             context.diagnostics.report(.markdownUnbalancedDiv, "a ':::' closes no fenced div; ignored")
         } else {
             divStyles.removeLast()
+            divTables.removeLast()
         }
     }
 
@@ -203,6 +212,7 @@ final class BlockConverter {
         if !divStyles.isEmpty {
             context.diagnostics.report(.markdownUnbalancedDiv, "a fenced div ':::' never closes", count: divStyles.count)
             divStyles.removeAll()
+            divTables.removeAll()
         }
     }
 
@@ -210,6 +220,7 @@ final class BlockConverter {
 
     private struct DivFence {
         var opens: ParagraphStyle?
+        var table = TableFormat()
         var closes = false
         var contentNodes: [MDNode] = []
     }
@@ -231,9 +242,10 @@ final class BlockConverter {
         let rest = String(decoding: line.dropFirst(colons), as: UTF8.self).trimmingCharacters(" \t:")
         if rest.isEmpty { return .some(nil) }
         var style = ParagraphStyle()
+        fenceTable = TableFormat()
         if rest.hasPrefix("{"), rest.hasSuffix("}") {
             guard let tokens = AttributeList.parse(Substring(rest.dropFirst().dropLast())) else { return nil }
-            for t in tokens where !FormatAttributes.apply(t, to: &style) {
+            for t in tokens where !FormatAttributes.apply(t, to: &style) && !fenceTable.apply(t) {
                 context.diagnostics.report(.markdownUnknownAttribute, "a div attribute Redline does not know was ignored ('\(t.key)')")
             }
             return .some(style)
@@ -251,6 +263,7 @@ final class BlockConverter {
         var nodes = node.children
         if let style = opening {
             f.opens = style
+            f.table = fenceTable
         } else if node.startLine == node.endLine {
             f.closes = true
             return f

@@ -218,3 +218,47 @@ extension StringProtocol {
         return String(s)
     }
 }
+
+/// The document's default paragraph and character styles in the front matter (written with
+/// `preserveFormatting`): `default-paragraph-style` and `default-character-style`, each a string holding
+/// the attribute list a fenced div or bracketed span would have (`"align=justified indent-first=36"`).
+enum DefaultStyles {
+    static let paragraphKey = "default-paragraph-style"
+    static let characterKey = "default-character-style"
+
+    /// `meta` with the header's default styles added as fields (none when they are empty).
+    static func adding(_ header: DocumentHeader, to meta: Metadata) -> Metadata {
+        var m = meta
+        if !header.defaultParagraphStyle.isEmpty {
+            m.fields.append(.init(key: paragraphKey, value: .text(AttributeList.write(FormatAttributes.tokens(header.defaultParagraphStyle)))))
+        }
+        if !header.defaultCharacterStyle.isEmpty {
+            m.fields.append(.init(key: characterKey, value: .text(AttributeList.write(FormatAttributes.tokens(header.defaultCharacterStyle)))))
+        }
+        return m
+    }
+
+    /// The header for `meta`: the default-style fields taken out of the metadata and read as styles.
+    static func header(from meta: Metadata, diagnostics: Diagnostics) -> DocumentHeader {
+        var header = DocumentHeader()
+        for f in meta.fields {
+            guard f.key == paragraphKey || f.key == characterKey else {
+                header.metadata.fields.append(f)
+                continue
+            }
+            let text = f.value.strings.joined(separator: " ")
+            guard let tokens = AttributeList.parse(Substring(text)) else {
+                diagnostics.report(.markdownUnknownAttribute, "front matter field '\(f.key)' is not an attribute list; ignored")
+                continue
+            }
+            for t in tokens {
+                let known = f.key == paragraphKey ? FormatAttributes.apply(t, to: &header.defaultParagraphStyle)
+                                                  : FormatAttributes.apply(t, to: &header.defaultCharacterStyle)
+                if !known {
+                    diagnostics.report(.markdownUnknownAttribute, "a default style attribute Redline does not know was ignored ('\(t.key)')")
+                }
+            }
+        }
+        return header
+    }
+}

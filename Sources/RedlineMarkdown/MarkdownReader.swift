@@ -35,7 +35,7 @@ public struct MarkdownSource: ChunkSource {
     init(bytes raw: [UInt8], options: ReadOptions, diagnostics: Diagnostics) throws {
         let bytes = Self.normalized(raw)
         let (metadata, bodyStart, _) = FrontMatter.read(bytes, diagnostics: diagnostics)
-        header = DocumentHeader(metadata: metadata)
+        header = DefaultStyles.header(from: metadata, diagnostics: diagnostics)
         let body = Array(bytes[bodyStart...])
         state = try ReaderState(body, options: options, diagnostics: diagnostics)
     }

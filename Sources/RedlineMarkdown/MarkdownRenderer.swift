@@ -451,7 +451,9 @@ final class MarkdownRenderer {
             loss(.lossyTableStructure, "an empty table was dropped")
             return ""
         }
-        if t.headerRowCount != 1 {
+        let carried = TableFormat(t)
+        let keep = options.preserveFormatting && !carried.isEmpty
+        if t.headerRowCount != 1 && !keep {
             loss(.lossyTableStructure, "a table without exactly one header row was written with its first row as header")
         }
         var lines: [String] = []
@@ -472,6 +474,8 @@ final class MarkdownRenderer {
                 lines.append("| " + delims.joined(separator: " | ") + " |")
             }
         }
+        // With preserveFormatting, widths and header rows go on a fenced div around the table.
+        if keep { return "::: {" + AttributeList.write(carried.tokens) + "}\n\n" + lines.joined(separator: "\n") + "\n\n:::" }
         return lines.joined(separator: "\n")
     }
 

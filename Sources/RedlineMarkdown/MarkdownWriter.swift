@@ -44,9 +44,10 @@ public struct MarkdownSink: ChunkSink {
         if !options.criticMarkup { resolve = (ReviewTransform(.accept), DropComments()) }
     }
 
-    /// Writes the metadata as YAML front matter.
+    /// Writes the metadata as YAML front matter (with `preserveFormatting`, the default styles too).
     public mutating func begin(_ header: DocumentHeader) throws {
-        try output.write(FrontMatter.write(header.metadata))
+        let meta = options.preserveFormatting ? DefaultStyles.adding(header, to: header.metadata) : header.metadata
+        try output.write(FrontMatter.write(meta))
     }
 
     /// Writes one block and the notes it references (resolving changes first without CriticMarkup).

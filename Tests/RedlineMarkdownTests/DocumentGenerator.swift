@@ -50,7 +50,10 @@ struct DocumentGenerator {
         var blocks: [Block] = []
         for _ in 0..<int(0...7) { blocks += block(depth: 0, inTightList: false) }
         // Close ranges left open in the last paragraph where possible.
-        var doc = Document(header: DocumentHeader(metadata: meta), blocks: blocks, comments: comments, notes: notes)
+        var header = DocumentHeader(metadata: meta)
+        if formatting && chance(0.3) { header.defaultParagraphStyle = paragraphStyle() }
+        if formatting && chance(0.3) { header.defaultCharacterStyle = CharacterStyle(fontFamily: "Palatino Linotype", fontSize: pick([12, 10.5])) }
+        var doc = Document(header: header, blocks: blocks, comments: comments, notes: notes)
         doc = Self.closeOpenRanges(doc, openRanges)
         // With formatting, spaces at line edges are written as entities and stay.
         return Self.canonical(Self.renumber(Self.canonical(doc, trimSpaces: !formatting)), trimSpaces: !formatting)
@@ -123,7 +126,11 @@ struct DocumentGenerator {
                 chance(0.2) ? TableCell([]) : TableCell([.paragraph(Paragraph(inlines(depth: 2, breaks: false, simple: true)))])
             })
         }
-        return Table(columns: (0..<columns).map { _ in pick(ColumnAlignment.allCases) }, headerRowCount: 1, rows: rows)
+        var t = Table(columns: (0..<columns).map { _ in pick(ColumnAlignment.allCases) }, headerRowCount: 1, rows: rows)
+        // With formatting, widths and header rows other than one are carried on a div.
+        if formatting && chance(0.5) { t.columnWidths = (0..<columns).map { _ in pick([72, 144.5, 36]) } }
+        if formatting && chance(0.4) { t.headerRowCount = int(0...rows.count) }
+        return t
     }
 
     // MARK: Paragraphs

@@ -54,3 +54,42 @@ extension KeepFormattingTests {
         XCTAssertEqual(plain.blocks[0], .paragraph(Paragraph([.text("a"), .lineBreak, .text("b")])))
     }
 }
+
+extension KeepFormattingTests {
+    func testTableWidthsAndHeaderRowsSurviveWithPreserveFormatting() throws {
+        let row = { (a: String, b: String) in TableRow([TableCell([.paragraph(Paragraph([.text(a)]))]), TableCell([.paragraph(Paragraph([.text(b)]))])]) }
+        for (widths, headers) in [([72.0, 144.5] as [Double]?, 0), (nil, 0), ([36, 36], 1), (nil, 2)] {
+            let t = Table(columns: [.left, .none], columnWidths: widths, headerRowCount: headers, rows: [row("a", "b"), row("c", "d")])
+            let doc = Document(blocks: [.table(t), .paragraph(Paragraph([.text("After.")]))])
+            let d = Diagnostics()
+            let md = try write(doc)
+            XCTAssertEqual(try MarkdownReader.document(md, diagnostics: d), doc, md)
+            XCTAssertTrue(d.all.isEmpty, "\(d.all)")
+        }
+        // Without it: one header row, no widths, and the loss reported.
+        let t = Table(columns: [.none], columnWidths: [50], headerRowCount: 0, rows: [TableRow([TableCell([.paragraph(Paragraph([.text("x")]))])])])
+        let d = Diagnostics()
+        let plain = try MarkdownWriter.string(Document(blocks: [.table(t)]), diagnostics: d)
+        XCTAssertEqual(plain, "| x |\n| --- |\n")
+        XCTAssertTrue(d.all.contains { $0.code == .lossyTableStructure })
+    }
+}
+
+extension KeepFormattingTests {
+    func testDefaultStylesSurviveWithPreserveFormatting() throws {
+        var header = DocumentHeader(metadata: Metadata(fields: [.init(key: "title", value: .text("T"))]))
+        header.defaultParagraphStyle.alignment = .justified
+        header.defaultParagraphStyle.firstLineIndent = 36
+        header.defaultParagraphStyle.tabStops = [TabStop(position: 36)]
+        header.defaultCharacterStyle.fontFamily = "Palatino Linotype"
+        header.defaultCharacterStyle.fontSize = 12.5
+        let doc = Document(header: header, blocks: [.paragraph(Paragraph([.text("x")]))])
+        let md = try write(doc)
+        XCTAssertTrue(md.hasPrefix("---\ntitle: \"T\"\ndefault-paragraph-style: "), md)
+        let d = Diagnostics()
+        XCTAssertEqual(try MarkdownReader.document(md, diagnostics: d), doc, md)
+        XCTAssertTrue(d.all.isEmpty, "\(d.all)")
+        // Without preserveFormatting the front matter holds the metadata only.
+        XCTAssertEqual(try write(doc, keep: false), "---\ntitle: \"T\"\n---\n\nx\n")
+    }
+}
