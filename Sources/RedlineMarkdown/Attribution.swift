@@ -164,6 +164,9 @@ struct CommentText {
     }
 
     private static func escape(_ s: String, _ chars: String) -> String {
+        // Names and dates rarely hold a character to escape (all ASCII): then the string is kept as is.
+        let special = chars.utf8
+        guard s.utf8.contains(where: { special.contains($0) }) else { return s }
         var out = ""
         for c in s {
             if chars.contains(c) { out.append("\\") }
@@ -183,6 +186,7 @@ extension String {
     }
 
     var replacingNewlines: String {
-        String(map { $0 == "\n" || $0 == "\r" ? " " : $0 })
+        guard utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) else { return self }
+        return String(map { $0 == "\n" || $0 == "\r" ? " " : $0 })
     }
 }

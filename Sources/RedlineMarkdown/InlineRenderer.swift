@@ -57,7 +57,8 @@ struct InlineRenderer {
             if keepTrailingSpaces && !atLineStart { out += heldSpaces; heldSpaces = "" }
             endLine()
             // A closing `*` after punctuation must be followed by a space or the line end.
-            let bytes = Array(out.utf8)
+            // (The output's bytes are copied only when there is something to check.)
+            let bytes = afterChecks.isEmpty && bangChecks.isEmpty ? [] : Array(out.utf8)
             let bad = afterChecks.filter { check in
                 check.offset < bytes.count && ![UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n")].contains(bytes[check.offset])
             }
