@@ -373,7 +373,12 @@ final class MarkdownRenderer {
             return ""
         }
         let carried = TableFormat(t)
-        let keep = options.preserveFormatting && !carried.isEmpty
+        // A GFM cell holds no div: the cells' paragraph style goes on the table's div, so it must be one
+        // style for all of them (the most common is kept, the others reported lost).
+        let cellStyles = t.rows.flatMap { $0.cells.flatMap { $0.blocks.compactMap { $0.paragraph?.style } } }
+        let cellStyle = options.preserveFormatting ? Self.mostCommon(cellStyles) : ParagraphStyle()
+        for s in cellStyles where s != cellStyle { paragraphStyleLost(s) }
+        let keep = options.preserveFormatting && !(carried.isEmpty && cellStyle.isEmpty)
         if t.headerRowCount != 1 && !keep {
             loss(.lossyTableStructure, "a table without exactly one header row was written with its first row as header")
         }
@@ -399,9 +404,23 @@ final class MarkdownRenderer {
                 lines.append("| " + delims.joined(separator: " | ") + " |")
             }
         }
-        // With preserveFormatting, widths and header rows go on a fenced div around the table.
-        if keep { return "::: {" + AttributeList.write(carried.tokens) + "}\n\n" + lines.joined(separator: "\n") + "\n\n:::" }
+        // With preserveFormatting, the cells' style, widths and header rows go on a fenced div around the table.
+        if keep {
+            let tokens = FormatAttributes.tokens(cellStyle) + carried.tokens
+            return "::: {" + AttributeList.write(tokens) + "}\n\n" + lines.joined(separator: "\n") + "\n\n:::"
+        }
         return lines.joined(separator: "\n")
+    }
+
+    /// The style most of `styles` have (the first of equally common ones; empty for none).
+    static func mostCommon(_ styles: [ParagraphStyle]) -> ParagraphStyle {
+        var counts: [ParagraphStyle: Int] = [:]
+        var best = ParagraphStyle(), bestCount = 0
+        for s in styles {
+            counts[s, default: 0] += 1
+            if counts[s]! > bestCount { best = s; bestCount = counts[s]! }
+        }
+        return best
     }
 
     private func tableCell(_ cell: TableCell) -> String {
