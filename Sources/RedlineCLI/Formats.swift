@@ -9,14 +9,30 @@ extension RedlineCommand {
         public init() {}
 
         public func run() throws {
-            print("name   read  write  extensions        description")
-            for f in FormatRegistry.all {
-                let r = f.reader == nil ? "  " : "✓ "
-                let w = f.writer == nil ? "  " : "✓ "
-                let name = f.name.padding(toLength: 6, withPad: " ", startingAt: 0)
-                let ext = f.extensions.map { "." + $0 }.joined(separator: " ").padding(toLength: 17, withPad: " ", startingAt: 0)
-                print("\(name) \(r)    \(w)     \(ext) \(f.summary)")
+            print(Self.table(FormatRegistry.all), terminator: "")
+        }
+
+        /// The listing: one line per format, every column as wide as its widest entry (nothing cut off).
+        static func table(_ formats: [Format]) -> String {
+            let header = ["name", "read", "write", "extensions", "description"]
+            var rows = [header]
+            for f in formats {
+                rows.append([f.name, f.reader == nil ? "" : "✓", f.writer == nil ? "" : "✓",
+                             f.extensions.map { "." + $0 }.joined(separator: " "), f.summary])
             }
+            var widths = [Int](repeating: 0, count: header.count)
+            for row in rows { for (k, cell) in row.enumerated() { widths[k] = max(widths[k], cell.count) } }
+            var out = ""
+            for row in rows {
+                var line = ""
+                for (k, cell) in row.enumerated() {
+                    if k > 0 { line += "  " }
+                    line += k == row.count - 1 ? cell : cell.padding(toLength: widths[k], withPad: " ", startingAt: 0)
+                }
+                while line.hasSuffix(" ") { line.removeLast() }
+                out += line + "\n"
+            }
+            return out
         }
     }
 }

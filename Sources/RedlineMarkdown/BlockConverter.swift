@@ -77,9 +77,6 @@ final class BlockConverter {
     /// The change open when the paragraph began, and whether any of its text is in it.
     private var carriedChange: Int?
     private var usedCarriedChange = false
-    /// Changes that opened before any text of their paragraph: one that then ends a paragraph's text
-    /// (`{++One.` blank line `Two.++}`) inserted whole paragraphs, breaks included.
-    private var changesFromParagraphStart = Set<Int>()
     private var flat = FlatFormat()
     private var matchedTags = Set<Int>()
     private var htmlCounter = 0
@@ -327,11 +324,10 @@ final class BlockConverter {
         }
         var p = Paragraph(canonicalInlines(runs), style: currentDivStyle)
         if !inCell {
-            // Only a change that starts in this paragraph makes it a wholly inserted or deleted one: text
-            // continuing a change from the previous paragraph follows an inserted break, not its own.
-            let carriedWhole = usedCarriedChange && carriedChange.map { changesFromParagraphStart.contains($0) } == true
-                && change == nil && runs.allSatisfy { $0.change == runs.first?.change }
-            let whole = emptySpanAt == runs.count || (usedCarriedChange && !carriedWhole) ? nil : Self.wholeParagraphChange(runs)
+            // Only a change that starts in this paragraph makes it a wholly inserted or deleted one. The tail
+            // of a change begun in an earlier paragraph (`{++One.` blank line `Two.++}`) keeps its own
+            // break, as in Word: only the breaks inside the change are new (or gone).
+            let whole = emptySpanAt == runs.count || usedCarriedChange ? nil : Self.wholeParagraphChange(runs)
             p.markChange = mark ?? whole
         }
         p.styleChange = styleChange
@@ -446,7 +442,6 @@ final class BlockConverter {
         switch (kind, entry) {
         case (.changeOpen, .change(let c)):
             change = (c, scanner.changes[c].kind == .insertion)
-            if runs.isEmpty { changesFromParagraphStart.insert(c) }
         case (.changeSwitch, .change(let c)) where change?.index == c:
             change = (c, true)
         case (.changeClose, .change(let c)) where change?.index == c:

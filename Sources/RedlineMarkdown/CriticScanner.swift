@@ -166,6 +166,22 @@ struct CriticScanner {
         return true
     }
 
+    /// True when the rest of the line from `k` is blank and the next line is blank too (spaces, tabs and
+    /// block-quote markers only): a paragraph ends there.
+    private func breaksParagraph(after k: Int) -> Bool {
+        guard restOfLineIsBlank(from: k) else { return false }
+        var k = k
+        while k < source.count, source[k] != UInt8(ascii: "\n") { k += 1 }
+        k += 1
+        guard k < source.count else { return false }
+        while k < source.count, source[k] != UInt8(ascii: "\n") {
+            let b = source[k]
+            if b != UInt8(ascii: " ") && b != UInt8(ascii: "\t") && b != UInt8(ascii: ">") { return false }
+            k += 1
+        }
+        return true
+    }
+
     private func lineContains(_ b: UInt8, from k: Int) -> Bool {
         var k = k
         while k < source.count, source[k] != UInt8(ascii: "\n") {
@@ -291,7 +307,9 @@ struct CriticScanner {
             }
             let kind: ScannedChange.Kind = a == UInt8(ascii: "+") ? .insertion : a == UInt8(ascii: "-") ? .deletion : .substitution
             changes.append(ScannedChange(kind: kind))
-            let spaces = trimSpaces(ifLineEndsAt: i + 3)
+            // Before a paragraph break the spaces stay in the paragraph (`split {++` blank line: "split "
+            // keeps its space, as in Word); only before a line break inside a paragraph do they move.
+            let spaces = breaksParagraph(after: i + 3) ? [] : trimSpaces(ifLineEndsAt: i + 3)
             let e = addEntry(.change(changes.count - 1), kind: .changeOpen, original: i..<(i + 3))
             openChange = (changes.count - 1, e, nil, spaces)
             i += 3

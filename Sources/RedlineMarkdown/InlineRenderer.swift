@@ -33,6 +33,8 @@ struct InlineRenderer {
     var omitFirstOpener = false
     /// The paragraph's last inline stays open across the break: its closer and attribution are not written.
     var omitLastCloser = false
+    /// Spaces at the paragraph's end are written (a paragraph break change's opener follows them).
+    var keepTrailingSpaces = false
     private var topLevelIndex = -1
     private var topLevelCount = 0
 
@@ -52,6 +54,7 @@ struct InlineRenderer {
                 write(inline)
             }
             topLevelIndex = -1
+            if keepTrailingSpaces && !atLineStart { out += heldSpaces; heldSpaces = "" }
             endLine()
             // A closing `*` after punctuation must be followed by a space or the line end.
             let bytes = Array(out.utf8)

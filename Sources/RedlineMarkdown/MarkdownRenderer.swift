@@ -15,6 +15,12 @@ final class MarkdownRenderer {
     private var pendingCloser: String?
     /// The change left open at the end of the last paragraph (its closer is `pendingCloser`).
     private var pendingContinuation: ParagraphMarkChange?
+    /// The last block written in the current container was a paragraph or heading with a mark change: an
+    /// empty paragraph after it is written (it is what that mark joins to on accept or reject).
+    private var previousHadMark = false
+    /// Writing a list item's blocks: an empty paragraph there holds the item's shape (`- []{}` before a
+    /// nested list), so it is written.
+    private var keepsEmptyParagraphs = false
     /// Distinct fonts, sizes, colours and backgrounds dropped (reported as counts at the end).
     private var lostFonts = Set<String>(), lostSizes = Set<Double>(), lostColors = Set<RGBColor>(), lostBackgrounds = Set<RGBColor>()
 
@@ -106,8 +112,15 @@ final class MarkdownRenderer {
         if s.allCaps || s.doubleStrikethrough { loss(.lossyCaps, "all caps and double strikethrough were dropped (use --keep-formatting)") }
     }
 
-    private func paragraphStyleLost(_ s: ParagraphStyle) {
-        if s.name != nil { loss(.lossyParagraphStyle, "named paragraph styles were dropped (use --keep-formatting)") }
+    /// True for the style name a heading of `level` has anyway ("heading 2", "Heading 2", "Heading2"):
+    /// dropping it loses nothing.
+    static func isDefaultHeadingStyle(_ name: String, level: Int) -> Bool {
+        let n = name.lowercased().filter { $0 != " " }
+        return n == "heading\(level)"
+    }
+
+    private func paragraphStyleLost(_ s: ParagraphStyle, level: Int?) {
+        if let name = s.name, !(level.map { Self.isDefaultHeadingStyle(name, level: $0) } ?? false) { loss(.lossyParagraphStyle, "named paragraph styles were dropped (use --keep-formatting)") }
         if s.alignment != nil { loss(.lossyAlignment, "paragraph alignment was dropped (use --keep-formatting)") }
         if s.firstLineIndent != nil || s.leftIndent != nil || s.rightIndent != nil {
             loss(.lossyParagraphIndent, "paragraph indents were dropped (use --keep-formatting)")
@@ -132,18 +145,24 @@ final class MarkdownRenderer {
 
     /// A sequence of blocks (a container's content), joined by blank lines (single newlines when tight);
     /// a waiting closer is flushed at the end, inside the container.
-    func sequence(_ blocks: [Block], tight: Bool) -> String {
+    func sequence(_ blocks: [Block], tight: Bool, keepEmptyParagraphs: Bool = false) -> String {
+        let saved = keepsEmptyParagraphs
+        keepsEmptyParagraphs = keepEmptyParagraphs
+        defer { keepsEmptyParagraphs = saved }
         var parts: [String] = []
         var previous: Block?
         var bullet: Character = "-"
+        previousHadMark = false
         for b in blocks {
             if case .list(let l) = b, l.kind == .bullet, case .list(let p)? = previous, p.kind == .bullet {
                 bullet = bullet == "-" ? "*" : "-"
             } else if case .list = b {
                 bullet = "-"
             }
-            parts += blockParts(b, bullet: bullet)
-            previous = b
+            let written = blockParts(b, bullet: bullet).filter { !$0.isEmpty }
+            parts += written
+            // An empty paragraph left out is no block: the blocks around it still meet.
+            if !written.isEmpty || b.paragraph == nil { previous = b }
         }
         if let closer = takePendingCloser() { parts.append(closer) }
         return parts.joined(separator: tight ? "\n" : "\n\n")
@@ -180,7 +199,15 @@ final class MarkdownRenderer {
         case .paragraph, .heading:
             break
         }
+        previousHadMark = false
         return parts
+    }
+
+    /// An empty paragraph that carries nothing (no mark or style change, no style kept, no mark before
+    /// it) is not written: reading Markdown never gives one back, so dropping it is a normalisation.
+    private func isWrittenAsNothing(_ p: Paragraph) -> Bool {
+        !keepsEmptyParagraphs && p.content.isEmpty && p.markChange == nil && p.styleChange == nil && !previousHadMark && pendingCloser == nil
+            && (p.style.isEmpty || !options.preserveFormatting)
     }
 
     /// True while a paragraph break change waits for its closer (notes must not be written inside it).
@@ -207,6 +234,11 @@ final class MarkdownRenderer {
     // MARK: Paragraphs
 
     private func paragraph(_ p: Paragraph, level: Int?) -> String {
+        if level == nil && isWrittenAsNothing(p) {
+            if !p.style.isEmpty { paragraphStyleLost(p.style, level: nil) }
+            return ""
+        }
+        previousHadMark = p.markChange != nil
         var r = InlineRenderer(owner: self)
         r.inHeading = level != nil && (level! > 2 || !Self.hasBreak(p.content))
         // A change left open at the previous paragraph's end continues here when this paragraph starts
@@ -241,6 +273,9 @@ final class MarkdownRenderer {
             r.out += "[]{}"
             r.atLineStart = false
         }
+        // Spaces before a paragraph break change stay before its opener (`split {++` blank line).
+        let bareOpener = p.markChange.map { !leaveOpen && ($0 != implied || continuing) } ?? false
+        r.keepTrailingSpaces = bareOpener && options.criticMarkup && !inCommentBody
         r.render(p.content)
         var body = r.out
         if level == nil && (isEmpty || body.isEmpty) { body += "[]{}" }
@@ -248,7 +283,8 @@ final class MarkdownRenderer {
         if level != nil && body.isEmpty && p.markChange != nil { body = "[]{}" }
         // A paragraph that is one insertion or deletion reads as inserted or deleted with its break;
         // an empty span after it says the break itself is unchanged.
-        if implied != nil && p.markChange == nil && options.criticMarkup { body += "[]{}" }
+        // (The tail of a change continued from the previous paragraph never reads as a whole one.)
+        if implied != nil && p.markChange == nil && options.criticMarkup && !continuing { body += "[]{}" }
         if leaveOpen, let m = p.markChange {
             switch m {
             case .inserted(let c): pendingCloser = "++}" + attribution(c)
@@ -265,6 +301,8 @@ final class MarkdownRenderer {
                     body += "{--"
                     pendingCloser = "--}" + attribution(c)
                 }
+                // A next paragraph that starts with the same change continues it: `A.{++` blank line `B.++}`.
+                if !inCommentBody { pendingContinuation = m }
             } else {
                 loss(.lossyParagraphMarkChange, "paragraph break changes were dropped")
             }
@@ -286,7 +324,7 @@ final class MarkdownRenderer {
             if options.preserveFormatting {
                 text = "::: {" + AttributeList.write(FormatAttributes.tokens(p.style)) + "}\n" + text + "\n:::"
             } else {
-                paragraphStyleLost(p.style)
+                paragraphStyleLost(p.style, level: level)
             }
         }
         return text
@@ -337,7 +375,7 @@ final class MarkdownRenderer {
             case .bullet: marker = String(bullet)
             case .ordered(let start, let d): marker = String(start + n) + String(d)
             }
-            let inner = sequence(item, tight: l.tight)
+            let inner = sequence(item, tight: l.tight, keepEmptyParagraphs: true)
             if inner.isEmpty {
                 items.append(marker)
             } else {
@@ -366,8 +404,49 @@ final class MarkdownRenderer {
         return fence + c.language + "\n" + text + fence
     }
 
+    /// The table's rows laid out on its grid: a cell's text in its first column, an empty cell wherever a
+    /// column or row span covers the grid (GFM has no spans), so later cells keep their columns.
+    private func gridRows(_ t: Table) -> [[String]] {
+        var covered: [Int] = []   // per column: rows still covered by a row span from above
+        var rows: [[String]] = []
+        var spans = 0
+        for row in t.rows {
+            var cells: [String] = []
+            var pending = row.cells[...]
+            func skipCovered() {
+                while cells.count < covered.count, covered[cells.count] > 0 {
+                    covered[cells.count] -= 1
+                    cells.append("")
+                }
+            }
+            skipCovered()
+            while let cell = pending.popFirst() {
+                let width = max(1, cell.columnSpan), height = max(1, cell.rowSpan)
+                if width > 1 || height > 1 { spans += 1 }
+                for k in 0..<width {
+                    let column = cells.count
+                    while covered.count <= column { covered.append(0) }
+                    covered[column] = height - 1
+                    cells.append(k == 0 ? tableCell(cell) : "")
+                }
+                skipCovered()
+            }
+            // Spans from above that reach past this row's last cell.
+            while cells.count < covered.count {
+                if covered[cells.count] > 0 { covered[cells.count] -= 1 }
+                cells.append("")
+            }
+            rows.append(cells)
+        }
+        if spans > 0 {
+            loss(.lossyTableSpan, "merged table cells were split (each covered position written as an empty cell)", count: spans)
+        }
+        return rows
+    }
+
     private func table(_ t: Table) -> String {
-        let columns = max(t.columns.count, t.rows.map { $0.cells.count }.max() ?? 0)
+        let grid = gridRows(t)
+        let columns = max(t.columns.count, grid.map(\.count).max() ?? 0)
         guard columns > 0, !t.rows.isEmpty else {
             loss(.lossyTableStructure, "an empty table was dropped")
             return ""
@@ -385,11 +464,7 @@ final class MarkdownRenderer {
         var lines: [String] = []
         for (n, row) in t.rows.enumerated() {
             if row.change != nil { loss(.lossyTableRowChange, "table row insertions and deletions were dropped") }
-            var cells: [String] = []
-            for cell in row.cells {
-                if cell.columnSpan != 1 || cell.rowSpan != 1 { loss(.lossyTableSpan, "table cell spans were dropped") }
-                cells.append(tableCell(cell))
-            }
+            var cells = grid[n]
             while cells.count < columns { cells.append("") }
             lines.append("| " + cells.joined(separator: " | ") + " |")
             if n == 0 {
@@ -446,8 +521,10 @@ final class MarkdownRenderer {
         if n.kind == .endnote { loss(.lossyEndnote, "endnotes were written as footnotes") }
         // A paragraph break change still waiting for its closer belongs to the main text, not the note.
         let waiting = takePendingCloser()
+        let hadMark = previousHadMark
         let body = sequence(n.blocks, tight: false)
         pendingCloser = waiting
+        previousHadMark = hadMark
         if body.isEmpty { return "[^\(n.id)]:" }
         return prefixLines(body, first: "[^\(n.id)]: ", rest: "    ")
     }

@@ -77,13 +77,15 @@ public struct MarkdownSink: ChunkSink {
     private mutating func emit(_ chunk: Chunk) throws {
         renderer.register(chunk.comments)
         var bullet: Character = "-"
+        if case .list(let l) = chunk.block, l.kind == .bullet, previousBulletList == "-" { bullet = "*" }
+        let parts = renderer.blockParts(chunk.block, bullet: bullet).filter { !$0.isEmpty }
+        // An empty paragraph left out is no block: two lists around it still need different bullets.
         if case .list(let l) = chunk.block, l.kind == .bullet {
-            if previousBulletList == "-" { bullet = "*" }
             previousBulletList = bullet
-        } else {
+        } else if !parts.isEmpty || chunk.block.paragraph == nil {
             previousBulletList = nil
         }
-        for part in renderer.blockParts(chunk.block, bullet: bullet) where !part.isEmpty { try put(part) }
+        for part in parts { try put(part) }
         // Notes go after the block, but not between a paragraph break change's delimiters.
         heldNotes += chunk.notes
         if !renderer.hasPendingCloser { try writeHeldNotes() }

@@ -52,6 +52,21 @@ final class ReviewTransformTests: XCTestCase {
         XCTAssertEqual(dropped.comments, [])
     }
 
+    /// A paragraph that held only comment anchors goes with them (top level and nested), unless it or the
+    /// paragraph before it carries a mark change; a paragraph that was empty to begin with stays.
+    func testDropCommentsRemovesParagraphsLeftEmpty() throws {
+        let onlyComment = para([.commentPoint("1")])
+        let marked = Block.paragraph(Paragraph([.commentPoint("2")], markChange: .inserted(ann)))
+        let doc = Document(blocks: [para([.text("a")]), onlyComment, .blockQuote([para([.text("q")]), onlyComment]),
+                                    marked, para([.text("b")]), para([.text("c")], mark: .deleted(ann)), onlyComment,
+                                    para([])],
+                           comments: [Comment(id: "1", body: []), Comment(id: "2", body: [])])
+        let dropped = try doc.applying([DropComments()])
+        XCTAssertEqual(dropped.blocks, [para([.text("a")]), .blockQuote([para([.text("q")])]),
+                                        .paragraph(Paragraph([], markChange: .inserted(ann))), para([.text("b")]),
+                                        para([.text("c")], mark: .deleted(ann)), para([]), para([])])
+    }
+
     func testTableRowChanges() throws {
         let cell = { (s: String) in TableCell([.paragraph(Paragraph([.text(s)]))]) }
         let t = Table(columns: [.none], headerRowCount: 1, rows: [

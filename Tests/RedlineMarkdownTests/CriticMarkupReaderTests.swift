@@ -113,17 +113,91 @@ final class CriticMarkupReaderTests: XCTestCase {
         XCTAssertEqual(doc.blocks[0].paragraph?.markChange, .inserted(Change()))
         XCTAssertEqual(doc.blocks[2].paragraph?.markChange, .deleted(Change()))
         let accepted = try doc.applying([ReviewTransform(.accept)])
-        XCTAssertEqual(accepted.blocks.map(\.plainText), ["Split", " here.", "Join there."])
+        XCTAssertEqual(accepted.blocks.map(\.plainText), ["Split ", "here.", "Join there."])
         let rejected = try doc.applying([ReviewTransform(.reject)])
-        XCTAssertEqual(rejected.blocks.map(\.plainText), ["Split here.", "Join", " there."])
+        XCTAssertEqual(rejected.blocks.map(\.plainText), ["Split here.", "Join ", "there."])
+    }
+
+    /// A space before a paragraph break change stays in its paragraph both ways (the DOCX reader gives
+    /// "split " + an inserted break).
+    func testSpaceBeforeParagraphBreakChangeSurvives() throws {
+        let ann = Change(author: "Ann")
+        for mark in [ParagraphMarkChange.inserted(ann), .deleted(ann)] {
+            let doc = Document(blocks: [.paragraph(Paragraph([.text("split ")], markChange: mark)),
+                                        .paragraph(Paragraph([.text("here")]))])
+            let written = try md(doc)
+            let delimiter = mark == .inserted(ann) ? ("{++", "++}") : ("{--", "--}")
+            XCTAssertEqual(written, "split \(delimiter.0)\n\n\(delimiter.1){>>@Ann<<}here\n")
+            XCTAssertEqual(try read(written).blocks, doc.blocks)
+        }
+        // Inside a block quote too.
+        let quoted = try read("> split {++\n>\n> ++}here\n")
+        XCTAssertEqual(quoted.blocks, [.blockQuote([.paragraph(Paragraph([.text("split ")], markChange: .inserted(Change()))),
+                                                    .paragraph(Paragraph([.text("here")]))])])
+        // A line break inside a paragraph still moves the spaces after the change's end.
+        let joined = try read("two {--\n--}lines\n").applying([ReviewTransform(.accept)])
+        XCTAssertEqual(joined.blocks.map(\.plainText), ["two lines"])
     }
 
     func testMultiParagraphInsertionAndWholeParagraphs() throws {
         let doc = try read("Keep.\n\n{++New one.\n\nNew two.++}\n\n{--Gone.--}\n\nEnd.\n")
+        // Only the break inside the insertion is new: "New two." keeps the break that was there, as in Word,
+        // so rejecting leaves that (now empty) paragraph.
+        XCTAssertEqual(doc.blocks.map { $0.paragraph?.markChange }, [nil, .inserted(Change()), nil, .deleted(Change()), nil])
         let accepted = try doc.applying([ReviewTransform(.accept)])
         XCTAssertEqual(accepted.blocks.map(\.plainText), ["Keep.", "New one.", "New two.", "End."])
         let rejected = try doc.applying([ReviewTransform(.reject)])
-        XCTAssertEqual(rejected.blocks.map(\.plainText), ["Keep.", "Gone.", "End."])
+        XCTAssertEqual(rejected.blocks.map(\.plainText), ["Keep.", "", "Gone.", "End."])
+    }
+
+    /// The tail of a change begun in an earlier paragraph is not a whole inserted (deleted) paragraph: only
+    /// the breaks inside the change are marked (the demo chapter's `A.{++` blank line `The ledger.++}`).
+    func testChangeCrossingParagraphsMarksOnlyItsInnerBreaks() throws {
+        let ins = Change(author: "Bob")
+        let doc = try read("A.{++\n\nThe ledger.++}{>>@Bob<<}\n\n## Storm\n")
+        XCTAssertEqual(doc.blocks[0].paragraph?.markChange, .inserted(ins))
+        XCTAssertEqual(doc.blocks[1].paragraph?.markChange, nil)
+        XCTAssertEqual(try doc.applying([ReviewTransform(.reject)]).blocks.map(\.plainText), ["A.", "Storm"])
+        XCTAssertEqual(try doc.applying([ReviewTransform(.accept)]).blocks.map(\.plainText), ["A.", "The ledger.", "Storm"])
+        // The writer continues the change across the break and reads back the same model.
+        let written = try md(doc)
+        XCTAssertEqual(written, "A.{++\n\nThe ledger.++}{>>@Bob<<}\n\n## Storm\n")
+        XCTAssertEqual(try read(written).blocks, doc.blocks)
+
+        let del = try read("A.{--\n\nThe ledger.--}\n\n## Storm\n")
+        XCTAssertEqual(del.blocks.map { $0.paragraph?.markChange }, [.deleted(Change()), nil, nil])
+        XCTAssertEqual(try del.applying([ReviewTransform(.accept)]).blocks.map(\.plainText), ["A.", "Storm"])
+        XCTAssertEqual(try del.applying([ReviewTransform(.reject)]).blocks.map(\.plainText), ["A.", "The ledger.", "Storm"])
+        XCTAssertEqual(try read(try md(del)).blocks, del.blocks)
+
+        // Several paragraphs: P2's break is inside the change, P3's is not.
+        for (source, mark) in [("A{++\n\nP2\n\nP3++}\n\nEnd\n", ParagraphMarkChange.inserted(Change())),
+                               ("A{--\n\nP2\n\nP3--}\n\nEnd\n", .deleted(Change()))] {
+            let d = try read(source)
+            XCTAssertEqual(d.blocks.map { $0.paragraph?.markChange }, [mark, mark, nil, nil], source)
+            XCTAssertEqual(try md(d), source)
+            let removed = try d.applying([ReviewTransform(mark == .inserted(Change()) ? .reject : .accept)])
+            XCTAssertEqual(removed.blocks.map(\.plainText), ["A", "End"], source)
+            let kept = try d.applying([ReviewTransform(mark == .inserted(Change()) ? .accept : .reject)])
+            XCTAssertEqual(kept.blocks.map(\.plainText), ["A", "P2", "P3", "End"], source)
+        }
+    }
+
+    /// A heading whose named style is its own default ("heading 2", "Heading 2", "Heading2", as the DOCX
+    /// reader keeps it) loses nothing when the name is dropped; any other name is a loss.
+    func testHeadingDefaultStyleNameIsNoLoss() throws {
+        for name in ["heading 2", "Heading 2", "Heading2"] {
+            let d = Diagnostics()
+            _ = try md(Document(blocks: [.heading(level: 2, Paragraph([.text("H")], style: ParagraphStyle(name: name)))]), WriteOptions(), d)
+            XCTAssertEqual(d.count(of: .lossyParagraphStyle), 0, name)
+        }
+        for block in [Block.heading(level: 1, Paragraph([.text("H")], style: ParagraphStyle(name: "Heading 2"))),
+                      .heading(level: 2, Paragraph([.text("H")], style: ParagraphStyle(name: "Title"))),
+                      .paragraph(Paragraph([.text("P")], style: ParagraphStyle(name: "Heading 2")))] {
+            let d = Diagnostics()
+            _ = try md(Document(blocks: [block]), WriteOptions(), d)
+            XCTAssertEqual(d.count(of: .lossyParagraphStyle), 1, "\(block)")
+        }
     }
 
     func testMarksWrapMarkdown() throws {

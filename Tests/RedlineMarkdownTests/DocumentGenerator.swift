@@ -312,10 +312,27 @@ struct DocumentGenerator {
     static func canonical(_ doc: Document, trimSpaces: Bool = true) -> Document {
         var d = doc
         let block = { (b: Block) in canonical(b, trimSpaces: trimSpaces) }
-        d.blocks = separatingLists(d.blocks.map(block))
-        d.comments = d.comments.map { var c = $0; c.body = c.body.map(block); return c }
-        d.notes = d.notes.map { var n = $0; n.blocks = n.blocks.map(block); return n }
+        d.blocks = separatingLists(droppingEmptyParagraphs(d.blocks.map(block)))
+        d.comments = d.comments.map { var c = $0; c.body = droppingEmptyParagraphs(c.body.map(block)); return c }
+        d.notes = d.notes.map { var n = $0; n.blocks = droppingEmptyParagraphs(n.blocks.map(block)); return n }
         return d
+    }
+
+    /// An empty paragraph that carries nothing (no mark or style change, no style, no mark change on the
+    /// paragraph before it) is not written: Markdown has no empty paragraph.
+    static func droppingEmptyParagraphs(_ blocks: [Block]) -> [Block] {
+        var out: [Block] = []
+        for b in blocks {
+            if case .paragraph(let p) = b, p.content.isEmpty, p.markChange == nil, p.styleChange == nil, p.style.isEmpty {
+                switch out.last {
+                case .paragraph(let q)? where q.markChange != nil: break
+                case .heading(_, let q)? where q.markChange != nil: break
+                default: continue
+                }
+            }
+            out.append(b)
+        }
+        return out
     }
 
     /// Adjacent ordered lists with the same delimiter read as one list: the second gets the other one.
@@ -345,7 +362,11 @@ struct DocumentGenerator {
                 }
             }
             return .table(t)
-        default: return b.mapBlockArrays { separatingLists($0.map { canonical($0, trimSpaces: trimSpaces) }) }
+        case .list(var l):
+            // A list item's empty paragraphs are written (`- []{}` holds the item's shape).
+            l.items = l.items.map { separatingLists($0.map { canonical($0, trimSpaces: trimSpaces) }) }
+            return .list(l)
+        default: return b.mapBlockArrays { separatingLists(droppingEmptyParagraphs($0.map { canonical($0, trimSpaces: trimSpaces) })) }
         }
     }
 

@@ -69,6 +69,13 @@ final class ConvertCommandTests: XCTestCase {
         let r = try RedlineProcess.run(["formats"])
         XCTAssertEqual(r.status, 0)
         for name in ["md", "html"] { XCTAssertTrue(r.stdout.contains("\n\(name) "), r.stdout) }
+        // No column is cut off: every format's full extension list and summary are on its line.
+        for f in FormatRegistry.all {
+            let line = r.stdout.split(separator: "\n").first { $0.hasPrefix(f.name + " ") }
+            let ext = f.extensions.map { "." + $0 }.joined(separator: " ")
+            XCTAssertTrue(line?.contains(ext + " ") == true || ext.isEmpty, "\(f.name): \(line ?? "")")
+            XCTAssertTrue(line?.hasSuffix(f.summary) == true, "\(f.name): \(line ?? "")")
+        }
     }
 }
 

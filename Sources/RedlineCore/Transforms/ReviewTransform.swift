@@ -181,15 +181,24 @@ public struct ReviewTransform: ChunkStage {
     }
 }
 
-/// Removes every comment: anchors from the text and bodies from the side table.
+/// Removes every comment: anchors from the text and bodies from the side table. A paragraph that held
+/// nothing but comment anchors goes too (top level and nested), unless it or the paragraph before it
+/// carries a paragraph mark change (removing it would change what that mark joins).
 public struct DropComments: ChunkStage {
+    /// The last top-level block was a paragraph or heading with a mark change.
+    private var previousHadMark = false
+
     public init() {}
 
     public mutating func process(_ chunk: Chunk, emit: (Chunk) throws -> Void) throws {
         var c = chunk
         c.comments = []
-        c.block = Self.strip(c.block)
-        c.notes = c.notes.map { var n = $0; n.blocks = n.blocks.map(Self.strip); return n }
+        let stripped = Self.strip(c.block)
+        c.notes = c.notes.map { var n = $0; n.blocks = Self.strip(n.blocks); return n }
+        let emptied = Self.becameEmpty(c.block, stripped, afterMark: previousHadMark)
+        previousHadMark = stripped.paragraph?.markChange != nil
+        if emptied && c.notes.isEmpty { return }
+        c.block = stripped
         try emit(c)
     }
 
@@ -197,8 +206,26 @@ public struct DropComments: ChunkStage {
         switch block {
         case .paragraph(var p): p.content = strip(p.content); return .paragraph(p)
         case .heading(let l, var p): p.content = strip(p.content); return .heading(level: l, p)
-        default: return block.mapBlockArrays { $0.map(strip) }
+        default: return block.mapBlockArrays(strip)
         }
+    }
+
+    /// Stripped blocks, without the paragraphs that held only comment anchors.
+    static func strip(_ blocks: [Block]) -> [Block] {
+        var out: [Block] = []
+        var afterMark = false
+        for b in blocks {
+            let s = strip(b)
+            if !becameEmpty(b, s, afterMark: afterMark) { out.append(s) }
+            afterMark = s.paragraph?.markChange != nil
+        }
+        return out
+    }
+
+    /// True for a plain paragraph that had content and has none left without its comment anchors.
+    private static func becameEmpty(_ original: Block, _ stripped: Block, afterMark: Bool) -> Bool {
+        guard case .paragraph(let before) = original, case .paragraph(let after) = stripped else { return false }
+        return !before.content.isEmpty && after.content.isEmpty && after.markChange == nil && after.styleChange == nil && !afterMark
     }
 
     static func strip(_ inlines: [Inline]) -> [Inline] {
