@@ -456,7 +456,7 @@ final class MarkdownRenderer {
         // style for all of them (the most common is kept, the others reported lost).
         let cellStyles = t.rows.flatMap { $0.cells.flatMap { $0.blocks.compactMap { $0.paragraph?.style } } }
         let cellStyle = options.preserveFormatting ? Self.mostCommon(cellStyles) : ParagraphStyle()
-        for s in cellStyles where s != cellStyle { paragraphStyleLost(s) }
+        for s in cellStyles where s != cellStyle { paragraphStyleLost(s, level: nil) }
         let keep = options.preserveFormatting && !(carried.isEmpty && cellStyle.isEmpty)
         if t.headerRowCount != 1 && !keep {
             loss(.lossyTableStructure, "a table without exactly one header row was written with its first row as header")
