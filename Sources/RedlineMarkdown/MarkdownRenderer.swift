@@ -368,6 +368,18 @@ final class MarkdownRenderer {
     // MARK: Containers and leaves
 
     private func list(_ l: List, bullet: Character) -> String {
+        // In a tight list two blocks of an item meet without a blank line, and a paragraph after a
+        // paragraph joins it: such a list is written loose.
+        let tight = l.tight && !l.items.contains { item in
+            zip(item, item.dropFirst()).contains { a, b in
+                if case .list = a { return false }
+                if case .list = b { return false }
+                return true
+            }
+        }
+        if l.tight && !tight {
+            loss(.lossyListSpacing, "a tight list whose items hold several blocks was written loose")
+        }
         var items: [String] = []
         for (n, item) in l.items.enumerated() {
             let marker: String
@@ -375,7 +387,7 @@ final class MarkdownRenderer {
             case .bullet: marker = String(bullet)
             case .ordered(let start, let d): marker = String(start + n) + String(d)
             }
-            let inner = sequence(item, tight: l.tight, keepEmptyParagraphs: true)
+            let inner = sequence(item, tight: tight, keepEmptyParagraphs: true)
             if inner.isEmpty {
                 items.append(marker)
             } else {
@@ -383,7 +395,7 @@ final class MarkdownRenderer {
                 items.append(prefixLines(inner, first: marker + " ", rest: pad))
             }
         }
-        return items.joined(separator: l.tight ? "\n" : "\n\n")
+        return items.joined(separator: tight ? "\n" : "\n\n")
     }
 
     private func codeBlock(_ c: CodeBlock) -> String {

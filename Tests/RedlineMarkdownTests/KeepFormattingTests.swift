@@ -118,3 +118,18 @@ extension KeepFormattingTests {
         XCTAssertTrue(d.all.contains { $0.code == .lossyAlignment }, "\(d.all)")
     }
 }
+
+extension KeepFormattingTests {
+    /// RTF lists (pandoc's list_multiparagraph.rtf) hold tight items of two paragraphs: written tight,
+    /// the paragraphs joined into one.
+    func testTightListItemWithTwoParagraphsKeepsThem() throws {
+        let item = [Block.paragraph(Paragraph([.text("one")])), .paragraph(Paragraph([.text("two")]))]
+        let doc = Document(blocks: [.list(List(kind: .bullet, tight: true, items: [item, [.paragraph(Paragraph([.text("three")]))]]))])
+        let d = Diagnostics()
+        let md = try MarkdownWriter.string(doc, diagnostics: d)
+        guard case .list(let l)? = try MarkdownReader.document(md).blocks.first else { return XCTFail(md) }
+        XCTAssertEqual(l.items.map(\.count), [2, 1], md)
+        XCTAssertFalse(l.tight)
+        XCTAssertTrue(d.all.contains { $0.code == .lossyListSpacing }, "\(d.all)")
+    }
+}
