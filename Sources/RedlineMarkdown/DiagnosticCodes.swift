@@ -69,6 +69,8 @@ extension DiagnosticCode {
     public static let lossyBreak: DiagnosticCode = "lossy.break"
     /// Authors and dates of changes inside comment bodies (CriticMarkup cannot nest comments).
     public static let lossyCommentBodyAttribution: DiagnosticCode = "lossy.comment-body-attribution"
+    /// A tight list whose items hold several blocks, written loose (Markdown cannot keep it tight).
+    public static let lossyListSpacing: DiagnosticCode = "lossy.list-spacing"
     /// Characters Markdown cannot hold (NUL, other control characters) dropped.
     public static let lossyControlCharacter: DiagnosticCode = "lossy.control-character"
 }

@@ -368,6 +368,18 @@ final class MarkdownRenderer {
     // MARK: Containers and leaves
 
     private func list(_ l: List, bullet: Character) -> String {
+        // In a tight list two blocks of an item meet without a blank line, and a paragraph after a
+        // paragraph joins it: such a list is written loose.
+        let tight = l.tight && !l.items.contains { item in
+            zip(item, item.dropFirst()).contains { a, b in
+                if case .list = a { return false }
+                if case .list = b { return false }
+                return true
+            }
+        }
+        if l.tight && !tight {
+            loss(.lossyListSpacing, "a tight list whose items hold several blocks was written loose")
+        }
         var items: [String] = []
         for (n, item) in l.items.enumerated() {
             let marker: String
@@ -375,7 +387,7 @@ final class MarkdownRenderer {
             case .bullet: marker = String(bullet)
             case .ordered(let start, let d): marker = String(start + n) + String(d)
             }
-            let inner = sequence(item, tight: l.tight, keepEmptyParagraphs: true)
+            let inner = sequence(item, tight: tight, keepEmptyParagraphs: true)
             if inner.isEmpty {
                 items.append(marker)
             } else {
@@ -383,7 +395,7 @@ final class MarkdownRenderer {
                 items.append(prefixLines(inner, first: marker + " ", rest: pad))
             }
         }
-        return items.joined(separator: l.tight ? "\n" : "\n\n")
+        return items.joined(separator: tight ? "\n" : "\n\n")
     }
 
     private func codeBlock(_ c: CodeBlock) -> String {
@@ -452,7 +464,12 @@ final class MarkdownRenderer {
             return ""
         }
         let carried = TableFormat(t)
-        let keep = options.preserveFormatting && !carried.isEmpty
+        // A GFM cell holds no div: the cells' paragraph style goes on the table's div, so it must be one
+        // style for all of them (the most common is kept, the others reported lost).
+        let cellStyles = t.rows.flatMap { $0.cells.flatMap { $0.blocks.compactMap { $0.paragraph?.style } } }
+        let cellStyle = options.preserveFormatting ? Self.mostCommon(cellStyles) : ParagraphStyle()
+        for s in cellStyles where s != cellStyle { paragraphStyleLost(s, level: nil) }
+        let keep = options.preserveFormatting && !(carried.isEmpty && cellStyle.isEmpty)
         if t.headerRowCount != 1 && !keep {
             loss(.lossyTableStructure, "a table without exactly one header row was written with its first row as header")
         }
@@ -474,9 +491,23 @@ final class MarkdownRenderer {
                 lines.append("| " + delims.joined(separator: " | ") + " |")
             }
         }
-        // With preserveFormatting, widths and header rows go on a fenced div around the table.
-        if keep { return "::: {" + AttributeList.write(carried.tokens) + "}\n\n" + lines.joined(separator: "\n") + "\n\n:::" }
+        // With preserveFormatting, the cells' style, widths and header rows go on a fenced div around the table.
+        if keep {
+            let tokens = FormatAttributes.tokens(cellStyle) + carried.tokens
+            return "::: {" + AttributeList.write(tokens) + "}\n\n" + lines.joined(separator: "\n") + "\n\n:::"
+        }
         return lines.joined(separator: "\n")
+    }
+
+    /// The style most of `styles` have (the first of equally common ones; empty for none).
+    static func mostCommon(_ styles: [ParagraphStyle]) -> ParagraphStyle {
+        var counts: [ParagraphStyle: Int] = [:]
+        var best = ParagraphStyle(), bestCount = 0
+        for s in styles {
+            counts[s, default: 0] += 1
+            if counts[s]! > bestCount { best = s; bestCount = counts[s]! }
+        }
+        return best
     }
 
     private func tableCell(_ cell: TableCell) -> String {

@@ -130,6 +130,19 @@ struct DocumentGenerator {
         // With formatting, widths and header rows other than one are carried on a div.
         if formatting && chance(0.5) { t.columnWidths = (0..<columns).map { _ in pick([72, 144.5, 36]) } }
         if formatting && chance(0.4) { t.headerRowCount = int(0...rows.count) }
+        if formatting && chance(0.3) {
+            // One paragraph style for all cells (a GFM cell holds no div: the table's div carries it).
+            let style = paragraphStyle()
+            for r in t.rows.indices {
+                for c in t.rows[r].cells.indices {
+                    t.rows[r].cells[c].blocks = t.rows[r].cells[c].blocks.map { b in
+                        guard var p = b.paragraph else { return b }
+                        p.style = style
+                        return .paragraph(p)
+                    }
+                }
+            }
+        }
         return t
     }
 

@@ -93,3 +93,43 @@ extension KeepFormattingTests {
         XCTAssertEqual(try write(doc, keep: false), "---\ntitle: \"T\"\n---\n\nx\n")
     }
 }
+
+extension KeepFormattingTests {
+    func testCellParagraphStyleGoesOnTheTableDiv() throws {
+        var style = ParagraphStyle()
+        style.alignment = .justified
+        style.name = "Table Contents"
+        let cell = { (s: String, st: ParagraphStyle) in TableCell([.paragraph(Paragraph([.text(s)], style: st))]) }
+        let t = Table(columns: [.none, .none], headerRowCount: 1, rows: [TableRow([cell("a", style), cell("b", style)])])
+        let doc = Document(blocks: [.table(t)])
+        let md = try write(doc)
+        XCTAssertTrue(md.hasPrefix("::: {custom-style=\"Table Contents\" align=justified}\n\n| a | b |"), md)
+        XCTAssertEqual(try MarkdownReader.document(md), doc, md)
+        // Cells of different styles: the most common one is kept, the other reported.
+        var other = style
+        other.alignment = .center
+        let mixed = Table(columns: [.none, .none], headerRowCount: 1, rows: [TableRow([cell("a", style), cell("b", other)]), TableRow([cell("c", style), cell("d", style)])])
+        let d = Diagnostics()
+        var o = WriteOptions()
+        o.preserveFormatting = true
+        let back = try MarkdownReader.document(try MarkdownWriter.string(Document(blocks: [.table(mixed)]), options: o, diagnostics: d))
+        guard case .table(let bt)? = back.blocks.first else { return XCTFail("no table") }
+        XCTAssertEqual(bt.rows[0].cells[1].blocks.first?.paragraph?.style, style)
+        XCTAssertTrue(d.all.contains { $0.code == .lossyAlignment }, "\(d.all)")
+    }
+}
+
+extension KeepFormattingTests {
+    /// RTF lists (pandoc's list_multiparagraph.rtf) hold tight items of two paragraphs: written tight,
+    /// the paragraphs joined into one.
+    func testTightListItemWithTwoParagraphsKeepsThem() throws {
+        let item = [Block.paragraph(Paragraph([.text("one")])), .paragraph(Paragraph([.text("two")]))]
+        let doc = Document(blocks: [.list(List(kind: .bullet, tight: true, items: [item, [.paragraph(Paragraph([.text("three")]))]]))])
+        let d = Diagnostics()
+        let md = try MarkdownWriter.string(doc, diagnostics: d)
+        guard case .list(let l)? = try MarkdownReader.document(md).blocks.first else { return XCTFail(md) }
+        XCTAssertEqual(l.items.map(\.count), [2, 1], md)
+        XCTAssertFalse(l.tight)
+        XCTAssertTrue(d.all.contains { $0.code == .lossyListSpacing }, "\(d.all)")
+    }
+}
