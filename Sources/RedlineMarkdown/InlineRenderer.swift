@@ -123,13 +123,18 @@ struct InlineRenderer {
 
     /// Writes text, escaping everything Markdown, GFM or CriticMarkup would read as syntax.
     mutating func text(_ s: String) {
-        // Every character Markdown treats specially is ASCII: work on the UTF-8 bytes, copy the rest.
-        let u = Array(s.utf8)
+        var s = s
+        s.withUTF8 { text(utf8: $0) }
+    }
+
+    /// `text(_:)` on the string's UTF-8 bytes: every character Markdown treats specially is ASCII, so the
+    /// bytes are scanned and runs of ordinary ones copied at once.
+    private mutating func text(utf8 u: UnsafeBufferPointer<UInt8>) {
         var buf: [UInt8] = []
         buf.reserveCapacity(u.count + 8)
         var k = 0
         func flushHeld() {
-            if !heldSpaces.isEmpty { buf += Array(heldSpaces.utf8); heldSpaces = "" }
+            if !heldSpaces.isEmpty { buf.append(contentsOf: heldSpaces.utf8); heldSpaces = "" }
         }
         while k < u.count {
             let c = u[k]
@@ -193,11 +198,29 @@ struct InlineRenderer {
                 owner.loss(.lossyControlCharacter, "NUL characters cannot be written in Markdown; replaced")
                 buf += [0xEF, 0xBF, 0xBD]
             default:
-                buf.append(c)
+                // Bytes up to the next space or special character need nothing: copied in one go.
+                var j = k + 1
+                while j < u.count, Self.isOrdinary(u[j]) { j += 1 }
+                buf.append(contentsOf: UnsafeBufferPointer(rebasing: u[k..<j]))
+                k = j
+                continue
             }
             k += 1
         }
         out += String(decoding: buf, as: UTF8.self)
+    }
+
+    /// A byte `text(_:)` copies as it is (not a space, tab, line end, NUL or a character it may escape).
+    @inline(__always)
+    private static func isOrdinary(_ b: UInt8) -> Bool {
+        switch b {
+        case 0x00, 0x09, 0x0A, 0x0D, 0x20, UInt8(ascii: "!"), UInt8(ascii: "&"), UInt8(ascii: "*"), UInt8(ascii: "<"),
+             UInt8(ascii: "["), UInt8(ascii: "\\"), UInt8(ascii: "]"), UInt8(ascii: "_"), UInt8(ascii: "`"),
+             UInt8(ascii: "{"), UInt8(ascii: "|"), UInt8(ascii: "}"), UInt8(ascii: "~"):
+            return false
+        default:
+            return true
+        }
     }
 
     private static func isCriticOpener(_ b: UInt8) -> Bool {
@@ -208,7 +231,7 @@ struct InlineRenderer {
         b == UInt8(ascii: "+") || b == UInt8(ascii: "-") || b == UInt8(ascii: "~") || b == UInt8(ascii: "=") || b == UInt8(ascii: "<")
     }
 
-    private static func looksLikeEntity(_ u: [UInt8], after k: Int) -> Bool {
+    private static func looksLikeEntity(_ u: UnsafeBufferPointer<UInt8>, after k: Int) -> Bool {
         var j = k + 1
         while j < u.count, j - k <= 32 {
             let b = u[j]
@@ -326,7 +349,8 @@ struct InlineRenderer {
             owner.loss(.lossyCommentBodyAttribution, "authors and dates of changes inside comments were dropped")
             return
         }
-        emit("{>>" + CommentText.header(author: ch.author, date: ch.date, attributes: attrs) + "<<}")
+        emit(attrs.isEmpty ? owner.attributionComment(ch)
+                           : "{>>" + CommentText.header(author: ch.author, date: ch.date, attributes: attrs) + "<<}")
     }
 
     private mutating func span(_ c: [Inline], _ attrs: String) {

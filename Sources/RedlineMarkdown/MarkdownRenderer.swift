@@ -354,7 +354,19 @@ final class MarkdownRenderer {
             loss(.lossyCommentBodyAttribution, "authors and dates of changes inside comments were dropped")
             return ""
         }
-        return "{>>" + CommentText.header(author: c.author, date: c.date) + "<<}"
+        return attributionComment(c)
+    }
+
+    /// Attributions `{>>@Author (date)<<}` built so far, by author and date (a document repeats few pairs).
+    private var attributionComments: [Change: String] = [:]
+
+    /// The comment `{>>@Author (date)<<}` that attributes a change with no other attributes.
+    func attributionComment(_ c: Change) -> String {
+        let key = Change(author: c.author, date: c.date)
+        if let cached = attributionComments[key] { return cached }
+        let comment = "{>>" + CommentText.header(author: c.author, date: c.date) + "<<}"
+        attributionComments[key] = comment
+        return comment
     }
 
     private static func hasBreak(_ inlines: [Inline]) -> Bool {

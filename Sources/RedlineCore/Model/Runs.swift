@@ -91,7 +91,7 @@ public enum InlineBuilder {
             let key = runs[i].change
             var j = i + 1
             while j < runs.count && runs[j].change == key { j += 1 }
-            let inner = byLink(Array(runs[i..<j]))
+            let inner = byLink(runs[i..<j])
             switch key {
             case nil: out += inner
             case .insertion(let c)?: out.append(.insertion(c, inner))
@@ -103,7 +103,7 @@ public enum InlineBuilder {
         return normalized(out)
     }
 
-    private static func byLink(_ runs: [Run]) -> [Inline] {
+    private static func byLink(_ runs: ArraySlice<Run>) -> [Inline] {
         if runs.allSatisfy({ $0.link == nil }) { return byFormatChange(runs) }
         return group(runs, by: \.link) { link, part in
             let inner = byFormatChange(part)
@@ -111,7 +111,7 @@ public enum InlineBuilder {
         }
     }
 
-    private static func byFormatChange(_ runs: [Run]) -> [Inline] {
+    private static func byFormatChange(_ runs: ArraySlice<Run>) -> [Inline] {
         if runs.allSatisfy({ $0.formatChange == nil }) {
             return formatted(runs.map(\.content)[...], runs.map(\.format)[...], level: 0)
         }
@@ -121,15 +121,15 @@ public enum InlineBuilder {
         }
     }
 
-    private static func group<K: Equatable>(_ runs: [Run], by key: (Run) -> K,
-                                            _ make: (K, [Run]) -> [Inline]) -> [Inline] {
+    private static func group<K: Equatable>(_ runs: ArraySlice<Run>, by key: (Run) -> K,
+                                            _ make: (K, ArraySlice<Run>) -> [Inline]) -> [Inline] {
         var out: [Inline] = []
-        var i = 0
-        while i < runs.count {
+        var i = runs.startIndex
+        while i < runs.endIndex {
             let k = key(runs[i])
             var j = i + 1
-            while j < runs.count && key(runs[j]) == k { j += 1 }
-            out += make(k, Array(runs[i..<j]))
+            while j < runs.endIndex && key(runs[j]) == k { j += 1 }
+            out += make(k, runs[i..<j])
             i = j
         }
         return out
