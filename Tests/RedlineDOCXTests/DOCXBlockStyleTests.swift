@@ -56,7 +56,7 @@ final class DOCXBlockStyleTests: XCTestCase {
 
     func testMarkdownBlocksSurviveARoundTripThroughDOCX() throws {
         guard let md = FormatRegistry.named("md"), md.reader != nil, md.writer != nil else {
-            throw XCTSkip("needs the Markdown reader and writer")
+            throw FormatMissing("needs the Markdown reader and writer")
         }
         let model = try Converter.read(.bytes(Array(Self.source.utf8)), format: md)
         let back = try Converter.read(.bytes(try DOCXTest.write(model)), format: FormatRegistry.named("docx")!)

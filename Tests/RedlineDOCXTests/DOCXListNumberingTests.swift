@@ -35,7 +35,7 @@ final class DOCXListNumberingTests: XCTestCase {
 
     func testOrderedListsRestartInOurReaderAndLibreOffice() throws {
         guard let md = FormatRegistry.named("md"), md.reader != nil, md.writer != nil else {
-            throw XCTSkip("needs the Markdown reader and writer")
+            throw FormatMissing("needs the Markdown reader and writer")
         }
         let model = try Converter.read(.bytes(Array(Self.source.utf8)), format: md)
         let bytes = try DOCXTest.write(model)

@@ -58,7 +58,7 @@ final class DOCXWriterCriticMarkupTests: XCTestCase {
 
     func testCriticMarkupSurvivesARoundTripThroughDOCX() throws {
         guard let md = FormatRegistry.named("md"), md.reader != nil, md.writer != nil else {
-            throw XCTSkip("needs the Markdown reader and writer")
+            throw FormatMissing("needs the Markdown reader and writer")
         }
         let docx = FormatRegistry.named("docx")!
         for (name, source) in Self.sources {
@@ -71,7 +71,7 @@ final class DOCXWriterCriticMarkupTests: XCTestCase {
     }
 
     func testAcceptAndRejectWriteTheCleanAndOriginalDocuments() throws {
-        guard let md = FormatRegistry.named("md"), md.reader != nil else { throw XCTSkip("needs the Markdown reader") }
+        guard let md = FormatRegistry.named("md"), md.reader != nil else { throw FormatMissing("needs the Markdown reader") }
         let docx = FormatRegistry.named("docx")!
         let source = "Keep {++new++}{--old--} and {~~this~>that~~}.{++\n\n++}Split.\n"
         for (mode, expected) in [(ChangeMode.accept, ["Keep new and that.", "Split."]), (.reject, ["Keep old and this.Split."])] {
@@ -86,7 +86,7 @@ final class DOCXWriterCriticMarkupTests: XCTestCase {
     }
 
     func testConsumersReadDOCXMadeFromCriticMarkup() throws {
-        guard let md = FormatRegistry.named("md"), md.reader != nil else { throw XCTSkip("needs the Markdown reader") }
+        guard let md = FormatRegistry.named("md"), md.reader != nil else { throw FormatMissing("needs the Markdown reader") }
         var written: [(URL, Document)] = []
         for (name, source) in Self.sources {
             let model = try Converter.read(.bytes(Array(source.utf8)), format: md)

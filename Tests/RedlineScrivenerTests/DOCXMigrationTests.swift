@@ -8,7 +8,7 @@ import RedlineCore
 final class DOCXMigrationTests: XCTestCase {
     private func docx() throws -> Format {
         guard let f = FormatRegistry.named("docx"), f.writer != nil, f.reader != nil else {
-            throw XCTSkip("DOCX is not registered for reading and writing")
+            throw FormatMissing("DOCX is not registered for reading and writing")
         }
         return f
     }

@@ -8,7 +8,7 @@ import RedlineCore
 final class RTFMigrationTests: XCTestCase {
     func testSingleManuscriptRoundTrip() throws {
         guard let f = FormatRegistry.named("rtf"), f.writer != nil, f.reader != nil else {
-            throw XCTSkip("RTF is not registered for reading and writing")
+            throw FormatMissing("RTF is not registered for reading and writing")
         }
         let out = try Fixtures.temporaryFolder(self) + "/garden.rtf"
         let r = try ScrivenerMigration.run(project: Fixtures.garden, output: out, options: ScrivenerMigrationOptions(format: f))

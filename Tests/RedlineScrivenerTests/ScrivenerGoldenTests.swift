@@ -11,7 +11,7 @@ final class ScrivenerGoldenTests: XCTestCase {
 
     private func markdown() throws -> Format {
         guard let md = FormatRegistry.named("md"), md.writer != nil else {
-            throw XCTSkip("the Markdown writer is not registered yet")
+            throw FormatMissing("the Markdown writer is not registered yet")
         }
         return md
     }

@@ -16,7 +16,7 @@ final class BatchCommandTests: XCTestCase {
     func requireFormats(_ names: String...) throws {
         for n in names {
             guard let f = FormatRegistry.named(n), f.reader != nil, f.writer != nil else {
-                throw XCTSkip("the \(n) reader and writer are not registered yet")
+                throw FormatMissing("the \(n) reader and writer are not registered yet")
             }
         }
     }
@@ -38,7 +38,7 @@ final class BatchCommandTests: XCTestCase {
     /// 1,000 DOCX of which 100 are corrupt or hostile: the batch finishes, reports each failure by
     /// name and reason, and converts every good one.
     func testThousandDocumentsWithTenPercentHostileFinishAndReportEachFailure() throws {
-        guard FormatRegistry.named("docx")?.reader != nil else { throw XCTSkip("the DOCX reader is not registered yet") }
+        guard FormatRegistry.named("docx")?.reader != nil else { throw FormatMissing("the DOCX reader is not registered yet") }
         let target = FormatRegistry.named("md")?.writer != nil ? "md" : "docx"
         let input = dir + "/in"
         try BatchFixture.write("", to: input + "/.keep")
@@ -256,7 +256,7 @@ final class BatchCommandTests: XCTestCase {
     /// Real Word documents from ../shared/corpus: changes and comments found, failing only when named;
     /// a link to a bookmark (which the DOCX reader does not keep) is not called broken.
     func testCheckOnRealDocx() throws {
-        guard FormatRegistry.named("docx")?.reader != nil else { throw XCTSkip("the DOCX reader is not registered yet") }
+        guard FormatRegistry.named("docx")?.reader != nil else { throw FormatMissing("the DOCX reader is not registered yet") }
         let corpus = RepositoryRoot.path + "/../shared/corpus/"
         let files = ["pandoc/track_changes_scrubbed_metadata.docx", "mammoth.js/comments.docx", "python-docx/par-hlink-frags.docx"]
             .map { corpus + $0 }
