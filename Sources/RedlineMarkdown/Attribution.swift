@@ -165,7 +165,7 @@ struct CommentText {
 
     private static func escape(_ s: String, _ chars: String) -> String {
         // Names and dates rarely hold a character to escape (all ASCII): then the string is kept as is.
-        let special = chars.utf8
+        let special = Array(chars.utf8)
         guard s.utf8.contains(where: { special.contains($0) }) else { return s }
         var out = ""
         for c in s {

@@ -113,10 +113,10 @@ public enum InlineBuilder {
 
     private static func byFormatChange(_ runs: ArraySlice<Run>) -> [Inline] {
         if runs.allSatisfy({ $0.formatChange == nil }) {
-            return formatted(runs.map(\.content)[...], runs.map(\.format)[...], level: 0)
+            return formatted(runs, level: 0)
         }
         return group(runs, by: \.formatChange) { fc, part in
-            let inner = formatted(part.map(\.content)[...], part.map(\.format)[...], level: 0)
+            let inner = formatted(part, level: 0)
             return fc.map { [.formatChange($0, inner)] } ?? inner
         }
     }
@@ -167,41 +167,43 @@ public enum InlineBuilder {
         }
     }
 
-    private static func formatted(_ contents: ArraySlice<Run.Content>, _ formats: ArraySlice<TextFormat>, level: Int) -> [Inline] {
+    /// Inlines for `runs` (whose change, link and formatting change are all equal), nesting toggles from
+    /// `level` on. The runs are read in place: copying their formats and contents costs more than the rest.
+    private static func formatted(_ runs: ArraySlice<Run>, level: Int) -> [Inline] {
         var level = level
         // Skip levels no run uses (most runs are plain or have one toggle).
-        if level == 0 && formats.allSatisfy({ $0.style.isEmpty }) { level = 1 }
-        if level >= 1 && !formats.contains(where: { $0.hasToggles }) { level = toggleCount + 1 }
-        while level >= 1 && level <= toggleCount && !formats.contains(where: { isOn($0, level) }) { level += 1 }
+        if level == 0 && runs.allSatisfy({ $0.format.style.isEmpty }) { level = 1 }
+        if level >= 1 && !runs.contains(where: { $0.format.hasToggles }) { level = toggleCount + 1 }
+        while level >= 1 && level <= toggleCount && !runs.contains(where: { isOn($0.format, level) }) { level += 1 }
         if level == 0 {
             var out: [Inline] = []
-            var i = formats.startIndex
-            while i < formats.endIndex {
-                let s = formats[i].style
+            var i = runs.startIndex
+            while i < runs.endIndex {
+                let s = runs[i].format.style
                 var j = i + 1
-                while j < formats.endIndex && formats[j].style == s { j += 1 }
-                let built = formatted(contents[i..<j], formats[i..<j], level: 1)
+                while j < runs.endIndex && runs[j].format.style == s { j += 1 }
+                let built = formatted(runs[i..<j], level: 1)
                 out += s.isEmpty ? built : [.styled(s, built)]
                 i = j
             }
             return out
         }
         if level > toggleCount {
-            return zip(contents, formats).map { content, format in
-                switch content {
-                case .text(let s): return format.code ? .code(s) : .text(s)
+            return runs.map { run in
+                switch run.content {
+                case .text(let s): return run.format.code ? .code(s) : .text(s)
                 case .lineBreak: return .lineBreak
                 case .atom(let a): return a
                 }
             }
         }
         var out: [Inline] = []
-        var i = formats.startIndex
-        while i < formats.endIndex {
-            let on = isOn(formats[i], level)
+        var i = runs.startIndex
+        while i < runs.endIndex {
+            let on = isOn(runs[i].format, level)
             var j = i + 1
-            while j < formats.endIndex && isOn(formats[j], level) == on { j += 1 }
-            let built = formatted(contents[i..<j], formats[i..<j], level: level + 1)
+            while j < runs.endIndex && isOn(runs[j].format, level) == on { j += 1 }
+            let built = formatted(runs[i..<j], level: level + 1)
             out += on ? [wrap(level, built)] : built
             i = j
         }
