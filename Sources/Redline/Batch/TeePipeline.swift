@@ -7,41 +7,12 @@
 ///                      └──▶ inspect            (a look at every chunk as read)
 ///
 /// Memory stays bounded by one chunk per branch plus what a stage holds back, as in `Pipeline.run`.
-public struct TeeBranch {
-    /// The transforms of this branch, in order.
-    public var stages: [any ChunkStage]
-    /// Where this branch's chunks end.
-    public var sink: any ChunkSink
+public typealias TeeBranch = StageChain<AnyChunkSink>
 
+extension StageChain where Sink == AnyChunkSink {
+    /// A branch: `stages` in front of a writer chosen at run time.
     public init(stages: [any ChunkStage], sink: any ChunkSink) {
-        self.stages = stages
-        self.sink = sink
-    }
-
-    mutating func begin(_ header: DocumentHeader) throws {
-        var h = header
-        for i in stages.indices { h = try stages[i].begin(h) }
-        try sink.begin(h)
-    }
-
-    /// Passes `batch` through stages `first...`, then into the sink.
-    mutating func push(_ batch: [Chunk], from first: Int) throws {
-        var batch = batch
-        for i in first..<stages.count where !batch.isEmpty {
-            var out: [Chunk] = []
-            for chunk in batch { try stages[i].process(chunk) { out.append($0) } }
-            batch = out
-        }
-        for chunk in batch { try sink.write(chunk) }
-    }
-
-    mutating func finish() throws {
-        for i in stages.indices {
-            var out: [Chunk] = []
-            try stages[i].finish { out.append($0) }
-            try push(out, from: i + 1)
-        }
-        try sink.finish()
+        self.init(stages: stages, sink: AnyChunkSink(sink))
     }
 }
 
@@ -55,7 +26,7 @@ public enum TeePipeline {
         for i in branches.indices { try branches[i].begin(header) }
         while let chunk = try source.next() {
             try inspect?(chunk)
-            for i in branches.indices { try branches[i].push([chunk], from: 0) }
+            for i in branches.indices { try branches[i].write(chunk) }
         }
         for i in branches.indices { try branches[i].finish() }
     }

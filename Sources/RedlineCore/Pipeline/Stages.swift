@@ -35,32 +35,69 @@ public protocol ChunkSink {
     mutating func finish() throws
 }
 
-/// Runs a source through stages into a sink.
-public enum Pipeline {
-    /// Pulls every chunk from `source` through `stages` (in order) into `sink`, then finishes the sink.
-    public static func run(source: inout some ChunkSource, stages: [any ChunkStage], sink: inout some ChunkSink) throws {
-        var stages = stages
-        var header = source.header
-        for i in stages.indices { header = try stages[i].begin(header) }
-        try sink.begin(header)
+/// Stages in front of a sink, as one sink: what `Pipeline.run` drives, and one branch of a tee
+/// (module `Redline`'s `TeePipeline`). Each stage's output is the next one's input.
+public struct StageChain<Sink: ChunkSink>: ChunkSink {
+    /// The transforms, in order.
+    public var stages: [any ChunkStage]
+    /// Where the chunks end.
+    public var sink: Sink
 
-        // Passes `batch` through stages `first...` (each stage's output is the next one's input), then the sink.
-        func push(_ batch: [Chunk], from first: Int) throws {
-            var batch = batch
-            for i in first..<stages.count where !batch.isEmpty {
-                var out: [Chunk] = []
-                for chunk in batch { try stages[i].process(chunk) { out.append($0) } }
-                batch = out
-            }
-            for chunk in batch { try sink.write(chunk) }
-        }
-        while let chunk = try source.next() { try push([chunk], from: 0) }
+    public init(stages: [any ChunkStage], sink: Sink) {
+        self.stages = stages
+        self.sink = sink
+    }
+
+    public mutating func begin(_ header: DocumentHeader) throws {
+        var h = header
+        for i in stages.indices { h = try stages[i].begin(h) }
+        try sink.begin(h)
+    }
+
+    public mutating func write(_ chunk: Chunk) throws { try push([chunk], from: 0) }
+
+    /// Releases what the stages hold back (each into the stages after it), then finishes the sink.
+    public mutating func finish() throws {
         for i in stages.indices {
             var out: [Chunk] = []
             try stages[i].finish { out.append($0) }
             try push(out, from: i + 1)
         }
         try sink.finish()
+    }
+
+    /// Passes `batch` through stages `first...`, then into the sink.
+    private mutating func push(_ batch: [Chunk], from first: Int) throws {
+        var batch = batch
+        for i in first..<stages.count where !batch.isEmpty {
+            var out: [Chunk] = []
+            for chunk in batch { try stages[i].process(chunk) { out.append($0) } }
+            batch = out
+        }
+        for chunk in batch { try sink.write(chunk) }
+    }
+}
+
+/// A sink of any type, as a concrete `ChunkSink` (for chains whose writer is chosen at run time).
+public struct AnyChunkSink: ChunkSink {
+    public var base: any ChunkSink
+
+    public init(_ base: any ChunkSink) { self.base = base }
+    public mutating func begin(_ header: DocumentHeader) throws { try base.begin(header) }
+    public mutating func write(_ chunk: Chunk) throws { try base.write(chunk) }
+    public mutating func finish() throws { try base.finish() }
+}
+
+/// Runs a source through stages into a sink.
+public enum Pipeline {
+    /// Pulls every chunk from `source` through `stages` (in order) into `sink`, then finishes the sink.
+    public static func run<Sink: ChunkSink>(source: inout some ChunkSource, stages: [any ChunkStage],
+                                            sink: inout Sink) throws {
+        var chain = StageChain(stages: stages, sink: sink)
+        try chain.begin(source.header)
+        while let chunk = try source.next() { try chain.write(chunk) }
+        try chain.finish()
+        sink = chain.sink
     }
 }
 
