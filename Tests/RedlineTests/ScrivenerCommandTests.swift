@@ -4,7 +4,7 @@ import XCTest
 
 /// `redline scrivener` as a user runs it: outputs, report, exit status, messages.
 final class ScrivenerCommandTests: XCTestCase {
-    private var garden: String { RepositoryRoot.path + "/Corpus/scrivener/Garden.scriv" }
+    private var garden: String { RepositoryPaths.root + "/Corpus/scrivener/Garden.scriv" }
 
     private func temporary() throws -> String {
         let dir = NSTemporaryDirectory() + "redline-scrivener-cli-" + UUID().uuidString
@@ -15,7 +15,7 @@ final class ScrivenerCommandTests: XCTestCase {
 
     func testMigratesToDOCXWithAReportBatchToolsRead() throws {
         let dir = try temporary()
-        let r = try BatchCLI.run(["scrivener", garden, "-o", dir + "/garden.docx", "--report", dir + "/report.jsonl"])
+        let r = try RedlineBinary.run(["scrivener", garden, "-o", dir + "/garden.docx", "--report", dir + "/report.jsonl"])
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertTrue(r.stderr.contains("migrated 3 of 3 binder items into 1 file"), r.stderr)
         XCTAssertTrue(r.stderr.contains("note[scrivener.excluded]"), r.stderr)
@@ -28,14 +28,14 @@ final class ScrivenerCommandTests: XCTestCase {
     func testBadProjectsAndRequests() throws {
         let dir = try temporary()
         try FileManager.default.createDirectory(atPath: dir + "/Empty.scriv", withIntermediateDirectories: true)
-        let empty = try BatchCLI.run(["scrivener", dir + "/Empty.scriv", "-o", dir + "/x.docx"])
+        let empty = try RedlineBinary.run(["scrivener", dir + "/Empty.scriv", "-o", dir + "/x.docx"])
         XCTAssertEqual(empty.status, 1)
         XCTAssertTrue(empty.stderr.hasPrefix("redline: error: ") && empty.stderr.contains("no .scrivx binder"), empty.stderr)
 
-        let format = try BatchCLI.run(["scrivener", garden, "-o", dir + "/x", "--to", "pdf"])
+        let format = try RedlineBinary.run(["scrivener", garden, "-o", dir + "/x", "--to", "pdf"])
         XCTAssertEqual(format.status, 2, format.stderr)
 
-        let inside = try BatchCLI.run(["scrivener", garden, "-o", garden + "/out.docx"])
+        let inside = try RedlineBinary.run(["scrivener", garden, "-o", garden + "/out.docx"])
         XCTAssertEqual(inside.status, 2, inside.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: garden + "/out.docx"))
     }
