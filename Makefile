@@ -27,7 +27,7 @@ demo: release
 test:
 	@bash scripts/setup.sh test
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	@bash scripts/run-tests.sh
 
 # Rewrites the golden files from the current output (review the diff before committing).
 golden: setup
