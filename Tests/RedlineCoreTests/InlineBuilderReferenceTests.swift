@@ -86,11 +86,13 @@ private enum Reference {
         return out
     }
 
-    static let toggles: [(WritableKeyPath<TextFormat, Bool>, ([Inline]) -> Inline)] = [
-        (\.bold, Inline.strong), (\.italic, Inline.emphasis), (\.underline, Inline.underline),
-        (\.strikethrough, Inline.strikethrough), (\.smallCaps, Inline.smallCaps), (\.superscript, Inline.superscript),
-        (\.subscript, Inline.subscript), (\.highlight, Inline.highlight),
-    ]
+    static var toggles: [(WritableKeyPath<TextFormat, Bool>, ([Inline]) -> Inline)] {
+        [
+            (\.bold, Inline.strong), (\.italic, Inline.emphasis), (\.underline, Inline.underline),
+            (\.strikethrough, Inline.strikethrough), (\.smallCaps, Inline.smallCaps), (\.superscript, Inline.superscript),
+            (\.subscript, Inline.subscript), (\.highlight, Inline.highlight),
+        ]
+    }
 
     static func formatted(_ runs: ArraySlice<Run>, level: Int) -> [Inline] {
         if level == 0 {
