@@ -29,7 +29,9 @@ public struct XMLAttribute: Hashable, Sendable {
 /// (names are libxml2's interned strings, text and attribute values bytes in an arena), so memory stays
 /// flat however long the input is and no tree is built.
 /// Elements are matched by namespace URI and local name, never by prefix: the caller maps the URIs it
-/// cares about to its own numbers (several URIs may share a number, e.g. Transitional and Strict OOXML).
+/// cares about to its own numbers (several URIs may share a number, e.g. Transitional and Strict OOXML),
+/// and may list the local names it matches often: `nameID` is then a number to switch on, found once per
+/// distinct name instead of a string built and compared per element.
 ///
 /// Safety: no network (`XML_PARSE_NONET`), external entities never loaded, entities never substituted,
 /// any DTD refused (OOXML and Scrivener files have none), nesting limited by `Limits.maxNesting`,
@@ -41,25 +43,24 @@ public final class XMLReader {
     /// The name of the input for messages (`word/document.xml`).
     public let name: String
     /// What the reader is on after the last `next()`.
-    public private(set) var kind: XMLNodeKind = .end
+    public var kind: XMLNodeKind { currentKind }
 
+    // The reader's state is read for every event, one access at a time: no exclusivity checks.
+    @exclusivity(unchecked) private var currentKind: XMLNodeKind = .end
+    @exclusivity(unchecked) private var position = 0
     private let events: EventQueue
-    private var position = 0
     private var parser: xmlParserCtxtPtr?
     private let read: (UnsafeMutableRawBufferPointer) throws -> Int
     private var buffer = [UInt8](repeating: 0, count: 1 << 16)
-    private var finished = false
-    private let namespaces: [String: Int]
-    private var lastNamespacePointer: UnsafePointer<xmlChar>?
-    private var lastNamespace = noNamespace
-    private var namespaceCache: [UnsafePointer<xmlChar>: Int] = [:]
+    @exclusivity(unchecked) private var finished = false
     /// Local names by libxml2's interned pointer: a direct-mapped table (names repeat endlessly).
-    private var nameSlots = [(UnsafePointer<xmlChar>?, String)](repeating: (nil, ""), count: 512)
+    @exclusivity(unchecked) private var nameSlots = [(UnsafePointer<xmlChar>?, String)](repeating: (nil, ""), count: 512)
 
     /// Reads XML held in memory.
-    public convenience init(bytes: [UInt8], name: String, namespaces: [String: Int] = [:], limits: Limits = Limits()) throws {
+    public convenience init(bytes: [UInt8], name: String, namespaces: [String: Int] = [:], names: [String] = [],
+                            limits: Limits = Limits()) throws {
         var offset = 0
-        try self.init(name: name, namespaces: namespaces, limits: limits) { buffer in
+        try self.init(name: name, namespaces: namespaces, names: names, limits: limits) { buffer in
             let n = min(buffer.count, bytes.count - offset)
             if n > 0 {
                 bytes.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress! + offset, byteCount: n) }
@@ -71,13 +72,14 @@ public final class XMLReader {
 
     /// Reads XML that `read` supplies in pieces: it fills the start of the buffer and returns how many
     /// bytes it wrote, 0 at the end. An error it throws ends reading and is rethrown by `next()`.
-    public init(name: String, namespaces: [String: Int] = [:], limits: Limits = Limits(),
+    /// `names`: local names whose position in the list `nameID` gives.
+    public init(name: String, namespaces: [String: Int] = [:], names: [String] = [], limits: Limits = Limits(),
                 read: @escaping (UnsafeMutableRawBufferPointer) throws -> Int) throws {
         XMLSafety.install()
         self.name = name
-        self.namespaces = namespaces
         self.read = read
-        self.events = EventQueue(maxNesting: limits.maxNesting)
+        let ids = Dictionary(names.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
+        self.events = EventQueue(maxNesting: limits.maxNesting, names: ids, namespaces: namespaces)
         var sax = EventQueue.saxHandler()
         let ctx = Unmanaged.passUnretained(events).toOpaque()
         guard let p = xmlCreatePushParserCtxt(&sax, ctx, nil, 0, nil) else {
@@ -96,6 +98,16 @@ public final class XMLReader {
     /// Comments, processing instructions and the XML declaration are skipped.
     public func next() throws -> XMLNodeKind? {
         position += 1
+        if position < events.items.count {
+            let k = events.items[position].kind
+            currentKind = k
+            return k
+        }
+        return try nextPiece()
+    }
+
+    /// `next()` at the end of the parsed events: parses more input.
+    private func nextPiece() throws -> XMLNodeKind? {
         while position >= events.items.count {
             if finished {
                 position = events.items.count
@@ -104,7 +116,7 @@ public final class XMLReader {
             try parseMore()
         }
         let k = events.items[position].kind
-        kind = k
+        currentKind = k
         return k
     }
 
@@ -156,15 +168,19 @@ public final class XMLReader {
     /// The local name of the current element (start or end), without prefix.
     public var localName: String {
         guard let p = current?.name else { return "" }
-        let slot = Int(truncatingIfNeeded: UInt(bitPattern: p) >> 3) & (nameSlots.count - 1)
+        let slot = Int(truncatingIfNeeded: (UInt(bitPattern: p) &* 0x9E37_79B9_7F4A_7C15) >> 55)
         if nameSlots[slot].0 == p { return nameSlots[slot].1 }
         let s = String(cString: p)
         nameSlots[slot] = (p, s)
         return s
     }
 
+    /// The position of the current element's local name in the `names` the reader was given; -1 when
+    /// it is not listed, and on text.
+    public var nameID: Int { Int(current?.nameID ?? -1) }
+
     /// The caller's number for the current element's namespace URI, or `noNamespace`.
-    public var namespace: Int { number(ofNamespace: current?.uri) }
+    public var namespace: Int { Int(current?.namespace ?? -1) }
 
     /// The namespace URI of the current element ("" when none).
     public var namespaceURI: String { current?.uri.map { String(cString: $0) } ?? "" }
@@ -196,8 +212,7 @@ public final class XMLReader {
         return local.withCString { want -> String? in
             for i in e.start..<(e.start + e.count) {
                 let a = events.attributes[i]
-                if strcmp(want, UnsafeRawPointer(a.name).assumingMemoryBound(to: CChar.self)) == 0,
-                   number(ofNamespace: a.uri) == namespace {
+                if a.namespace == namespace, strcmp(want, UnsafeRawPointer(a.name).assumingMemoryBound(to: CChar.self)) == 0 {
                     return events.string(a.valueStart, a.valueCount)
                 }
             }
@@ -210,7 +225,7 @@ public final class XMLReader {
         guard let e = current, e.kind == .start else { return [] }
         return (e.start..<(e.start + e.count)).map { i in
             let a = events.attributes[i]
-            return XMLAttribute(namespace: number(ofNamespace: a.uri), localName: String(cString: a.name),
+            return XMLAttribute(namespace: Int(a.namespace), localName: String(cString: a.name),
                                 value: events.string(a.valueStart, a.valueCount))
         }
     }
@@ -241,20 +256,5 @@ public final class XMLReader {
             }
         }
         return out
-    }
-
-    private func number(ofNamespace p: UnsafePointer<xmlChar>?) -> Int {
-        guard let p else { return Self.noNamespace }
-        if p == lastNamespacePointer { return lastNamespace }
-        let n: Int
-        if let cached = namespaceCache[p] {
-            n = cached
-        } else {
-            n = namespaces[String(cString: p)] ?? Self.noNamespace
-            namespaceCache[p] = n
-        }
-        lastNamespacePointer = p
-        lastNamespace = n
-        return n
     }
 }

@@ -63,7 +63,9 @@ final class DOCXPackage {
     /// A streaming XML reader over `entry`.
     func xml(_ entry: ZipEntry) throws -> XMLReader {
         let stream = try archive.open(entry)
-        return try XMLReader(name: entry.name, namespaces: OOXML.table, limits: limits) { try stream.read(into: $0) }
+        return try XMLReader(name: entry.name, namespaces: OOXML.table, names: OOXML.names, limits: limits) {
+            try stream.read(into: $0)
+        }
     }
 
     // MARK: Relationships

@@ -19,7 +19,7 @@ extension StoryParser {
         pendingAtoms = []
         var extra: [Block] = []
         try forEachChild {
-            if x.isElement("pPr", in: OOXML.w) {
+            if x.isElement(.pPr, in: OOXML.w) {
                 markup = try PropertyParser.paragraphProperties(x, diagnostics: diagnostics)
             } else {
                 try inlineElement(&runs, &extra, Enclosing())
@@ -117,16 +117,16 @@ extension StoryParser {
             return
         }
         guard x.namespace == OOXML.w else { try x.skipElement(); return }
-        switch x.localName {
-        case "r":
+        switch x.tag {
+        case .r:
             try run(&runs, &extra, enclosing)
-        case "ins", "del", "moveFrom", "moveTo":
+        case .ins, .del, .moveFrom, .moveTo:
             var inner = enclosing
             let change = PropertyParser.change(x)
-            switch x.localName {
-            case "ins": inner.change = .insertion(change)
-            case "del": inner.change = .deletion(change)
-            case "moveFrom": inner.change = .move(Move(change: change, name: moveFromName ?? "move\(change.id ?? "")", side: .from))
+            switch x.tag {
+            case .ins: inner.change = .insertion(change)
+            case .del: inner.change = .deletion(change)
+            case .moveFrom: inner.change = .move(Move(change: change, name: moveFromName ?? "move\(change.id ?? "")", side: .from))
             default: inner.change = .move(Move(change: change, name: moveToName ?? "move\(change.id ?? "")", side: .to))
             }
             guard let outer = enclosing.change else {
@@ -138,23 +138,23 @@ extension StoryParser {
             var innerRuns: [Run] = []
             try forEachChild { try inlineElement(&innerRuns, &extra, inner) }
             runs += InlineBuilder.inlines(from: innerRuns).map { Run(.atom($0), change: outer) }
-        case "hyperlink":
+        case .hyperlink:
             var inner = enclosing
             var url = x.attribute("id", in: OOXML.r).flatMap { context.relationships[$0]?.target } ?? ""
             if let anchor = x.attribute("anchor", in: OOXML.w) { url += "#" + anchor }
             inner.link = Link(url: url, title: x.attribute("tooltip", in: OOXML.w) ?? "")
             try forEachChild { try inlineElement(&runs, &extra, inner) }
-        case "fldSimple":
+        case .fldSimple:
             var inner = enclosing
             if let link = Self.hyperlink(fromField: x.attribute("instr", in: OOXML.w) ?? "") { inner.link = link }
             try forEachChild { try inlineElement(&runs, &extra, inner) }
-        case "commentRangeStart", "commentRangeEnd":
+        case .commentRangeStart, .commentRangeEnd:
             if var atom = commentMarker() {
                 atom.change = nil
                 runs.append(atom)
             }
             try x.skipElement()
-        case "moveFromRangeStart", "moveToRangeStart", "moveFromRangeEnd", "moveToRangeEnd", "bookmarkStart":
+        case .moveFromRangeStart, .moveToRangeStart, .moveFromRangeEnd, .moveToRangeEnd, .bookmarkStart:
             rangeMarker()
             try x.skipElement()
         default:
@@ -204,22 +204,23 @@ extension StoryParser {
                 if x.namespace == OOXML.m { runs += try equation() } else { try x.skipElement() }
                 return
             }
-            switch x.localName {
-            case "rPr":
+            switch x.tag {
+            case .rPr:
                 var ignored: ParagraphMarkChange?
                 markup = try PropertyParser.runProperties(x, diagnostics: diagnostics, markChange: &ignored)
-                hasProperties = true
+                // LibreOffice writes an empty `<w:rPr></w:rPr>` in every run: that is no properties.
+                hasProperties = markup.formatChange != nil || markup.props != RunProps()
                 formatted = nil
                 return
-            case "t", "delText":
+            case .t, .delText:
                 let text = try x.elementText()
                 if !text.isEmpty { add(.text(text)) }
                 return
-            case "instrText", "delInstrText":
+            case .instrText, .delInstrText:
                 let text = try x.elementText()
                 if !fields.isEmpty, !fields[fields.count - 1].showingResult { fields[fields.count - 1].instruction += text }
                 return
-            case "fldChar":
+            case .fldChar:
                 switch x.attribute("fldCharType", in: OOXML.w) {
                 case "begin": fields.append(Field())
                 case "separate":
@@ -230,30 +231,30 @@ extension StoryParser {
                 case "end": if !fields.isEmpty { fields.removeLast() }
                 default: break
                 }
-            case "tab", "ptab": add(.text("\t"))
-            case "br":
+            case .tab, .ptab: add(.text("\t"))
+            case .br:
                 switch x.attribute("type", in: OOXML.w) {
                 case "page", "column":
                     diagnostics.report(.docxPageBreak, "page and column breaks are not kept", at: location)
                 default: add(.lineBreak)
                 }
-            case "cr": add(.lineBreak)
-            case "noBreakHyphen": add(.text("\u{2011}"))
-            case "softHyphen": add(.text("\u{00AD}"))
-            case "sym":
+            case .cr: add(.lineBreak)
+            case .noBreakHyphen: add(.text("\u{2011}"))
+            case .softHyphen: add(.text("\u{00AD}"))
+            case .sym:
                 if let code = x.attribute("char", in: OOXML.w).flatMap({ UInt32($0, radix: 16) }) {
                     add(.text(SymbolFont.character(code, font: x.attribute("font", in: OOXML.w))))
                 }
-            case "footnoteReference", "endnoteReference":
+            case .footnoteReference, .endnoteReference:
                 if let id = x.attribute("id", in: OOXML.w) {
-                    let key = (x.localName == "footnoteReference" ? "fn" : "en") + id
+                    let key = (x.tag == .footnoteReference ? "fn" : "en") + id
                     addAtom(.noteReference(context.noteLabels[key] ?? key))
                 }
-            case "commentReference":
+            case .commentReference:
                 if let id = x.attribute("id", in: OOXML.w), !context.replyIDs.contains(id), !startedComments.contains(id) {
                     runs.append(Run(.atom(.commentPoint(id))))
                 }
-            case "drawing", "pict", "object":
+            case .drawing, .pict, .object:
                 try graphic(enclosing: enclosing, add: { addAtom($0) }, extra: &extra)
                 return
             default:
@@ -337,14 +338,14 @@ extension StoryParser {
     private func graphic(enclosing: Enclosing, add: (Inline) -> Void, extra: inout [Block]) throws {
         var alt = "", title = ""
         var target: String?
-        var chart = false, object = x.localName == "object"
+        var chart = false, object = x.tag == .object
         var open = 1
         while open > 0, let k = try x.next() {
             switch k {
             case .text: continue
             case .end: open -= 1
             case .start:
-                if x.isElement("txbxContent", in: OOXML.w) {
+                if x.isElement(.txbxContent, in: OOXML.w) {
                     let saved = fields
                     fields = []
                     extra += try blocks()
@@ -353,17 +354,17 @@ extension StoryParser {
                     continue
                 }
                 open += 1
-                switch (x.namespace, x.localName) {
-                case (OOXML.wp, "docPr"):
+                switch (x.namespace, x.tag) {
+                case (OOXML.wp, .docPr):
                     alt = x.attribute("descr") ?? ""
                     title = x.attribute("title") ?? ""
-                case (OOXML.a, "blip"):
+                case (OOXML.a, .blip):
                     target = x.attribute("embed", in: OOXML.r) ?? x.attribute("link", in: OOXML.r)
-                case (OOXML.v, "imagedata"):
+                case (OOXML.v, .imagedata):
                     target = x.attribute("id", in: OOXML.r) ?? target
                     if title.isEmpty { title = x.attribute("title", in: OOXML.o) ?? "" }
-                case (OOXML.c, "chart"): chart = true
-                case (OOXML.o, "OLEObject"): object = true
+                case (OOXML.c, .chart): chart = true
+                case (OOXML.o, .OLEObject): object = true
                 default: break
                 }
             }
@@ -389,7 +390,7 @@ extension StoryParser {
             case .text: continue
             case .end: open -= 1
             case .start:
-                if x.isElement("t", in: OOXML.m) { out += try x.elementText() } else { open += 1 }
+                if x.isElement(.t, in: OOXML.m) { out += try x.elementText() } else { open += 1 }
             }
         }
         return out.isEmpty ? [] : [Run(.text(out))]
