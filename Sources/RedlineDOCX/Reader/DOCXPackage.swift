@@ -75,9 +75,9 @@ final class DOCXPackage {
         }
     }
 
-    /// Parts at least this large (as the archive declares) are parsed on a thread of their own: below it,
-    /// starting a thread costs more than it saves.
-    static let backgroundParseSize: UInt64 = 1 << 20
+    /// Parts at least this large (as the archive declares) are parsed on a thread of their own (a body,
+    /// a long comments part): parsing them takes a millisecond or more, starting a thread some microseconds.
+    static let backgroundParseSize: UInt64 = 128 << 10
 
     // MARK: Relationships
 

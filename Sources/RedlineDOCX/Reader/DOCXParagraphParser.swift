@@ -15,7 +15,9 @@ extension StoryParser {
         paragraphCount += 1
         let paraID = x.attribute("paraId", in: OOXML.w14)
         var markup = ParagraphMarkup()
-        var runs = pendingAtoms
+        var runs = runBuffer
+        runBuffer = []
+        runs.append(contentsOf: pendingAtoms)
         pendingAtoms = []
         var extra: [Block] = []
         try forEachChild {
@@ -38,6 +40,8 @@ extension StoryParser {
         let base = resolvedStyle(styleID)
         let resolved = base.props.merged(with: markup.props)
         let inlines = RunNesting.paragraphInlines(from: runs)
+        runs.removeAll(keepingCapacity: true)
+        runBuffer = runs
         var paragraph = Paragraph(inlines, style: paragraphStyle(resolved, styleID: styleID), markChange: markup.markChange)
         if let (change, old) = markup.propsChange {
             let oldID = old.styleID ?? styles.defaultParagraphStyleID
@@ -186,18 +190,17 @@ extension StoryParser {
     private func add(_ content: Run.Content, to runs: inout [Run], _ look: inout RunLook, _ enclosing: Enclosing) {
         if fields.contains(where: { !$0.showingResult }) { return }
         if look.computed == nil { compute(&look, enclosing) }
-        let link = fields.last(where: { $0.link != nil })?.link ?? enclosing.link
+        let run = Run(content, format: look.computed!.format, link: fields.last(where: { $0.link != nil })?.link ?? enclosing.link,
+                      change: enclosing.change, formatChange: look.computed!.change)
         // Adjacent text of the same look joins the previous run (Word splits runs freely).
         if case .text(let s) = content, let i = runs.indices.last, case .text(var joined) = runs[i].content,
-           runs[i].change == enclosing.change, runs[i].link == link, runs[i].format == look.computed!.format,
-           runs[i].formatChange == look.computed!.change {
+           runs[i].hasLook(of: run) {
             runs[i].content = .lineBreak  // releases the run's copy, so the append below is in place
             joined += s
             runs[i].content = .text(joined)
             return
         }
-        runs.append(Run(content, format: look.computed!.format, link: link, change: enclosing.change,
-                        formatChange: look.computed!.change))
+        runs.append(run)
     }
 
     private func addAtom(_ inline: Inline, to runs: inout [Run], _ enclosing: Enclosing) {
@@ -403,5 +406,12 @@ extension StoryParser {
             }
         }
         return out.isEmpty ? [] : [Run(.text(out))]
+    }
+}
+
+private extension Run {
+    /// The same formatting, link and change as `other` (compared in place: this is the run loop).
+    func hasLook(of other: Run) -> Bool {
+        format == other.format && change == other.change && link == other.link && formatChange == other.formatChange
     }
 }
