@@ -44,8 +44,14 @@ public struct ConversionOptions: Sendable {
 /// Runs conversions: reader → stages → writer.
 public enum Converter {
     /// Converts `input` into `output`, reporting losses into `diagnostics`.
+    /// Runs on threads with large stacks (`LargeStack`): deeply nested input cannot overflow the caller's.
     public static func convert(_ input: DocumentInput, to output: any ByteOutput, options: ConversionOptions,
                                diagnostics: Diagnostics) throws {
+        try LargeStack.run { try convertHere(input, to: output, options: options, diagnostics: diagnostics) }
+    }
+
+    private static func convertHere(_ input: DocumentInput, to output: any ByteOutput, options: ConversionOptions,
+                                    diagnostics: Diagnostics) throws {
         guard let reader = options.from.reader else {
             throw RedlineError.usage("Redline cannot read \(options.from.name)")
         }
@@ -54,9 +60,15 @@ public enum Converter {
         }
         var write = options.write
         options.to.adjustOptions?(&write)
-        var source = try reader.open(input, options: options.read, diagnostics: diagnostics)
-        var sink = try writer.sink(to: output, options: write, diagnostics: diagnostics)
-        try Pipeline.run(source: &source, stages: options.stages, sink: &sink)
+        // The reader and the writer run on two threads, each reporting into its own diagnostics; merged
+        // afterwards in the order one thread would have reported them.
+        let readSide = Diagnostics(), writeSide = Diagnostics()
+        defer { diagnostics.absorb([readSide, writeSide]) }
+        var source = try reader.open(input, options: options.read, diagnostics: readSide)
+        writeSide.stamp = 1
+        var sink = try writer.sink(to: output, options: write, diagnostics: writeSide)
+        try Pipeline.runConcurrently(source: &source, stages: options.stages, sink: &sink,
+                                     readSide: readSide, writeSide: writeSide)
         try output.flush()
     }
 
@@ -73,8 +85,10 @@ public enum Converter {
     public static func read(_ input: DocumentInput, format: Format, options: ReadOptions = ReadOptions(),
                             diagnostics: Diagnostics = Diagnostics()) throws -> Document {
         guard let reader = format.reader else { throw RedlineError.usage("Redline cannot read \(format.name)") }
-        var source = try reader.open(input, options: options, diagnostics: diagnostics)
-        return try Document(reading: &source)
+        return try LargeStack.run {
+            var source = try reader.open(input, options: options, diagnostics: diagnostics)
+            return try Document(reading: &source)
+        }
     }
 
     /// Writes a document held in memory.
@@ -83,9 +97,11 @@ public enum Converter {
         guard let writer = format.writer else { throw RedlineError.usage("Redline cannot write \(format.name)") }
         var o = options
         format.adjustOptions?(&o)
-        var source = ChunkArraySource(document)
-        var sink = try writer.sink(to: output, options: o, diagnostics: diagnostics)
-        try Pipeline.run(source: &source, stages: [], sink: &sink)
-        try output.flush()
+        try LargeStack.run {
+            var source = ChunkArraySource(document)
+            var sink = try writer.sink(to: output, options: o, diagnostics: diagnostics)
+            try Pipeline.run(source: &source, stages: [], sink: &sink)
+            try output.flush()
+        }
     }
 }

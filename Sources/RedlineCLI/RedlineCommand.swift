@@ -21,7 +21,8 @@ public struct RedlineCommand: ParsableCommand {
     public static func runMain(_ arguments: [String]? = nil) -> Never {
         do {
             var command = try parseAsRoot(arguments)
-            try command.run()
+            // Every command works on a thread with a large stack: deeply nested input cannot overflow it.
+            try LargeStack.run { try command.run() }
             Foundation.exit(0)
         } catch let e as RedlineError {
             FileHandle.standardError.write(Data("redline: error: \(e.message)\n".utf8))

@@ -154,7 +154,7 @@ struct CommentText {
     static func header(author: String?, date: String?, attributes: [AttributeToken] = []) -> String {
         var s = "@"
         if let a = author { s += escapeName(a) }
-        if let d = date { s += (author == nil ? "" : " ") + "(" + escape(d, ")\\<>") + ")" }
+        if let d = date { s += (author == nil ? "" : " ") + "(" + escapeDate(d) + ")" }
         if !attributes.isEmpty { s += " [" + AttributeList.write(attributes) + "]" }
         return s
     }
@@ -163,10 +163,16 @@ struct CommentText {
         escape(s.replacingNewlines, "\\([|<>")
     }
 
-    private static func escape(_ s: String, _ chars: String) -> String {
+    /// A date as written inside `(…)`.
+    static func escapeDate(_ s: String) -> String {
+        escape(s, ")\\<>")
+    }
+
+    private static func escape(_ s: String, _ chars: StaticString) -> String {
         // Names and dates rarely hold a character to escape (all ASCII): then the string is kept as is.
-        let special = Array(chars.utf8)
+        let special = UnsafeBufferPointer(start: chars.utf8Start, count: chars.utf8CodeUnitCount)
         guard s.utf8.contains(where: { special.contains($0) }) else { return s }
+        let chars = chars.description
         var out = ""
         for c in s {
             if chars.contains(c) { out.append("\\") }

@@ -28,6 +28,8 @@ struct InlineRenderer {
     private var afterChecks: [(offset: Int, index: Int)] = []
     /// Offsets of the backslash before a `!` that ends a text: kept only where `[` follows.
     private var bangChecks: [Int] = []
+    /// `text(_:)`'s buffer, kept for its capacity.
+    private var scratch: [UInt8] = []
 
     /// The paragraph continues a change from the previous one: its first inline's opener is not written.
     var omitFirstOpener = false
@@ -130,7 +132,9 @@ struct InlineRenderer {
     /// `text(_:)` on the string's UTF-8 bytes: every character Markdown treats specially is ASCII, so the
     /// bytes are scanned and runs of ordinary ones copied at once.
     private mutating func text(utf8 u: UnsafeBufferPointer<UInt8>) {
-        var buf: [UInt8] = []
+        var buf = scratch  // reused from call to call (taken out, so appending does not copy it)
+        scratch = []
+        buf.removeAll(keepingCapacity: true)
         buf.reserveCapacity(u.count + 8)
         var k = 0
         func flushHeld() {
@@ -198,16 +202,28 @@ struct InlineRenderer {
                 owner.loss(.lossyControlCharacter, "NUL characters cannot be written in Markdown; replaced")
                 buf += [0xEF, 0xBF, 0xBD]
             default:
-                // Bytes up to the next space or special character need nothing: copied in one go.
-                var j = k + 1
-                while j < u.count, Self.isOrdinary(u[j]) { j += 1 }
-                buf.append(contentsOf: UnsafeBufferPointer(rebasing: u[k..<j]))
-                k = j
+                // Bytes up to the next special character need nothing: copied in one go, with the spaces
+                // and tabs between them (spaces at the end are left to the loop, which holds them back).
+                var j = k + 1, end = k + 1
+                while j < u.count {
+                    let b = u[j]
+                    if Self.isOrdinary(b) {
+                        j += 1
+                        end = j
+                    } else if b == 0x20 || b == 0x09 {
+                        j += 1
+                    } else {
+                        break
+                    }
+                }
+                buf.append(contentsOf: UnsafeBufferPointer(rebasing: u[k..<end]))
+                k = end
                 continue
             }
             k += 1
         }
         out += String(decoding: buf, as: UTF8.self)
+        scratch = buf
     }
 
     /// A byte `text(_:)` copies as it is (not a space, tab, line end, NUL or a character it may escape).
@@ -499,6 +515,13 @@ struct InlineRenderer {
     /// Comment ranges that can use the short form: start and end both here, not inside a highlight or a
     /// formatting change, and nothing between them that the short form could not hold.
     static func shortRanges(in inlines: [Inline]) -> Set<String> {
+        func hasStart(_ ins: [Inline]) -> Bool {
+            ins.contains { i in
+                if case .commentStart = i { return true }
+                return hasStart(i.children)
+            }
+        }
+        guard hasStart(inlines) else { return [] }  // most paragraphs
         enum Event { case start(String, Bool), end(String, Bool), other }
         var events: [Event] = []
         func walk(_ ins: [Inline], inHighlight: Bool) {

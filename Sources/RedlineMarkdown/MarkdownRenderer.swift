@@ -357,16 +357,26 @@ final class MarkdownRenderer {
         return attributionComment(c)
     }
 
-    /// Attributions `{>>@Author (date)<<}` built so far, by author and date (a document repeats few pairs).
-    private var attributionComments: [Change: String] = [:]
+    /// Authors as written in attributions, escaped (a document has few authors, and most changes a date
+    /// of their own, so authors are what is worth remembering).
+    private var escapedAuthors: [String: String] = [:]
 
-    /// The comment `{>>@Author (date)<<}` that attributes a change with no other attributes.
+    /// The comment `{>>@Author (date)<<}` that attributes a change with no other attributes: what
+    /// `CommentText.header(author:date:)` gives, inside `{>>…<<}`.
     func attributionComment(_ c: Change) -> String {
-        let key = Change(author: c.author, date: c.date)
-        if let cached = attributionComments[key] { return cached }
-        let comment = "{>>" + CommentText.header(author: c.author, date: c.date) + "<<}"
-        attributionComments[key] = comment
-        return comment
+        var s = "{>>@"
+        if let a = c.author {
+            if let escaped = escapedAuthors[a] {
+                s += escaped
+            } else {
+                let escaped = CommentText.escapeName(a)
+                escapedAuthors[a] = escaped
+                s += escaped
+            }
+        }
+        if let d = c.date { s += (c.author == nil ? "(" : " (") + CommentText.escapeDate(d) + ")" }
+        s += "<<}"
+        return s
     }
 
     private static func hasBreak(_ inlines: [Inline]) -> Bool {

@@ -139,3 +139,20 @@ private func assertXMLError(_ kind: RedlineError.Kind?, _ fragment: String, file
         XCTFail("not a RedlineError: \(error)", file: file, line: line)
     }
 }
+
+final class XMLReaderNameIDTests: XCTestCase {
+    /// `nameID` is the position of the local name in `names`, whatever the prefix or namespace; -1 otherwise.
+    func testNameIDsByLocalName() throws {
+        let xml = #"<w:document xmlns:w="\#(transitional)" xmlns:m="urn:m"><w:p><m:t/><w:t>x</w:t><w:q/></w:p></w:document>"#
+        let r = try XMLReader(bytes: Array(xml.utf8), name: "t", namespaces: [transitional: W], names: ["p", "t", "document"])
+        var out: [String] = []
+        while let k = try r.next() {
+            switch k {
+            case .start: out.append("<\(r.localName):\(r.nameID):\(r.namespace)")
+            case .end: out.append(">\(r.nameID)")
+            case .text: out.append("text:\(r.nameID)")
+            }
+        }
+        XCTAssertEqual(out, ["<document:2:1", "<p:0:1", "<t:1:-1", ">1", "<t:1:1", "text:-1", ">1", "<q:-1:1", ">-1", ">0", ">2"])
+    }
+}

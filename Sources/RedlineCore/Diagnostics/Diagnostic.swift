@@ -68,8 +68,19 @@ public final class Diagnostics: @unchecked Sendable {
     private let lock = NSLock()
     private var items: [Diagnostic] = []
     private var index: [DiagnosticCode: Int] = [:]
+    /// For each item, the stamp in force when it was first reported.
+    private var firstStamps: [Int] = []
+    private var currentStamp = 0
 
     public init() {}
+
+    /// A number recorded with each code's first report. When the reader and the writer of one conversion
+    /// report into two objects from two threads (`Pipeline.runConcurrently`), the stamps say what a
+    /// single-threaded run would have reported first, so `absorb` gives the same order every time.
+    public var stamp: Int {
+        get { lock.lock(); defer { lock.unlock() }; return currentStamp }
+        set { lock.lock(); defer { lock.unlock() }; currentStamp = newValue }
+    }
 
     /// Records `count` occurrences of `code`.
     public func report(_ code: DiagnosticCode, _ message: @autoclosure () -> String,
@@ -81,7 +92,22 @@ public final class Diagnostics: @unchecked Sendable {
         } else {
             index[code] = items.count
             items.append(Diagnostic(code: code, severity: severity, message: message(), location: location, count: count))
+            firstStamps.append(currentStamp)
         }
+    }
+
+    /// Reports here everything `parts` collected, ordered by the stamp at each code's first report (then
+    /// by `parts` order, then by report order): the order in which one thread running the parts' work
+    /// stage by stage would have reported them.
+    public func absorb(_ parts: [Diagnostics]) {
+        var entries: [(stamp: Int, part: Int, order: Int, diagnostic: Diagnostic)] = []
+        for (p, part) in parts.enumerated() {
+            part.lock.lock()
+            for (k, d) in part.items.enumerated() { entries.append((part.firstStamps[k], p, k, d)) }
+            part.lock.unlock()
+        }
+        entries.sort { ($0.stamp, $0.part, $0.order) < ($1.stamp, $1.part, $1.order) }
+        for e in entries { report(e.diagnostic) }
     }
 
     /// Records a diagnostic as is (merging with an earlier one of the same code).

@@ -1,3 +1,5 @@
+import RedlineXML
+
 /// The XML namespaces the DOCX reader matches, as numbers for `XMLReader`. Transitional and Strict
 /// OOXML URIs share a number, so every match works for both; prefixes are never looked at.
 enum OOXML {
@@ -31,4 +33,52 @@ enum OOXML {
         "http://purl.org/dc/terms/": dcterms,
         "urn:schemas-microsoft-com:office:office": o,
     ]
+}
+
+/// The local names the DOCX reader matches while it reads stories, as numbers: every `XMLReader` of a
+/// package is given `OOXML.names`, and `x.tag` is then an integer switch instead of a string built and
+/// compared per element. A name is matched together with its namespace (`t` is in `w` and in `m`).
+/// A case's raw value is its element's local name.
+enum Tag: String, CaseIterable {
+    /// A name not listed here.
+    case other = ""
+    // Block and run level (the usual ones first).
+    case r, t, p, rPr, pPr, body, tbl, sectPr, delText, instrText, delInstrText, fldChar, fldSimple, hyperlink
+    case tab, ptab, br, cr, noBreakHyphen, softHyphen, sym, footnoteReference, endnoteReference, commentReference
+    case drawing, pict, object, ins, del, moveFrom, moveTo
+    case commentRangeStart, commentRangeEnd, moveFromRangeStart, moveToRangeStart, moveFromRangeEnd, moveToRangeEnd
+    case bookmarkStart, bookmarkEnd
+    // Wrappers looked through, and elements skipped.
+    case sdt, sdtContent, customXml, smartTag, dir, bdo, sdtPr, sdtEndPr, customXmlPr, smartTagPr, proofErr
+    case permStart, permEnd, lastRenderedPageBreak, annotationRef, footnoteRef, endnoteRef, separator
+    case continuationSeparator, rsid, AlternateContent, Choice
+    // Run properties.
+    case bCs, iCs, szCs, lang, noProof, rtl, cs, kern, spacing, w, position, b, i, u, strike, dstrike, caps, smallCaps
+    case vertAlign, highlight, color, shd, sz, rFonts, rStyle, rPrChange
+    // Paragraph properties.
+    case pStyle, numPr, numId, ilvl, numberingChange, outlineLvl, jc, ind, tabs, pPrChange
+    // Tables.
+    case tblPr, tblGrid, gridCol, tblGridChange, tr, trPr, tblPrEx, tblHeader, gridBefore, gridAfter, trPrChange
+    case tblPrExChange, tc, tcPr, gridSpan, vMerge, cellIns, cellDel, cellMerge, tcPrChange
+    // Drawings, text boxes, equations.
+    case txbxContent, docPr, blip, imagedata, chart, OLEObject
+
+    /// The listed tags by `XMLReader.nameID`.
+    static let byID: [Tag] = Array(allCases.dropFirst())
+}
+
+extension OOXML {
+    /// The local names `Tag` lists, in `Tag.byID` order.
+    static let names: [String] = Tag.byID.map(\.rawValue)
+}
+
+extension XMLReader {
+    /// The current element's local name as a `Tag` (`.other` when not listed), whatever its namespace.
+    var tag: Tag {
+        let id = nameID
+        return id >= 0 && id < Tag.byID.count ? Tag.byID[id] : .other
+    }
+
+    /// True when the current element is `tag` in namespace number `namespace`.
+    func isElement(_ tag: Tag, in namespace: Int) -> Bool { self.tag == tag && self.namespace == namespace }
 }

@@ -117,49 +117,49 @@ enum PropertyParser {
         while let k = try x.next(), k != .end {
             guard k == .start else { continue }
             if x.namespace != OOXML.w { try x.skipElement(); continue }
-            switch x.localName {
-            case "bCs", "iCs", "szCs", "lang", "noProof", "rtl", "cs", "kern", "spacing", "w", "position":
+            switch x.tag {
+            case .bCs, .iCs, .szCs, .lang, .noProof, .rtl, .cs, .kern, .spacing, .w, .position:
                 try x.skipElement()
                 continue
             default: break
             }
             let val = x.attribute("val", in: OOXML.w)
-            switch x.localName {
-            case "b": m.props.bold = toggle(x)
-            case "i": m.props.italic = toggle(x)
-            case "u": m.props.underline = val != nil && val != "none"
-            case "strike": m.props.strike = toggle(x)
-            case "dstrike": m.props.doubleStrike = toggle(x)
-            case "caps": m.props.caps = toggle(x)
-            case "smallCaps": m.props.smallCaps = toggle(x)
-            case "vertAlign":
+            switch x.tag {
+            case .b: m.props.bold = toggle(x)
+            case .i: m.props.italic = toggle(x)
+            case .u: m.props.underline = val != nil && val != "none"
+            case .strike: m.props.strike = toggle(x)
+            case .dstrike: m.props.doubleStrike = toggle(x)
+            case .caps: m.props.caps = toggle(x)
+            case .smallCaps: m.props.smallCaps = toggle(x)
+            case .vertAlign:
                 m.props.superscript = val == "superscript"
                 m.props.subscript = val == "subscript"
-            case "highlight":
+            case .highlight:
                 m.props.highlight = val != nil && val != "none"
                 m.props.highlightColor = val.flatMap(highlightColor)
-            case "color": m.props.color = val.flatMap { RGBColor(hex: $0) }
-            case "shd":
+            case .color: m.props.color = val.flatMap { RGBColor(hex: $0) }
+            case .shd:
                 if let fill = x.attribute("fill", in: OOXML.w), let c = RGBColor(hex: fill), c != RGBColor(red: 255, green: 255, blue: 255) {
                     m.props.shading = c
                 }
-            case "sz": m.props.size = val.flatMap(Double.init).map { $0 / 2 }
-            case "rFonts": m.props.font = x.attribute("ascii", in: OOXML.w) ?? x.attribute("hAnsi", in: OOXML.w)
-            case "rStyle": m.props.styleID = val
+            case .sz: m.props.size = val.flatMap(Double.init).map { $0 / 2 }
+            case .rFonts: m.props.font = x.attribute("ascii", in: OOXML.w) ?? x.attribute("hAnsi", in: OOXML.w)
+            case .rStyle: m.props.styleID = val
             // A moved paragraph's mark stays in both versions (Word leaves an empty paragraph behind).
-            case "ins":
+            case .ins:
                 if case .deleted? = markChange { markVanished = true }
                 markChange = .inserted(change(x))
-            case "del":
+            case .del:
                 if case .inserted? = markChange { markVanished = true }
                 markChange = .deleted(change(x))
-            case "rPrChange":
+            case .rPrChange:
                 let c = change(x)
                 var ignored: ParagraphMarkChange?
                 var old = RunProps()
                 while let k2 = try x.next(), k2 != .end {
                     if k2 == .start {
-                        if x.isElement("rPr", in: OOXML.w) {
+                        if x.isElement(.rPr, in: OOXML.w) {
                             old = try runProperties(x, diagnostics: diagnostics, markChange: &ignored).props
                         } else {
                             try x.skipElement()
@@ -182,23 +182,23 @@ enum PropertyParser {
             guard k == .start else { continue }
             if x.namespace != OOXML.w { try x.skipElement(); continue }
             let val = x.attribute("val", in: OOXML.w)
-            switch x.localName {
-            case "pStyle": m.props.styleID = val
-            case "numPr":
+            switch x.tag {
+            case .pStyle: m.props.styleID = val
+            case .numPr:
                 while let k2 = try x.next(), k2 != .end {
                     guard k2 == .start else { continue }
-                    switch x.localName {
-                    case "numId": m.props.numID = x.attribute("val", in: OOXML.w)
-                    case "ilvl": m.props.level = x.attribute("val", in: OOXML.w).flatMap { Int($0) }
-                    case "numberingChange", "ins":
+                    switch x.tag {
+                    case .numId: m.props.numID = x.attribute("val", in: OOXML.w)
+                    case .ilvl: m.props.level = x.attribute("val", in: OOXML.w).flatMap { Int($0) }
+                    case .numberingChange, .ins:
                         diagnostics?.report(.docxNumberingChange, "tracked numbering changes are not kept (the list shows the new numbering)")
                     default: break
                     }
                     try x.skipElement()
                 }
                 continue
-            case "outlineLvl": m.props.outlineLevel = val.flatMap { Int($0) }
-            case "jc":
+            case .outlineLvl: m.props.outlineLevel = val.flatMap { Int($0) }
+            case .jc:
                 switch val {
                 case "left", "start": m.props.style.alignment = .left
                 case "center": m.props.style.alignment = .center
@@ -207,7 +207,7 @@ enum PropertyParser {
                     m.props.style.alignment = .justified
                 default: break
                 }
-            case "ind":
+            case .ind:
                 m.props.style.leftIndent = points(x.attribute("left", in: OOXML.w) ?? x.attribute("start", in: OOXML.w))
                 m.props.style.rightIndent = points(x.attribute("right", in: OOXML.w) ?? x.attribute("end", in: OOXML.w))
                 if let h = points(x.attribute("hanging", in: OOXML.w)) {
@@ -215,7 +215,7 @@ enum PropertyParser {
                 } else if let f = points(x.attribute("firstLine", in: OOXML.w)) {
                     m.props.style.firstLineIndent = f
                 }
-            case "spacing":
+            case .spacing:
                 m.props.style.spaceBefore = points(x.attribute("before", in: OOXML.w))
                 m.props.style.spaceAfter = points(x.attribute("after", in: OOXML.w))
                 if let line = x.attribute("line", in: OOXML.w) {
@@ -225,11 +225,11 @@ enum PropertyParser {
                     default: m.props.style.lineSpacing = points(line, unit: 240).map(LineSpacing.multiple)
                     }
                 }
-            case "tabs":
+            case .tabs:
                 var stops: [TabStop] = []
                 while let k2 = try x.next(), k2 != .end {
                     guard k2 == .start else { continue }
-                    if x.localName == "tab", let pos = points(x.attribute("pos", in: OOXML.w)) {
+                    if x.tag == .tab, let pos = points(x.attribute("pos", in: OOXML.w)) {
                         let alignment: TabStop.Alignment
                         switch x.attribute("val", in: OOXML.w) {
                         case "clear": try x.skipElement(); continue
@@ -251,18 +251,18 @@ enum PropertyParser {
                 }
                 m.props.style.tabStops = stops.sorted { $0.position < $1.position }
                 continue
-            case "rPr":
+            case .rPr:
                 let r = try runProperties(x, diagnostics: diagnostics, markChange: &m.markChange, markVanished: &m.markVanished)
                 if r.formatChange != nil {
                     diagnostics?.report(.docxMarkFormatChange, "tracked formatting changes of paragraph marks are not kept")
                 }
                 continue
-            case "pPrChange":
+            case .pPrChange:
                 let c = change(x)
                 var old = ParaProps()
                 while let k2 = try x.next(), k2 != .end {
                     guard k2 == .start else { continue }
-                    if x.isElement("pPr", in: OOXML.w) {
+                    if x.isElement(.pPr, in: OOXML.w) {
                         old = try paragraphProperties(x, diagnostics: nil).props
                     } else {
                         try x.skipElement()
@@ -270,7 +270,7 @@ enum PropertyParser {
                 }
                 m.propsChange = (c, old)
                 continue
-            case "sectPr":
+            case .sectPr:
                 m.endsSection = true
                 try sectionProperties(x, diagnostics: diagnostics)
                 continue

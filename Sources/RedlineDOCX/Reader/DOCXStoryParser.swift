@@ -19,34 +19,37 @@ enum ParsedBlock {
 /// Parses the blocks of one story (the body, a comment, a note, a table cell, a text box) from a
 /// streaming `XMLReader`. The body is pulled one block-level element at a time (`nextBodyBlocks`);
 /// nested containers are collected whole. State that crosses paragraphs (move ranges, fields, comment
-/// markers between paragraphs) lives here.
+/// markers between paragraphs) lives here; it is read for nearly every element, one access at a time,
+/// so its exclusivity checks are off (they cost more than the reading).
 final class StoryParser {
     let x: XMLReader
-    var context: StoryContext
+    @exclusivity(unchecked) var context: StoryContext
     var diagnostics: Diagnostics { context.diagnostics }
 
     /// The w14:paraId of the last paragraph read (comments are linked to their replies by it).
-    var lastParaID: String?
+    @exclusivity(unchecked) var lastParaID: String?
     /// Paragraphs read so far, for diagnostic locations.
-    var paragraphCount = 0
+    @exclusivity(unchecked) var paragraphCount = 0
     /// Comment ids whose range start has been seen (a reference without one is a point comment).
-    var startedComments: Set<String> = []
+    @exclusivity(unchecked) var startedComments: Set<String> = []
     /// Comment markers met between paragraphs, waiting for the next paragraph.
-    var pendingAtoms: [Run] = []
+    @exclusivity(unchecked) var pendingAtoms: [Run] = []
     /// Open move ranges: range id → name, and the innermost name of each side.
-    var moveNames: [String: String] = [:]
-    var moveFromName: String?
-    var moveToName: String?
+    @exclusivity(unchecked) var moveNames: [String: String] = [:]
+    @exclusivity(unchecked) var moveFromName: String?
+    @exclusivity(unchecked) var moveToName: String?
+    /// The runs of the last paragraph, emptied: their storage is reused by the next one.
+    @exclusivity(unchecked) var runBuffer: [Run] = []
     /// Open complex fields, innermost last.
-    var fields: [Field] = []
+    @exclusivity(unchecked) var fields: [Field] = []
     /// The last run look computed (properties, old properties, change, in a link) and its result.
-    var lastFormat: (props: RunProps, old: RunProps?, change: Change?, inLink: Bool, result: (TextFormat, FormatChange?))?
+    @exclusivity(unchecked) var lastFormat: (props: RunProps, old: RunProps?, change: Change?, inLink: Bool, result: (TextFormat, FormatChange?))?
     /// The look of a run without properties outside links (computed once).
-    var plainRunFormat: (TextFormat, FormatChange?)?
+    @exclusivity(unchecked) var plainRunFormat: (TextFormat, FormatChange?)?
     /// Paragraph styles resolved so far (see `resolvedStyle`).
-    var styleCache: [String: (props: ParaProps, heading: Int?, role: StyleSheet.BlockRole?)] = [:]
+    @exclusivity(unchecked) var styleCache: [String: (props: ParaProps, heading: Int?, role: StyleSheet.BlockRole?)] = [:]
     /// Body-level wrapper elements (w:sdt, w:customXml) currently open.
-    private var bodyWrappers = 0
+    @exclusivity(unchecked) private var bodyWrappers = 0
 
     /// A complex field (`w:fldChar begin … separate … end`).
     struct Field {
@@ -91,14 +94,13 @@ final class StoryParser {
 
     func wrapperAction() -> WrapperAction {
         let ns = x.namespace
-        if ns == OOXML.mc { return x.localName == "AlternateContent" ? .alternate : .skip }
+        if ns == OOXML.mc { return x.tag == .AlternateContent ? .alternate : .skip }
         guard ns == OOXML.w else { return .handle }
-        switch x.localName {
-        case "r", "t", "p", "rPr", "pPr": return .handle  // the usual ones first: a string switch tries cases in order
-        case "sdt", "sdtContent", "customXml", "smartTag", "dir", "bdo": return .enter
-        case "sdtPr", "sdtEndPr", "customXmlPr", "smartTagPr", "proofErr", "permStart", "permEnd",
-             "bookmarkEnd", "lastRenderedPageBreak", "annotationRef", "footnoteRef", "endnoteRef",
-             "separator", "continuationSeparator", "rsid":
+        switch x.tag {
+        case .sdt, .sdtContent, .customXml, .smartTag, .dir, .bdo: return .enter
+        case .sdtPr, .sdtEndPr, .customXmlPr, .smartTagPr, .proofErr, .permStart, .permEnd,
+             .bookmarkEnd, .lastRenderedPageBreak, .annotationRef, .footnoteRef, .endnoteRef,
+             .separator, .continuationSeparator, .rsid:
             return .skip
         default: return .handle
         }
@@ -109,7 +111,7 @@ final class StoryParser {
         var taken = false
         while let k = try x.next(), k != .end {
             guard k == .start else { continue }
-            if !taken && x.isElement("Choice", in: OOXML.mc) {
+            if !taken && x.isElement(.Choice, in: OOXML.mc) {
                 taken = true
                 try forEachChild(body)
             } else {
@@ -133,7 +135,7 @@ final class StoryParser {
     /// Moves into `w:body`; false when the part has none.
     func enterBody() throws -> Bool {
         while let k = try x.next() {
-            if k == .start && x.isElement("body", in: OOXML.w) { return true }
+            if k == .start && x.isElement(.body, in: OOXML.w) { return true }
         }
         return false
     }
@@ -201,18 +203,18 @@ final class StoryParser {
             try x.skipElement()
             return []
         }
-        switch x.localName {
-        case "p": return try paragraph()
-        case "tbl": return [.block(.table(try table()))]
-        case "sectPr":
+        switch x.tag {
+        case .p: return try paragraph()
+        case .tbl: return [.block(.table(try table()))]
+        case .sectPr:
             try PropertyParser.sectionProperties(x, diagnostics: diagnostics)
-        case "commentRangeStart", "commentRangeEnd":
+        case .commentRangeStart, .commentRangeEnd:
             if let atom = commentMarker() { pendingAtoms.append(atom) }
             try x.skipElement()
-        case "moveFromRangeStart", "moveToRangeStart", "moveFromRangeEnd", "moveToRangeEnd", "bookmarkStart":
+        case .moveFromRangeStart, .moveToRangeStart, .moveFromRangeEnd, .moveToRangeEnd, .bookmarkStart:
             rangeMarker()
             try x.skipElement()
-        case "ins", "del", "moveFrom", "moveTo":
+        case .ins, .del, .moveFrom, .moveTo:
             // Block-level revision wrappers (rare): read their content as blocks.
             var out: [ParsedBlock] = []
             try forEachChild { out += try blockElement() }
@@ -233,18 +235,18 @@ final class StoryParser {
         /// For each grid column, the (row, cell) of the cell a vertical merge continues.
         var mergeOrigin: [Int: (Int, Int)] = [:]
         try forEachChild {
-            switch (x.namespace == OOXML.w, x.localName) {
-            case (true, "tblPr"):
+            switch (x.namespace == OOXML.w, x.tag) {
+            case (true, .tblPr):
                 try countChanges(["tblPrChange"], .docxTablePropertyChange)
-            case (true, "tblGrid"):
+            case (true, .tblGrid):
                 try forEachChild {
-                    if x.localName == "gridCol", let w = PropertyParser.points(x.attribute("w", in: OOXML.w)) { widths.append(w) }
-                    if x.localName == "tblGridChange" {
+                    if x.tag == .gridCol, let w = PropertyParser.points(x.attribute("w", in: OOXML.w)) { widths.append(w) }
+                    if x.tag == .tblGridChange {
                         diagnostics.report(.docxTablePropertyChange, "tracked table, row and cell property changes are not kept", at: location)
                     }
                     try x.skipElement()
                 }
-            case (true, "tr"):
+            case (true, .tr):
                 let (row, isHeader) = try tableRow(rowIndex: rows.count, mergeOrigin: &mergeOrigin, rows: &rows)
                 if countingHeaders && isHeader { headerRows += 1 } else { countingHeaders = false }
                 rows.append(row)
@@ -298,38 +300,38 @@ final class StoryParser {
         var column = 0
         var after = 0
         try forEachChild {
-            switch (x.namespace == OOXML.w, x.localName) {
-            case (true, "trPr"), (true, "tblPrEx"):
+            switch (x.namespace == OOXML.w, x.tag) {
+            case (true, .trPr), (true, .tblPrEx):
                 try forEachChild {
-                    switch x.localName {
-                    case "tblHeader": header = PropertyParser.toggle(x)
-                    case "ins": row.change = .inserted(PropertyParser.change(x))
-                    case "del": row.change = .deleted(PropertyParser.change(x))
-                    case "gridBefore":
+                    switch x.tag {
+                    case .tblHeader: header = PropertyParser.toggle(x)
+                    case .ins: row.change = .inserted(PropertyParser.change(x))
+                    case .del: row.change = .deleted(PropertyParser.change(x))
+                    case .gridBefore:
                         let n = Int(x.attribute("val", in: OOXML.w) ?? "") ?? 0
                         for _ in 0..<max(0, min(n, 1000)) { row.cells.append(TableCell([])) }
                         column += max(0, min(n, 1000))
-                    case "gridAfter": after = Int(x.attribute("val", in: OOXML.w) ?? "") ?? 0
-                    case "trPrChange", "tblPrExChange":
+                    case .gridAfter: after = Int(x.attribute("val", in: OOXML.w) ?? "") ?? 0
+                    case .trPrChange, .tblPrExChange:
                         diagnostics.report(.docxTablePropertyChange, "tracked table, row and cell property changes are not kept", at: location)
                     default: break
                     }
                     try x.skipElement()
                 }
-            case (true, "tc"):
+            case (true, .tc):
                 var span = 1
                 var merge: String?  // "restart", "continue" or nil
                 var blocks: [Block] = []
                 var builder = ListBuilder(numbering: context.numbering)
                 try forEachChild {
-                    if x.isElement("tcPr", in: OOXML.w) {
+                    if x.isElement(.tcPr, in: OOXML.w) {
                         try forEachChild {
-                            switch x.localName {
-                            case "gridSpan": span = max(1, min(Int(x.attribute("val", in: OOXML.w) ?? "") ?? 1, 1000))
-                            case "vMerge": merge = x.attribute("val", in: OOXML.w) ?? "continue"
-                            case "cellIns", "cellDel", "cellMerge":
+                            switch x.tag {
+                            case .gridSpan: span = max(1, min(Int(x.attribute("val", in: OOXML.w) ?? "") ?? 1, 1000))
+                            case .vMerge: merge = x.attribute("val", in: OOXML.w) ?? "continue"
+                            case .cellIns, .cellDel, .cellMerge:
                                 diagnostics.report(.docxCellChange, "tracked cell insertions, deletions and merges are not kept (the cells are shown)", at: location)
-                            case "tcPrChange":
+                            case .tcPrChange:
                                 diagnostics.report(.docxTablePropertyChange, "tracked table, row and cell property changes are not kept", at: location)
                             default: break
                             }
@@ -377,7 +379,7 @@ final class StoryParser {
     /// A comment range marker as a run; nil for a reply's marker (replies have no anchor of their own).
     func commentMarker() -> Run? {
         guard let id = x.attribute("id", in: OOXML.w), !context.replyIDs.contains(id) else { return nil }
-        if x.localName == "commentRangeStart" {
+        if x.tag == .commentRangeStart {
             startedComments.insert(id)
             return Run(.atom(.commentStart(id)))
         }
@@ -387,20 +389,20 @@ final class StoryParser {
     /// Move range starts and ends (which name the moves) and bookmarks.
     func rangeMarker() {
         let id = x.attribute("id", in: OOXML.w) ?? ""
-        switch x.localName {
-        case "moveFromRangeStart":
+        switch x.tag {
+        case .moveFromRangeStart:
             let name = x.attribute("name", in: OOXML.w) ?? "move\(id)"
             moveNames[id] = name
             moveFromName = name
-        case "moveToRangeStart":
+        case .moveToRangeStart:
             let name = x.attribute("name", in: OOXML.w) ?? "move\(id)"
             moveNames[id] = name
             moveToName = name
-        case "moveFromRangeEnd":
+        case .moveFromRangeEnd:
             if moveNames.removeValue(forKey: id) == moveFromName { moveFromName = nil }
-        case "moveToRangeEnd":
+        case .moveToRangeEnd:
             if moveNames.removeValue(forKey: id) == moveToName { moveToName = nil }
-        case "bookmarkStart":
+        case .bookmarkStart:
             if let name = x.attribute("name", in: OOXML.w), !name.hasPrefix("_") {
                 diagnostics.report(.docxBookmark, "bookmarks are not kept (links to them keep their #name)", at: location)
             }

@@ -1,0 +1,78 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Work on threads with a large stack. Readers, transforms and writers recurse over nested blocks, as deep
+/// as the readers' limits allow (`Limits.maxNesting`); a main thread's 8 MiB (or a worker's 512 KiB) is
+/// not enough for that, a reserved 256 MiB is. Pages are committed only when touched.
+public enum LargeStack {
+    /// The stack reserved for each thread.
+    public static let size = 256 << 20
+
+    /// Runs `body` on a thread with a large stack and waits for it; its result or error. When the
+    /// system refuses a new thread, `body` runs on the calling thread.
+    public static func run<T>(_ body: () throws -> T) throws -> T {
+        try withoutActuallyEscaping(body) { body in
+            let call = Call(body)
+            guard let thread = StackThread.spawn({ call.run() }) else { return try body() }
+            thread.join()
+            return try call.result!.get()
+        }
+    }
+
+    /// `body` and its result. `@unchecked Sendable`: the spawned thread touches it until it ends, the
+    /// caller only after joining it.
+    private final class Call<T>: @unchecked Sendable {
+        let body: () throws -> T
+        var result: Result<T, any Error>?
+        init(_ body: @escaping () throws -> T) { self.body = body }
+        func run() { result = Result { try body() } }
+    }
+}
+
+/// A POSIX thread with a `LargeStack.size` stack, to be joined.
+final class StackThread {
+    private var thread: pthread_t
+
+    private init(_ thread: pthread_t) { self.thread = thread }
+
+    /// Starts `body` on a new thread; nil when the system refuses one.
+    static func spawn(_ body: @escaping @Sendable () -> Void) -> StackThread? {
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        defer { pthread_attr_destroy(&attributes) }
+        pthread_attr_setstacksize(&attributes, LargeStack.size)
+        let context = Unmanaged.passRetained(Box(body)).toOpaque()
+        #if canImport(Darwin)
+        var thread: pthread_t?
+        #else
+        var thread = pthread_t()
+        #endif
+        let status = pthread_create(&thread, &attributes, { context in
+            let box = Unmanaged<Box>.fromOpaque(context!).takeRetainedValue()
+            box.body()
+            return nil
+        }, context)
+        guard status == 0 else {
+            Unmanaged<Box>.fromOpaque(context).release()
+            return nil
+        }
+        #if canImport(Darwin)
+        return thread.map(StackThread.init)
+        #else
+        return StackThread(thread)
+        #endif
+    }
+
+    /// Waits for the thread to end.
+    func join() { pthread_join(thread, nil) }
+
+    private final class Box {
+        let body: @Sendable () -> Void
+        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+    }
+}

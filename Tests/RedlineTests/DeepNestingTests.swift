@@ -1,0 +1,63 @@
+import Foundation
+import XCTest
+import RedlineZip
+
+/// Hostile nesting as deep as the readers allow converts, or fails with one clear error, to every
+/// format: never a crash (conversions run on threads with large stacks).
+final class DeepNestingTests: XCTestCase {
+    var tmp: String!
+
+    override func setUpWithError() throws {
+        tmp = NSTemporaryDirectory() + "redline-deep-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: tmp, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(atPath: tmp)
+    }
+
+    func testMarkdownQuotesNestedToTheLimitConvertAndBeyondItFailClearly() throws {
+        for (levels, ok) in [(1_990, true), (2_500, false)] {
+            let input = tmp + "/deep\(levels).md"
+            try (String(repeating: "> ", count: levels) + "deep\n").write(toFile: input, atomically: true, encoding: .utf8)
+            for format in ["md", "html", "docx", "rtf"] {
+                let r = try RedlineBinary.run(["convert", input, "-o", tmp + "/out\(levels).\(format)", "-q"])
+                if ok {
+                    XCTAssertEqual(r.status, 0, "\(levels) levels → \(format): \(r.stderr)")
+                } else {
+                    XCTAssertEqual(r.status, 1, "\(levels) levels → \(format)")
+                    XCTAssertTrue(r.stderr.contains("nesting deeper than"), r.stderr)
+                }
+            }
+        }
+    }
+
+    func testDOCXTablesNestedThousandsDeepConvert() throws {
+        let levels = 3_300  // three elements a level: under the XML reader's 10,000
+        let w = "xmlns:w=\"http://schemas.openxmlformats.org/wordprocessingml/2006/main\""
+        let body = String(repeating: "<w:tbl><w:tr><w:tc>", count: levels) + "<w:p><w:r><w:t>deep</w:t></w:r></w:p>"
+            + String(repeating: "</w:tc></w:tr></w:tbl>", count: levels)
+        let zip = try ZipWriter()
+        try zip.add("[Content_Types].xml", text: """
+            <?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">\
+            <Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>\
+            <Default Extension="xml" ContentType="application/xml"/>\
+            <Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>
+            """)
+        try zip.add("_rels/.rels", text: """
+            <?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">\
+            <Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>
+            """)
+        try zip.add("word/document.xml", text: "<?xml version=\"1.0\" encoding=\"UTF-8\"?><w:document \(w)><w:body>\(body)</w:body></w:document>")
+        var bytes: [UInt8] = []
+        try zip.finish { bytes += $0 }
+        let input = tmp + "/deep.docx"
+        FileManager.default.createFile(atPath: input, contents: Data(bytes))
+        for format in ["md", "html", "docx", "rtf"] {
+            let r = try RedlineBinary.run(["convert", input, "-o", tmp + "/out.\(format)", "-q"])
+            XCTAssertEqual(r.status, 0, "→ \(format): \(r.stderr)")
+        }
+        let md = try String(contentsOfFile: tmp + "/out.md", encoding: .utf8)
+        XCTAssertTrue(md.contains("deep"), md)
+    }
+}
