@@ -7,37 +7,41 @@ enum RunNesting {
     /// A paragraph's inlines: its runs nested, then adjacent deletions and insertions paired into
     /// substitutions (`InlineBuilder.pairingSubstitutions(InlineBuilder.inlines(from: runs))`).
     static func paragraphInlines(from runs: [Run]) -> [Inline] {
-        // Changes are outermost here (toggles nest inside them), so pairing looks at this level only,
-        // unless an atom holds inlines (a revision inside another): those are paired inside too.
-        guard let toggles = toggles(runs), !runs.indices.contains(where: { runs[$0].holdsInlines }) else {
-            return InlineBuilder.pairingSubstitutions(InlineBuilder.inlines(from: runs))
-        }
-        var out: [Inline] = []
-        forEachChangeGroup(runs, toggles) { inline in
-            if let last = out.last, let paired = Self.paired(last, inline) {
-                out[out.count - 1] = paired
-            } else {
-                out.append(inline)
+        // Runs are read through a buffer pointer: fields in place, never whole runs copied.
+        let nested = runs.withUnsafeBufferPointer { runs -> [Inline]? in
+            // Changes are outermost here (toggles nest inside them), so pairing looks at this level only,
+            // unless an atom holds inlines (a revision inside another): those are paired inside too.
+            guard let toggles = toggles(runs), !runs.contains(where: \.holdsInlines) else { return nil }
+            var out: [Inline] = []
+            forEachChangeGroup(runs, toggles) { inline in
+                if let last = out.last, let paired = Self.paired(last, inline) {
+                    out[out.count - 1] = paired
+                } else {
+                    out.append(inline)
+                }
             }
+            return out
         }
-        return out
+        return nested ?? InlineBuilder.pairingSubstitutions(InlineBuilder.inlines(from: runs))
     }
 
     static func inlines(from runs: [Run]) -> [Inline] {
-        guard let toggles = toggles(runs) else { return InlineBuilder.inlines(from: runs) }
-        var out: [Inline] = []
-        forEachChangeGroup(runs, toggles) { out.append($0) }
-        return out
+        let nested = runs.withUnsafeBufferPointer { runs -> [Inline]? in
+            guard let toggles = toggles(runs) else { return nil }
+            var out: [Inline] = []
+            forEachChangeGroup(runs, toggles) { out.append($0) }
+            return out
+        }
+        return nested ?? InlineBuilder.inlines(from: runs)
     }
 
     /// Each run's one toggle (see `toggle`); nil when a run needs `InlineBuilder`.
-    private static func toggles(_ runs: [Run]) -> [Int8]? {
+    private static func toggles(_ runs: UnsafeBufferPointer<Run>) -> [Int8]? {
         var toggles: [Int8] = []
         toggles.reserveCapacity(runs.count)
         for i in runs.indices {
-            // Fields are read in place: copying whole runs here was a tenth of the reader's time.
-            guard runs[i].link == nil, runs[i].formatChange == nil, !runs[i].format.code, runs[i].format.style.isEmpty,
-                  let t = toggle(runs[i].format) else { return nil }
+            guard runs[i].link == nil, runs[i].formatChange == nil, !runs[i].format.code,
+                  runs[i].format.style == Self.noStyle, let t = toggle(runs[i].format) else { return nil }
             toggles.append(t)
         }
         return toggles
@@ -45,7 +49,7 @@ enum RunNesting {
 
     /// Calls `body` with the inlines of each stretch of runs under one change (or none), in order:
     /// unchanged runs one by one, changed stretches as one insertion, deletion or move.
-    private static func forEachChangeGroup(_ runs: [Run], _ toggles: [Int8], _ body: (Inline) -> Void) {
+    private static func forEachChangeGroup(_ runs: UnsafeBufferPointer<Run>, _ toggles: [Int8], _ body: (Inline) -> Void) {
         var i = 0
         while i < runs.count {
             var j = i + 1
@@ -73,6 +77,9 @@ enum RunNesting {
         }
     }
 
+    /// The character style of a run that has none.
+    private static let noStyle = CharacterStyle()
+
     /// The one toggle that is on (1...8 in `InlineBuilder`'s nesting order), 0 for none, nil for several.
     private static func toggle(_ f: TextFormat) -> Int8? {
         let bits = (f.bold ? 1 : 0) | (f.italic ? 2 : 0) | (f.underline ? 4 : 0) | (f.strikethrough ? 8 : 0)
@@ -96,8 +103,9 @@ enum RunNesting {
     }
 
     /// Runs `range` grouped by their toggle, adjacent text joined.
-    private static func toggled(_ runs: [Run], _ toggles: [Int8], _ range: Range<Int>) -> [Inline] {
+    private static func toggled(_ runs: UnsafeBufferPointer<Run>, _ toggles: [Int8], _ range: Range<Int>) -> [Inline] {
         var out: [Inline] = []
+        out.reserveCapacity(range.count)
         var i = range.lowerBound
         while i < range.upperBound {
             let t = toggles[i]
@@ -107,6 +115,7 @@ enum RunNesting {
                 appendLeaves(runs, i..<j, to: &out)
             } else {
                 var inner: [Inline] = []
+                inner.reserveCapacity(j - i)
                 appendLeaves(runs, i..<j, to: &inner)
                 out.append(wrap(t, inner))
             }
@@ -115,7 +124,7 @@ enum RunNesting {
         return out
     }
 
-    private static func appendLeaves(_ runs: [Run], _ range: Range<Int>, to out: inout [Inline]) {
+    private static func appendLeaves(_ runs: UnsafeBufferPointer<Run>, _ range: Range<Int>, to out: inout [Inline]) {
         for k in range {
             switch runs[k].content {
             case .text(let s):
