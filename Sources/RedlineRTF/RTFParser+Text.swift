@@ -190,8 +190,7 @@ extension RTFParser {
     /// Forgets worked-out display formats (a font, colour or style table entry changed).
     func invalidateFormats() {
         formatCache.removeAll()
-        lastFormat = CharFormat()
-        lastTextFormat = TextFormat()
+        recentFormats.removeAll()
     }
 
     /// The model's format and change for RTF character properties.
@@ -213,10 +212,9 @@ extension RTFParser {
         key.revisionDate = 0
         key.deletionDate = 0
         if link == nil {
-            if key == lastFormat { return (lastTextFormat, change) }
+            for i in recentFormats.indices where recentFormats[i].key == key { return (recentFormats[i].format, change) }
             if let t = formatCache[key] {
-                lastFormat = key
-                lastTextFormat = t
+                rememberFormat(key, t)
                 return (t, change)
             }
         }
@@ -248,11 +246,15 @@ extension RTFParser {
             }
         }
         if link == nil {
-            lastFormat = key
-            lastTextFormat = t
+            rememberFormat(key, t)
             if formatCache.count < 1024 { formatCache[key] = t }
         }
         return (t, change)
+    }
+
+    private func rememberFormat(_ key: CharFormat, _ format: TextFormat) {
+        if recentFormats.count >= 4 { recentFormats.removeLast() }
+        recentFormats.insert((key, format), at: 0)
     }
 
     /// A revision date, decoded once per distinct value.
