@@ -56,8 +56,6 @@ final class RTFParser {
 
     // Body.
     @exclusivity(unchecked) var stories: [Story] = [Story(kind: .main)]
-    /// An empty run buffer with capacity, swapped with a story's runs as its paragraph ends.
-    @exclusivity(unchecked) var spareRuns: [Run] = []
     @exclusivity(unchecked) var fields: [FieldState] = []
     var rowDefinitions: [Int: RowDefinition] = [:]
     var rowDefinitionDepth = 1
