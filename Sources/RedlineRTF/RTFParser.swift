@@ -78,9 +78,10 @@ final class RTFParser {
     var pendingNotes: [Note] = []
     var openRanges = Set<String>()
     var startedRanges = Set<String>()
-    /// The last few display formats used, newest first (runs alternate between a few: plain, italic, bold...);
-    /// checked before `formatCache`, whose hashing costs more than these comparisons.
-    @exclusivity(unchecked) var recentFormats: [(key: CharFormat, format: TextFormat)] = []
+    /// The keys and display formats of the last few formats used, newest first (runs alternate between a few:
+    /// plain, italic, bold...); checked before `formatCache`, whose hashing costs more than these comparisons.
+    @exclusivity(unchecked) var recentKeys: [CharFormat] = []
+    @exclusivity(unchecked) var recentFormats: [TextFormat] = []
     var hiddenCount = 0
     var dateCache: [Int: String?] = [:]
     /// Display formats already worked out, by RTF character properties (revision marks cleared).

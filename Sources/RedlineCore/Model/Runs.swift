@@ -134,6 +134,7 @@ public enum InlineBuilder {
     private static func wrapped(_ runs: ArraySlice<Run>,
                                 _ build: (ArraySlice<Run>, inout [Inline]) -> Void) -> [Inline] {
         var inner: [Inline] = []
+        inner.reserveCapacity(runs.count)
         build(runs, &inner)
         return inner
     }
@@ -207,7 +208,13 @@ public enum InlineBuilder {
         if level >= 1 && !runs.contains(where: { $0.format.hasToggles }) { level = toggleCount + 1 }
         while level >= 1 && level <= toggleCount && !runs.contains(where: { isOn($0.format, level) }) { level += 1 }
         if level > toggleCount {
-            for k in runs.indices { appendLeaf(runs[k], to: &out) }
+            for k in runs.indices {
+                switch runs[k].content {
+                case .text(let s): appendMerging(runs[k].format.code ? .code(s) : .text(s), to: &out)
+                case .lineBreak: out.append(.lineBreak)
+                case .atom(let a): appendMerging(a.mapChildren(normalized), to: &out)
+                }
+            }
             return
         }
         var i = runs.startIndex
@@ -230,16 +237,6 @@ public enum InlineBuilder {
                 }
             }
             i = j
-        }
-    }
-
-    /// Appends the leaf inline of `run` (its content; the formatting is already nested around it).
-    @inline(__always)
-    private static func appendLeaf(_ run: Run, to out: inout [Inline]) {
-        switch run.content {
-        case .text(let s): appendMerging(run.format.code ? .code(s) : .text(s), to: &out)
-        case .lineBreak: out.append(.lineBreak)
-        case .atom(let a): appendMerging(a.mapChildren(normalized), to: &out)
         }
     }
 
