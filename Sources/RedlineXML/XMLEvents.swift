@@ -55,13 +55,33 @@ struct InternedNumbers {
     }
 }
 
+/// The events of one piece of input: what the reader walks. Names are libxml2's interned strings, text
+/// and attribute values bytes in `arena`.
+struct EventBatch {
+    var items: [Event] = []
+    var attributes: [AttributeEvent] = []
+    var arena: [UInt8] = []
+    /// The line the parser had reached at the end of the piece, for messages.
+    var line = 0
+
+    /// Empties the batch, keeping its storage for the next piece.
+    mutating func reset() {
+        items.removeAll(keepingCapacity: true)
+        attributes.removeAll(keepingCapacity: true)
+        arena.removeAll(keepingCapacity: true)
+        line = 0
+    }
+
+    func string(_ start: Int, _ count: Int) -> String {
+        arena.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[start..<(start + count)]), as: UTF8.self) }
+    }
+}
+
 /// What the SAX callbacks fill for one piece of input (reached through the parser's user data).
-/// The properties are read and written millions of times per document by the callbacks and the reader,
-/// one access at a time, never overlapping: their exclusivity checks are off (they were a tenth of the time).
+/// The properties are read and written millions of times per document by the callbacks, one access at a
+/// time, never overlapping: their exclusivity checks are off (they were a tenth of the time).
 final class EventQueue {
-    @exclusivity(unchecked) var items: [Event] = []
-    @exclusivity(unchecked) var attributes: [AttributeEvent] = []
-    @exclusivity(unchecked) var arena: [UInt8] = []
+    @exclusivity(unchecked) var batch = EventBatch()
     @exclusivity(unchecked) var depth: Int32 = 0
     @exclusivity(unchecked) var sawRoot = false
     let maxNesting: Int
@@ -77,27 +97,15 @@ final class EventQueue {
         self.maxNesting = maxNesting
         self.names = InternedNumbers(names)
         self.namespaces = InternedNumbers(namespaces)
-        items.reserveCapacity(4096)
-        arena.reserveCapacity(1 << 16)
-    }
-
-    func reset() {
-        items.removeAll(keepingCapacity: true)
-        attributes.removeAll(keepingCapacity: true)
-        arena.removeAll(keepingCapacity: true)
-    }
-
-    func string(_ start: Int, _ count: Int) -> String {
-        arena.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[start..<(start + count)]), as: UTF8.self) }
     }
 
     /// Appends an attribute value. Without entity substitution libxml2 hands every "&" of a value over
     /// as "&#38;" (so that a tree builder could tell it from an entity); every "&" it gives starts one.
     func appendAttributeValue(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard bytes.contains(0x26) else { arena.append(contentsOf: bytes); return }
+        guard bytes.contains(0x26) else { batch.arena.append(contentsOf: bytes); return }
         var i = 0
         while i < bytes.count {
-            arena.append(bytes[i])
+            batch.arena.append(bytes[i])
             if bytes[i] == 0x26, i + 4 < bytes.count, bytes[i + 1] == 0x23, bytes[i + 2] == 0x33, bytes[i + 3] == 0x38,
                bytes[i + 4] == 0x3B {
                 i += 5
@@ -149,19 +157,19 @@ private func saxStart(_ ctx: UnsafeMutableRawPointer?, _ localname: UnsafePointe
             q.refuse(.limit("XML nested deeper than \(q.maxNesting) elements"))
             return
         }
-        let first = q.attributes.count
+        let first = q.batch.attributes.count
         if let attributes, nbAttributes > 0 {
             for i in 0..<Int(nbAttributes) {
                 guard let name = attributes[i * 5] else { continue }
                 let begin = attributes[i * 5 + 3], end = attributes[i * 5 + 4]
-                let start = q.arena.count
+                let start = q.batch.arena.count
                 if let begin, let end, end > begin { q.appendAttributeValue(UnsafeBufferPointer(start: begin, count: end - begin)) }
-                q.attributes.append(AttributeEvent(name: name, namespace: q.namespaces.number(attributes[i * 5 + 2]),
-                                                   valueStart: start, valueCount: q.arena.count - start))
+                q.batch.attributes.append(AttributeEvent(name: name, namespace: q.namespaces.number(attributes[i * 5 + 2]),
+                                                         valueStart: start, valueCount: q.batch.arena.count - start))
             }
         }
-        q.items.append(Event(kind: .start, nameID: q.names.number(localname), namespace: q.namespaces.number(uri), depth: q.depth,
-                             name: localname, uri: uri, start: first, count: q.attributes.count - first))
+        q.batch.items.append(Event(kind: .start, nameID: q.names.number(localname), namespace: q.namespaces.number(uri),
+                                   depth: q.depth, name: localname, uri: uri, start: first, count: q.batch.attributes.count - first))
         q.depth += 1
         q.sawRoot = true
     }
@@ -171,8 +179,8 @@ private func saxEnd(_ ctx: UnsafeMutableRawPointer?, _ localname: UnsafePointer<
                     _ uri: UnsafePointer<xmlChar>?) {
     withQueue(ctx) { q in
         q.depth -= 1
-        q.items.append(Event(kind: .end, nameID: q.names.number(localname), namespace: q.namespaces.number(uri), depth: q.depth,
-                             name: localname, uri: uri, start: 0, count: 0))
+        q.batch.items.append(Event(kind: .end, nameID: q.names.number(localname), namespace: q.namespaces.number(uri),
+                                   depth: q.depth, name: localname, uri: uri, start: 0, count: 0))
     }
 }
 
@@ -181,14 +189,14 @@ private func saxCharacters(_ ctx: UnsafeMutableRawPointer?, _ ch: UnsafePointer<
     withQueue(ctx) { q in
         guard q.depth > 0 else { return }
         let bytes = UnsafeBufferPointer(start: ch, count: Int(len))
-        if let last = q.items.last, last.kind == .text, last.start + last.count == q.arena.count {
-            q.arena.append(contentsOf: bytes)
-            q.items[q.items.count - 1].count += Int(len)
+        if let last = q.batch.items.last, last.kind == .text, last.start + last.count == q.batch.arena.count {
+            q.batch.arena.append(contentsOf: bytes)
+            q.batch.items[q.batch.items.count - 1].count += Int(len)
             return
         }
-        let start = q.arena.count
-        q.arena.append(contentsOf: bytes)
-        q.items.append(Event(kind: .text, nameID: -1, namespace: -1, depth: q.depth, name: nil, uri: nil, start: start, count: Int(len)))
+        let start = q.batch.arena.count
+        q.batch.arena.append(contentsOf: bytes)
+        q.batch.items.append(Event(kind: .text, nameID: -1, namespace: -1, depth: q.depth, name: nil, uri: nil, start: start, count: Int(len)))
     }
 }
 

@@ -48,13 +48,20 @@ public final class XMLReader {
     // The reader's state is read for every event, one access at a time: no exclusivity checks.
     @exclusivity(unchecked) private var currentKind: XMLNodeKind = .end
     @exclusivity(unchecked) private var position = 0
-    private let events: EventQueue
-    private var parser: xmlParserCtxtPtr?
-    private let read: (UnsafeMutableRawBufferPointer) throws -> Int
-    private var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    /// The events of the current piece of input.
+    @exclusivity(unchecked) private var batch = EventBatch()
     @exclusivity(unchecked) private var finished = false
+    /// Where the pieces come from: parsed on this thread, or on a thread of their own.
+    private let source: Source
+    /// Keeps the interned names of `batch` valid, whenever the parser is freed.
+    private let internedNames: NameDictionary
     /// Local names by libxml2's interned pointer: a direct-mapped table (names repeat endlessly).
     @exclusivity(unchecked) private var nameSlots = [(UnsafePointer<xmlChar>?, String)](repeating: (nil, ""), count: 512)
+
+    private enum Source {
+        case inline(ChunkParser)
+        case background(BackgroundParser)
+    }
 
     /// Reads XML held in memory.
     public convenience init(bytes: [UInt8], name: String, namespaces: [String: Int] = [:], names: [String] = [],
@@ -75,94 +82,75 @@ public final class XMLReader {
     /// `names`: local names whose position in the list `nameID` gives.
     public init(name: String, namespaces: [String: Int] = [:], names: [String] = [], limits: Limits = Limits(),
                 read: @escaping (UnsafeMutableRawBufferPointer) throws -> Int) throws {
-        XMLSafety.install()
+        let parser = try ChunkParser(name: name, namespaces: namespaces, names: Self.numbers(names), limits: limits, read: read)
         self.name = name
-        self.read = read
-        let ids = Dictionary(names.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
-        self.events = EventQueue(maxNesting: limits.maxNesting, names: ids, namespaces: namespaces)
-        var sax = EventQueue.saxHandler()
-        let ctx = Unmanaged.passUnretained(events).toOpaque()
-        guard let p = xmlCreatePushParserCtxt(&sax, ctx, nil, 0, nil) else {
-            throw RedlineError.malformed("\(name): the XML parser could not start")
-        }
-        xmlCtxtUseOptions(p, Int32(XML_PARSE_NONET.rawValue))
-        parser = p
-        events.parser = p
+        internedNames = parser.names
+        source = .inline(parser)
     }
 
-    deinit {
-        if let parser { xmlFreeParserCtxt(parser) }
+    /// Like `init(name:namespaces:names:limits:read:)`, but `read` and libxml2's parsing run on a thread
+    /// of their own, a few pieces ahead of the caller's work on the events (for a large part such as a
+    /// DOCX body). What the reader gives is exactly the same, errors included, in the same order. `read`
+    /// is called on that thread (hence `sending`: nothing it uses may be used elsewhere meanwhile); the
+    /// thread stops and is joined when the reader is released.
+    public init(parsingInBackground name: String, namespaces: [String: Int] = [:], names: [String] = [],
+                limits: Limits = Limits(), read: sending @escaping (UnsafeMutableRawBufferPointer) throws -> Int) throws {
+        let parser = try ChunkParser(name: name, namespaces: namespaces, names: Self.numbers(names), limits: limits, read: read)
+        self.name = name
+        internedNames = parser.names
+        source = .background(try BackgroundParser(parser))
+    }
+
+    private static func numbers(_ names: [String]) -> [String: Int] {
+        Dictionary(names.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
     }
 
     /// Moves to the next start tag, end tag or text; nil at the end of the document.
     /// Comments, processing instructions and the XML declaration are skipped.
     public func next() throws -> XMLNodeKind? {
         position += 1
-        if position < events.items.count {
-            let k = events.items[position].kind
+        if position < batch.items.count {
+            let k = batch.items[position].kind
             currentKind = k
             return k
         }
         return try nextPiece()
     }
 
-    /// `next()` at the end of the parsed events: parses more input.
+    /// `next()` at the end of the current piece's events: the next piece (skipping empty ones).
     private func nextPiece() throws -> XMLNodeKind? {
-        while position >= events.items.count {
+        while position >= batch.items.count {
             if finished {
-                position = events.items.count
+                position = batch.items.count
                 return nil
             }
-            try parseMore()
+            position = 0
+            switch source {
+            case .inline(let parser):
+                do {
+                    if try !parser.parse(into: &batch) { finished = true }
+                } catch {
+                    finished = true
+                    throw error
+                }
+            case .background(let parser):
+                switch parser.next(returning: &batch) {
+                case .events(let events, let last):
+                    batch = events
+                    if last { finished = true }
+                case .failure(let error):
+                    finished = true
+                    throw error
+                }
+            }
         }
-        let k = events.items[position].kind
+        let k = batch.items[position].kind
         currentKind = k
         return k
     }
 
-    /// Parses the next piece of input into a fresh event queue (position 0).
-    private func parseMore() throws {
-        guard let p = parser else { finished = true; return }
-        events.reset()
-        position = 0
-        var n = 0
-        do {
-            n = try buffer.withUnsafeMutableBytes { try read($0) }
-        } catch let e as RedlineError {
-            fail(); throw e
-        } catch {
-            fail(); throw RedlineError.io("\(name): \(error)")
-        }
-        let status = buffer.withUnsafeBytes { b in
-            b.withMemoryRebound(to: CChar.self) { xmlParseChunk(p, $0.baseAddress, Int32(n), n == 0 ? 1 : 0) }
-        }
-        if let e = events.refusal {
-            fail(); throw RedlineError(e.kind, "\(name): \(e.message)")
-        }
-        if status != 0 || p.pointee.wellFormed == 0 {
-            let message = events.firstError ?? "malformed XML near line \(line)"
-            fail(); throw RedlineError.malformed("\(name): \(message)")
-        }
-        if n == 0 {
-            if events.depth != 0 || !events.sawRoot {
-                fail(); throw RedlineError.malformed("\(name): " + (events.sawRoot ? "the XML ends inside an element" : "the XML is empty (no root element)"))
-            }
-            finished = true
-        }
-        position = 0
-    }
-
-    private func fail() {
-        finished = true
-        events.reset()
-        position = 0
-        if let parser { xmlFreeParserCtxt(parser) }
-        parser = nil
-        events.parser = nil
-    }
-
     private var current: Event? {
-        position >= 0 && position < events.items.count ? events.items[position] : nil
+        position >= 0 && position < batch.items.count ? batch.items[position] : nil
     }
 
     /// The local name of the current element (start or end), without prefix.
@@ -193,17 +181,14 @@ public final class XMLReader {
     /// The text of the current text node ("" elsewhere).
     public var text: String {
         guard let e = current, e.kind == .text else { return "" }
-        return events.string(e.start, e.count)
+        return batch.string(e.start, e.count)
     }
 
     /// Depth of the current node (the root element is 0).
     public var depth: Int { Int(current?.depth ?? 0) }
 
-    /// The 1-based line the parser has reached, for messages.
-    public var line: Int {
-        guard let p = parser else { return 0 }
-        return Int(xmlSAX2GetLineNumber(UnsafeMutableRawPointer(p)))
-    }
+    /// The 1-based line the parser had reached at the end of the current piece of input, for messages.
+    public var line: Int { batch.line }
 
     /// The value of the current start element's attribute `local` in namespace number `namespace`
     /// (`noNamespace` for an unprefixed attribute); nil when absent.
@@ -211,9 +196,9 @@ public final class XMLReader {
         guard let e = current, e.kind == .start, e.count > 0 else { return nil }
         return local.withCString { want -> String? in
             for i in e.start..<(e.start + e.count) {
-                let a = events.attributes[i]
+                let a = batch.attributes[i]
                 if a.namespace == namespace, strcmp(want, UnsafeRawPointer(a.name).assumingMemoryBound(to: CChar.self)) == 0 {
-                    return events.string(a.valueStart, a.valueCount)
+                    return batch.string(a.valueStart, a.valueCount)
                 }
             }
             return nil
@@ -224,9 +209,9 @@ public final class XMLReader {
     public var attributes: [XMLAttribute] {
         guard let e = current, e.kind == .start else { return [] }
         return (e.start..<(e.start + e.count)).map { i in
-            let a = events.attributes[i]
+            let a = batch.attributes[i]
             return XMLAttribute(namespace: Int(a.namespace), localName: String(cString: a.name),
-                                value: events.string(a.valueStart, a.valueCount))
+                                value: batch.string(a.valueStart, a.valueCount))
         }
     }
 

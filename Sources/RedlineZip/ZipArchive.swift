@@ -24,16 +24,19 @@ public struct ZipEntry: Hashable, Sendable {
 /// (`Limits.maxInflatedBytes`, `maxEntryBytes`, `maxCompressionRatio`), so a zip bomb stops early.
 /// Entry names are only ever compared, never used as paths; an archive holding an absolute name or one
 /// with a `..` component is refused as hostile.
-/// Not thread-safe: use one archive from one thread at a time.
-public final class ZipArchive {
+/// Thread-safe: every libzip call on the archive and its entry streams, and the inflated total, is made
+/// under `lock` (so a stream may be read on another thread while the archive is used here; each stream
+/// itself belongs to one thread at a time). Hence the unchecked `Sendable`.
+public final class ZipArchive: @unchecked Sendable {
     /// Every entry, in central-directory order.
     public let entries: [ZipEntry]
     /// A name for messages (the path, or "zip data").
     public let displayName: String
     let limits: Limits
-    /// Bytes inflated so far from every entry, against `Limits.maxInflatedBytes`.
-    var inflatedTotal: UInt64 = 0
+    /// Bytes inflated so far from every entry, against `Limits.maxInflatedBytes` (under `lock`).
+    private var inflatedTotal: UInt64 = 0
     private let handle: OpaquePointer
+    private let lock = NSLock()
     /// A copy of in-memory input that libzip reads from; freed after the archive.
     private let storage: UnsafeMutableRawBufferPointer?
     private let byName: [String: Int]
@@ -153,10 +156,28 @@ public final class ZipArchive {
         if entry.declaredSize > ZipEntryStream.ratioGrace && entry.declaredSize / max(entry.compressedSize, 1) > limits.maxCompressionRatio {
             throw RedlineError.limit(label("zip entry '\(entry.name)' inflates more than \(limits.maxCompressionRatio) times its stored size (a zip bomb?)"))
         }
-        guard let f = zip_fopen_index(handle, UInt64(entry.index), 0) else {
+        let opened: OpaquePointer? = locked {
+            zip_fopen_index(handle, UInt64(entry.index), 0)
+        }
+        guard let f = opened else {
             throw RedlineError.malformed(label("cannot open zip entry '\(entry.name)': \(lastError())"))
         }
         return ZipEntryStream(archive: self, entry: entry, file: f)
+    }
+
+    /// Runs `body` (libzip calls on this archive or its entries) under the archive's lock.
+    func locked<T>(_ body: () throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
+    }
+
+    /// Counts `n` more inflated bytes; returns the archive's new total.
+    func addInflated(_ n: UInt64) -> UInt64 {
+        locked {
+            inflatedTotal += n
+            return inflatedTotal
+        }
     }
 
     /// `message` prefixed with the archive's display name (when it has one).
@@ -165,7 +186,7 @@ public final class ZipArchive {
     static func label(_ name: String, _ message: String) -> String { name.isEmpty ? message : "\(name): \(message)" }
 
     func lastError() -> String {
-        String(cString: zip_error_strerror(zip_get_error(handle)))
+        locked { String(cString: zip_error_strerror(zip_get_error(handle))) }
     }
 
     // MARK: Open errors

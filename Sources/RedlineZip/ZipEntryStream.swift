@@ -4,6 +4,8 @@ import RedlineCore
 /// Reads one zip entry's inflated content in pieces, enforcing the archive's limits on every piece:
 /// the entry's size, the archive's total and the compression ratio, counted from the bytes actually
 /// inflated (the sizes in the headers are not trusted). Closes itself at the end or when released.
+/// One thread at a time may use a stream (its archive may be used meanwhile: libzip is called under the
+/// archive's lock).
 public final class ZipEntryStream {
     /// The entry being read.
     public let entry: ZipEntry
@@ -25,27 +27,26 @@ public final class ZipEntryStream {
     /// Fills the start of `buffer`; returns how many bytes were read, 0 at the end of the entry.
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         guard let f = file, buffer.count > 0 else { return 0 }
-        let n = zip_fread(f, buffer.baseAddress!, UInt64(buffer.count))
+        let n = archive.locked { zip_fread(f, buffer.baseAddress!, UInt64(buffer.count)) }
         if n < 0 {
-            let message = String(cString: zip_error_strerror(zip_file_get_error(f)))
+            let message = archive.locked { String(cString: zip_error_strerror(zip_file_get_error(f))) }
             close()
             throw RedlineError.malformed(archive.label("zip entry '\(entry.name)' is damaged: \(message)"))
         }
         if n == 0 { close(); return 0 }
         bytesRead += UInt64(n)
-        archive.inflatedTotal += UInt64(n)
-        try checkLimits()
+        try checkLimits(archiveTotal: archive.addInflated(UInt64(n)))
         return Int(n)
     }
 
-    private func checkLimits() throws {
+    private func checkLimits(archiveTotal: UInt64) throws {
         let limits = archive.limits
         let name = archive.label("zip entry '\(entry.name)'")
         if bytesRead > limits.maxEntryBytes {
             close()
             throw RedlineError.limit("\(name) inflates to more than \(limits.maxEntryBytes) bytes (a zip bomb?)")
         }
-        if archive.inflatedTotal > limits.maxInflatedBytes {
+        if archiveTotal > limits.maxInflatedBytes {
             close()
             throw RedlineError.limit(archive.label("the zip archive inflates to more than \(limits.maxInflatedBytes) bytes (a zip bomb?)"))
         }
@@ -58,7 +59,7 @@ public final class ZipEntryStream {
 
     /// Releases the entry (reading after this returns 0).
     public func close() {
-        if let f = file { zip_fclose(f) }
+        if let f = file { archive.locked { _ = zip_fclose(f) } }
         file = nil
     }
 }

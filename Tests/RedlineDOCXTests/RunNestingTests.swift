@@ -7,9 +7,11 @@ final class RunNestingTests: XCTestCase {
     func testMatchesInlineBuilderOnRandomRuns() {
         var rng = SystemRandomNumberGenerator()
         let changes: [RunChange?] = [nil, .insertion(Change(author: "A")), .deletion(Change(author: "B")),
+                                     .insertion(Change(author: "B")), .deletion(Change(author: "A", date: "d")),
                                      .move(Move(change: Change(), name: "m", side: .to))]
         let contents: [Run.Content] = [.text("a"), .text("b "), .text(""), .lineBreak, .atom(.commentStart("1")),
-                                       .atom(.noteReference("fn1")), .atom(.deletion(Change(author: "C"), [.text("x")]))]
+                                       .atom(.noteReference("fn1")), .atom(.deletion(Change(author: "C"), [.text("x")])),
+                                       .atom(.insertion(Change(author: "C"), [.text("y")]))]
         let formats: [TextFormat] = [TextFormat(), TextFormat(bold: true), TextFormat(italic: true), TextFormat(highlight: true),
                                      TextFormat(superscript: true), TextFormat(bold: true, italic: true),
                                      TextFormat(style: CharacterStyle(fontSize: 9)), TextFormat(code: true)]
@@ -23,6 +25,8 @@ final class RunNestingTests: XCTestCase {
                 runs.append(r)
             }
             XCTAssertEqual(RunNesting.inlines(from: runs), InlineBuilder.inlines(from: runs), "trial \(trial): \(runs)")
+            XCTAssertEqual(RunNesting.paragraphInlines(from: runs), InlineBuilder.pairingSubstitutions(InlineBuilder.inlines(from: runs)),
+                           "trial \(trial): \(runs)")
         }
     }
 }

@@ -60,13 +60,24 @@ final class DOCXPackage {
         return archive.entry(named: fallback)
     }
 
-    /// A streaming XML reader over `entry`.
+    /// A streaming XML reader over `entry`. A large part (the body of a long document) is inflated and
+    /// parsed on a thread of its own, ahead of the story parser; the result is the same either way.
     func xml(_ entry: ZipEntry) throws -> XMLReader {
+        if entry.declaredSize >= Self.backgroundParseSize {
+            let stream = try archive.open(entry)
+            return try XMLReader(parsingInBackground: entry.name, namespaces: OOXML.table, names: OOXML.names, limits: limits) {
+                try stream.read(into: $0)
+            }
+        }
         let stream = try archive.open(entry)
         return try XMLReader(name: entry.name, namespaces: OOXML.table, names: OOXML.names, limits: limits) {
             try stream.read(into: $0)
         }
     }
+
+    /// Parts at least this large (as the archive declares) are parsed on a thread of their own (a body,
+    /// a long comments part): parsing them takes a millisecond or more, starting a thread some microseconds.
+    static let backgroundParseSize: UInt64 = 128 << 10
 
     // MARK: Relationships
 

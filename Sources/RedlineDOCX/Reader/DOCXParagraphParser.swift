@@ -15,7 +15,9 @@ extension StoryParser {
         paragraphCount += 1
         let paraID = x.attribute("paraId", in: OOXML.w14)
         var markup = ParagraphMarkup()
-        var runs = pendingAtoms
+        var runs = runBuffer
+        runBuffer = []
+        runs.append(contentsOf: pendingAtoms)
         pendingAtoms = []
         var extra: [Block] = []
         try forEachChild {
@@ -37,7 +39,9 @@ extension StoryParser {
         let styleID = markup.props.styleID ?? styles.defaultParagraphStyleID
         let base = resolvedStyle(styleID)
         let resolved = base.props.merged(with: markup.props)
-        let inlines = InlineBuilder.pairingSubstitutions(RunNesting.inlines(from: runs))
+        let inlines = RunNesting.paragraphInlines(from: runs)
+        runs.removeAll(keepingCapacity: true)
+        runBuffer = runs
         var paragraph = Paragraph(inlines, style: paragraphStyle(resolved, styleID: styleID), markChange: markup.markChange)
         if let (change, old) = markup.propsChange {
             let oldID = old.styleID ?? styles.defaultParagraphStyleID
@@ -162,43 +166,51 @@ extension StoryParser {
         }
     }
 
+    /// A run's properties, and the look they give (computed on the run's first content, then kept).
+    private struct RunLook {
+        var markup = RunMarkup()
+        var hasProperties = false
+        var computed: (format: TextFormat, change: FormatChange?)?
+    }
+
+    /// The look of a run: its properties, in a link or not. (A method on state passed in, not a closure
+    /// over it: the run loop is the reader's hottest.)
+    private func compute(_ look: inout RunLook, _ enclosing: Enclosing) {
+        let inLink = enclosing.link != nil || fields.contains { $0.link != nil }
+        if !look.hasProperties && !inLink {
+            // Most runs have no properties: their look is the same every time.
+            if plainRunFormat == nil { plainRunFormat = runFormat(look.markup, inLink: false) }
+            look.computed = plainRunFormat
+        } else {
+            look.computed = runFormat(look.markup, inLink: inLink)
+        }
+    }
+
+    /// Adds `content` to `runs` with the run's look, unless a field's instruction is being read.
+    private func add(_ content: Run.Content, to runs: inout [Run], _ look: inout RunLook, _ enclosing: Enclosing) {
+        if fields.contains(where: { !$0.showingResult }) { return }
+        if look.computed == nil { compute(&look, enclosing) }
+        let run = Run(content, format: look.computed!.format, link: fields.last(where: { $0.link != nil })?.link ?? enclosing.link,
+                      change: enclosing.change, formatChange: look.computed!.change)
+        // Adjacent text of the same look joins the previous run (Word splits runs freely).
+        if case .text(let s) = content, let i = runs.indices.last, case .text(var joined) = runs[i].content,
+           runs[i].hasLook(of: run) {
+            runs[i].content = .lineBreak  // releases the run's copy, so the append below is in place
+            joined += s
+            runs[i].content = .text(joined)
+            return
+        }
+        runs.append(run)
+    }
+
+    private func addAtom(_ inline: Inline, to runs: inout [Run], _ enclosing: Enclosing) {
+        if fields.contains(where: { !$0.showingResult }) { return }
+        runs.append(Run(.atom(inline), change: enclosing.change))
+    }
+
     /// `w:r`: its properties, then text, breaks, tabs, symbols, field characters and anchors.
     private func run(_ runs: inout [Run], _ extra: inout [Block], _ enclosing: Enclosing) throws {
-        var markup = RunMarkup()
-        var formatted: (TextFormat, FormatChange?)?
-        var hasProperties = false
-        func format() -> (TextFormat, FormatChange?) {
-            if let f = formatted { return f }
-            let inLink = enclosing.link != nil || fields.contains { $0.link != nil }
-            if !hasProperties && !inLink {
-                // Most runs have no w:rPr at all: their look is the same every time.
-                let f = plainRunFormat ?? runFormat(markup, inLink: false)
-                plainRunFormat = f
-                formatted = f
-                return f
-            }
-            let f = runFormat(markup, inLink: inLink)
-            formatted = f
-            return f
-        }
-        func add(_ content: Run.Content) {
-            if fields.contains(where: { !$0.showingResult }) { return }
-            let (f, fc) = format()
-            let link = fields.last(where: { $0.link != nil })?.link ?? enclosing.link
-            // Adjacent text of the same look joins the previous run (Word splits runs freely).
-            if case .text(let s) = content, let i = runs.indices.last, case .text(var joined) = runs[i].content,
-               runs[i].change == enclosing.change, runs[i].link == link, runs[i].format == f, runs[i].formatChange == fc {
-                runs[i].content = .lineBreak  // releases the run's copy, so the append below is in place
-                joined += s
-                runs[i].content = .text(joined)
-                return
-            }
-            runs.append(Run(content, format: f, link: link, change: enclosing.change, formatChange: fc))
-        }
-        func addAtom(_ inline: Inline) {
-            if fields.contains(where: { !$0.showingResult }) { return }
-            runs.append(Run(.atom(inline), change: enclosing.change))
-        }
+        var look = RunLook()
         try forEachChild {
             guard x.namespace == OOXML.w else {
                 if x.namespace == OOXML.m { runs += try equation() } else { try x.skipElement() }
@@ -207,14 +219,14 @@ extension StoryParser {
             switch x.tag {
             case .rPr:
                 var ignored: ParagraphMarkChange?
-                markup = try PropertyParser.runProperties(x, diagnostics: diagnostics, markChange: &ignored)
+                look.markup = try PropertyParser.runProperties(x, diagnostics: diagnostics, markChange: &ignored)
                 // LibreOffice writes an empty `<w:rPr></w:rPr>` in every run: that is no properties.
-                hasProperties = markup.formatChange != nil || markup.props != RunProps()
-                formatted = nil
+                look.hasProperties = look.markup.formatChange != nil || look.markup.props != RunProps()
+                look.computed = nil
                 return
             case .t, .delText:
                 let text = try x.elementText()
-                if !text.isEmpty { add(.text(text)) }
+                if !text.isEmpty { add(.text(text), to: &runs, &look, enclosing) }
                 return
             case .instrText, .delInstrText:
                 let text = try x.elementText()
@@ -231,31 +243,31 @@ extension StoryParser {
                 case "end": if !fields.isEmpty { fields.removeLast() }
                 default: break
                 }
-            case .tab, .ptab: add(.text("\t"))
+            case .tab, .ptab: add(.text("\t"), to: &runs, &look, enclosing)
             case .br:
                 switch x.attribute("type", in: OOXML.w) {
                 case "page", "column":
                     diagnostics.report(.docxPageBreak, "page and column breaks are not kept", at: location)
-                default: add(.lineBreak)
+                default: add(.lineBreak, to: &runs, &look, enclosing)
                 }
-            case .cr: add(.lineBreak)
-            case .noBreakHyphen: add(.text("\u{2011}"))
-            case .softHyphen: add(.text("\u{00AD}"))
+            case .cr: add(.lineBreak, to: &runs, &look, enclosing)
+            case .noBreakHyphen: add(.text("\u{2011}"), to: &runs, &look, enclosing)
+            case .softHyphen: add(.text("\u{00AD}"), to: &runs, &look, enclosing)
             case .sym:
                 if let code = x.attribute("char", in: OOXML.w).flatMap({ UInt32($0, radix: 16) }) {
-                    add(.text(SymbolFont.character(code, font: x.attribute("font", in: OOXML.w))))
+                    add(.text(SymbolFont.character(code, font: x.attribute("font", in: OOXML.w))), to: &runs, &look, enclosing)
                 }
             case .footnoteReference, .endnoteReference:
                 if let id = x.attribute("id", in: OOXML.w) {
                     let key = (x.tag == .footnoteReference ? "fn" : "en") + id
-                    addAtom(.noteReference(context.noteLabels[key] ?? key))
+                    addAtom(.noteReference(context.noteLabels[key] ?? key), to: &runs, enclosing)
                 }
             case .commentReference:
                 if let id = x.attribute("id", in: OOXML.w), !context.replyIDs.contains(id), !startedComments.contains(id) {
                     runs.append(Run(.atom(.commentPoint(id))))
                 }
             case .drawing, .pict, .object:
-                try graphic(enclosing: enclosing, add: { addAtom($0) }, extra: &extra)
+                try graphic(enclosing: enclosing, add: { addAtom($0, to: &runs, enclosing) }, extra: &extra)
                 return
             default:
                 break
@@ -394,5 +406,12 @@ extension StoryParser {
             }
         }
         return out.isEmpty ? [] : [Run(.text(out))]
+    }
+}
+
+private extension Run {
+    /// The same formatting, link and change as `other` (compared in place: this is the run loop).
+    func hasLook(of other: Run) -> Bool {
+        format == other.format && change == other.change && link == other.link && formatChange == other.formatChange
     }
 }

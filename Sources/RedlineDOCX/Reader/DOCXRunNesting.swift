@@ -4,40 +4,89 @@ import RedlineCore
 /// path for what most paragraphs hold: runs with at most one toggle (bold, italic...), no character
 /// style, no link and no formatting change. Anything else goes to `InlineBuilder`.
 enum RunNesting {
+    /// A paragraph's inlines: its runs nested, then adjacent deletions and insertions paired into
+    /// substitutions (`InlineBuilder.pairingSubstitutions(InlineBuilder.inlines(from: runs))`).
+    static func paragraphInlines(from runs: [Run]) -> [Inline] {
+        // Runs are read through a buffer pointer: fields in place, never whole runs copied.
+        let nested = runs.withUnsafeBufferPointer { runs -> [Inline]? in
+            // Changes are outermost here (toggles nest inside them), so pairing looks at this level only,
+            // unless an atom holds inlines (a revision inside another): those are paired inside too.
+            guard let toggles = toggles(runs), !runs.contains(where: \.holdsInlines) else { return nil }
+            var out: [Inline] = []
+            forEachChangeGroup(runs, toggles) { inline in
+                if let last = out.last, let paired = Self.paired(last, inline) {
+                    out[out.count - 1] = paired
+                } else {
+                    out.append(inline)
+                }
+            }
+            return out
+        }
+        return nested ?? InlineBuilder.pairingSubstitutions(InlineBuilder.inlines(from: runs))
+    }
+
     static func inlines(from runs: [Run]) -> [Inline] {
+        let nested = runs.withUnsafeBufferPointer { runs -> [Inline]? in
+            guard let toggles = toggles(runs) else { return nil }
+            var out: [Inline] = []
+            forEachChangeGroup(runs, toggles) { out.append($0) }
+            return out
+        }
+        return nested ?? InlineBuilder.inlines(from: runs)
+    }
+
+    /// Each run's one toggle (see `toggle`); nil when a run needs `InlineBuilder`.
+    private static func toggles(_ runs: UnsafeBufferPointer<Run>) -> [Int8]? {
         var toggles: [Int8] = []
         toggles.reserveCapacity(runs.count)
-        for r in runs {
-            guard r.link == nil, r.formatChange == nil, !r.format.code, r.format.style.isEmpty,
-                  let t = toggle(r.format) else { return InlineBuilder.inlines(from: runs) }
+        for i in runs.indices {
+            guard runs[i].link == nil, runs[i].formatChange == nil, !runs[i].format.code,
+                  runs[i].format.style == Self.noStyle, let t = toggle(runs[i].format) else { return nil }
             toggles.append(t)
         }
-        var out: [Inline] = []
+        return toggles
+    }
+
+    /// Calls `body` with the inlines of each stretch of runs under one change (or none), in order:
+    /// unchanged runs one by one, changed stretches as one insertion, deletion or move.
+    private static func forEachChangeGroup(_ runs: UnsafeBufferPointer<Run>, _ toggles: [Int8], _ body: (Inline) -> Void) {
         var i = 0
         while i < runs.count {
-            let change = runs[i].change
             var j = i + 1
-            while j < runs.count && runs[j].change == change { j += 1 }
+            while j < runs.count && runs[j].change == runs[i].change { j += 1 }
             let inner = toggled(runs, toggles, i..<j)
-            switch change {
-            case nil: out += inner
-            case .insertion(let c)?: out.append(.insertion(c, inner))
-            case .deletion(let c)?: out.append(.deletion(c, inner))
-            case .move(let m)?: out.append(.move(m, inner))
+            switch runs[i].change {
+            case nil: inner.forEach(body)
+            case .insertion(let c)?: body(.insertion(c, inner))
+            case .deletion(let c)?: body(.deletion(c, inner))
+            case .move(let m)?: body(.move(m, inner))
             }
             i = j
         }
-        return out
     }
+
+    /// `InlineBuilder.pairingSubstitutions`'s pairing of two adjacent inlines: a deletion and an
+    /// insertion (either order) with the same author and date make a substitution.
+    private static func paired(_ a: Inline, _ b: Inline) -> Inline? {
+        switch (a, b) {
+        case (.deletion(let a, let d), .insertion(let b, let i)) where a.author == b.author && a.date == b.date,
+             (.insertion(let b, let i), .deletion(let a, let d)) where a.author == b.author && a.date == b.date:
+            return .substitution(a, deleted: d, inserted: i)
+        default:
+            return nil
+        }
+    }
+
+    /// The character style of a run that has none.
+    private static let noStyle = CharacterStyle()
 
     /// The one toggle that is on (1...8 in `InlineBuilder`'s nesting order), 0 for none, nil for several.
     private static func toggle(_ f: TextFormat) -> Int8? {
-        var found: Int8 = 0
-        for (n, on) in [f.bold, f.italic, f.underline, f.strikethrough, f.smallCaps, f.superscript, f.subscript, f.highlight].enumerated() where on {
-            if found != 0 { return nil }
-            found = Int8(n + 1)
-        }
-        return found
+        let bits = (f.bold ? 1 : 0) | (f.italic ? 2 : 0) | (f.underline ? 4 : 0) | (f.strikethrough ? 8 : 0)
+            | (f.smallCaps ? 16 : 0) | (f.superscript ? 32 : 0) | (f.subscript ? 64 : 0) | (f.highlight ? 128 : 0)
+        if bits == 0 { return 0 }
+        guard bits & (bits - 1) == 0 else { return nil }
+        return Int8(bits.trailingZeroBitCount + 1)
     }
 
     private static func wrap(_ toggle: Int8, _ c: [Inline]) -> Inline {
@@ -54,8 +103,9 @@ enum RunNesting {
     }
 
     /// Runs `range` grouped by their toggle, adjacent text joined.
-    private static func toggled(_ runs: [Run], _ toggles: [Int8], _ range: Range<Int>) -> [Inline] {
+    private static func toggled(_ runs: UnsafeBufferPointer<Run>, _ toggles: [Int8], _ range: Range<Int>) -> [Inline] {
         var out: [Inline] = []
+        out.reserveCapacity(range.count)
         var i = range.lowerBound
         while i < range.upperBound {
             let t = toggles[i]
@@ -65,6 +115,7 @@ enum RunNesting {
                 appendLeaves(runs, i..<j, to: &out)
             } else {
                 var inner: [Inline] = []
+                inner.reserveCapacity(j - i)
                 appendLeaves(runs, i..<j, to: &inner)
                 out.append(wrap(t, inner))
             }
@@ -73,7 +124,7 @@ enum RunNesting {
         return out
     }
 
-    private static func appendLeaves(_ runs: [Run], _ range: Range<Int>, to out: inout [Inline]) {
+    private static func appendLeaves(_ runs: UnsafeBufferPointer<Run>, _ range: Range<Int>, to out: inout [Inline]) {
         for k in range {
             switch runs[k].content {
             case .text(let s):
@@ -89,5 +140,13 @@ enum RunNesting {
             case .atom(let a): out += InlineBuilder.normalized([a])
             }
         }
+    }
+}
+
+private extension Run {
+    /// An atom with inlines inside it.
+    var holdsInlines: Bool {
+        if case .atom(let a) = content { return !a.children.isEmpty }
+        return false
     }
 }

@@ -38,6 +38,8 @@ final class StoryParser {
     @exclusivity(unchecked) var moveNames: [String: String] = [:]
     @exclusivity(unchecked) var moveFromName: String?
     @exclusivity(unchecked) var moveToName: String?
+    /// The runs of the last paragraph, emptied: their storage is reused by the next one.
+    @exclusivity(unchecked) var runBuffer: [Run] = []
     /// Open complex fields, innermost last.
     @exclusivity(unchecked) var fields: [Field] = []
     /// The last run look computed (properties, old properties, change, in a link) and its result.

@@ -1,0 +1,135 @@
+import Foundation
+import RedlineCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What the parsing thread hands the reader: the events of one piece of input (`last` after the end of
+/// the input), or the error that ended parsing.
+enum ParsedPiece {
+    case events(EventBatch, last: Bool)
+    case failure(RedlineError)
+}
+
+/// Runs a `ChunkParser` on a thread of its own, at most two pieces ahead of the reader, so that reading
+/// and inflating the input and libxml2's parsing overlap the caller's work on the events. The reader
+/// gets exactly what parsing on its own thread would give, in the same order, errors included; memory
+/// stays bounded (three batches at most). When the reader goes away (done, or stopped early by an
+/// error), the thread is told to stop and joined before the reader's deinit returns.
+final class BackgroundParser {
+    private let channel = PieceChannel(capacity: 2)
+    private let thread: pthread_t
+
+    /// Starts the thread, which owns `parser` from now on (and frees it when it ends).
+    init(_ parser: sending ChunkParser) throws {
+        let channel = self.channel
+        let started = startThread {
+            while var batch = channel.batchToFill() {
+                do {
+                    let more = try parser.parse(into: &batch)
+                    channel.deliver(.events(batch, last: !more))
+                    if !more { return }
+                } catch let e as RedlineError {
+                    channel.deliver(.failure(e))
+                    return
+                } catch {
+                    channel.deliver(.failure(.io("\(parser.name): \(error)")))
+                    return
+                }
+            }
+        }
+        guard let started else { throw RedlineError.limit("cannot start a thread to parse \(parser.name)") }
+        thread = started
+    }
+
+    deinit {
+        channel.stop()
+        pthread_join(thread, nil)
+    }
+
+    /// The next piece, waiting for the thread if it is not parsed yet. `spent` (the reader's previous
+    /// batch) goes back to the thread for reuse and is left empty.
+    func next(returning spent: inout EventBatch) -> ParsedPiece {
+        channel.next(returning: &spent)
+    }
+}
+
+/// The hand-over between the parsing thread and the reader. Every property is read and written with
+/// `condition` locked, which is what makes sharing it between the two threads safe (hence the unchecked
+/// `Sendable`). Batches hold pointers to libxml2's interned names, which never change once interned.
+private final class PieceChannel: @unchecked Sendable {
+    private let condition = NSCondition()
+    private let capacity: Int
+    /// Parsed pieces the reader has not taken yet, oldest first.
+    private var ready: [ParsedPiece] = []
+    /// Batches the reader is done with, for the thread to parse into.
+    private var spares: [EventBatch] = []
+    /// The reader is gone: the thread stops at its next hand-over.
+    private var stopped = false
+
+    init(capacity: Int) { self.capacity = capacity }
+
+    /// Parsing thread: a batch to parse the next piece into, once fewer than `capacity` pieces wait;
+    /// nil when the reader has stopped.
+    func batchToFill() -> EventBatch? {
+        condition.lock()
+        defer { condition.unlock() }
+        while !stopped && ready.count >= capacity { condition.wait() }
+        if stopped { return nil }
+        return spares.popLast() ?? EventBatch()
+    }
+
+    /// Parsing thread: hands over a parsed piece (dropped when the reader has stopped).
+    func deliver(_ piece: ParsedPiece) {
+        condition.lock()
+        if !stopped { ready.append(piece) }
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Reader: gives back `spent` and waits for the next piece. The thread always ends with a last
+    /// piece or a failure, so a reader that stops asking after those never waits in vain.
+    func next(returning spent: inout EventBatch) -> ParsedPiece {
+        condition.lock()
+        defer { condition.unlock() }
+        spares.append(spent)
+        spent = EventBatch()
+        condition.broadcast()
+        while ready.isEmpty { condition.wait() }
+        return ready.removeFirst()
+    }
+
+    /// Reader: stops the thread (it may be waiting for room, or finishing a piece).
+    func stop() {
+        condition.lock()
+        stopped = true
+        ready.removeAll()
+        spares.removeAll()
+        condition.broadcast()
+        condition.unlock()
+    }
+}
+
+/// Starts a thread that runs `body`; nil when the system cannot start one. `body` is `sending`: the
+/// caller keeps no access to what it captures, so the thread owns all of it.
+private func startThread(_ body: sending @escaping () -> Void) -> pthread_t? {
+    let box = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
+    var thread = pthread_t()
+    let status = pthread_create(&thread, nil, { box in
+        Unmanaged<ThreadBody>.fromOpaque(box!).takeRetainedValue().run()
+        return nil
+    }, box)
+    if status != 0 {
+        Unmanaged<ThreadBody>.fromOpaque(box).release()
+        return nil
+    }
+    return thread
+}
+
+/// A thread's work, carried through `pthread_create`'s context pointer.
+private final class ThreadBody {
+    let run: () -> Void
+    init(_ run: @escaping () -> Void) { self.run = run }
+}
