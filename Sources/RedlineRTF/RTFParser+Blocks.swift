@@ -13,8 +13,14 @@ extension RTFParser {
     /// Turns the runs of story `s` into a paragraph and places it.
     func finishParagraph(story s: Int, para: ParaFormat, mark: CharFormat) {
         flushRun(s)
-        let runs = stories[s].runs
-        stories[s].runs.removeAll(keepingCapacity: true)
+        // Take the runs and leave the story the spare (empty) buffer; this one becomes the spare afterwards.
+        var runs: [Run] = []
+        swap(&runs, &spareRuns)
+        swap(&runs, &stories[s].runs)
+        defer {
+            runs.removeAll(keepingCapacity: true)
+            spareRuns = runs
+        }
         let sawListText = stories[s].sawListText
         stories[s].sawListText = false
         stories[s].lastTextPara = nil

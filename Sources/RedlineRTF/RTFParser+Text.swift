@@ -94,7 +94,13 @@ extension RTFParser {
 
     func collectedString() -> String {
         defer { collect.removeAll(keepingCapacity: true) }
-        return String(decoding: collect, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let s = String(decoding: collect, as: UTF8.self)
+        // Text that starts and ends with visible ASCII (annotation ids, authors, dates) has nothing to trim,
+        // and Foundation's trimming costs thousands of instructions a call.
+        if let first = collect.first, let last = collect.last, first > 0x20, first < 0x7F, last > 0x20, last < 0x7F {
+            return s
+        }
+        return s.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     func commitFont() {
@@ -149,7 +155,7 @@ extension RTFParser {
             stories[s].link = link
         }
         // The paragraph's properties as its text starts (for a last paragraph that has no \par).
-        if stories[s].lastTextPara == nil { stories[s].lastTextPara = state.para }
+        if case .none = stories[s].lastTextPara { stories[s].lastTextPara = state.para }
     }
 
     func currentLink() -> Link? {
@@ -178,7 +184,7 @@ extension RTFParser {
         flushRun(s)
         let (format, change) = textFormat(state.char, link: currentLink())
         stories[s].runs.append(Run(.lineBreak, format: format, link: currentLink(), change: change))
-        if stories[s].lastTextPara == nil { stories[s].lastTextPara = state.para }
+        if case .none = stories[s].lastTextPara { stories[s].lastTextPara = state.para }
     }
 
     /// Forgets worked-out display formats (a font, colour or style table entry changed).

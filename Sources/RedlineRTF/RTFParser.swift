@@ -56,6 +56,8 @@ final class RTFParser {
 
     // Body.
     @exclusivity(unchecked) var stories: [Story] = [Story(kind: .main)]
+    /// An empty run buffer with capacity, swapped with a story's runs as its paragraph ends.
+    @exclusivity(unchecked) var spareRuns: [Run] = []
     @exclusivity(unchecked) var fields: [FieldState] = []
     var rowDefinitions: [Int: RowDefinition] = [:]
     var rowDefinitionDepth = 1
@@ -236,10 +238,23 @@ final class RTFParser {
             diagnostics.report(.rtfUnbalancedBraces, "a closing brace had no group to close and was ignored")
             return
         }
+        // Paragraph and character properties of a group end with it, but a story or field keeps its place.
+        guard needsFinishing(state) else {
+            state = stack.removeLast()
+            return
+        }
         let finished = state
         state = stack.removeLast()
-        // Paragraph and character properties of a group end with it, but a story or field keeps its place.
         finishGroup(finished)
+    }
+
+    /// Whether `finishGroup(g)` has anything to do (most groups only set character properties).
+    private func needsFinishing(_ g: GroupState) -> Bool {
+        if g.ownsDest || g.ownsField || g.ownsStory { return true }
+        switch g.dest {
+        case .fontTable, .styleSheet: return true
+        default: return false
+        }
     }
 
     func setDestination(_ d: Destination) {

@@ -82,57 +82,66 @@ extension Array where Element == Inline {
 /// Builds inlines from runs in one canonical nesting (outermost first): tracked change, link,
 /// formatting change, character style, strong, emphasis, underline, strikethrough, small caps,
 /// superscript, subscript, highlight; adjacent text of equal formatting is merged.
+///
+/// Every level writes into its caller's array (a container gets a fresh one), and text is merged as it is
+/// appended, so the result comes out normalized without building it twice. A level that is not wrapped
+/// (no change, no link, empty style, toggle off) always sits between wrapped siblings, so only leaves of
+/// one group can ever be adjacent text: merging on append gives exactly what `normalized` would.
 public enum InlineBuilder {
     /// The inlines for `runs`.
     public static func inlines(from runs: [Run]) -> [Inline] {
         var out: [Inline] = []
         var i = 0
         while i < runs.count {
-            let key = runs[i].change
             var j = i + 1
-            while j < runs.count && runs[j].change == key { j += 1 }
-            let inner = byLink(runs[i..<j])
-            switch key {
-            case nil: out += inner
-            case .insertion(let c)?: out.append(.insertion(c, inner))
-            case .deletion(let c)?: out.append(.deletion(c, inner))
-            case .move(let m)?: out.append(.move(m, inner))
+            while j < runs.count && runs[j].change == runs[i].change { j += 1 }
+            let part = runs[i..<j]
+            switch runs[i].change {
+            case nil: byLink(part, into: &out)
+            case .insertion(let c)?: out.append(.insertion(c, wrapped(part, byLink)))
+            case .deletion(let c)?: out.append(.deletion(c, wrapped(part, byLink)))
+            case .move(let m)?: out.append(.move(m, wrapped(part, byLink)))
             }
             i = j
         }
-        return normalized(out)
+        return out
     }
 
-    private static func byLink(_ runs: ArraySlice<Run>) -> [Inline] {
-        if runs.allSatisfy({ $0.link == nil }) { return byFormatChange(runs) }
-        return group(runs, by: \.link) { link, part in
-            let inner = byFormatChange(part)
-            return link.map { [.link($0, inner)] } ?? inner
-        }
+    /// What `build` writes for `runs`, in a new array (the children of a container).
+    @inline(__always)
+    private static func wrapped(_ runs: ArraySlice<Run>,
+                                _ build: (ArraySlice<Run>, inout [Inline]) -> Void) -> [Inline] {
+        var inner: [Inline] = []
+        build(runs, &inner)
+        return inner
     }
 
-    private static func byFormatChange(_ runs: ArraySlice<Run>) -> [Inline] {
-        if runs.allSatisfy({ $0.formatChange == nil }) {
-            return formatted(runs, level: 0)
-        }
-        return group(runs, by: \.formatChange) { fc, part in
-            let inner = formatted(part, level: 0)
-            return fc.map { [.formatChange($0, inner)] } ?? inner
-        }
-    }
-
-    private static func group<K: Equatable>(_ runs: ArraySlice<Run>, by key: (Run) -> K,
-                                            _ make: (K, ArraySlice<Run>) -> [Inline]) -> [Inline] {
-        var out: [Inline] = []
+    private static func byLink(_ runs: ArraySlice<Run>, into out: inout [Inline]) {
         var i = runs.startIndex
         while i < runs.endIndex {
-            let k = key(runs[i])
             var j = i + 1
-            while j < runs.endIndex && key(runs[j]) == k { j += 1 }
-            out += make(k, runs[i..<j])
+            while j < runs.endIndex && runs[j].link == runs[i].link { j += 1 }
+            if let link = runs[i].link {
+                out.append(.link(link, wrapped(runs[i..<j], byFormatChange)))
+            } else {
+                byFormatChange(runs[i..<j], into: &out)
+            }
             i = j
         }
-        return out
+    }
+
+    private static func byFormatChange(_ runs: ArraySlice<Run>, into out: inout [Inline]) {
+        var i = runs.startIndex
+        while i < runs.endIndex {
+            var j = i + 1
+            while j < runs.endIndex && runs[j].formatChange == runs[i].formatChange { j += 1 }
+            if let fc = runs[i].formatChange {
+                out.append(.formatChange(fc, wrapped(runs[i..<j]) { formatted($0, level: 0, into: &$1) }))
+            } else {
+                formatted(runs[i..<j], level: 0, into: &out)
+            }
+            i = j
+        }
     }
 
     /// The number of toggles, nested in this order below the character style (level 0): strong, emphasis,
@@ -167,69 +176,81 @@ public enum InlineBuilder {
         }
     }
 
-    /// Inlines for `runs` (whose change, link and formatting change are all equal), nesting toggles from
-    /// `level` on. The runs are read in place: copying their formats and contents costs more than the rest.
-    private static func formatted(_ runs: ArraySlice<Run>, level: Int) -> [Inline] {
+    /// Writes the inlines for `runs` (whose change, link and formatting change are all equal), nesting toggles
+    /// from `level` on. The runs are read in place: copying their formats and contents costs more than the rest.
+    private static func formatted(_ runs: ArraySlice<Run>, level: Int, into out: inout [Inline]) {
         var level = level
         // Skip levels no run uses (most runs are plain or have one toggle).
         if level == 0 && runs.allSatisfy({ $0.format.style.isEmpty }) { level = 1 }
         if level >= 1 && !runs.contains(where: { $0.format.hasToggles }) { level = toggleCount + 1 }
         while level >= 1 && level <= toggleCount && !runs.contains(where: { isOn($0.format, level) }) { level += 1 }
-        if level == 0 {
-            var out: [Inline] = []
-            var i = runs.startIndex
-            while i < runs.endIndex {
-                let s = runs[i].format.style
-                var j = i + 1
-                while j < runs.endIndex && runs[j].format.style == s { j += 1 }
-                let built = formatted(runs[i..<j], level: 1)
-                out += s.isEmpty ? built : [.styled(s, built)]
-                i = j
-            }
-            return out
-        }
         if level > toggleCount {
-            return runs.map { run in
-                switch run.content {
-                case .text(let s): return run.format.code ? .code(s) : .text(s)
-                case .lineBreak: return .lineBreak
-                case .atom(let a): return a
-                }
-            }
+            for k in runs.indices { appendLeaf(runs[k], to: &out) }
+            return
         }
-        var out: [Inline] = []
         var i = runs.startIndex
         while i < runs.endIndex {
-            let on = isOn(runs[i].format, level)
             var j = i + 1
-            while j < runs.endIndex && isOn(runs[j].format, level) == on { j += 1 }
-            let built = formatted(runs[i..<j], level: level + 1)
-            out += on ? [wrap(level, built)] : built
+            if level == 0 {
+                while j < runs.endIndex && runs[j].format.style == runs[i].format.style { j += 1 }
+                if runs[i].format.style.isEmpty {
+                    formatted(runs[i..<j], level: 1, into: &out)
+                } else {
+                    out.append(.styled(runs[i].format.style, wrapped(runs[i..<j]) { formatted($0, level: 1, into: &$1) }))
+                }
+            } else {
+                let on = isOn(runs[i].format, level)
+                while j < runs.endIndex && isOn(runs[j].format, level) == on { j += 1 }
+                if on {
+                    out.append(wrap(level, wrapped(runs[i..<j]) { formatted($0, level: level + 1, into: &$1) }))
+                } else {
+                    formatted(runs[i..<j], level: level + 1, into: &out)
+                }
+            }
             i = j
         }
-        return out
+    }
+
+    /// Appends the leaf inline of `run` (its content; the formatting is already nested around it).
+    @inline(__always)
+    private static func appendLeaf(_ run: Run, to out: inout [Inline]) {
+        switch run.content {
+        case .text(let s): appendMerging(run.format.code ? .code(s) : .text(s), to: &out)
+        case .lineBreak: out.append(.lineBreak)
+        case .atom(let a): appendMerging(a.mapChildren(normalized), to: &out)
+        }
+    }
+
+    /// Appends `inline` as `normalized` places it: text after text (code after code) is merged into it,
+    /// and empty text is dropped.
+    @inline(__always)
+    private static func appendMerging(_ inline: Inline, to out: inout [Inline]) {
+        switch inline {
+        case .text(let b):
+            if case .text(let a)? = out.last { out[out.count - 1] = .text(a + b) } else if !b.isEmpty { out.append(inline) }
+        case .code(let b):
+            if case .code(let a)? = out.last { out[out.count - 1] = .code(a + b) } else { out.append(inline) }
+        default:
+            out.append(inline)
+        }
     }
 
     /// Merges adjacent text (and adjacent code) inlines, recursively, and drops empty text.
     public static func normalized(_ inlines: [Inline]) -> [Inline] {
         var out: [Inline] = []
-        for inline in inlines {
-            let n = inline.mapChildren(normalized)
-            switch (out.last, n) {
-            case (.text(let a)?, .text(let b)): out[out.count - 1] = .text(a + b)
-            case (.code(let a)?, .code(let b)): out[out.count - 1] = .code(a + b)
-            case (_, .text(let s)) where s.isEmpty: break
-            default: out.append(n)
-            }
-        }
+        for inline in inlines { appendMerging(inline.mapChildren(normalized), to: &out) }
         return out
     }
 
     /// Pairs an adjacent deletion and insertion (either order) with the same author and date into a
     /// substitution, as Word records typing over a selection.
     public static func pairingSubstitutions(_ inlines: [Inline]) -> [Inline] {
+        // Most inlines have nothing to pair: return them as they are instead of rebuilding every container.
+        guard hasPair(inlines) else { return inlines }
         var out: [Inline] = []
-        for inline in inlines.map({ $0.mapChildren(pairingSubstitutions) }) {
+        out.reserveCapacity(inlines.count)
+        for original in inlines {
+            let inline = hasPair(original.children) ? original.mapChildren(pairingSubstitutions) : original
             if let last = out.last {
                 switch (last, inline) {
                 case (.deletion(let a, let d), .insertion(let b, let i)) where a.author == b.author && a.date == b.date,
@@ -242,5 +263,31 @@ public enum InlineBuilder {
             out.append(inline)
         }
         return out
+    }
+
+    /// Whether `pairingSubstitutions` would pair anything in `inlines`, at any depth.
+    private static func hasPair(_ inlines: [Inline]) -> Bool {
+        var previous: Change?
+        var previousIsDeletion = false
+        for inline in inlines {
+            switch inline {
+            case .deletion(let c, let children), .insertion(let c, let children):
+                let isDeletion = if case .deletion = inline { true } else { false }
+                if let p = previous, p.author == c.author, p.date == c.date, previousIsDeletion != isDeletion { return true }
+                if hasPair(children) { return true }
+                previous = c
+                previousIsDeletion = isDeletion
+                continue
+            case .substitution(_, let d, let i):
+                if hasPair(d) || hasPair(i) { return true }
+            case .text, .code, .image, .lineBreak, .softBreak, .raw, .noteReference,
+                 .commentStart, .commentEnd, .commentPoint:
+                break
+            default:
+                if hasPair(inline.children) { return true }
+            }
+            previous = nil
+        }
+        return false
     }
 }

@@ -138,7 +138,10 @@ public struct CharacterStyle: Hashable, Sendable, Codable {
     }
 
     /// True when nothing is set.
-    public var isEmpty: Bool { self == CharacterStyle() }
+    public var isEmpty: Bool {
+        name == nil && fontFamily == nil && fontSize == nil && color == nil && backgroundColor == nil && !allCaps
+            && !doubleStrikethrough
+    }
 
     /// This style with every field that `other` sets taken from `other`.
     public func merged(with other: CharacterStyle) -> CharacterStyle {
