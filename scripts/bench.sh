@@ -2,7 +2,7 @@
 # make bench: runs every scripts/bench/NN-*.sh against the generated corpus, Redline and pandoc side by side.
 # Usage: scripts/bench.sh PATH/TO/redline   (release build)
 # The corpus comes from ../shared/bench/make-bench-docs.py into bench-out/corpus (kept between runs;
-# BENCH_CORPUS=DIR uses another). Times are wall seconds, memory is peak resident set (GNU time).
+# BENCH_CORPUS=DIR uses another). Times are median wall seconds (CPU seconds beside them), memory is peak resident set (GNU time).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export REDLINE=$(realpath "${1:-.build/release/redline}")

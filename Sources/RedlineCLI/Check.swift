@@ -8,6 +8,7 @@ extension RedlineCommand {
     /// `redline check`: what documents still hold, for CI.
     public struct Check: ParsableCommand {
         public static let configuration = CommandConfiguration(
+            commandName: "check",
             abstract: "Report what documents still hold (tracked changes, comments, broken links and notes, losses) and fail on what --fail-on names.",
             discussion: """
             Categories (for --fail-on, comma-separated):
@@ -88,6 +89,7 @@ extension RedlineCommand {
     /// `redline report`: work with batch reports.
     public struct Report: ParsableCommand {
         public static let configuration = CommandConfiguration(
+            commandName: "report",
             abstract: "Work with batch reports (--report).",
             subcommands: [Merge.self])
 
@@ -96,6 +98,7 @@ extension RedlineCommand {
         /// `redline report merge`: per-shard reports into one.
         public struct Merge: ParsableCommand {
             public static let configuration = CommandConfiguration(
+                commandName: "merge",
                 abstract: "Merge the JSON Lines reports of several shards into one report.",
                 discussion: """
                 The merged report has every input line, sorted by input, and one

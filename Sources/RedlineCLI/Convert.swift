@@ -85,6 +85,7 @@ extension RedlineCommand {
     /// `redline convert`: one document from one format to another, or many into a directory.
     public struct Convert: ParsableCommand {
         public static let configuration = CommandConfiguration(
+            commandName: "convert",
             abstract: "Convert a document, or many documents into a directory.",
             discussion: """
             Formats come from the extensions unless --from/--to name them; '-' is standard input or output.

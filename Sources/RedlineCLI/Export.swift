@@ -6,6 +6,7 @@ extension RedlineCommand {
     /// `redline export`: the clean, original and marked versions of each input, from one parse.
     public struct Export: ParsableCommand {
         public static let configuration = CommandConfiguration(
+            commandName: "export",
             abstract: "Write the clean, original and marked versions of documents, reading each once.",
             discussion: """
             For each input, writes into DIR (mirroring the input tree, as convert does):

@@ -4,7 +4,8 @@ import Redline
 extension RedlineCommand {
     /// `redline formats`: the formats, what can read and write them, and their extensions.
     public struct Formats: ParsableCommand {
-        public static let configuration = CommandConfiguration(abstract: "List the formats Redline reads and writes.")
+        public static let configuration = CommandConfiguration(
+            commandName: "formats", abstract: "List the formats Redline reads and writes.")
 
         public init() {}
 

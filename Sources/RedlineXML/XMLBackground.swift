@@ -112,12 +112,17 @@ private final class PieceChannel: @unchecked Sendable {
     }
 }
 
-/// Starts a thread that runs `body`; nil when the system cannot start one. `body` is `sending`: the
-/// caller keeps no access to what it captures, so the thread owns all of it.
+/// Starts a thread (named `redline-xml`) that runs `body`; nil when the system cannot start one. `body`
+/// is `sending`: the caller keeps no access to what it captures, so the thread owns all of it.
 private func startThread(_ body: sending @escaping () -> Void) -> pthread_t? {
     let box = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
+    #if canImport(Darwin)
+    var thread: pthread_t?
+    #else
     var thread = pthread_t()
+    #endif
     let status = pthread_create(&thread, nil, { box in
+        Thread.current.name = "redline-xml"
         Unmanaged<ThreadBody>.fromOpaque(box!).takeRetainedValue().run()
         return nil
     }, box)

@@ -30,24 +30,32 @@ struct AttributeEvent {
 
 /// The caller's numbers for libxml2's interned strings (element names, namespace URIs). The parser
 /// interns every name, and names repeat endlessly: each interned pointer is looked up in `table` once,
-/// then found again in a direct-mapped table (a dictionary behind it for collisions).
-struct InternedNumbers {
+/// then found again in a direct-mapped table (a dictionary behind it for collisions). Used by the
+/// parser's callbacks only, one call at a time.
+final class InternedNumbers {
     private let table: [String: Int]
-    private var slots = [(UnsafePointer<xmlChar>?, Int32)](repeating: (nil, -1), count: 256)
+    private static let slotCount = 256
+    /// The direct-mapped table, by a hash of the pointer (raw memory: this runs for every element).
+    private let slots = UnsafeMutablePointer<(UnsafePointer<xmlChar>?, Int32)>.allocate(capacity: slotCount)
     private var more: [UnsafePointer<xmlChar>: Int32] = [:]
 
-    init(_ table: [String: Int]) { self.table = table }
+    init(_ table: [String: Int]) {
+        self.table = table
+        slots.initialize(repeating: (nil, -1), count: Self.slotCount)
+    }
+
+    deinit { slots.deallocate() }
 
     /// The number of the interned string `p`; -1 for nil or a string not in the table.
     @inline(__always)
-    mutating func number(_ p: UnsafePointer<xmlChar>?) -> Int32 {
+    func number(_ p: UnsafePointer<xmlChar>?) -> Int32 {
         guard let p else { return -1 }
         let slot = Int(truncatingIfNeeded: (UInt(bitPattern: p) &* 0x9E37_79B9_7F4A_7C15) >> 56)
         if slots[slot].0 == p { return slots[slot].1 }
         return lookUp(p, slot)
     }
 
-    private mutating func lookUp(_ p: UnsafePointer<xmlChar>, _ slot: Int) -> Int32 {
+    private func lookUp(_ p: UnsafePointer<xmlChar>, _ slot: Int) -> Int32 {
         let n = more[p] ?? Int32(truncatingIfNeeded: table[String(cString: p)] ?? -1)
         if let old = slots[slot].0 { more[old] = slots[slot].1 }
         slots[slot] = (p, n)
@@ -90,8 +98,8 @@ final class EventQueue {
     var refusal: RedlineError?
     var firstError: String?
     /// The caller's numbers for element names and namespace URIs.
-    @exclusivity(unchecked) var names: InternedNumbers
-    @exclusivity(unchecked) var namespaces: InternedNumbers
+    let names: InternedNumbers
+    let namespaces: InternedNumbers
 
     init(maxNesting: Int, names: [String: Int], namespaces: [String: Int]) {
         self.maxNesting = maxNesting
@@ -102,7 +110,10 @@ final class EventQueue {
     /// Appends an attribute value. Without entity substitution libxml2 hands every "&" of a value over
     /// as "&#38;" (so that a tree builder could tell it from an entity); every "&" it gives starts one.
     func appendAttributeValue(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard bytes.contains(0x26) else { batch.arena.append(contentsOf: bytes); return }
+        guard let base = bytes.baseAddress, memchr(base, 0x26, bytes.count) != nil else {
+            batch.arena.append(contentsOf: bytes)
+            return
+        }
         var i = 0
         while i < bytes.count {
             batch.arena.append(bytes[i])

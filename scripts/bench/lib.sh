@@ -1,27 +1,55 @@
 # Helpers for scripts/bench/NN-*.sh (sourced). Each benchmark file runs a few `bench_run`s and
-# `bench_ratio`s; results also go to bench-out/results.tsv (label, seconds, peak MB).
+# `bench_ratio`s; results also go to bench-out/results.tsv (label, wall seconds, peak MB, CPU seconds).
 HAVE_PANDOC=0; command -v pandoc >/dev/null 2>&1 && HAVE_PANDOC=1
 
-# bench_run LABEL CMD...: runs CMD once (stdout to /dev/null), prints wall time and peak memory,
-# and remembers them as SECS_<LABEL> and MB_<LABEL>.
+# bench_run LABEL CMD...: runs CMD (stdout to /dev/null) several times (5 when a run takes under a second,
+# 3 under ten seconds, else once) and prints the median wall time, the CPU time (user + system, all
+# threads: Redline reads and writes on two threads, so CPU can exceed wall) and the peak memory; remembers
+# them as SECS_<LABEL> and MB_<LABEL>. With hyperfine installed, the wall time of repeated runs is its
+# median over twice as many runs; else the median of these runs, timed here in nanoseconds.
 bench_run() {
   local label=$1; shift
   local tf; tf=$(mktemp)
-  if ! /usr/bin/time -f "%e %M" -o "$tf" "$@" >/dev/null 2>"$BENCH_OUT/$label.stderr"; then
-    echo "  $label: FAILED ($(tail -1 "$BENCH_OUT/$label.stderr"))"; rm -f "$tf"; return 0
+  local walls=() cpus=() kb=0 runs=1 i=0
+  while [ "$i" -lt "$runs" ]; do
+    local t0 t1 u s m
+    t0=$(date +%s%N)
+    if ! /usr/bin/time -f "%U %S %M" -o "$tf" "$@" >/dev/null 2>"$BENCH_OUT/$label.stderr"; then
+      echo "  $label: FAILED ($(tail -1 "$BENCH_OUT/$label.stderr"))"; rm -f "$tf"; return 0
+    fi
+    t1=$(date +%s%N)
+    read -r u s m < <(tail -1 "$tf")
+    walls+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.4f", (b - a) / 1e9}')")
+    cpus+=("$(awk -v u="$u" -v s="$s" 'BEGIN{printf "%.2f", u + s}')")
+    [ "$m" -gt "$kb" ] && kb=$m
+    if [ "$i" -eq 0 ]; then
+      runs=$(awk -v w="${walls[0]}" 'BEGIN{print (w < 1 ? 5 : (w < 10 ? 3 : 1))}')
+    fi
+    i=$((i + 1))
+  done
+  rm -f "$tf"
+  local secs cpu mb
+  secs=$(printf '%s\n' "${walls[@]}" | sort -n | awk '{a[NR]=$1} END{print a[int((NR + 1) / 2)]}')
+  if [ "$runs" -gt 1 ] && command -v hyperfine >/dev/null 2>&1; then
+    # hyperfine times the process alone (no GNU time or date around it): exact for short runs.
+    local json; json=$(mktemp)
+    if hyperfine -N -w 1 -r "$((runs * 2))" --export-json "$json" --output=null -- "$(printf '%q ' "$@")" >/dev/null 2>&1; then
+      secs=$(python3 -c 'import json,sys; print("%.4f" % json.load(open(sys.argv[1]))["results"][0]["median"])' "$json")
+    fi
+    rm -f "$json"
   fi
-  local secs kb; read -r secs kb < <(tail -1 "$tf"); rm -f "$tf"
-  local mb; mb=$(awk "BEGIN{printf \"%.1f\", $kb/1024}")
+  cpu=$(printf '%s\n' "${cpus[@]}" | sort -n | awk '{a[NR]=$1} END{print a[int((NR + 1) / 2)]}')
+  mb=$(awk "BEGIN{printf \"%.1f\", $kb/1024}")
   printf -v "SECS_$label" '%s' "$secs"; printf -v "MB_$label" '%s' "$mb"
-  printf "  %-28s %8.2f s %9.1f MB\n" "$label" "$secs" "$mb"
-  printf "%s\t%s\t%s\n" "$label" "$secs" "$mb" >> "$BENCH_OUT/results.tsv"
+  printf "  %-28s %8.3f s wall %7.2f s cpu %9.1f MB  (median of %d)\n" "$label" "$secs" "$cpu" "$mb" "$runs"
+  printf "%s\t%s\t%s\t%s\n" "$label" "$secs" "$mb" "$cpu" >> "$BENCH_OUT/results.tsv"
 }
 
 # bench_ratio OURS THEIRS [TARGET]: prints how many times faster OURS ran than THEIRS, and the target.
 bench_ratio() {
   local a="SECS_$1" b="SECS_$2"
   [ -n "${!a:-}" ] && [ -n "${!b:-}" ] || { echo "  ratio $1 vs $2: n/a"; return 0; }
-  awk -v a="${!a}" -v b="${!b}" -v t="${3:-}" -v l="$1 vs $2" 'BEGIN{ if (a < 0.005) a = 0.005;
+  awk -v a="${!a}" -v b="${!b}" -v t="${3:-}" -v l="$1 vs $2" 'BEGIN{ if (a < 0.0005) a = 0.0005;
     r = b / a; printf "  ratio %-34s %7.1fx faster", l, r; if (t != "") printf " (target %sx: %s)", t, (r >= t ? "met" : "NOT met"); printf "\n" }'
 }
 

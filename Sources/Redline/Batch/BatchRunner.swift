@@ -105,18 +105,20 @@ public enum Batch {
             var branchDiagnostics: [Diagnostics] = []
             var files: [StagedFile] = []
             defer { for f in files { f.discard() } }
-            var source = try reader.open(.file(job.input.path), options: options.read, diagnostics: readDiagnostics)
-            var branches: [TeeBranch] = []
-            for (variant, path) in job.outputs {
-                try BatchPlan.makeDirectories((path as NSString).deletingLastPathComponent)
-                let file = try StagedFile(path: path)
-                files.append(file)
-                let diagnostics = Diagnostics()
-                branchDiagnostics.append(diagnostics)
-                branches.append(try branch(variant, format: format, options: options, into: file.output,
-                                           diagnostics: diagnostics))
+            try LargeStack.run {  // documents nest as deep as the readers allow
+                var source = try reader.open(.file(job.input.path), options: options.read, diagnostics: readDiagnostics)
+                var branches: [TeeBranch] = []
+                for (variant, path) in job.outputs {
+                    try BatchPlan.makeDirectories((path as NSString).deletingLastPathComponent)
+                    let file = try StagedFile(path: path)
+                    files.append(file)
+                    let diagnostics = Diagnostics()
+                    branchDiagnostics.append(diagnostics)
+                    branches.append(try branch(variant, format: format, options: options, into: file.output,
+                                               diagnostics: diagnostics))
+                }
+                try TeePipeline.run(source: &source, branches: &branches)
             }
-            try TeePipeline.run(source: &source, branches: &branches)
             for f in files { try f.commit() }
             record.status = .converted
             record.warnings = WarningCount.folding(readDiagnostics.all + branchDiagnostics.flatMap(\.all))

@@ -47,20 +47,22 @@ public enum DocumentCheck {
             let targets = policy.lossy.filter { $0.applies(to: format.name) }
             result.checked = CheckPolicy.categories + targets.map(\.description)
             let readDiagnostics = Diagnostics()
-            var source = try reader.open(.file(path), options: read, diagnostics: readDiagnostics)
-            var branches: [TeeBranch] = []
             var writerDiagnostics: [Diagnostics] = []
-            for t in targets {
-                guard let to = FormatRegistry.named(t.to), let writer = to.writer else { continue }
-                var write = WriteOptions()
-                to.adjustOptions?(&write)
-                let d = Diagnostics()
-                writerDiagnostics.append(d)
-                let stages = ConversionOptions(from: format, to: to).stages
-                branches.append(TeeBranch(stages: stages, sink: try writer.sink(to: DiscardOutput(), options: write, diagnostics: d)))
-            }
             var inspector = DocumentInspector()
-            try TeePipeline.run(source: &source, branches: &branches) { inspector.inspect($0) }
+            try LargeStack.run {  // documents nest as deep as the readers allow
+                var source = try reader.open(.file(path), options: read, diagnostics: readDiagnostics)
+                var branches: [TeeBranch] = []
+                for t in targets {
+                    guard let to = FormatRegistry.named(t.to), let writer = to.writer else { continue }
+                    var write = WriteOptions()
+                    to.adjustOptions?(&write)
+                    let d = Diagnostics()
+                    writerDiagnostics.append(d)
+                    let stages = ConversionOptions(from: format, to: to).stages
+                    branches.append(TeeBranch(stages: stages, sink: try writer.sink(to: DiscardOutput(), options: write, diagnostics: d)))
+                }
+                try TeePipeline.run(source: &source, branches: &branches) { inspector.inspect($0) }
+            }
             // A reader that drops bookmarks (DOCX) leaves links to them nothing to point at.
             let bookmarksDropped = readDiagnostics.all.contains { $0.code.rawValue.hasSuffix("bookmark") }
             result.findings = inspector.findings(bookmarksDropped: bookmarksDropped)

@@ -19,7 +19,7 @@ extension Pipeline {
         let handoff = ChunkHandoff(capacity: capacity)
         let writer = ChainThread(chain: StageChain(stages: stages, sink: sink), header: source.header,
                                  handoff: handoff, diagnostics: writeSide)
-        guard let thread = StackThread.spawn({ writer.run() }) else {
+        guard let thread = StackThread.spawn(name: "redline-writer", { writer.run() }) else {
             // No second thread to be had: this one does both, as `run` does.
             var chain = StageChain(stages: stages, sink: sink)
             writeSide?.stamp = 1

@@ -1,3 +1,4 @@
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -18,7 +19,7 @@ public enum LargeStack {
     public static func run<T>(_ body: () throws -> T) throws -> T {
         try withoutActuallyEscaping(body) { body in
             let call = Call(body)
-            guard let thread = StackThread.spawn({ call.run() }) else { return try body() }
+            guard let thread = StackThread.spawn(name: "redline", { call.run() }) else { return try body() }
             thread.join()
             return try call.result!.get()
         }
@@ -40,13 +41,17 @@ final class StackThread {
 
     private init(_ thread: pthread_t) { self.thread = thread }
 
-    /// Starts `body` on a new thread; nil when the system refuses one.
-    static func spawn(_ body: @escaping @Sendable () -> Void) -> StackThread? {
+    /// Starts `body` on a new thread named `name` (at most 15 bytes shown, e.g. by `top -H`); nil when
+    /// the system refuses one.
+    static func spawn(name: String, _ body: @escaping @Sendable () -> Void) -> StackThread? {
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)
         defer { pthread_attr_destroy(&attributes) }
         pthread_attr_setstacksize(&attributes, LargeStack.size)
-        let context = Unmanaged.passRetained(Box(body)).toOpaque()
+        let context = Unmanaged.passRetained(Box {
+            Thread.current.name = name
+            body()
+        }).toOpaque()
         #if canImport(Darwin)
         var thread: pthread_t?
         #else
