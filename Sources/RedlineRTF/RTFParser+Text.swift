@@ -4,15 +4,15 @@ import RedlineCore
 extension RTFParser {
     // MARK: Text routing
 
-    /// Raw text bytes (in the current code page) for the current destination.
-    func text(_ bytes: [UInt8]) {
+    /// Raw text bytes (in the current code page) for the current destination; `isASCII` when already known.
+    func text(_ bytes: [UInt8], isASCII: Bool? = nil) {
         switch state.dest {
         case .body:
             if state.char.hidden { hiddenCount += bytes.count; return }
             let s = state.story
             prepareRun(s)
             // Fast path: ASCII with no double-byte lead waiting needs no code page at all.
-            if !leadPending && bytes.allSatisfy({ $0 < 0x80 }) {
+            if !leadPending && isASCII ?? bytes.allSatisfy({ $0 < 0x80 }) {
                 stories[s].text.append(contentsOf: bytes)
             } else {
                 decode(bytes, codePage: currentCodePage(), into: &stories[s].text)
@@ -266,9 +266,14 @@ extension RTFParser {
 
     /// A revision date, decoded once per distinct value.
     func date(_ dttm: Int) -> String? {
-        if let d = dateCache[dttm] { return d }
-        let d = dateFromDTTM(dttm)
-        if dateCache.count < 4096 { dateCache[dttm] = d }
+        // A deletion and the insertion that replaces it usually share their date: check the last one first.
+        if let last = lastDate, last.dttm == dttm { return last.value }
+        let d: String?
+        if let cached = dateCache[dttm] { d = cached } else {
+            d = dateFromDTTM(dttm)
+            if dateCache.count < 4096 { dateCache[dttm] = d }
+        }
+        lastDate = (dttm, d)
         return d
     }
 

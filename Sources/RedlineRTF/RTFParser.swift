@@ -84,6 +84,7 @@ final class RTFParser {
     @exclusivity(unchecked) var recentFormats: [TextFormat] = []
     var hiddenCount = 0
     var dateCache: [Int: String?] = [:]
+    var lastDate: (dttm: Int, value: String?)?
     /// Display formats already worked out, by RTF character properties (revision marks cleared).
     var formatCache: [CharFormat: TextFormat] = [:]
 
@@ -105,11 +106,13 @@ final class RTFParser {
 
     /// The next finished chunk, or nil at the end.
     func nextChunk() throws -> Chunk? {
-        while outputPosition >= output.count {
-            if ended { return nil }
+        if outputPosition >= output.count {
             output.removeAll(keepingCapacity: true)
             outputPosition = 0
-            try step()
+            while output.isEmpty {
+                if ended { return nil }
+                try step()
+            }
         }
         defer { outputPosition += 1 }
         return output[outputPosition]
@@ -189,7 +192,7 @@ final class RTFParser {
         case .text:
             starPending = false
             if state.dest == .skip { return }
-            text(tokenizer.text)
+            text(tokenizer.text, isASCII: tokenizer.textIsASCII)
         case .end:
             finishInput()
         }

@@ -28,6 +28,8 @@ struct RTFTokenizer {
     private(set) var offsetBase = 0
     /// The text bytes of the last `.text` token.
     private(set) var text: [UInt8] = []
+    /// Whether all of `text` is ASCII.
+    private(set) var textIsASCII = true
     /// Set when a control word's parameter did not fit and was clamped.
     private(set) var clampedParameters = 0
 
@@ -75,6 +77,7 @@ struct RTFTokenizer {
             default:
                 text.removeAll(keepingCapacity: true)
                 text.append(b)
+                textIsASCII = b < 0x80
                 try readTextRun()
                 return .text
             }
@@ -88,6 +91,7 @@ struct RTFTokenizer {
             let start = position
             var i = position
             let n = buffer.count
+            var bits: UInt8 = 0
             while i < n {
                 let c = buffer[i]
                 // `\` `{` `}` and line ends or NUL end a text run; test the two ranges separately (fewer compares a byte).
@@ -96,8 +100,10 @@ struct RTFTokenizer {
                 } else if c < 14 && (c == 10 || c == 13 || c == 0) {
                     break
                 }
+                bits |= c
                 i += 1
             }
+            if bits >= 0x80 { textIsASCII = false }
             text.append(contentsOf: buffer[start..<i])
             position = i
             if i < n {
