@@ -13,13 +13,12 @@ extension RTFParser {
     /// Turns the runs of story `s` into a paragraph and places it.
     func finishParagraph(story s: Int, para: ParaFormat, mark: CharFormat) {
         flushRun(s)
-        // Take the runs and leave the story the spare (empty) buffer; this one becomes the spare afterwards.
+        // Take the runs, and give their buffer back emptied: the next paragraph fills it without growing it.
         var runs: [Run] = []
-        swap(&runs, &spareRuns)
         swap(&runs, &stories[s].runs)
         defer {
             runs.removeAll(keepingCapacity: true)
-            spareRuns = runs
+            swap(&runs, &stories[s].runs)
         }
         let sawListText = stories[s].sawListText
         stories[s].sawListText = false

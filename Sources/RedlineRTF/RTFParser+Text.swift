@@ -167,8 +167,10 @@ extension RTFParser {
         guard !stories[s].text.isEmpty else { return }
         let str = String(decoding: stories[s].text, as: UTF8.self)
         stories[s].text.removeAll(keepingCapacity: true)
-        let (format, change) = textFormat(stories[s].format, link: stories[s].link)
-        stories[s].runs.append(Run(.text(str), format: format, link: stories[s].link, change: change))
+        let link = stories[s].link
+        let (format, change) = textFormat(stories[s].format, link: link)
+        let run = Run(.text(str), format: format, link: link, change: change)
+        stories[s].runs.append(consume run)
     }
 
     /// Adds a non-text inline (comment anchor, image) to story `s` at the current position, unformatted and
@@ -190,8 +192,8 @@ extension RTFParser {
     /// Forgets worked-out display formats (a font, colour or style table entry changed).
     func invalidateFormats() {
         formatCache.removeAll()
-        lastFormat = CharFormat()
-        lastTextFormat = TextFormat()
+        recentKeys.removeAll()
+        recentFormats.removeAll()
     }
 
     /// The model's format and change for RTF character properties.
@@ -213,10 +215,9 @@ extension RTFParser {
         key.revisionDate = 0
         key.deletionDate = 0
         if link == nil {
-            if key == lastFormat { return (lastTextFormat, change) }
+            for i in recentKeys.indices where recentKeys[i] == key { return (recentFormats[i], change) }
             if let t = formatCache[key] {
-                lastFormat = key
-                lastTextFormat = t
+                rememberFormat(key, t)
                 return (t, change)
             }
         }
@@ -248,11 +249,19 @@ extension RTFParser {
             }
         }
         if link == nil {
-            lastFormat = key
-            lastTextFormat = t
+            rememberFormat(key, t)
             if formatCache.count < 1024 { formatCache[key] = t }
         }
         return (t, change)
+    }
+
+    private func rememberFormat(_ key: CharFormat, _ format: TextFormat) {
+        if recentKeys.count >= 4 {
+            recentKeys.removeLast()
+            recentFormats.removeLast()
+        }
+        recentKeys.insert(key, at: 0)
+        recentFormats.insert(format, at: 0)
     }
 
     /// A revision date, decoded once per distinct value.

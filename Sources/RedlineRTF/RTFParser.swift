@@ -56,8 +56,6 @@ final class RTFParser {
 
     // Body.
     @exclusivity(unchecked) var stories: [Story] = [Story(kind: .main)]
-    /// An empty run buffer with capacity, swapped with a story's runs as its paragraph ends.
-    @exclusivity(unchecked) var spareRuns: [Run] = []
     @exclusivity(unchecked) var fields: [FieldState] = []
     var rowDefinitions: [Int: RowDefinition] = [:]
     var rowDefinitionDepth = 1
@@ -80,8 +78,10 @@ final class RTFParser {
     var pendingNotes: [Note] = []
     var openRanges = Set<String>()
     var startedRanges = Set<String>()
-    var lastFormat = CharFormat()
-    var lastTextFormat = TextFormat()
+    /// The keys and display formats of the last few formats used, newest first (runs alternate between a few:
+    /// plain, italic, bold...); checked before `formatCache`, whose hashing costs more than these comparisons.
+    @exclusivity(unchecked) var recentKeys: [CharFormat] = []
+    @exclusivity(unchecked) var recentFormats: [TextFormat] = []
     var hiddenCount = 0
     var dateCache: [Int: String?] = [:]
     /// Display formats already worked out, by RTF character properties (revision marks cleared).

@@ -90,7 +90,12 @@ struct RTFTokenizer {
             let n = buffer.count
             while i < n {
                 let c = buffer[i]
-                if c == UInt8(ascii: "\\") || c == UInt8(ascii: "{") || c == UInt8(ascii: "}") || c == 10 || c == 13 || c == 0 { break }
+                // `\` `{` `}` and line ends or NUL end a text run; test the two ranges separately (fewer compares a byte).
+                if c >= UInt8(ascii: "\\") {
+                    if c == UInt8(ascii: "\\") || c == UInt8(ascii: "{") || c == UInt8(ascii: "}") { break }
+                } else if c < 14 && (c == 10 || c == 13 || c == 0) {
+                    break
+                }
                 i += 1
             }
             text.append(contentsOf: buffer[start..<i])
@@ -119,6 +124,7 @@ struct RTFTokenizer {
     }
 
     private mutating func controlWord(first: UInt8) throws -> RTFToken {
+        if let token = controlWordInBuffer(first: first) { return token }
         var key = RTFWordKey()
         key.append(first)
         var length = 1
@@ -145,6 +151,42 @@ struct RTFTokenizer {
             param = negative ? -value : value
         }
         if let c = try peekByte(), c == UInt8(ascii: " ") { position += 1 }
+        if length <= RTFWordKey.capacity, let kw = RTFKeyword.table[key] { return .word(kw, param: param) }
+        return .unknownWord
+    }
+
+    /// `controlWord` for a word whose parameter and delimiter are in the buffer (all but one word in 64 KiB),
+    /// read without refill checks; nil, with nothing consumed, when the buffer ends first.
+    @inline(__always)
+    private mutating func controlWordInBuffer(first: UInt8) -> RTFToken? {
+        let n = buffer.count
+        var i = position
+        var key = RTFWordKey()
+        key.append(first)
+        var length = 1
+        while i < n && isLetter(buffer[i]) {
+            length += 1
+            if length <= RTFWordKey.capacity { key.append(buffer[i]) }
+            i += 1
+        }
+        guard i < n else { return nil }
+        let negative = buffer[i] == UInt8(ascii: "-")
+        if negative { i += 1 }
+        var value = 0
+        var digits = 0
+        while i < n && buffer[i] >= 48 && buffer[i] <= 57 {
+            if value <= Self.parameterLimit { value = value * 10 + Int(buffer[i] - 48) }
+            digits += 1
+            i += 1
+        }
+        guard i < n else { return nil }
+        if buffer[i] == UInt8(ascii: " ") { i += 1 }
+        position = i
+        var param: Int?
+        if digits > 0 {
+            if value > Self.parameterLimit { value = Self.parameterLimit; clampedParameters += 1 }
+            param = negative ? -value : value
+        }
         if length <= RTFWordKey.capacity, let kw = RTFKeyword.table[key] { return .word(kw, param: param) }
         return .unknownWord
     }
@@ -197,6 +239,7 @@ struct RTFWordKey: Hashable {
         for u in name.utf8.prefix(Self.capacity) { append(u) }
     }
 
+    @inline(__always)
     mutating func append(_ byte: UInt8) {
         let shift = UInt64((count % 8) * 8)
         switch count / 8 {

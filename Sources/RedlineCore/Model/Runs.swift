@@ -94,7 +94,7 @@ public enum InlineBuilder {
         var i = 0
         while i < runs.count {
             var j = i + 1
-            while j < runs.count && runs[j].change == runs[i].change { j += 1 }
+            while j < runs.count && same(runs[j].change, runs[i].change) { j += 1 }
             let part = runs[i..<j]
             switch runs[i].change {
             case nil: byLink(part, into: &out)
@@ -107,11 +107,34 @@ public enum InlineBuilder {
         return out
     }
 
+    /// `a == b`, comparing in place (`==` on optionals copies both sides into a tuple first).
+    @inline(__always)
+    private static func same(_ a: RunChange?, _ b: RunChange?) -> Bool {
+        switch a {
+        case nil: if case nil = b { return true }
+        case .insertion(let x)?: if case .insertion(let y)? = b { return x == y }
+        case .deletion(let x)?: if case .deletion(let y)? = b { return x == y }
+        case .move(let x)?: if case .move(let y)? = b { return x == y }
+        }
+        return false
+    }
+
+    /// `a == b`, comparing in place.
+    @inline(__always)
+    private static func same<T: Equatable>(_ a: T?, _ b: T?) -> Bool {
+        switch a {
+        case nil: if case nil = b { return true }
+        case let x?: if case let y? = b { return x == y }
+        }
+        return false
+    }
+
     /// What `build` writes for `runs`, in a new array (the children of a container).
     @inline(__always)
     private static func wrapped(_ runs: ArraySlice<Run>,
                                 _ build: (ArraySlice<Run>, inout [Inline]) -> Void) -> [Inline] {
         var inner: [Inline] = []
+        inner.reserveCapacity(runs.count)
         build(runs, &inner)
         return inner
     }
@@ -120,7 +143,7 @@ public enum InlineBuilder {
         var i = runs.startIndex
         while i < runs.endIndex {
             var j = i + 1
-            while j < runs.endIndex && runs[j].link == runs[i].link { j += 1 }
+            while j < runs.endIndex && same(runs[j].link, runs[i].link) { j += 1 }
             if let link = runs[i].link {
                 out.append(.link(link, wrapped(runs[i..<j], byFormatChange)))
             } else {
@@ -134,7 +157,7 @@ public enum InlineBuilder {
         var i = runs.startIndex
         while i < runs.endIndex {
             var j = i + 1
-            while j < runs.endIndex && runs[j].formatChange == runs[i].formatChange { j += 1 }
+            while j < runs.endIndex && same(runs[j].formatChange, runs[i].formatChange) { j += 1 }
             if let fc = runs[i].formatChange {
                 out.append(.formatChange(fc, wrapped(runs[i..<j]) { formatted($0, level: 0, into: &$1) }))
             } else {
@@ -185,7 +208,13 @@ public enum InlineBuilder {
         if level >= 1 && !runs.contains(where: { $0.format.hasToggles }) { level = toggleCount + 1 }
         while level >= 1 && level <= toggleCount && !runs.contains(where: { isOn($0.format, level) }) { level += 1 }
         if level > toggleCount {
-            for k in runs.indices { appendLeaf(runs[k], to: &out) }
+            for k in runs.indices {
+                switch runs[k].content {
+                case .text(let s): appendMerging(runs[k].format.code ? .code(s) : .text(s), to: &out)
+                case .lineBreak: out.append(.lineBreak)
+                case .atom(let a): appendMerging(a.mapChildren(normalized), to: &out)
+                }
+            }
             return
         }
         var i = runs.startIndex
@@ -208,16 +237,6 @@ public enum InlineBuilder {
                 }
             }
             i = j
-        }
-    }
-
-    /// Appends the leaf inline of `run` (its content; the formatting is already nested around it).
-    @inline(__always)
-    private static func appendLeaf(_ run: Run, to out: inout [Inline]) {
-        switch run.content {
-        case .text(let s): appendMerging(run.format.code ? .code(s) : .text(s), to: &out)
-        case .lineBreak: out.append(.lineBreak)
-        case .atom(let a): appendMerging(a.mapChildren(normalized), to: &out)
         }
     }
 
