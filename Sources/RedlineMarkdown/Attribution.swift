@@ -171,7 +171,12 @@ struct CommentText {
     private static func escape(_ s: String, _ chars: StaticString) -> String {
         // Names and dates rarely hold a character to escape (all ASCII): then the string is kept as is.
         let special = UnsafeBufferPointer(start: chars.utf8Start, count: chars.utf8CodeUnitCount)
-        guard s.utf8.contains(where: { special.contains($0) }) else { return s }
+        func hasSpecial(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+            for b in bytes { for c in special where c == b { return true } }
+            return false
+        }
+        var copy = s
+        guard copy.withUTF8(hasSpecial) else { return s }
         let chars = chars.description
         var out = ""
         for c in s {

@@ -4,7 +4,13 @@ import RedlineCore
 /// inlines back. Review marks become CriticMarkup; features GFM lacks use pandoc-style spans or HTML tags.
 struct InlineRenderer {
     unowned let owner: MarkdownRenderer
-    var out = ""
+    /// What is written so far, as UTF-8 (appending bytes is cheaper than appending strings).
+    var bytes: [UInt8] = []
+    /// What is written so far.
+    var out: String {
+        get { String(decoding: bytes, as: UTF8.self) }
+        set { bytes = Array(newValue.utf8) }
+    }
     /// True at the start of a line (block syntax could start here).
     var atLineStart = true
     /// Spaces and tabs written last, held back: dropped if the line ends after them.
@@ -28,8 +34,6 @@ struct InlineRenderer {
     private var afterChecks: [(offset: Int, index: Int)] = []
     /// Offsets of the backslash before a `!` that ends a text: kept only where `[` follows.
     private var bangChecks: [Int] = []
-    /// `text(_:)`'s buffer, kept for its capacity.
-    private var scratch: [UInt8] = []
 
     /// The paragraph continues a change from the previous one: its first inline's opener is not written.
     var omitFirstOpener = false
@@ -47,7 +51,7 @@ struct InlineRenderer {
     /// Renders a paragraph's inlines.
     mutating func render(_ inlines: [Inline]) {
         shortRanges = Self.shortRanges(in: inlines)
-        let start = (out, atLineStart)
+        let start = (bytes.count, atLineStart)
         let saved = owner.sideTables
         for _ in 0..<4 {
             topLevelCount = inlines.count
@@ -56,20 +60,19 @@ struct InlineRenderer {
                 write(inline)
             }
             topLevelIndex = -1
-            if keepTrailingSpaces && !atLineStart { out += heldSpaces; heldSpaces = "" }
+            if keepTrailingSpaces && !atLineStart { bytes += heldSpaces.utf8; heldSpaces = "" }
             endLine()
             // A closing `*` after punctuation must be followed by a space or the line end.
-            // (The output's bytes are copied only when there is something to check.)
-            let bytes = afterChecks.isEmpty && bangChecks.isEmpty ? [] : Array(out.utf8)
             let bad = afterChecks.filter { check in
                 check.offset < bytes.count && ![UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n")].contains(bytes[check.offset])
             }
             if bad.isEmpty {
-                dropNeedlessBangEscapes(bytes)
+                dropNeedlessBangEscapes()
                 return
             }
             forcedTags.formUnion(bad.map(\.index))
-            (out, atLineStart) = start
+            bytes.removeSubrange(start.0...)
+            atLineStart = start.1
             owner.sideTables = saved
             heldSpaces = ""
             commentWouldAttach = false
@@ -80,13 +83,11 @@ struct InlineRenderer {
         }
     }
 
-    private mutating func dropNeedlessBangEscapes(_ bytes: [UInt8]) {
+    private mutating func dropNeedlessBangEscapes() {
         guard !bangChecks.isEmpty else { return }
-        var b = bytes
-        for offset in bangChecks.reversed() where offset + 2 >= b.count || b[offset + 2] != UInt8(ascii: "[") {
-            b.remove(at: offset)
+        for offset in bangChecks.reversed() where offset + 2 >= bytes.count || bytes[offset + 2] != UInt8(ascii: "[") {
+            bytes.remove(at: offset)
         }
-        out = String(decoding: b, as: UTF8.self)
         bangChecks = []
     }
 
@@ -95,8 +96,8 @@ struct InlineRenderer {
     /// Raw Markdown (delimiters, placeholders' source forms); flushes held spaces first.
     private mutating func emit(_ s: String) {
         guard !s.isEmpty else { return }
-        if !heldSpaces.isEmpty { out += heldSpaces; heldSpaces = "" }
-        out += s
+        if !heldSpaces.isEmpty { bytes += heldSpaces.utf8; heldSpaces = "" }
+        bytes += s.utf8
         atLineStart = false
         commentWouldAttach = false
     }
@@ -105,7 +106,8 @@ struct InlineRenderer {
     /// too), or with `preserveFormatting` kept, the last one as an entity (`a&#32;`).
     mutating func endLine() {
         if owner.options.preserveFormatting, let last = heldSpaces.last {
-            out += heldSpaces.dropLast() + Self.entity(last)
+            bytes += heldSpaces.dropLast().utf8
+            bytes += Self.entity(last).utf8
         }
         heldSpaces = ""
     }
@@ -115,7 +117,7 @@ struct InlineRenderer {
 
     private mutating func newline(hard: Bool) {
         endLine()
-        out += hard ? "\\\n" : "\n"
+        bytes += hard ? "\\\n".utf8 : "\n".utf8
         atLineStart = true
         commentWouldAttach = false
     }
@@ -132,10 +134,9 @@ struct InlineRenderer {
     /// `text(_:)` on the string's UTF-8 bytes: every character Markdown treats specially is ASCII, so the
     /// bytes are scanned and runs of ordinary ones copied at once.
     private mutating func text(utf8 u: UnsafeBufferPointer<UInt8>) {
-        var buf = scratch  // reused from call to call (taken out, so appending does not copy it)
-        scratch = []
-        buf.removeAll(keepingCapacity: true)
-        buf.reserveCapacity(u.count + 8)
+        var buf = bytes  // written in place (taken out, so appending does not copy it)
+        bytes = []
+        buf.reserveCapacity(buf.count + u.count + 8)
         var k = 0
         func flushHeld() {
             if !heldSpaces.isEmpty { buf.append(contentsOf: heldSpaces.utf8); heldSpaces = "" }
@@ -182,7 +183,7 @@ struct InlineRenderer {
             case UInt8(ascii: "!"):
                 // `![` would start an image; what follows this text is checked at the paragraph's end.
                 if k + 1 >= u.count {
-                    bangChecks.append(out.utf8.count + buf.count)
+                    bangChecks.append(buf.count)
                     buf.append(UInt8(ascii: "\\"))
                 }
                 buf.append(c)
@@ -193,7 +194,7 @@ struct InlineRenderer {
                 if k + 1 >= u.count || Self.isCriticOpener(u[k + 1]) { buf.append(UInt8(ascii: "\\")) }
                 buf.append(c)
             case UInt8(ascii: "}"):
-                let prev: UInt8? = buf.last ?? out.utf8.last
+                let prev: UInt8? = buf.last
                 if k == 0 || prev.map(Self.isCriticCloserPrefix) ?? true { buf.append(UInt8(ascii: "\\")) }
                 buf.append(c)
             case 0x0A: buf += Array("&#10;".utf8)
@@ -222,8 +223,7 @@ struct InlineRenderer {
             }
             k += 1
         }
-        out += String(decoding: buf, as: UTF8.self)
-        scratch = buf
+        bytes = buf
     }
 
     /// A byte `text(_:)` copies as it is (not a space, tab, line end, NUL or a character it may escape).
@@ -365,8 +365,14 @@ struct InlineRenderer {
             owner.loss(.lossyCommentBodyAttribution, "authors and dates of changes inside comments were dropped")
             return
         }
-        emit(attrs.isEmpty ? owner.attributionComment(ch)
-                           : "{>>" + CommentText.header(author: ch.author, date: ch.date, attributes: attrs) + "<<}")
+        guard attrs.isEmpty else {
+            emit("{>>" + CommentText.header(author: ch.author, date: ch.date, attributes: attrs) + "<<}")
+            return
+        }
+        if !heldSpaces.isEmpty { bytes += heldSpaces.utf8; heldSpaces = "" }
+        owner.appendAttributionComment(ch, to: &bytes)
+        atLineStart = false
+        commentWouldAttach = false
     }
 
     private mutating func span(_ c: [Inline], _ attrs: String) {
@@ -389,7 +395,7 @@ struct InlineRenderer {
         if !useDelimiters, !c.isEmpty, !forcedTags.contains(index) {
             // Punctuation inside is fine when a space (or the line edge) is on the other side of the delimiter.
             let spaceBefore = atLineStart || !heldSpaces.isEmpty
-                || out.unicodeScalars.last.map { $0 == " " || $0 == "\t" || $0 == "\n" } ?? true
+                || bytes.last.map { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\n") } ?? true
             if (ok(first) || (first == .punct && spaceBefore)) && (ok(last) || last == .punct) {
                 useDelimiters = true
                 checkAfter = last == .punct
@@ -397,7 +403,7 @@ struct InlineRenderer {
         }
         if useDelimiters {
             emit(delim); write(c); emit(delim)
-            if checkAfter { afterChecks.append((out.utf8.count, index)) }
+            if checkAfter { afterChecks.append((bytes.count, index)) }
         } else {
             emit(openTag); write(c); emit(closeTag)
         }

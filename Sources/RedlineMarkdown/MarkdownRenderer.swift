@@ -249,7 +249,7 @@ final class MarkdownRenderer {
             pendingCloser = nil
             r.omitFirstOpener = true
         } else if let closer = takePendingCloser() {
-            r.out += closer
+            r.bytes += closer.utf8
             r.atLineStart = false
         }
         // This paragraph's break is in the change its text ends with: leave that change open across it
@@ -261,16 +261,18 @@ final class MarkdownRenderer {
         if let sc = p.styleChange {
             if options.criticMarkup && !inCommentBody {
                 let tokens = [AttributeToken("style-change")] + FormatAttributes.tokens(sc.old)
-                r.out += "{>>" + CommentText.header(author: sc.change.author, date: sc.change.date, attributes: tokens) + "<<}"
+                r.bytes += "{>>".utf8
+                r.bytes += CommentText.header(author: sc.change.author, date: sc.change.date, attributes: tokens).utf8
+                r.bytes += "<<}".utf8
                 r.atLineStart = false
             } else {
                 loss(.lossyParagraphStyleChange, "paragraph style changes were dropped")
             }
         }
         let isEmpty = p.content.isEmpty
-        if level == nil, r.out.isEmpty, case .raw(let f, _)? = p.content.first, f == "html" {
+        if level == nil, r.bytes.isEmpty, case .raw(let f, _)? = p.content.first, f == "html" {
             // A tag alone at a paragraph's start would read as an HTML block.
-            r.out += "[]{}"
+            r.bytes += "[]{}".utf8
             r.atLineStart = false
         }
         // Spaces before a paragraph break change stay before its opener (`split {++` blank line).
@@ -357,26 +359,37 @@ final class MarkdownRenderer {
         return attributionComment(c)
     }
 
-    /// Authors as written in attributions, escaped (a document has few authors, and most changes a date
-    /// of their own, so authors are what is worth remembering).
-    private var escapedAuthors: [String: String] = [:]
+    /// `{>>@Author` with the author escaped, for the authors met so far (a document has few authors, and
+    /// most changes a date of their own, so the author is what is worth remembering).
+    private var attributionOpeners: [(author: String, opener: [UInt8])] = []
 
-    /// The comment `{>>@Author (date)<<}` that attributes a change with no other attributes: what
-    /// `CommentText.header(author:date:)` gives, inside `{>>…<<}`.
-    func attributionComment(_ c: Change) -> String {
-        var s = "{>>@"
+    /// Appends the comment `{>>@Author (date)<<}` that attributes a change with no other attributes:
+    /// what `CommentText.header(author:date:)` gives, inside `{>>…<<}`.
+    func appendAttributionComment(_ c: Change, to out: inout [UInt8]) {
         if let a = c.author {
-            if let escaped = escapedAuthors[a] {
-                s += escaped
+            if let known = attributionOpeners.first(where: { $0.author == a }) {
+                out += known.opener
             } else {
-                let escaped = CommentText.escapeName(a)
-                escapedAuthors[a] = escaped
-                s += escaped
+                let opener = Array(("{>>@" + CommentText.escapeName(a)).utf8)
+                if attributionOpeners.count < 64 { attributionOpeners.append((a, opener)) }
+                out += opener
             }
+        } else {
+            out += "{>>@".utf8
         }
-        if let d = c.date { s += (c.author == nil ? "(" : " (") + CommentText.escapeDate(d) + ")" }
-        s += "<<}"
-        return s
+        if let d = c.date {
+            out += (c.author == nil ? "(" : " (").utf8
+            out += CommentText.escapeDate(d).utf8
+            out.append(UInt8(ascii: ")"))
+        }
+        out += "<<}".utf8
+    }
+
+    /// The comment `{>>@Author (date)<<}` that attributes a change with no other attributes.
+    func attributionComment(_ c: Change) -> String {
+        var bytes: [UInt8] = []
+        appendAttributionComment(c, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     private static func hasBreak(_ inlines: [Inline]) -> Bool {
