@@ -1,10 +1,5 @@
 import Foundation
 import RedlineCore
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// What the parsing thread hands the reader: the events of one piece of input (`last` after the end of
 /// the input), or the error that ended parsing.
@@ -20,12 +15,12 @@ enum ParsedPiece {
 /// error), the thread is told to stop and joined before the reader's deinit returns.
 final class BackgroundParser {
     private let channel = PieceChannel(capacity: 2)
-    private let thread: pthread_t
+    private let thread: StackThread
 
     /// Starts the thread, which owns `parser` from now on (and frees it when it ends).
     init(_ parser: sending ChunkParser) throws {
         let channel = self.channel
-        let started = startThread {
+        let started = StackThread.spawn(name: "redline-xml") {
             while var batch = channel.batchToFill() {
                 do {
                     let more = try parser.parse(into: &batch)
@@ -46,7 +41,7 @@ final class BackgroundParser {
 
     deinit {
         channel.stop()
-        pthread_join(thread, nil)
+        thread.join()
     }
 
     /// The next piece, waiting for the thread if it is not parsed yet. `spent` (the reader's previous
@@ -110,31 +105,4 @@ private final class PieceChannel: @unchecked Sendable {
         condition.broadcast()
         condition.unlock()
     }
-}
-
-/// Starts a thread (named `redline-xml`) that runs `body`; nil when the system cannot start one. `body`
-/// is `sending`: the caller keeps no access to what it captures, so the thread owns all of it.
-private func startThread(_ body: sending @escaping () -> Void) -> pthread_t? {
-    let box = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
-    #if canImport(Darwin)
-    var thread: pthread_t?
-    #else
-    var thread = pthread_t()
-    #endif
-    let status = pthread_create(&thread, nil, { box in
-        Thread.current.name = "redline-xml"
-        Unmanaged<ThreadBody>.fromOpaque(box!).takeRetainedValue().run()
-        return nil
-    }, box)
-    if status != 0 {
-        Unmanaged<ThreadBody>.fromOpaque(box).release()
-        return nil
-    }
-    return thread
-}
-
-/// A thread's work, carried through `pthread_create`'s context pointer.
-private final class ThreadBody {
-    let run: () -> Void
-    init(_ run: @escaping () -> Void) { self.run = run }
 }

@@ -35,15 +35,15 @@ public enum LargeStack {
     }
 }
 
-/// A POSIX thread with a `LargeStack.size` stack, to be joined.
-final class StackThread {
+/// A POSIX thread with a `LargeStack.size` stack, to be joined: the one way Redline starts threads.
+public final class StackThread {
     private var thread: pthread_t
 
     private init(_ thread: pthread_t) { self.thread = thread }
 
     /// Starts `body` on a new thread named `name` (at most 15 bytes shown, e.g. by `top -H`); nil when
-    /// the system refuses one.
-    static func spawn(name: String, _ body: @escaping @Sendable () -> Void) -> StackThread? {
+    /// the system refuses one. `body` is `sending`: the caller keeps no access to what it captures.
+    public static func spawn(name: String, _ body: sending @escaping () -> Void) -> StackThread? {
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)
         defer { pthread_attr_destroy(&attributes) }
@@ -74,10 +74,10 @@ final class StackThread {
     }
 
     /// Waits for the thread to end.
-    func join() { pthread_join(thread, nil) }
+    public func join() { pthread_join(thread, nil) }
 
     private final class Box {
-        let body: @Sendable () -> Void
-        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+        let body: () -> Void
+        init(_ body: @escaping () -> Void) { self.body = body }
     }
 }
