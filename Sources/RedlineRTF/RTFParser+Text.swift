@@ -139,6 +139,12 @@ extension RTFParser {
     func decode(_ bytes: [UInt8], codePage cp: Int, into out: inout [UInt8]) {
         if cp == 65001 { out += bytes; return }
         if decoders[cp] == nil { decoders[cp] = CodePageDecoder(codePage: cp) }
+        // ASCII with no lead byte waiting decodes to itself (one lookup, not one a byte).
+        if !decoders[cp]!.isPending && bytes.allSatisfy({ $0 < 0x80 }) {
+            out += bytes
+            leadPending = false
+            return
+        }
         for b in bytes { decoders[cp]!.decode(b, into: &out) }
         leadPending = decoders[cp]!.isPending
     }

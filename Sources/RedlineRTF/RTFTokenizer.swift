@@ -171,9 +171,9 @@ struct RTFTokenizer {
         key.append(first)
         var length = 1
         while i < n && isLetter(buffer[i]) {
-            length += 1
+            length &+= 1
             if length <= RTFWordKey.capacity { key.append(buffer[i]) }
-            i += 1
+            i &+= 1
         }
         guard i < n else { return nil }
         let negative = buffer[i] == UInt8(ascii: "-")
@@ -247,13 +247,14 @@ struct RTFWordKey: Hashable {
 
     @inline(__always)
     mutating func append(_ byte: UInt8) {
-        let shift = UInt64((count % 8) * 8)
-        switch count / 8 {
-        case 0: a |= UInt64(byte) << shift
-        case 1: b |= UInt64(byte) << shift
-        default: c |= UInt64(byte) << shift
+        // Bit operations without overflow checks: this runs for every letter of every control word.
+        let shift = UInt64(truncatingIfNeeded: count & 7) &<< 3
+        switch count &>> 3 {
+        case 0: a |= UInt64(byte) &<< shift
+        case 1: b |= UInt64(byte) &<< shift
+        default: c |= UInt64(byte) &<< shift
         }
-        count += 1
+        count &+= 1
     }
 
     /// A fast, well-mixed hash of the packed name (for `KeywordTable`).
