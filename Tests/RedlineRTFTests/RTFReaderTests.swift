@@ -86,6 +86,30 @@ final class RTFReaderTests: XCTestCase {
         XCTAssertEqual(RTFTestSupport.text(d), "да ą")
     }
 
+    func testPlainTextEndsAtEveryPositionOfAWord() throws {
+        // The tokenizer scans text eight bytes at a time: braces, escapes, line ends, NULs and raw 8-bit bytes at
+        // every offset, and text longer than its 64 KiB pieces, must read as a byte at a time would.
+        let pieces: [([UInt8], String)] = [
+            (Array("a".utf8), "a"), (Array("xyz".utf8), "xyz"), ([0x20], " "), ([0xE9], "é"), (Array(#"\{"#.utf8), "{"),
+            (Array(#"\}"#.utf8), "}"), (Array(#"\\"#.utf8), "\\"), ([0x0A], ""), ([0x0D, 0x0A], ""), ([0], ""),
+            (Array("|~".utf8), "|~"), (Array("{z}".utf8), "z"), (Array("{{}ab}".utf8), "ab"),
+        ]
+        var rng = SystemRandomNumberGenerator()
+        for length in Array(0..<40) + [200, 70_000] {
+            var body: [UInt8] = Array("w".utf8)
+            var expected = "w"
+            for _ in 0..<length {
+                let (bytes, text) = pieces.randomElement(using: &rng)!
+                body += bytes
+                expected += text
+            }
+            let rtf = Array(#"{\rtf1\ansi\ansicpg1252 "#.utf8) + body + Array(#"\par}"#.utf8)
+            let d = try RTFReader().read(.bytes(rtf))
+            let text = RTFTestSupport.text(d)
+            XCTAssert(text == expected, "length \(length): " + RTFTestSupport.difference(text, expected))
+        }
+    }
+
     func testCorpusCodePagesDecode() throws {
         let expectations: [(String, String)] = [
             ("rtfparserkit/test10007Encoding.rtf", "Комманда разработчиков"),
