@@ -27,6 +27,12 @@ struct ParaFormat: Equatable {
     var tableDepth: Int { nesting >= 0 ? nesting : (inTable ? 1 : 0) }
 }
 
+/// The storage of `GroupState.para`.
+final class ParaStorage {
+    var value: ParaFormat
+    init(_ value: ParaFormat) { self.value = value }
+}
+
 /// What the text of a group is.
 enum Destination: Equatable {
     case body, skip
@@ -47,7 +53,17 @@ enum TextTarget: Equatable {
 /// The state a group saves and restores.
 struct GroupState {
     var char = CharFormat()
-    var para = ParaFormat()
+    /// Paragraph properties, shared with the saved states of enclosing groups until a group changes them:
+    /// most groups change only character properties, and each group start saves the whole state.
+    var para: ParaFormat {
+        get { paraStorage.value }
+        set { paraStorage = ParaStorage(newValue) }
+        _modify {
+            if !isKnownUniquelyReferenced(&paraStorage) { paraStorage = ParaStorage(paraStorage.value) }
+            yield &paraStorage.value
+        }
+    }
+    private var paraStorage = ParaStorage(ParaFormat())
     var dest = Destination.body
     var fallbackLength = 1
     var story = 0
