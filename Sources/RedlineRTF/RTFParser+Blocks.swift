@@ -29,8 +29,9 @@ extension RTFParser {
         } else if mark.revised {
             markChange = .inserted(Change(author: revisionAuthor(mark.revisionAuthor), date: date(mark.revisionDate)))
         }
-        if markChange == nil && runs.allSatisfy({ r in
-            if case .text(let t) = r.content { return t.allSatisfy { $0 == " " || $0 == "\t" || $0 == "\u{A0}" } }
+        // (Runs are tested through their indices: `allSatisfy` and `contains(where:)` would copy each run.)
+        if markChange == nil && runs.indices.allSatisfy({ i in
+            if case .text(let t) = runs[i].content { return t.allSatisfy { $0 == " " || $0 == "\t" || $0 == "\u{A0}" } }
             return false
         }) {
             // An empty paragraph outside tables and lists separates adjacent tables and quotations.
@@ -44,7 +45,7 @@ extension RTFParser {
         if s == 0 { bodyStarted = true }
         paragraphCounter += 1
         var content = InlineBuilder.inlines(from: runs)
-        if runs.contains(where: { $0.change != nil }) { content = InlineBuilder.pairingSubstitutions(content) }
+        if runs.indices.contains(where: { runs[$0].change != nil }) { content = InlineBuilder.pairingSubstitutions(content) }
         var style = paragraphStyle(para)
         var headingLevel: Int?
         let entry = para.style >= 0 ? paragraphStyles[para.style] : nil
