@@ -28,12 +28,12 @@ final class RTFParser {
     // Tables from the header.
     var documentCodePage = 1252
     var defaultFont = -1
-    var fonts: [Int: FontEntry] = [:]
+    @exclusivity(unchecked) var fonts: [Int: FontEntry] = [:]
     var colors: [RGBColor?] = []
     var colorParts: (r: Int, g: Int, b: Int)?
-    var paragraphStyles: [Int: StyleEntry] = [:]
+    @exclusivity(unchecked) var paragraphStyles: [Int: StyleEntry] = [:]
     var characterStyles: [Int: String] = [:]
-    var revisionAuthors: [String] = []
+    @exclusivity(unchecked) var revisionAuthors: [String] = []
     var listDefinitions: [Int: ListDefinition] = [:]
     var listOverrides: [Int: Int] = [:]
     var listInProgress = ListDefinition()
@@ -41,7 +41,7 @@ final class RTFParser {
     @exclusivity(unchecked) var decoders: [Int: CodePageDecoder] = [:]
     /// A double-byte lead byte waits in some decoder for its trail byte.
     var leadPending = false
-    var fontCodePages: [Int: Int] = [:]
+    @exclusivity(unchecked) var fontCodePages: [Int: Int] = [:]
 
     // Entries being read.
     @exclusivity(unchecked) var collect: [UInt8] = []
@@ -73,18 +73,18 @@ final class RTFParser {
     // Output.
     @exclusivity(unchecked) var output: [Chunk] = []
     var outputPosition = 0
-    var held: [Chunk] = []
-    var pendingComments: [Comment] = []
-    var pendingNotes: [Note] = []
-    var openRanges = Set<String>()
+    @exclusivity(unchecked) var held: [Chunk] = []
+    @exclusivity(unchecked) var pendingComments: [Comment] = []
+    @exclusivity(unchecked) var pendingNotes: [Note] = []
+    @exclusivity(unchecked) var openRanges = Set<String>()
     var startedRanges = Set<String>()
     /// The keys and display formats of the last few formats used, newest first (runs alternate between a few:
     /// plain, italic, bold...); checked before `formatCache`, whose hashing costs more than these comparisons.
     @exclusivity(unchecked) var recentKeys: [CharFormat] = []
     @exclusivity(unchecked) var recentFormats: [TextFormat] = []
     var hiddenCount = 0
-    var dateCache: [Int: String?] = [:]
-    var lastDate: (dttm: Int, value: String?)?
+    @exclusivity(unchecked) var dateCache: [Int: String?] = [:]
+    @exclusivity(unchecked) var lastDate: (dttm: Int, value: String?)?
     /// Display formats already worked out, by RTF character properties (revision marks cleared).
     var formatCache: [CharFormat: TextFormat] = [:]
 

@@ -29,7 +29,8 @@ struct ParaFormat: Equatable {
 
 /// The storage of `GroupState.para`.
 final class ParaStorage {
-    var value: ParaFormat
+    /// Read and written by one parser on one thread; `GroupState.para` makes it unique before writing.
+    @exclusivity(unchecked) var value: ParaFormat
     init(_ value: ParaFormat) { self.value = value }
 }
 
