@@ -52,21 +52,23 @@ public enum Batch {
         let state = RunState(jobs: jobs, start: start)
         let fingerprint = options.fingerprint
         let group = DispatchGroup()
+        var workers: [StackThread] = []
         for _ in 0..<min(options.jobs, max(jobs.count, 1)) {
             group.enter()
-            let worker = Thread {
+            let work: @Sendable () -> Void = {
                 while let i = state.take() {
                     let record = execute(jobs[i], options: options, fingerprint: fingerprint, journal: journal)
                     state.finish(i, record, observer: observer)
                 }
                 group.leave()
             }
-            worker.stackSize = 16 << 20
-            worker.start()
+            // Large stacks: documents nest as deep as the readers allow. No thread to be had: this one works.
+            if let worker = StackThread.spawn(name: "redline-batch", work) { workers.append(worker) } else { work() }
         }
         while group.wait(timeout: .now() + .milliseconds(200)) == .timedOut {
             observer?.tick(state.progress)
         }
+        for worker in workers { worker.join() }
         let records = state.records
         journal.compact(touched: Set(jobs.map(\.recordKey)))
         if records.contains(where: { $0.status == .converted }) { flushToDisk(options.outputDirectory) }
@@ -105,7 +107,7 @@ public enum Batch {
             var branchDiagnostics: [Diagnostics] = []
             var files: [StagedFile] = []
             defer { for f in files { f.discard() } }
-            try LargeStack.run {  // documents nest as deep as the readers allow
+            try LargeStack.run {  // documents nest as deep as the readers allow (inline on a batch worker)
                 var source = try reader.open(.file(job.input.path), options: options.read, diagnostics: readDiagnostics)
                 var branches: [TeeBranch] = []
                 for (variant, path) in job.outputs {

@@ -49,7 +49,7 @@ public enum DocumentCheck {
             let readDiagnostics = Diagnostics()
             var writerDiagnostics: [Diagnostics] = []
             var inspector = DocumentInspector()
-            try LargeStack.run {  // documents nest as deep as the readers allow
+            try LargeStack.run {  // documents nest as deep as the readers allow (inline on a check worker)
                 var source = try reader.open(.file(path), options: read, diagnostics: readDiagnostics)
                 var branches: [TeeBranch] = []
                 for t in targets {
@@ -102,17 +102,13 @@ enum ParallelMap {
     /// `body(0..<count)` on up to `jobs` threads; results in index order.
     static func run<T: Sendable>(count: Int, jobs: Int, _ body: @escaping @Sendable (Int) -> T) -> [T] {
         let slots = ParallelSlots<T>(count)
-        let group = DispatchGroup()
+        var workers: [StackThread] = []
         for _ in 0..<max(1, min(jobs, count)) {
-            group.enter()
-            let t = Thread {
-                while let i = slots.take() { slots.put(i, body(i)) }
-                group.leave()
-            }
-            t.stackSize = 16 << 20
-            t.start()
+            let work: @Sendable () -> Void = { while let i = slots.take() { slots.put(i, body(i)) } }
+            // Large stacks: documents nest as deep as the readers allow. No thread to be had: this one works.
+            if let worker = StackThread.spawn(name: "redline-check", work) { workers.append(worker) } else { work() }
         }
-        group.wait()
+        for worker in workers { worker.join() }
         return slots.results.map { $0! }
     }
 }

@@ -19,7 +19,8 @@ extension Pipeline {
         let handoff = ChunkHandoff(capacity: capacity)
         let writer = ChainThread(chain: StageChain(stages: stages, sink: sink), header: source.header,
                                  handoff: handoff, diagnostics: writeSide)
-        guard let thread = StackThread.spawn(name: "redline-writer", { writer.run() }) else {
+        let job: any ThreadJob = writer  // the thread sees no generic type (a metatype is not Sendable)
+        guard let thread = StackThread.spawn(name: "redline-writer", { job.run() }) else {
             // No second thread to be had: this one does both, as `run` does.
             var chain = StageChain(stages: stages, sink: sink)
             writeSide?.stamp = 1
@@ -59,11 +60,16 @@ extension Pipeline {
     }
 }
 
+/// Work for a thread, seen through no generic type.
+private protocol ThreadJob: AnyObject, Sendable {
+    func run()
+}
+
 /// The second thread of `Pipeline.runConcurrently`: takes chunks from the handoff through the chain.
 ///
 /// `@unchecked Sendable`: `chain` and `error` are touched only by the thread until it ends, then only by
 /// the thread that joined it.
-private final class ChainThread<Sink: ChunkSink>: @unchecked Sendable {
+private final class ChainThread<Sink: ChunkSink>: ThreadJob, @unchecked Sendable {
     private(set) var chain: StageChain<Sink>
     private(set) var error: (any Error)?
     private let header: DocumentHeader

@@ -14,10 +14,12 @@ public enum LargeStack {
     /// The stack reserved for each thread.
     public static let size = 256 << 20
 
-    /// Runs `body` on a thread with a large stack and waits for it; its result or error. When the
-    /// system refuses a new thread, `body` runs on the calling thread.
+    /// Runs `body` on a thread with a large stack and waits for it; its result or error. On a thread
+    /// that already has one (a `StackThread`), or when the system refuses a new thread, `body` runs on
+    /// the calling thread.
     public static func run<T>(_ body: () throws -> T) throws -> T {
-        try withoutActuallyEscaping(body) { body in
+        if StackThread.isCurrent { return try body() }
+        return try withoutActuallyEscaping(body) { body in
             let call = Call(body)
             guard let thread = StackThread.spawn(name: "redline", { call.run() }) else { return try body() }
             thread.join()
@@ -50,6 +52,7 @@ public final class StackThread {
         pthread_attr_setstacksize(&attributes, LargeStack.size)
         let context = Unmanaged.passRetained(Box {
             Thread.current.name = name
+            Thread.current.threadDictionary[marker] = true
             body()
         }).toOpaque()
         #if canImport(Darwin)
@@ -75,6 +78,11 @@ public final class StackThread {
 
     /// Waits for the thread to end.
     public func join() { pthread_join(thread, nil) }
+
+    /// Whether the calling thread is one of these (so has a large stack).
+    public static var isCurrent: Bool { Thread.current.threadDictionary[marker] != nil }
+
+    private static let marker = "redline.StackThread"
 
     private final class Box {
         let body: () -> Void
