@@ -279,13 +279,17 @@ extension StoryParser {
     /// The model's formatting of a run: its character style and direct properties (paragraph-style run
     /// properties are the paragraph's look, not the run's), without the document's default font and size.
     private func runFormat(_ markup: RunMarkup, inLink: Bool) -> (TextFormat, FormatChange?) {
-        // Most runs repeat the look of the run before: reuse it.
-        if let last = lastFormat, last.props == markup.props, last.inLink == inLink, last.old == markup.formatChange?.1,
-           last.change == markup.formatChange?.0 {
-            return last.result
+        // Most runs repeat a recent look: reuse it.
+        for k in recentFormats.indices {
+            let r = recentFormats[k]
+            if r.inLink == inLink, r.props == markup.props, r.old.isSame(as: markup.formatChange?.1),
+               r.change.isSame(as: markup.formatChange?.0) {
+                return r.result
+            }
         }
         let result = computeRunFormat(markup, inLink: inLink)
-        lastFormat = (markup.props, markup.formatChange?.1, markup.formatChange?.0, inLink, result)
+        if recentFormats.count == 4 { recentFormats.removeLast() }
+        recentFormats.insert((markup.props, markup.formatChange?.1, markup.formatChange?.0, inLink, result), at: 0)
         return result
     }
 
@@ -412,6 +416,7 @@ extension StoryParser {
 private extension Run {
     /// The same formatting, link and change as `other` (compared in place: this is the run loop).
     func hasLook(of other: Run) -> Bool {
-        format == other.format && change == other.change && link == other.link && formatChange == other.formatChange
+        format == other.format && change.isSame(as: other.change) && link.isSame(as: other.link)
+            && formatChange.isSame(as: other.formatChange)
     }
 }

@@ -41,7 +41,7 @@ enum RunNesting {
         toggles.reserveCapacity(runs.count)
         for i in runs.indices {
             guard runs[i].link == nil, runs[i].formatChange == nil, !runs[i].format.code,
-                  runs[i].format.style == Self.noStyle, let t = toggle(runs[i].format) else { return nil }
+                  runs[i].format.style.isEmpty, let t = toggle(runs[i].format) else { return nil }
             toggles.append(t)
         }
         return toggles
@@ -53,7 +53,7 @@ enum RunNesting {
         var i = 0
         while i < runs.count {
             var j = i + 1
-            while j < runs.count && runs[j].change == runs[i].change { j += 1 }
+            while j < runs.count && runs[j].change.isSame(as: runs[i].change) { j += 1 }
             let inner = toggled(runs, toggles, i..<j)
             switch runs[i].change {
             case nil: inner.forEach(body)
@@ -76,9 +76,6 @@ enum RunNesting {
             return nil
         }
     }
-
-    /// The character style of a run that has none.
-    private static let noStyle = CharacterStyle()
 
     /// The one toggle that is on (1...8 in `InlineBuilder`'s nesting order), 0 for none, nil for several.
     private static func toggle(_ f: TextFormat) -> Int8? {

@@ -42,8 +42,9 @@ final class StoryParser {
     @exclusivity(unchecked) var runBuffer: [Run] = []
     /// Open complex fields, innermost last.
     @exclusivity(unchecked) var fields: [Field] = []
-    /// The last run look computed (properties, old properties, change, in a link) and its result.
-    @exclusivity(unchecked) var lastFormat: (props: RunProps, old: RunProps?, change: Change?, inLink: Bool, result: (TextFormat, FormatChange?))?
+    /// The last four run looks computed (properties, old properties, change, in a link) and their results,
+    /// newest first: runs repeat a few looks (plain, italic, bold...) over and over.
+    @exclusivity(unchecked) var recentFormats: [(props: RunProps, old: RunProps?, change: Change?, inLink: Bool, result: (TextFormat, FormatChange?))] = []
     /// The look of a run without properties outside links (computed once).
     @exclusivity(unchecked) var plainRunFormat: (TextFormat, FormatChange?)?
     /// Paragraph styles resolved so far (see `resolvedStyle`).
