@@ -7,10 +7,7 @@ struct InlineRenderer {
     /// What is written so far, as UTF-8 (appending bytes is cheaper than appending strings).
     var bytes: [UInt8] = []
     /// What is written so far.
-    var out: String {
-        get { String(decoding: bytes, as: UTF8.self) }
-        set { bytes = Array(newValue.utf8) }
-    }
+    var out: String { String(decoding: bytes, as: UTF8.self) }
     /// True at the start of a line (block syntax could start here).
     var atLineStart = true
     /// Spaces and tabs written last, held back: dropped if the line ends after them.

@@ -95,6 +95,13 @@ final class ConcurrentPipelineTests: XCTestCase {
             XCTAssertNil(aError)
             XCTAssertNil(bError)
         }
+        // `run` with two diagnostics (the one-thread fallback of `runConcurrently`) stamps alike.
+        let readSide = Diagnostics(), writeSide = Diagnostics(), merged = Diagnostics()
+        var source = Source(count: 40, diagnostics: readSide)
+        var sink = Sink(diagnostics: writeSide)
+        XCTAssertNoThrow(try Pipeline.run(source: &source, stages: [], sink: &sink, readSide: readSide, writeSide: writeSide))
+        merged.absorb([readSide, writeSide])
+        XCTAssertEqual(lines(merged), sequential(count: 40).1)
         // The order interleaves the two sides as one thread would (not all reads first).
         let (_, lines, _, _) = concurrent(count: 40)
         XCTAssertEqual(lines.map { String($0.prefix(while: { $0 != " " })) },

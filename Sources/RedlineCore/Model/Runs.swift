@@ -94,7 +94,7 @@ public enum InlineBuilder {
         var i = 0
         while i < runs.count {
             var j = i + 1
-            while j < runs.count && same(runs[j].change, runs[i].change) { j += 1 }
+            while j < runs.count && runs[j].change.isSame(as: runs[i].change) { j += 1 }
             let part = runs[i..<j]
             switch runs[i].change {
             case nil: byLink(part, into: &out)
@@ -105,28 +105,6 @@ public enum InlineBuilder {
             i = j
         }
         return out
-    }
-
-    /// `a == b`, comparing in place (`==` on optionals copies both sides into a tuple first).
-    @inline(__always)
-    private static func same(_ a: RunChange?, _ b: RunChange?) -> Bool {
-        switch a {
-        case nil: if case nil = b { return true }
-        case .insertion(let x)?: if case .insertion(let y)? = b { return x == y }
-        case .deletion(let x)?: if case .deletion(let y)? = b { return x == y }
-        case .move(let x)?: if case .move(let y)? = b { return x == y }
-        }
-        return false
-    }
-
-    /// `a == b`, comparing in place.
-    @inline(__always)
-    private static func same<T: Equatable>(_ a: T?, _ b: T?) -> Bool {
-        switch a {
-        case nil: if case nil = b { return true }
-        case let x?: if case let y? = b { return x == y }
-        }
-        return false
     }
 
     /// What `build` writes for `runs`, in a new array (the children of a container).
@@ -143,7 +121,7 @@ public enum InlineBuilder {
         var i = runs.startIndex
         while i < runs.endIndex {
             var j = i + 1
-            while j < runs.endIndex && same(runs[j].link, runs[i].link) { j += 1 }
+            while j < runs.endIndex && runs[j].link.isSame(as: runs[i].link) { j += 1 }
             if let link = runs[i].link {
                 out.append(.link(link, wrapped(runs[i..<j], byFormatChange)))
             } else {
@@ -157,7 +135,7 @@ public enum InlineBuilder {
         var i = runs.startIndex
         while i < runs.endIndex {
             var j = i + 1
-            while j < runs.endIndex && same(runs[j].formatChange, runs[i].formatChange) { j += 1 }
+            while j < runs.endIndex && runs[j].formatChange.isSame(as: runs[i].formatChange) { j += 1 }
             if let fc = runs[i].formatChange {
                 out.append(.formatChange(fc, wrapped(runs[i..<j]) { formatted($0, level: 0, into: &$1) }))
             } else {
@@ -186,7 +164,8 @@ public enum InlineBuilder {
         }
     }
 
-    private static func wrap(_ level: Int, _ c: [Inline]) -> Inline {
+    /// The inline of toggle `level` (1...8, in the order above) around `c`.
+    public static func wrap(_ level: Int, _ c: [Inline]) -> Inline {
         switch level {
         case 1: return .strong(c)
         case 2: return .emphasis(c)

@@ -21,22 +21,8 @@ extension Pipeline {
                                  handoff: handoff, diagnostics: writeSide)
         let job: any ThreadJob = writer  // the thread sees no generic type (a metatype is not Sendable)
         guard let thread = StackThread.spawn(name: "redline-writer", { job.run() }) else {
-            // No second thread to be had: this one does both, as `run` does.
-            var chain = StageChain(stages: stages, sink: sink)
-            writeSide?.stamp = 1
-            try chain.begin(source.header)
-            var k = 1
-            readSide?.stamp = 2
-            while let chunk = try source.next() {
-                writeSide?.stamp = 2 * k + 1
-                try chain.write(chunk)
-                k += 1
-                readSide?.stamp = 2 * k
-            }
-            writeSide?.stamp = 2 * k + 1
-            try chain.finish()
-            sink = chain.sink
-            return
+            // No second thread to be had: this one does both.
+            return try run(source: &source, stages: stages, sink: &sink, readSide: readSide, writeSide: writeSide)
         }
         var readError: (any Error)?
         var k = 0

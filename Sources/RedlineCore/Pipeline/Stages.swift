@@ -91,11 +91,23 @@ public struct AnyChunkSink: ChunkSink {
 /// Runs a source through stages into a sink.
 public enum Pipeline {
     /// Pulls every chunk from `source` through `stages` (in order) into `sink`, then finishes the sink.
+    /// `readSide`/`writeSide`, when the reader and the chain report into separate diagnostics, get the
+    /// stamps `runConcurrently` sets (so `Diagnostics.absorb` orders their reports alike).
     public static func run<Sink: ChunkSink>(source: inout some ChunkSource, stages: [any ChunkStage],
-                                            sink: inout Sink) throws {
+                                            sink: inout Sink, readSide: Diagnostics? = nil,
+                                            writeSide: Diagnostics? = nil) throws {
         var chain = StageChain(stages: stages, sink: sink)
+        writeSide?.stamp = 1
         try chain.begin(source.header)
-        while let chunk = try source.next() { try chain.write(chunk) }
+        var k = 1
+        readSide?.stamp = 2
+        while let chunk = try source.next() {
+            writeSide?.stamp = 2 * k + 1
+            try chain.write(chunk)
+            k += 1
+            readSide?.stamp = 2 * k
+        }
+        writeSide?.stamp = 2 * k + 1
         try chain.finish()
         sink = chain.sink
     }

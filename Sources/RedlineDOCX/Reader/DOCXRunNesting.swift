@@ -86,19 +86,6 @@ enum RunNesting {
         return Int8(bits.trailingZeroBitCount + 1)
     }
 
-    private static func wrap(_ toggle: Int8, _ c: [Inline]) -> Inline {
-        switch toggle {
-        case 1: return .strong(c)
-        case 2: return .emphasis(c)
-        case 3: return .underline(c)
-        case 4: return .strikethrough(c)
-        case 5: return .smallCaps(c)
-        case 6: return .superscript(c)
-        case 7: return .subscript(c)
-        default: return .highlight(c)
-        }
-    }
-
     /// Runs `range` grouped by their toggle, adjacent text joined.
     private static func toggled(_ runs: UnsafeBufferPointer<Run>, _ toggles: [Int8], _ range: Range<Int>) -> [Inline] {
         var out: [Inline] = []
@@ -114,7 +101,7 @@ enum RunNesting {
                 var inner: [Inline] = []
                 inner.reserveCapacity(j - i)
                 appendLeaves(runs, i..<j, to: &inner)
-                out.append(wrap(t, inner))
+                out.append(InlineBuilder.wrap(Int(t), inner))
             }
             i = j
         }
