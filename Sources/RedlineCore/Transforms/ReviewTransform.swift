@@ -1,26 +1,25 @@
-/// What to do with tracked changes.
-public enum ChangeMode: String, Hashable, Sendable, Codable, CaseIterable {
-    /// Keep every change as a change (the marked version).
-    case marked
-    /// Accept all changes (the clean version).
-    case accept
-    /// Reject all changes (the original version).
-    case reject
-}
-
-/// Accepts or rejects every tracked change: text insertions, deletions, substitutions, moves, formatting
-/// changes, paragraph-mark insertions and deletions (merging paragraphs), paragraph-style changes and
-/// table-row insertions and deletions, also inside comment bodies and notes.
+/// Accepts, rejects or keeps each tracked change as `review` decides: text insertions, deletions,
+/// substitutions, moves, formatting changes, paragraph-mark insertions and deletions (merging paragraphs),
+/// paragraph-style changes and table-row insertions and deletions, also inside comment bodies and notes.
 /// Comment anchors inside removed text are kept, so no comment loses its place.
 public struct ReviewTransform: ChunkStage {
-    public let mode: ChangeMode
+    /// The decisions: one mode for all changes, and filters that select some.
+    public let review: ReviewOptions
     /// A top-level paragraph whose break goes away, waiting for the block it merges into.
     private var pending: Chunk?
 
-    public init(_ mode: ChangeMode) { self.mode = mode }
+    /// One decision for every change.
+    public init(_ mode: ChangeMode) { self.init(ReviewOptions(changes: mode)) }
+
+    /// A decision per change, as `review` selects.
+    public init(_ review: ReviewOptions) { self.review = review }
+
+    private func decide(_ kind: ChangeKind, _ change: Change) -> ReviewDecision {
+        review.decision(for: ChangeInfo(kind: kind, change: change))
+    }
 
     public mutating func process(_ chunk: Chunk, emit: (Chunk) throws -> Void) throws {
-        guard mode != .marked else { try emit(chunk); return }
+        guard !review.keepsAllChanges else { try emit(chunk); return }
         var c = chunk
         c.comments = c.comments.map { var m = $0; m.body = resolve(m.body); return m }
         c.notes = c.notes.map { var n = $0; n.blocks = resolve(n.blocks); return n }
@@ -72,11 +71,21 @@ public struct ReviewTransform: ChunkStage {
             var rows: [TableRow] = []
             var headers = 0
             for (i, var row) in t.rows.enumerated() {
-                switch (row.change, mode) {
-                case (.inserted?, .reject), (.deleted?, .accept): continue
-                default: break
+                switch row.change {
+                case .inserted(let ch)?:
+                    switch decide(.table, ch) {
+                    case .reject: continue
+                    case .accept: row.change = nil
+                    case .keep: break
+                    }
+                case .deleted(let ch)?:
+                    switch decide(.table, ch) {
+                    case .accept: continue
+                    case .reject: row.change = nil
+                    case .keep: break
+                    }
+                case nil: break
                 }
-                row.change = nil
                 row.cells = row.cells.map { var c = $0; c.blocks = resolve(c.blocks); return c }
                 if i < originalHeaders { headers += 1 }
                 rows.append(row)
@@ -92,21 +101,26 @@ public struct ReviewTransform: ChunkStage {
     private func resolve(_ p: Paragraph) -> Paragraph {
         var p = p
         p.content = resolve(p.content)
-        switch (p.markChange, mode) {
-        case (.inserted?, .accept), (.deleted?, .reject): p.markChange = nil
-        default: break
+        switch p.markChange {
+        case .inserted(let ch)?: if decide(.paragraph, ch) == .accept { p.markChange = nil }
+        case .deleted(let ch)?: if decide(.paragraph, ch) == .reject { p.markChange = nil }
+        case nil: break
         }
         if let sc = p.styleChange {
-            if mode == .reject { p.style = sc.old }
-            p.styleChange = nil
+            switch decide(.paragraph, sc.change) {
+            case .reject: p.style = sc.old; p.styleChange = nil
+            case .accept: p.styleChange = nil
+            case .keep: break
+            }
         }
         return p
     }
 
     private func mergesWithNext(_ block: Block) -> Bool {
-        switch (block.paragraph?.markChange, mode) {
-        case (.deleted?, .accept), (.inserted?, .reject): return true
-        default: return false
+        switch block.paragraph?.markChange {
+        case .deleted(let ch)?: return decide(.paragraph, ch) == .accept
+        case .inserted(let ch)?: return decide(.paragraph, ch) == .reject
+        case nil: return false
         }
     }
 
@@ -147,17 +161,43 @@ public struct ReviewTransform: ChunkStage {
         var out: [Inline] = []
         for inline in inlines {
             switch inline {
-            case .insertion(_, let c): out += mode == .accept ? resolve(c) : anchors(in: c)
-            case .deletion(_, let c): out += mode == .reject ? resolve(c) : anchors(in: c)
-            case .substitution(_, let d, let i):
-                out += mode == .accept ? anchors(in: d) + resolve(i) : resolve(d) + anchors(in: i)
+            case .insertion(let ch, let c):
+                switch decide(.insertion, ch) {
+                case .accept: out += resolve(c)
+                case .reject: out += anchors(in: c)
+                case .keep: out.append(.insertion(ch, resolve(c)))
+                }
+            case .deletion(let ch, let c):
+                switch decide(.deletion, ch) {
+                case .accept: out += anchors(in: c)
+                case .reject: out += resolve(c)
+                case .keep: out.append(.deletion(ch, resolve(c)))
+                }
+            case .substitution(let ch, let d, let i):
+                switch (decide(.deletion, ch), decide(.insertion, ch)) {
+                case (.keep, .keep): out.append(.substitution(ch, deleted: resolve(d), inserted: resolve(i)))
+                case (let dd, let di):
+                    switch dd {
+                    case .accept: out += anchors(in: d)
+                    case .reject: out += resolve(d)
+                    case .keep: out.append(.deletion(ch, resolve(d)))
+                    }
+                    switch di {
+                    case .accept: out += resolve(i)
+                    case .reject: out += anchors(in: i)
+                    case .keep: out.append(.insertion(ch, resolve(i)))
+                    }
+                }
             case .move(let m, let c):
-                let keep = (m.side == .to) == (mode == .accept)
-                out += keep ? resolve(c) : anchors(in: c)
+                switch decide(.move, m.change) {
+                case .keep: out.append(.move(m, resolve(c)))
+                case let d: out += (m.side == .to) == (d == .accept) ? resolve(c) : anchors(in: c)
+                }
             case .formatChange(let f, let c):
-                if mode == .accept {
-                    out += resolve(c)
-                } else {
+                switch decide(.formatting, f.change) {
+                case .accept: out += resolve(c)
+                case .keep: out.append(.formatChange(f, resolve(c)))
+                case .reject:
                     let runs = resolve(c).runs.map { r -> Run in var r = r; r.format = f.old; return r }
                     out += InlineBuilder.inlines(from: runs)
                 }
@@ -181,20 +221,43 @@ public struct ReviewTransform: ChunkStage {
     }
 }
 
-/// Removes every comment: anchors from the text and bodies from the side table. A paragraph that held
-/// nothing but comment anchors goes too (top level and nested), unless it or the paragraph before it
-/// carries a paragraph mark change (removing it would change what that mark joins).
+/// Removes comments: every comment, or those `review` does not keep (with their replies). Their anchors
+/// go from the text and their bodies from the side table. A paragraph that held nothing but removed
+/// comment anchors goes too (top level and nested), unless it or the paragraph before it carries a
+/// paragraph mark change (removing it would change what that mark joins).
 public struct DropComments: ChunkStage {
     /// The last top-level block was a paragraph or heading with a mark change.
     private var previousHadMark = false
+    /// nil: every comment goes; else the comments `keeps` returns false for.
+    private let review: ReviewOptions?
+    /// Ids of removed comments seen so far (their anchors may come in later chunks).
+    private var dropped: Set<String> = []
 
-    public init() {}
+    /// Removes every comment.
+    public init() { review = nil }
+
+    /// Removes the comments `review` does not keep (policy, drop filters, `kind=comment` filters).
+    public init(_ review: ReviewOptions) { self.review = review }
 
     public mutating func process(_ chunk: Chunk, emit: (Chunk) throws -> Void) throws {
+        guard let review else { try emitStripped(chunk, remove: { _ in true }, emit: emit); return }
         var c = chunk
-        c.comments = []
-        let stripped = Self.strip(c.block)
-        c.notes = c.notes.map { var n = $0; n.blocks = Self.strip(n.blocks); return n }
+        var kept: [Comment] = []
+        for comment in c.comments {
+            if let parent = comment.parentID, dropped.contains(parent) { dropped.insert(comment.id); continue }
+            if review.keeps(comment) { kept.append(comment) } else { dropped.insert(comment.id) }
+        }
+        c.comments = kept
+        let gone = dropped
+        try emitStripped(c, remove: { gone.contains($0) }, emit: emit)
+    }
+
+    private mutating func emitStripped(_ chunk: Chunk, remove: (String) -> Bool,
+                                       emit: (Chunk) throws -> Void) throws {
+        var c = chunk
+        if review == nil { c.comments = [] }
+        let stripped = Self.strip(c.block, remove)
+        c.notes = c.notes.map { var n = $0; n.blocks = Self.strip(n.blocks, remove); return n }
         let emptied = Self.becameEmpty(c.block, stripped, afterMark: previousHadMark)
         previousHadMark = stripped.paragraph?.markChange != nil
         if emptied && c.notes.isEmpty { return }
@@ -202,20 +265,20 @@ public struct DropComments: ChunkStage {
         try emit(c)
     }
 
-    static func strip(_ block: Block) -> Block {
+    static func strip(_ block: Block, _ remove: (String) -> Bool) -> Block {
         switch block {
-        case .paragraph(var p): p.content = strip(p.content); return .paragraph(p)
-        case .heading(let l, var p): p.content = strip(p.content); return .heading(level: l, p)
-        default: return block.mapBlockArrays(strip)
+        case .paragraph(var p): p.content = strip(p.content, remove); return .paragraph(p)
+        case .heading(let l, var p): p.content = strip(p.content, remove); return .heading(level: l, p)
+        default: return block.mapBlockArrays { strip($0, remove) }
         }
     }
 
-    /// Stripped blocks, without the paragraphs that held only comment anchors.
-    static func strip(_ blocks: [Block]) -> [Block] {
+    /// Stripped blocks, without the paragraphs that held only removed comment anchors.
+    static func strip(_ blocks: [Block], _ remove: (String) -> Bool) -> [Block] {
         var out: [Block] = []
         var afterMark = false
         for b in blocks {
-            let s = strip(b)
+            let s = strip(b, remove)
             if !becameEmpty(b, s, afterMark: afterMark) { out.append(s) }
             afterMark = s.paragraph?.markChange != nil
         }
@@ -228,11 +291,11 @@ public struct DropComments: ChunkStage {
         return !before.content.isEmpty && after.content.isEmpty && after.markChange == nil && after.styleChange == nil && !afterMark
     }
 
-    static func strip(_ inlines: [Inline]) -> [Inline] {
+    static func strip(_ inlines: [Inline], _ remove: (String) -> Bool) -> [Inline] {
         InlineBuilder.normalized(inlines.compactMap { i -> Inline? in
             switch i {
-            case .commentStart, .commentEnd, .commentPoint: return nil
-            default: return i.mapChildren(strip)
+            case .commentStart(let id), .commentEnd(let id), .commentPoint(let id): return remove(id) ? nil : i
+            default: return i.mapChildren { strip($0, remove) }
             }
         })
     }
