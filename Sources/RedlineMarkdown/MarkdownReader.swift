@@ -33,17 +33,20 @@ public struct MarkdownSource: ChunkSource {
     private let state: ReaderState
 
     init(bytes raw: [UInt8], options: ReadOptions, diagnostics: Diagnostics) throws {
-        let bytes = Self.normalized(raw)
+        let bytes = Self.normalized(raw, diagnostics: diagnostics)
         let (metadata, bodyStart, _) = FrontMatter.read(bytes, diagnostics: diagnostics)
         header = DefaultStyles.header(from: metadata, diagnostics: diagnostics)
         let body = Array(bytes[bodyStart...])
         state = try ReaderState(body, options: options, diagnostics: diagnostics)
     }
 
-    /// Without a byte-order mark, with CRLF and CR line ends as LF.
-    static func normalized(_ raw: [UInt8]) -> [UInt8] {
-        var b = raw
-        if b.starts(with: [0xEF, 0xBB, 0xBF]) { b.removeFirst(3) }
+    /// Valid UTF-8 (UTF-16 with a byte-order mark transcoded, invalid bytes replaced by U+FFFD with a
+    /// `markdown.invalid-utf8` warning), without a byte-order mark, with CRLF and CR line ends as LF.
+    static func normalized(_ raw: [UInt8], diagnostics: Diagnostics? = nil) -> [UInt8] {
+        let (b, report) = TextDecoding.utf8(raw)
+        if let message = TextDecoding.message(report) {
+            diagnostics?.report(.markdownInvalidUTF8, message, at: SourceLocation(line: report.firstLine), count: report.replaced)
+        }
         guard b.contains(UInt8(ascii: "\r")) else { return b }
         var out: [UInt8] = []
         out.reserveCapacity(b.count)

@@ -296,6 +296,10 @@ extension RTFParser {
             diagnostics.report(.rtfParameterClamped, "control word parameters out of range were clamped",
                                count: tokenizer.clampedParameters)
         }
+        if tokenizer.badHexEscapes > 0 {
+            diagnostics.report(.rtfBadHexEscape, "\\' escapes without two hex digits were read as '?'",
+                               count: tokenizer.badHexEscapes)
+        }
         if hiddenCount > 0 { hiddenCount = 0 }
     }
 
