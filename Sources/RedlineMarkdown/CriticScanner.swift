@@ -571,7 +571,7 @@ struct CriticScanner {
 
     private mutating func checkEntryLimit() throws {
         if entries.count + 4 >= Placeholder.maxIndex {
-            throw RedlineError.limit("more than \(Placeholder.maxIndex) CriticMarkup marks")
+            throw RedlineError.limit("more than \(Placeholder.maxIndex) CriticMarkup marks and spans (\(Limits.name("maxCriticMarks", Placeholder.maxIndex)))")
         }
     }
 

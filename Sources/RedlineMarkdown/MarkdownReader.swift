@@ -147,7 +147,7 @@ final class ReaderState {
         let (parsed, prependedLines) = groupText(range)
         converter.setParsedText(parsed)
         converter.firstLineNumber = segmenter.segmentLines[first] - prependedLines
-        let root = try Cmark.parse(parsed, maxDepth: min(options.limits.maxNesting, 2_000))
+        let root = try Cmark.parse(parsed, maxDepth: min(options.limits.maxNesting, Limits.maxMarkdownNesting))
         for node in root.children where node.kind != .footnoteDefinition {
             var blocks: [Block] = []
             try converter.convert(node, into: &blocks)
@@ -228,7 +228,7 @@ final class ReaderState {
                 bytes += rest
             }
         }
-        let root = try Cmark.parse(bytes, maxDepth: min(options.limits.maxNesting, 2_000))
+        let root = try Cmark.parse(bytes, maxDepth: min(options.limits.maxNesting, Limits.maxMarkdownNesting))
         let nested = BlockConverter(context: context)
         nested.noteResolver = converter.noteResolver
         nested.bodyParser = converter.bodyParser
@@ -252,7 +252,7 @@ final class ReaderState {
         let ctx = CriticContext(source: raw, scanner: scanner, diagnostics: context.diagnostics)
         let nested = BlockConverter(context: ctx)
         nested.setParsedText(scanner.output)
-        let root = try Cmark.parse(scanner.output, maxDepth: min(options.limits.maxNesting, 2_000))
+        let root = try Cmark.parse(scanner.output, maxDepth: min(options.limits.maxNesting, Limits.maxMarkdownNesting))
         var blocks: [Block] = []
         try nested.convert(root.children, into: &blocks)
         nested.finishFlow()

@@ -6,20 +6,6 @@ public struct ReadOptions: Sendable {
     public init(limits: Limits = Limits()) { self.limits = limits }
 }
 
-/// Safety limits for untrusted input.
-public struct Limits: Sendable {
-    /// Total bytes a container (zip) may inflate to.
-    public var maxInflatedBytes: UInt64 = 2 << 30
-    /// Bytes one zip entry may inflate to.
-    public var maxEntryBytes: UInt64 = 1 << 30
-    /// Largest compression ratio an entry may have (zip bombs compress at 1000:1 and more).
-    public var maxCompressionRatio: UInt64 = 200
-    /// Deepest nesting of groups, elements or blocks.
-    public var maxNesting: Int = 10_000
-
-    public init() {}
-}
-
 /// Options every writer understands.
 public struct WriteOptions: Sendable {
     /// Paragraph formatting applied where the source has none (Markdown sources).
