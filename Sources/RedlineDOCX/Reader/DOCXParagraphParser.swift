@@ -274,7 +274,16 @@ extension StoryParser {
                 }
             case .commentReference:
                 if let id = x.attribute("id", in: OOXML.w), !context.replyIDs.contains(id), !startedComments.contains(id) {
-                    runs.append(Run(.atom(.commentPoint(id))))
+                    // The mark keeps the run's direct formatting (not its "annotation reference" style), so
+                    // a comment inside bold text stays inside it (`**a{>>c<<}b**`, `**{>>c<<}**`).
+                    var format = TextFormat()
+                    if look.hasProperties {
+                        var direct = look.markup
+                        direct.props.styleID = nil
+                        direct.props.size = nil
+                        format = runFormat(direct, inLink: false).0
+                    }
+                    runs.append(Run(.atom(.commentPoint(id)), format: format))
                 }
             case .drawing, .pict, .object:
                 try graphic(enclosing: enclosing, add: { addAtom($0, to: &runs, enclosing) }, extra: &extra)
