@@ -149,10 +149,11 @@ struct StoryComparer {
     private mutating func gapOps(_ old: [Block], _ new: [Block], followedByParagraph: Bool, into ops: inout [Op]) {
         var a = stream(old, tokenizer: oldTokenizer)
         var b = stream(new, tokenizer: newTokenizer)
-        // A break that nothing follows cannot be inserted or deleted (there is no paragraph to join):
-        // the last breaks of both sides pair.
+        // A break with no paragraph after it to join: when both sides' last breaks have the same kind they
+        // pair, so the last paragraph is edited in place rather than replaced.
         var forced: (Token, Token)?
-        if !followedByParagraph, let la = a.last, la.kind == .mark, let lb = b.last, lb.kind == .mark {
+        if !followedByParagraph, let la = a.last, la.kind == .mark, let lb = b.last, lb.kind == .mark,
+           la.props?.level == lb.props?.level {
             forced = (la, lb)
             a.removeLast(); b.removeLast()
         }
@@ -204,7 +205,7 @@ struct StoryComparer {
         var i = 0
         while i + 1 < ops.count {
             guard ops[i].kind == .insert, ops[i].tok.kind == .mark, ops[i + 1].kind == .delete, ops[i + 1].tok.kind == .mark,
-                  i + 2 == ops.count || !ops[i + 2].isChange, i == 0 || !ops[i - 1].isChange || ops[i - 1].tok.kind != .mark
+                  i + 2 == ops.count || !ops[i + 2].isChange || ops[i + 2].tok.kind == .block, i == 0 || !ops[i - 1].isChange || ops[i - 1].tok.kind != .mark
             else { i += 1; continue }
             var p0 = i
             while p0 > 0 && ops[p0 - 1].tok.kind != .mark && ops[p0 - 1].tok.kind != .block { p0 -= 1 }
@@ -283,6 +284,7 @@ struct StoryComparer {
         while i < ops.count {
             if ops[i].kind == .equal { out.append(ops[i]); i += 1; continue }
             var dels: [Op] = [], ins: [Op] = []
+            let atBoundary = out.isEmpty || out.last!.tok.kind == .mark || out.last!.tok.kind == .block
             while i < ops.count && ops[i].kind != .equal {
                 let o = ops[i]
                 if o.kind == .delete {
@@ -297,11 +299,28 @@ struct StoryComparer {
                 }
                 i += 1
             }
-            if dels.count == 1, ins.count == 1, dels[0].tok.kind == .mark, ins[0].tok.kind == .mark {
-                out += ins; out += dels
-            } else {
-                out += dels; out += ins
+            // Each side keeps its order; of the two ways to put them together, the one where every whole
+            // block starts where a paragraph ends. One deleted and one inserted break (a kind change):
+            // the insertion first, so the text sits in the paragraph with NEW's properties.
+            let relevel = dels.count == 1 && ins.count == 1 && dels[0].tok.kind == .mark && ins[0].tok.kind == .mark
+            let first = relevel ? ins + dels : dels + ins
+            let second = relevel ? dels + ins : ins + dels
+            // A paragraph whose break goes away on accept or reject joins the next block, so a whole block
+            // may not follow a changed break unless that paragraph is empty (then it simply goes).
+            let next = i < ops.count ? ops[i] : nil
+            func blocksAtBoundaries(_ r: [Op]) -> Bool {
+                var boundary = atBoundary
+                var changedNonEmptyMark = false
+                for o in r + (next.map { [$0] } ?? []) {
+                    if o.tok.kind == .block && (!boundary || changedNonEmptyMark) { return false }
+                    if o.kind != .pass {
+                        changedNonEmptyMark = o.tok.kind == .mark && o.isChange && !boundary
+                        boundary = o.tok.kind == .mark || o.tok.kind == .block
+                    }
+                }
+                return true
             }
+            out += blocksAtBoundaries(first) || !blocksAtBoundaries(second) ? first : second
         }
         ops = out
     }
@@ -512,7 +531,7 @@ struct StoryComparer {
            case .atom(.noteReference(let oldID)) = o.runs.first?.content {
             notePairs.append((oldID, newID))
         }
-        if options.ignoreFormatting || n.kind == .atom {
+        if options.ignoreFormatting {
             runs += n.runs
             return
         }
