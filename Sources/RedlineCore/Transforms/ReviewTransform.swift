@@ -8,7 +8,8 @@ public struct ReviewTransform: ChunkStage {
     /// A top-level paragraph whose break goes away, waiting for the block it merges into.
     private var pending: Chunk?
     /// Comments and notes of a removed empty paragraph, carried to the next chunk.
-    private var orphans: ([Comment], [Note]) = ([], [])
+    private var orphanComments: [Comment] = []
+    private var orphanNotes: [Note] = []
 
     /// One decision for every change.
     public init(_ mode: ChangeMode) { self.init(ReviewOptions(changes: mode)) }
@@ -35,13 +36,15 @@ public struct ReviewTransform: ChunkStage {
             } else if let kept = keepAlone(p) {
                 try emit(kept)
             } else {
-                orphans = (orphans.0 + p.comments, orphans.1 + p.notes)
+                orphanComments += p.comments
+                orphanNotes += p.notes
             }
         }
-        if !orphans.0.isEmpty || !orphans.1.isEmpty {
-            c.comments = orphans.0 + c.comments
-            c.notes = orphans.1 + c.notes
-            orphans = ([], [])
+        if !orphanComments.isEmpty || !orphanNotes.isEmpty {
+            c.comments = orphanComments + c.comments
+            c.notes = orphanNotes + c.notes
+            orphanComments = []
+            orphanNotes = []
         }
         if mergesWithNext(c.block) { pending = c } else { try emit(c) }
     }
@@ -51,11 +54,11 @@ public struct ReviewTransform: ChunkStage {
             pending = nil
             if let kept = keepAlone(p) {
                 try emit(kept)
-            } else if !p.comments.isEmpty || !orphans.0.isEmpty {
+            } else if !p.comments.isEmpty || !orphanComments.isEmpty {
                 // Comments must stay somewhere; notes whose references went are dropped with them.
                 var c = p
                 c.block = clearMark(c.block)
-                c.comments = orphans.0 + c.comments
+                c.comments = orphanComments + c.comments
                 try emit(c)
             }
         }
