@@ -10,7 +10,7 @@ enum ReviewName: Int, CaseIterable {
     case p, r, t, delText, delInstrText, tbl, tr, tc
     case pPr, rPr, sectPr, tblPr, trPr, tcPr, tblGrid, tblPrEx
     case commentRangeStart, commentRangeEnd, commentReference, comment
-    case footnote, endnote, bookmarkStart, bookmarkEnd
+    case footnote, endnote, bookmarkStart, bookmarkEnd, numberingChange
 
     static let names: [String] = allCases.map { "\($0)" }
 }
@@ -199,6 +199,10 @@ final class StoryRewriter {
                 try copy()
                 noteStory = nil
             }
+        case .numberingChange:
+            // In a field's end (`w:fldChar`): the list number it showed before; gone once decided.
+            let d = decide(.paragraph, change { x.attribute($0, in: W) }, element: "numberingChange")
+            if d == .keep { try copy() } else { try x.skipElement() }
         case .footnote, .endnote:
             noteStory = "\(n == .footnote ? "footnote" : "endnote") \(x.attribute("id", in: W) ?? "")"
             paragraphNumber = 0
@@ -496,7 +500,11 @@ final class StoryRewriter {
                     }
                     if let r { w.write(r) }
                 } else {
-                    try element(name)
+                    // The cell's blocks, paragraphs merging as anywhere else; returns on the cell's end.
+                    try contents(pending: true)
+                    w.end(x)
+                    closeCollectors(depth)
+                    return
                 }
             }
         }
