@@ -22,7 +22,7 @@ enum ReviewName: Int, CaseIterable {
 /// is decided (every change is kept) and every change met is recorded instead.
 final class StoryRewriter {
     let x: XMLReader
-    var w = XMLEventWriter()
+    @exclusivity(unchecked) var w = XMLEventWriter()
     let review: ReviewOptions
     /// Comments that go (their ranges and references go from the text, their entries from comments.xml).
     let droppedComments: Set<String>
@@ -37,21 +37,21 @@ final class StoryRewriter {
     private(set) var items: [ChangeListItem] = []
     /// Where each comment's anchor is (story, paragraph, heading, commented text).
     private(set) var anchors: [String: ChangeListItem] = [:]
-    private var collectors: [(item: Int, depth: Int, before: Bool, after: Bool)] = []
+    @exclusivity(unchecked) private var collectors: [(item: Int, depth: Int, before: Bool, after: Bool)] = []
     private var commentCollectors: [String: String] = [:]
-    private var inText = 0
+    @exclusivity(unchecked) private var inText = 0
     private var paragraphNumber = 0
     private var heading: String?
     private var paragraphText: [String] = []
     private var noteStory: String?
 
     /// Output marks that are still open (tables, rows, cells): no flushing meanwhile.
-    private var holds = 0
-    private var paragraphDepth = 0
+    @exclusivity(unchecked) private var holds = 0
+    @exclusivity(unchecked) private var paragraphDepth = 0
     /// Per open `w:tbl`: rows written.
     private var rowsWritten: [Int] = []
     /// Per enclosing surviving deletion (rejected w:del, w:moveFrom): true; per kept one: false.
-    private var deletedText: [Bool] = []
+    @exclusivity(unchecked) private var deletedText: [Bool] = []
     /// Decisions of range starts, for their ends (`moveFromRangeEnd` has only an id).
     private var rangeDecisions: [String: ReviewDecision] = [:]
 
