@@ -126,6 +126,6 @@ public struct PDFEngine: Sendable {
         guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
             throw RedlineError.io("cannot create a temporary directory in \(base): \(String(cString: strerror(errno)))")
         }
-        return String(cString: template)
+        return String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

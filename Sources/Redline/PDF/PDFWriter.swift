@@ -59,7 +59,7 @@ final class TemporaryDOCX: @unchecked Sendable {
             throw RedlineError.io("cannot create a temporary file in \(base): \(String(cString: strerror(errno)))")
         }
         self.fd = fd
-        path = String(cString: template)
+        path = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
         output = FileDescriptorOutput(fd: fd, name: path)
     }
 
