@@ -80,7 +80,7 @@ final class PDFRenderQueue: @unchecked Sendable {
                 if !pending.isEmpty && firstPending == nil { firstPending = Date() }
                 condition.broadcast()
             } else {
-                condition.wait(until: Date().addingTimeInterval(0.05))
+                _ = condition.wait(until: Date().addingTimeInterval(0.05))
             }
         }
         condition.unlock()
