@@ -53,7 +53,7 @@ public enum Batch {
         let fingerprint = options.fingerprint
         let group = DispatchGroup()
         var workers: [StackThread] = []
-        for _ in 0..<min(options.jobs, max(jobs.count, 1)) {
+        for _ in 0..<min(max(options.jobs, options.to.batchWidth ?? 0), max(jobs.count, 1)) {
             group.enter()
             let work: @Sendable () -> Void = {
                 while let i = state.take() {
