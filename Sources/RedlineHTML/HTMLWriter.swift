@@ -35,6 +35,7 @@ public struct HTMLSink: ChunkSink {
         self.output = output
         self.options = options
         self.diagnostics = diagnostics
+        renderer.media = MediaExtractor(options: options, diagnostics: diagnostics)
     }
 
     static let css = """
@@ -78,6 +79,7 @@ public struct HTMLSink: ChunkSink {
         var s = renderer.block(chunk.block)
         s += renderer.commentAsides()
         notes += chunk.notes
+        try renderer.media?.check()
         try output.write(s)
     }
 
@@ -91,6 +93,7 @@ public struct HTMLSink: ChunkSink {
                 s += " <a href=\"#fnref-" + HTMLRenderer.escape(n.id) + "\">↩</a></li>\n"
             }
             s += "</ol>\n</section>\n"
+            try renderer.media?.check()
             s += renderer.commentAsides()
         }
         s += "</body>\n</html>\n"
@@ -101,6 +104,8 @@ public struct HTMLSink: ChunkSink {
 
 /// Renders blocks and inlines to HTML.
 struct HTMLRenderer {
+    /// Where pictures go (files beside the page, or data URIs with `embedMedia`).
+    var media: MediaExtractor?
     private var comments: [String: Comment] = [:]
     private var replies: [String: [Comment]] = [:]
     /// Comments anchored since the last asides were written.
@@ -291,7 +296,12 @@ struct HTMLRenderer {
             return wrap("a", " href=\"" + Self.escape(l.url) + "\"" + title, c)
         case .image(let img):
             let title = img.title.isEmpty ? "" : " title=\"" + Self.escape(img.title) + "\""
-            return "<img src=\"" + Self.escape(img.source) + "\" alt=\"" + Self.escape(img.alt) + "\"" + title + ">"
+            var size = ""
+            if img.width != nil || img.height != nil, let s = img.displaySize {
+                size = " width=\"\(Int((s.width * 4 / 3).rounded()))\" height=\"\(Int((s.height * 4 / 3).rounded()))\""
+            }
+            let src = media?.reference(for: img) ?? img.source
+            return "<img src=\"" + Self.escape(src) + "\" alt=\"" + Self.escape(img.alt) + "\"" + title + size + ">"
         case .lineBreak: return "<br>\n"
         case .softBreak: return "\n"
         case .raw(let f, let t): return f == "html" ? t : ""
