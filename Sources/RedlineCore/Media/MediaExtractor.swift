@@ -99,6 +99,11 @@ public final class MediaExtractor {
                 throw RedlineError.io("cannot create the media folder \(directory): \(error.localizedDescription)")
             }
             createdDirectory = true
+            // Temporary files a killed run left (never a finished picture: those are renamed into place).
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+            where name.hasPrefix(".") && name.contains(".redline-") {
+                unlink(directory + "/" + name)
+            }
         }
         let path = directory + "/" + name
         let tmp = directory + "/.\(name).redline-\(UUID().uuidString.prefix(8))"
