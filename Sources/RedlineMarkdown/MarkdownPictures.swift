@@ -32,15 +32,7 @@ final class MarkdownPictures {
 
     private func load(_ source: String, diagnostics: Diagnostics) -> MediaItem? {
         let lower = source.lowercased()
-        if lower.hasPrefix("data:") {
-            guard let comma = source.firstIndex(of: ","), source[..<comma].lowercased().hasSuffix(";base64"),
-                  let data = Data(base64Encoded: String(source[source.index(after: comma)...]), options: .ignoreUnknownCharacters)
-            else {
-                diagnostics.report(.mediaUnreadable, "a data: URI picture is not base64 data and was left as a link")
-                return nil
-            }
-            return store.add([UInt8](data), name: "a data: URI picture", diagnostics: diagnostics)
-        }
+        if lower.hasPrefix("data:") { return store.add(dataURI: source, diagnostics: diagnostics) }
         if let colon = source.firstIndex(of: ":"), source[..<colon].count > 1,
            source[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || "+.-".contains($0) }), !lower.hasPrefix("file:") {
             diagnostics.report(.mediaRemote, "remote pictures are not fetched; kept as links (\(source))")

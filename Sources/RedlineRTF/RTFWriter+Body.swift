@@ -376,7 +376,7 @@ extension RTFSink {
     /// otherwise its description, with a warning.
     private mutating func writeImage(_ image: Image, run: Run) {
         let blips: [MediaKind: String] = [.png: "pngblip", .jpeg: "jpegblip", .emf: "emfblip", .wmf: "wmetafile8"]
-        if let item = image.media, let blip = blips[item.kind], let bytes = try? item.bytes() {
+        if let item = image.media ?? dataURIs.add(dataURI: image.source, diagnostics: diagnostics), let blip = blips[item.kind], let bytes = try? item.bytes() {
             emit("{")
             writeFormat(run)
             emit("{\\*\\shppict{\\pict")
@@ -387,7 +387,9 @@ extension RTFSink {
             }
             emit("\\" + blip)
             if let info = item.info { emit("\\picw\(info.pixelWidth)\\pich\(info.pixelHeight)") }
-            if let size = image.displaySize {
+            var shown = image
+            shown.media = item
+            if let size = shown.displaySize {
                 emit("\\picwgoal\(max(1, Int((size.width * 20).rounded())))\\pichgoal\(max(1, Int((size.height * 20).rounded())))")
             }
             emit("\n")

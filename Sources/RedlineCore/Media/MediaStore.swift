@@ -27,6 +27,10 @@ public final class MediaStore: @unchecked Sendable {
         let id = hash.hexDigest()
         return lock.withLock {
             if let known = byID[id] { return known }
+            if total + bytes.count > limits.maxMediaBytes {
+                diagnostics.report(.mediaTooLarge, "pictures past the per-document limit (\(limits.maxMediaBytes >> 20) MiB in all) were left out: \(name)", at: location)
+                return nil
+            }
             do {
                 let kind = MediaKind.sniff(bytes)
                 let (path, dir) = try newFile(id: id, kind: kind)
@@ -63,13 +67,22 @@ public final class MediaStore: @unchecked Sendable {
         return add([UInt8](data), name: name, diagnostics: diagnostics, at: location)
     }
 
+    /// Stores the picture in a `data:…;base64,` URI; nil when `uri` is not one (reported when it is
+    /// malformed or over a limit).
+    public func add(dataURI uri: String, diagnostics: Diagnostics, at location: SourceLocation? = nil) -> MediaItem? {
+        guard uri.prefix(5).lowercased() == "data:" else { return nil }
+        guard let comma = uri.firstIndex(of: ","), uri[..<comma].lowercased().hasSuffix(";base64"),
+              let data = Data(base64Encoded: String(uri[uri.index(after: comma)...]), options: .ignoreUnknownCharacters)
+        else {
+            diagnostics.report(.mediaUnreadable, "a data: URI picture is not base64 data and was left as a link", at: location)
+            return nil
+        }
+        return add([UInt8](data), name: "a data: URI picture", diagnostics: diagnostics, at: location)
+    }
+
     private func checkSize(_ n: Int, name: String, diagnostics: Diagnostics, at location: SourceLocation?) -> Bool {
         if n > limits.maxPictureBytes {
             diagnostics.report(.mediaTooLarge, "a picture over the size limit (\(limits.maxPictureBytes >> 20) MiB) was left out: \(name)", at: location)
-            return false
-        }
-        if lock.withLock({ total + n > limits.maxMediaBytes }) {
-            diagnostics.report(.mediaTooLarge, "pictures past the per-document limit (\(limits.maxMediaBytes >> 20) MiB in all) were left out: \(name)", at: location)
             return false
         }
         return true

@@ -65,3 +65,13 @@ struct SHA256 {
         h[0] &+= a; h[1] &+= b; h[2] &+= c; h[3] &+= d; h[4] &+= e; h[5] &+= f; h[6] &+= g; h[7] &+= hh
     }
 }
+
+/// Content hashes for pictures (and tests that compare them).
+public enum ContentHash {
+    /// The SHA-256 of `bytes` as 64 lowercase hex digits.
+    public static func sha256<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
+        var h = SHA256()
+        h.update(bytes)
+        return h.hexDigest()
+    }
+}

@@ -42,6 +42,8 @@ final class DOCXComposer {
     // Pictures: drawings written (for unique `wp:docPr` ids), the relationship of each distinct picture by
     // content id, the pictures not yet stored in the package, and (relationship id, target) of each.
     var drawingCount = 0
+    /// Pictures given as `data:` URIs in a model built by hand (readers use `Image.media`).
+    lazy var dataURIs = MediaStore()
     var imageRelationships: [String: String] = [:]
     var pendingMedia: [(target: String, item: MediaItem)] = []
     var images: [(id: String, target: String)] = []

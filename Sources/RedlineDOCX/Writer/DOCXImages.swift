@@ -9,7 +9,7 @@ extension DOCXComposer {
     /// picture bytes for it or Word cannot show them. Each distinct picture is one `word/media` part,
     /// shared by every drawing that shows it.
     func drawing(_ image: Image, into x: inout XMLText) -> Bool {
-        guard let item = image.media else {
+        guard let item = image.media ?? dataURIs.add(dataURI: image.source, diagnostics: diagnostics) else {
             let what = image.source.isEmpty ? "a picture" : image.source
             diagnostics.report(.docxImageDropped, "pictures the document only links to (not loaded: remote, missing or refused) were dropped (\(what))")
             return false
@@ -30,7 +30,9 @@ extension DOCXComposer {
         }
         drawingCount += 1
         let n = drawingCount
-        let (cx, cy) = Self.extent(image)
+        var shown = image
+        shown.media = item
+        let (cx, cy) = Self.extent(shown)
         x.raw("<w:drawing><wp:inline distT=\"0\" distB=\"0\" distL=\"0\" distR=\"0\">")
         x.empty("wp:extent", [("cx", String(cx)), ("cy", String(cy))])
         var doc = [("id", String(n)), ("name", "Picture \(n)")]
