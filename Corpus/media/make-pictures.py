@@ -5,7 +5,7 @@ No imaging library: the PNG is written with zlib, the JPEG by a tiny baseline en
 one value each, so every block is a DC coefficient and an end-of-block). Run from this folder:
     python3 make-pictures.py
 Outputs (all deterministic): pictures/red-square.png (24x16, pHYs 150 dpi), pictures/two-greys.jpg
-(16x8, JFIF 72 dpi), pictures.md, pictures.rtf, pictures.docx (python-docx).
+(16x8, JFIF 72 dpi), from-markdown.md, from-rtf.rtf, from-word.docx (python-docx).
 """
 import base64
 import os
@@ -65,7 +65,7 @@ def main():
     tiny = png(2, 2, lambda x, y: (0, 90, 200))
     uri = "data:image/png;base64," + base64.b64encode(tiny).decode()
 
-    open("pictures.md", "w").write(
+    open("from-markdown.md", "w").write(
         "# Figures\n\n"
         "A chequered square: ![A red and white chequer](pictures/red-square.png \"Chequer\") and again "
         "![The same chequer](pictures/red-square.png).\n\n"
@@ -78,7 +78,7 @@ def main():
     def hexed(b):
         h = b.hex()
         return "\n".join(h[i:i + 64] for i in range(0, len(h), 64))
-    open("pictures.rtf", "w").write(
+    open("from-rtf.rtf", "w").write(
         "{\\rtf1\\ansi\\deff0{\\fonttbl{\\f0 Times New Roman;}}\n"
         "{\\*\\revtbl{Unknown;}{Ada Reviewer;}}\n"
         "\\pard\\plain A PNG with alt text: {\\*\\shppict{\\pict{\\*\\picprop{\\sp{\\sn wzDescription}{\\sv A red chequer}}}"
@@ -92,7 +92,7 @@ def main():
         import docx
         from docx.shared import Inches
     except ImportError:
-        print("python-docx not installed: pictures.docx not made")
+        print("python-docx not installed: from-word.docx not made")
         return
     d = docx.Document()
     d.core_properties.created = d.core_properties.modified = __import__("datetime").datetime(2024, 1, 1)
@@ -105,7 +105,7 @@ def main():
     p.add_run().add_picture("pictures/two-greys.jpg")
     for shape in d.inline_shapes:
         shape._inline.docPr.set("descr", "Test picture")
-    d.save("pictures.docx")
+    d.save("from-word.docx")
 
 
 if __name__ == "__main__":

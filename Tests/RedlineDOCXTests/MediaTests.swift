@@ -116,7 +116,7 @@ final class MediaTests: XCTestCase {
     func testDOCXToMarkdownExtractsPicturesBesideTheOutputAndBackKeepsTheBytes() throws {
         let md = dir + "/out/chapter.md"
         try FileManager.default.createDirectory(atPath: dir + "/out", withIntermediateDirectories: true)
-        _ = try convert(corpus + "/pictures.docx", to: md) { $0.write.preserveFormatting = true }
+        _ = try convert(corpus + "/from-word.docx", to: md) { $0.write.preserveFormatting = true }
         let text = try String(contentsOfFile: md, encoding: .utf8)
         XCTAssertTrue(text.contains("![Test picture](chapter.media/image1.png){width=1in height=0.6667in}"), text)
         XCTAssertTrue(text.contains("![Test picture](chapter.media/image2.jpg)"), text)
@@ -126,7 +126,7 @@ final class MediaTests: XCTestCase {
 
         let back = dir + "/back.docx"
         _ = try convert(md, to: back)
-        XCTAssertEqual(Set(try mediaHashes(back).values), Set(try mediaHashes(corpus + "/pictures.docx").values))
+        XCTAssertEqual(Set(try mediaHashes(back).values), Set(try mediaHashes(corpus + "/from-word.docx").values))
         try OOXMLValidator.assertValid(back)
         let doc = try Converter.read(.file(back), format: FormatRegistry.named("docx")!)
         let sizes = images(in: doc).map { ($0.width ?? 0, $0.height ?? 0) }
@@ -150,7 +150,7 @@ final class MediaTests: XCTestCase {
     func testExtractMediaFolderIsLinkedRelativeToTheOutput() throws {
         let md = dir + "/docs/ch.md"
         try FileManager.default.createDirectory(atPath: dir + "/docs", withIntermediateDirectories: true)
-        _ = try convert(corpus + "/pictures.docx", to: md) {
+        _ = try convert(corpus + "/from-word.docx", to: md) {
             $0.write.mediaOutput = .folder(self.dir + "/assets/figs", for: md)
         }
         let text = try String(contentsOfFile: md, encoding: .utf8)
@@ -163,7 +163,7 @@ final class MediaTests: XCTestCase {
 
     func testMarkdownToDOCXEmbedsLocalPicturesAndWarnsForTheRest() throws {
         let out = dir + "/pictures.docx"
-        let d = try convert(corpus + "/pictures.md", to: out)
+        let d = try convert(corpus + "/from-markdown.md", to: out)
         try OOXMLValidator.assertValid(out)
         let hashes = Set(try mediaHashes(out).values)
         XCTAssertTrue(hashes.contains(fileHash(corpus + "/pictures/red-square.png")!))
@@ -217,7 +217,7 @@ final class MediaTests: XCTestCase {
 
     func testMarkdownToRTFToMarkdownGivesBackThePictureFiles() throws {
         let rtf = dir + "/p.rtf", md = dir + "/p.md"
-        _ = try convert(corpus + "/pictures.md", to: rtf)
+        _ = try convert(corpus + "/from-markdown.md", to: rtf)
         let rtfText = try String(contentsOfFile: rtf, encoding: .utf8)
         XCTAssertTrue(rtfText.contains("\\pngblip\\picw24\\pich16\\picwgoal230\\pichgoal154"), "pixel and goal sizes")
         XCTAssertTrue(rtfText.contains("\\jpegblip"))
@@ -232,7 +232,7 @@ final class MediaTests: XCTestCase {
 
     func testRTFPicturesIntoDOCXAndBack() throws {
         let docx = dir + "/r.docx", rtf = dir + "/r.rtf"
-        _ = try convert(corpus + "/pictures.rtf", to: docx)
+        _ = try convert(corpus + "/from-rtf.rtf", to: docx)
         try OOXMLValidator.assertValid(docx)
         let hashes = Set(try mediaHashes(docx).values)
         XCTAssertEqual(hashes, [fileHash(corpus + "/pictures/red-square.png")!, fileHash(corpus + "/pictures/two-greys.jpg")!])
@@ -250,13 +250,13 @@ final class MediaTests: XCTestCase {
 
     func testHTMLLinksExtractedFilesOrEmbedsDataURIs() throws {
         let html = dir + "/page.html"
-        _ = try convert(corpus + "/pictures.rtf", to: html)
+        _ = try convert(corpus + "/from-rtf.rtf", to: html)
         let page = try String(contentsOfFile: html, encoding: .utf8)
         XCTAssertTrue(page.contains("<img src=\"page.media/image1.png\" alt=\"A red chequer\" width=\"192\" height=\"128\">"), page)
         XCTAssertNotNil(fileHash(dir + "/page.media/image2.jpg"))
 
         let embedded = dir + "/one.html"
-        _ = try convert(corpus + "/pictures.md", to: embedded) { $0.write.embedMedia = true }
+        _ = try convert(corpus + "/from-markdown.md", to: embedded) { $0.write.embedMedia = true }
         let one = try String(contentsOfFile: embedded, encoding: .utf8)
         let png = FileManager.default.contents(atPath: corpus + "/pictures/red-square.png")!
         XCTAssertTrue(one.contains("src=\"data:image/png;base64," + png.base64EncodedString() + "\""))
@@ -277,8 +277,8 @@ final class MediaTests: XCTestCase {
 
     func testBatchGivesEachDocumentItsOwnMediaFolderAndSkipExistingChecksIt() throws {
         try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: corpus + "/pictures.docx", toPath: dir + "/in/a.docx")
-        try FileManager.default.copyItem(atPath: corpus + "/pictures.rtf", toPath: dir + "/in/b.rtf")
+        try FileManager.default.copyItem(atPath: corpus + "/from-word.docx", toPath: dir + "/in/a.docx")
+        try FileManager.default.copyItem(atPath: corpus + "/from-rtf.rtf", toPath: dir + "/in/b.rtf")
         let inputs = try InputSelection(paths: [dir + "/in"], manifest: nil, include: [], exclude: [], skipDirectories: [dir + "/out"]).discover()
         var options = BatchOptions(to: FormatRegistry.named("md")!, outputDirectory: dir + "/out", existing: .skipUpToDate, jobs: 2, toolVersion: "t")
         let (first, _) = try Batch.run(inputs, options: options)
