@@ -512,6 +512,8 @@ extension RTFParser {
                 header.metadata[key] = .text(value)
             }
         case .propertyName: propertyName = value
+        case .pictureName: picturePropertyName = value
+        case .pictureValue: if picturePropertyName == "wzDescription" { pictureAlt = value }
         case .propertyValue:
             if let k = propertyName, !k.isEmpty { header.metadata[k] = .text(value) }
             propertyName = nil
