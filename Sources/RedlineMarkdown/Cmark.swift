@@ -149,3 +149,9 @@ enum Cmark {
         }
     }
 }
+
+/// The cmark-gfm library Redline runs with.
+public enum CmarkLibrary {
+    /// Its version as the library reports it at run time (`cmark_version_string()`, e.g. "0.29.0.gfm.6").
+    public static var version: String { String(cString: cmark_version_string()) }
+}

@@ -1,3 +1,4 @@
+import Foundation
 import RedlineCore
 
 /// Reads Markdown (CommonMark + GFM tables, strikethrough, autolinks, footnotes; YAML front matter;
@@ -15,7 +16,9 @@ public struct MarkdownReader: FormatReader {
 
     /// Reads the whole input and runs the CriticMarkup pre-pass; blocks are parsed as they are asked for.
     public func open(_ input: DocumentInput, options: ReadOptions, diagnostics: Diagnostics) throws -> any ChunkSource {
-        try MarkdownSource(bytes: input.readAll(), options: options, diagnostics: diagnostics)
+        var base = FileManager.default.currentDirectoryPath
+        if case .file(let path) = input { base = URL(fileURLWithPath: path).deletingLastPathComponent().path }
+        return try MarkdownSource(bytes: input.readAll(), options: options, diagnostics: diagnostics, baseDirectory: base)
     }
 
     /// Reads a whole document (convenience for tests and small inputs).
@@ -32,12 +35,16 @@ public struct MarkdownSource: ChunkSource {
     public let header: DocumentHeader
     private let state: ReaderState
 
-    init(bytes raw: [UInt8], options: ReadOptions, diagnostics: Diagnostics) throws {
+    init(bytes raw: [UInt8], options: ReadOptions, diagnostics: Diagnostics,
+         baseDirectory: String = FileManager.default.currentDirectoryPath) throws {
         let bytes = Self.normalized(raw, diagnostics: diagnostics)
         let (metadata, bodyStart, _) = FrontMatter.read(bytes, diagnostics: diagnostics)
         header = DefaultStyles.header(from: metadata, diagnostics: diagnostics)
         let body = Array(bytes[bodyStart...])
         state = try ReaderState(body, options: options, diagnostics: diagnostics)
+        if options.loadLinkedMedia {
+            state.context.pictures = MarkdownPictures(baseDirectory: baseDirectory, options: options)
+        }
     }
 
     /// Valid UTF-8 (UTF-16 with a byte-order mark transcoded, invalid bytes replaced by U+FFFD with a
@@ -250,6 +257,7 @@ final class ReaderState {
         var scanner = CriticScanner(raw, diagnostics: context.diagnostics, idPrefix: "b\(bodyCounter)-")
         try scanner.scan()
         let ctx = CriticContext(source: raw, scanner: scanner, diagnostics: context.diagnostics)
+        ctx.pictures = context.pictures
         let nested = BlockConverter(context: ctx)
         nested.setParsedText(scanner.output)
         let root = try Cmark.parse(scanner.output, maxDepth: min(options.limits.maxNesting, Limits.maxMarkdownNesting))

@@ -37,7 +37,7 @@ public final class ZipArchive: @unchecked Sendable {
     let limits: Limits
     /// Bytes inflated so far from every entry, against `Limits.maxInflatedBytes` (under `lock`).
     private var inflatedTotal: UInt64 = 0
-    private let handle: OpaquePointer
+    let handle: OpaquePointer
     private let lock = NSLock()
     /// A copy of in-memory input that libzip reads from; freed after the archive.
     private let storage: UnsafeMutableRawBufferPointer?

@@ -2,8 +2,17 @@
 public struct ReadOptions: Sendable {
     /// Hard limits against hostile input.
     public var limits: Limits
+    /// Load the pictures a document links to by path or data URI (Markdown) into its `MediaStore`, so a
+    /// writer that embeds (DOCX, RTF, HTML with `--embed-media`) has their bytes. Off: links stay links.
+    public var loadLinkedMedia: Bool
+    /// Folders besides the input's own from which linked pictures may be loaded (`--resource-path`).
+    public var resourcePaths: [String]
 
-    public init(limits: Limits = Limits()) { self.limits = limits }
+    public init(limits: Limits = Limits(), loadLinkedMedia: Bool = false, resourcePaths: [String] = []) {
+        self.limits = limits
+        self.loadLinkedMedia = loadLinkedMedia
+        self.resourcePaths = resourcePaths
+    }
 }
 
 /// Options every writer understands.
@@ -18,6 +27,10 @@ public struct WriteOptions: Sendable {
     public var criticMarkup: Bool
     /// A reference document whose styles a writer uses (DOCX).
     public var referenceDocument: String?
+    /// Where Markdown and HTML writers put the pictures the document carries; nil: not written (a warning).
+    public var mediaOutput: MediaOutput?
+    /// HTML: pictures as `data:` URIs in the page instead of files.
+    public var embedMedia: Bool = false
 
     public init(paragraphPreset: ParagraphStyle? = nil, characterPreset: CharacterStyle? = nil,
                 preserveFormatting: Bool = false, criticMarkup: Bool = true, referenceDocument: String? = nil) {
