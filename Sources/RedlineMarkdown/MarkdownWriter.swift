@@ -70,6 +70,10 @@ public struct MarkdownSink: ChunkSink {
         }
         if let closer = renderer.takePendingCloser() { try put(closer) }
         try writeHeldNotes()
+        if renderer.options.criticMarkup, renderer.unanchoredComments > 0 {
+            renderer.diagnostics.report(.markdownUnanchoredComment, "comments that nothing in the text anchors were left out",
+                                        count: renderer.unanchoredComments)
+        }
         renderer.reportDistinctLosses()
         try output.flush()
     }
