@@ -181,7 +181,9 @@ struct DocumentGenerator {
         let atoms = ["a", "word", "Text", "x", "é", "日本", "🙂", "1.", "2)", "#", "*", "_", "`", "\\", "[", "]", "{", "}",
                      "<", ">", "&amp;", "&", "|", "~", "^", "+", "-", "=", ":", "@", "!", "(", ")", "\"", "'", ".",
                      "{++", "++}", "{--", "{~~", "~>", "{==", "==}", "{>>", "<<}", "]{.x}", "[^n1]", "www.a.b", "http://x.y",
-                     "a@b.co", ":::", "---", "***", "\u{00A0}", "\u{2E2A}", "\u{E001}", "\t", "a\tb"]
+                     "a@b.co", ":::", "---", "***", "\u{00A0}", "\u{2E2A}", "\u{E001}", "\t", "a\tb",
+                     // Escaped only where they are syntax: intraword `_`, `<` before a space, `5.03`, `#tag`, `:-`.
+                     "group_summary", "a__b", "x < y", "5.03", "12)a", "#tag", "-x", "+y", "=z", ":-", "<<"]
         var s = ""
         for k in 0..<int(1...(long ? 5 : 3)) {
             if k > 0 && chance(0.3) { s += " " }
@@ -350,10 +352,15 @@ struct DocumentGenerator {
         return out
     }
 
+    /// Inlines as the writer writes them (spaces at the edge of bold, italic or struck text outside it).
+    static func readable(_ inlines: [Inline]) -> [Inline] {
+        ReadableInlines.prepare(inlines, dropStyles: false, lost: { _ in })
+    }
+
     static func canonical(_ b: Block, trimSpaces: Bool = true) -> Block {
         switch b {
-        case .paragraph(var p): p.content = canonicalInlines(trimmed(p.content.runs, spaces: trimSpaces)); return .paragraph(p)
-        case .heading(let l, var p): p.content = canonicalInlines(trimmed(p.content.runs, spaces: trimSpaces)); return .heading(level: l, p)
+        case .paragraph(var p): p.content = readable(canonicalInlines(trimmed(readable(p.content).runs, spaces: trimSpaces))); return .paragraph(p)
+        case .heading(let l, var p): p.content = readable(canonicalInlines(trimmed(readable(p.content).runs, spaces: trimSpaces))); return .heading(level: l, p)
         case .table(var t):
             for r in t.rows.indices {
                 for c in t.rows[r].cells.indices {
