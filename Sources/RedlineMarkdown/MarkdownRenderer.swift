@@ -512,6 +512,10 @@ final class MarkdownRenderer {
     }
 
     private func table(_ t: Table) -> String {
+        var t = t
+        if options.criticMarkup && !inCommentBody && t.rows.contains(where: { $0.change != nil }) {
+            t = TableRowChanges.marked(t).table
+        }
         let grid = gridRows(t)
         let columns = max(t.columns.count, grid.map(\.count).max() ?? 0)
         guard columns > 0, !t.rows.isEmpty else {

@@ -126,7 +126,14 @@ struct DocumentGenerator {
                 chance(0.2) ? TableCell([]) : TableCell([.paragraph(Paragraph(inlines(depth: 2, breaks: false, simple: true)))])
             })
         }
-        var t = Table(columns: (0..<columns).map { _ in pick(ColumnAlignment.allCases) }, headerRowCount: 1, rows: rows)
+        var rows2 = rows
+        // Row changes CriticMarkup can carry (cells with text and no changes of their own).
+        for r in rows2.indices where chance(0.15) {
+            var row = rows2[r]
+            row.change = chance(0.5) ? .inserted(change()) : .deleted(change())
+            if TableRowChanges.marked(Table(columns: [], headerRowCount: 0, rows: [row])).lost == 0 { rows2[r] = row }
+        }
+        var t = Table(columns: (0..<columns).map { _ in pick(ColumnAlignment.allCases) }, headerRowCount: 1, rows: rows2)
         // With formatting, widths and header rows other than one are carried on a div.
         if formatting && chance(0.5) { t.columnWidths = (0..<columns).map { _ in pick([72, 144.5, 36]) } }
         if formatting && chance(0.4) { t.headerRowCount = int(0...rows.count) }
@@ -368,7 +375,8 @@ struct DocumentGenerator {
                     t.rows[r].cells[c].blocks = blocks.filter { $0 != .paragraph(Paragraph([])) }
                 }
             }
-            return .table(t)
+            // A row whose every non-empty cell is one insertion (deletion) is an inserted (deleted) row.
+            return .table(TableRowChanges.unmarked(t))
         case .list(var l):
             // A list item's empty paragraphs are written (`- []{}` holds the item's shape).
             l.items = l.items.map { separatingLists($0.map { canonical($0, trimSpaces: trimSpaces) }) }
