@@ -36,9 +36,13 @@ let package = Package(
         .target(name: "RedlineRTF", dependencies: ["RedlineCore"]),
         .target(name: "RedlineScrivener", dependencies: ["RedlineCore", "RedlineRTF", "RedlineXML"]),
 
+        // Document comparison: two versions in, one with tracked changes out.
+        .target(name: "RedlineCompare", dependencies: ["RedlineCore"]),
+
         // The library product: format registry, conversion, batch, export, check.
         .target(name: "Redline", dependencies: [
             "RedlineCore", "RedlineMarkdown", "RedlineHTML", "RedlineDOCX", "RedlineRTF", "RedlineScrivener",
+            "RedlineCompare",
         ]),
 
         // The command line: commands live in a library so tests can call them without a process.
@@ -55,5 +59,6 @@ let package = Package(
         .testTarget(name: "RedlineRTFTests", dependencies: ["RedlineRTF", "Redline"]),
         .testTarget(name: "RedlineScrivenerTests", dependencies: ["RedlineScrivener", "Redline"]),
         .testTarget(name: "RedlineTests", dependencies: ["Redline", "RedlineCLI", "RedlineDOCX"]),
+        .testTarget(name: "RedlineCompareTests", dependencies: ["RedlineCompare", "Redline", "RedlineCLI"]),
     ]
 )

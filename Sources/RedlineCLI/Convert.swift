@@ -27,6 +27,17 @@ public struct ConversionFlags: ParsableArguments {
           help: "Keep paragraph and character formatting in Markdown as pandoc-style attributes.")
     public var keepFormatting = false
 
+    @Option(name: .customLong("extract-media"),
+            help: "Markdown/HTML output: write pictures into this folder (default: a folder beside the output, OUT.media).")
+    public var extractMedia: String?
+
+    @Flag(name: .customLong("embed-media"), help: "HTML output: pictures as data: URIs in the page (one self-contained file).")
+    public var embedMedia = false
+
+    @Option(name: .customLong("resource-path"),
+            help: "Markdown input: a folder pictures may also be loaded from besides the Markdown file's own (repeatable).")
+    public var resourcePath: [String] = []
+
     @Option(name: .customLong("warnings-json"), help: "Also write the warnings as JSON to this file.")
     public var warningsJSON: String?
 
@@ -35,10 +46,16 @@ public struct ConversionFlags: ParsableArguments {
 
     public init() {}
 
-    /// The write options these flags ask for.
-    public var writeOptions: WriteOptions {
-        Self.writeOptions(paragraphStyle: paragraphStyle, referenceDoc: referenceDoc, keepFormatting: keepFormatting)
+    /// The write options these flags ask for (an `--extract-media` folder linked from `output`).
+    public func writeOptions(output: String? = nil) -> WriteOptions {
+        var w = Self.writeOptions(paragraphStyle: paragraphStyle, referenceDoc: referenceDoc, keepFormatting: keepFormatting)
+        w.embedMedia = embedMedia
+        if let extractMedia { w.mediaOutput = .folder(extractMedia, for: output == "-" ? nil : output) }
+        return w
     }
+
+    /// The read options these flags ask for.
+    public var readOptions: ReadOptions { ReadOptions(resourcePaths: resourcePath) }
 
     /// The write options for these flag values (shared with commands that declare the flags themselves).
     public static func writeOptions(paragraphStyle: ParagraphPreset?, referenceDoc: String?, keepFormatting: Bool) -> WriteOptions {
@@ -157,7 +174,7 @@ extension RedlineCommand {
             let from = try flags.format(named: flags.from, path: input, fallback: input == "-" ? "md" : nil)
             let to = try ConversionFlags.outputFormat(named: flags.to, path: output)
             let options = ConversionOptions(from: from, to: to, changes: flags.changes, comments: flags.comments,
-                                            write: flags.writeOptions)
+                                            read: flags.readOptions, write: flags.writeOptions(output: output))
             let diagnostics = Diagnostics()
             let source: DocumentInput
             if input == "-" {
@@ -187,7 +204,7 @@ extension RedlineCommand {
             let to = try ConversionFlags.format(named: flags.to, path: nil, fallback: "md")
             let variant = OutputVariant.converting(flags.changes, comments: flags.comments)
             try batch.run(inputs: inputs, output: output, from: from, to: to, variants: [variant],
-                          write: flags.writeOptions, quiet: flags.quiet, warningsJSON: flags.warningsJSON)
+                          write: flags.writeOptions(), read: flags.readOptions, quiet: flags.quiet, warningsJSON: flags.warningsJSON)
         }
     }
 }

@@ -27,10 +27,13 @@ final class MarkdownRenderer {
     /// Writing a comment body: nothing inside may use `{>>…<<}` (it would end the comment), so
     /// attributions of changes there are left out (reported).
     var inCommentBody = false
+    /// Where pictures go (shared with the renderers of comment bodies, so names stay unique).
+    let media: MediaExtractor
 
-    init(options: WriteOptions, diagnostics: Diagnostics) {
+    init(options: WriteOptions, diagnostics: Diagnostics, media: MediaExtractor? = nil) {
         self.options = options
         self.diagnostics = diagnostics
+        self.media = media ?? MediaExtractor(options: options, diagnostics: diagnostics)
     }
 
     // MARK: Side tables
@@ -90,7 +93,7 @@ final class MarkdownRenderer {
 
     /// Blocks of a comment body as Markdown (paragraphs separated by blank lines, no trailing newline).
     private func renderNested(_ blocks: [Block]) -> String {
-        let nested = MarkdownRenderer(options: options, diagnostics: diagnostics)
+        let nested = MarkdownRenderer(options: options, diagnostics: diagnostics, media: media)
         nested.inCommentBody = true
         var s = nested.sequence(blocks, tight: false)
         while s.hasSuffix("\n") { s.removeLast() }

@@ -296,6 +296,10 @@ extension RTFParser {
             diagnostics.report(.rtfParameterClamped, "control word parameters out of range were clamped",
                                count: tokenizer.clampedParameters)
         }
+        if tokenizer.badHexEscapes > 0 {
+            diagnostics.report(.rtfBadHexEscape, "\\' escapes without two hex digits were read as '?'",
+                               count: tokenizer.badHexEscapes)
+        }
         if hiddenCount > 0 { hiddenCount = 0 }
     }
 
@@ -508,6 +512,8 @@ extension RTFParser {
                 header.metadata[key] = .text(value)
             }
         case .propertyName: propertyName = value
+        case .pictureName: picturePropertyName = value
+        case .pictureValue: if picturePropertyName == "wzDescription" { pictureAlt = value }
         case .propertyValue:
             if let k = propertyName, !k.isEmpty { header.metadata[k] = .text(value) }
             propertyName = nil

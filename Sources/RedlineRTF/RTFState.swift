@@ -46,7 +46,7 @@ enum Destination: Equatable {
 
 /// Destinations whose text is collected whole and used when the group ends.
 enum TextTarget: Equatable {
-    case metadata(String), propertyName, propertyValue
+    case metadata(String), propertyName, propertyValue, pictureName, pictureValue
     case annotationInitials, annotationAuthor, annotationReference, annotationParent, annotationDate
     case rangeStart, rangeEnd, levelText
 }

@@ -8,6 +8,8 @@ extension StoryParser {
     struct Enclosing {
         var change: RunChange?
         var link: Link?
+        /// Tracked changes around this point (a revision inside a revision is 2).
+        var revisionDepth = 0
     }
 
     /// `w:p` (the reader on its start tag): the paragraph, and after it the text of any text boxes in it.
@@ -144,7 +146,15 @@ extension StoryParser {
         case .r:
             try run(&runs, &extra, enclosing)
         case .ins, .del, .moveFrom, .moveTo:
+            // Word nests two deep (an insertion deleted by someone else); deeper nesting is read as the
+            // enclosing change (each level rebuilt its inner levels: quadratic in the depth).
+            if enclosing.revisionDepth >= Limits().maxRevisionNesting {
+                diagnostics.report(.docxRevisionNesting, "tracked changes nested deeper than \(Limits().maxRevisionNesting) were read as the change around them (\(Limits.name("maxRevisionNesting", Limits().maxRevisionNesting)))", at: location)
+                try forEachChild { try inlineElement(&runs, &extra, enclosing) }
+                return
+            }
             var inner = enclosing
+            inner.revisionDepth += 1
             let change = PropertyParser.change(x)
             switch x.tag {
             case .ins: inner.change = .insertion(change)
@@ -378,11 +388,12 @@ extension StoryParser {
         return out
     }
 
-    /// A drawing, VML picture or embedded object: an image reference, the text of text boxes (as blocks
-    /// after the paragraph), a warning for charts and objects.
+    /// A drawing, VML picture or embedded object: a picture (its bytes into the media store, its size from
+    /// `wp:extent`), the text of text boxes (as blocks after the paragraph), a warning for charts and objects.
     private func graphic(enclosing: Enclosing, add: (Inline) -> Void, extra: inout [Block]) throws {
         var alt = "", title = ""
         var target: String?
+        var size: (Double, Double)?
         var chart = false, object = x.tag == .object
         var open = 1
         while open > 0, let k = try x.next() {
@@ -403,6 +414,11 @@ extension StoryParser {
                 case (OOXML.wp, .docPr):
                     alt = x.attribute("descr") ?? ""
                     title = x.attribute("title") ?? ""
+                case (OOXML.wp, .extent):
+                    if let cx = x.attribute("cx").flatMap(Double.init), let cy = x.attribute("cy").flatMap(Double.init),
+                       cx > 0, cy > 0, size == nil {
+                        size = (cx / 12700, cy / 12700)
+                    }
                 case (OOXML.a, .blip):
                     target = x.attribute("embed", in: OOXML.r) ?? x.attribute("link", in: OOXML.r)
                 case (OOXML.v, .imagedata):
@@ -419,10 +435,16 @@ extension StoryParser {
             return
         }
         guard let id = target, let rel = context.relationships[id] else { return }
-        var source = rel.target
-        if !rel.external, source.hasPrefix("word/") { source.removeFirst(5) }
-        diagnostics.report(.docxImage, "images are referenced (e.g. \(source)), not extracted", at: location)
-        add(.image(Image(source: source, title: title, alt: alt)))
+        var image = Image(source: "", title: title, alt: alt, width: size?.0, height: size?.1)
+        if rel.external {
+            image.source = rel.target
+            diagnostics.report(.docxImage, "linked (not embedded) pictures are kept as links (e.g. \(rel.target))", at: location)
+        } else if let item = context.pictures?.item(rel.target, diagnostics: diagnostics, at: location) {
+            image.media = item
+        } else {
+            return
+        }
+        add(.image(image))
     }
 
     /// An OMML equation (`m:oMath`, `m:oMathPara`, reader on its start tag): its text, with a warning.
