@@ -127,12 +127,22 @@ extension RedlineCommand {
             }
         }
 
+        /// Reads OLD on a second thread while NEW is read on this one (errors name their file, OLD's first).
+        static func readBoth(_ old: String, _ new: String, from: String?) throws -> ((Document, Format), (Document, Format)) {
+            final class Slot: @unchecked Sendable { var result: Result<(Document, Format), any Error>? }
+            let slot = Slot()
+            let thread = StackThread.spawn(name: "redline-old") { slot.result = Result { try read(old, from: from) } }
+            if thread == nil { slot.result = Result { try read(old, from: from) } }
+            let b = Result { try read(new, from: from) }
+            thread?.join()
+            return (try slot.result!.get(), try b.get())
+        }
+
         /// Compares two files and writes the result to `output` ('-': standard output), whole or not at all.
         public static func compareFiles(old: String, new: String, from: String?, output: String, to: Format,
                                         options: CompareOptions, keepFormatting: Bool = false,
                                         diagnostics: Diagnostics) throws -> (Document, CompareStats) {
-            let (a, _) = try read(old, from: from)
-            let (b, newFormat) = try read(new, from: from)
+            let ((a, _), (b, newFormat)) = try readBoth(old, new, from: from)
             let (doc, s) = try LargeStack.run { DocumentComparer.compare(old: a, new: b, options: options, diagnostics: diagnostics) }
             var write = WriteOptions()
             write.preserveFormatting = keepFormatting
