@@ -35,6 +35,8 @@ struct StoryComparer {
     private var moveCounter = 0
     private let oldTokenizer: Tokenizer
     private let newTokenizer: Tokenizer
+    private let oldStore = TokenStore()
+    private let newStore = TokenStore()
 
     init(options: CompareOptions, diagnostics: Diagnostics) {
         self.options = options
@@ -66,7 +68,7 @@ struct StoryComparer {
             gap(&self, i, j)
             pendingEqual[ops.count] = new[j]
             recordNotePairs(old[i], new[j])
-            ops.append(Op(kind: .pass, tok: Token(kind: .block, key: 0, runs: [], block: nil)))
+            ops.append(Op(kind: .pass, tok: Token(kind: .block, key: 0, store: newStore)))
             po = i + 1; pn = j + 1
         }
         gap(&self, old.count, new.count)
@@ -118,14 +120,16 @@ struct StoryComparer {
         }
     }
 
-    private mutating func stream(_ blocks: [Block], tokenizer: Tokenizer) -> [Token] {
+    private mutating func stream(_ blocks: [Block], tokenizer: Tokenizer, store: TokenStore) -> [Token] {
         var out: [Token] = []
         for b in blocks {
             if let p = b.paragraph, let pr = props(b) {
-                tokenizer.tokens(p.content.runs, keys: &keys, into: &out)
-                out.append(Token(kind: .mark, key: keys.key("\u{3}\(pr.level)"), runs: [], props: pr))
+                tokenizer.tokens(p.content.runs, keys: &keys, store: store, into: &out)
+                store.props.append(pr)
+                out.append(Token(kind: .mark, key: keys.key("\u{3}\(pr.level)"), extra: Int32(store.props.count - 1), store: store))
             } else {
-                out.append(Token(kind: .block, key: keys.key("\u{4}\(Self.kindName(b))"), runs: [], block: b))
+                store.blocks.append(b)
+                out.append(Token(kind: .block, key: keys.key("\u{4}\(Self.kindName(b))"), extra: Int32(store.blocks.count - 1), store: store))
             }
         }
         return out
@@ -147,8 +151,8 @@ struct StoryComparer {
     /// The edit script of one gap: both sides as token streams (paragraph breaks included), diffed at once,
     /// so edited paragraphs pair with their old selves and splits and merges are break changes.
     private mutating func gapOps(_ old: [Block], _ new: [Block], followedByParagraph: Bool, into ops: inout [Op]) {
-        var a = stream(old, tokenizer: oldTokenizer)
-        var b = stream(new, tokenizer: newTokenizer)
+        var a = stream(old, tokenizer: oldTokenizer, store: oldStore)
+        var b = stream(new, tokenizer: newTokenizer, store: newStore)
         // A break with no paragraph after it to join: when both sides' last breaks have the same kind they
         // pair, so the last paragraph is edited in place rather than replaced.
         var forced: (Token, Token)?
@@ -527,7 +531,7 @@ struct StoryComparer {
     /// NEW's runs of an equal token, with a formatting change where OLD's formatting differs.
     private mutating func appendEqual(_ op: Op, to runs: inout [Run]) {
         let n = op.tok, o = op.old!
-        if case .atom(.noteReference(let newID)) = n.runs.first?.content,
+        if n.kind == .atom, case .atom(.noteReference(let newID)) = n.runs.first?.content,
            case .atom(.noteReference(let oldID)) = o.runs.first?.content {
             notePairs.append((oldID, newID))
         }
@@ -535,9 +539,9 @@ struct StoryComparer {
             runs += n.runs
             return
         }
-        if n.runs.count == 1 && o.runs.count == 1 {
+        if n.count == 1 && o.count == 1 {
             var r = n.runs[0]
-            if o.runs[0].format != r.format { r.formatChange = FormatChange(change: change, old: o.runs[0].format) }
+            if let of = o.firstFormat, of != r.format { r.formatChange = FormatChange(change: change, old: of) }
             runs.append(r)
             return
         }
