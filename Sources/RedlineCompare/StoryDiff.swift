@@ -452,9 +452,39 @@ struct StoryComparer {
         var runs: [Run] = []
         var movesSeen = Set<Int32>()
         func moveName(_ id: Int32) -> String { "move\(id + 1)" }
+        // Equal text is gathered into spans of one source run, each materialized once.
+        var span: (run: Int32, start: Int32, end: Int32, old: TextFormat?)?
+        let store = newStore
+        func flush() {
+            guard let sp = span else { return }
+            span = nil
+            var r = store.runs[Int(sp.run)]
+            if case .text(let s) = r.content {
+                let u = s.utf8
+                let a = u.index(u.startIndex, offsetBy: Int(sp.start)), b = u.index(u.startIndex, offsetBy: Int(sp.end))
+                if sp.start != 0 || b != s.endIndex { r.content = .text(String(s[a..<b])) }
+            }
+            if let of = sp.old, of != r.format { r.formatChange = FormatChange(change: change, old: of) }
+            runs.append(r)
+        }
         for (index, op) in ops.enumerated() {
-            if let b = equalBlocks[index] { out.append(b); continue }
+            if let b = equalBlocks[index] { flush(); out.append(b); continue }
             let t = op.tok
+            // The common case: an equal text token inside one source run, formatted as the span before it.
+            if op.kind == .equal, t.kind != .atom, t.kind != .mark, t.kind != .block, t.count == 1, op.old!.count == 1 {
+                let p = store.pieces[Int(t.first)]
+                let of = options.ignoreFormatting ? nil : op.old!.firstFormat
+                if p.start >= 0 {
+                    if let sp = span, sp.run == p.run, sp.end == p.start, sp.old == of {
+                        span!.end = p.end
+                        continue
+                    }
+                    flush()
+                    span = (p.run, p.start, p.end, of)
+                    continue
+                }
+            }
+            flush()
             switch t.kind {
             case .mark:
                 var level: Int, style: ParagraphStyle
@@ -523,6 +553,7 @@ struct StoryComparer {
                 }
             }
         }
+        flush()
         if !runs.isEmpty {
             out.append(.paragraph(Paragraph(InlineBuilder.pairingSubstitutions(InlineBuilder.inlines(from: runs)))))
         }

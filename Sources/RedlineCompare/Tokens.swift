@@ -117,7 +117,7 @@ struct Tokenizer {
 
     /// The tokens of one paragraph's runs (no break token), their runs kept in `store`.
     func tokens(_ runs: [Run], keys: inout KeyTable, store: TokenStore, into out: inout [Token]) {
-        var cur = ""          // text of the token being built
+        var curOpen = false    // a token is being built
         var curClass = CharClass.single
         var curChars: Int32 = 0
         var firstPiece = Int32(store.pieces.count)
@@ -133,11 +133,17 @@ struct Tokenizer {
             }
             pieceStart = -1
         }
+        func text(of p: Piece) -> Substring {
+            guard case .text(let s) = store.runs[Int(p.run)].content else { return "" }
+            let u = s.utf8
+            return s[u.index(u.startIndex, offsetBy: Int(p.start))..<u.index(u.startIndex, offsetBy: Int(p.end))]
+        }
         func closeToken(_ keys: inout KeyTable, _ out: inout [Token]) {
             closePiece()
             let n = Int32(store.pieces.count) - firstPiece
-            guard !cur.isEmpty else { firstPiece = Int32(store.pieces.count); return }
-            var k = cur
+            guard curOpen, n > 0 else { firstPiece = Int32(store.pieces.count); curOpen = false; return }
+            var k = n == 1 ? String(text(of: store.pieces[Int(firstPiece)])) : ""
+            if n > 1 { for p in store.pieces[Int(firstPiece)...] { k += text(of: p) } }
             if links {
                 for p in store.pieces[Int(firstPiece)...] {
                     k += "\u{1}\(p.end - p.start)\u{1}\(store.runs[Int(p.run)].link?.url ?? "")"
@@ -146,7 +152,7 @@ struct Tokenizer {
             let kind: Token.Kind = curClass == .word ? .word : curClass == .space ? .space : .punct
             out.append(Token(kind: kind, key: keys.key(k), first: firstPiece, count: n, chars: curChars, store: store))
             firstPiece = Int32(store.pieces.count)
-            cur = ""
+            curOpen = false
             curChars = 0
             links = false
         }
@@ -166,11 +172,31 @@ struct Tokenizer {
                 runIndex = Int32(store.runs.count - 1)
                 offset = 0
                 pieceStart = 0
-                for ch in s {
-                    let cls = Self.classify(ch)
-                    let apostrophe = ch == "'" || ch == "\u{2019}"
+                let u = s.utf8
+                let bytes = Array(u)
+                let n = bytes.count
+                var i = 0
+                while i < n {
+                    let b = bytes[i]
+                    let cls: CharClass
+                    let len: Int
+                    let apostrophe: Bool
+                    if b < 0x80 && (i + 1 == n || bytes[i + 1] < 0x80) {
+                        // ASCII not followed by a combining mark: one byte, one character.
+                        len = 1
+                        apostrophe = b == 0x27
+                        if (b >= 0x61 && b <= 0x7A) || (b >= 0x41 && b <= 0x5A) || (b >= 0x30 && b <= 0x39) { cls = .word }
+                        else if b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D { cls = .space }
+                        else { cls = .single }
+                    } else {
+                        let idx = u.index(u.startIndex, offsetBy: i)
+                        let ch = s[idx]
+                        len = ch.utf8.count
+                        cls = Self.classify(ch)
+                        apostrophe = ch == "'" || ch == "\u{2019}"
+                    }
                     let joins: Bool
-                    if cur.isEmpty || granularity == .character {
+                    if !curOpen || granularity == .character {
                         joins = false
                     } else if curClass == .word && apostrophe {
                         joins = true
@@ -178,15 +204,16 @@ struct Tokenizer {
                         joins = cls != .single && cls == curClass
                     }
                     if !joins {
-                        if !cur.isEmpty {
+                        if curOpen {
                             closeToken(&keys, &out)
-                            pieceStart = offset
                         }
+                        pieceStart = offset
+                        curOpen = true
                         curClass = cls
                     }
-                    cur.append(ch)
                     curChars += 1
-                    offset += Int32(ch.utf8.count)
+                    offset += Int32(len)
+                    i += len
                 }
             case .lineBreak:
                 closeToken(&keys, &out)
