@@ -151,6 +151,70 @@ struct StoryComparer {
     /// The edit script of one gap: both sides as token streams (paragraph breaks included), diffed at once,
     /// so edited paragraphs pair with their old selves and splits and merges are break changes.
     private mutating func gapOps(_ old: [Block], _ new: [Block], followedByParagraph: Bool, into ops: inout [Op]) {
+        // A long gap of paragraphs (every paragraph edited: no equal block to anchor on) is cut where
+        // paragraphs pair by their words, so each piece is diffed on its own: work stays linear in the gap.
+        if old.count > 4 && new.count > 4 && old.allSatisfy({ $0.paragraph != nil }) && new.allSatisfy({ $0.paragraph != nil }) {
+            let cuts = Self.pairCuts(old, new)
+            if cuts.count > 1 {
+                var po = 0, pn = 0
+                for (k, (i, j)) in cuts.enumerated() {
+                    let last = k == cuts.count - 1
+                    let (oi, nj) = last ? (old.count, new.count) : (i, j)
+                    pieceOps(Array(old[po..<oi]), Array(new[pn..<nj]), followedByParagraph: last ? followedByParagraph : true, into: &ops)
+                    po = oi; pn = nj
+                }
+                return
+            }
+        }
+        pieceOps(old, new, followedByParagraph: followedByParagraph, into: &ops)
+    }
+
+    /// Where to cut two runs of paragraphs: (i, j) such that old[..<i] and new[..<j] are compared apart from
+    /// the rest, at each paragraph pair whose words mostly agree (containment of hashed word sets at least
+    /// one half), found in order with a small look-ahead. The last cut is the end.
+    static func pairCuts(_ old: [Block], _ new: [Block]) -> [(Int, Int)] {
+        func words(_ b: Block) -> Set<Int> {
+            var set = Set<Int>()
+            let text = b.plainText
+            var h = Hasher()
+            var inWord = false
+            for u in text.unicodeScalars {
+                let w = u.properties.isAlphabetic || u.properties.numericType != nil
+                if w { h.combine(u.value); inWord = true } else if inWord { set.insert(h.finalize()); h = Hasher(); inWord = false }
+            }
+            if inWord { set.insert(h.finalize()) }
+            return set
+        }
+        let a = old.map(words), b = new.map(words)
+        func similar(_ x: Set<Int>, _ y: Set<Int>) -> Bool {
+            let m = min(x.count, y.count)
+            if m == 0 { return x.count == y.count }
+            return Double(x.intersection(y).count) >= 0.5 * Double(m)
+        }
+        var cuts: [(Int, Int)] = []
+        var i = 0, j = 0
+        let window = 4
+        while i < a.count && j < b.count {
+            var found: (Int, Int)?
+            search: for d in 0...(2 * window) {
+                for x in 0...d where x <= window && d - x <= window {
+                    let (ii, jj) = (i + x, j + d - x)
+                    if ii < a.count && jj < b.count && similar(a[ii], b[jj]) { found = (ii, jj); break search }
+                }
+            }
+            guard let (ii, jj) = found else { i += 1; j += 1; continue }
+            // Cut after the pair: what came before it and the pair itself form one piece.
+            cuts.append((ii + 1, jj + 1))
+            i = ii + 1; j = jj + 1
+        }
+        // Drop a final cut at the very end (the loop below appends the end).
+        if let l = cuts.last, l.0 == old.count || l.1 == new.count { cuts.removeLast() }
+        cuts.append((old.count, new.count))
+        return cuts
+    }
+
+    private mutating func pieceOps(_ old: [Block], _ new: [Block], followedByParagraph: Bool, into ops: inout [Op]) {
+        if old.isEmpty && new.isEmpty { return }
         var a = stream(old, tokenizer: oldTokenizer, store: oldStore)
         var b = stream(new, tokenizer: newTokenizer, store: newStore)
         // A break with no paragraph after it to join: when both sides' last breaks have the same kind they
