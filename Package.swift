@@ -52,7 +52,7 @@ let package = Package(
         .executableTarget(name: "redline", dependencies: ["RedlineCLI"]),
 
         .testTarget(name: "RedlineCoreTests", dependencies: ["RedlineCore"]),
-        .testTarget(name: "RedlineMarkdownTests", dependencies: ["RedlineMarkdown", "RedlineHTML", "RedlineCore"]),
+        .testTarget(name: "RedlineMarkdownTests", dependencies: ["RedlineMarkdown", "RedlineHTML", "RedlineCore", "RedlineDOCX", "RedlineRTF"]),
         .testTarget(name: "RedlineDOCXTests", dependencies: ["RedlineDOCX", "RedlineZip", "RedlineXML", "Redline"]),
         .testTarget(name: "RedlineZipTests", dependencies: ["RedlineZip", "RedlineCore"]),
         .testTarget(name: "RedlineXMLTests", dependencies: ["RedlineXML", "RedlineCore"]),

@@ -10,6 +10,7 @@ public struct ReviewTransform: ChunkStage {
     /// Comments and notes of a removed empty paragraph, carried to the next chunk.
     private var orphanComments: [Comment] = []
     private var orphanNotes: [Note] = []
+    private var numbering = NumberChanges()
 
     /// One decision for every change.
     public init(_ mode: ChangeMode) { self.init(ReviewOptions(changes: mode)) }
@@ -23,7 +24,9 @@ public struct ReviewTransform: ChunkStage {
 
     public mutating func process(_ chunk: Chunk, emit: (Chunk) throws -> Void) throws {
         guard !review.keepsAllChanges else { try emit(chunk); return }
+        // Changes without a source id get the ordinals `redline changes` lists, so `id=` filters match.
         var c = chunk
+        try numbering.process(chunk) { c = $0 }
         c.comments = c.comments.map { var m = $0; m.body = resolve(m.body); return m }
         c.notes = c.notes.map { var n = $0; n.blocks = resolve(n.blocks); return n }
         c.block = resolveOne(c.block)
