@@ -66,11 +66,13 @@ public enum Converter {
         }
         var write = options.write
         options.to.adjustOptions?(&write)
+        var read = options.read
+        read.loadLinkedMedia = read.loadLinkedMedia || options.to.embedsPictures(write)
         // The reader and the writer run on two threads, each reporting into its own diagnostics; merged
         // afterwards in the order one thread would have reported them.
         let readSide = Diagnostics(), writeSide = Diagnostics()
         defer { diagnostics.absorb([readSide, writeSide]) }
-        var source = try reader.open(input, options: options.read, diagnostics: readSide)
+        var source = try reader.open(input, options: read, diagnostics: readSide)
         writeSide.stamp = 1
         var sink = try writer.sink(to: output, options: write, diagnostics: writeSide)
         try Pipeline.runConcurrently(source: &source, stages: options.stages, sink: &sink,
@@ -88,9 +90,12 @@ public enum Converter {
     }
 
     /// Converts `input` into the file at `path`, written whole or not at all (a temporary file in the
-    /// same directory, renamed into place on success).
+    /// same directory, renamed into place on success). Pictures a Markdown or HTML output links to go into
+    /// `options.write.mediaOutput`, by default a folder beside the output named after it (`ch.media`).
     public static func convert(_ input: DocumentInput, toFile path: String, options: ConversionOptions,
                                diagnostics: Diagnostics) throws {
+        var options = options
+        if options.write.mediaOutput == nil { options.write.mediaOutput = .beside(path) }
         try AtomicFile.write(to: path) { out in
             try convert(input, to: out, options: options, diagnostics: diagnostics)
         }

@@ -182,7 +182,7 @@ private func saxStart(_ ctx: UnsafeMutableRawPointer?, _ localname: UnsafePointe
                       _ nbAttributes: Int32, _ nbDefaulted: Int32, _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?) {
     withQueue(ctx) { q in
         if Int(q.depth) >= q.maxNesting {
-            q.refuse(.limit("XML nested deeper than \(q.maxNesting) elements"))
+            q.refuse(.limit("XML nested deeper than \(q.maxNesting) elements (\(Limits.name("maxNesting", q.maxNesting)))"))
             return
         }
         let first = q.batch.attributes.count

@@ -53,7 +53,7 @@ public enum Batch {
         let fingerprint = options.fingerprint
         let group = DispatchGroup()
         var workers: [StackThread] = []
-        for _ in 0..<min(options.jobs, max(jobs.count, 1)) {
+        for _ in 0..<min(max(options.jobs, options.to.batchWidth ?? 0), max(jobs.count, 1)) {
             group.enter()
             let work: @Sendable () -> Void = {
                 while let i = state.take() {
@@ -109,7 +109,9 @@ public enum Batch {
             defer { for f in files { f.discard() } }
             try LargeStack.run {  // documents nest as deep as the readers allow (inline on a batch worker)
                 if try reviewInPlace(job, format: format, options: options, files: &files) { return }
-                var source = try reader.open(.file(job.input.path), options: options.read, diagnostics: readDiagnostics)
+                var read = options.read
+                read.loadLinkedMedia = read.loadLinkedMedia || options.to.embedsPictures(options.write)
+                var source = try reader.open(.file(job.input.path), options: read, diagnostics: readDiagnostics)
                 var branches: [TeeBranch] = []
                 for (variant, path) in job.outputs {
                     try BatchPlan.makeDirectories((path as NSString).deletingLastPathComponent)
@@ -118,7 +120,7 @@ public enum Batch {
                     let diagnostics = Diagnostics()
                     branchDiagnostics.append(diagnostics)
                     branches.append(try branch(variant, format: format, options: options, into: file.output,
-                                               diagnostics: diagnostics))
+                                               diagnostics: diagnostics, outputPath: path))
                 }
                 try TeePipeline.run(source: &source, branches: &branches)
             }
@@ -127,8 +129,11 @@ public enum Batch {
             record.warnings = WarningCount.folding(readDiagnostics.all + branchDiagnostics.flatMap(\.all))
             let outputStates = paths.compactMap { UpToDateRecord.state(of: $0) }
             if outputStates.count == paths.count {
-                journal.append(UpToDateRecord(key: job.recordKey, options: fingerprint, input: inputState,
-                                              outputs: outputStates, warnings: record.warnings))
+                var r = UpToDateRecord(key: job.recordKey, options: fingerprint, input: inputState,
+                                       outputs: outputStates, warnings: record.warnings)
+                let media = paths.flatMap { options.mediaFiles(forOutput: $0) }.compactMap { UpToDateRecord.state(of: $0) }
+                if !media.isEmpty { r.media = media }
+                journal.append(r)
             }
         } catch {
             record.status = .failed
@@ -154,9 +159,10 @@ public enum Batch {
 
     /// The stages and writer that make one version.
     static func branch(_ variant: OutputVariant, format: Format, options: BatchOptions, into output: any ByteOutput,
-                       diagnostics: Diagnostics) throws -> TeeBranch {
+                       diagnostics: Diagnostics, outputPath: String? = nil) throws -> TeeBranch {
         guard let writer = options.to.writer else { throw RedlineError.usage("Redline cannot write \(options.to.name)") }
         var write = options.write
+        if let outputPath { write.mediaOutput = options.mediaOutput(forOutput: outputPath) }
         options.to.adjustOptions?(&write)
         let conversion = ConversionOptions(from: format, to: options.to, changes: variant.changes,
                                            comments: variant.comments, read: options.read, write: write)
