@@ -38,6 +38,14 @@ public struct Format: Sendable {
     }
 }
 
+extension Format {
+    /// Whether this format's writer embeds pictures (so readers should load linked ones): DOCX and RTF
+    /// always, HTML with `embedMedia`.
+    public func embedsPictures(_ write: WriteOptions) -> Bool {
+        name == "docx" || name == "rtf" || (name == "html" && write.embedMedia)
+    }
+}
+
 /// The table of formats, keyed by name: N readers and N writers, not N×N converters.
 /// A new format adds one entry here (see ARCHITECTURE.md).
 public enum FormatRegistry {

@@ -38,6 +38,7 @@ public struct HTMLSink: ChunkSink {
         self.output = output
         self.options = options
         self.diagnostics = diagnostics
+        renderer.media = MediaExtractor(options: options, diagnostics: diagnostics)
     }
 
     static let css = ReviewPage.css
@@ -65,6 +66,7 @@ public struct HTMLSink: ChunkSink {
         // Asides first: floated right, each starts level with the block that anchors it.
         let s = renderer.commentAsides() + block
         notes += chunk.notes
+        try renderer.media?.check()
         try output.write(s)
     }
 
@@ -78,6 +80,7 @@ public struct HTMLSink: ChunkSink {
                 s += " <a href=\"#fnref-" + HTMLRenderer.escape(n.id) + "\">↩</a></li>\n"
             }
             s += "</ol>\n</section>\n"
+            try renderer.media?.check()
             s += renderer.commentAsides()
         }
         s += "</main>\n<script>\n" + ReviewPage.script + "\n</script>\n</body>\n</html>\n"
@@ -88,6 +91,8 @@ public struct HTMLSink: ChunkSink {
 
 /// Renders blocks and inlines to HTML.
 struct HTMLRenderer {
+    /// Where pictures go (files beside the page, or data URIs with `embedMedia`).
+    var media: MediaExtractor?
     private var comments: [String: Comment] = [:]
     private var replies: [String: [Comment]] = [:]
     /// Comments anchored since the last asides were written.
@@ -287,7 +292,12 @@ struct HTMLRenderer {
             return wrap("a", " href=\"" + Self.escape(l.url) + "\"" + title, c)
         case .image(let img):
             let title = img.title.isEmpty ? "" : " title=\"" + Self.escape(img.title) + "\""
-            return "<img src=\"" + Self.escape(img.source) + "\" alt=\"" + Self.escape(img.alt) + "\"" + title + ">"
+            var size = ""
+            if img.width != nil || img.height != nil, let s = img.displaySize {
+                size = " width=\"\(Int((s.width * 4 / 3).rounded()))\" height=\"\(Int((s.height * 4 / 3).rounded()))\""
+            }
+            let src = media?.reference(for: img) ?? img.source
+            return "<img src=\"" + Self.escape(src) + "\" alt=\"" + Self.escape(img.alt) + "\"" + title + size + ">"
         case .lineBreak: return "<br>\n"
         case .softBreak: return "\n"
         case .raw(let f, let t): return f == "html" ? t : ""

@@ -58,7 +58,7 @@ enum Cmark {
         defer { cmark_node_free(root) }
         var tooDeep = false
         let doc = mirror(root, depth: maxDepth, tooDeep: &tooDeep)
-        if tooDeep { throw RedlineError.limit("Markdown nesting deeper than \(maxDepth) levels") }
+        if tooDeep { throw RedlineError.limit("Markdown nesting deeper than \(maxDepth) levels (\(Limits.name("maxMarkdownNesting", maxDepth)))") }
         return doc
     }
 

@@ -37,7 +37,7 @@ extension DiagnosticCode {
     public static let rtfRowChangeDropped: DiagnosticCode = "rtf.row-change-dropped"
     /// A comment's resolved state was dropped (RTF annotations have none).
     public static let rtfCommentResolvedDropped: DiagnosticCode = "rtf.comment-resolved-dropped"
-    /// An image that is not embedded PNG/JPEG data was written as its description.
+    /// A picture RTF cannot embed (not loaded, or not PNG/JPEG/EMF/WMF) was written as its description.
     public static let rtfImageNotEmbedded: DiagnosticCode = "rtf.image-not-embedded"
     /// Raw content of another format was left out.
     public static let rtfRawDropped: DiagnosticCode = "rtf.raw-dropped"
@@ -58,6 +58,8 @@ struct RTFSink: ChunkSink {
     let output: any ByteOutput
     let options: WriteOptions
     let diagnostics: Diagnostics
+    /// Pictures given as `data:` URIs in a model built by hand (readers use `Image.media`).
+    let dataURIs = MediaStore()
     var body = SpillBuffer()
     var header = DocumentHeader()
     var tables = RTFTables()

@@ -41,8 +41,12 @@ final class GoldenTests: XCTestCase {
             let caseDir = root + "/Golden/" + (relative as NSString).deletingPathExtension
             for target in Self.targets {
                 guard let to = FormatRegistry.named(target.format), to.writer != nil else { continue }
-                let (output, warnings) = render(input, from: from, to: to, changes: target.changes)
+                let (output, warnings, media) = render(input, from: from, to: to, changes: target.changes,
+                                                       mediaLink: (target.file as NSString).deletingPathExtension + ".media")
                 check(output, at: caseDir + "/" + target.file, label: "\(relative) → \(target.file)")
+                if !media.isEmpty || FileManager.default.fileExists(atPath: caseDir + "/" + target.file + ".media") {
+                    check(media, at: caseDir + "/" + target.file + ".media", label: "\(relative) → \(target.file) pictures")
+                }
                 check(warnings, at: caseDir + "/" + target.file + ".warnings", label: "\(relative) → \(target.file) warnings")
                 checked += 1
             }
@@ -50,9 +54,13 @@ final class GoldenTests: XCTestCase {
         XCTAssertGreaterThan(checked, 0)
     }
 
-    /// The output (or the error, as `error[kind]: message`) and the warnings, as text.
-    func render(_ input: String, from: Format, to: Format, changes: ChangeMode) -> (String, String) {
-        let options = ConversionOptions(from: from, to: to, changes: changes)
+    /// The output (or the error, as `error[kind]: message`), the warnings, and the pictures extracted
+    /// (Markdown, HTML: a line `name size sha256` each, linked as `mediaLink/name`), as text.
+    func render(_ input: String, from: Format, to: Format, changes: ChangeMode, mediaLink: String) -> (String, String, String) {
+        var options = ConversionOptions(from: from, to: to, changes: changes)
+        let mediaDir = NSTemporaryDirectory() + "redline-golden-media-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: mediaDir) }
+        options.write.mediaOutput = MediaOutput(directory: mediaDir, linkPrefix: mediaLink)
         let diagnostics = Diagnostics()
         let out = MemoryOutput()
         var text: String
@@ -65,7 +73,12 @@ final class GoldenTests: XCTestCase {
             text = "error: \(error)\n"
         }
         let warnings = diagnostics.all.map { "\($0.code) ×\($0.count) \($0.location.map { "\($0): " } ?? "")\($0.message)\n" }.joined()
-        return (text, warnings)
+        var media = ""
+        for name in ((try? FileManager.default.contentsOfDirectory(atPath: mediaDir)) ?? []).sorted() {
+            let bytes = [UInt8](FileManager.default.contents(atPath: mediaDir + "/" + name) ?? Data())
+            media += "\(name) \(bytes.count) \(ContentHash.sha256(bytes))\n"
+        }
+        return (text, warnings, media)
     }
 
     func check(_ actual: String, at path: String, label: String) {

@@ -18,6 +18,11 @@ public struct OutputVariant: Sendable, Hashable {
         self.comments = comments
     }
 
+    /// The review decisions of this version.
+    public var reviewOptions: ReviewOptions {
+        ReviewOptions(changes: changes, comments: comments.map { $0 == .drop ? CommentPolicy.drop : .keep })
+    }
+
     /// The report name of a change mode's version.
     public static func name(of changes: ChangeMode) -> String {
         switch changes {
@@ -117,11 +122,30 @@ public struct BatchOptions: Sendable {
         h.combine(encoded(write.paragraphPreset))
         h.combine(encoded(write.characterPreset))
         h.combine("\(write.preserveFormatting) \(write.criticMarkup)")
+        h.combine("media \(write.embedMedia) \(write.mediaOutput?.directory ?? "-") \(read.resourcePaths) \(l.maxPictureBytes) \(l.maxMediaBytes)")
         if let ref = write.referenceDocument {
             h.combine(ref)
             h.combine((try? StableHash.ofFile(ref).hex) ?? "unreadable")
         }
         return h.hex
+    }
+
+    /// Where the pictures of the output at `path` go: its own folder, beside it (`ch.media`) or, with
+    /// `write.mediaOutput` set (`--extract-media DIR`), under that folder at the output's relative path.
+    func mediaOutput(forOutput path: String) -> MediaOutput {
+        guard let root = write.mediaOutput?.directory else { return .beside(path) }
+        var relative = path
+        let prefix = outputDirectory.hasSuffix("/") ? outputDirectory : outputDirectory + "/"
+        if relative.hasPrefix(prefix) { relative.removeFirst(prefix.count) }
+        let stem = (relative as NSString).deletingPathExtension + ".media"
+        return .folder(root + "/" + stem, for: path)
+    }
+
+    /// The picture files in the media folder of the output at `path` (for the up-to-date journal).
+    func mediaFiles(forOutput path: String) -> [String] {
+        let dir = mediaOutput(forOutput: path).directory
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []
+        return names.filter { !$0.hasPrefix(".") }.sorted().map { dir + "/" + $0 }
     }
 
     /// The file-name extension outputs get.

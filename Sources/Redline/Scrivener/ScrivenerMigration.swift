@@ -222,6 +222,7 @@ struct Migrator {
         let format = options.format
         var w = options.write
         format.adjustOptions?(&w)
+        if w.mediaOutput == nil { w.mediaOutput = .beside(path) }
         // Staged like batch outputs: whole or not at all (renamed into place), without a disk sync per file,
         // which would cost more than the conversion for thousands of small files.
         let file = try StagedFile(path: path)

@@ -13,6 +13,7 @@ extension Migrator {
                                             writerDiagnostics: writerDiagnostics, log: log)
         var w = options.write
         options.format.adjustOptions?(&w)
+        if w.mediaOutput == nil { w.mediaOutput = .beside(absolute(file)) }
         let stages = self.stages
         let format = options.format
         try makeDirectory(base)
@@ -51,6 +52,8 @@ struct SingleManuscriptSource: ChunkSource {
     private var open: (record: MigrationRecord, diagnostics: Diagnostics, start: ContinuousClock.Instant)?
     private var writerCounts: [DiagnosticCode: Int] = [:]
     private var numbers = NoteNumbers()
+    /// Picture items of the manuscript, read as they come (content-hash ids; files, not memory).
+    private let pictures = MediaStore()
 
     init(migrator: Migrator, file: String, snapshotsDir: String, nodes: [MigrationNode],
          writerDiagnostics: Diagnostics, log: SingleLog) {
@@ -112,7 +115,15 @@ struct SingleManuscriptSource: ChunkSource {
             d.report(.scrivenerHeadingDepth, "the binder nests deeper than six levels; the heading was set at level 6")
         }
         chunks.append(Chunk(.heading(level: min(n.depth, 6), Paragraph([.text(n.item.displayTitle)]))))
-        if n.included {
+        if n.included && n.isMedia {
+            // A picture in the manuscript: a paragraph showing it, under its heading.
+            if let src = migrator.project.path(of: .text, for: n.item, diagnostics: d),
+               let item = pictures.add(contentsOf: src, name: n.item.displayTitle, diagnostics: d) {
+                chunks.append(Chunk(.paragraph(Paragraph([.image(Image(source: "", alt: n.item.displayTitle, media: item))]))))
+            } else {
+                rec.failure = RedlineError.malformed("the picture's file is missing or unreadable")
+            }
+        } else if n.included {
             do {
                 let text = try migrator.project.readText(of: n.item, diagnostics: d, linkTarget: migrator.links(from: file))
                 let meta = ItemMetadata(item: n.item, text: text, settings: migrator.project.binder.settings, diagnostics: d)
