@@ -32,6 +32,11 @@ public struct ConversionOptions: Sendable {
     /// The comment mode in force: explicit, or by default keep for marked and drop otherwise.
     public var effectiveComments: CommentMode { comments ?? (changes == .marked ? .keep : .drop) }
 
+    /// The review decisions these options ask for.
+    public var reviewOptions: ReviewOptions {
+        ReviewOptions(changes: changes, comments: comments.map { $0 == .drop ? CommentPolicy.drop : .keep })
+    }
+
     /// The transform stages for these options, in order.
     public var stages: [any ChunkStage] {
         var s: [any ChunkStage] = []
@@ -52,6 +57,7 @@ public enum Converter {
 
     private static func convertHere(_ input: DocumentInput, to output: any ByteOutput, options: ConversionOptions,
                                     diagnostics: Diagnostics) throws {
+        if try reviewInPlace(input, to: output, options: options) { return }
         guard let reader = options.from.reader else {
             throw RedlineError.usage("Redline cannot read \(options.from.name)")
         }
@@ -72,6 +78,15 @@ public enum Converter {
         try Pipeline.runConcurrently(source: &source, stages: options.stages, sink: &sink,
                                      readSide: readSide, writeSide: writeSide)
         try output.flush()
+    }
+
+    /// DOCX → DOCX with review decisions and no option that needs the model: the original package is
+    /// rewritten in place (`InPlaceReview`). False when the conversion path is needed.
+    private static func reviewInPlace(_ input: DocumentInput, to output: any ByteOutput, options: ConversionOptions) throws -> Bool {
+        let review = options.reviewOptions
+        guard InPlaceReview.applies(from: options.from, to: options.to, review: review, write: options.write) else { return false }
+        try InPlaceReview.review(input, to: output, review: review, limits: options.read.limits)
+        return true
     }
 
     /// Converts `input` into the file at `path`, written whole or not at all (a temporary file in the

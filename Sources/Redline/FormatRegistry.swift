@@ -16,15 +16,20 @@ public struct Format: Sendable {
     public var writer: (any FormatWriter)?
     /// Write options this format forces (e.g. `gfm` is Markdown without CriticMarkup).
     public var adjustOptions: (@Sendable (inout WriteOptions) -> Void)?
+    /// For a writer that waits on an external engine which renders many documents in one run (PDF):
+    /// how many inputs a batch converts at once, so each engine run gets that many.
+    public var batchWidth: Int?
 
     public init(name: String, summary: String, extensions: [String], reader: (any FormatReader)? = nil,
-                writer: (any FormatWriter)? = nil, adjustOptions: (@Sendable (inout WriteOptions) -> Void)? = nil) {
+                writer: (any FormatWriter)? = nil, adjustOptions: (@Sendable (inout WriteOptions) -> Void)? = nil,
+                batchWidth: Int? = nil) {
         self.name = name
         self.summary = summary
         self.extensions = extensions
         self.reader = reader
         self.writer = writer
         self.adjustOptions = adjustOptions
+        self.batchWidth = batchWidth
     }
 }
 
@@ -52,6 +57,8 @@ public enum FormatRegistry {
                extensions: ["docx"], reader: DOCXReader(), writer: DOCXWriter()),
         Format(name: "rtf", summary: "Rich Text Format (Word, LibreOffice, TextEdit, Scrivener): revisions, annotations",
                extensions: ["rtf"], reader: RTFReader(), writer: RTFWriter()),
+        Format(name: "pdf", summary: "PDF of the marked (or, with --changes, clean/original) version, rendered by LibreOffice (write only)",
+               extensions: ["pdf"], writer: PDFWriter(), batchWidth: 48),
     ]
 
     /// Aliases accepted for format names.

@@ -88,6 +88,25 @@ public struct ConversionFlags: ParsableArguments {
         if let fallback, let f = FormatRegistry.named(fallback) { return f }
         throw RedlineError.usage("cannot tell the format of '\(path ?? "-")'; name it with --from/--to")
     }
+
+    /// The format to write: `name` when given, else the one whose writer claims `path`'s extension, else
+    /// Markdown for standard output or a name without extension. An extension no registered writer claims
+    /// (`a.pdf` before a PDF writer exists, `a.odt`, `a.xyz`) is a usage error naming it and the formats there are.
+    public static func outputFormat(named name: String?, path: String) throws -> Format {
+        if name != nil { return try format(named: name, path: nil, fallback: nil) }
+        let file = path.split(separator: "/").last.map(String.init) ?? path
+        guard path != "-", let dot = file.lastIndex(of: "."), dot != file.startIndex,
+              file.index(after: dot) != file.endIndex else {
+            return try format(named: nil, path: nil, fallback: "md")
+        }
+        let ext = file[file.index(after: dot)...].lowercased()
+        if let f = FormatRegistry.all.first(where: { $0.writer != nil && $0.extensions.contains(ext) }) { return f }
+        let known = FormatRegistry.all.filter { $0.writer != nil }.map { f in
+            f.extensions.isEmpty ? f.name : "\(f.name) (" + f.extensions.map { "." + $0 }.joined(separator: ", ") + ")"
+        }
+        throw RedlineError.usage("'\(path)': Redline does not write '.\(ext)' files; it writes "
+            + known.joined(separator: ", ") + " (name one with --to)")
+    }
 }
 
 /// Paragraph-format presets for sources without formatting.
@@ -153,7 +172,7 @@ extension RedlineCommand {
             }
             let input = inputs[0]
             let from = try flags.format(named: flags.from, path: input, fallback: input == "-" ? "md" : nil)
-            let to = try flags.format(named: flags.to, path: output, fallback: "md")
+            let to = try ConversionFlags.outputFormat(named: flags.to, path: output)
             let options = ConversionOptions(from: from, to: to, changes: flags.changes, comments: flags.comments,
                                             read: flags.readOptions, write: flags.writeOptions(output: output))
             let diagnostics = Diagnostics()

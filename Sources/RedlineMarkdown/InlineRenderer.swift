@@ -134,7 +134,9 @@ struct InlineRenderer {
     private mutating func text(utf8 u: UnsafeBufferPointer<UInt8>) {
         var buf = bytes  // written in place (taken out, so appending does not copy it)
         bytes = []
-        buf.reserveCapacity(buf.count + u.count + 8)
+        // Grown geometrically: an exact reserve per call reallocates every time (quadratic on a paragraph of
+        // a million short runs).
+        if buf.capacity < buf.count + u.count + 8 { buf.reserveCapacity(max(2 * buf.capacity, buf.count + u.count + 8)) }
         var k = 0
         func flushHeld() {
             if !heldSpaces.isEmpty { buf.append(contentsOf: heldSpaces.utf8); heldSpaces = "" }

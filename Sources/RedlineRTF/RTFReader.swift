@@ -73,6 +73,8 @@ extension DiagnosticCode {
     public static let rtfUnknownCodePage: DiagnosticCode = "rtf.unknown-code-page"
     /// A control word's parameter was out of range and was clamped.
     public static let rtfParameterClamped: DiagnosticCode = "rtf.parameter-clamped"
+    /// A `\'hh` escape without two hex digits: read as "?".
+    public static let rtfBadHexEscape: DiagnosticCode = "rtf.bad-hex-escape"
     /// Hidden text (`\v`) was left out.
     public static let rtfHiddenText: DiagnosticCode = "rtf.hidden-text"
     /// A picture in a format other than PNG, JPEG, EMF or WMF was left out.

@@ -111,6 +111,8 @@ struct AnnotationInfo {
     /// Where its point anchor goes: the story and run index.
     var anchorStory = 0
     var anchorRun = 0
+    /// The emphasis around the anchor (no font or size).
+    var anchorFormat = TextFormat()
 }
 
 /// One open field (`{\field{\*\fldinst ...}{\fldrslt ...}}`).

@@ -18,6 +18,11 @@ public struct OutputVariant: Sendable, Hashable {
         self.comments = comments
     }
 
+    /// The review decisions of this version.
+    public var reviewOptions: ReviewOptions {
+        ReviewOptions(changes: changes, comments: comments.map { $0 == .drop ? CommentPolicy.drop : .keep })
+    }
+
     /// The report name of a change mode's version.
     public static func name(of changes: ChangeMode) -> String {
         switch changes {

@@ -53,7 +53,7 @@ public enum Batch {
         let fingerprint = options.fingerprint
         let group = DispatchGroup()
         var workers: [StackThread] = []
-        for _ in 0..<min(options.jobs, max(jobs.count, 1)) {
+        for _ in 0..<min(max(options.jobs, options.to.batchWidth ?? 0), max(jobs.count, 1)) {
             group.enter()
             let work: @Sendable () -> Void = {
                 while let i = state.take() {
@@ -108,6 +108,7 @@ public enum Batch {
             var files: [StagedFile] = []
             defer { for f in files { f.discard() } }
             try LargeStack.run {  // documents nest as deep as the readers allow (inline on a batch worker)
+                if try reviewInPlace(job, format: format, options: options, files: &files) { return }
                 var read = options.read
                 read.loadLinkedMedia = read.loadLinkedMedia || options.to.embedsPictures(options.write)
                 var source = try reader.open(.file(job.input.path), options: read, diagnostics: readDiagnostics)
@@ -139,6 +140,21 @@ public enum Batch {
             record.error = BatchRecord.Failure(error)
         }
         return record
+    }
+
+    /// DOCX → DOCX with review decisions in some version and no option that needs the model: every
+    /// version is the original package reviewed in place (`InPlaceReview`; the marked one a copy).
+    static func reviewInPlace(_ job: BatchJob, format: Format, options: BatchOptions, files: inout [StagedFile]) throws -> Bool {
+        let reviews = job.outputs.map { $0.variant.reviewOptions }
+        guard reviews.contains(where: { InPlaceReview.applies(from: format, to: options.to, review: $0, write: options.write) })
+        else { return false }
+        for ((_, path), review) in zip(job.outputs, reviews) {
+            try BatchPlan.makeDirectories((path as NSString).deletingLastPathComponent)
+            let file = try StagedFile(path: path)
+            files.append(file)
+            try InPlaceReview.review(.file(job.input.path), to: file.output, review: review, limits: options.read.limits)
+        }
+        return true
     }
 
     /// The stages and writer that make one version.

@@ -15,24 +15,6 @@ public struct ReadOptions: Sendable {
     }
 }
 
-/// Safety limits for untrusted input.
-public struct Limits: Sendable {
-    /// Total bytes a container (zip) may inflate to.
-    public var maxInflatedBytes: UInt64 = 2 << 30
-    /// Bytes one zip entry may inflate to.
-    public var maxEntryBytes: UInt64 = 1 << 30
-    /// Largest compression ratio an entry may have (zip bombs compress at 1000:1 and more).
-    public var maxCompressionRatio: UInt64 = 200
-    /// Deepest nesting of groups, elements or blocks.
-    public var maxNesting: Int = 10_000
-    /// Bytes one picture may have; a larger one is left out with a warning (`media.too-large`).
-    public var maxPictureBytes: Int = 64 << 20
-    /// Bytes all of a document's distinct pictures may have together; later ones are left out with a warning.
-    public var maxMediaBytes: Int = 512 << 20
-
-    public init() {}
-}
-
 /// Options every writer understands.
 public struct WriteOptions: Sendable {
     /// Paragraph formatting applied where the source has none (Markdown sources).

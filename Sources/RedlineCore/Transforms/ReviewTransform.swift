@@ -7,6 +7,10 @@ public struct ReviewTransform: ChunkStage {
     public let review: ReviewOptions
     /// A top-level paragraph whose break goes away, waiting for the block it merges into.
     private var pending: Chunk?
+    /// Comments and notes of a removed empty paragraph, carried to the next chunk.
+    private var orphanComments: [Comment] = []
+    private var orphanNotes: [Note] = []
+    private var numbering = NumberChanges()
 
     /// One decision for every change.
     public init(_ mode: ChangeMode) { self.init(ReviewOptions(changes: mode)) }
@@ -20,7 +24,9 @@ public struct ReviewTransform: ChunkStage {
 
     public mutating func process(_ chunk: Chunk, emit: (Chunk) throws -> Void) throws {
         guard !review.keepsAllChanges else { try emit(chunk); return }
+        // Changes without a source id get the ordinals `redline changes` lists, so `id=` filters match.
         var c = chunk
+        try numbering.process(chunk) { c = $0 }
         c.comments = c.comments.map { var m = $0; m.body = resolve(m.body); return m }
         c.notes = c.notes.map { var n = $0; n.blocks = resolve(n.blocks); return n }
         c.block = resolveOne(c.block)
@@ -30,9 +36,18 @@ public struct ReviewTransform: ChunkStage {
                 c.block = merged
                 c.comments = p.comments + c.comments
                 c.notes = p.notes + c.notes
+            } else if let kept = keepAlone(p) {
+                try emit(kept)
             } else {
-                try emit(keepAlone(p))
+                orphanComments += p.comments
+                orphanNotes += p.notes
             }
+        }
+        if !orphanComments.isEmpty || !orphanNotes.isEmpty {
+            c.comments = orphanComments + c.comments
+            c.notes = orphanNotes + c.notes
+            orphanComments = []
+            orphanNotes = []
         }
         if mergesWithNext(c.block) { pending = c } else { try emit(c) }
     }
@@ -40,7 +55,15 @@ public struct ReviewTransform: ChunkStage {
     public mutating func finish(emit: (Chunk) throws -> Void) throws {
         if let p = pending {
             pending = nil
-            try emit(keepAlone(p))
+            if let kept = keepAlone(p) {
+                try emit(kept)
+            } else if !p.comments.isEmpty || !orphanComments.isEmpty {
+                // Comments must stay somewhere; notes whose references went are dropped with them.
+                var c = p
+                c.block = clearMark(c.block)
+                c.comments = orphanComments + c.comments
+                try emit(c)
+            }
         }
     }
 
@@ -54,11 +77,11 @@ public struct ReviewTransform: ChunkStage {
             var block = resolveOne(b)
             if let c = carry {
                 carry = nil
-                if let m = merge(c, into: block) { block = m } else { out.append(clearMark(c)) }
+                if let m = merge(c, into: block) { block = m } else if !Self.isEmptyParagraph(c) { out.append(clearMark(c)) }
             }
             if mergesWithNext(block) { carry = block } else { out.append(block) }
         }
-        if let c = carry { out.append(clearMark(c)) }
+        if let c = carry, !Self.isEmptyParagraph(c) { out.append(clearMark(c)) }
         return out
     }
 
@@ -140,6 +163,8 @@ public struct ReviewTransform: ChunkStage {
         }
     }
 
+    private static func isEmptyParagraph(_ block: Block) -> Bool { block.paragraph?.content.isEmpty ?? false }
+
     private func clearMark(_ block: Block) -> Block {
         switch block {
         case .paragraph(var p): p.markChange = nil; return .paragraph(p)
@@ -148,7 +173,10 @@ public struct ReviewTransform: ChunkStage {
         }
     }
 
-    private func keepAlone(_ chunk: Chunk) -> Chunk {
+    /// A paragraph whose break goes away with no paragraph after it to join: kept without the mark, or
+    /// removed when nothing is left in it (as Word removes a deleted paragraph before a table or at the end).
+    private func keepAlone(_ chunk: Chunk) -> Chunk? {
+        if Self.isEmptyParagraph(chunk.block) { return nil }
         var c = chunk
         c.block = clearMark(c.block)
         return c

@@ -2,6 +2,8 @@ import RedlineCore
 
 /// What the DOCX reader reports when the document model cannot carry something. Text is never dropped.
 extension DiagnosticCode {
+    /// Tracked changes nested deeper than `Limits.maxRevisionNesting`: read as the change around them.
+    public static let docxRevisionNesting: DiagnosticCode = "docx.revision-nesting"
     /// Text boxes and shapes: their text is kept as paragraphs after the paragraph that anchors them.
     public static let docxTextBox: DiagnosticCode = "docx.text-box"
     /// Equations (OMML): their text is kept, the layout is lost.

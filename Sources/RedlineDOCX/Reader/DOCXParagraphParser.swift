@@ -8,6 +8,8 @@ extension StoryParser {
     struct Enclosing {
         var change: RunChange?
         var link: Link?
+        /// Tracked changes around this point (a revision inside a revision is 2).
+        var revisionDepth = 0
     }
 
     /// `w:p` (the reader on its start tag): the paragraph, and after it the text of any text boxes in it.
@@ -125,7 +127,15 @@ extension StoryParser {
         case .r:
             try run(&runs, &extra, enclosing)
         case .ins, .del, .moveFrom, .moveTo:
+            // Word nests two deep (an insertion deleted by someone else); deeper nesting is read as the
+            // enclosing change (each level rebuilt its inner levels: quadratic in the depth).
+            if enclosing.revisionDepth >= Limits().maxRevisionNesting {
+                diagnostics.report(.docxRevisionNesting, "tracked changes nested deeper than \(Limits().maxRevisionNesting) were read as the change around them (\(Limits.name("maxRevisionNesting", Limits().maxRevisionNesting)))", at: location)
+                try forEachChild { try inlineElement(&runs, &extra, enclosing) }
+                return
+            }
             var inner = enclosing
+            inner.revisionDepth += 1
             let change = PropertyParser.change(x)
             switch x.tag {
             case .ins: inner.change = .insertion(change)
@@ -264,7 +274,16 @@ extension StoryParser {
                 }
             case .commentReference:
                 if let id = x.attribute("id", in: OOXML.w), !context.replyIDs.contains(id), !startedComments.contains(id) {
-                    runs.append(Run(.atom(.commentPoint(id))))
+                    // The mark keeps the run's direct formatting (not its "annotation reference" style), so
+                    // a comment inside bold text stays inside it (`**a{>>c<<}b**`, `**{>>c<<}**`).
+                    var format = TextFormat()
+                    if look.hasProperties {
+                        var direct = look.markup
+                        direct.props.styleID = nil
+                        direct.props.size = nil
+                        format = runFormat(direct, inLink: false).0
+                    }
+                    runs.append(Run(.atom(.commentPoint(id)), format: format))
                 }
             case .drawing, .pict, .object:
                 try graphic(enclosing: enclosing, add: { addAtom($0, to: &runs, enclosing) }, extra: &extra)
