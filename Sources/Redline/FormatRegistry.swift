@@ -39,10 +39,10 @@ public struct Format: Sendable {
 }
 
 extension Format {
-    /// Whether this format's writer embeds pictures (so readers should load linked ones): DOCX and RTF
-    /// always, HTML with `embedMedia`.
+    /// Whether this format's writer embeds pictures (so readers should load linked ones): DOCX, RTF and
+    /// PDF (made from a DOCX) always, HTML with `embedMedia`.
     public func embedsPictures(_ write: WriteOptions) -> Bool {
-        name == "docx" || name == "rtf" || (name == "html" && write.embedMedia)
+        name == "docx" || name == "rtf" || name == "pdf" || (name == "html" && write.embedMedia)
     }
 }
 
