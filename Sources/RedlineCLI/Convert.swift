@@ -195,7 +195,8 @@ extension RedlineCommand {
             } catch let e as RedlineError {
                 throw RedlineError(e.kind, "\(source.displayName): \(e.message)")
             }
-            try WarningReport.emit(diagnostics.all, for: source.displayName, quiet: flags.quiet, json: flags.warningsJSON)
+            try WarningReport.emit(diagnostics.all, for: source.displayName, quiet: flags.quiet, json: flags.warningsJSON,
+                                   target: to.name)
         }
 
         func runBatch() throws {
