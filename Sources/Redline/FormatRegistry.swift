@@ -16,15 +16,20 @@ public struct Format: Sendable {
     public var writer: (any FormatWriter)?
     /// Write options this format forces (e.g. `gfm` is Markdown without CriticMarkup).
     public var adjustOptions: (@Sendable (inout WriteOptions) -> Void)?
+    /// Stages this format puts in front of its writer, after the conversion's own (e.g. `gfm` accepts
+    /// every change and drops every comment, reporting into the writer's diagnostics).
+    public var stages: (@Sendable (Diagnostics) -> [any ChunkStage])?
 
     public init(name: String, summary: String, extensions: [String], reader: (any FormatReader)? = nil,
-                writer: (any FormatWriter)? = nil, adjustOptions: (@Sendable (inout WriteOptions) -> Void)? = nil) {
+                writer: (any FormatWriter)? = nil, adjustOptions: (@Sendable (inout WriteOptions) -> Void)? = nil,
+                stages: (@Sendable (Diagnostics) -> [any ChunkStage])? = nil) {
         self.name = name
         self.summary = summary
         self.extensions = extensions
         self.reader = reader
         self.writer = writer
         self.adjustOptions = adjustOptions
+        self.stages = stages
     }
 }
 
@@ -37,7 +42,7 @@ public enum FormatRegistry {
                extensions: ["md", "markdown", "mdown", "mkd", "txt"], reader: MarkdownReader(), writer: MarkdownWriter()),
         Format(name: "gfm", summary: "GitHub Markdown without CriticMarkup (changes accepted, comments dropped)",
                extensions: [], reader: MarkdownReader(), writer: MarkdownWriter(),
-               adjustOptions: { $0.criticMarkup = false }),
+               adjustOptions: { $0.criticMarkup = false }, stages: MarkdownWriter.withoutCriticMarkup),
         Format(name: "html", summary: "HTML preview page (ins, del, mark, comments, footnotes; write only)",
                extensions: ["html", "htm"], writer: HTMLWriter()),
         Format(name: "docx", summary: "Word document (WordprocessingML) with tracked changes and comments",

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import Redline
 
-/// Options shared by the commands that convert: formats, changes, comments, warnings.
+/// Options of `convert`: formats, review (changes, comments), formatting, warnings.
 public struct ConversionFlags: ParsableArguments {
     @Option(help: "Input format (default: from the input's extension).")
     public var from: String?
@@ -10,22 +10,9 @@ public struct ConversionFlags: ParsableArguments {
     @Option(help: "Output format (default: from the output's extension, else md).")
     public var to: String?
 
-    @Option(help: "Tracked changes: marked (keep them), accept (clean version), reject (original version).")
-    public var changes: ChangeMode = .marked
+    @OptionGroup public var review: ReviewFlags
 
-    @Option(help: "Comments: keep or drop (default: keep when marked, drop when accepting or rejecting).")
-    public var comments: CommentMode?
-
-    @Option(name: .customLong("paragraph-style"),
-            help: "Paragraph formatting for sources that have none: scrivener (Palatino 13 pt, 1.2 line height, 0.5 in first-line indent) or plain.")
-    public var paragraphStyle: ParagraphPreset?
-
-    @Option(name: .customLong("reference-doc"), help: "A DOCX whose styles the DOCX writer uses.")
-    public var referenceDoc: String?
-
-    @Flag(name: .customLong("keep-formatting"),
-          help: "Keep paragraph and character formatting in Markdown as pandoc-style attributes.")
-    public var keepFormatting = false
+    @OptionGroup public var formatting: FormattingFlags
 
     @Option(name: .customLong("warnings-json"), help: "Also write the warnings as JSON to this file.")
     public var warningsJSON: String?
@@ -36,23 +23,7 @@ public struct ConversionFlags: ParsableArguments {
     public init() {}
 
     /// The write options these flags ask for.
-    public var writeOptions: WriteOptions {
-        Self.writeOptions(paragraphStyle: paragraphStyle, referenceDoc: referenceDoc, keepFormatting: keepFormatting)
-    }
-
-    /// The write options for these flag values (shared with commands that declare the flags themselves).
-    public static func writeOptions(paragraphStyle: ParagraphPreset?, referenceDoc: String?, keepFormatting: Bool) -> WriteOptions {
-        var w = WriteOptions()
-        w.preserveFormatting = keepFormatting
-        w.referenceDocument = referenceDoc
-        switch paragraphStyle {
-        case .scrivener?:
-            w.paragraphPreset = .scrivener
-            w.characterPreset = CharacterStyle(fontFamily: "Palatino", fontSize: 13)
-        case .plain?, nil: break
-        }
-        return w
-    }
+    public var writeOptions: WriteOptions { formatting.writeOptions }
 
     /// Resolves a format name, or infers one from a path.
     public func format(named name: String?, path: String?, fallback: String?) throws -> Format {
@@ -72,14 +43,6 @@ public struct ConversionFlags: ParsableArguments {
         throw RedlineError.usage("cannot tell the format of '\(path ?? "-")'; name it with --from/--to")
     }
 }
-
-/// Paragraph-format presets for sources without formatting.
-public enum ParagraphPreset: String, ExpressibleByArgument, CaseIterable, Sendable {
-    case scrivener, plain
-}
-
-extension ChangeMode: ExpressibleByArgument {}
-extension CommentMode: ExpressibleByArgument {}
 
 extension RedlineCommand {
     /// `redline convert`: one document from one format to another, or many into a directory.
@@ -137,8 +100,7 @@ extension RedlineCommand {
             let input = inputs[0]
             let from = try flags.format(named: flags.from, path: input, fallback: input == "-" ? "md" : nil)
             let to = try flags.format(named: flags.to, path: output, fallback: "md")
-            let options = ConversionOptions(from: from, to: to, changes: flags.changes, comments: flags.comments,
-                                            write: flags.writeOptions)
+            let options = ConversionOptions(from: from, to: to, review: flags.review.review, write: flags.writeOptions)
             let diagnostics = Diagnostics()
             let source: DocumentInput
             if input == "-" {
@@ -165,7 +127,7 @@ extension RedlineCommand {
         func runBatch() throws {
             let from = try flags.from.map { try ConversionFlags.format(named: $0, path: nil, fallback: nil) }
             let to = try ConversionFlags.format(named: flags.to, path: nil, fallback: "md")
-            let variant = OutputVariant.converting(flags.changes, comments: flags.comments)
+            let variant = OutputVariant.converting(flags.review.review)
             try batch.run(inputs: inputs, output: output, from: from, to: to, variants: [variant],
                           write: flags.writeOptions, quiet: flags.quiet, warningsJSON: flags.warningsJSON)
         }

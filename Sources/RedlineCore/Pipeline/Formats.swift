@@ -1,5 +1,5 @@
 /// Options every reader understands.
-public struct ReadOptions: Sendable {
+public struct ReadOptions: Sendable, Codable {
     /// Hard limits against hostile input.
     public var limits: Limits
 
@@ -7,7 +7,7 @@ public struct ReadOptions: Sendable {
 }
 
 /// Safety limits for untrusted input.
-public struct Limits: Sendable {
+public struct Limits: Sendable, Codable {
     /// Total bytes a container (zip) may inflate to.
     public var maxInflatedBytes: UInt64 = 2 << 30
     /// Bytes one zip entry may inflate to.
@@ -21,7 +21,7 @@ public struct Limits: Sendable {
 }
 
 /// Options every writer understands.
-public struct WriteOptions: Sendable {
+public struct WriteOptions: Sendable, Codable {
     /// Paragraph formatting applied where the source has none (Markdown sources).
     public var paragraphPreset: ParagraphStyle?
     /// Character formatting applied where the source has none.
