@@ -1,4 +1,5 @@
 import Foundation
+import RedlineDOCX
 
 /// What `check` found in one file.
 public struct CheckResult: Codable, Sendable, Hashable {
@@ -64,7 +65,7 @@ public enum DocumentCheck {
                 try TeePipeline.run(source: &source, branches: &branches) { inspector.inspect($0) }
             }
             // A reader that drops bookmarks (DOCX) leaves links to them nothing to point at.
-            let bookmarksDropped = readDiagnostics.all.contains { $0.code.rawValue.hasSuffix("bookmark") }
+            let bookmarksDropped = readDiagnostics.count(of: .docxBookmark) > 0
             result.findings = inspector.findings(bookmarksDropped: bookmarksDropped)
             for (t, d) in zip(targets, writerDiagnostics) {
                 for w in readDiagnostics.all + d.all {
