@@ -36,9 +36,13 @@ let package = Package(
         .target(name: "RedlineRTF", dependencies: ["RedlineCore"]),
         .target(name: "RedlineScrivener", dependencies: ["RedlineCore", "RedlineRTF", "RedlineXML"]),
 
+        // Document comparison: two versions in, one with tracked changes out.
+        .target(name: "RedlineCompare", dependencies: ["RedlineCore"]),
+
         // The library product: format registry, conversion, batch, export, check.
         .target(name: "Redline", dependencies: [
             "RedlineCore", "RedlineMarkdown", "RedlineHTML", "RedlineDOCX", "RedlineRTF", "RedlineScrivener",
+            "RedlineCompare",
         ]),
 
         // The command line: commands live in a library so tests can call them without a process.
@@ -48,12 +52,13 @@ let package = Package(
         .executableTarget(name: "redline", dependencies: ["RedlineCLI"]),
 
         .testTarget(name: "RedlineCoreTests", dependencies: ["RedlineCore"]),
-        .testTarget(name: "RedlineMarkdownTests", dependencies: ["RedlineMarkdown", "RedlineHTML", "RedlineCore"]),
+        .testTarget(name: "RedlineMarkdownTests", dependencies: ["RedlineMarkdown", "RedlineHTML", "RedlineCore", "RedlineDOCX", "RedlineRTF"]),
         .testTarget(name: "RedlineDOCXTests", dependencies: ["RedlineDOCX", "RedlineZip", "RedlineXML", "Redline"]),
         .testTarget(name: "RedlineZipTests", dependencies: ["RedlineZip", "RedlineCore"]),
         .testTarget(name: "RedlineXMLTests", dependencies: ["RedlineXML", "RedlineCore"]),
         .testTarget(name: "RedlineRTFTests", dependencies: ["RedlineRTF", "Redline"]),
         .testTarget(name: "RedlineScrivenerTests", dependencies: ["RedlineScrivener", "Redline"]),
         .testTarget(name: "RedlineTests", dependencies: ["Redline", "RedlineCLI", "RedlineDOCX"]),
+        .testTarget(name: "RedlineCompareTests", dependencies: ["RedlineCompare", "Redline", "RedlineCLI"]),
     ]
 )

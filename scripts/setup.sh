@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what Redline needs when it is missing. Usage: scripts/setup.sh build|test|bench
 #   build: the C libraries (libzip, libxml2, cmark-gfm) and pkg-config
-#   test:  build + the real consumers the tests open our output with (LibreOffice, pandoc, python-docx, poppler)
+#   test:  build + the real consumers the tests open our output with (LibreOffice, pandoc, python-docx, poppler,
+#          Chromium for the HTML review page), man-db (the installed man page is rendered)
 #   bench: build + pandoc, GNU time and hyperfine, to measure against
 # As root it runs apt-get/pip itself; otherwise it prints the exact command to run.
 set -euo pipefail
@@ -13,7 +14,7 @@ want() { for p in "$@"; do have_deb "$p" || need_deb+=("$p"); done; }
 
 want pkg-config libzip-dev libxml2-dev libcmark-gfm-dev libcmark-gfm-extensions-dev zip unzip
 case "$what" in
-  test) want libreoffice-writer-nogui pandoc poppler-utils ;;
+  test) want libreoffice-writer-nogui pandoc poppler-utils chromium man-db ;;
   bench) want pandoc time hyperfine ;;
 esac
 

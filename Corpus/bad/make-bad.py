@@ -47,8 +47,8 @@ def main():
         f.write('This is a plain text file that someone renamed to .docx.\n')
     with open(os.path.join(HERE, 'truncated.docx'), 'wb') as f:
         f.write(good[:len(good) * 2 // 3])
-    # A document.xml of 64 MiB (almost all spaces): about 64 KiB stored, a ratio of about 1000.
-    docx('zip-bomb.docx', base(document('<w:p><w:r><w:t>x</w:t></w:r></w:p>' + ' ' * (64 << 20))))
+    # 300 MB of spaces at about 1000:1: past Limits.ratioCheckedAbove (256 MB), so the ratio refuses it.
+    docx('zip-bomb.docx', base(document('<w:p><w:r><w:t>x</w:t></w:r></w:p>' + ' ' * (300 << 20))))
     docx('entry-dotdot.docx', base(extra=[('../../evil.xml', '<x/>')]))
     docx('entry-absolute.docx', base(extra=[('/etc/evil.xml', '<x/>')]))
     docx('missing-document.docx', [('[Content_Types].xml', CT), ('_rels/.rels', RELS)])

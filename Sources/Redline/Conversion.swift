@@ -51,17 +51,22 @@ public enum Converter {
 
     private static func convertHere(_ input: DocumentInput, to output: any ByteOutput, options: ConversionOptions,
                                     diagnostics: Diagnostics) throws {
+        if try reviewInPlace(input, to: output, options: options) { return }
         guard let reader = options.from.reader else {
             throw RedlineError.usage("Redline cannot read \(options.from.name)")
         }
         guard options.to.writer != nil else {
             throw RedlineError.usage("Redline cannot write \(options.to.name)")
         }
+        var write = options.write
+        options.to.adjustOptions?(&write)
+        var read = options.read
+        read.loadLinkedMedia = read.loadLinkedMedia || options.to.embedsPictures(write)
         // The reader and the writer run on two threads, each reporting into its own diagnostics; merged
         // afterwards in the order one thread would have reported them.
         let readSide = Diagnostics(), writeSide = Diagnostics()
         defer { diagnostics.absorb([readSide, writeSide]) }
-        var source = try reader.open(input, options: options.read, diagnostics: readSide)
+        var source = try reader.open(input, options: read, diagnostics: readSide)
         writeSide.stamp = 1
         var branch = try options.branch(into: output, diagnostics: writeSide)
         try Pipeline.runConcurrently(source: &source, stages: [], sink: &branch,
@@ -69,10 +74,22 @@ public enum Converter {
         try output.flush()
     }
 
+    /// DOCX → DOCX with review decisions and no option that needs the model: the original package is
+    /// rewritten in place (`InPlaceReview`). False when the conversion path is needed.
+    private static func reviewInPlace(_ input: DocumentInput, to output: any ByteOutput, options: ConversionOptions) throws -> Bool {
+        let review = options.review
+        guard InPlaceReview.applies(from: options.from, to: options.to, review: review, write: options.write) else { return false }
+        try InPlaceReview.review(input, to: output, review: review, limits: options.read.limits)
+        return true
+    }
+
     /// Converts `input` into the file at `path`, written whole or not at all (a temporary file in the
-    /// same directory, renamed into place on success).
+    /// same directory, renamed into place on success). Pictures a Markdown or HTML output links to go into
+    /// `options.write.mediaOutput`, by default a folder beside the output named after it (`ch.media`).
     public static func convert(_ input: DocumentInput, toFile path: String, options: ConversionOptions,
                                diagnostics: Diagnostics) throws {
+        var options = options
+        if options.write.mediaOutput == nil { options.write.mediaOutput = .beside(path) }
         try AtomicFile.write(to: path) { out in
             try convert(input, to: out, options: options, diagnostics: diagnostics)
         }

@@ -1,1 +1,2 @@
 @_exported import RedlineCore
+@_exported import RedlineCompare

@@ -19,10 +19,13 @@ public struct Format: Sendable {
     /// Stages this format puts in front of its writer, after the conversion's own (e.g. `gfm` accepts
     /// every change and drops every comment, reporting into the writer's diagnostics).
     public var stages: (@Sendable (Diagnostics) -> [any ChunkStage])?
+    /// For a writer that waits on an external engine which renders many documents in one run (PDF):
+    /// how many inputs a batch converts at once, so each engine run gets that many.
+    public var batchWidth: Int?
 
     public init(name: String, summary: String, extensions: [String], reader: (any FormatReader)? = nil,
                 writer: (any FormatWriter)? = nil, adjustOptions: (@Sendable (inout WriteOptions) -> Void)? = nil,
-                stages: (@Sendable (Diagnostics) -> [any ChunkStage])? = nil) {
+                stages: (@Sendable (Diagnostics) -> [any ChunkStage])? = nil, batchWidth: Int? = nil) {
         self.name = name
         self.summary = summary
         self.extensions = extensions
@@ -30,6 +33,15 @@ public struct Format: Sendable {
         self.writer = writer
         self.adjustOptions = adjustOptions
         self.stages = stages
+        self.batchWidth = batchWidth
+    }
+}
+
+extension Format {
+    /// Whether this format's writer embeds pictures (so readers should load linked ones): DOCX and RTF
+    /// always, HTML with `embedMedia`.
+    public func embedsPictures(_ write: WriteOptions) -> Bool {
+        name == "docx" || name == "rtf" || (name == "html" && write.embedMedia)
     }
 }
 
@@ -49,6 +61,8 @@ public enum FormatRegistry {
                extensions: ["docx"], reader: DOCXReader(), writer: DOCXWriter()),
         Format(name: "rtf", summary: "Rich Text Format (Word, LibreOffice, TextEdit, Scrivener): revisions, annotations",
                extensions: ["rtf"], reader: RTFReader(), writer: RTFWriter()),
+        Format(name: "pdf", summary: "PDF of the marked (or, with --changes, clean/original) version, rendered by LibreOffice (write only)",
+               extensions: ["pdf"], writer: PDFWriter(), batchWidth: 48),
     ]
 
     /// Aliases accepted for format names.

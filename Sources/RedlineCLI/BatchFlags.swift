@@ -40,7 +40,7 @@ public struct BatchFlags: ParsableArguments {
     /// Discovers the inputs, converts this shard of them into `output`, writes the report, prints the
     /// summary, and exits 1 when an input failed.
     func run(inputs: [String], output: String, from: Format?, to: Format, variants: [OutputVariant],
-             write: WriteOptions, quiet: Bool, warningsJSON: String?) throws {
+             write: WriteOptions, read: ReadOptions = ReadOptions(), quiet: Bool, warningsJSON: String?) throws {
         guard output != "-" else {
             throw RedlineError.usage("a batch (several inputs, a directory, --manifest, --report or --shard) needs an output directory: -o DIR")
         }
@@ -54,7 +54,7 @@ public struct BatchFlags: ParsableArguments {
         var found = try chosen.discover()
         if let shard { found = found.filter { shard.contains($0.relativePath) } }
         let existing: ExistingOutputs = overwrite ? .overwrite : (skipExisting ? .skipUpToDate : .refuse)
-        let options = BatchOptions(from: from, to: to, variants: variants, write: write, outputDirectory: output,
+        let options = BatchOptions(from: from, to: to, variants: variants, read: read, write: write, outputDirectory: output,
                                    existing: existing, jobs: selection.threads,
                                    toolVersion: RedlineVersion.string, shard: shard)
         let display = ProgressDisplay(quiet: quiet)

@@ -14,6 +14,17 @@ public struct ConversionFlags: ParsableArguments {
 
     @OptionGroup public var formatting: FormattingFlags
 
+    @Option(name: .customLong("extract-media"),
+            help: "Markdown/HTML output: write pictures into this folder (default: a folder beside the output, OUT.media).")
+    public var extractMedia: String?
+
+    @Flag(name: .customLong("embed-media"), help: "HTML output: pictures as data: URIs in the page (one self-contained file).")
+    public var embedMedia = false
+
+    @Option(name: .customLong("resource-path"),
+            help: "Markdown input: a folder pictures may also be loaded from besides the Markdown file's own (repeatable).")
+    public var resourcePath: [String] = []
+
     @Option(name: .customLong("warnings-json"), help: "Also write the warnings as JSON to this file.")
     public var warningsJSON: String?
 
@@ -22,8 +33,16 @@ public struct ConversionFlags: ParsableArguments {
 
     public init() {}
 
-    /// The write options these flags ask for.
-    public var writeOptions: WriteOptions { formatting.writeOptions }
+    /// The write options these flags ask for (an `--extract-media` folder linked from `output`).
+    public func writeOptions(output: String? = nil) -> WriteOptions {
+        var w = formatting.writeOptions
+        w.embedMedia = embedMedia
+        if let extractMedia { w.mediaOutput = .folder(extractMedia, for: output == "-" ? nil : output) }
+        return w
+    }
+
+    /// The read options these flags ask for.
+    public var readOptions: ReadOptions { ReadOptions(resourcePaths: resourcePath) }
 
     /// Resolves a format name, or infers one from a path.
     public func format(named name: String?, path: String?, fallback: String?) throws -> Format {
@@ -41,6 +60,25 @@ public struct ConversionFlags: ParsableArguments {
         if let path, path != "-", let f = FormatRegistry.inferred(fromPath: path) { return f }
         if let fallback, let f = FormatRegistry.named(fallback) { return f }
         throw RedlineError.usage("cannot tell the format of '\(path ?? "-")'; name it with --from/--to")
+    }
+
+    /// The format to write: `name` when given, else the one whose writer claims `path`'s extension, else
+    /// Markdown for standard output or a name without extension. An extension no registered writer claims
+    /// (`a.pdf` before a PDF writer exists, `a.odt`, `a.xyz`) is a usage error naming it and the formats there are.
+    public static func outputFormat(named name: String?, path: String) throws -> Format {
+        if name != nil { return try format(named: name, path: nil, fallback: nil) }
+        let file = path.split(separator: "/").last.map(String.init) ?? path
+        guard path != "-", let dot = file.lastIndex(of: "."), dot != file.startIndex,
+              file.index(after: dot) != file.endIndex else {
+            return try format(named: nil, path: nil, fallback: "md")
+        }
+        let ext = file[file.index(after: dot)...].lowercased()
+        if let f = FormatRegistry.all.first(where: { $0.writer != nil && $0.extensions.contains(ext) }) { return f }
+        let known = FormatRegistry.all.filter { $0.writer != nil }.map { f in
+            f.extensions.isEmpty ? f.name : "\(f.name) (" + f.extensions.map { "." + $0 }.joined(separator: ", ") + ")"
+        }
+        throw RedlineError.usage("'\(path)': Redline does not write '.\(ext)' files; it writes "
+            + known.joined(separator: ", ") + " (name one with --to)")
     }
 }
 
@@ -99,8 +137,9 @@ extension RedlineCommand {
             }
             let input = inputs[0]
             let from = try flags.format(named: flags.from, path: input, fallback: input == "-" ? "md" : nil)
-            let to = try flags.format(named: flags.to, path: output, fallback: "md")
-            let options = ConversionOptions(from: from, to: to, review: flags.review.review, write: flags.writeOptions)
+            let to = try ConversionFlags.outputFormat(named: flags.to, path: output)
+            let options = ConversionOptions(from: from, to: to, review: flags.review.review,
+                                            read: flags.readOptions, write: flags.writeOptions(output: output))
             let diagnostics = Diagnostics()
             let source: DocumentInput
             if input == "-" {
@@ -129,7 +168,7 @@ extension RedlineCommand {
             let to = try ConversionFlags.format(named: flags.to, path: nil, fallback: "md")
             let variant = OutputVariant.converting(flags.review.review)
             try batch.run(inputs: inputs, output: output, from: from, to: to, variants: [variant],
-                          write: flags.writeOptions, quiet: flags.quiet, warningsJSON: flags.warningsJSON)
+                          write: flags.writeOptions(), read: flags.readOptions, quiet: flags.quiet, warningsJSON: flags.warningsJSON)
         }
     }
 }

@@ -11,8 +11,8 @@ public struct RedlineCommand: ParsableCommand {
         Exit status: 0 success, 1 a document failed (or, for check, a --fail-on finding), 2 usage error.
         Warnings about what a target format cannot carry go to standard error (and to --warnings-json).
         """,
-        version: RedlineVersion.string,
-        subcommands: [Convert.self, Export.self, Check.self, Report.self, Formats.self, Scrivener.self]
+        version: RedlineVersion.report,
+        subcommands: [Convert.self, Compare.self, Export.self, Check.self, Report.self, Changes.self, Formats.self, Scrivener.self]
     )
 
     public init() {}
@@ -41,7 +41,12 @@ public struct RedlineCommand: ParsableCommand {
     }
 }
 
-/// The version `redline --version` prints.
+/// The version `redline --version` prints: Redline's, then the C libraries' it runs with.
 public enum RedlineVersion {
+    /// Redline's own version (also part of a batch's up-to-date fingerprint).
     public static let string = "0.1.0"
+    /// "redline 0.1.0" and a line per library ("libxml2 2.9.14", ...).
+    public static var report: String {
+        (["redline \(string)"] + LibraryVersions.all.map { "\($0.name) \($0.version)" }).joined(separator: "\n")
+    }
 }

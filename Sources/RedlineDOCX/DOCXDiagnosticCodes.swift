@@ -7,6 +7,8 @@ extension DiagnosticCode {
     public static let docxTextBox: DiagnosticCode = "docx.text-box"
     /// Equations (OMML): their text is kept, the layout is lost.
     public static let docxEquation: DiagnosticCode = "docx.equation"
+    /// Tracked changes nested deeper than `Limits.maxRevisionNesting`: read as the change around them.
+    public static let docxRevisionNesting: DiagnosticCode = "docx.revision-nesting"
     /// Charts, embedded objects and other graphics without text in the document part.
     public static let docxChart: DiagnosticCode = "docx.chart"
     /// Images: the reference is kept, the media is not extracted.

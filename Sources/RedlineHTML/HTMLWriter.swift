@@ -1,9 +1,12 @@
 import RedlineCore
 
-/// Writes a standalone HTML preview page: insertions as `<ins>`, deletions as `<del>`, highlights as
-/// `<mark>`, comments (author, date, replies, resolved) in an `<aside>` after the block that anchors them,
-/// comment ranges shaded (overlapping ranges too), footnotes at the end, tables, and paragraph and
-/// character formatting as inline CSS. Streams: each block is written as it arrives.
+/// Writes a standalone HTML review page (one file, inline CSS and script, no network): insertions as
+/// `<ins>`, deletions as `<del>`, in a colour per author (`a0`…`a5` by order of appearance), highlights
+/// as `<mark>`, comments (author, date, replies, resolved) in `<aside>`s floated into the right margin
+/// beside the block that anchors them, comment ranges shaded (overlapping ranges too), footnotes at the
+/// end, tables, and paragraph and character formatting as inline CSS. A panel (`ReviewPage`) switches
+/// between the marked, clean and original views and lists the changes and comments, filtered by author
+/// and kind, each a link to its place. Streams: each block is written as it arrives.
 public struct HTMLWriter: FormatWriter {
     /// A writer (options come with each sink).
     public init() {}
@@ -35,32 +38,16 @@ public struct HTMLSink: ChunkSink {
         self.output = output
         self.options = options
         self.diagnostics = diagnostics
+        renderer.media = MediaExtractor(options: options, diagnostics: diagnostics)
     }
 
-    static let css = """
-    body{font-family:Georgia,serif;max-width:46em;margin:2em auto;padding:0 1em;line-height:1.5}
-    ins{background:#e6ffed;text-decoration:underline;color:#05631f}
-    del{background:#ffeef0;text-decoration:line-through;color:#86181d}
-    ins.move,del.move{background:#eef3ff;color:#1d3f86}
-    mark{background:#fff5b1}
-    .comment-range{background:#fdf2c4;border-bottom:1px dotted #b08800}
-    .comment-ref{font-size:.75em;color:#b08800}
-    aside.comment{border-left:3px solid #b08800;margin:.3em 0 1em 2em;padding:.2em .8em;font-size:.9em;background:#fffbea}
-    aside.comment.resolved{opacity:.6}
-    aside.comment .reply{margin-left:1.5em;border-left:2px solid #ddd;padding-left:.6em}
-    .comment-meta{color:#666;font-size:.85em}
-    .format-change{border-bottom:2px dotted #6f42c1}
-    .break{color:#999}
-    table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.2em .5em}
-    tr.inserted{background:#e6ffed}tr.deleted{background:#ffeef0;text-decoration:line-through}
-    section.footnotes{border-top:1px solid #ccc;margin-top:2em;font-size:.9em}
-    """
+    static let css = ReviewPage.css
 
     /// Writes the page head, the style sheet and the metadata.
     public mutating func begin(_ header: DocumentHeader) throws {
         var s = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         s += "<title>" + HTMLRenderer.escape(header.metadata.title ?? "Document") + "</title>\n"
-        s += "<style>\n" + Self.css + "\n</style>\n</head>\n<body>\n"
+        s += "<style>\n" + Self.css + "\n</style>\n</head>\n<body class=\"marked\">\n" + ReviewPage.panel + "<main>\n"
         let meta = header.metadata
         if !meta.isEmpty {
             s += "<header class=\"metadata\">\n"
@@ -75,9 +62,11 @@ public struct HTMLSink: ChunkSink {
     /// Writes one block, then the comments anchored in it.
     public mutating func write(_ chunk: Chunk) throws {
         renderer.register(chunk.comments)
-        var s = renderer.block(chunk.block)
-        s += renderer.commentAsides()
+        let block = renderer.block(chunk.block)
+        // Asides first: floated right, each starts level with the block that anchors it.
+        let s = renderer.commentAsides() + block
         notes += chunk.notes
+        try renderer.media?.check()
         try output.write(s)
     }
 
@@ -91,9 +80,10 @@ public struct HTMLSink: ChunkSink {
                 s += " <a href=\"#fnref-" + HTMLRenderer.escape(n.id) + "\">↩</a></li>\n"
             }
             s += "</ol>\n</section>\n"
+            try renderer.media?.check()
             s += renderer.commentAsides()
         }
-        s += "</body>\n</html>\n"
+        s += "</main>\n<script>\n" + ReviewPage.script + "\n</script>\n</body>\n</html>\n"
         try output.write(s)
         try output.flush()
     }
@@ -101,12 +91,17 @@ public struct HTMLSink: ChunkSink {
 
 /// Renders blocks and inlines to HTML.
 struct HTMLRenderer {
+    /// Where pictures go (files beside the page, or data URIs with `embedMedia`).
+    var media: MediaExtractor?
     private var comments: [String: Comment] = [:]
     private var replies: [String: [Comment]] = [:]
     /// Comments anchored since the last asides were written.
     private var anchored: [String] = []
     private var openRanges: [String] = []
     private var commentNumbers: [String: Int] = [:]
+    /// Authors by order of appearance: their index picks their colour class (`a0`…`a5`).
+    private var authors: [String: Int] = [:]
+    private var changeCount = 0
 
     mutating func register(_ list: [Comment]) {
         for c in list {
@@ -291,22 +286,28 @@ struct HTMLRenderer {
             return wrap("a", " href=\"" + Self.escape(l.url) + "\"" + title, c)
         case .image(let img):
             let title = img.title.isEmpty ? "" : " title=\"" + Self.escape(img.title) + "\""
-            return "<img src=\"" + Self.escape(img.source) + "\" alt=\"" + Self.escape(img.alt) + "\"" + title + ">"
+            var size = ""
+            if img.width != nil || img.height != nil, let s = img.displaySize {
+                size = " width=\"\(Int((s.width * 4 / 3).rounded()))\" height=\"\(Int((s.height * 4 / 3).rounded()))\""
+            }
+            let src = media?.reference(for: img) ?? img.source
+            return "<img src=\"" + Self.escape(src) + "\" alt=\"" + Self.escape(img.alt) + "\"" + title + size + ">"
         case .lineBreak: return "<br>\n"
         case .softBreak: return "\n"
         case .raw(let f, let t): return f == "html" ? t : ""
         case .noteReference(let id):
             let e = Self.escape(id)
             return "<sup class=\"footnote-ref\"><a href=\"#fn-" + e + "\" id=\"fnref-" + e + "\">" + e + "</a></sup>"
-        case .insertion(let ch, let c): return wrap("ins", Self.title(ch, "inserted"), c)
-        case .deletion(let ch, let c): return wrap("del", Self.title(ch, "deleted"), c)
+        case .insertion(let ch, let c): return wrap("ins", change(ch, "insertion") + Self.title(ch, "inserted"), c)
+        case .deletion(let ch, let c): return wrap("del", change(ch, "deletion") + Self.title(ch, "deleted"), c)
         case .substitution(let ch, let d, let ins):
-            return wrap("del", Self.title(ch, "deleted"), d) + wrap("ins", Self.title(ch, "inserted"), ins)
+            return wrap("del", change(ch, "substitution") + Self.title(ch, "deleted"), d)
+                + wrap("ins", change(ch, "substitution", part: true) + Self.title(ch, "inserted"), ins)
         case .move(let m, let c):
             let what = m.side == .from ? "moved away (\(m.name))" : "moved here (\(m.name))"
-            return wrap(m.side == .from ? "del" : "ins", " class=\"move\"" + Self.title(m.change, what), c)
+            return wrap(m.side == .from ? "del" : "ins", change(m.change, "move", classes: "move") + Self.title(m.change, what), c)
         case .formatChange(let f, let c):
-            return wrap("span", " class=\"format-change\"" + Self.title(f.change, "formatting changed"), c)
+            return wrap("span", change(f.change, "format", classes: "format-change") + Self.title(f.change, "formatting changed"), c)
         case .commentStart(let id):
             openRanges.append(id)
             return commentRef(id)
@@ -325,6 +326,25 @@ struct HTMLRenderer {
         return "<sup class=\"comment-ref\"><a href=\"#comment-" + Self.escape(id) + "\">[\(n)]</a></sup>"
     }
 
+    /// The colour class of `author` (`a0`…`a5`, by order of appearance; no author is an author too).
+    private mutating func authorClass(_ author: String?) -> String {
+        let key = author ?? ""
+        let n = authors[key] ?? authors.count
+        authors[key] = n
+        return "a\(n % ReviewPage.authorColours)"
+    }
+
+    /// The attributes marking a change for the review panel: an id to jump to, the author's colour class,
+    /// its kind and author. `part`: the inserted half of a substitution (listed once, with its deletion).
+    private mutating func change(_ c: Change, _ kind: String, classes: String = "", part: Bool = false) -> String {
+        var s = " class=\"" + (classes.isEmpty ? "" : classes + " ") + authorClass(c.author) + "\""
+        if !part {
+            changeCount += 1
+            s += " id=\"change-\(changeCount)\" data-change=\"" + kind + "\""
+        }
+        return s + " data-author=\"" + Self.escape(c.author ?? "Anonymous") + "\""
+    }
+
     /// The comments anchored since the last call, each with its replies.
     mutating func commentAsides() -> String {
         var s = ""
@@ -334,10 +354,12 @@ struct HTMLRenderer {
             guard let c = comments.removeValue(forKey: id) else { continue }
             let saved = openRanges
             openRanges = []
-            s += "<aside class=\"comment" + (c.resolved ? " resolved" : "") + "\" id=\"comment-" + Self.escape(id) + "\">"
+            s += "<aside class=\"comment " + authorClass(c.author) + (c.resolved ? " resolved" : "") + "\" id=\"comment-"
+                + Self.escape(id) + "\" data-author=\"" + Self.escape(c.author ?? "Anonymous") + "\">"
             s += commentBody(c, number: commentNumbers[id])
             for r in replies.removeValue(forKey: id) ?? [] {
-                s += "<div class=\"reply\">" + commentBody(r, number: nil) + "</div>"
+                s += "<div class=\"reply " + authorClass(r.author) + "\" data-author=\"" + Self.escape(r.author ?? "Anonymous")
+                    + "\">" + commentBody(r, number: nil) + "</div>"
             }
             s += "</aside>\n"
             openRanges = saved

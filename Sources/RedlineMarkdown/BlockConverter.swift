@@ -7,6 +7,8 @@ final class CriticContext {
     let diagnostics: Diagnostics
     /// Comment indices already handed out (a comment travels once, with its anchor's chunk).
     var emittedComments = Set<Int>()
+    /// Loads linked pictures when the writer embeds them (`ReadOptions.loadLinkedMedia`); nil: links stay links.
+    var pictures: MarkdownPictures?
 
     init(source: [UInt8], scanner: CriticScanner, diagnostics: Diagnostics) {
         self.source = source
@@ -373,7 +375,54 @@ final class BlockConverter {
     }
 
     private func inlines(_ nodes: [MDNode], _ ctx: inout TreeFormat) throws {
-        for n in nodes { try inline(n, &ctx) }
+        var k = 0
+        while k < nodes.count {
+            let n = nodes[k]
+            k += 1
+            guard n.kind == .image else { try inline(n, &ctx); continue }
+            // `![alt](src){width=… height=…}`: the attribute list is the start of the next text node.
+            var size: (Double?, Double?) = (nil, nil)
+            if k < nodes.count, nodes[k].kind == .text, let (found, rest) = Self.imageSize(nodes[k].literal) {
+                size = found
+                image(n, size: size, &ctx)
+                if !rest.isEmpty { try text(rest, ctx) }
+                k += 1
+            } else {
+                image(n, size: size, &ctx)
+            }
+        }
+    }
+
+    private func image(_ n: MDNode, size: (Double?, Double?), _ ctx: inout TreeFormat) {
+        let alt = context.restore(Self.plainText(n.children))
+        let source = context.restore(n.url)
+        var picture = Image(source: source, title: context.restore(n.title), alt: alt, width: size.0, height: size.1)
+        picture.media = context.pictures?.item(for: source, diagnostics: context.diagnostics)
+        add(.atom(.image(picture)), ctx)
+    }
+
+    /// A `{width=… height=…}` list at the start of `s` (lengths in in, cm, mm, pt, px or %), and the rest of
+    /// `s`; nil when `s` does not start with one holding only those keys.
+    static func imageSize(_ s: String) -> ((Double?, Double?), String)? {
+        guard s.hasPrefix("{"), let close = s.firstIndex(of: "}"),
+              let tokens = AttributeList.parse(s[s.index(after: s.startIndex)..<close]), !tokens.isEmpty else { return nil }
+        var w: Double?, h: Double?
+        for t in tokens {
+            guard let v = t.value, let points = Self.points(v) else { return nil }
+            switch t.key {
+            case "width": w = points
+            case "height": h = points
+            default: return nil
+            }
+        }
+        return ((w, h), String(s[s.index(after: close)...]))
+    }
+
+    /// A CSS-like length in points (`2.5in`, `6cm`, `40mm`, `180pt`, `240px` or a bare number of pixels).
+    static func points(_ v: String) -> Double? {
+        let units: [(String, Double)] = [("in", 72), ("cm", 72 / 2.54), ("mm", 72 / 25.4), ("pt", 1), ("px", 0.75)]
+        for (u, f) in units where v.hasSuffix(u) { return Double(v.dropLast(u.count)).map { $0 * f }.flatMap { $0 > 0 ? $0 : nil } }
+        return Double(v).map { $0 * 0.75 }.flatMap { $0 > 0 ? $0 : nil }
     }
 
     private func inline(_ n: MDNode, _ ctx: inout TreeFormat) throws {
@@ -402,8 +451,7 @@ final class BlockConverter {
             try inlines(n.children, &ctx)
             ctx = saved
         case .image:
-            let alt = context.restore(Self.plainText(n.children))
-            add(.atom(.image(Image(source: context.restore(n.url), title: context.restore(n.title), alt: alt))), ctx)
+            image(n, size: (nil, nil), &ctx)
         case .footnoteReference:
             let number = Int(n.literal) ?? 0
             let label = number >= 1 && number <= noteLabels.count ? noteLabels[number - 1] : n.literal

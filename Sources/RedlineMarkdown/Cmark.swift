@@ -58,7 +58,7 @@ enum Cmark {
         defer { cmark_node_free(root) }
         var tooDeep = false
         let doc = mirror(root, depth: maxDepth, tooDeep: &tooDeep)
-        if tooDeep { throw RedlineError.limit("Markdown nesting deeper than \(maxDepth) levels") }
+        if tooDeep { throw RedlineError.limit("Markdown nesting deeper than \(maxDepth) levels (\(Limits.name("maxMarkdownNesting", maxDepth)))") }
         return doc
     }
 
@@ -148,4 +148,10 @@ enum Cmark {
             }
         }
     }
+}
+
+/// The cmark-gfm library Redline runs with.
+public enum CmarkLibrary {
+    /// Its version as the library reports it at run time (`cmark_version_string()`, e.g. "0.29.0.gfm.6").
+    public static var version: String { String(cString: cmark_version_string()) }
 }

@@ -500,7 +500,8 @@ struct CriticScanner {
             var c = Comment(id: id, author: t.author, date: t.date, body: [], resolved: t.hasFlag("resolved"),
                             parentID: parent)
             c.initials = t.attribute("initials")?.value
-            let offset = item.text.utf8.count - t.body.utf8.count
+            // The source is valid UTF-8 (MarkdownSource.normalized), so this is exact; clamped all the same.
+            let offset = max(0, min(item.body.count, item.text.utf8.count - t.body.utf8.count))
             comments.append(ScannedComment(comment: c, body: (item.body.lowerBound + offset)..<item.body.upperBound))
             ids.append(comments.count - 1)
             if parent == nil { parent = id }
@@ -570,7 +571,7 @@ struct CriticScanner {
 
     private mutating func checkEntryLimit() throws {
         if entries.count + 4 >= Placeholder.maxIndex {
-            throw RedlineError.limit("more than \(Placeholder.maxIndex) CriticMarkup marks")
+            throw RedlineError.limit("more than \(Placeholder.maxIndex) CriticMarkup marks and spans (\(Limits.name("maxCriticMarks", Placeholder.maxIndex)))")
         }
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import RedlineCore
 
 /// Writes inlines as Markdown with exact escaping: whatever the text, reading the output gives the same
@@ -133,7 +134,9 @@ struct InlineRenderer {
     private mutating func text(utf8 u: UnsafeBufferPointer<UInt8>) {
         var buf = bytes  // written in place (taken out, so appending does not copy it)
         bytes = []
-        buf.reserveCapacity(buf.count + u.count + 8)
+        // Grown geometrically: an exact reserve per call reallocates every time (quadratic on a paragraph of
+        // a million short runs).
+        if buf.capacity < buf.count + u.count + 8 { buf.reserveCapacity(max(2 * buf.capacity, buf.count + u.count + 8)) }
         var k = 0
         func flushHeld() {
             if !heldSpaces.isEmpty { buf.append(contentsOf: heldSpaces.utf8); heldSpaces = "" }
@@ -257,6 +260,14 @@ struct InlineRenderer {
 
     // MARK: Inlines
 
+    /// A length in points as inches for an image attribute (`2.5in`, at most four decimals).
+    static func inches(_ points: Double) -> String {
+        var s = String(format: "%.4f", points / 72)
+        while s.hasSuffix("0") { s.removeLast() }
+        if s.hasSuffix(".") { s.removeLast() }
+        return s + "in"
+    }
+
     mutating func write(_ inlines: [Inline]) {
         for inline in inlines { write(inline) }
     }
@@ -304,7 +315,10 @@ struct InlineRenderer {
             emit("![")
             // cmark-gfm reads `![^` as a footnote-like bracket, never an image: the caret is escaped.
             if i.alt.hasPrefix("^") { emit("\\^"); text(String(i.alt.dropFirst())) } else { text(i.alt) }
-            emit("](" + Self.destination(i.source) + Self.title(i.title) + ")")
+            emit("](" + Self.destination(owner.media.reference(for: i)) + Self.title(i.title) + ")")
+            if owner.options.preserveFormatting, i.width != nil || i.height != nil, let size = i.displaySize {
+                emit("{width=" + Self.inches(size.width) + " height=" + Self.inches(size.height) + "}")
+            }
         case .raw(let format, let t):
             if format == "html" { emit(t) } else { owner.loss(.lossyRaw, "raw \(format) content was dropped") }
         case .noteReference(let id): emit("[^" + id + "]")

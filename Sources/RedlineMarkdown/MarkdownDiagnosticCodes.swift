@@ -13,6 +13,8 @@ extension DiagnosticCode {
     public static let criticBlockChange: DiagnosticCode = "critic.block-change"
     /// A fenced div `:::` that never closes, or a close without an open.
     public static let markdownUnbalancedDiv: DiagnosticCode = "markdown.unbalanced-div"
+    /// Bytes that are not valid UTF-8 (or UTF-16 after a byte-order mark): each replaced by U+FFFD.
+    public static let markdownInvalidUTF8: DiagnosticCode = "markdown.invalid-utf8"
     /// YAML front matter Redline does not understand (nested maps, anchors...): those fields are skipped.
     public static let markdownFrontMatter: DiagnosticCode = "markdown.front-matter"
     /// An attribute Redline does not understand on a span or div: ignored.

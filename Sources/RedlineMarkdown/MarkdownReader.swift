@@ -1,3 +1,4 @@
+import Foundation
 import RedlineCore
 
 /// Reads Markdown (CommonMark + GFM tables, strikethrough, autolinks, footnotes; YAML front matter;
@@ -15,7 +16,9 @@ public struct MarkdownReader: FormatReader {
 
     /// Reads the whole input and runs the CriticMarkup pre-pass; blocks are parsed as they are asked for.
     public func open(_ input: DocumentInput, options: ReadOptions, diagnostics: Diagnostics) throws -> any ChunkSource {
-        try MarkdownSource(bytes: input.readAll(), options: options, diagnostics: diagnostics)
+        var base = FileManager.default.currentDirectoryPath
+        if case .file(let path) = input { base = URL(fileURLWithPath: path).deletingLastPathComponent().path }
+        return try MarkdownSource(bytes: input.readAll(), options: options, diagnostics: diagnostics, baseDirectory: base)
     }
 
     /// Reads a whole document (convenience for tests and small inputs).
@@ -32,18 +35,25 @@ public struct MarkdownSource: ChunkSource {
     public let header: DocumentHeader
     private let state: ReaderState
 
-    init(bytes raw: [UInt8], options: ReadOptions, diagnostics: Diagnostics) throws {
-        let bytes = Self.normalized(raw)
+    init(bytes raw: [UInt8], options: ReadOptions, diagnostics: Diagnostics,
+         baseDirectory: String = FileManager.default.currentDirectoryPath) throws {
+        let bytes = Self.normalized(raw, diagnostics: diagnostics)
         let (metadata, bodyStart, _) = FrontMatter.read(bytes, diagnostics: diagnostics)
         header = DefaultStyles.header(from: metadata, diagnostics: diagnostics)
         let body = Array(bytes[bodyStart...])
         state = try ReaderState(body, options: options, diagnostics: diagnostics)
+        if options.loadLinkedMedia {
+            state.context.pictures = MarkdownPictures(baseDirectory: baseDirectory, options: options)
+        }
     }
 
-    /// Without a byte-order mark, with CRLF and CR line ends as LF.
-    static func normalized(_ raw: [UInt8]) -> [UInt8] {
-        var b = raw
-        if b.starts(with: [0xEF, 0xBB, 0xBF]) { b.removeFirst(3) }
+    /// Valid UTF-8 (UTF-16 with a byte-order mark transcoded, invalid bytes replaced by U+FFFD with a
+    /// `markdown.invalid-utf8` warning), without a byte-order mark, with CRLF and CR line ends as LF.
+    static func normalized(_ raw: [UInt8], diagnostics: Diagnostics? = nil) -> [UInt8] {
+        let (b, report) = TextDecoding.utf8(raw)
+        if let message = TextDecoding.message(report) {
+            diagnostics?.report(.markdownInvalidUTF8, message, at: SourceLocation(line: report.firstLine), count: report.replaced)
+        }
         guard b.contains(UInt8(ascii: "\r")) else { return b }
         var out: [UInt8] = []
         out.reserveCapacity(b.count)
@@ -144,7 +154,7 @@ final class ReaderState {
         let (parsed, prependedLines) = groupText(range)
         converter.setParsedText(parsed)
         converter.firstLineNumber = segmenter.segmentLines[first] - prependedLines
-        let root = try Cmark.parse(parsed, maxDepth: min(options.limits.maxNesting, 2_000))
+        let root = try Cmark.parse(parsed, maxDepth: min(options.limits.maxNesting, Limits.maxMarkdownNesting))
         for node in root.children where node.kind != .footnoteDefinition {
             var blocks: [Block] = []
             try converter.convert(node, into: &blocks)
@@ -225,7 +235,7 @@ final class ReaderState {
                 bytes += rest
             }
         }
-        let root = try Cmark.parse(bytes, maxDepth: min(options.limits.maxNesting, 2_000))
+        let root = try Cmark.parse(bytes, maxDepth: min(options.limits.maxNesting, Limits.maxMarkdownNesting))
         let nested = BlockConverter(context: context)
         nested.noteResolver = converter.noteResolver
         nested.bodyParser = converter.bodyParser
@@ -247,9 +257,10 @@ final class ReaderState {
         var scanner = CriticScanner(raw, diagnostics: context.diagnostics, idPrefix: "b\(bodyCounter)-")
         try scanner.scan()
         let ctx = CriticContext(source: raw, scanner: scanner, diagnostics: context.diagnostics)
+        ctx.pictures = context.pictures
         let nested = BlockConverter(context: ctx)
         nested.setParsedText(scanner.output)
-        let root = try Cmark.parse(scanner.output, maxDepth: min(options.limits.maxNesting, 2_000))
+        let root = try Cmark.parse(scanner.output, maxDepth: min(options.limits.maxNesting, Limits.maxMarkdownNesting))
         var blocks: [Block] = []
         try nested.convert(root.children, into: &blocks)
         nested.finishFlow()

@@ -27,10 +27,13 @@ final class MarkdownRenderer {
     /// Writing a comment body: nothing inside may use `{>>…<<}` (it would end the comment), so
     /// attributions of changes there are left out (reported).
     var inCommentBody = false
+    /// Where pictures go (shared with the renderers of comment bodies, so names stay unique).
+    let media: MediaExtractor
 
-    init(options: WriteOptions, diagnostics: Diagnostics) {
+    init(options: WriteOptions, diagnostics: Diagnostics, media: MediaExtractor? = nil) {
         self.options = options
         self.diagnostics = diagnostics
+        self.media = media ?? MediaExtractor(options: options, diagnostics: diagnostics)
     }
 
     // MARK: Side tables
@@ -90,7 +93,7 @@ final class MarkdownRenderer {
 
     /// Blocks of a comment body as Markdown (paragraphs separated by blank lines, no trailing newline).
     private func renderNested(_ blocks: [Block]) -> String {
-        let nested = MarkdownRenderer(options: options, diagnostics: diagnostics)
+        let nested = MarkdownRenderer(options: options, diagnostics: diagnostics, media: media)
         nested.inCommentBody = true
         var s = nested.sequence(blocks, tight: false)
         while s.hasSuffix("\n") { s.removeLast() }
@@ -239,6 +242,9 @@ final class MarkdownRenderer {
             return ""
         }
         previousHadMark = p.markChange != nil
+        // CriticMarkup carries no revision ids: a break change and the text's change with the same author
+        // and date are one change (a DOCX reader gives each its own `w:id`).
+        let markChange = Self.withoutID(p.markChange)
         var r = InlineRenderer(owner: self)
         r.inHeading = level != nil && (level! > 2 || !Self.hasBreak(p.content))
         // A change left open at the previous paragraph's end continues here when this paragraph starts
@@ -255,8 +261,8 @@ final class MarkdownRenderer {
         // This paragraph's break is in the change its text ends with: leave that change open across it
         // (unless the paragraph is that change alone, which `{++…++}` already says, and it did not continue).
         let implied = Self.impliedMark(p.content)
-        let leaveOpen = options.criticMarkup && !inCommentBody && p.markChange != nil
-            && Self.edgeChange(p.content, first: false) == p.markChange && (implied == nil || continuing)
+        let leaveOpen = options.criticMarkup && !inCommentBody && markChange != nil
+            && Self.edgeChange(p.content, first: false) == markChange && (implied == nil || continuing)
         r.omitLastCloser = leaveOpen
         if let sc = p.styleChange {
             if options.criticMarkup && !inCommentBody {
@@ -276,24 +282,24 @@ final class MarkdownRenderer {
             r.atLineStart = false
         }
         // Spaces before a paragraph break change stay before its opener (`split {++` blank line).
-        let bareOpener = p.markChange.map { !leaveOpen && ($0 != implied || continuing) } ?? false
+        let bareOpener = markChange.map { !leaveOpen && ($0 != implied || continuing) } ?? false
         r.keepTrailingSpaces = bareOpener && options.criticMarkup && !inCommentBody
         r.render(p.content)
         var body = r.out
         if level == nil && (isEmpty || body.isEmpty) { body += "[]{}" }
         // An empty heading keeps its `# ` when a delimiter follows (the reader drops spaces before one).
-        if level != nil && body.isEmpty && p.markChange != nil { body = "[]{}" }
+        if level != nil && body.isEmpty && markChange != nil { body = "[]{}" }
         // A paragraph that is one insertion or deletion reads as inserted or deleted with its break;
         // an empty span after it says the break itself is unchanged.
         // (The tail of a change continued from the previous paragraph never reads as a whole one.)
-        if implied != nil && p.markChange == nil && options.criticMarkup && !continuing { body += "[]{}" }
-        if leaveOpen, let m = p.markChange {
+        if implied != nil && markChange == nil && options.criticMarkup && !continuing { body += "[]{}" }
+        if leaveOpen, let m = markChange {
             switch m {
             case .inserted(let c): pendingCloser = "++}" + attribution(c)
             case .deleted(let c): pendingCloser = "--}" + attribution(c)
             }
             pendingContinuation = m
-        } else if let m = p.markChange, m != implied || !options.criticMarkup || continuing {
+        } else if let m = markChange, m != implied || !options.criticMarkup || continuing {
             if options.criticMarkup {
                 switch m {
                 case .inserted(let c):
@@ -333,10 +339,11 @@ final class MarkdownRenderer {
     }
 
     /// The change of the first (or last) inline when it is an insertion or deletion, as a break change.
+    /// The change at the content's first (last) edge as a break change, without its revision id.
     static func edgeChange(_ content: [Inline], first: Bool) -> ParagraphMarkChange? {
         switch first ? content.first : content.last {
-        case .insertion(let c, _)?: return .inserted(c)
-        case .deletion(let c, _)?: return .deleted(c)
+        case .insertion(let c, _)?: return withoutID(.inserted(c))
+        case .deletion(let c, _)?: return withoutID(.deleted(c))
         default: return nil
         }
     }
@@ -344,9 +351,18 @@ final class MarkdownRenderer {
     private static func impliedMark(_ content: [Inline]) -> ParagraphMarkChange? {
         guard content.count == 1 else { return nil }
         switch content[0] {
-        case .insertion(let c, _): return .inserted(c)
-        case .deletion(let c, _): return .deleted(c)
+        case .insertion(let c, _): return withoutID(.inserted(c))
+        case .deletion(let c, _): return withoutID(.deleted(c))
         default: return nil
+        }
+    }
+
+    /// `m` with its change's revision id removed (CriticMarkup does not write ids).
+    static func withoutID(_ m: ParagraphMarkChange?) -> ParagraphMarkChange? {
+        switch m {
+        case .inserted(var c)?: c.id = nil; return .inserted(c)
+        case .deleted(var c)?: c.id = nil; return .deleted(c)
+        case nil: return nil
         }
     }
 

@@ -91,6 +91,7 @@ public struct MarkdownSink: ChunkSink {
     }
 
     private mutating func put(_ text: String) throws {
+        try renderer.media.check()
         try output.write(wroteBlock ? "\n" + text + "\n" : text + "\n")
         wroteBlock = true
     }

@@ -1,3 +1,5 @@
+import RedlineCore
+
 /// The CriticMarkup pre-pass replaces each mark delimiter (and each bracketed span) with a placeholder
 /// before cmark-gfm parses the text: `⸪ K D D D ⸪`, where ⸪ (U+2E2A) is a Unicode punctuation mark (so
 /// emphasis next to a placeholder behaves as next to `{++`), K (U+E000 + kind) is a Private Use Area
@@ -25,7 +27,7 @@ enum Placeholder {
 
     static let sentinel: Unicode.Scalar = "\u{2E2A}"
     static let sentinelUTF8: [UInt8] = [0xE2, 0xB8, 0xAA]
-    static let maxIndex = 1 << 24
+    static let maxIndex = Limits.maxCriticMarks
 
     /// The UTF-8 bytes of the placeholder for entry `index` of `kind`.
     static func bytes(_ kind: Kind, _ index: Int) -> [UInt8] {

@@ -13,9 +13,11 @@ extension DiagnosticCode {
     public static let rtfUnknownCodePage: DiagnosticCode = "rtf.unknown-code-page"
     /// A control word's parameter was out of range and was clamped.
     public static let rtfParameterClamped: DiagnosticCode = "rtf.parameter-clamped"
+    /// A `\'hh` escape without two hex digits: read as "?".
+    public static let rtfBadHexEscape: DiagnosticCode = "rtf.bad-hex-escape"
     /// Hidden text (`\v`) was left out.
     public static let rtfHiddenText: DiagnosticCode = "rtf.hidden-text"
-    /// A picture in a format other than PNG or JPEG (or too large) was left out.
+    /// A picture in a format other than PNG, JPEG, EMF or WMF was left out.
     public static let rtfPictureDropped: DiagnosticCode = "rtf.picture-dropped"
     /// An annotation range whose annotation body never came; kept as an empty comment.
     public static let rtfCommentWithoutBody: DiagnosticCode = "rtf.comment-without-body"
@@ -35,7 +37,7 @@ extension DiagnosticCode {
     public static let rtfRowChangeDropped: DiagnosticCode = "rtf.row-change-dropped"
     /// A comment's resolved state was dropped (RTF annotations have none).
     public static let rtfCommentResolvedDropped: DiagnosticCode = "rtf.comment-resolved-dropped"
-    /// An image that is not embedded PNG/JPEG data was written as its description.
+    /// A picture RTF cannot embed (not loaded, or not PNG/JPEG/EMF/WMF) was written as its description.
     public static let rtfImageNotEmbedded: DiagnosticCode = "rtf.image-not-embedded"
     /// Raw content of another format was left out.
     public static let rtfRawDropped: DiagnosticCode = "rtf.raw-dropped"

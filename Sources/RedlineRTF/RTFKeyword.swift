@@ -28,7 +28,7 @@ enum RTFKeyword: String, CaseIterable {
     case footnote, ftnalt, annotation, atnid, atnauthor, atndate, atnref, atrfstart, atrfend, atnparent
     case field, fldinst, fldrslt
     case pict, shppict, nonshppict, pngblip, jpegblip, emfblip, wmetafile, macpict, dibitmap, wbitmap, bin
-    case picwgoal, pichgoal, picscalex, picscaley, object, objdata, result, shp, shpinst, shprslt
+    case picwgoal, pichgoal, picscalex, picscaley, picprop, object, objdata, result, shp, shpinst, shprslt
     // Destinations whose text is not body text.
     case header, headerl, headerr, headerf, footer, footerl, footerr, footerf
     case ftnsep, ftnsepc, ftncn, aftnsep, aftnsepc, aftncn, xe, tc, txe, rxe, bkmkstart, bkmkend

@@ -296,6 +296,10 @@ extension RTFParser {
             diagnostics.report(.rtfParameterClamped, "control word parameters out of range were clamped",
                                count: tokenizer.clampedParameters)
         }
+        if tokenizer.badHexEscapes > 0 {
+            diagnostics.report(.rtfBadHexEscape, "\\' escapes without two hex digits were read as '?'",
+                               count: tokenizer.badHexEscapes)
+        }
         if hiddenCount > 0 { hiddenCount = 0 }
     }
 
@@ -331,6 +335,9 @@ extension RTFParser {
         info.author = pendingAuthor
         info.anchorStory = parent
         info.anchorRun = stories[parent].runs.count
+        // A point comment keeps the emphasis around its mark (`**{>>c<<}**`), as the DOCX reader does.
+        info.anchorFormat = textFormat(state.char, link: nil).0
+        info.anchorFormat.style = CharacterStyle()
         pendingInitials = nil
         pendingAuthor = nil
         stories.append(Story(kind: .annotation(info)))
@@ -361,7 +368,7 @@ extension RTFParser {
             if info.parent == nil, !startedRanges.contains(id), info.anchorStory < stories.count {
                 let s = info.anchorStory
                 let at = min(info.anchorRun, stories[s].runs.count)
-                stories[s].runs.insert(Run(.atom(.commentPoint(id))), at: at)
+                stories[s].runs.insert(Run(.atom(.commentPoint(id)), format: info.anchorFormat), at: at)
             }
             deliver(Comment(id: id, author: info.author, initials: info.initials, date: info.date, body: blocks,
                             parentID: info.parent))
@@ -505,6 +512,8 @@ extension RTFParser {
                 header.metadata[key] = .text(value)
             }
         case .propertyName: propertyName = value
+        case .pictureName: picturePropertyName = value
+        case .pictureValue: if picturePropertyName == "wzDescription" { pictureAlt = value }
         case .propertyValue:
             if let k = propertyName, !k.isEmpty { header.metadata[k] = .text(value) }
             propertyName = nil

@@ -301,6 +301,10 @@ extension RTFParser {
         pictureNibble = -1
         pictureType = nil
         pictureTooLarge = false
+        pictureGoal = (0, 0)
+        pictureScale = (100, 100)
+        pictureAlt = ""
+        picturePropertyName = ""
     }
 
     func pictureHex(_ c: UInt8) {
@@ -315,17 +319,34 @@ extension RTFParser {
         if pictureNibble < 0 { pictureNibble = v; return }
         pictureData.append(UInt8(pictureNibble << 4 | v))
         pictureNibble = -1
-        if pictureData.count > Self.maxPictureBytes { pictureTooLarge = true; pictureData = [] }
+        if pictureData.count > maxPictureBytes { pictureTooLarge = true; pictureData = [] }
     }
 
+    /// The end of a `\pict` group: its bytes into the media store, its size from `\picwgoal`/`\pichgoal`
+    /// scaled by `\picscalex`/`\picscaley`, its alt text from `wzDescription`.
     func finishPicture() {
         defer { pictureData = [] }
-        guard state.dest == .body || state.dest == .picture, let type = pictureType, !pictureTooLarge, !pictureData.isEmpty else {
-            diagnostics.report(.rtfPictureDropped, "a picture that is not PNG or JPEG (or is too large) was left out")
+        guard state.dest == .body || state.dest == .picture else { return }
+        if pictureTooLarge {
+            diagnostics.report(.mediaTooLarge, "a picture over the size limit (\(maxPictureBytes >> 20) MiB) was left out")
             return
         }
-        let uri = "data:image/\(type);base64," + Data(pictureData).base64EncodedString()
-        appendAtom(.image(Image(source: uri)), story: state.story)
-        if state.story == 0 { bodyStarted = true }
+        guard pictureType != nil, !pictureData.isEmpty else {
+            diagnostics.report(.rtfPictureDropped, "a picture that is not PNG, JPEG, EMF or WMF was left out")
+            return
+        }
+        guard let item = media.add(pictureData, name: "an RTF picture", diagnostics: diagnostics) else { return }
+        var image = Image(source: "", alt: pictureAlt, media: item)
+        if pictureGoal.w > 0, pictureGoal.h > 0 {
+            image.width = Double(pictureGoal.w) / 20 * Double(pictureScale.x) / 100
+            image.height = Double(pictureGoal.h) / 20 * Double(pictureScale.y) / 100
+        }
+        // A picture keeps the revision and link around it (an inserted picture is an inserted run).
+        let s = state.story
+        flushRun(s)
+        let link = currentLink()
+        let (_, change) = textFormat(state.char, link: link)
+        stories[s].runs.append(Run(.atom(.image(image)), link: link, change: change))
+        if s == 0 { bodyStarted = true }
     }
 }

@@ -248,12 +248,14 @@ extension RTFParser {
         case .pict: startPicture()
         case .pngblip: pictureType = "png"
         case .jpegblip: pictureType = "jpeg"
-        case .emfblip, .wmetafile, .macpict, .dibitmap, .wbitmap: pictureType = nil
+        case .emfblip: pictureType = "emf"
+        case .wmetafile: pictureType = "wmf"
+        case .macpict, .dibitmap, .wbitmap: pictureType = nil
         case .bin:
             if state.dest == .picture {
                 let n = max(0, v)
                 let before = pictureData.count
-                if before + n > Self.maxPictureBytes { pictureTooLarge = true; try skipBinary(n: n) } else {
+                if before + n > maxPictureBytes { pictureTooLarge = true; try skipBinary(n: n) } else {
                     try tokenizer.readBinary(n, into: &pictureData)
                     if pictureData.count - before < n {
                         diagnostics.report(.rtfTruncated, "a \\bin of \(n) bytes runs past the end of the input (truncated?)")
@@ -264,7 +266,14 @@ extension RTFParser {
             }
         case .nonshppict, .objdata, .shpinst: setDestination(.skip)
         case .shppict, .object, .result, .shp, .shprslt: break
-        case .picwgoal, .pichgoal, .picscalex, .picscaley: break
+        case .picwgoal: if state.dest == .picture { pictureGoal.w = max(0, v) }
+        case .pichgoal: if state.dest == .picture { pictureGoal.h = max(0, v) }
+        case .picscalex: if state.dest == .picture, v > 0 { pictureScale.x = v }
+        case .picscaley: if state.dest == .picture, v > 0 { pictureScale.y = v }
+        case .picprop: if state.dest != .picture { setDestination(.skip) }
+        case .sp where state.dest == .picture: break
+        case .sn where state.dest == .picture: textDestination(.pictureName)
+        case .sv where state.dest == .picture: textDestination(.pictureValue)
 
         // Destinations without body text.
         case .header, .headerl, .headerr, .headerf, .footer, .footerl, .footerr, .footerf, .ftnsep, .ftnsepc, .ftncn,

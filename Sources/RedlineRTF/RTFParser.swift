@@ -64,6 +64,14 @@ final class RTFParser {
     var pictureNibble = -1
     var pictureType: String?
     var pictureTooLarge = false
+    /// The current picture's `\picwgoal`/`\pichgoal` (twips), `\picscalex`/`\picscaley` (percent), alt text
+    /// (`wzDescription` in `\*\picprop`) and the shape property being read.
+    var pictureGoal: (w: Int, h: Int) = (0, 0)
+    var pictureScale: (x: Int, y: Int) = (100, 100)
+    var pictureAlt = ""
+    var picturePropertyName = ""
+    /// The document's pictures (`\pict` data kept by content hash in temporary files).
+    let media: MediaStore
     var pendingInitials: String?
     var pendingAuthor: String?
     var annotationCounter = 0
@@ -89,12 +97,13 @@ final class RTFParser {
     var formatCache: [CharFormat: TextFormat] = [:]
 
     /// Largest picture kept (bytes); larger ones are dropped with a warning.
-    static let maxPictureBytes = 64 << 20
+    var maxPictureBytes: Int { media.limits.maxPictureBytes }
 
     init(_ input: DocumentInput, reader: RTFReader, options: ReadOptions, diagnostics: Diagnostics) throws {
         self.reader = reader
         self.diagnostics = diagnostics
         self.maxNesting = max(16, options.limits.maxNesting)
+        media = MediaStore(limits: options.limits)
         tokenizer = try RTFTokenizer(input)
         try checkSignature(input.displayName)
     }

@@ -46,7 +46,7 @@ enum Destination: Equatable {
 
 /// Destinations whose text is collected whole and used when the group ends.
 enum TextTarget: Equatable {
-    case metadata(String), propertyName, propertyValue
+    case metadata(String), propertyName, propertyValue, pictureName, pictureValue
     case annotationInitials, annotationAuthor, annotationReference, annotationParent, annotationDate
     case rangeStart, rangeEnd, levelText
 }
@@ -111,6 +111,8 @@ struct AnnotationInfo {
     /// Where its point anchor goes: the story and run index.
     var anchorStory = 0
     var anchorRun = 0
+    /// The emphasis around the anchor (no font or size).
+    var anchorFormat = TextFormat()
 }
 
 /// One open field (`{\field{\*\fldinst ...}{\fldrslt ...}}`).

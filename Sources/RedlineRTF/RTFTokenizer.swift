@@ -32,6 +32,8 @@ struct RTFTokenizer {
     private(set) var textIsASCII = true
     /// Set when a control word's parameter did not fit and was clamped.
     private(set) var clampedParameters = 0
+    /// How many `\'hh` escapes had a character that is not a hex digit (each read as "?").
+    private(set) var badHexEscapes = 0
 
     /// Largest parameter accepted as is; larger ones are clamped (the specification allows 16-bit signed values,
     /// real files use 32-bit ones for dates and ids).
@@ -138,6 +140,7 @@ struct RTFTokenizer {
         if c == UInt8(ascii: "'") {
             guard let h = try nextByte(), let l = try nextByte() else { return .end }
             if let hv = hexValue(h), let lv = hexValue(l) { return .hexByte(hv << 4 | lv) }
+            badHexEscapes += 1
             return .symbol(UInt8(ascii: "?"))
         }
         // `\` + line end is a paragraph break, as `\par`.

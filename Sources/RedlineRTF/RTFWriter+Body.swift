@@ -371,19 +371,26 @@ extension RTFSink {
         emit("}")
     }
 
+    /// A picture as `{\\*\\shppict{\\pict\\pngblip …}}` (PNG, JPEG, EMF, WMF) inside the run's formatting
+    /// group (so a tracked change keeps it), with its pixel size, displayed size in twips and alt text;
+    /// otherwise its description, with a warning.
     private mutating func writeImage(_ image: Image, run: Run) {
-        let s = image.source
-        if s.hasPrefix("data:image/png;base64,") || s.hasPrefix("data:image/jpeg;base64,") || s.hasPrefix("data:image/jpg;base64,"),
-           let comma = s.firstIndex(of: ","), let data = Data(base64Encoded: String(s[s.index(after: comma)...])) {
-            let png = s.hasPrefix("data:image/png")
-            emit("{\\*\\shppict{\\pict\\\(png ? "pngblip" : "jpegblip")")
-            let bytes = [UInt8](data)
-            if png, bytes.count >= 24 {
-                let w = Int(bytes[16]) << 24 | Int(bytes[17]) << 16 | Int(bytes[18]) << 8 | Int(bytes[19])
-                let h = Int(bytes[20]) << 24 | Int(bytes[21]) << 16 | Int(bytes[22]) << 8 | Int(bytes[23])
-                if w > 0, h > 0, w < 100_000, h < 100_000 {
-                    emit("\\picw\(w)\\pich\(h)\\picwgoal\(w * 15)\\pichgoal\(h * 15)")
-                }
+        let blips: [MediaKind: String] = [.png: "pngblip", .jpeg: "jpegblip", .emf: "emfblip", .wmf: "wmetafile8"]
+        if let item = image.media ?? dataURIs.add(dataURI: image.source, diagnostics: diagnostics), let blip = blips[item.kind], let bytes = try? item.bytes() {
+            emit("{")
+            writeFormat(run)
+            emit("{\\*\\shppict{\\pict")
+            if !image.alt.isEmpty {
+                emit("{\\*\\picprop{\\sp{\\sn wzDescription}{\\sv ")
+                RTFText.escape(image.alt, into: &out)
+                emit("}}}")
+            }
+            emit("\\" + blip)
+            if let info = item.info { emit("\\picw\(info.pixelWidth)\\pich\(info.pixelHeight)") }
+            var shown = image
+            shown.media = item
+            if let size = shown.displaySize {
+                emit("\\picwgoal\(max(1, Int((size.width * 20).rounded())))\\pichgoal\(max(1, Int((size.height * 20).rounded())))")
             }
             emit("\n")
             let digits = Array("0123456789abcdef".utf8)
@@ -392,11 +399,12 @@ extension RTFSink {
                 out.append(digits[Int(b & 15)])
                 if i % 64 == 63 { out.append(10) }
             }
-            emit("}}")
+            emit("}}}")
             return
         }
-        diagnostics.report(.rtfImageNotEmbedded, "images that are not embedded PNG or JPEG data were written as their description")
+        diagnostics.report(.rtfImageNotEmbedded, "pictures RTF cannot embed (not loaded, or not PNG, JPEG, EMF or WMF) were written as their description")
         let text = image.alt.isEmpty ? image.source : image.alt
+        guard !text.isEmpty else { return }
         var r = run
         r.content = .text(text)
         writeRun(r)

@@ -33,6 +33,8 @@ struct RTFSink: ChunkSink {
     let output: any ByteOutput
     let options: WriteOptions
     let diagnostics: Diagnostics
+    /// Pictures given as `data:` URIs in a model built by hand (readers use `Image.media`).
+    let dataURIs = MediaStore()
     var body = SpillBuffer()
     var header = DocumentHeader()
     var tables = RTFTables()

@@ -4,7 +4,7 @@ import RedlineCore
 /// label, status, keyword and custom-field names. Scrivener 2 (`ID`) and 3 (`UUID`) binders alike.
 public enum BinderReader {
     /// Deepest binder nesting accepted.
-    public static let maxDepth = 100
+    public static let maxDepth = Limits.maxBinderDepth
 
     /// Parses binder XML. `fallbackFormat` is used when the root has no `Version`.
     public static func read(_ bytes: [UInt8], fallbackFormat: ScrivenerFormat,
@@ -29,7 +29,7 @@ public enum BinderReader {
 
     private static func item(_ e: XMLTree.Element, depth: Int, seen: inout Set<String>,
                              diagnostics: Diagnostics) throws -> BinderItem {
-        guard depth < maxDepth else { throw RedlineError.limit("the binder nests deeper than \(maxDepth) levels") }
+        guard depth < maxDepth else { throw RedlineError.limit("the binder nests deeper than \(maxDepth) levels (\(Limits.name("maxBinderDepth", maxDepth)))") }
         var id = e.attributes["UUID"] ?? e.attributes["ID"] ?? ""
         if !id.isEmpty && !seen.insert(id).inserted {
             diagnostics.report(.scrivenerDuplicateID, "two binder items share the id \(id); only the first gets its files")

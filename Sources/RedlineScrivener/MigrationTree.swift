@@ -20,19 +20,21 @@ public struct MigrationNode: Hashable, Sendable {
 
 extension ScrivenerProject {
     /// The manuscript: the Draft folder's items depth first in binder order. Items not included in compile
-    /// are left out (a folder left out keeps its place when something inside it is written); pictures and
-    /// other files are left out with a warning. What is left out is counted in `diagnostics`.
+    /// are left out (a folder left out keeps its place when something inside it is written); pictures come
+    /// along (`isMedia`); PDFs and other files are left out with a warning. What is left out is counted in
+    /// `diagnostics`.
     public func manuscript(diagnostics: Diagnostics) -> [MigrationNode] {
         var excluded = 0
         var media = 0
         func node(_ item: BinderItem, depth: Int) -> MigrationNode? {
             let children = item.children.compactMap { node($0, depth: depth + 1) }
             let isMedia = !item.kind.holdsText
+            let picture = isMedia && isPicture(item)
             var included = item.includeInCompile
-            if included && isMedia { media += 1; included = false }
+            if included && isMedia && !picture { media += 1; included = false }
             if !item.includeInCompile { excluded += 1 }
             guard included || !children.isEmpty else { return nil }
-            return MigrationNode(item: item, depth: depth, included: included, isMedia: false, children: children)
+            return MigrationNode(item: item, depth: depth, included: included, isMedia: picture, children: children)
         }
         let nodes = (binder.draft?.children ?? []).compactMap { node($0, depth: 1) }
         if excluded > 0 {
@@ -40,10 +42,16 @@ extension ScrivenerProject {
                                count: excluded, severity: .note)
         }
         if media > 0 {
-            diagnostics.report(.scrivenerMediaSkipped, "pictures, PDFs and other files in the manuscript were not migrated",
+            diagnostics.report(.scrivenerMediaSkipped, "PDFs and other files (not pictures) in the manuscript were not migrated",
                                count: media)
         }
         return nodes
+    }
+
+    /// True for a binder item that is a picture file (Scrivener's `Image` type, or a picture extension).
+    public func isPicture(_ item: BinderItem) -> Bool {
+        if item.kind == .other("Image") { return true }
+        return ["png", "jpg", "jpeg", "gif", "bmp", "tif", "tiff"].contains(safeExtension(item)?.lowercased() ?? "")
     }
 
     /// The Research folder's items, all of them (compile settings do not apply), pictures and files included.

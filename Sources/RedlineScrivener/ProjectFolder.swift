@@ -12,9 +12,9 @@ public struct ProjectFolder: Sendable {
     public let name: String
 
     /// Largest binder read (bytes).
-    public static let maxBinderBytes = 64 << 20
+    public static let maxBinderBytes = Limits.maxScrivenerFileBytes
     /// Largest text, notes or comments file read (bytes).
-    public static let maxFileBytes = 64 << 20
+    public static let maxFileBytes = Limits.maxScrivenerFileBytes
 
     /// Finds the binder of the project at `path` (the `.scriv` folder, or its `.scrivx` file).
     /// Throws a `RedlineError` when there is no folder or no binder in it.

@@ -17,6 +17,20 @@ struct Event {
     var uri: UnsafePointer<xmlChar>?
     var start: Int
     var count: Int
+    /// The element's prefix (interned; nil when unprefixed), for writers that copy events.
+    var prefix: UnsafePointer<xmlChar>? = nil
+    /// The namespace declarations of a start tag: `EventBatch.declarations[nsStart..<nsStart+nsCount]`.
+    var nsStart: Int32 = 0
+    var nsCount: Int32 = 0
+}
+
+/// One namespace declaration of a start tag (`xmlns:w="..."`): prefix and URI bytes in the arena
+/// (an empty prefix is the default namespace).
+struct NamespaceDeclaration {
+    var prefixStart: Int
+    var prefixCount: Int
+    var uriStart: Int
+    var uriCount: Int
 }
 
 /// One attribute of a start event: interned name, the caller's number for its namespace, value bytes
@@ -26,6 +40,7 @@ struct AttributeEvent {
     var namespace: Int32
     var valueStart: Int
     var valueCount: Int
+    var prefix: UnsafePointer<xmlChar>? = nil
 }
 
 /// The caller's numbers for libxml2's interned strings (element names, namespace URIs). The parser
@@ -68,6 +83,7 @@ final class InternedNumbers {
 struct EventBatch {
     var items: [Event] = []
     var attributes: [AttributeEvent] = []
+    var declarations: [NamespaceDeclaration] = []
     var arena: [UInt8] = []
     /// The line the parser had reached at the end of the piece, for messages.
     var line = 0
@@ -76,6 +92,7 @@ struct EventBatch {
     mutating func reset() {
         items.removeAll(keepingCapacity: true)
         attributes.removeAll(keepingCapacity: true)
+        declarations.removeAll(keepingCapacity: true)
         arena.removeAll(keepingCapacity: true)
         line = 0
     }
@@ -165,7 +182,7 @@ private func saxStart(_ ctx: UnsafeMutableRawPointer?, _ localname: UnsafePointe
                       _ nbAttributes: Int32, _ nbDefaulted: Int32, _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?) {
     withQueue(ctx) { q in
         if Int(q.depth) >= q.maxNesting {
-            q.refuse(.limit("XML nested deeper than \(q.maxNesting) elements"))
+            q.refuse(.limit("XML nested deeper than \(q.maxNesting) elements (\(Limits.name("maxNesting", q.maxNesting)))"))
             return
         }
         let first = q.batch.attributes.count
@@ -176,11 +193,24 @@ private func saxStart(_ ctx: UnsafeMutableRawPointer?, _ localname: UnsafePointe
                 let start = q.batch.arena.count
                 if let begin, let end, end > begin { q.appendAttributeValue(UnsafeBufferPointer(start: begin, count: end - begin)) }
                 q.batch.attributes.append(AttributeEvent(name: name, namespace: q.namespaces.number(attributes[i * 5 + 2]),
-                                                         valueStart: start, valueCount: q.batch.arena.count - start))
+                                                         valueStart: start, valueCount: q.batch.arena.count - start,
+                                                         prefix: attributes[i * 5 + 1]))
+            }
+        }
+        let nsFirst = q.batch.declarations.count
+        if let namespaces, nbNamespaces > 0 {
+            for i in 0..<Int(nbNamespaces) {
+                let p = q.batch.arena.count
+                if let pre = namespaces[i * 2] { q.batch.arena.append(contentsOf: UnsafeBufferPointer(start: pre, count: Int(xmlStrlen(pre)))) }
+                let u = q.batch.arena.count
+                if let uri = namespaces[i * 2 + 1] { q.batch.arena.append(contentsOf: UnsafeBufferPointer(start: uri, count: Int(xmlStrlen(uri)))) }
+                q.batch.declarations.append(NamespaceDeclaration(prefixStart: p, prefixCount: u - p, uriStart: u,
+                                                                 uriCount: q.batch.arena.count - u))
             }
         }
         q.batch.items.append(Event(kind: .start, nameID: q.names.number(localname), namespace: q.namespaces.number(uri),
-                                   depth: q.depth, name: localname, uri: uri, start: first, count: q.batch.attributes.count - first))
+                                   depth: q.depth, name: localname, uri: uri, start: first, count: q.batch.attributes.count - first,
+                                   prefix: prefix, nsStart: Int32(nsFirst), nsCount: Int32(q.batch.declarations.count - nsFirst)))
         q.depth += 1
         q.sawRoot = true
     }
@@ -191,7 +221,7 @@ private func saxEnd(_ ctx: UnsafeMutableRawPointer?, _ localname: UnsafePointer<
     withQueue(ctx) { q in
         q.depth -= 1
         q.batch.items.append(Event(kind: .end, nameID: q.names.number(localname), namespace: q.namespaces.number(uri),
-                                   depth: q.depth, name: localname, uri: uri, start: 0, count: 0))
+                                   depth: q.depth, name: localname, uri: uri, start: 0, count: 0, prefix: prefix))
     }
 }
 

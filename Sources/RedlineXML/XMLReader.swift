@@ -47,9 +47,9 @@ public final class XMLReader {
 
     // The reader's state is read for every event, one access at a time: no exclusivity checks.
     @exclusivity(unchecked) private var currentKind: XMLNodeKind = .end
-    @exclusivity(unchecked) private var position = 0
+    @exclusivity(unchecked) var position = 0
     /// The events of the current piece of input.
-    @exclusivity(unchecked) private var batch = EventBatch()
+    @exclusivity(unchecked) var batch = EventBatch()
     @exclusivity(unchecked) private var finished = false
     /// Where the pieces come from: parsed on this thread, or on a thread of their own.
     private let source: Source
@@ -149,7 +149,7 @@ public final class XMLReader {
         return k
     }
 
-    private var current: Event? {
+    var current: Event? {
         position >= 0 && position < batch.items.count ? batch.items[position] : nil
     }
 

@@ -15,6 +15,8 @@ public struct ZipEntry: Hashable, Sendable {
     public var compressedSize: UInt64
     /// True when the entry's data is encrypted (Redline does not decrypt).
     public var isEncrypted: Bool
+    /// The CRC-32 the archive records for the inflated content (checked when an entry is read to its end).
+    public var crc: UInt32? = nil
     /// True for a directory entry (a name ending in "/").
     public var isDirectory: Bool { name.hasSuffix("/") }
 }
@@ -35,7 +37,7 @@ public final class ZipArchive: @unchecked Sendable {
     let limits: Limits
     /// Bytes inflated so far from every entry, against `Limits.maxInflatedBytes` (under `lock`).
     private var inflatedTotal: UInt64 = 0
-    private let handle: OpaquePointer
+    let handle: OpaquePointer
     private let lock = NSLock()
     /// A copy of in-memory input that libzip reads from; freed after the archive.
     private let storage: UnsafeMutableRawBufferPointer?
@@ -84,7 +86,11 @@ public final class ZipArchive: @unchecked Sendable {
         var list: [ZipEntry] = []
         var byName: [String: Int] = [:]
         let count = max(0, zip_get_num_entries(handle, 0))
+        var lowerNames = Set<String>()
         do {
+            if count > limits.maxZipEntries {
+                throw RedlineError.limit(Self.label(displayName, "the zip archive lists \(count) entries, more than \(limits.maxZipEntries) (\(Limits.name("maxZipEntries", limits.maxZipEntries)))"))
+            }
             for i in 0..<UInt64(count) {
                 var st = zip_stat_t()
                 zip_stat_init(&st)
@@ -97,9 +103,16 @@ public final class ZipArchive: @unchecked Sendable {
                         "zip entry name '\(name)' is absolute or climbs out with '..'; refusing a hostile archive"))
                 }
                 let encrypted = st.valid & UInt64(ZIP_STAT_ENCRYPTION_METHOD) != 0 && st.encryption_method != UInt16(ZIP_EM_NONE)
+                let crc = st.valid & UInt64(ZIP_STAT_CRC) != 0 ? st.crc : nil
                 list.append(ZipEntry(index: Int(i), name: name, declaredSize: st.size, compressedSize: st.comp_size,
-                                     isEncrypted: encrypted))
-                if byName[name] == nil { byName[name] = list.count - 1 }
+                                     isEncrypted: encrypted, crc: crc))
+                // Two entries with one name (OPC names compare case-insensitively): readers disagree on which
+                // one counts (the first, the last), so the archive is ambiguous.
+                guard name.hasSuffix("/") || lowerNames.insert(name.lowercased()).inserted else {
+                    throw RedlineError.malformed(Self.label(displayName,
+                        "the zip archive holds two entries named '\(name)'; refusing an ambiguous archive"))
+                }
+                byName[name] = list.count - 1
             }
         } catch {
             zip_discard(handle)
@@ -151,10 +164,10 @@ public final class ZipArchive: @unchecked Sendable {
         }
         // Honest headers of a bomb are refused before inflating; lying ones are caught while inflating.
         if entry.declaredSize > limits.maxEntryBytes {
-            throw RedlineError.limit(label("zip entry '\(entry.name)' claims \(entry.declaredSize) bytes, more than the limit of \(limits.maxEntryBytes) (a zip bomb?)"))
+            throw RedlineError.limit(label("zip entry '\(entry.name)' claims \(entry.declaredSize) bytes, more than the limit of \(limits.maxEntryBytes) (a zip bomb? \(Limits.name("maxEntryBytes", limits.maxEntryBytes)))"))
         }
-        if entry.declaredSize > ZipEntryStream.ratioGrace && entry.declaredSize / max(entry.compressedSize, 1) > limits.maxCompressionRatio {
-            throw RedlineError.limit(label("zip entry '\(entry.name)' inflates more than \(limits.maxCompressionRatio) times its stored size (a zip bomb?)"))
+        if entry.declaredSize > limits.ratioCheckedAbove && entry.declaredSize / max(entry.compressedSize, 1) > limits.maxCompressionRatio {
+            throw RedlineError.limit(label("zip entry '\(entry.name)' claims \(entry.declaredSize) bytes, more than \(limits.maxCompressionRatio) times its stored size (a zip bomb? \(Limits.name("maxCompressionRatio", limits.maxCompressionRatio)))"))
         }
         let opened: OpaquePointer? = locked {
             zip_fopen_index(handle, UInt64(entry.index), 0)

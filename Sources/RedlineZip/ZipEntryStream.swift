@@ -13,8 +13,7 @@ public final class ZipEntryStream {
     public private(set) var bytesRead: UInt64 = 0
     private let archive: ZipArchive
     private var file: OpaquePointer?
-    /// Below this many inflated bytes the ratio is not checked: small repetitive parts are harmless.
-    static let ratioGrace: UInt64 = 1 << 20
+    private var crc = CRC32()
 
     init(archive: ZipArchive, entry: ZipEntry, file: OpaquePointer) {
         self.archive = archive
@@ -34,7 +33,14 @@ public final class ZipEntryStream {
             throw RedlineError.malformed(archive.label("zip entry '\(entry.name)' is damaged: \(message)"))
         }
         if n == 0 { close(); return 0 }
+        crc.update(UnsafeRawBufferPointer(rebasing: buffer[0..<Int(n)]))
         bytesRead += UInt64(n)
+        // Checked as soon as the declared size is in (a reader may stop at the root element's end, before
+        // libzip's own check at the end of the data): a stored entry with a wrong CRC is damaged.
+        if bytesRead == entry.declaredSize, let expected = entry.crc, crc.value != expected {
+            close()
+            throw RedlineError.malformed(archive.label("zip entry '\(entry.name)' is damaged: its content does not match its CRC-32"))
+        }
         try checkLimits(archiveTotal: archive.addInflated(UInt64(n)))
         return Int(n)
     }
@@ -44,16 +50,15 @@ public final class ZipEntryStream {
         let name = archive.label("zip entry '\(entry.name)'")
         if bytesRead > limits.maxEntryBytes {
             close()
-            throw RedlineError.limit("\(name) inflates to more than \(limits.maxEntryBytes) bytes (a zip bomb?)")
+            throw RedlineError.limit("\(name) inflates to more than \(limits.maxEntryBytes) bytes (a zip bomb? \(Limits.name("maxEntryBytes", limits.maxEntryBytes)))")
         }
         if archiveTotal > limits.maxInflatedBytes {
             close()
-            throw RedlineError.limit(archive.label("the zip archive inflates to more than \(limits.maxInflatedBytes) bytes (a zip bomb?)"))
+            throw RedlineError.limit(archive.label("the zip archive inflates to more than \(limits.maxInflatedBytes) bytes (a zip bomb? \(Limits.name("maxInflatedBytes", limits.maxInflatedBytes)))"))
         }
-        if bytesRead > Self.ratioGrace && bytesRead / max(entry.compressedSize, 1) > limits.maxCompressionRatio {
+        if bytesRead > limits.ratioCheckedAbove && bytesRead / max(entry.compressedSize, 1) > limits.maxCompressionRatio {
             close()
-            throw RedlineError.limit(
-                "\(name) inflates more than \(limits.maxCompressionRatio) times its stored size (a zip bomb?)")
+            throw RedlineError.limit("\(name) inflates past \(limits.ratioCheckedAbove) bytes at more than \(limits.maxCompressionRatio) times its stored size (a zip bomb? \(Limits.name("maxCompressionRatio", limits.maxCompressionRatio)))")
         }
     }
 

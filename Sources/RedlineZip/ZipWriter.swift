@@ -15,6 +15,8 @@ public final class ZipWriter {
     private var spoolCount = 0
     private var names: Set<String> = []
     private let level: UInt32
+    /// Archives whose entries were copied raw: libzip reads them when the archive is finished.
+    private var sources: [ZipArchive] = []
 
     /// Creates an empty archive in a new temporary directory. `compressionLevel` is zlib's, 1 (fastest)
     /// to 9 (smallest).
@@ -48,6 +50,38 @@ public final class ZipWriter {
             throw lastError("cannot add \(name)")
         }
         try add(name, source: source, to: za)
+    }
+
+    /// Adds `entry` of `archive` as it is stored there, under `name` (default: the same name): the
+    /// compressed bytes are copied, never inflated and deflated again, so the entry's content is
+    /// byte-identical and copying costs no compression. `archive` must stay open until `finish`
+    /// (the writer keeps a reference).
+    public func copy(_ entry: ZipEntry, from archive: ZipArchive, as name: String? = nil) throws {
+        let name = name ?? entry.name
+        if entry.isEncrypted {
+            throw RedlineError.unsupported("zip entry '\(entry.name)' is encrypted; Redline does not decrypt")
+        }
+        let za = try open(name)
+        var st = zip_stat_t()
+        zip_stat_init(&st)
+        let method: Int32 = archive.locked {
+            zip_stat_index(archive.handle, UInt64(entry.index), 0, &st) == 0 && st.valid & UInt64(ZIP_STAT_COMP_METHOD) != 0
+                ? Int32(st.comp_method) : ZIP_CM_DEFLATE
+        }
+        let source: OpaquePointer? = archive.locked {
+            zip_source_zip(za, archive.handle, UInt64(entry.index), zip_flags_t(ZIP_FL_COMPRESSED), 0, -1)
+        }
+        guard let source else { throw lastError("cannot copy \(entry.name)") }
+        let index = zip_file_add(za, name, source, zip_flags_t(ZIP_FL_ENC_UTF_8))
+        guard index >= 0 else {
+            zip_source_free(source)
+            throw lastError("cannot copy \(entry.name)")
+        }
+        sources.append(archive)
+        guard zip_file_set_dostime(za, zip_uint64_t(index), 0, 0x21, 0) == 0,
+              zip_file_set_external_attributes(za, zip_uint64_t(index), 0, zip_uint8_t(ZIP_OPSYS_UNIX), 0o100644 << 16) == 0,
+              zip_set_file_compression(za, zip_uint64_t(index), method, 0) == 0
+        else { throw lastError("cannot set the attributes of \(name)") }
     }
 
     /// Adds an entry holding the UTF-8 of `text`.

@@ -112,7 +112,7 @@ final class DOCXBlockStyleTests: XCTestCase {
     }
 
     /// A minimal package with `body` as the body of `document.xml` and `styles` inside `w:styles`.
-    static func read(body: String, styles: String) throws -> Document {
+    static func read(body: String, styles: String, diagnostics: Diagnostics = Diagnostics()) throws -> Document {
         let w = "xmlns:w=\"http://schemas.openxmlformats.org/wordprocessingml/2006/main\""
         let zip = try ZipWriter()
         try zip.add("[Content_Types].xml", text: """
@@ -134,6 +134,6 @@ final class DOCXBlockStyleTests: XCTestCase {
         try zip.add("word/document.xml", text: "<?xml version=\"1.0\" encoding=\"UTF-8\"?><w:document \(w)><w:body>\(body)</w:body></w:document>")
         var bytes: [UInt8] = []
         try zip.finish { bytes += $0 }
-        return try Converter.read(.bytes(bytes), format: FormatRegistry.named("docx")!)
+        return try Converter.read(.bytes(bytes), format: FormatRegistry.named("docx")!, diagnostics: diagnostics)
     }
 }

@@ -52,6 +52,23 @@ final class DOCXWriterConsumerTests: XCTestCase {
         }
     }
 
+    /// The ECMA-376 schemas accept it (Word refuses what they reject), with either preset and in each
+    /// change mode's output.
+    func testItValidatesAgainstTheSchemas() throws {
+        let tool = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../shared/tools/ooxml-validate").standardized.path
+        try DOCXTest.require("ooxml-validate", check: ["python3", "-c", "import lxml; open('\(tool)')"])
+        var scrivener = WriteOptions()
+        scrivener.paragraphPreset = .scrivener
+        var files: [String] = []
+        for (name, document) in Self.documents {
+            for (label, options) in [("plain", WriteOptions()), ("scrivener", scrivener)] {
+                files.append(try DOCXTest.file(DOCXTest.write(document, options: options), named: "\(name)-\(label).docx").path)
+            }
+        }
+        let r = try DOCXTest.run(["python3", tool] + files)
+        XCTAssertEqual(r.status, 0, r.out + r.err)
+    }
+
     func testPythonDocxOpensIt() throws {
         for (name, document) in Self.documents {
             let docx = try DOCXTest.file(DOCXTest.write(document), named: "\(name).docx")

@@ -306,11 +306,18 @@ final class CriticMarkupReaderTests: XCTestCase {
     func testHTMLPreview() throws {
         let doc = try read("A {++new++}{>>@Ann<<} {--old--} {==x==}{>>@Bob (2024-01-01) | why<<}{>>@Ann | because<<} {==hl==}[^n]\n\n[^n]: Note.\n")
         let html = try HTMLWriter.string(doc)
-        XCTAssertTrue(html.contains("<ins title=\"inserted by Ann\">new</ins>"), html)
-        XCTAssertTrue(html.contains("<del title=\"deleted\">old</del>"), html)
+        // A colour class per author (Ann a0, the author-less deletion a1, Bob a2), an id to jump to, kind and author.
+        XCTAssertTrue(html.contains("<ins class=\"a0\" id=\"change-1\" data-change=\"insertion\" data-author=\"Ann\" title=\"inserted by Ann\">new</ins>"), html)
+        XCTAssertTrue(html.contains("<del class=\"a1\" id=\"change-2\" data-change=\"deletion\" data-author=\"Anonymous\" title=\"deleted\">old</del>"), html)
         XCTAssertTrue(html.contains("<mark>hl</mark>"), html)
         XCTAssertTrue(html.contains("class=\"comment-range\""), html)
-        XCTAssertTrue(html.contains("Bob · 2024-01-01") && html.contains("class=\"reply\""), html)
+        XCTAssertTrue(html.contains("<aside class=\"comment a2\"") && html.contains("Bob · 2024-01-01"), html)
+        XCTAssertTrue(html.contains("<div class=\"reply a0\" data-author=\"Ann\">"), html)
+        // The aside comes before its paragraph (floated into the margin beside it).
+        XCTAssertLessThan(html.range(of: "<aside")!.lowerBound, html.range(of: "<p>A ")!.lowerBound)
+        // The review panel and its script are in the page; nothing is loaded from elsewhere.
+        XCTAssertTrue(html.contains("<nav id=\"review\"") && html.contains("value=\"clean\"") && html.contains("<script>"), html)
+        XCTAssertFalse(html.contains("<link") || html.contains("src=") || html.contains("http"), html)
         XCTAssertTrue(html.contains("<section class=\"footnotes\">") && html.contains("Note."), html)
     }
 }

@@ -215,11 +215,13 @@ final class RTFReaderTests: XCTestCase {
         XCTAssertEqual(d.metadata["date"], .text("2024"))
     }
 
-    func testPictureKeptAsDataImage() throws {
+    func testPictureKeptInTheMediaStore() throws {
         let d = try RTFTestSupport.readFile(RTFTestSupport.corpusFile("pandoc/image.rtf"))
-        var sources: [String] = []
-        d.blocks.forEach { $0.forEachInline { if case .image(let i) = $0 { sources.append(i.source) } } }
-        XCTAssertEqual(sources.count, 1)
-        XCTAssertTrue(sources.first?.hasPrefix("data:image/") ?? false)
+        var images: [Image] = []
+        d.blocks.forEach { $0.forEachInline { if case .image(let i) = $0 { images.append(i) } } }
+        XCTAssertEqual(images.count, 1)
+        XCTAssertEqual(images.first?.media?.kind, .jpeg)
+        XCTAssertEqual(try images.first?.media?.bytes().prefix(3).map { $0 }, [0xFF, 0xD8, 0xFF])
+        XCTAssertEqual(images.first?.width ?? 0, 144, accuracy: 0.01, "2 inches, as pandoc reads it")
     }
 }

@@ -52,6 +52,25 @@ final class ConvertCommandTests: XCTestCase {
         XCTAssertEqual(try RedlineBinary.run(["frobnicate"]).status, 2)
     }
 
+    func testAnOutputExtensionNoWriterClaimsIsAUsageError() throws {
+        let input = tmp + "/in.md"
+        try "x\n".write(toFile: input, atomically: true, encoding: .utf8)
+        for ext in ["odt", "xyz", "pdf"] {
+            let out = tmp + "/a." + ext
+            let r = try RedlineBinary.run(["convert", input, "-o", out])
+            let written = FormatRegistry.all.contains { $0.writer != nil && $0.extensions.contains(ext) }
+            if written { XCTAssertEqual(r.status, 0, r.stderr); continue }   // a writer registered since
+            XCTAssertEqual(r.status, 2, ext + ": " + r.stderr)
+            XCTAssertTrue(r.stderr.contains("'.\(ext)'"), r.stderr)
+            for f in FormatRegistry.all where f.writer != nil { XCTAssertTrue(r.stderr.contains(f.name), r.stderr) }
+            XCTAssertFalse(FileManager.default.fileExists(atPath: out))
+            // --to says what to write: then any name goes.
+            XCTAssertEqual(try RedlineBinary.run(["convert", input, "-o", out, "--to", "md"]).status, 0)
+        }
+        XCTAssertEqual(try RedlineBinary.run(["convert", input, "-o", tmp + "/noext"]).status, 0)
+        XCTAssertEqual(try RedlineBinary.run(["convert", input, "-o", tmp + "/a.txt"]).status, 0)
+    }
+
     func testWarningsGoToStderrAndJSON() throws {
         let input = tmp + "/in.md"
         try "An {++unclosed insertion\n".write(toFile: input, atomically: true, encoding: .utf8)

@@ -46,8 +46,12 @@ final class GoldenTests: XCTestCase {
             check(readWarnings, at: caseDir + "/model.txt.warnings", label: "\(relative) → model.txt warnings")
             for target in Self.targets {
                 guard let to = FormatRegistry.named(target.format), to.writer != nil else { continue }
-                let (output, warnings) = render(input, from: from, to: to, changes: target.changes)
+                let (output, warnings, media) = render(input, from: from, to: to, changes: target.changes,
+                                                       mediaLink: (target.file as NSString).deletingPathExtension + ".media")
                 check(output, at: caseDir + "/" + target.file, label: "\(relative) → \(target.file)")
+                if !media.isEmpty || FileManager.default.fileExists(atPath: caseDir + "/" + target.file + ".media") {
+                    check(media, at: caseDir + "/" + target.file + ".media", label: "\(relative) → \(target.file) pictures")
+                }
                 check(warnings, at: caseDir + "/" + target.file + ".warnings", label: "\(relative) → \(target.file) warnings")
                 checked += 1
             }
@@ -73,9 +77,13 @@ final class GoldenTests: XCTestCase {
         diagnostics.all.map { "\($0.code) ×\($0.count) \($0.location.map { "\($0): " } ?? "")\($0.message)\n" }.joined()
     }
 
-    /// The output (or the error, as `error[kind]: message`) and the warnings, as text.
-    func render(_ input: String, from: Format, to: Format, changes: ChangeMode) -> (String, String) {
-        let options = ConversionOptions(from: from, to: to, changes: changes)
+    /// The output (or the error, as `error[kind]: message`), the warnings, and the pictures extracted
+    /// (Markdown, HTML: a line `name size sha256` each, linked as `mediaLink/name`), as text.
+    func render(_ input: String, from: Format, to: Format, changes: ChangeMode, mediaLink: String) -> (String, String, String) {
+        var options = ConversionOptions(from: from, to: to, changes: changes)
+        let mediaDir = NSTemporaryDirectory() + "redline-golden-media-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: mediaDir) }
+        options.write.mediaOutput = MediaOutput(directory: mediaDir, linkPrefix: mediaLink)
         let diagnostics = Diagnostics()
         let out = MemoryOutput()
         var text: String
@@ -87,7 +95,13 @@ final class GoldenTests: XCTestCase {
         } catch {
             text = "error: \(error)\n"
         }
-        return (text, Self.warningLines(diagnostics))
+        let warnings = Self.warningLines(diagnostics)
+        var media = ""
+        for name in ((try? FileManager.default.contentsOfDirectory(atPath: mediaDir)) ?? []).sorted() {
+            let bytes = [UInt8](FileManager.default.contents(atPath: mediaDir + "/" + name) ?? Data())
+            media += "\(name) \(bytes.count) \(ContentHash.sha256(bytes))\n"
+        }
+        return (text, warnings, media)
     }
 
     func check(_ actual: String, at path: String, label: String) {

@@ -135,6 +135,24 @@ public struct BatchOptions: Sendable {
         return h.hex
     }
 
+    /// Where the pictures of the output at `path` go: its own folder, beside it (`ch.media`) or, with
+    /// `write.mediaOutput` set (`--extract-media DIR`), under that folder at the output's relative path.
+    func mediaOutput(forOutput path: String) -> MediaOutput {
+        guard let root = write.mediaOutput?.directory else { return .beside(path) }
+        var relative = path
+        let prefix = outputDirectory.hasSuffix("/") ? outputDirectory : outputDirectory + "/"
+        if relative.hasPrefix(prefix) { relative.removeFirst(prefix.count) }
+        let stem = (relative as NSString).deletingPathExtension + ".media"
+        return .folder(root + "/" + stem, for: path)
+    }
+
+    /// The picture files in the media folder of the output at `path` (for the up-to-date journal).
+    func mediaFiles(forOutput path: String) -> [String] {
+        let dir = mediaOutput(forOutput: path).directory
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []
+        return names.filter { !$0.hasPrefix(".") }.sorted().map { dir + "/" + $0 }
+    }
+
     /// The file-name extension outputs get.
     var outputExtension: String { to.extensions.first ?? to.name }
 

@@ -53,7 +53,7 @@ public enum Batch {
         let fingerprint = options.fingerprint
         let group = DispatchGroup()
         var workers: [StackThread] = []
-        for _ in 0..<min(options.jobs, max(jobs.count, 1)) {
+        for _ in 0..<min(max(options.jobs, options.to.batchWidth ?? 0), max(jobs.count, 1)) {
             group.enter()
             let work: @Sendable () -> Void = {
                 while let i = state.take() {
@@ -108,7 +108,10 @@ public enum Batch {
             var files: [StagedFile] = []
             defer { for f in files { f.discard() } }
             try LargeStack.run {  // documents nest as deep as the readers allow (inline on a batch worker)
-                var source = try reader.open(.file(job.input.path), options: options.read, diagnostics: readDiagnostics)
+                if try reviewInPlace(job, format: format, options: options, files: &files) { return }
+                var read = options.read
+                read.loadLinkedMedia = read.loadLinkedMedia || options.to.embedsPictures(options.write)
+                var source = try reader.open(.file(job.input.path), options: read, diagnostics: readDiagnostics)
                 var branches: [TeeBranch] = []
                 for (variant, path) in job.outputs {
                     try BatchPlan.makeDirectories((path as NSString).deletingLastPathComponent)
@@ -118,7 +121,7 @@ public enum Batch {
                     diagnostics.stamp = 1  // as a single-file conversion's writer side
                     branchDiagnostics.append(diagnostics)
                     branches.append(try branch(variant, format: format, options: options, into: file.output,
-                                               diagnostics: diagnostics))
+                                               diagnostics: diagnostics, outputPath: path))
                 }
                 try TeePipeline.run(source: &source, branches: &branches, readSide: readDiagnostics,
                                     branchSides: branchDiagnostics)
@@ -132,8 +135,11 @@ public enum Batch {
             record.warnings = WarningCount.folding(merged.all)
             let outputStates = paths.compactMap { UpToDateRecord.state(of: $0) }
             if outputStates.count == paths.count {
-                journal.append(UpToDateRecord(key: job.recordKey, options: fingerprint, input: inputState,
-                                              outputs: outputStates, warnings: record.warnings))
+                var r = UpToDateRecord(key: job.recordKey, options: fingerprint, input: inputState,
+                                       outputs: outputStates, warnings: record.warnings)
+                let media = paths.flatMap { options.mediaFiles(forOutput: $0) }.compactMap { UpToDateRecord.state(of: $0) }
+                if !media.isEmpty { r.media = media }
+                journal.append(r)
             }
         } catch {
             record.status = .failed
@@ -142,11 +148,28 @@ public enum Batch {
         return record
     }
 
+    /// DOCX → DOCX with review decisions in some version and no option that needs the model: every
+    /// version is the original package reviewed in place (`InPlaceReview`; the marked one a copy).
+    static func reviewInPlace(_ job: BatchJob, format: Format, options: BatchOptions, files: inout [StagedFile]) throws -> Bool {
+        let reviews = job.outputs.map { $0.variant.review }
+        guard reviews.contains(where: { InPlaceReview.applies(from: format, to: options.to, review: $0, write: options.write) })
+        else { return false }
+        for ((_, path), review) in zip(job.outputs, reviews) {
+            try BatchPlan.makeDirectories((path as NSString).deletingLastPathComponent)
+            let file = try StagedFile(path: path)
+            files.append(file)
+            try InPlaceReview.review(.file(job.input.path), to: file.output, review: review, limits: options.read.limits)
+        }
+        return true
+    }
+
     /// The stages and writer that make one version.
     static func branch(_ variant: OutputVariant, format: Format, options: BatchOptions, into output: any ByteOutput,
-                       diagnostics: Diagnostics) throws -> TeeBranch {
-        try ConversionOptions(from: format, to: options.to, review: variant.review, read: options.read,
-                              write: options.write).branch(into: output, diagnostics: diagnostics)
+                       diagnostics: Diagnostics, outputPath: String? = nil) throws -> TeeBranch {
+        var write = options.write
+        if let outputPath { write.mediaOutput = options.mediaOutput(forOutput: outputPath) }
+        return try ConversionOptions(from: format, to: options.to, review: variant.review, read: options.read,
+                                     write: write).branch(into: output, diagnostics: diagnostics)
     }
 
     static func seconds(since start: DispatchTime) -> Double {

@@ -23,6 +23,8 @@ struct UpToDateRecord: Codable, Sendable, Hashable {
     var options: String
     var input: FileState
     var outputs: [FileState]
+    /// The picture files extracted beside the outputs (Markdown, HTML); nil when there were none.
+    var media: [FileState]? = nil
     /// The warnings of that conversion, reported again when it is skipped.
     var warnings: [WarningCount]
 
@@ -34,7 +36,7 @@ struct UpToDateRecord: Codable, Sendable, Hashable {
             // Touched but perhaps not changed: compare content.
             guard let h = try? StableHash.ofFile(path).hex, h == input.hash else { return false }
         }
-        for o in self.outputs {
+        for o in self.outputs + (media ?? []) {
             guard let s = Self.state(of: o.path), s.size == o.size, s.mtime == o.mtime else { return false }
         }
         return true

@@ -43,10 +43,16 @@ public enum CheckReport {
         }
     }
 
-    static func where_(_ l: SourceLocation?) -> String {
+    /// "paragraph 3: ", "line 7: ", or both with the column: "paragraph 3 (line 12, column 5): ".
+    static func where_(_ l: SourceLocation?, column: Int? = nil) -> String {
         guard let l, l.line != nil || l.paragraph != nil else { return "" }
-        return "\(l): "
+        guard let line = l.line else { return "\(l): " }
+        let place = "line \(line)" + (column.map { ", column \($0)" } ?? "")
+        guard let p = l.paragraph else { return place + ": " }
+        return "paragraph \(p) (\(place)): "
     }
+
+    static func where_(_ f: CheckFinding) -> String { where_(f.location, column: f.column) }
 
     static func count(_ f: CheckFinding) -> String { f.count > 1 && f.category.hasPrefix("lossy") ? " (×\(f.count))" : "" }
 
@@ -63,7 +69,7 @@ public enum CheckReport {
             let failing = Array(Set(r.findings.filter(\.failing).map(\.category))).sorted()
             out += "\(r.input): \(verdict)" + (failing.isEmpty ? "" : " (\(failing.joined(separator: ", ")))") + "\n"
             for f in r.findings {
-                out += "  \(f.failing ? "✗" : "·") \(f.category): \(where_(f.location))\(f.message)\(count(f))\n"
+                out += "  \(f.failing ? "✗" : "·") \(f.category): \(where_(f))\(f.message)\(count(f))\n"
             }
         }
         out += summaryLine(summary(results))
@@ -98,8 +104,9 @@ public enum CheckReport {
                 let level = f.failing ? "error" : (f.category == "resolved" ? "notice" : "warning")
                 var props = "file=\(file)"
                 if let line = f.location?.line { props += ",line=\(line)" }
+                if let column = f.column, f.location?.line != nil { props += ",col=\(column)" }
                 props += ",title=" + githubProperty("redline \(f.category)")
-                out += "::\(level) \(props)::\(githubData(where_(f.location) + f.message + count(f)))\n"
+                out += "::\(level) \(props)::\(githubData(where_(f) + f.message + count(f)))\n"
             }
         }
         let s = summary(results)
@@ -139,7 +146,7 @@ public enum CheckReport {
                 for category in r.checked {
                     tests += 1
                     let found = r.findings.filter { $0.category == category }
-                    let lines = found.map { where_($0.location) + $0.message + count($0) }.joined(separator: "\n")
+                    let lines = found.map { where_($0) + $0.message + count($0) }.joined(separator: "\n")
                     suite += "    <testcase classname=\"\(xml(r.input))\" name=\"\(xml(category))\""
                     if found.contains(where: \.failing) {
                         failures += 1

@@ -52,6 +52,7 @@ public enum DocumentCheck {
             let readDiagnostics = Diagnostics()
             var writerDiagnostics: [Diagnostics] = []
             var inspector = DocumentInspector()
+            inspector.positions = SourcePositions.marks(of: path, format: format)
             try LargeStack.run {  // documents nest as deep as the readers allow (inline on a check worker)
                 var source = try reader.open(.file(path), options: read, diagnostics: readDiagnostics)
                 var branches: [TeeBranch] = []

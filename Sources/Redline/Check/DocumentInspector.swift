@@ -1,4 +1,5 @@
 import Foundation
+import RedlineMarkdown
 
 /// One thing `check` found in a document.
 public struct CheckFinding: Codable, Sendable, Hashable {
@@ -9,19 +10,22 @@ public struct CheckFinding: Codable, Sendable, Hashable {
     public var code: String
     /// One readable line.
     public var message: String
-    /// Where it is first found (a 1-based paragraph of the body, or a line for text formats).
+    /// Where it is first found: a 1-based paragraph of the body, and for Markdown sources also the line.
     public var location: SourceLocation?
+    /// The 1-based column (in characters) on `location.line`, for Markdown sources.
+    public var column: Int?
     /// How many times it occurs (changes and losses are counted, not listed).
     public var count: Int
     /// True when `--fail-on` names its category.
     public var failing: Bool
 
     public init(category: String, code: String, message: String, location: SourceLocation? = nil, count: Int = 1,
-                failing: Bool = false) {
+                failing: Bool = false, column: Int? = nil) {
         self.category = category
         self.code = code
         self.message = message
         self.location = location
+        self.column = column
         self.count = count
         self.failing = failing
     }
@@ -51,6 +55,8 @@ struct DocumentInspector: ModelVisitor {
     private var slugCounts: [String: Int] = [:]
     private var noteReferences: [(id: String, at: Int)] = []
     private var notes: [String: NoteKind] = [:]
+    /// Where the marks are in a Markdown source: findings then carry a line and column too.
+    var positions: MarkPositions?
 
     /// Looks at one chunk.
     mutating func inspect(_ chunk: Chunk) { visitChunk(chunk) }
@@ -90,8 +96,8 @@ struct DocumentInspector: ModelVisitor {
             if !t.authors.isEmpty {
                 m += " by " + t.authors.prefix(3).joined(separator: ", ") + (t.authors.count > 3 ? " and others" : "")
             }
-            out.append(CheckFinding(category: "changes", code: code, message: m, location: .init(paragraph: t.first),
-                                    count: t.count))
+            out.append(placed(CheckFinding(category: "changes", code: code, message: m, location: .init(paragraph: t.first),
+                                           count: t.count), positions?.firstChange[code]))
         }
         for (c, replies, at) in comments {
             let state = c.resolved ? "resolved" : "open"
@@ -100,30 +106,30 @@ struct DocumentInspector: ModelVisitor {
             let text = c.body.map(\.plainText).joined(separator: " ").split(whereSeparator: \.isWhitespace).joined(separator: " ")
             if !text.isEmpty { m += ": \"" + (text.count > 80 ? String(text.prefix(79)) + "…" : text) + "\"" }
             if replies > 0 { m += " (\(replies) repl\(replies == 1 ? "y" : "ies"))" }
-            out.append(CheckFinding(category: c.resolved ? "resolved" : "comments", code: "comment.\(state)",
-                                    message: m, location: .init(paragraph: at)))
+            out.append(placed(CheckFinding(category: c.resolved ? "resolved" : "comments", code: "comment.\(state)",
+                                           message: m, location: .init(paragraph: at)), positions?.comments[c.id]))
         }
         let unmatched = links.filter { !anchors.contains(String($0.target.dropFirst())) }
         if bookmarksDropped, let first = unmatched.first {
             let shown = unmatched.prefix(3).map(\.target).joined(separator: ", ") + (unmatched.count > 3 ? ", ..." : "")
             let n = unmatched.count
-            out.append(CheckFinding(category: "links", code: Self.unverified,
-                                    message: "\(n) internal link\(n == 1 ? "" : "s") (\(shown)) may point at bookmarks, which the reader does not keep: not checked",
-                                    location: .init(paragraph: first.at), count: n))
+            out.append(placed(CheckFinding(category: "links", code: Self.unverified,
+                                           message: "\(n) internal link\(n == 1 ? "" : "s") (\(shown)) may point at bookmarks, which the reader does not keep: not checked",
+                                           location: .init(paragraph: first.at), count: n), positions?.first("](" + first.target)))
         } else {
             for l in unmatched {
-                out.append(CheckFinding(category: "links", code: "link.broken",
-                                        message: "link to \(l.target): no heading or anchor of that name",
-                                        location: .init(paragraph: l.at)))
+                out.append(placed(CheckFinding(category: "links", code: "link.broken",
+                                               message: "link to \(l.target): no heading or anchor of that name",
+                                               location: .init(paragraph: l.at)), positions?.first("](" + l.target)))
             }
         }
         var referenced = Set<String>()
         for r in noteReferences {
             referenced.insert(r.id)
             if notes[r.id] == nil {
-                out.append(CheckFinding(category: "footnotes", code: "footnote.missing",
-                                        message: "reference to note \(r.id), which the document does not have",
-                                        location: .init(paragraph: r.at)))
+                out.append(placed(CheckFinding(category: "footnotes", code: "footnote.missing",
+                                               message: "reference to note \(r.id), which the document does not have",
+                                               location: .init(paragraph: r.at)), positions?.first("[^" + r.id + "]")))
             }
         }
         for (id, kind) in notes.sorted(by: { $0.key < $1.key }) where !referenced.contains(id) {
@@ -131,6 +137,15 @@ struct DocumentInspector: ModelVisitor {
                                     message: "\(kind.rawValue) \(id) is never referenced"))
         }
         return out
+    }
+
+    /// `finding` with the source line and column of `at`, when known.
+    private func placed(_ finding: CheckFinding, _ at: MarkPositions.Position?) -> CheckFinding {
+        guard let at else { return finding }
+        var f = finding
+        f.location = SourceLocation(line: at.line, paragraph: finding.location?.paragraph)
+        f.column = at.column
+        return f
     }
 
     static let changeKinds: [(String, String)] = [

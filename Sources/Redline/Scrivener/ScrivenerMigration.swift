@@ -218,6 +218,8 @@ struct Migrator {
     func write(_ document: Document, to relative: String, diagnostics: Diagnostics) throws {
         let path = absolute(relative)
         try makeDirectory((path as NSString).deletingLastPathComponent)
+        var conversion = self.conversion
+        if conversion.write.mediaOutput == nil { conversion.write.mediaOutput = .beside(path) }
         // Staged like batch outputs: whole or not at all (renamed into place), without a disk sync per file,
         // which would cost more than the conversion for thousands of small files.
         let file = try StagedFile(path: path)

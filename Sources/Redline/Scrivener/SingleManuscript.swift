@@ -11,7 +11,8 @@ extension Migrator {
         for root in manuscript { root.forEach { order.append($0) } }
         var source = SingleManuscriptSource(migrator: self, file: file, snapshotsDir: snapshotsDir, nodes: order,
                                             writerDiagnostics: writerDiagnostics, log: log)
-        let conversion = self.conversion
+        var conversion = self.conversion
+        if conversion.write.mediaOutput == nil { conversion.write.mediaOutput = .beside(absolute(file)) }
         try makeDirectory(base)
         try AtomicFile.write(to: absolute(file)) { out in
             var branch = try conversion.branch(into: out, diagnostics: writerDiagnostics)
@@ -48,6 +49,8 @@ struct SingleManuscriptSource: ChunkSource {
     private var open: (record: MigrationRecord, diagnostics: Diagnostics, start: ContinuousClock.Instant)?
     private var writerCounts: [DiagnosticCode: Int] = [:]
     private var numbers = NoteNumbers()
+    /// Picture items of the manuscript, read as they come (content-hash ids; files, not memory).
+    private let pictures = MediaStore()
 
     init(migrator: Migrator, file: String, snapshotsDir: String, nodes: [MigrationNode],
          writerDiagnostics: Diagnostics, log: SingleLog) {
@@ -109,7 +112,15 @@ struct SingleManuscriptSource: ChunkSource {
             d.report(.scrivenerHeadingDepth, "the binder nests deeper than six levels; the heading was set at level 6")
         }
         chunks.append(Chunk(.heading(level: min(n.depth, 6), Paragraph([.text(n.item.displayTitle)]))))
-        if n.included {
+        if n.included && n.isMedia {
+            // A picture in the manuscript: a paragraph showing it, under its heading.
+            if let src = migrator.project.path(of: .text, for: n.item, diagnostics: d),
+               let item = pictures.add(contentsOf: src, name: n.item.displayTitle, diagnostics: d) {
+                chunks.append(Chunk(.paragraph(Paragraph([.image(Image(source: "", alt: n.item.displayTitle, media: item))]))))
+            } else {
+                rec.failure = RedlineError.malformed("the picture's file is missing or unreadable")
+            }
+        } else if n.included {
             do {
                 let text = try migrator.project.readText(of: n.item, diagnostics: d, linkTarget: migrator.links(from: file))
                 let meta = ItemMetadata(item: n.item, text: text, settings: migrator.project.binder.settings, diagnostics: d)

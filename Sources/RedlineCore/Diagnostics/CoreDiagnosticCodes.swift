@@ -1,4 +1,5 @@
-/// The general `lossy.*` family: what a target format cannot hold, whichever writer reports it.
+/// RedlineCore's codes: the general `lossy.*` family (what a target format cannot hold, whichever writer
+/// reports it) and the media store's `media.*`.
 extension DiagnosticCode {
     /// Review marks resolved because the output has no CriticMarkup (`gfm`): insertions kept.
     public static let lossyInsertionsAccepted: DiagnosticCode = "lossy.insertions-accepted"
@@ -56,4 +57,20 @@ extension DiagnosticCode {
     public static let lossyListSpacing: DiagnosticCode = "lossy.list-spacing"
     /// Characters Markdown cannot hold (NUL, other control characters) dropped.
     public static let lossyControlCharacter: DiagnosticCode = "lossy.control-character"
+
+    // Pictures (`media.*`): what the media store could not load or keep, for every reader and writer.
+    /// A picture the document points to (a local file) does not exist.
+    public static let mediaMissing: DiagnosticCode = "media.missing"
+    /// A picture could not be read or kept.
+    public static let mediaUnreadable: DiagnosticCode = "media.unreadable"
+    /// A picture over `Limits.maxPictureBytes`, or past `Limits.maxMediaBytes` for the document, was left out.
+    public static let mediaTooLarge: DiagnosticCode = "media.too-large"
+    /// A remote picture (http, https, ...) was not fetched; it stays a link where the format allows.
+    public static let mediaRemote: DiagnosticCode = "media.remote"
+    /// A picture path leaving the Markdown file's folder (and every `--resource-path`) was refused.
+    public static let mediaOutsideResources: DiagnosticCode = "media.outside-resources"
+    /// A picture browsers cannot show (EMF, WMF, TIFF) was extracted as it is.
+    public static let mediaNotWebViewable: DiagnosticCode = "media.not-web-viewable"
+    /// Pictures were not written out (output to standard output, no `--extract-media`).
+    public static let mediaNotExtracted: DiagnosticCode = "media.not-extracted"
 }

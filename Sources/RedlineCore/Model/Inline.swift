@@ -10,16 +10,40 @@ public struct Link: Hashable, Sendable, Codable {
     }
 }
 
-/// An image reference (the media itself is not part of the model).
+/// A picture: where it came from (`source`: a path or URL as the document spells it; empty for a picture
+/// embedded in DOCX or RTF), its alt text, its displayed size, and, when the document carries the bytes,
+/// the `MediaItem` in the reader's `MediaStore` (a content-hash id and a temporary file, never the bytes).
 public struct Image: Hashable, Sendable, Codable {
     public var source: String
     public var title: String
     public var alt: String
+    /// The picture's bytes, when the document carries them (embedded, or a local file loaded for a writer
+    /// that embeds). Writers that link resolve it to a file name; writers that embed read its bytes.
+    public var media: MediaItem?
+    /// Displayed width and height in points, when the document gives a size.
+    public var width: Double?
+    public var height: Double?
 
-    public init(source: String, title: String = "", alt: String = "") {
+    public init(source: String, title: String = "", alt: String = "", media: MediaItem? = nil,
+                width: Double? = nil, height: Double? = nil) {
         self.source = source
         self.title = title
         self.alt = alt
+        self.media = media
+        self.width = width
+        self.height = height
+    }
+
+    /// The displayed size in points: the document's, else the picture's natural size (with the missing
+    /// side in proportion), else nil.
+    public var displaySize: (width: Double, height: Double)? {
+        let natural = media?.info?.pointSize
+        switch (width, height) {
+        case let (w?, h?): return (w, h)
+        case let (w?, nil): return natural.map { (w, w * $0.height / $0.width) }
+        case let (nil, h?): return natural.map { (h * $0.width / $0.height, h) }
+        case (nil, nil): return natural
+        }
     }
 }
 

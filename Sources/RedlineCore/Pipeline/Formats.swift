@@ -2,22 +2,17 @@
 public struct ReadOptions: Sendable, Codable {
     /// Hard limits against hostile input.
     public var limits: Limits
+    /// Load the pictures a document links to by path or data URI (Markdown) into its `MediaStore`, so a
+    /// writer that embeds (DOCX, RTF, HTML with `--embed-media`) has their bytes. Off: links stay links.
+    public var loadLinkedMedia: Bool
+    /// Folders besides the input's own from which linked pictures may be loaded (`--resource-path`).
+    public var resourcePaths: [String]
 
-    public init(limits: Limits = Limits()) { self.limits = limits }
-}
-
-/// Safety limits for untrusted input.
-public struct Limits: Sendable, Codable {
-    /// Total bytes a container (zip) may inflate to.
-    public var maxInflatedBytes: UInt64 = 2 << 30
-    /// Bytes one zip entry may inflate to.
-    public var maxEntryBytes: UInt64 = 1 << 30
-    /// Largest compression ratio an entry may have (zip bombs compress at 1000:1 and more).
-    public var maxCompressionRatio: UInt64 = 200
-    /// Deepest nesting of groups, elements or blocks.
-    public var maxNesting: Int = 10_000
-
-    public init() {}
+    public init(limits: Limits = Limits(), loadLinkedMedia: Bool = false, resourcePaths: [String] = []) {
+        self.limits = limits
+        self.loadLinkedMedia = loadLinkedMedia
+        self.resourcePaths = resourcePaths
+    }
 }
 
 /// Options every writer understands.
@@ -32,6 +27,10 @@ public struct WriteOptions: Sendable, Codable {
     public var criticMarkup: Bool
     /// A reference document whose styles a writer uses (DOCX).
     public var referenceDocument: String?
+    /// Where Markdown and HTML writers put the pictures the document carries; nil: not written (a warning).
+    public var mediaOutput: MediaOutput?
+    /// HTML: pictures as `data:` URIs in the page instead of files.
+    public var embedMedia: Bool = false
 
     public init(paragraphPreset: ParagraphStyle? = nil, characterPreset: CharacterStyle? = nil,
                 preserveFormatting: Bool = false, criticMarkup: Bool = true, referenceDocument: String? = nil) {

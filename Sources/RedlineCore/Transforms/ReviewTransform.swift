@@ -10,6 +10,10 @@ public struct ReviewTransform: ChunkStage, ModelRewriter {
     public let review: ReviewOptions
     /// A top-level paragraph whose break goes away, waiting for the block it merges into.
     private var pending: Chunk?
+    /// Comments and notes of a removed empty paragraph, carried to the next chunk.
+    private var orphanComments: [Comment] = []
+    private var orphanNotes: [Note] = []
+    private var numbering = NumberChanges()
 
     /// One decision for every change.
     public init(_ mode: ChangeMode) { self.init(ReviewOptions(changes: mode)) }
@@ -23,16 +27,28 @@ public struct ReviewTransform: ChunkStage, ModelRewriter {
 
     public mutating func process(_ chunk: Chunk, emit: (Chunk) throws -> Void) throws {
         guard !review.keepsAllChanges else { try emit(chunk); return }
-        guard var c = descend(into: chunk) else { return }  // never nil: no block is deleted here
+        // Changes without a source id get the ordinals `redline changes` lists, so `id=` filters match.
+        var numbered = chunk
+        try numbering.process(chunk) { numbered = $0 }
+        guard var c = descend(into: numbered) else { return }  // never nil: no block is deleted here
         if let p = pending {
             pending = nil
             if let merged = merge(p.block, into: c.block) {
                 c.block = merged
                 c.comments = p.comments + c.comments
                 c.notes = p.notes + c.notes
+            } else if let kept = keepAlone(p) {
+                try emit(kept)
             } else {
-                try emit(keepAlone(p))
+                orphanComments += p.comments
+                orphanNotes += p.notes
             }
+        }
+        if !orphanComments.isEmpty || !orphanNotes.isEmpty {
+            c.comments = orphanComments + c.comments
+            c.notes = orphanNotes + c.notes
+            orphanComments = []
+            orphanNotes = []
         }
         if mergesWithNext(c.block) { pending = c } else { try emit(c) }
     }
@@ -40,7 +56,15 @@ public struct ReviewTransform: ChunkStage, ModelRewriter {
     public mutating func finish(emit: (Chunk) throws -> Void) throws {
         if let p = pending {
             pending = nil
-            try emit(keepAlone(p))
+            if let kept = keepAlone(p) {
+                try emit(kept)
+            } else if !p.comments.isEmpty || !orphanComments.isEmpty {
+                // Comments must stay somewhere; notes whose references went are dropped with them.
+                var c = p
+                c.block = clearMark(c.block)
+                c.comments = orphanComments + c.comments
+                try emit(c)
+            }
         }
     }
 
@@ -66,11 +90,11 @@ public struct ReviewTransform: ChunkStage, ModelRewriter {
             guard var block = rewriteBlock(b) else { continue }
             if let c = carry {
                 carry = nil
-                if let m = merge(c, into: block) { block = m } else { out.append(clearMark(c)) }
+                if let m = merge(c, into: block) { block = m } else if !Self.isEmptyParagraph(c) { out.append(clearMark(c)) }
             }
             if mergesWithNext(block) { carry = block } else { out.append(block) }
         }
-        if let c = carry { out.append(clearMark(c)) }
+        if let c = carry, !Self.isEmptyParagraph(c) { out.append(clearMark(c)) }
         return out
     }
 
@@ -136,6 +160,8 @@ public struct ReviewTransform: ChunkStage, ModelRewriter {
         }
     }
 
+    private static func isEmptyParagraph(_ block: Block) -> Bool { block.paragraph?.content.isEmpty ?? false }
+
     private func clearMark(_ block: Block) -> Block {
         switch block {
         case .paragraph(var p): p.markChange = nil; return .paragraph(p)
@@ -144,7 +170,10 @@ public struct ReviewTransform: ChunkStage, ModelRewriter {
         }
     }
 
-    private func keepAlone(_ chunk: Chunk) -> Chunk {
+    /// A paragraph whose break goes away with no paragraph after it to join: kept without the mark, or
+    /// removed when nothing is left in it (as Word removes a deleted paragraph before a table or at the end).
+    private func keepAlone(_ chunk: Chunk) -> Chunk? {
+        if Self.isEmptyParagraph(chunk.block) { return nil }
         var c = chunk
         c.block = clearMark(c.block)
         return c

@@ -16,6 +16,8 @@ struct StoryContext {
     var defaultCharacter: CharacterStyle
     /// Note labels by the reader's key for a note (`fn`/`en` + `w:id`); see `SideParts.numbered`.
     var noteLabels: [String: String] = [:]
+    /// The package's pictures, read into the document's `MediaStore` as drawings name them.
+    var pictures: DOCXPictures?
 }
 
 extension ParagraphStyle {

@@ -61,7 +61,7 @@ enum Tag: String, CaseIterable {
     case tblPr, tblGrid, gridCol, tblGridChange, tr, trPr, tblPrEx, tblHeader, gridBefore, gridAfter, trPrChange
     case tblPrExChange, tc, tcPr, gridSpan, vMerge, cellIns, cellDel, cellMerge, tcPrChange
     // Drawings, text boxes, equations.
-    case txbxContent, docPr, blip, imagedata, chart, OLEObject
+    case txbxContent, docPr, blip, imagedata, chart, OLEObject, extent
 
     /// The listed tags by `XMLReader.nameID`.
     static let byID: [Tag] = Array(allCases.dropFirst())

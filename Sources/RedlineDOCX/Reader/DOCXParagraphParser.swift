@@ -8,6 +8,8 @@ extension StoryParser {
     struct Enclosing {
         var change: RunChange?
         var link: Link?
+        /// Tracked changes around this point (a revision inside a revision is 2).
+        var revisionDepth = 0
     }
 
     /// `w:p` (the reader on its start tag): the paragraph, and after it the text of any text boxes in it.
@@ -125,7 +127,15 @@ extension StoryParser {
         case .r:
             try run(&runs, &extra, enclosing)
         case .ins, .del, .moveFrom, .moveTo:
+            // Word nests two deep (an insertion deleted by someone else); deeper nesting is read as the
+            // enclosing change (each level rebuilt its inner levels: quadratic in the depth).
+            if enclosing.revisionDepth >= Limits().maxRevisionNesting {
+                diagnostics.report(.docxRevisionNesting, "tracked changes nested deeper than \(Limits().maxRevisionNesting) were read as the change around them (\(Limits.name("maxRevisionNesting", Limits().maxRevisionNesting)))", at: location)
+                try forEachChild { try inlineElement(&runs, &extra, enclosing) }
+                return
+            }
             var inner = enclosing
+            inner.revisionDepth += 1
             let change = PropertyParser.change(x)
             switch x.tag {
             case .ins: inner.change = .insertion(change)
@@ -264,7 +274,16 @@ extension StoryParser {
                 }
             case .commentReference:
                 if let id = x.attribute("id", in: OOXML.w), !context.replyIDs.contains(id), !startedComments.contains(id) {
-                    runs.append(Run(.atom(.commentPoint(id))))
+                    // The mark keeps the run's direct formatting (not its "annotation reference" style), so
+                    // a comment inside bold text stays inside it (`**a{>>c<<}b**`, `**{>>c<<}**`).
+                    var format = TextFormat()
+                    if look.hasProperties {
+                        var direct = look.markup
+                        direct.props.styleID = nil
+                        direct.props.size = nil
+                        format = runFormat(direct, inLink: false).0
+                    }
+                    runs.append(Run(.atom(.commentPoint(id)), format: format))
                 }
             case .drawing, .pict, .object:
                 try graphic(enclosing: enclosing, add: { addAtom($0, to: &runs, enclosing) }, extra: &extra)
@@ -349,11 +368,12 @@ extension StoryParser {
         return out
     }
 
-    /// A drawing, VML picture or embedded object: an image reference, the text of text boxes (as blocks
-    /// after the paragraph), a warning for charts and objects.
+    /// A drawing, VML picture or embedded object: a picture (its bytes into the media store, its size from
+    /// `wp:extent`), the text of text boxes (as blocks after the paragraph), a warning for charts and objects.
     private func graphic(enclosing: Enclosing, add: (Inline) -> Void, extra: inout [Block]) throws {
         var alt = "", title = ""
         var target: String?
+        var size: (Double, Double)?
         var chart = false, object = x.tag == .object
         var open = 1
         while open > 0, let k = try x.next() {
@@ -374,6 +394,11 @@ extension StoryParser {
                 case (OOXML.wp, .docPr):
                     alt = x.attribute("descr") ?? ""
                     title = x.attribute("title") ?? ""
+                case (OOXML.wp, .extent):
+                    if let cx = x.attribute("cx").flatMap(Double.init), let cy = x.attribute("cy").flatMap(Double.init),
+                       cx > 0, cy > 0, size == nil {
+                        size = (cx / 12700, cy / 12700)
+                    }
                 case (OOXML.a, .blip):
                     target = x.attribute("embed", in: OOXML.r) ?? x.attribute("link", in: OOXML.r)
                 case (OOXML.v, .imagedata):
@@ -390,10 +415,16 @@ extension StoryParser {
             return
         }
         guard let id = target, let rel = context.relationships[id] else { return }
-        var source = rel.target
-        if !rel.external, source.hasPrefix("word/") { source.removeFirst(5) }
-        diagnostics.report(.docxImage, "images are referenced (e.g. \(source)), not extracted", at: location)
-        add(.image(Image(source: source, title: title, alt: alt)))
+        var image = Image(source: "", title: title, alt: alt, width: size?.0, height: size?.1)
+        if rel.external {
+            image.source = rel.target
+            diagnostics.report(.docxImage, "linked (not embedded) pictures are kept as links (e.g. \(rel.target))", at: location)
+        } else if let item = context.pictures?.item(rel.target, diagnostics: diagnostics, at: location) {
+            image.media = item
+        } else {
+            return
+        }
+        add(.image(image))
     }
 
     /// An OMML equation (`m:oMath`, `m:oMathPara`, reader on its start tag): its text, with a warning.

@@ -42,6 +42,7 @@ struct DOCXSource: ChunkSource {
         defaultCharacter.color = nil
         var context = StoryContext(styles: styles, numbering: numbering, relationships: package.relationships, replyIDs: [],
                                    diagnostics: diagnostics, defaultParagraph: defaultParagraph, defaultCharacter: defaultCharacter)
+        context.pictures = DOCXPictures(archive: package.archive, store: MediaStore(limits: limits))
         let comments = try SideParts.comments(package, context: context)
         context.replyIDs = Set(comments.filter { $0.parentID != nil }.map(\.id))
         let (notes, noteLabels) = SideParts.numbered(try SideParts.notes(package, kind: .footnote, context: context)

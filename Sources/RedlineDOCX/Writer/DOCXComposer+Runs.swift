@@ -103,6 +103,9 @@ extension DOCXComposer {
         case .move(let m):
             let side = m.side == .from ? "moveFrom" : "moveTo"
             var a = changeAttributes(m.change)
+            // The schema requires w:date on a move range (CT_MoveBookmark), though not on the move itself:
+            // a move without a date gets the epoch there (the reader takes a move's date from w:moveFrom/To).
+            if !a.contains(where: { $0.0 == "w:date" }) { a.append(("w:date", "1970-01-01T00:00:00Z")) }
             a.append(("w:name", m.name))
             range = a[0].1
             x.empty("w:\(side)RangeStart", a)
@@ -162,9 +165,9 @@ extension DOCXComposer {
                     if comments.started.contains(n), comments.ended.insert(n).inserted {
                         x.empty("w:commentRangeEnd", [("w:id", String(n))])
                     }
-                    reference(n, into: &x)
+                    reference(n, r.format, into: &x)
                 default:
-                    reference(n, into: &x)
+                    reference(n, r.format, into: &x)
                 }
             }
         case .noteReference(let id):
@@ -197,9 +200,19 @@ extension DOCXComposer {
     }
 
     /// The run holding a comment's reference mark (it makes the comment visible at this point).
-    private func reference(_ n: Int, into x: inout XMLText) {
+    /// It carries the emphasis around it (bold, italic...; not size or font, which the reference style sets),
+    /// so a comment inside bold text reads back inside it.
+    private func reference(_ n: Int, _ format: TextFormat, into x: inout XMLText) {
         guard comments.referenced.insert(n).inserted else { return }
-        x.raw("<w:r><w:rPr><w:rStyle w:val=\"CommentReference\"/></w:rPr><w:commentReference w:id=\"\(n)\"/></w:r>")
+        var f = format
+        f.style = CharacterStyle()
+        guard f != TextFormat() else {
+            x.raw("<w:r><w:rPr><w:rStyle w:val=\"CommentReference\"/></w:rPr><w:commentReference w:id=\"\(n)\"/></w:r>")
+            return
+        }
+        x.raw("<w:r><w:rPr>")
+        Properties.run(f, styleID: "CommentReference", into: &x)
+        x.raw("</w:rPr><w:commentReference w:id=\"\(n)\"/></w:r>")
     }
 
     /// `<w:r>` and its properties, including a tracked formatting change.

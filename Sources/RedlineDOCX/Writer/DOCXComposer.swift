@@ -39,9 +39,13 @@ final class DOCXComposer {
     private(set) var links: [(id: String, url: String)] = []
     private var linkIDs: [String: String] = [:]
 
-    // Images: how many, the pictures not yet stored in the package, and (relationship id, target) of each.
-    var imageCount = 0
-    var pendingMedia: [(number: Int, image: DOCXImage)] = []
+    // Pictures: drawings written (for unique `wp:docPr` ids), the relationship of each distinct picture by
+    // content id, the pictures not yet stored in the package, and (relationship id, target) of each.
+    var drawingCount = 0
+    /// Pictures given as `data:` URIs in a model built by hand (readers use `Image.media`).
+    lazy var dataURIs = MediaStore()
+    var imageRelationships: [String: String] = [:]
+    var pendingMedia: [(target: String, item: MediaItem)] = []
     var images: [(id: String, target: String)] = []
     /// The image types used (for `[Content_Types].xml`).
     var imageKinds: Set<String> { Set(images.map { String($0.target.split(separator: ".").last ?? "") }) }

@@ -78,9 +78,9 @@ struct DOCXSink: ChunkSink {
 
     /// Moves the pictures met so far out of memory into temporary files the package takes at the end.
     private mutating func storeMedia() throws {
-        for (n, image) in composer.pendingMedia {
-            let spool = try zip.spool("word/media/image\(n).\(image.kind.rawValue)")
-            try spool.write(image.bytes)
+        for (target, item) in composer.pendingMedia {
+            let spool = try zip.spool("word/" + target)
+            try item.read { try spool.write($0) }
             try spool.close()
             media.append(spool)
         }

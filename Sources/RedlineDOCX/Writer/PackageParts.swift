@@ -9,7 +9,7 @@ enum PackageParts {
         var endnotes = false
         var comments = false
         var customProperties = false
-        /// Extensions of the images in `word/media` (png, jpeg, gif).
+        /// Extensions of the pictures in `word/media` (png, jpg, gif, ...).
         var images: Set<String> = []
     }
 
@@ -19,7 +19,10 @@ enum PackageParts {
         x.open("Types", [("xmlns", NS.contentTypes)])
         x.empty("Default", [("Extension", "rels"), ("ContentType", "application/vnd.openxmlformats-package.relationships+xml")])
         x.empty("Default", [("Extension", "xml"), ("ContentType", "application/xml")])
-        for ext in c.images.sorted() { x.empty("Default", [("Extension", ext), ("ContentType", "image/" + ext)]) }
+        for ext in c.images.sorted() {
+            let type = MediaKind.allCases.first { $0.fileExtension == ext }?.mimeType ?? "image/" + ext
+            x.empty("Default", [("Extension", ext), ("ContentType", type)])
+        }
         let wml = "application/vnd.openxmlformats-officedocument.wordprocessingml."
         var parts: [(String, String)] = [
             ("/word/document.xml", wml + "document.main+xml"),

@@ -1,0 +1,110 @@
+import Redline
+import RedlineCore
+import RedlineZip
+import RedlineScrivener
+
+/// What every fuzz target shares: read an input in a format (errors are fine, crashes are not), write a
+/// document and read it back, and the text both must keep.
+public enum Fuzz {
+    /// Reads `bytes` as `format`; nil when the reader refused them with a `RedlineError` (that is allowed).
+    public static func read(_ bytes: [UInt8], _ format: String) -> Document? {
+        guard let f = FormatRegistry.named(format) else { fatalError("no format \(format)") }
+        do {
+            return try Converter.read(.bytes(bytes), format: f)
+        } catch is RedlineError {
+            return nil
+        } catch {
+            fatalError("\(format) reader threw a non-RedlineError: \(error)")
+        }
+    }
+
+    /// Writes `doc` as `format`; a writer must accept any document a reader produced.
+    public static func write(_ doc: Document, _ format: String) -> [UInt8] {
+        guard let f = FormatRegistry.named(format) else { fatalError("no format \(format)") }
+        let out = MemoryOutput()
+        do {
+            try Converter.write(doc, format: f, to: out)
+        } catch {
+            fatalError("\(format) writer failed on a document a reader produced: \(error)")
+        }
+        return out.bytes
+    }
+
+    /// The letters and digits of every block, note and comment: what a write and a read must keep
+    /// (markup, spacing and escapes may change).
+    public static func text(_ doc: Document) -> [Character] {
+        var s = ""
+        for b in doc.blocks { s += b.plainText; s += " " }
+        return s.filter { $0.isLetter || $0.isNumber }
+    }
+
+    /// Reads `bytes` as `from`, then writes every writable format and reads the readable ones back: no
+    /// crash, and Markdown, DOCX and RTF keep the text.
+    public static func roundTrip(_ bytes: [UInt8], from: String) {
+        guard let doc = read(bytes, from) else { return }
+        let before = text(doc)
+        for format in ["md", "gfm", "html", "docx", "rtf"] {
+            let written = write(doc, format)
+            guard format == "md" || format == "docx" || format == "rtf" else { continue }
+            guard let again = read(written, format) else {
+                fatalError("\(format) reader refused what the \(format) writer wrote")
+            }
+            let after = text(again)
+            if after != before {
+                fatalError("\(format) write+read changed the text:\n\(String(before).debugDescription)\n\(String(after).debugDescription)")
+            }
+        }
+    }
+
+    /// Lists and inflates every entry of a zip archive held in `bytes`, within the default limits.
+    public static func zip(_ bytes: [UInt8]) {
+        guard let archive = try? ZipArchive(bytes: bytes) else { return }
+        for e in archive.entries where !e.isDirectory { _ = try? archive.read(e) }
+    }
+
+    /// `document.xml` wrapped in the smallest package the DOCX reader accepts (stored, not deflated).
+    public static func docx(documentXML: [UInt8]) -> [UInt8] {
+        do {
+            let z = try ZipWriter(compressionLevel: 0)
+            try z.add("[Content_Types].xml", text: """
+                <?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">\
+                <Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>\
+                <Default Extension="xml" ContentType="application/xml"/>\
+                <Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>
+                """)
+            try z.add("_rels/.rels", text: """
+                <?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">\
+                <Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>
+                """)
+            try z.add("word/document.xml", bytes: documentXML)
+            var out: [UInt8] = []
+            try z.finish { out.append(contentsOf: $0) }
+            return out
+        } catch {
+            fatalError("cannot build a package: \(error)")
+        }
+    }
+
+    /// Parses Scrivener binder XML.
+    public static func binder(_ bytes: [UInt8]) {
+        _ = try? BinderReader.read(bytes, fallbackFormat: .scrivener3, diagnostics: Diagnostics())
+    }
+}
+
+/// The libFuzzer entry point's bytes as an array.
+public func fuzzBytes(_ data: UnsafePointer<UInt8>?, _ count: Int) -> [UInt8] {
+    guard let data, count > 0 else { return [] }
+    return Array(UnsafeBufferPointer(start: data, count: count))
+}
+
+@_silgen_name("LLVMFuzzerRunDriver")
+private func LLVMFuzzerRunDriver(_ argc: UnsafeMutablePointer<CInt>,
+                                 _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
+                                 _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt) -> CInt
+
+/// Runs libFuzzer with the process's arguments on `callback` (what libFuzzer's own `main` would do).
+public func runFuzzer(_ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt) -> CInt {
+    var argc = CommandLine.argc
+    var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> = CommandLine.unsafeArgv
+    return LLVMFuzzerRunDriver(&argc, &argv, callback)
+}

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Runs libFuzzer targets. Usage: Fuzz/run.sh SECONDS [TARGET...]   (default: every target)
+# Builds the targets first unless FUZZ_NO_BUILD=1 (swift build -c release -Xswiftc -sanitize=fuzzer,address).
+# Crashes, timeouts (10 s an input) and leaks stop a target; its input is left in Fuzz/.artifacts/TARGET/
+# (keep it as Fuzz/regressions/TARGET/NAME once fixed). Each run's last status line goes to
+# Fuzz/.artifacts/TARGET.log. FUZZ_NICE (default 19) and FUZZ_RSS_MB (default 2048) adjust the run.
+set -uo pipefail
+cd "$(dirname "$0")"
+seconds=${1:?usage: Fuzz/run.sh SECONDS [TARGET...]}; shift
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(markdown rtf docx docx-xml zip binder roundtrip)
+export PATH=/opt/swift/usr/bin:$PATH
+if [ "${FUZZ_NO_BUILD:-0}" != 1 ]; then
+  start=$(date +%s)
+  swift build -c release -Xswiftc -sanitize=fuzzer,address >.build-fuzz.log 2>&1 || { tail -30 .build-fuzz.log; exit 2; }
+  echo "fuzz: built in $(( $(date +%s) - start )) s"
+fi
+./seeds.sh >/dev/null
+status=0
+for t in "${targets[@]}"; do
+  mkdir -p ".artifacts/$t"
+  bin=.build/release/fuzz-$t
+  nice -n "${FUZZ_NICE:-19}" "$bin" ".corpus/$t" -dict="dict/$t.dict" -max_total_time="$seconds" -timeout=10 \
+    -rss_limit_mb="${FUZZ_RSS_MB:-2048}" -max_len=65536 -artifact_prefix=".artifacts/$t/" -print_final_stats=1 \
+    >".artifacts/$t.log" 2>&1
+  rc=$?
+  execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' ".artifacts/$t.log" | grep -o '[0-9]*$')
+  if [ $rc -ne 0 ]; then
+    status=1
+    echo "fuzz-$t: FAILED after ${execs:-?} executions: $(grep -m1 -E 'ERROR|Fatal error|==[0-9]+==' ".artifacts/$t.log")"
+    ls -t ".artifacts/$t" | head -1 | sed "s|^|  input: Fuzz/.artifacts/$t/|"
+  else
+    echo "fuzz-$t: ${execs:-?} executions in $seconds s, no crash, hang or leak"
+  fi
+done
+exit $status

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Builds each fuzz target's seed corpus from Corpus/, Golden/ and Fuzz/regressions into Fuzz/.corpus/TARGET
+# (not committed: libFuzzer adds what it finds there). Usage: Fuzz/seeds.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=Fuzz/.corpus
+mkdir -p "$out"/{markdown,rtf,docx,docx-xml,zip,binder,roundtrip}
+copy() { local dir=$1; shift; for f in "$@"; do [ -f "$f" ] && [ "$(stat -c %s "$f")" -le 1048576 ] && cp -n "$f" "$out/$dir/$(sha1sum "$f" | cut -c1-16)"; done; return 0; }
+copy markdown $(find Corpus Golden -name '*.md' -o -name '*.txt' | sort)
+copy rtf $(find Corpus Golden -name '*.rtf' | sort)
+copy docx $(find Corpus Golden -name '*.docx' | sort)
+copy zip $(find Corpus Golden -name '*.docx' | sort)
+copy binder $(find Corpus Golden -name '*.scrivx' | sort)
+for f in $(find Corpus Golden -name '*.docx' | sort); do
+  t=$(mktemp); unzip -p "$f" word/document.xml > "$t" 2>/dev/null && copy docx-xml "$t"; rm -f "$t"
+done
+# roundtrip: the first byte picks the reader (0 Markdown, 1 RTF, 2 document.xml).
+for f in "$out"/markdown/*; do printf '\0' | cat - "$f" > "$out/roundtrip/m-$(basename "$f")"; done
+for f in "$out"/rtf/*; do printf '\1' | cat - "$f" > "$out/roundtrip/r-$(basename "$f")"; done
+for f in "$out"/docx-xml/*; do printf '\2' | cat - "$f" > "$out/roundtrip/x-$(basename "$f")"; done
+for t in markdown rtf docx docx-xml zip binder roundtrip; do
+  [ -d "Fuzz/regressions/$t" ] && cp -n Fuzz/regressions/$t/* "$out/$t/" 2>/dev/null || true
+done
+for t in markdown rtf docx docx-xml zip binder roundtrip; do echo "$t: $(ls "$out/$t" | wc -l) seeds"; done

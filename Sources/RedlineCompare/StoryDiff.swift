@@ -1,0 +1,776 @@
+import RedlineCore
+
+/// One step of a story's edit script.
+struct Op {
+    enum Kind: UInt8 {
+        /// The token is in both: `tok` is NEW's, `old` is OLD's.
+        case equal
+        case delete
+        case insert
+        /// A NEW comment anchor, carried through unmarked.
+        case pass
+    }
+    var kind: Kind
+    var tok: Token
+    var old: Token?
+    /// The move this deleted (from) or inserted (to) token belongs to.
+    var move: Int32 = -1
+
+    var isChange: Bool { kind == .delete || kind == .insert }
+}
+
+/// Compares stories (block arrays): the body, cells, quotes, list items, notes.
+struct StoryComparer {
+    let options: CompareOptions
+    let change: Change
+    var keys = KeyTable()
+    var stats = CompareStats()
+    var diagnostics: Diagnostics
+    /// OLD note id → NEW note id, for notes whose references matched.
+    var notePairs: [(String, String)] = []
+    /// OLD note ids whose references were deleted, with the id they get in the result.
+    var deletedNotes: [(String, String)] = []
+    /// NEW note ids whose references were inserted.
+    var insertedNotes: [String] = []
+    private var moveCounter = 0
+    private let oldTokenizer: Tokenizer
+    private let newTokenizer: Tokenizer
+
+    init(options: CompareOptions, diagnostics: Diagnostics) {
+        self.options = options
+        self.change = Change(author: options.author, date: options.date)
+        self.diagnostics = diagnostics
+        oldTokenizer = Tokenizer(granularity: options.granularity, keepComments: false)
+        newTokenizer = Tokenizer(granularity: options.granularity, keepComments: true)
+    }
+
+    // MARK: Stories
+
+    /// The blocks of NEW with the changes from OLD marked.
+    mutating func compare(_ old: [Block], _ new: [Block]) -> [Block] {
+        let oldKeys = old.map { keys.key(Self.strippingComments($0)) }
+        let newKeys = new.map { keys.key(Self.strippingComments($0)) }
+        let matches = SequenceDiff.matches(oldKeys, newKeys, cap: 256)
+        var ops: [Op] = []
+        var out: [Block] = []
+        // Each gap between equal blocks becomes an edit script; equal blocks are kept as they are.
+        var pendingEqual: [Int: Block] = [:]     // index in ops where an equal block goes
+        var po = 0, pn = 0
+        func gap(_ self_: inout StoryComparer, _ o1: Int, _ n1: Int) {
+            if po < o1 || pn < n1 {
+                let followedByParagraph = n1 < new.count && new[n1].paragraph != nil
+                self_.gapOps(Array(old[po..<o1]), Array(new[pn..<n1]), followedByParagraph: followedByParagraph, into: &ops)
+            }
+        }
+        for (i, j) in matches {
+            gap(&self, i, j)
+            pendingEqual[ops.count] = new[j]
+            recordNotePairs(old[i], new[j])
+            ops.append(Op(kind: .pass, tok: Token(kind: .block, key: 0, runs: [], block: nil)))
+            po = i + 1; pn = j + 1
+        }
+        gap(&self, old.count, new.count)
+        if options.detectMoves { findMoves(&ops) }
+        build(ops, equalBlocks: pendingEqual, into: &out)
+        return out
+    }
+
+    static func strippingComments(_ b: Block) -> Block {
+        var has = false
+        b.forEachInline { i in
+            switch i { case .commentStart, .commentEnd, .commentPoint: has = true; default: break }
+        }
+        guard has else { return b }
+        return strip(b)
+    }
+
+    private static func strip(_ b: Block) -> Block {
+        switch b {
+        case .paragraph(var p): p.content = strip(p.content); return .paragraph(p)
+        case .heading(let l, var p): p.content = strip(p.content); return .heading(level: l, p)
+        default: return b.mapBlockArrays { $0.map(strip) }
+        }
+    }
+
+    private static func strip(_ inlines: [Inline]) -> [Inline] {
+        InlineBuilder.normalized(inlines.compactMap { i -> Inline? in
+            switch i {
+            case .commentStart, .commentEnd, .commentPoint: return nil
+            default: return i.mapChildren(strip)
+            }
+        })
+    }
+
+    private mutating func recordNotePairs(_ old: Block, _ new: Block) {
+        var o: [String] = [], n: [String] = []
+        old.forEachInline { if case .noteReference(let id) = $0 { o.append(id) } }
+        new.forEachInline { if case .noteReference(let id) = $0 { n.append(id) } }
+        for (a, b) in zip(o, n) { notePairs.append((a, b)) }
+    }
+
+    // MARK: Gaps
+
+    private func props(_ b: Block) -> ParagraphProps? {
+        switch b {
+        case .paragraph(let p): return ParagraphProps(level: 0, style: p.style)
+        case .heading(let l, let p): return ParagraphProps(level: l, style: p.style)
+        default: return nil
+        }
+    }
+
+    private mutating func stream(_ blocks: [Block], tokenizer: Tokenizer) -> [Token] {
+        var out: [Token] = []
+        for b in blocks {
+            if let p = b.paragraph, let pr = props(b) {
+                tokenizer.tokens(p.content.runs, keys: &keys, into: &out)
+                out.append(Token(kind: .mark, key: keys.key("\u{3}\(pr.level)"), runs: [], props: pr))
+            } else {
+                out.append(Token(kind: .block, key: keys.key("\u{4}\(Self.kindName(b))"), runs: [], block: b))
+            }
+        }
+        return out
+    }
+
+    static func kindName(_ b: Block) -> String {
+        switch b {
+        case .paragraph: return "p"
+        case .heading: return "h"
+        case .blockQuote: return "quote"
+        case .list(let l): if case .bullet = l.kind { return "ul" } else { return "ol" }
+        case .codeBlock: return "code"
+        case .table: return "table"
+        case .thematicBreak: return "hr"
+        case .raw(let f, _): return "raw:" + f
+        }
+    }
+
+    /// The edit script of one gap: both sides as token streams (paragraph breaks included), diffed at once,
+    /// so edited paragraphs pair with their old selves and splits and merges are break changes.
+    private mutating func gapOps(_ old: [Block], _ new: [Block], followedByParagraph: Bool, into ops: inout [Op]) {
+        var a = stream(old, tokenizer: oldTokenizer)
+        var b = stream(new, tokenizer: newTokenizer)
+        // A break with no paragraph after it to join: when both sides' last breaks have the same kind they
+        // pair, so the last paragraph is edited in place rather than replaced.
+        var forced: (Token, Token)?
+        if !followedByParagraph, let la = a.last, la.kind == .mark, let lb = b.last, lb.kind == .mark,
+           la.props?.level == lb.props?.level {
+            forced = (la, lb)
+            a.removeLast(); b.removeLast()
+        }
+        var bIndex: [Int] = []     // diffed positions of b (comment anchors are not compared)
+        bIndex.reserveCapacity(b.count)
+        for (j, t) in b.enumerated() where t.kind != .comment { bIndex.append(j) }
+        let bKeys = bIndex.map { b[$0].key }
+        let matches = SequenceDiff.matches(a.map(\.key), bKeys)
+        var script: [Op] = []
+        script.reserveCapacity(a.count + b.count)
+        var pa = 0, pb = 0
+        func emit(upTo i: Int, _ j: Int) {
+            while pa < i { script.append(Op(kind: .delete, tok: a[pa])); pa += 1 }
+            while pb < j {
+                script.append(Op(kind: b[pb].kind == .comment ? .pass : .insert, tok: b[pb])); pb += 1
+            }
+        }
+        for (i, jj) in matches {
+            let j = bIndex[jj]
+            emit(upTo: i, j)
+            script.append(Op(kind: .equal, tok: b[j], old: a[i]))
+            pa = i + 1; pb = j + 1
+        }
+        emit(upTo: a.count, b.count)
+        cleanUp(&script)
+        // After the clean-up: nothing may slide over the forced pair.
+        if let (la, lb) = forced { script.append(Op(kind: .equal, tok: lb, old: la)) }
+        ops += script
+    }
+
+    // MARK: Semantic clean-up
+
+    /// Folds short equalities between changes into them (dmp's semantic rule: an equality no longer than
+    /// the changes on both sides of it), puts each change's deletions before its insertions, and slides
+    /// pure insertions and deletions to paragraph and word boundaries.
+    private func cleanUp(_ ops: inout [Op]) {
+        guard ops.contains(where: \.isChange) else { return }
+        for _ in 0..<3 {
+            if !foldEqualities(&ops) { break }
+        }
+        regroup(&ops)
+        slide(&ops)
+        replaceRelevelled(&ops)
+    }
+
+    /// A paragraph whose kind changed (heading level, heading to body text) is shown as the old paragraph
+    /// deleted and the new one inserted: the break that carries the kind cannot change in place.
+    private func replaceRelevelled(_ ops: inout [Op]) {
+        var i = 0
+        while i + 1 < ops.count {
+            guard ops[i].kind == .insert, ops[i].tok.kind == .mark, ops[i + 1].kind == .delete, ops[i + 1].tok.kind == .mark,
+                  i + 2 == ops.count || !ops[i + 2].isChange || ops[i + 2].tok.kind == .block, i == 0 || !ops[i - 1].isChange || ops[i - 1].tok.kind != .mark
+            else { i += 1; continue }
+            var p0 = i
+            while p0 > 0 && ops[p0 - 1].tok.kind != .mark && ops[p0 - 1].tok.kind != .block { p0 -= 1 }
+            var dels: [Op] = [], ins: [Op] = []
+            for k in p0..<i {
+                let o = ops[k]
+                switch o.kind {
+                case .equal: dels.append(Op(kind: .delete, tok: o.old!)); ins.append(Op(kind: .insert, tok: o.tok))
+                case .delete: dels.append(o)
+                case .insert, .pass: ins.append(o)
+                }
+            }
+            let replacement = dels + [ops[i + 1]] + ins + [ops[i]]
+            ops.replaceSubrange(p0..<(i + 2), with: replacement)
+            i = p0 + replacement.count
+        }
+    }
+
+    /// Maximal runs of ops, each all-equal (structural equal tokens stop a run) or all-change.
+    private func foldEqualities(_ ops: inout [Op]) -> Bool {
+        // Regions: (start, end, isChange)
+        var regions: [(Int, Int, Bool)] = []
+        var i = 0
+        while i < ops.count {
+            let ch = ops[i].isChange
+            var j = i + 1
+            while j < ops.count && ops[j].isChange == ch { j += 1 }
+            regions.append((i, j, ch))
+            i = j
+        }
+        func sizes(_ r: (Int, Int, Bool)) -> (Int, Int) {
+            var d = 0, n = 0
+            for k in r.0..<r.1 {
+                switch ops[k].kind {
+                case .delete: d += ops[k].tok.characterCount
+                case .insert: n += ops[k].tok.characterCount
+                default: break
+                }
+            }
+            return (d, n)
+        }
+        var changed = false
+        guard regions.count >= 3 else { return false }
+        for r in 1..<(regions.count - 1) where !regions[r].2 {
+            let e = regions[r]
+            var length = 0
+            var foldable = true
+            for k in e.0..<e.1 {
+                let t = ops[k].tok
+                if ops[k].kind != .equal || t.kind == .mark || t.kind == .block || t.kind == .atom { foldable = false; break }
+                length += t.characterCount
+            }
+            guard foldable else { continue }
+            let (d1, n1) = sizes(regions[r - 1]), (d2, n2) = sizes(regions[r + 1])
+            let allSpace = (e.0..<e.1).allSatisfy { ops[$0].tok.kind == .space }
+            if allSpace || (length <= max(d1, n1) && length <= max(d2, n2)) {
+                for k in e.0..<e.1 {
+                    // Turned into a deletion of OLD's token and an insertion of NEW's; regroup orders them.
+                    let o = ops[k]
+                    ops[k] = Op(kind: .delete, tok: o.old!)
+                    ops[k].old = o.tok     // the insertion, unpacked by regroup
+                }
+                changed = true
+            }
+        }
+        return changed
+    }
+
+    /// In each change region, deletions first, then insertions and NEW's comment anchors, each in order.
+    /// A region that is one deleted and one inserted break (a heading level changed) keeps the insertion
+    /// first, so the text sits in the paragraph with NEW's properties.
+    private func regroup(_ ops: inout [Op]) {
+        var out: [Op] = []
+        out.reserveCapacity(ops.count + 16)
+        var i = 0
+        while i < ops.count {
+            if ops[i].kind == .equal { out.append(ops[i]); i += 1; continue }
+            var dels: [Op] = [], ins: [Op] = []
+            let atBoundary = out.isEmpty || out.last!.tok.kind == .mark || out.last!.tok.kind == .block
+            while i < ops.count && ops[i].kind != .equal {
+                let o = ops[i]
+                if o.kind == .delete {
+                    if let folded = o.old {
+                        dels.append(Op(kind: .delete, tok: o.tok))
+                        ins.append(Op(kind: .insert, tok: folded))
+                    } else {
+                        dels.append(o)
+                    }
+                } else {
+                    ins.append(o)
+                }
+                i += 1
+            }
+            // Each side keeps its order; of the two ways to put them together, the one where every whole
+            // block starts where a paragraph ends. One deleted and one inserted break (a kind change):
+            // the insertion first, so the text sits in the paragraph with NEW's properties.
+            let relevel = dels.count == 1 && ins.count == 1 && dels[0].tok.kind == .mark && ins[0].tok.kind == .mark
+            let first = relevel ? ins + dels : dels + ins
+            let second = relevel ? dels + ins : ins + dels
+            // A paragraph whose break goes away on accept or reject joins the next block, so a whole block
+            // may not follow a changed break unless that paragraph is empty (then it simply goes).
+            let next = i < ops.count ? ops[i] : nil
+            func blocksAtBoundaries(_ r: [Op]) -> Bool {
+                var boundary = atBoundary
+                var changedNonEmptyMark = false
+                for o in r + (next.map { [$0] } ?? []) {
+                    if o.tok.kind == .block && (!boundary || changedNonEmptyMark) { return false }
+                    if o.kind != .pass {
+                        changedNonEmptyMark = o.tok.kind == .mark && o.isChange && !boundary
+                        boundary = o.tok.kind == .mark || o.tok.kind == .block
+                    }
+                }
+                return true
+            }
+            out += blocksAtBoundaries(first) || !blocksAtBoundaries(second) ? first : second
+        }
+        ops = out
+    }
+
+    /// Moves each pure insertion or deletion along equal tokens of the same key to the best boundary:
+    /// ending with a paragraph break, else starting after one, else at word edges.
+    private func slide(_ ops: inout [Op]) {
+        var i = 0
+        while i < ops.count {
+            guard ops[i].isChange else { i += 1; continue }
+            var j = i
+            while j < ops.count && ops[j].kind == ops[i].kind { j += 1 }
+            // Only a pure region (equal tokens on both sides) slides.
+            let pureBefore = i == 0 || ops[i - 1].kind == .equal
+            let pureAfter = j == ops.count || ops[j].kind == .equal
+            guard pureBefore && pureAfter, j - i < 10_000 else { i = j; continue }
+            func score(_ s: Int, _ e: Int) -> Int {
+                var sc = 0
+                if ops[e - 1].tok.kind == .mark { sc += 8 }
+                if ops[s].tok.kind == .mark && (e == ops.count || ops[e].tok.kind == .mark) { sc += 6 }
+                if s == 0 || ops[s - 1].tok.kind == .mark { sc += 4 }
+                if ops[s].tok.kind != .space { sc += 1 }
+                if e == ops.count || ops[e].tok.kind == .space || ops[e].tok.kind == .mark || ops[e].tok.kind == .punct { sc += 1 }
+                if ops[e - 1].tok.kind != .space { sc += 1 }
+                return sc
+            }
+            var best = (score(i, j), 0)
+            // Left shifts.
+            var s = i, e = j, shift = 0
+            while s > 0, ops[s - 1].kind == .equal, ops[s - 1].tok.key == ops[e - 1].tok.key,
+                  ops[s - 1].tok.kind != .block, ops[e - 1].tok.kind != .comment {
+                s -= 1; e -= 1; shift -= 1
+                let sc = score(s, e)
+                if sc > best.0 { best = (sc, shift) }
+                if shift < -64 { break }
+            }
+            s = i; e = j; shift = 0
+            while e < ops.count, ops[e].kind == .equal, ops[e].tok.key == ops[s].tok.key,
+                  ops[e].tok.kind != .block, ops[s].tok.kind != .comment {
+                s += 1; e += 1; shift += 1
+                let sc = score(s, e)
+                if sc > best.0 { best = (sc, shift) }
+                if shift > 64 { break }
+            }
+            if best.1 != 0 { rotate(&ops, i, j, by: best.1) }
+            i = j + max(best.1, 0)
+        }
+    }
+
+    /// Shifts the change region ops[i..<j] by `k` positions over equal tokens of the same keys.
+    private func rotate(_ ops: inout [Op], _ i: Int, _ j: Int, by k: Int) {
+        let isInsert = ops[i].kind == .insert
+        // Rebuild the window directly: the change tokens and the equal tokens they slide over.
+        let lo = min(i, i + k), hi = max(j, j + k)
+        // Keys are equal along the slide, so the sequence of tokens per side is the same whichever op holds them.
+        // The side that has the change sees: [eq..., change...] → reassign in order.
+        var sideSeq: [Token] = []      // the changed side's tokens over the window, in order
+        var otherSeq: [Token] = []     // the other side's tokens over the window (equal only)
+        for idx in lo..<hi {
+            if idx >= i && idx < j {
+                sideSeq.append(ops[idx].tok)
+            } else {
+                sideSeq.append(isInsert ? ops[idx].tok : ops[idx].old!)
+                otherSeq.append(isInsert ? ops[idx].old! : ops[idx].tok)
+            }
+        }
+        let newStart = i + k, newEnd = j + k
+        var o = 0
+        for (n, idx) in (lo..<hi).enumerated() {
+            let t = sideSeq[n]
+            if idx >= newStart && idx < newEnd {
+                ops[idx] = Op(kind: isInsert ? .insert : .delete, tok: t)
+            } else {
+                let other = otherSeq[o]; o += 1
+                ops[idx] = isInsert ? Op(kind: .equal, tok: t, old: other) : Op(kind: .equal, tok: other, old: t)
+            }
+        }
+    }
+
+    // MARK: Moves
+
+    /// Pairs deleted and inserted spans of at least `minimumMoveWords` words with the same tokens.
+    private mutating func findMoves(_ ops: inout [Op]) {
+        struct Span { var start: Int; var end: Int; var words: Int }
+        func spans(_ kind: Op.Kind) -> [Span] {
+            var out: [Span] = []
+            var i = 0
+            while i < ops.count {
+                guard ops[i].kind == kind, ops[i].tok.kind != .mark, ops[i].tok.kind != .block else { i += 1; continue }
+                var j = i
+                var words = 0
+                while j < ops.count && ops[j].kind == kind && ops[j].tok.kind != .mark && ops[j].tok.kind != .block {
+                    if ops[j].tok.kind == .word { words += 1 }
+                    j += 1
+                }
+                var s = i, e = j
+                while s < e && ops[s].tok.kind == .space { s += 1 }
+                while e > s && ops[e - 1].tok.kind == .space { e -= 1 }
+                if words >= options.minimumMoveWords { out.append(Span(start: s, end: e, words: words)) }
+                i = j
+            }
+            return out
+        }
+        let dels = spans(.delete)
+        guard !dels.isEmpty else { return }
+        let inss = spans(.insert)
+        guard !inss.isEmpty else { return }
+        var byKey: [[Int]: [Int]] = [:]
+        for (n, d) in dels.enumerated() { byKey[(d.start..<d.end).map { ops[$0].tok.key }, default: []].append(n) }
+        for ins in inss {
+            let k = (ins.start..<ins.end).map { ops[$0].tok.key }
+            guard var list = byKey[k], !list.isEmpty else { continue }
+            let d = dels[list.removeFirst()]
+            byKey[k] = list
+            let id = Int32(moveCounter)
+            moveCounter += 1
+            for x in d.start..<d.end { ops[x].move = id }
+            for x in ins.start..<ins.end { ops[x].move = id }
+        }
+    }
+
+    // MARK: Building blocks
+
+    private mutating func build(_ ops: [Op], equalBlocks: [Int: Block], into out: inout [Block]) {
+        var runs: [Run] = []
+        var movesSeen = Set<Int32>()
+        func moveName(_ id: Int32) -> String { "move\(id + 1)" }
+        for (index, op) in ops.enumerated() {
+            if let b = equalBlocks[index] { out.append(b); continue }
+            let t = op.tok
+            switch t.kind {
+            case .mark:
+                var level: Int, style: ParagraphStyle
+                var mark: ParagraphMarkChange?
+                var styleChange: ParagraphStyleChange?
+                switch op.kind {
+                case .equal:
+                    let o = op.old!.props!, n = t.props!
+                    level = n.level; style = n.style
+                    if o.style != n.style && !options.ignoreFormatting {
+                        styleChange = ParagraphStyleChange(change: change, old: o.style)
+                        stats.paragraphStyleChanges += 1
+                    }
+                case .delete:
+                    level = t.props!.level; style = t.props!.style; mark = .deleted(change)
+                    stats.paragraphMarkChanges += 1
+                default:
+                    level = t.props!.level; style = t.props!.style; mark = .inserted(change)
+                    stats.paragraphMarkChanges += 1
+                }
+                let content = InlineBuilder.pairingSubstitutions(InlineBuilder.inlines(from: runs))
+                count(content)
+                runs = []
+                let p = Paragraph(content, style: style, markChange: mark, styleChange: styleChange)
+                out.append(level == 0 ? .paragraph(p) : .heading(level: level, p))
+            case .block:
+                if !runs.isEmpty {
+                    // Text with no break of its own before a block (cannot happen with well-formed streams).
+                    out.append(.paragraph(Paragraph(InlineBuilder.pairingSubstitutions(InlineBuilder.inlines(from: runs)))))
+                    runs = []
+                }
+                switch op.kind {
+                case .equal: out.append(compareContainer(op.old!.block!, t.block!))
+                case .delete: if let b = marked(t.block!, inserted: false) { out.append(b) }
+                case .insert: if let b = marked(t.block!, inserted: true) { out.append(b) }
+                case .pass: break
+                }
+            default:
+                switch op.kind {
+                case .equal:
+                    appendEqual(op, to: &runs)
+                case .delete, .insert:
+                    let ins = op.kind == .insert
+                    if t.kind == .word { if ins { stats.wordsInserted += 1 } else { stats.wordsDeleted += 1 } }
+                    let rc: RunChange
+                    if op.move >= 0 {
+                        rc = .move(Move(change: change, name: moveName(op.move), side: ins ? .to : .from))
+                        if ins && movesSeen.insert(op.move).inserted { stats.moves += 1 }
+                    } else {
+                        rc = ins ? .insertion(change) : .deletion(change)
+                    }
+                    for var r in t.runs {
+                        if case .atom(.noteReference(let id)) = r.content {
+                            if ins { insertedNotes.append(id) } else {
+                                let newID = "old-" + id
+                                deletedNotes.append((id, newID))
+                                r.content = .atom(.noteReference(newID))
+                            }
+                        }
+                        r.change = rc
+                        r.formatChange = nil
+                        runs.append(r)
+                    }
+                case .pass:
+                    runs += t.runs
+                }
+            }
+        }
+        if !runs.isEmpty {
+            out.append(.paragraph(Paragraph(InlineBuilder.pairingSubstitutions(InlineBuilder.inlines(from: runs)))))
+        }
+    }
+
+    /// NEW's runs of an equal token, with a formatting change where OLD's formatting differs.
+    private mutating func appendEqual(_ op: Op, to runs: inout [Run]) {
+        let n = op.tok, o = op.old!
+        if case .atom(.noteReference(let newID)) = n.runs.first?.content,
+           case .atom(.noteReference(let oldID)) = o.runs.first?.content {
+            notePairs.append((oldID, newID))
+        }
+        if options.ignoreFormatting {
+            runs += n.runs
+            return
+        }
+        if n.runs.count == 1 && o.runs.count == 1 {
+            var r = n.runs[0]
+            if o.runs[0].format != r.format { r.formatChange = FormatChange(change: change, old: o.runs[0].format) }
+            runs.append(r)
+            return
+        }
+        // Pieces cut differently on the two sides: split at every boundary of either.
+        var oldFormats: [TextFormat] = []
+        for r in o.runs { if case .text(let s) = r.content { oldFormats += Array(repeating: r.format, count: s.count) } }
+        var pos = 0
+        for r in n.runs {
+            guard case .text(let s) = r.content else { runs.append(r); continue }
+            var chunk = ""
+            var chunkOld: TextFormat?
+            func flush() {
+                guard !chunk.isEmpty else { return }
+                var piece = r
+                piece.content = .text(chunk)
+                if let of = chunkOld, of != r.format { piece.formatChange = FormatChange(change: change, old: of) }
+                runs.append(piece)
+                chunk = ""
+            }
+            for ch in s {
+                let of = pos < oldFormats.count ? oldFormats[pos] : r.format
+                if !chunk.isEmpty && of != chunkOld { flush() }
+                chunkOld = of
+                chunk.append(ch)
+                pos += 1
+            }
+            flush()
+        }
+    }
+
+    /// Counts the marks of a built paragraph's content.
+    private mutating func count(_ inlines: [Inline]) {
+        for i in inlines {
+            switch i {
+            case .insertion: stats.insertions += 1
+            case .deletion: stats.deletions += 1
+            case .substitution: stats.substitutions += 1; stats.insertions += 1; stats.deletions += 1
+            case .formatChange(_, let c): stats.formatChanges += 1; count(c)
+            case .move: break
+            default: count(i.children)
+            }
+        }
+    }
+
+    // MARK: Containers
+
+    private mutating func compareContainer(_ old: Block, _ new: Block) -> Block {
+        switch (old, new) {
+        case (.table(let a), .table(let b)): return compareTable(a, b)
+        case (.blockQuote(let a), .blockQuote(let b)): return .blockQuote(compare(a, b))
+        case (.list(let a), .list(let b)): return compareList(a, b)
+        default:
+            if Self.strippingComments(old) != Self.strippingComments(new) {
+                diagnostics.report(.compareUntrackedBlock,
+                                   "a changed \(Self.kindName(new)) block cannot carry tracked changes: the new version is kept unmarked")
+            }
+            return new
+        }
+    }
+
+    private mutating func compareList(_ a: List, _ b: List) -> Block {
+        var l = b
+        l.items = pairUp(a.items, b.items,
+                         key: { s, item in s.keys.key(.blockQuote(item.map(Self.strippingComments))) },
+                         paired: { s, x, y in s.compare(x, y) },
+                         deleted: { s, x in s.markedStory(x, inserted: false) },
+                         inserted: { s, y in s.markedStory(y, inserted: true) })
+        return .list(l)
+    }
+
+    private mutating func compareTable(_ a: Table, _ b: Table) -> Block {
+        var t = b
+        if a.columns.count != b.columns.count {
+            diagnostics.report(.compareTableColumns, "a table's columns changed: the new columns are kept")
+        }
+        var rows: [TableRow] = []
+        let oldRows = a.rows.enumerated().map { ($0.offset, $0.element) }
+        let newRows = b.rows.enumerated().map { ($0.offset, $0.element) }
+        let results: [(TableRow, Int?, Int?)] = pairUpRows(oldRows, newRows)
+        var acceptCount = 0, rejectCount = 0
+        var header: Int? = nil
+        if b.headerRowCount == 0 && a.headerRowCount == 0 { header = 0 }
+        for (idx, (row, oi, ni)) in results.enumerated() {
+            rows.append(row)
+            if ni != nil { acceptCount += 1 }
+            if oi != nil { rejectCount += 1 }
+            if header == nil && acceptCount == b.headerRowCount && rejectCount == a.headerRowCount {
+                header = idx + 1
+            }
+        }
+        t.rows = rows
+        t.headerRowCount = header ?? b.headerRowCount
+        return .table(t)
+    }
+
+    /// Rows aligned (equal rows by LCS, the rows between paired in order when they have as many cells).
+    private mutating func pairUpRows(_ a: [(Int, TableRow)], _ b: [(Int, TableRow)]) -> [(TableRow, Int?, Int?)] {
+        let ka = a.map { keys.key(.table(Table(columns: [], headerRowCount: 0, rows: [Self.stripRow($0.1)]))) }
+        let kb = b.map { keys.key(.table(Table(columns: [], headerRowCount: 0, rows: [Self.stripRow($0.1)]))) }
+        let m = SequenceDiff.matches(ka, kb, cap: 256)
+        var out: [(TableRow, Int?, Int?)] = []
+        var pa = 0, pb = 0
+        func gap(_ s: inout StoryComparer, _ i: Int, _ j: Int) {
+            while pa < i && pb < j && a[pa].1.cells.count == b[pb].1.cells.count {
+                var row = b[pb].1
+                for c in row.cells.indices { row.cells[c].blocks = s.compare(a[pa].1.cells[c].blocks, row.cells[c].blocks) }
+                out.append((row, a[pa].0, b[pb].0)); pa += 1; pb += 1
+            }
+            while pa < i {
+                var row = a[pa].1
+                for c in row.cells.indices { row.cells[c].blocks = s.markedStory(row.cells[c].blocks, inserted: false) }
+                row.change = .deleted(s.change); s.stats.rowChanges += 1
+                out.append((row, a[pa].0, nil)); pa += 1
+            }
+            while pb < j {
+                var row = b[pb].1
+                for c in row.cells.indices { row.cells[c].blocks = s.markedStory(row.cells[c].blocks, inserted: true) }
+                row.change = .inserted(s.change); s.stats.rowChanges += 1
+                out.append((row, nil, b[pb].0)); pb += 1
+            }
+        }
+        for (i, j) in m {
+            gap(&self, i, j)
+            var row = b[j].1
+            for c in row.cells.indices { row.cells[c].blocks = compare(a[i].1.cells[c].blocks, row.cells[c].blocks) }
+            out.append((row, a[i].0, b[j].0))
+            pa = i + 1; pb = j + 1
+        }
+        gap(&self, a.count, b.count)
+        return out
+    }
+
+    private static func stripRow(_ r: TableRow) -> TableRow {
+        var r = r
+        for c in r.cells.indices { r.cells[c].blocks = r.cells[c].blocks.map(strippingComments) }
+        return r
+    }
+
+    /// Aligns two arrays of stories (list items): equal ones by LCS, the others paired in order.
+    private mutating func pairUp(_ a: [[Block]], _ b: [[Block]],
+                                 key: (inout StoryComparer, [Block]) -> Int,
+                                 paired: (inout StoryComparer, [Block], [Block]) -> [Block],
+                                 deleted: (inout StoryComparer, [Block]) -> [Block],
+                                 inserted: (inout StoryComparer, [Block]) -> [Block]) -> [[Block]] {
+        var ka: [Int] = [], kb: [Int] = []
+        for x in a { ka.append(key(&self, x)) }
+        for y in b { kb.append(key(&self, y)) }
+        let m = SequenceDiff.matches(ka, kb, cap: 256)
+        var out: [[Block]] = []
+        var pa = 0, pb = 0
+        func gap(_ s: inout StoryComparer, _ i: Int, _ j: Int) {
+            while pa < i && pb < j { out.append(paired(&s, a[pa], b[pb])); pa += 1; pb += 1 }
+            while pa < i { out.append(deleted(&s, a[pa])); pa += 1 }
+            while pb < j { out.append(inserted(&s, b[pb])); pb += 1 }
+        }
+        for (i, j) in m {
+            gap(&self, i, j)
+            out.append(paired(&self, a[i], b[j]))
+            pa = i + 1; pb = j + 1
+        }
+        gap(&self, a.count, b.count)
+        return out
+    }
+
+    // MARK: Whole blocks inserted or deleted
+
+    /// A story marked wholly inserted or deleted: every paragraph's text, and every break but the last.
+    mutating func markedStory(_ blocks: [Block], inserted: Bool) -> [Block] {
+        var out: [Block] = []
+        for (n, b) in blocks.enumerated() {
+            guard var m = marked(b, inserted: inserted) else { continue }
+            if n == blocks.count - 1 || blocks[n + 1].paragraph == nil {
+                switch m {
+                case .paragraph(var p): if p.markChange != nil { stats.paragraphMarkChanges -= 1 }; p.markChange = nil; m = .paragraph(p)
+                case .heading(let l, var p): if p.markChange != nil { stats.paragraphMarkChanges -= 1 }; p.markChange = nil; m = .heading(level: l, p)
+                default: break
+                }
+            }
+            out.append(m)
+        }
+        return out
+    }
+
+    /// A block marked wholly inserted or deleted; nil for a deleted block the model cannot mark.
+    private mutating func marked(_ b: Block, inserted: Bool) -> Block? {
+        func markP(_ s: inout StoryComparer, _ p: Paragraph) -> Paragraph {
+            var p = p
+            var runs = p.content.runs
+            var words = 0
+            for k in runs.indices {
+                if case .atom(let a) = runs[k].content {
+                    switch a {
+                    case .commentStart, .commentEnd, .commentPoint:
+                        if !inserted { runs[k].content = .text("") }
+                        continue
+                    case .noteReference(let id):
+                        if inserted { s.insertedNotes.append(id) } else {
+                            s.deletedNotes.append((id, "old-" + id)); runs[k].content = .atom(.noteReference("old-" + id))
+                        }
+                    default: break
+                    }
+                }
+                if case .text(let t) = runs[k].content {
+                    var inWord = false
+                    for ch in t { let w = Tokenizer.classify(ch) == .word; if w && !inWord { words += 1 }; inWord = w }
+                }
+                runs[k].change = inserted ? .insertion(s.change) : .deletion(s.change)
+            }
+            if inserted { s.stats.wordsInserted += words } else { s.stats.wordsDeleted += words }
+            p.content = InlineBuilder.inlines(from: runs.filter { if case .text("") = $0.content { return false }; return true })
+            if !p.content.isEmpty { if inserted { s.stats.insertions += 1 } else { s.stats.deletions += 1 } }
+            p.markChange = inserted ? .inserted(s.change) : .deleted(s.change)
+            s.stats.paragraphMarkChanges += 1
+            return p
+        }
+        switch b {
+        case .paragraph(let p): return .paragraph(markP(&self, p))
+        case .heading(let l, let p): return .heading(level: l, markP(&self, p))
+        case .table(var t):
+            for r in t.rows.indices {
+                for c in t.rows[r].cells.indices { t.rows[r].cells[c].blocks = markedStory(t.rows[r].cells[c].blocks, inserted: inserted) }
+                t.rows[r].change = inserted ? .inserted(change) : .deleted(change)
+                stats.rowChanges += 1
+            }
+            return .table(t)
+        case .blockQuote(let c): return .blockQuote(markedStory(c, inserted: inserted))
+        case .list(var l):
+            l.items = l.items.map { markedStory($0, inserted: inserted) }
+            return .list(l)
+        case .codeBlock, .raw, .thematicBreak:
+            diagnostics.report(.compareUntrackedBlock,
+                               "an \(inserted ? "inserted" : "deleted") \(Self.kindName(b)) block cannot carry tracked changes: \(inserted ? "kept unmarked" : "left out")")
+            return inserted ? b : nil
+        }
+    }
+}

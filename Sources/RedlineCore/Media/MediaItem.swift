@@ -1,0 +1,82 @@
+import Foundation
+
+/// One picture a document carries, by content: its SHA-256, kind, size and header facts, and the
+/// temporary file holding its bytes (owned by the `MediaStore` that made it; removed when the last item
+/// referring to it is gone). Chunks carry this small value, never the bytes. Equal ids, equal bytes.
+public struct MediaItem: Hashable, Sendable, Codable {
+    /// Lowercase hex SHA-256 of the bytes.
+    public let id: String
+    public let kind: MediaKind
+    public let byteCount: Int
+    /// Pixel size and resolution, when the header is readable (PNG, JPEG, GIF, BMP).
+    public let info: PictureInfo?
+    let file: MediaFile?
+
+    init(id: String, kind: MediaKind, byteCount: Int, info: PictureInfo?, file: MediaFile?) {
+        self.id = id
+        self.kind = kind
+        self.byteCount = byteCount
+        self.info = info
+        self.file = file
+    }
+
+    /// The picture's bytes (read from its file).
+    public func bytes() throws -> [UInt8] {
+        guard let file else { throw RedlineError.io("the bytes of picture \(id.prefix(12)) are not available") }
+        guard let data = FileManager.default.contents(atPath: file.path) else {
+            throw RedlineError.io("cannot read the temporary copy of a picture (\(file.path))")
+        }
+        return [UInt8](data)
+    }
+
+    /// Calls `body` with the bytes in pieces of at most 64 KiB.
+    public func read(_ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+        guard let file, let h = FileHandle(forReadingAtPath: file.path) else {
+            throw RedlineError.io("the bytes of picture \(id.prefix(12)) are not available")
+        }
+        defer { try? h.close() }
+        while true {
+            let d = try h.read(upToCount: 1 << 16) ?? Data()
+            if d.isEmpty { break }
+            try d.withUnsafeBytes { try body($0) }
+        }
+    }
+
+    public static func == (a: MediaItem, b: MediaItem) -> Bool { a.id == b.id && a.kind == b.kind }
+    public func hash(into h: inout Hasher) { h.combine(id) }
+
+    enum CodingKeys: String, CodingKey { case id, kind, byteCount, info }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(String.self, forKey: .id)
+        kind = try c.decode(MediaKind.self, forKey: .kind)
+        byteCount = try c.decode(Int.self, forKey: .byteCount)
+        info = try c.decodeIfPresent(PictureInfo.self, forKey: .info)
+        file = nil
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id, forKey: .id)
+        try c.encode(kind, forKey: .kind)
+        try c.encode(byteCount, forKey: .byteCount)
+        try c.encodeIfPresent(info, forKey: .info)
+    }
+}
+
+/// A temporary file holding one picture; removed (with its folder, once empty) when released.
+final class MediaFile: Sendable {
+    let path: String
+    let directory: String
+
+    init(path: String, directory: String) {
+        self.path = path
+        self.directory = directory
+    }
+
+    deinit {
+        unlink(path)
+        rmdir(directory)
+    }
+}

@@ -1,0 +1,189 @@
+/// Gives every tracked change without an id (CriticMarkup, RTF) an ordinal id, "1", "2"... in reading
+/// order: the chunk's block, then its notes, then its comments' bodies. Changes that have an id (DOCX
+/// `w:id`) keep it and are not counted. The same input numbered twice gets the same ids, so the ids
+/// `redline changes` lists are the ones `--accept id=` selects (both run this stage first).
+public struct NumberChanges: ChunkStage {
+    private var next = 1
+
+    public init() {}
+
+    public mutating func process(_ chunk: Chunk, emit: (Chunk) throws -> Void) throws {
+        var c = chunk
+        c.block = number(c.block)
+        c.notes = c.notes.map { var n = $0; n.blocks = n.blocks.map { number($0) }; return n }
+        c.comments = c.comments.map { var m = $0; m.body = m.body.map { number($0) }; return m }
+        try emit(c)
+    }
+
+    public mutating func finish(emit: (Chunk) throws -> Void) throws {}
+
+    private mutating func assign(_ change: inout Change) {
+        guard change.id == nil || change.id?.isEmpty == true else { return }
+        change.id = String(next)
+        next += 1
+    }
+
+    private mutating func number(_ block: Block) -> Block {
+        switch block {
+        case .paragraph(let p): return .paragraph(number(p))
+        case .heading(let l, let p): return .heading(level: l, number(p))
+        case .table(var t):
+            for i in t.rows.indices {
+                switch t.rows[i].change {
+                case .inserted(var ch)?: assign(&ch); t.rows[i].change = .inserted(ch)
+                case .deleted(var ch)?: assign(&ch); t.rows[i].change = .deleted(ch)
+                case nil: break
+                }
+                for j in t.rows[i].cells.indices {
+                    t.rows[i].cells[j].blocks = t.rows[i].cells[j].blocks.map { number($0) }
+                }
+            }
+            return .table(t)
+        default:
+            return block.mapBlockArrays { $0.map { self.number($0) } }
+        }
+    }
+
+    private mutating func number(_ p: Paragraph) -> Paragraph {
+        var p = p
+        if var sc = p.styleChange { assign(&sc.change); p.styleChange = sc }
+        p.content = number(p.content)
+        switch p.markChange {
+        case .inserted(var ch)?: assign(&ch); p.markChange = .inserted(ch)
+        case .deleted(var ch)?: assign(&ch); p.markChange = .deleted(ch)
+        case nil: break
+        }
+        return p
+    }
+
+    private mutating func number(_ inlines: [Inline]) -> [Inline] {
+        var out: [Inline] = []
+        for inline in inlines {
+            out.append(numbered(inline))
+        }
+        return out
+    }
+
+    private mutating func numbered(_ inline: Inline) -> Inline {
+            switch inline {
+            case .insertion(var ch, let c): assign(&ch); return .insertion(ch, number(c))
+            case .deletion(var ch, let c): assign(&ch); return .deletion(ch, number(c))
+            case .substitution(var ch, let d, let i): assign(&ch); return .substitution(ch, deleted: number(d), inserted: number(i))
+            case .move(var m, let c): assign(&m.change); return .move(m, number(c))
+            case .formatChange(var f, let c): assign(&f.change); return .formatChange(f, number(c))
+            default:
+                return inline.mapChildren { self.number($0) }
+            }
+    }
+}
+
+/// The tracked changes and comments of model chunks (after `NumberChanges`), as `redline changes` lists
+/// them: one item per change (a substitution is a deletion and an insertion with one id), per paragraph
+/// mark, style and row change, and per comment, with story, paragraph number and the heading above.
+public struct ModelChangeList {
+    public private(set) var items: [ChangeListItem] = []
+    private var paragraph = 0
+    private var heading: String?
+    private var story = "body"
+    private var comments: [ChangeListItem] = []
+    private var anchors: [String: (Int, String?)] = [:]
+
+    public init() {}
+
+    /// Lists one chunk's changes.
+    public mutating func add(_ chunk: Chunk) {
+        story = "body"
+        block(chunk.block)
+        for n in chunk.notes {
+            story = "\(n.kind == .footnote ? "footnote" : "endnote") \(n.id)"
+            let saved = paragraph
+            paragraph = 0
+            for b in n.blocks { block(b) }
+            paragraph = saved
+        }
+        story = "body"
+        for c in chunk.comments {
+            let saved = paragraph
+            story = "comment \(c.id)"
+            paragraph = 0
+            for b in c.body { block(b) }
+            paragraph = saved
+            story = "body"
+            let at = anchors[c.id]
+            comments.append(ChangeListItem(id: c.id, kind: .comment, element: "comment", author: c.author, date: c.date,
+                                           story: "body", paragraph: at?.0 ?? 0, heading: at?.1 ?? heading,
+                                           after: ChangeListItem.shortened(c.body.map(\.plainText).joined(separator: " ")),
+                                           thread: c.parentID, resolved: c.resolved))
+        }
+    }
+
+    /// Every item: changes in reading order, then comments.
+    public var all: [ChangeListItem] { items + comments }
+
+    private mutating func item(_ kind: ChangeKind, _ element: String, _ ch: Change, before: String = "", after: String = "") {
+        items.append(ChangeListItem(id: ch.id ?? "", kind: kind, element: element, author: ch.author, date: ch.date,
+                                    story: story, paragraph: paragraph, heading: heading,
+                                    before: ChangeListItem.shortened(before), after: ChangeListItem.shortened(after)))
+    }
+
+    private mutating func block(_ b: Block) {
+        switch b {
+        case .paragraph(let p), .heading(_, let p):
+            paragraph += 1
+            if let sc = p.styleChange { item(.paragraph, "paragraph style", sc.change) }
+            inlines(p.content)
+            let text = Block.paragraph(p).plainText
+            switch p.markChange {
+            case .inserted(let ch)?: item(.paragraph, "inserted paragraph mark", ch, after: text)
+            case .deleted(let ch)?: item(.paragraph, "deleted paragraph mark", ch, before: text)
+            case nil: break
+            }
+            if case .heading = b, story == "body" { heading = ChangeListItem.shortened(text, limit: 80) }
+        case .table(let t):
+            for row in t.rows {
+                let text = row.cells.flatMap(\.blocks).map(\.plainText).joined(separator: " | ")
+                switch row.change {
+                case .inserted(let ch)?: item(.table, "inserted row", ch, after: text)
+                case .deleted(let ch)?: item(.table, "deleted row", ch, before: text)
+                case nil: break
+                }
+                for cell in row.cells { for x in cell.blocks { block(x) } }
+            }
+        default:
+            for arr in b.childBlocks { block(arr) }
+        }
+    }
+
+    private mutating func inlines(_ list: [Inline]) {
+        for i in list {
+            switch i {
+            case .insertion(let ch, let c):
+                item(.insertion, "insertion", ch, after: Inline.plain(c))
+                inlines(c)
+            case .deletion(let ch, let c):
+                item(.deletion, "deletion", ch, before: Inline.plain(c))
+                inlines(c)
+            case .substitution(let ch, let d, let n):
+                item(.deletion, "substitution", ch, before: Inline.plain(d))
+                item(.insertion, "substitution", ch, after: Inline.plain(n))
+                inlines(d)
+                inlines(n)
+            case .move(let m, let c):
+                item(.move, "move \(m.side.rawValue)", m.change, before: m.side == .from ? Inline.plain(c) : "",
+                     after: m.side == .to ? Inline.plain(c) : "")
+                inlines(c)
+            case .formatChange(let f, let c):
+                item(.formatting, "formatting", f.change, before: Inline.plain(c), after: Inline.plain(c))
+                inlines(c)
+            case .commentStart(let id), .commentPoint(let id):
+                if anchors[id] == nil { anchors[id] = (paragraph, heading) }
+            default:
+                inlines(i.children)
+            }
+        }
+    }
+}
+
+extension Inline {
+    static func plain(_ list: [Inline]) -> String { list.plainText }
+}

@@ -1,0 +1,333 @@
+import Foundation
+import Redline
+import RedlineCore
+import RedlineDOCX
+import RedlineXML
+import RedlineZip
+import XCTest
+
+/// Review in place (issue 14): DOCX → DOCX with decisions applied to the original package.
+final class InPlaceReviewTests: XCTestCase {
+    // MARK: Helpers
+
+    static func review(_ input: DocumentInput, _ options: ReviewOptions) throws -> [UInt8] {
+        var out: [UInt8] = []
+        try DOCXInPlaceReview.apply(input, review: options) { out.append(contentsOf: $0) }
+        return out
+    }
+
+    static func review(_ path: String, _ options: ReviewOptions) throws -> [UInt8] {
+        try review(.file(path), options)
+    }
+
+    /// Revision elements (and w:delText) in the story, styles and numbering parts.
+    static let revisionPattern = try! NSRegularExpression(pattern:
+        "<w:(ins|del|moveFrom|moveTo|moveFromRangeStart|moveFromRangeEnd|moveToRangeStart|moveToRangeEnd|rPrChange|pPrChange|sectPrChange|tblPrChange|trPrChange|tcPrChange|tblGridChange|tblPrExChange|numberingChange|cellIns|cellDel|cellMerge|customXmlInsRangeStart|customXmlDelRangeStart|customXmlMoveFromRangeStart|customXmlMoveToRangeStart)[ />]")
+    /// The revision elements `redline changes` lists one line for (ends of ranges have no line).
+    static let listedPattern = try! NSRegularExpression(pattern:
+        "<w:(ins|del|moveFrom|moveTo|moveFromRangeStart|moveToRangeStart|rPrChange|pPrChange|sectPrChange|tblPrChange|trPrChange|tcPrChange|tblGridChange|tblPrExChange|numberingChange|cellIns|cellDel|cellMerge|customXmlInsRangeStart|customXmlDelRangeStart|customXmlMoveFromRangeStart|customXmlMoveToRangeStart)[ />]")
+
+    static func count(_ pattern: NSRegularExpression, _ s: String) -> Int {
+        pattern.numberOfMatches(in: s, range: NSRange(s.startIndex..., in: s))
+    }
+
+    static func isStory(_ name: String) -> Bool {
+        name.range(of: #"^word/(document|header\d*|footer\d*|footnotes|endnotes|comments|styles|numbering)\.xml$"#,
+                   options: .regularExpression) != nil
+    }
+
+    static func parts(_ docx: [UInt8]) throws -> [String: [UInt8]] {
+        let a = try ZipArchive(bytes: docx)
+        var out: [String: [UInt8]] = [:]
+        for e in a.entries where !e.isDirectory { out[e.name] = try a.read(e) }
+        return out
+    }
+
+    /// The text (w:t only) of every paragraph of the body, in document order of their ends.
+    static func paragraphs(_ docx: [UInt8]) throws -> [String] {
+        let xml = try parts(docx)["word/document.xml"] ?? []
+        let w = 1
+        let x = try XMLReader(bytes: xml, name: "document.xml",
+                              namespaces: ["http://schemas.openxmlformats.org/wordprocessingml/2006/main": w])
+        var stack: [String] = [], out: [String] = [], inT = false
+        while let k = try x.next() {
+            switch k {
+            case .start where x.namespace == w:
+                if x.localName == "p" { stack.append("") }
+                if x.localName == "t" { inT = true }
+            case .end where x.namespace == w:
+                if x.localName == "p", let p = stack.popLast() { out.append(p) }
+                if x.localName == "t" { inT = false }
+            case .text where inT && !stack.isEmpty: stack[stack.count - 1] += x.text
+            default: break
+            }
+        }
+        return out
+    }
+
+    static func storyText(_ docx: [UInt8]) throws -> [String: String] {
+        try parts(docx).filter { isStory($0.key) }.mapValues { String(decoding: $0, as: UTF8.self) }
+    }
+
+    // MARK: Oracles
+
+    /// Every Open-Xml-PowerTools X.docx with X-Accepted.docx / X-Rejected.docx: the oracle's paragraphs
+    /// and text, no revision element left, every other part byte-identical to the input.
+    func testPowerToolsOracles() throws {
+        let dir = Fixtures.corpus.appendingPathComponent("Open-Xml-PowerTools")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []
+        let bases = names.filter { $0.hasSuffix("-Accepted.docx") }.map { String($0.dropLast("-Accepted.docx".count)) }
+        guard !bases.isEmpty else { throw XCTSkip("the shared corpus is not there") }
+        var checked = 0
+        for base in bases.sorted() {
+            let input = dir.appendingPathComponent(base + ".docx").path
+            let original = try [UInt8](Data(contentsOf: URL(fileURLWithPath: input)))
+            for (mode, suffix) in [(ChangeMode.accept, "Accepted"), (.reject, "Rejected")] {
+                let oraclePath = dir.appendingPathComponent("\(base)-\(suffix).docx").path
+                guard FileManager.default.fileExists(atPath: oraclePath) else { continue }
+                let out = try Self.review(input, ReviewOptions(changes: mode))
+                let oracle = try [UInt8](Data(contentsOf: URL(fileURLWithPath: oraclePath)))
+                XCTAssertEqual(try Self.paragraphs(out), try Self.paragraphs(oracle), "\(base) \(mode)")
+                for (name, text) in try Self.storyText(out) {
+                    XCTAssertEqual(Self.count(Self.revisionPattern, text), 0, "\(base) \(mode): revisions left in \(name)")
+                }
+                let before = try Self.parts(original), after = try Self.parts(out)
+                for (name, bytes) in after where !Self.isStory(name) {
+                    XCTAssertEqual(bytes, before[name], "\(base) \(mode): \(name) changed")
+                }
+                checked += 1
+            }
+        }
+        XCTAssertGreaterThanOrEqual(checked, 10)
+    }
+
+    /// Every DOCX of the shared corpus with tracked changes, accepted and rejected in place: no revision
+    /// left, headers, footers, media and theme byte-identical, the output valid when the input is.
+    func testCorpusAcceptAndReject() throws {
+        let validator = Fixtures.repo.appendingPathComponent("../shared/tools/ooxml-validate").standardized.path
+        let canValidate = FileManager.default.isExecutableFile(atPath: validator)
+        let dir = try DOCXTest.temporaryDirectory()
+        var reviewed = 0
+        for rel in Fixtures.sharedDOCX() {
+            let path = Fixtures.shared(rel)
+            guard let original = try? [UInt8](Data(contentsOf: URL(fileURLWithPath: path))),
+                  let before = try? Self.parts(original) else { continue }
+            let stories = before.filter { Self.isStory($0.key) && !$0.key.hasSuffix("styles.xml") && !$0.key.hasSuffix("numbering.xml") }
+            guard stories.values.contains(where: { Self.count(Self.revisionPattern, String(decoding: $0, as: UTF8.self)) > 0 }) else { continue }
+            let inputValid = try canValidate && DOCXTest.run([validator, path]).status == 0
+            for mode in [ChangeMode.accept, .reject] {
+                let out: [UInt8]
+                do { out = try Self.review(path, ReviewOptions(changes: mode)) } catch {
+                    XCTFail("\(rel) \(mode): \(error)"); continue
+                }
+                let after = try Self.parts(out)
+                for (name, text) in try Self.storyText(out) {
+                    XCTAssertEqual(Self.count(Self.revisionPattern, text), 0, "\(rel) \(mode): revisions left in \(name)")
+                }
+                for (name, bytes) in after where name.range(of: #"^word/(header|footer|media/|theme/)"#, options: .regularExpression) != nil {
+                    XCTAssertEqual(bytes, before[name], "\(rel) \(mode): \(name) changed")
+                }
+                if inputValid {
+                    let file = dir.appendingPathComponent("\(reviewed)-\(mode).docx")
+                    try Data(out).write(to: file)
+                    let r = try DOCXTest.run([validator, file.path])
+                    XCTAssertEqual(r.status, 0, "\(rel) \(mode): invalid after review: \(r.out.suffix(400))")
+                }
+                reviewed += 1
+            }
+        }
+        XCTAssertGreaterThanOrEqual(reviewed, 30)
+    }
+
+    /// LibreOffice opens reviewed documents (a sample: the oracles' inputs, accepted).
+    func testLibreOfficeOpensReviewed() throws {
+        let dir = Fixtures.corpus.appendingPathComponent("Open-Xml-PowerTools")
+        for base in ["RP015-MoveFrom-MoveTo", "RP036-Vert-Merged-Cells", "RP047-Inserted-and-Deleted-Paragraph-Mark"] {
+            let path = dir.appendingPathComponent(base + ".docx").path
+            guard FileManager.default.fileExists(atPath: path) else { throw XCTSkip("the shared corpus is not there") }
+            let out = try DOCXTest.file(try Self.review(path, ReviewOptions(changes: .accept)), named: base + ".docx")
+            let text = try DOCXTest.libreOfficeText(out)
+            XCTAssertFalse(text.isEmpty, base)
+        }
+    }
+
+    // MARK: Listing
+
+    /// `redline changes` lists one item per revision element and per comment of the XML.
+    func testListingCountsEqualTheXML() throws {
+        var checked = 0
+        for rel in Fixtures.sharedDOCX() {
+            let path = Fixtures.shared(rel)
+            guard let original = try? [UInt8](Data(contentsOf: URL(fileURLWithPath: path))),
+                  let parts = try? Self.parts(original), parts["word/document.xml"] != nil else { continue }
+            let items: [ChangeListItem]
+            do { items = try DOCXInPlaceReview.list(.file(path)) } catch { continue }
+            var revisions = 0, comments = 0
+            for (name, bytes) in parts where Self.isStory(name) {
+                var s = String(decoding: bytes, as: UTF8.self)
+                // A revision inside a properties change's record (the old w:tcPr's w:cellMerge) belongs to
+                // that record: counted once, as the record.
+                s = s.replacingOccurrences(of: #"(<w:(\w+)Change [^>]*[^/]>).*?</w:\2Change>"#, with: "$1",
+                                           options: .regularExpression)
+                revisions += Self.count(Self.listedPattern, s)
+                if name == "word/comments.xml" { comments += s.components(separatedBy: "<w:comment ").count - 1 }
+            }
+            XCTAssertEqual(items.filter { $0.kind != .comment }.count, revisions, "\(rel): changes")
+            XCTAssertEqual(items.filter { $0.kind == .comment }.count, comments, "\(rel): comments")
+            checked += 1
+        }
+        XCTAssertGreaterThan(checked, 40)
+    }
+
+    // MARK: Selective review
+
+    static let multiAuthor = """
+    <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+    <w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" xmlns:w14="http://schemas.microsoft.com/office/word/2010/wordml"><w:body>\
+    <w:p><w:r><w:t xml:space="preserve">One </w:t></w:r><w:ins w:id="1" w:author="Ann" w:date="2024-01-10T10:00:00Z"><w:r><w:t>ann-in</w:t></w:r></w:ins>\
+    <w:del w:id="2" w:author="Bob" w:date="2024-02-10T10:00:00Z"><w:r><w:delText>bob-out</w:delText></w:r></w:del>\
+    <w:ins w:id="3" w:author="Bob" w:date="2024-02-11T10:00:00Z"><w:r><w:t>bob-in</w:t></w:r></w:ins>\
+    <w:del w:id="4" w:author="Ann" w:date="2024-01-12T10:00:00Z"><w:r><w:delText>ann-out</w:delText></w:r></w:del>\
+    <w:r><w:rPr><w:b/><w:rPrChange w:id="5" w:author="Bob" w:date="2024-02-12T10:00:00Z"><w:rPr/></w:rPrChange></w:rPr><w:t>bold</w:t></w:r></w:p>\
+    <w:p><w:pPr><w:rPr><w:del w:id="6" w:author="Ann" w:date="2024-01-13T10:00:00Z"/></w:rPr></w:pPr><w:r><w:t>Two</w:t></w:r></w:p>\
+    <w:p><w:pPr><w:jc w:val="center"/><w:pPrChange w:id="7" w:author="Bob" w:date="2024-02-13T10:00:00Z"><w:pPr/></w:pPrChange></w:pPr><w:r><w:t>Three</w:t></w:r></w:p>\
+    <w:sectPr><w:pgSz w:w="12240" w:h="15840"/></w:sectPr></w:body></w:document>
+    """
+
+    static func package(document: String) throws -> [UInt8] {
+        let z = try ZipWriter()
+        try z.add("[Content_Types].xml", text: """
+        <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+        <Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>
+        """)
+        try z.add("_rels/.rels", text: """
+        <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+        <Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>
+        """)
+        try z.add("word/document.xml", text: document)
+        var out: [UInt8] = []
+        try z.finish { out.append(contentsOf: $0) }
+        return out
+    }
+
+    /// The outer XML of every revision element by id (`w:id` → its text in the output).
+    static func revisions(_ docx: [UInt8]) throws -> [String: String] {
+        let s = String(decoding: try parts(docx)["word/document.xml"] ?? [], as: UTF8.self)
+        let re = try NSRegularExpression(pattern: #"<w:(ins|del|rPrChange|pPrChange) w:id="(\d+)"[^>]*?(/>|>.*?</w:\1>)"#)
+        var out: [String: String] = [:]
+        for m in re.matches(in: s, range: NSRange(s.startIndex..., in: s)) {
+            out[String(s[Range(m.range(at: 2), in: s)!])] = String(s[Range(m.range, in: s)!])
+        }
+        return out
+    }
+
+    func testAcceptingOneAuthorLeavesTheOthersExactly() throws {
+        let input = try Self.package(document: Self.multiAuthor)
+        let before = try Self.revisions(input)
+        XCTAssertEqual(before.count, 7)
+        let out = try Self.review(.bytes(input), ReviewOptions(accept: [try ChangeFilter(parsing: "author=Ann")]))
+        let after = try Self.revisions(out)
+        XCTAssertEqual(Set(after.keys), ["2", "3", "5", "7"])
+        for id in ["2", "3", "5", "7"] { XCTAssertEqual(after[id], before[id], "Bob's change \(id)") }
+        // Ann's insertion kept as text, her deletion gone, her deleted paragraph mark joins "Two" to "Three".
+        XCTAssertEqual(try Self.paragraphs(out), ["One ann-inbob-inbold", "TwoThree"])
+    }
+
+    func testFiltersCompose() throws {
+        let input = try Self.package(document: Self.multiAuthor)
+        let before = try Self.revisions(input)
+        // Accept Bob's insertions, reject everything formatted; the rest stays.
+        let options = ReviewOptions(accept: [try ChangeFilter(parsing: "author=Bob,kind=insertion")],
+                                    reject: [try ChangeFilter(parsing: "kind=formatting")])
+        let after = try Self.revisions(try Self.review(.bytes(input), options))
+        XCTAssertEqual(Set(after.keys), ["1", "2", "4", "6", "7"])
+        for (id, xml) in after { XCTAssertEqual(xml, before[id]) }
+        let out = try Self.review(.bytes(input), options)
+        let doc = String(decoding: try Self.parts(out)["word/document.xml"]!, as: UTF8.self)
+        XCTAssertFalse(doc.contains("<w:b/>"), "the rejected formatting change restores the old run properties")
+        // Dates: before= selects Ann's January changes only.
+        let dated = try Self.revisions(try Self.review(.bytes(input), ReviewOptions(reject: [try ChangeFilter(parsing: "before=2024-02-01")])))
+        XCTAssertEqual(Set(dated.keys), ["2", "3", "5", "7"])
+    }
+
+    func testListedIDsRoundTripIntoAcceptID() throws {
+        let input = try Self.package(document: Self.multiAuthor)
+        let items = try DOCXInPlaceReview.list(.bytes(input))
+        XCTAssertEqual(items.map(\.id), ["1", "2", "3", "4", "5", "6", "7"])
+        XCTAssertEqual(items.map(\.kind), [.insertion, .deletion, .insertion, .deletion, .formatting, .paragraph, .paragraph])
+        XCTAssertEqual(items[1].before, "bob-out")
+        XCTAssertEqual(items[0].after, "ann-in")
+        for item in items {
+            let out = try Self.review(.bytes(input), ReviewOptions(accept: [try ChangeFilter(parsing: "id=\(item.id)")]))
+            XCTAssertEqual(Set(try Self.revisions(out).keys), Set(items.map(\.id)).subtracting([item.id]), "id=\(item.id)")
+        }
+    }
+
+    /// Ordinals for formats without ids: the listing and the model's ReviewTransform agree.
+    func testCriticMarkupOrdinalsRoundTrip() throws {
+        let md = "Alpha {++one++} beta {--two--} gamma {++three++}.\n"
+        let md1 = try XCTUnwrap(FormatRegistry.named("md"))
+        let items = try ChangeListing.list(.bytes(Array(md.utf8)), format: md1)
+        XCTAssertEqual(items.map(\.id), ["1", "2", "3"])
+        XCTAssertEqual(items.map(\.kind), [.insertion, .deletion, .insertion])
+        let doc = try Converter.read(.bytes(Array(md.utf8)), format: md1)
+        var stage = ReviewTransform(ReviewOptions(reject: [try ChangeFilter(parsing: "id=3")]))
+        var out: [Chunk] = []
+        for c in doc.chunks { try stage.process(c) { out.append($0) } }
+        try stage.finish { out.append($0) }
+        let text = out.map { $0.block.plainText }.joined()
+        XCTAssertTrue(text.contains("one") && text.contains("two") && !text.contains("three"), text)
+    }
+
+    // MARK: Comments
+
+    func testDroppingCommentsRemovesAnchorsAndParts() throws {
+        let dir = Fixtures.corpus
+        let candidates = Fixtures.sharedDOCX().filter {
+            (try? Self.parts([UInt8](Data(contentsOf: dir.appendingPathComponent($0)))))?["word/comments.xml"] != nil
+        }
+        guard let rel = candidates.first else { throw XCTSkip("no DOCX with comments in the corpus") }
+        let out = try Self.review(Fixtures.shared(rel), ReviewOptions(comments: .drop))
+        let parts = try Self.parts(out)
+        XCTAssertNil(parts["word/comments.xml"], rel)
+        let doc = String(decoding: parts["word/document.xml"]!, as: UTF8.self)
+        XCTAssertFalse(doc.contains("commentRangeStart") || doc.contains("commentReference"), rel)
+        let rels = String(decoding: parts["word/_rels/document.xml.rels"]!, as: UTF8.self)
+        XCTAssertFalse(rels.contains("comments.xml"), rel)
+        let types = String(decoding: parts["[Content_Types].xml"]!, as: UTF8.self)
+        XCTAssertFalse(types.contains("/word/comments.xml"), rel)
+    }
+
+    // MARK: Bad input
+
+    func testBadInputFailsWithoutOutputAndLeavesInputAlone() throws {
+        let dir = try DOCXTest.temporaryDirectory()
+        let notZip = dir.appendingPathComponent("bad.docx")
+        try Data("not a zip".utf8).write(to: notZip)
+        let outPath = dir.appendingPathComponent("out.docx").path
+        XCTAssertThrowsError(try InPlaceReview.review(.file(notZip.path), toFile: outPath, review: ReviewOptions(changes: .accept)))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: outPath))
+        // Malformed document.xml: one error, no output, the input unchanged.
+        let broken = try Self.package(document: "<w:document xmlns:w=\"http://schemas.openxmlformats.org/wordprocessingml/2006/main\"><w:body><w:p>")
+        let brokenPath = dir.appendingPathComponent("broken.docx")
+        try Data(broken).write(to: brokenPath)
+        XCTAssertThrowsError(try InPlaceReview.review(.file(brokenPath.path), toFile: outPath, review: ReviewOptions(changes: .accept))) {
+            XCTAssertTrue(($0 as? RedlineError)?.message.contains("document.xml") == true, "\($0)")
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: outPath))
+        XCTAssertEqual(try [UInt8](Data(contentsOf: brokenPath)), broken)
+    }
+
+    /// The route: DOCX → DOCX with decisions goes in place unless an option needs the model.
+    func testRoute() throws {
+        let docx = try XCTUnwrap(FormatRegistry.named("docx")), md = try XCTUnwrap(FormatRegistry.named("md"))
+        let accept = ReviewOptions(changes: .accept)
+        XCTAssertTrue(InPlaceReview.applies(from: docx, to: docx, review: accept, write: WriteOptions()))
+        XCTAssertFalse(InPlaceReview.applies(from: docx, to: docx, review: ReviewOptions(), write: WriteOptions()))
+        XCTAssertFalse(InPlaceReview.applies(from: docx, to: md, review: accept, write: WriteOptions()))
+        XCTAssertFalse(InPlaceReview.applies(from: docx, to: docx, review: accept, write: WriteOptions(referenceDocument: "ref.docx")))
+        XCTAssertFalse(InPlaceReview.applies(from: docx, to: docx, review: accept,
+                                             write: WriteOptions(paragraphPreset: ParagraphStyle())))
+        XCTAssertTrue(InPlaceReview.applies(from: docx, to: docx, review: accept, write: WriteOptions(preserveFormatting: true)))
+    }
+}

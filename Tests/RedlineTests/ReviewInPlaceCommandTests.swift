@@ -1,0 +1,94 @@
+import Foundation
+import Redline
+import RedlineZip
+import XCTest
+
+/// `redline convert`/`export` DOCX → DOCX review in place, and `redline changes`, as users run them.
+final class ReviewInPlaceCommandTests: XCTestCase {
+    var tmp: String!
+
+    override func setUpWithError() throws {
+        tmp = NSTemporaryDirectory() + "redline-review-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: tmp, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(atPath: tmp)
+    }
+
+    static let sample = RepositoryPaths.sharedCorpus + "/Open-Xml-PowerTools/RP047-Inserted-and-Deleted-Paragraph-Mark.docx"
+
+    func parts(_ path: String) throws -> [String: [UInt8]] {
+        let a = try ZipArchive(path: path)
+        var out: [String: [UInt8]] = [:]
+        for e in a.entries where !e.isDirectory { out[e.name] = try a.read(e) }
+        return out
+    }
+
+    func requireSample() throws {
+        guard FileManager.default.fileExists(atPath: Self.sample) else { throw XCTSkip("the shared corpus is not there") }
+    }
+
+    func testConvertDOCXToDOCXReviewsInPlace() throws {
+        try requireSample()
+        let before = try Data(contentsOf: URL(fileURLWithPath: Self.sample))
+        let out = tmp + "/clean.docx"
+        let r = try RedlineBinary.run(["convert", Self.sample, "-o", out, "--changes", "accept"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let a = try parts(Self.sample), b = try parts(out)
+        XCTAssertEqual(Set(a.keys), Set(b.keys), "the same parts (the model path would write others)")
+        for (name, bytes) in b where name != "word/document.xml" { XCTAssertEqual(bytes, a[name], name) }
+        XCTAssertFalse(String(decoding: b["word/document.xml"]!, as: UTF8.self).contains("<w:ins "))
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: Self.sample)), before, "the input is never modified")
+    }
+
+    func testExportToDOCXWritesThreeVersionsInPlace() throws {
+        try requireSample()
+        let r = try RedlineBinary.run(["export", Self.sample, "--to", "docx", "-o", tmp + "/v/", "-q"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let base = tmp + "/v/RP047-Inserted-and-Deleted-Paragraph-Mark"
+        let input = try parts(Self.sample)
+        XCTAssertEqual(try parts(base + ".marked.docx"), input, "marked: the input's parts unchanged")
+        for v in ["clean", "original"] {
+            let p = try parts(base + ".\(v).docx")
+            XCTAssertEqual(Set(p.keys), Set(input.keys), v)
+            for (name, bytes) in p where name != "word/document.xml" { XCTAssertEqual(bytes, input[name], "\(v): \(name)") }
+            let doc = String(decoding: p["word/document.xml"]!, as: UTF8.self)
+            XCTAssertFalse(doc.contains("<w:ins ") || doc.contains("<w:del "), v)
+        }
+    }
+
+    func testChangesListsInEachFormat() throws {
+        try requireSample()
+        let text = try RedlineBinary.run(["changes", Self.sample])
+        XCTAssertEqual(text.status, 0, text.stderr)
+        let xml = String(decoding: try parts(Self.sample)["word/document.xml"]!, as: UTF8.self)
+        let revisions = xml.components(separatedBy: "<w:ins ").count - 1 + xml.components(separatedBy: "<w:del ").count - 1
+        XCTAssertEqual(text.stdout.split(separator: "\n").count, revisions)
+        let json = try RedlineBinary.run(["changes", Self.sample, "--format", "json"])
+        let items = try JSONDecoder().decode([ChangeListItem].self, from: Data(json.stdout.utf8))
+        XCTAssertEqual(items.count, revisions)
+        let csv = try RedlineBinary.run(["changes", Self.sample, "--format", "csv"])
+        XCTAssertEqual(csv.stdout.split(separator: "\r\n").count, revisions + 1)
+        XCTAssertTrue(csv.stdout.hasPrefix("id,kind,element,author,date,story,paragraph,heading,before,after,thread,resolved"))
+        let r = try RedlineBinary.run(["changes", Self.sample, "--format", "bogus"])
+        XCTAssertEqual(r.status, 2)
+        let md = tmp + "/in.md"
+        try "A {++b++} c {--d--} e.\n".write(toFile: md, atomically: true, encoding: .utf8)
+        let mdList = try RedlineBinary.run(["changes", md, "--format", "csv"])
+        XCTAssertEqual(mdList.status, 0, mdList.stderr)
+        XCTAssertTrue(mdList.stdout.contains("\r\n1,insertion,") && mdList.stdout.contains("\r\n2,deletion,"), mdList.stdout)
+    }
+
+    func testBadInputIsOneErrorAndNoOutput() throws {
+        let bad = tmp + "/bad.docx"
+        try Data("PK\u{3}\u{4}broken".utf8).write(to: URL(fileURLWithPath: bad))
+        let out = tmp + "/out.docx"
+        let r = try RedlineBinary.run(["convert", bad, "-o", out, "--changes", "accept"])
+        XCTAssertEqual(r.status, 1)
+        XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, r.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out))
+        let l = try RedlineBinary.run(["changes", bad])
+        XCTAssertEqual(l.status, 1)
+    }
+}

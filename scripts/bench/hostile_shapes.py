@@ -1,0 +1,50 @@
+#!/usr/bin/env python3
+"""Writes the hostile input shapes of issue 15 at a scale: python3 hostile_shapes.py OUTDIR [SCALE].
+
+SCALE 1.0 is the size the issue names; the robustness benchmark (scripts/bench/70-hostile.sh) runs 0.5
+and 1.0 to show time and memory grow linearly. Every file is generated: nothing large is committed."""
+import os, sys, zipfile
+
+out = sys.argv[1]
+scale = float(sys.argv[2]) if len(sys.argv) > 2 else 1.0
+os.makedirs(out, exist_ok=True)
+n = lambda k: max(1, int(k * scale))
+
+def w(name, data):
+    with open(os.path.join(out, name), 'wb') as f:
+        f.write(data if isinstance(data, bytes) else data.encode())
+
+# Many CriticMarkup marks on one Markdown line (5 MB at scale 1).
+w('critic-line.md', 'word {++ins++} more ' * n(262144) + '\n')
+# A 50,000-column Markdown table.
+cols = n(50000)
+w('wide-table.md', '|' + '|'.join('c%d' % i for i in range(cols)) + '|\n|' + '|'.join(['-'] * cols) + '|\n|' + '|'.join('v%d' % i for i in range(cols)) + '|\n')
+# 100,000 fenced divs.
+w('fenced-divs.md', ''.join('::: {custom-style="S%d"}\npara %d\n:::\n\n' % (i % 7, i) for i in range(n(100000))))
+# 1,000,000 alternately bold and italic runs in one paragraph (Markdown and RTF inputs).
+w('bold-italic.md', ''.join('**b%d** *i%d* ' % (i, i) for i in range(n(500000))) + '\n')
+w('bold-italic.rtf', '{\\rtf1\\ansi{\\fonttbl{\\f0 Times;}}\\pard ' + ''.join('{\\b b%d }{\\i i%d }' % (i, i) for i in range(n(500000))) + '\\par}')
+# An RTF table with 100,000 cells (1,000 rows of 100).
+rows, per = n(1000), 100
+row = '\\trowd ' + ''.join('\\cellx%d' % (100 * (k + 1)) for k in range(per)) + ' ' + ''.join('\\pard\\intbl c%d\\cell ' % k for k in range(per)) + '\\row\n'
+w('table-cells.rtf', '{\\rtf1\\ansi{\\fonttbl{\\f0 Times;}}\n' + row * rows + '\\pard\\par}')
+# A one-paragraph RTF of 100 MB (memory must not follow the paragraph's size beyond a small multiple).
+words = b'lorem ipsum dolor sit amet ' * 1000
+w('one-paragraph.rtf', b'{\\rtf1\\ansi{\\fonttbl{\\f0 Times;}}\\pard ' + words * n(3700) + b'\\par}')
+
+# w:ins/w:del nested 9,000 deep in a DOCX.
+depth = n(9000)
+body = ''.join('<w:ins w:id="%d" w:author="A"><w:del w:id="%d" w:author="B">' % (2 * k, 2 * k + 1) for k in range(depth // 2))
+body += '<w:r><w:t>deep</w:t></w:r>' + '</w:del></w:ins>' * (depth // 2)
+doc = ('<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
+       '<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p>'
+       + body + '</w:p></w:body></w:document>')
+def docx(name, document):
+    with zipfile.ZipFile(os.path.join(out, name), 'w', zipfile.ZIP_DEFLATED) as z:
+        z.writestr('[Content_Types].xml', '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>')
+        z.writestr('_rels/.rels', '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>')
+        z.writestr('word/document.xml', document)
+docx('nested-changes.docx', doc)
+# An ordinary DOCX with 1,000,000 runs (about 25 MB): must not be refused as a zip bomb.
+runs = '<w:r><w:rPr><w:b/></w:rPr><w:t xml:space="preserve">word </w:t></w:r><w:r><w:rPr><w:i/></w:rPr><w:t xml:space="preserve">word </w:t></w:r>' * n(500000)
+docx('million-runs.docx', '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p>' + runs + '</w:p></w:body></w:document>')
