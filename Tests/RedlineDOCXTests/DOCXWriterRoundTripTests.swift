@@ -83,7 +83,7 @@ enum DOCXRoundTrip {
 
     /// Every `.docx` under `../shared/corpus`, sorted.
     static func corpusFiles() -> [URL] {
-        let root = repository.deletingLastPathComponent().appendingPathComponent("shared/corpus")
+        let root = URL(fileURLWithPath: RepositoryPaths.sharedCorpus).standardized
         guard let e = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil) else { return [] }
         return e.compactMap { $0 as? URL }.filter { $0.pathExtension == "docx" }.sorted { $0.path < $1.path }
     }
