@@ -57,9 +57,13 @@ extension RedlineCommand {
 
         @OptionGroup(title: "Formatting of the lossy: conversions") public var formatting: FormattingFlags
 
+        @Option(help: ArgumentHelp("Compare the one input with this older version: 'changes' are the differences (see redline compare).", valueName: "OLD"))
+        public var against: String?
+
         public init() {}
 
         public func run() throws {
+            if let against { try runAgainst(against); return }
             guard !inputs.isEmpty else { throw RedlineError.usage("no file to check") }
             let policy = try CheckPolicy(failOn: failOn, report: lossy)
             let from = try from.map { try ConversionFlags.format(named: $0, path: nil, fallback: nil) }
