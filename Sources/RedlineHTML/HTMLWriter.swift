@@ -83,6 +83,10 @@ public struct HTMLSink: ChunkSink {
             try renderer.media?.check()
             s += renderer.commentAsides()
         }
+        if renderer.unanchoredComments > 0 {
+            diagnostics.report(.htmlUnanchoredComment, "comments that nothing in the text anchors were left out",
+                               count: renderer.unanchoredComments)
+        }
         s += "</main>\n<script>\n" + ReviewPage.script + "\n</script>\n</body>\n</html>\n"
         try output.write(s)
         try output.flush()
@@ -94,6 +98,8 @@ struct HTMLRenderer {
     /// Where pictures go (files beside the page, or data URIs with `embedMedia`).
     var media: MediaExtractor?
     private var comments: [String: Comment] = [:]
+    /// Comments registered but never anchored in the text (left out of the page).
+    var unanchoredComments: Int { comments.count }
     private var replies: [String: [Comment]] = [:]
     /// Comments anchored since the last asides were written.
     private var anchored: [String] = []

@@ -15,6 +15,10 @@ extension DiagnosticCode {
     public static let markdownUnbalancedDiv: DiagnosticCode = "markdown.unbalanced-div"
     /// Bytes that are not valid UTF-8 (or UTF-16 after a byte-order mark): each replaced by U+FFFD.
     public static let markdownInvalidUTF8: DiagnosticCode = "markdown.invalid-utf8"
+    /// A comment no mark in the text anchors (the Markdown writer): left out.
+    public static let markdownUnanchoredComment: DiagnosticCode = "markdown.unanchored-comment"
+    /// A table row with more than `Limits.maxTableColumns` cells: the cells past it are kept as text.
+    public static let markdownTableTooWide: DiagnosticCode = "markdown.table-too-wide"
     /// YAML front matter Redline does not understand (nested maps, anchors...): those fields are skipped.
     public static let markdownFrontMatter: DiagnosticCode = "markdown.front-matter"
     /// An attribute Redline does not understand on a span or div: ignored.

@@ -37,7 +37,7 @@ public struct MarkdownSource: ChunkSource {
 
     init(bytes raw: [UInt8], options: ReadOptions, diagnostics: Diagnostics,
          baseDirectory: String = FileManager.default.currentDirectoryPath) throws {
-        let bytes = Self.normalized(raw, diagnostics: diagnostics)
+        let bytes = Self.boundingTableCells(Self.normalized(raw, diagnostics: diagnostics), diagnostics: diagnostics)
         let (metadata, bodyStart, _) = FrontMatter.read(bytes, diagnostics: diagnostics)
         header = DefaultStyles.header(from: metadata, diagnostics: diagnostics)
         let body = Array(bytes[bodyStart...])
@@ -67,6 +67,45 @@ public struct MarkdownSource: ChunkSource {
             }
             k += 1
         }
+        return out
+    }
+
+    /// cmark-gfm appends each table cell to a linked list by walking it (quadratic in the cells of a row): a
+    /// line with more than `Limits.maxTableColumns` unescaped `|` gets the ones past it escaped (`\|` reads as
+    /// the same text), with a `markdown.table-too-wide` warning. Linear; lines without that many pipes are kept.
+    static func boundingTableCells(_ b: [UInt8], diagnostics: Diagnostics) -> [UInt8] {
+        let limit = Limits.maxTableColumns
+        var out: [UInt8]? = nil
+        var lines = 0, firstLine = 0, lineNumber = 1
+        var start = 0
+        while start < b.count {
+            var end = start, pipes = 0
+            while end < b.count, b[end] != UInt8(ascii: "\n") {
+                if b[end] == UInt8(ascii: "|"), end == 0 || b[end - 1] != UInt8(ascii: "\\") { pipes += 1 }
+                end += 1
+            }
+            if pipes > limit {
+                if out == nil { out = Array(b[..<start]); out!.reserveCapacity(b.count + b.count / 8) }
+                var seen = 0
+                for k in start..<end {
+                    if b[k] == UInt8(ascii: "|"), k == 0 || b[k - 1] != UInt8(ascii: "\\") {
+                        seen += 1
+                        if seen > limit { out!.append(UInt8(ascii: "\\")) }
+                    }
+                    out!.append(b[k])
+                }
+                if end < b.count { out!.append(b[end]) }
+                lines += 1
+                if firstLine == 0 { firstLine = lineNumber }
+            } else if out != nil {
+                out! += b[start..<min(end + 1, b.count)]
+            }
+            start = end + 1
+            lineNumber += 1
+        }
+        guard let out else { return b }
+        diagnostics.report(.markdownTableTooWide, "table rows with more than \(limit) cells: the cells past it were kept as text (\(Limits.name("maxTableColumns", limit)))",
+                           at: SourceLocation(line: firstLine), count: lines)
         return out
     }
 

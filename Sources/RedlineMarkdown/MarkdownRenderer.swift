@@ -56,6 +56,8 @@ final class MarkdownRenderer {
     }
 
     func takeComment(_ id: String) -> Comment? { comments.removeValue(forKey: id) }
+    /// Comments registered but never anchored in the text (left out of the output).
+    var unanchoredComments: Int { comments.count }
     func takeReplies(_ id: String) -> [Comment] { replies.removeValue(forKey: id) ?? [] }
 
     /// The milestone name for a comment range (its id when that is a valid name).

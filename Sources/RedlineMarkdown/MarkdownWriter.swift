@@ -64,6 +64,10 @@ public struct MarkdownSink: ChunkSink {
     public mutating func finish() throws {
         if let closer = renderer.takePendingCloser() { try put(closer) }
         try writeHeldNotes()
+        if renderer.options.criticMarkup, renderer.unanchoredComments > 0 {
+            renderer.diagnostics.report(.markdownUnanchoredComment, "comments that nothing in the text anchors were left out",
+                                        count: renderer.unanchoredComments)
+        }
         renderer.reportDistinctLosses()
         try output.flush()
     }

@@ -13,7 +13,9 @@ extension DiagnosticCode {
     public static let rtfUnknownCodePage: DiagnosticCode = "rtf.unknown-code-page"
     /// A control word's parameter was out of range and was clamped.
     public static let rtfParameterClamped: DiagnosticCode = "rtf.parameter-clamped"
-    /// A `\'hh` escape without two hex digits: read as "?".
+    /// Text in code page 65001 (UTF-8) whose bytes are not UTF-8: replaced by U+FFFD (count: runs).
+    public static let rtfInvalidUTF8: DiagnosticCode = "rtf.invalid-utf8"
+    /// A `\'hh` escape without two hex digits: left out.
     public static let rtfBadHexEscape: DiagnosticCode = "rtf.bad-hex-escape"
     /// Hidden text (`\v`) was left out.
     public static let rtfHiddenText: DiagnosticCode = "rtf.hidden-text"

@@ -296,8 +296,13 @@ extension RTFParser {
             diagnostics.report(.rtfParameterClamped, "control word parameters out of range were clamped",
                                count: tokenizer.clampedParameters)
         }
+        if invalidUTF8Runs > 0 {
+            diagnostics.report(.rtfInvalidUTF8, "text in code page 65001 that is not valid UTF-8 was replaced by U+FFFD",
+                               count: invalidUTF8Runs)
+            invalidUTF8Runs = 0
+        }
         if tokenizer.badHexEscapes > 0 {
-            diagnostics.report(.rtfBadHexEscape, "\\' escapes without two hex digits were read as '?'",
+            diagnostics.report(.rtfBadHexEscape, "\\' escapes without two hex digits were left out",
                                count: tokenizer.badHexEscapes)
         }
         if hiddenCount > 0 { hiddenCount = 0 }

@@ -172,6 +172,11 @@ extension RTFParser {
     func flushRun(_ s: Int) {
         guard !stories[s].text.isEmpty else { return }
         let str = String(decoding: stories[s].text, as: UTF8.self)
+        // Code page 65001 passes bytes through: ones that are not UTF-8 were replaced above; say so.
+        if str.utf8.count != stories[s].text.count || (str.utf8.contains(0xEF) && str.contains("\u{FFFD}")
+            && String(validating: stories[s].text, as: UTF8.self) == nil) {
+            invalidUTF8Runs += 1
+        }
         stories[s].text.removeAll(keepingCapacity: true)
         let link = stories[s].link
         let (format, change) = textFormat(stories[s].format, link: link)

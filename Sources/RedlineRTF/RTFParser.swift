@@ -91,6 +91,8 @@ final class RTFParser {
     @exclusivity(unchecked) var recentKeys: [CharFormat] = []
     @exclusivity(unchecked) var recentFormats: [TextFormat] = []
     var hiddenCount = 0
+    /// Text runs in code page 65001 that held bytes that are not UTF-8.
+    var invalidUTF8Runs = 0
     @exclusivity(unchecked) var dateCache: [Int: String?] = [:]
     @exclusivity(unchecked) var lastDate: (dttm: Int, value: String?)?
     /// Display formats already worked out, by RTF character properties (revision marks cleared).

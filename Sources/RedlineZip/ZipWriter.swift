@@ -43,7 +43,12 @@ public final class ZipWriter {
     /// Adds an entry holding `bytes`.
     public func add(_ name: String, bytes: [UInt8]) throws {
         let za = try open(name)
-        let copy = malloc(max(bytes.count, 1))!
+        // An empty entry gets no buffer: libzip never frees a zero-length one (a leak fuzzing found).
+        if bytes.isEmpty {
+            guard let source = zip_source_buffer(za, nil, 0, 0) else { throw lastError("cannot add \(name)") }
+            return try add(name, source: source, to: za)
+        }
+        let copy = malloc(bytes.count)!
         bytes.withUnsafeBytes { if let base = $0.baseAddress { copy.copyMemory(from: base, byteCount: $0.count) } }
         guard let source = zip_source_buffer(za, copy, zip_uint64_t(bytes.count), 1) else {
             free(copy)

@@ -55,4 +55,19 @@ final class EncodingTests: XCTestCase {
         XCTAssertEqual(String(decoding: out, as: UTF8.self), String(repeating: "a\u{FFFD}é", count: 100_000))
         XCTAssertNotNil(String(validating: out, as: UTF8.self))
     }
+
+    /// cmark-gfm is quadratic in the cells of a table row: past `Limits.maxTableColumns` the pipes are text.
+    func testVeryWideTableKeepsItsTextWithAWarning() throws {
+        let n = 5_000
+        let md = "|" + (0..<n).map { "c\($0)" }.joined(separator: "|") + "|\n|" + Array(repeating: "-", count: n).joined(separator: "|")
+            + "|\n|" + (0..<n).map { "v\($0)" }.joined(separator: "|") + "|\n"
+        let (doc, d) = try read(Array(md.utf8))
+        XCTAssertEqual(d.all.first { $0.code == .markdownTableTooWide }?.count, 3)
+        let text = doc.blocks.map(\.plainText).joined(separator: " ")
+        XCTAssertTrue(text.contains("c4999") && text.contains("v4999") && text.contains("v0"), String(text.prefix(200)))
+        // A table under the limit is a table, without a warning.
+        let (small, d2) = try read(Array("|a|b|\n|-|-|\n|1|2|\n".utf8))
+        if case .table = small.blocks.first {} else { XCTFail("\(small.blocks)") }
+        XCTAssertTrue(d2.all.isEmpty)
+    }
 }

@@ -88,3 +88,17 @@ extension ZipIntegrityTests {
         }
     }
 }
+
+extension ZipIntegrityTests {
+    /// An empty entry (fuzzing: its one-byte buffer leaked) is written and read back.
+    func testEmptyEntryRoundTrips() throws {
+        let z = try ZipWriter()
+        try z.add("empty.xml", bytes: [])
+        try z.add("full.xml", bytes: [1, 2, 3])
+        var bytes: [UInt8] = []
+        try z.finish { bytes.append(contentsOf: $0) }
+        let archive = try ZipArchive(bytes: bytes)
+        XCTAssertEqual(try archive.read(named: "empty.xml"), [])
+        XCTAssertEqual(try archive.read(named: "full.xml"), [1, 2, 3])
+    }
+}

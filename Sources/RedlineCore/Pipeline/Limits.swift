@@ -35,6 +35,8 @@ public struct Limits: Sendable, Codable {
     public static let maxMarkdownNesting = 2_000
     /// CriticMarkup marks and spans in one Markdown document (placeholder numbers).
     public static let maxCriticMarks = 1 << 24
+    /// Cells of one Markdown table row cmark-gfm is given (it is quadratic in them); past it, `|` is escaped.
+    public static let maxTableColumns = 256
     /// Deepest Scrivener binder nesting.
     public static let maxBinderDepth = 100
     /// Bytes of a Scrivener binder (`.scrivx`) or of one of its text files.
