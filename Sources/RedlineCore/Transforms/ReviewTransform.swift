@@ -109,7 +109,26 @@ public struct ReviewTransform: ChunkStage {
                     }
                 case nil: break
                 }
-                row.cells = row.cells.map { var c = $0; c.blocks = resolve(c.blocks); return c }
+                row.cells = row.cells.compactMap { cell -> TableCell? in
+                    var c = cell
+                    switch c.change {
+                    case .inserted(let ch)?:
+                        switch decide(.table, ch) {
+                        case .reject: return nil
+                        case .accept: c.change = nil
+                        case .keep: break
+                        }
+                    case .deleted(let ch)?:
+                        switch decide(.table, ch) {
+                        case .accept: return nil
+                        case .reject: c.change = nil
+                        case .keep: break
+                        }
+                    case nil: break
+                    }
+                    c.blocks = resolve(c.blocks)
+                    return c
+                }
                 if i < originalHeaders { headers += 1 }
                 rows.append(row)
             }
