@@ -178,7 +178,7 @@ extension RedlineCommand {
             let diagnostics = Diagnostics()
             let source: DocumentInput
             if input == "-" {
-                source = .bytes([UInt8](FileHandle.standardInput.readDataToEndOfFile()))
+                source = .bytes(try DocumentInput.standardInput())
             } else {
                 guard FileManager.default.fileExists(atPath: input) else {
                     throw RedlineError.io("\(input): no such file")

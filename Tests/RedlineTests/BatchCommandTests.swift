@@ -243,8 +243,10 @@ final class BatchCommandTests: XCTestCase {
         XCTAssertEqual((object["files"] as? [Any])?.count, 2)
 
         let github = try RedlineBinary.run(["check", dir + "/a.md", "--format", "github", "--fail-on", "comments"])
-        XCTAssertTrue(github.stdout.contains("::error file=\(dir!)/a.md,title=redline comments::"), github.stdout)
-        XCTAssertTrue(github.stdout.contains("::warning file=\(dir!)/a.md,title=redline changes::"), github.stdout)
+        // Markdown findings carry their line and column (GitHub shows them on that line of the diff).
+        XCTAssertTrue(github.stdout.contains("::error file=\(dir!)/a.md,line="), github.stdout)
+        XCTAssertTrue(github.stdout.contains(",title=redline comments::"), github.stdout)
+        XCTAssertTrue(github.stdout.contains("::warning file=\(dir!)/a.md,line=3,col=27,title=redline changes::paragraph 2"), github.stdout)
 
         let junit = try RedlineBinary.run(["check", dir + "/a.md", dir + "/b.md", "--format", "junit", "-o", dir + "/j.xml",
                                       "--fail-on", "changes"])

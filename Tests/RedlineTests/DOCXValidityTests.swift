@@ -25,6 +25,15 @@ final class DOCXValidityTests: XCTestCase {
         XCTAssertEqual(r.status, 0, "invalid DOCX written:\n" + r.out + r.err, file: file, line: line)
     }
 
+    /// The files among `files` that the validator reports invalid (or cannot read).
+    static func invalid(_ files: [String]) throws -> Set<String> {
+        let tool = repo.appendingPathComponent("../shared/tools/ooxml-validate").standardized.path
+        guard !files.isEmpty, FileManager.default.fileExists(atPath: tool) else { return [] }
+        let r = try run(["python3", tool] + files)
+        let report = r.out + r.err
+        return Set(files.filter { report.contains($0 + ":") })
+    }
+
     static func run(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -61,11 +70,16 @@ final class DOCXValidityTests: XCTestCase {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let docx = FormatRegistry.named("docx")!
+        // DOCX → DOCX with changes accepted or rejected is reviewed in place: every part but the stories is
+        // the input's, byte for byte, so those outputs are valid exactly when their input is. Inputs that
+        // are invalid themselves (python-docx's template, hand-made fixtures) are checked in marked mode only.
+        let invalidInputs = try Self.invalid(inputs.filter { $0.lowercased().hasSuffix(".docx") })
         var written: [String] = []
         for (k, input) in inputs.enumerated() {
             let ext = (input as NSString).pathExtension.lowercased()
             let from = FormatRegistry.named(ext == "text" ? "md" : ext)!
-            for mode in [ChangeMode.marked, .accept, .reject] {
+            let modes: [ChangeMode] = invalidInputs.contains(input) ? [.marked] : [.marked, .accept, .reject]
+            for mode in modes {
                 let out = dir.appendingPathComponent("\(k)-\(mode).docx").path
                 do {
                     try Converter.convert(.file(input), toFile: out,

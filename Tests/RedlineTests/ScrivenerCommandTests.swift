@@ -32,7 +32,7 @@ final class ScrivenerCommandTests: XCTestCase {
         XCTAssertEqual(empty.status, 1)
         XCTAssertTrue(empty.stderr.hasPrefix("redline: error: ") && empty.stderr.contains("no .scrivx binder"), empty.stderr)
 
-        let format = try RedlineBinary.run(["scrivener", garden, "-o", dir + "/x", "--to", "pdf"])
+        let format = try RedlineBinary.run(["scrivener", garden, "-o", dir + "/x", "--to", "odt"])
         XCTAssertEqual(format.status, 2, format.stderr)
 
         let inside = try RedlineBinary.run(["scrivener", garden, "-o", garden + "/out.docx"])
