@@ -238,7 +238,8 @@ final class MarkdownRenderer {
 
     /// `inlines` as the writer renders them (`ReadableInlines`: what Markdown drops cannot split a run).
     func readable(_ inlines: [Inline]) -> [Inline] {
-        ReadableInlines.prepare(inlines, dropStyles: !options.preserveFormatting, lost: characterStyleLost)
+        ReadableInlines.prepare(inlines, dropStyles: !options.preserveFormatting, moveSpaces: !options.preserveFormatting,
+                                lost: characterStyleLost)
     }
 
     private func paragraph(_ p: Paragraph, level: Int?) -> String {
