@@ -347,14 +347,14 @@ struct DocumentGenerator {
     }
 
     /// Inlines as the writer writes them (spaces at the edge of bold, italic or struck text outside it).
-    static func readable(_ inlines: [Inline]) -> [Inline] {
-        ReadableInlines.prepare(inlines, dropStyles: false, lost: { _ in })
+    static func readable(_ inlines: [Inline], moveSpaces: Bool) -> [Inline] {
+        ReadableInlines.prepare(inlines, dropStyles: false, moveSpaces: moveSpaces, lost: { _ in })
     }
 
     static func canonical(_ b: Block, trimSpaces: Bool = true) -> Block {
         switch b {
-        case .paragraph(var p): p.content = readable(canonicalInlines(trimmed(readable(p.content).runs, spaces: trimSpaces))); return .paragraph(p)
-        case .heading(let l, var p): p.content = readable(canonicalInlines(trimmed(readable(p.content).runs, spaces: trimSpaces))); return .heading(level: l, p)
+        case .paragraph(var p): p.content = readable(canonicalInlines(trimmed(readable(p.content, moveSpaces: trimSpaces).runs, spaces: trimSpaces)), moveSpaces: trimSpaces); return .paragraph(p)
+        case .heading(let l, var p): p.content = readable(canonicalInlines(trimmed(readable(p.content, moveSpaces: trimSpaces).runs, spaces: trimSpaces)), moveSpaces: trimSpaces); return .heading(level: l, p)
         case .table(var t):
             for r in t.rows.indices {
                 for c in t.rows[r].cells.indices {

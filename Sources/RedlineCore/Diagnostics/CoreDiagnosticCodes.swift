@@ -47,6 +47,8 @@ extension DiagnosticCode {
     public static let lossyTableStructure: DiagnosticCode = "lossy.table-structure"
     /// Table row insertions and deletions written as changes of the cells' text.
     public static let lossyTableRowChange: DiagnosticCode = "lossy.table-row-change"
+    /// A cell inserted or deleted with tracking is written as a change of its text (the cell itself stays).
+    public static let lossyTableCellChange: DiagnosticCode = "lossy.table-cell-change"
     /// Raw content of another format dropped.
     public static let lossyRaw: DiagnosticCode = "lossy.raw"
     /// Line breaks in headings or table cells written as spaces.

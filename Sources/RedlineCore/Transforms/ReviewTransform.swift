@@ -99,6 +99,7 @@ public struct ReviewTransform: ChunkStage, ModelRewriter {
     }
 
     /// A row whose insertion is rejected or whose deletion is accepted goes; the others lose a decided change.
+    /// Cells are decided alike (`w:cellIns`/`w:cellDel`).
     public mutating func rewriteRow(_ row: TableRow) -> TableRow? {
         var row = row
         switch row.change {
@@ -115,6 +116,26 @@ public struct ReviewTransform: ChunkStage, ModelRewriter {
             case .keep: break
             }
         case nil: break
+        }
+        // A cell inserted (deleted) with tracking goes when rejected (accepted); the cells after it move left.
+        row.cells = row.cells.compactMap { cell -> TableCell? in
+            var c = cell
+            switch c.change {
+            case .inserted(let ch)?:
+                switch decide(.table, ch) {
+                case .reject: return nil
+                case .accept: c.change = nil
+                case .keep: break
+                }
+            case .deleted(let ch)?:
+                switch decide(.table, ch) {
+                case .accept: return nil
+                case .reject: c.change = nil
+                case .keep: break
+                }
+            case nil: break
+            }
+            return c
         }
         return descend(into: row)
     }
