@@ -19,10 +19,14 @@ public struct Format: Sendable {
     /// For a writer that waits on an external engine which renders many documents in one run (PDF):
     /// how many inputs a batch converts at once, so each engine run gets that many.
     public var batchWidth: Int?
+    /// Called once for each worker of a batch writing this format, before the workers start; the
+    /// returned function is called when that worker has no more inputs (PDF: its render queue waits
+    /// for every worker before it starts the engine).
+    public var batchWorker: (@Sendable () -> @Sendable () -> Void)?
 
     public init(name: String, summary: String, extensions: [String], reader: (any FormatReader)? = nil,
                 writer: (any FormatWriter)? = nil, adjustOptions: (@Sendable (inout WriteOptions) -> Void)? = nil,
-                batchWidth: Int? = nil) {
+                batchWidth: Int? = nil, batchWorker: (@Sendable () -> @Sendable () -> Void)? = nil) {
         self.name = name
         self.summary = summary
         self.extensions = extensions
@@ -30,14 +34,15 @@ public struct Format: Sendable {
         self.writer = writer
         self.adjustOptions = adjustOptions
         self.batchWidth = batchWidth
+        self.batchWorker = batchWorker
     }
 }
 
 extension Format {
-    /// Whether this format's writer embeds pictures (so readers should load linked ones): DOCX and RTF
-    /// always, HTML with `embedMedia`.
+    /// Whether this format's writer embeds pictures (so readers should load linked ones): DOCX, RTF and
+    /// PDF (made from a DOCX) always, HTML with `embedMedia`.
     public func embedsPictures(_ write: WriteOptions) -> Bool {
-        name == "docx" || name == "rtf" || (name == "html" && write.embedMedia)
+        name == "docx" || name == "rtf" || name == "pdf" || (name == "html" && write.embedMedia)
     }
 }
 
@@ -58,7 +63,7 @@ public enum FormatRegistry {
         Format(name: "rtf", summary: "Rich Text Format (Word, LibreOffice, TextEdit, Scrivener): revisions, annotations",
                extensions: ["rtf"], reader: RTFReader(), writer: RTFWriter()),
         Format(name: "pdf", summary: "PDF of the marked (or, with --changes, clean/original) version, rendered by LibreOffice (write only)",
-               extensions: ["pdf"], writer: PDFWriter(), batchWidth: 48),
+               extensions: ["pdf"], writer: PDFWriter(), batchWidth: 48, batchWorker: PDFWriter.batchWorker),
     ]
 
     /// Aliases accepted for format names.

@@ -62,6 +62,11 @@ public struct BatchFlags: ParsableArguments {
         let selection = InputSelection(paths: inputs, manifest: manifest, include: include.map(Glob.init),
                                        exclude: exclude.map(Glob.init), skipDirectories: [output])
         var found = try selection.discover()
+        if found.isEmpty {
+            // Nothing to do is a mistake (a wrong directory, an --include matching nothing, -o DIR the input).
+            let same = inputs.contains { URL(fileURLWithPath: $0).standardized.path == URL(fileURLWithPath: output).standardized.path }
+            throw RedlineError.usage("no input found in \(inputs.joined(separator: ", "))" + (same ? " (the output directory is never read as input: write elsewhere)" : ""))
+        }
         if let shard { found = found.filter { shard.contains($0.relativePath) } }
         let existing: ExistingOutputs = overwrite ? .overwrite : (skipExisting ? .skipUpToDate : .refuse)
         let options = BatchOptions(from: from, to: to, variants: variants, read: read, write: write, outputDirectory: output,

@@ -60,9 +60,13 @@ extension RedlineCommand {
         @Option(name: [.customShort("j"), .long], help: "How many files are checked at once (default: all cores).")
         public var jobs: Int?
 
+        @Option(help: ArgumentHelp("Compare the one input with this older version: 'changes' are the differences (see redline compare).", valueName: "OLD"))
+        public var against: String?
+
         public init() {}
 
         public func run() throws {
+            if let against { try runAgainst(against); return }
             guard !inputs.isEmpty else { throw RedlineError.usage("no file to check") }
             let policy = try CheckPolicy(failOn: failOn, report: lossy)
             let from = try from.map { try ConversionFlags.format(named: $0, path: nil, fallback: nil) }

@@ -178,7 +178,7 @@ extension RedlineCommand {
             let diagnostics = Diagnostics()
             let source: DocumentInput
             if input == "-" {
-                source = .bytes([UInt8](FileHandle.standardInput.readDataToEndOfFile()))
+                source = .bytes(try DocumentInput.standardInput())
             } else {
                 guard FileManager.default.fileExists(atPath: input) else {
                     throw RedlineError.io("\(input): no such file")
@@ -195,7 +195,8 @@ extension RedlineCommand {
             } catch let e as RedlineError {
                 throw RedlineError(e.kind, "\(source.displayName): \(e.message)")
             }
-            try WarningReport.emit(diagnostics.all, for: source.displayName, quiet: flags.quiet, json: flags.warningsJSON)
+            try WarningReport.emit(diagnostics.all, for: source.displayName, quiet: flags.quiet, json: flags.warningsJSON,
+                                   target: to.name)
         }
 
         func runBatch() throws {

@@ -55,11 +55,13 @@ public enum Batch {
         var workers: [StackThread] = []
         for _ in 0..<min(max(options.jobs, options.to.batchWidth ?? 0), max(jobs.count, 1)) {
             group.enter()
+            let done = options.to.batchWorker?()
             let work: @Sendable () -> Void = {
                 while let i = state.take() {
                     let record = execute(jobs[i], options: options, fingerprint: fingerprint, journal: journal)
                     state.finish(i, record, observer: observer)
                 }
+                done?()
                 group.leave()
             }
             // Large stacks: documents nest as deep as the readers allow. No thread to be had: this one works.

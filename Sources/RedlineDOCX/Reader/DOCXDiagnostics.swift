@@ -10,7 +10,7 @@ extension DiagnosticCode {
     public static let docxEquation: DiagnosticCode = "docx.equation"
     /// Charts, embedded objects and other graphics without text in the document part.
     public static let docxChart: DiagnosticCode = "docx.chart"
-    /// Images: the reference is kept, the media is not extracted.
+    /// A linked (not embedded) picture: kept as a link to its external target.
     public static let docxImage: DiagnosticCode = "docx.image"
     /// Tracked section-property changes (page size, margins, orientation).
     public static let docxSectionChange: DiagnosticCode = "docx.section-change"
