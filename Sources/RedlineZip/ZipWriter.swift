@@ -203,6 +203,7 @@ public final class ZipSpool {
     public func close() throws {
         guard let f = file else { return }
         try flush()
+        buffer = []  // a closed spool waits for `finish` holding no memory (one per picture adds up)
         file = nil
         guard fclose(f) == 0 else { throw RedlineError.io("cannot write a temporary file: \(String(cString: strerror(errno)))") }
     }

@@ -136,15 +136,21 @@ final class MediaTests: XCTestCase {
         XCTAssertEqual(images(in: doc).map(\.alt), ["Test picture", "Test picture", "Test picture"])
     }
 
+    /// Word (body pictures, a picture in a comment) and LibreOffice (a VML picture) documents from the corpus.
     func testRealCorpusDOCXPicturesSurviveMarkdownRoundTrip() throws {
-        let source = Fixtures.shared("docx2python/example.docx")
-        guard FileManager.default.fileExists(atPath: source) else { throw XCTSkip("no shared corpus") }
-        let md = dir + "/example.md", back = dir + "/example.docx"
-        _ = try convert(source, to: md)
-        _ = try convert(md, to: back)
-        XCTAssertEqual(Set(try mediaHashes(back).values), Set(try mediaHashes(source).values))
-        XCTAssertFalse(try mediaHashes(back).isEmpty)
-        try OOXMLValidator.assertValid(back)
+        for name in ["docx2python/example.docx", "python-docx/comments-rich-para.docx", "pandoc/image_vml.docx"] {
+            let source = Fixtures.shared(name)
+            guard FileManager.default.fileExists(atPath: source) else { throw XCTSkip("no shared corpus") }
+            let stem = (name as NSString).lastPathComponent.replacingOccurrences(of: ".docx", with: "")
+            let md = dir + "/\(stem).md", back = dir + "/\(stem).docx"
+            _ = try convert(source, to: md)
+            let extracted = try FileManager.default.contentsOfDirectory(atPath: dir + "/\(stem).media")
+            XCTAssertFalse(extracted.isEmpty, name)
+            _ = try convert(md, to: back)
+            XCTAssertEqual(Set(try mediaHashes(back).values), Set(try mediaHashes(source).values), name)
+            XCTAssertFalse(try mediaHashes(back).isEmpty, name)
+            try OOXMLValidator.assertValid(back)
+        }
     }
 
     func testExtractMediaFolderIsLinkedRelativeToTheOutput() throws {
@@ -192,6 +198,22 @@ final class MediaTests: XCTestCase {
         }
         XCTAssertTrue(inserted)
         XCTAssertTrue(deleted)
+    }
+
+    func testDOCXToDOCXKeepsPicturesAndTheirChanges() throws {
+        let first = dir + "/first.docx", second = dir + "/second.docx"
+        _ = try convert(corpus + "/from-markdown.md", to: first)
+        _ = try convert(first, to: second)
+        try OOXMLValidator.assertValid(second)
+        XCTAssertEqual(try mediaHashes(second), try mediaHashes(first))
+        let doc = try Converter.read(.file(second), format: FormatRegistry.named("docx")!)
+        XCTAssertEqual(images(in: doc, insertedOnly: true).map(\.alt), ["Inserted blue"])
+        XCTAssertEqual(images(in: doc).map(\.alt).filter { $0 == "Deleted chequer" }.count, 1)
+        let accepted = dir + "/accepted.docx"
+        _ = try convert(first, to: accepted, changes: .accept)
+        let clean = try Converter.read(.file(accepted), format: FormatRegistry.named("docx")!)
+        XCTAssertTrue(images(in: clean).contains { $0.alt == "Inserted blue" })
+        XCTAssertFalse(images(in: clean).contains { $0.alt == "Deleted chequer" }, "accepting drops the deleted picture")
     }
 
     func testResourcePathAllowsPicturesOutsideTheMarkdownFolder() throws {

@@ -19,11 +19,28 @@ struct SHA256 {
     init() { block.reserveCapacity(64) }
 
     mutating func update<C: Collection>(_ bytes: C) where C.Element == UInt8 {
+        if bytes.withContiguousStorageIfAvailable({ update(UnsafeRawBufferPointer($0)) }) != nil { return }
+        Array(bytes).withUnsafeBytes { update($0) }
+    }
+
+    /// Hashes `bytes`: whole 64-byte blocks straight from the buffer, the rest kept for the next call.
+    mutating func update(_ bytes: UnsafeRawBufferPointer) {
         length &+= UInt64(bytes.count)
-        for b in bytes {
-            block.append(b)
-            if block.count == 64 { compress(); block.removeAll(keepingCapacity: true) }
+        var i = 0
+        if !block.isEmpty {
+            let take = min(64 - block.count, bytes.count)
+            block.append(contentsOf: bytes[0..<take])
+            i = take
+            if block.count == 64 {
+                block.withUnsafeBytes { compress($0.baseAddress!) }
+                block.removeAll(keepingCapacity: true)
+            }
         }
+        while i + 64 <= bytes.count {
+            compress(bytes.baseAddress! + i)
+            i += 64
+        }
+        if i < bytes.count { block.append(contentsOf: bytes[i...]) }
     }
 
     /// The digest as 64 lowercase hex digits.
@@ -32,11 +49,12 @@ struct SHA256 {
         block.append(0x80)
         if block.count > 56 {
             while block.count < 64 { block.append(0) }
-            compress(); block.removeAll(keepingCapacity: true)
+            block.withUnsafeBytes { compress($0.baseAddress!) }
+            block.removeAll(keepingCapacity: true)
         }
         while block.count < 56 { block.append(0) }
         for i in (0..<8).reversed() { block.append(UInt8(truncatingIfNeeded: bits >> (UInt64(i) * 8))) }
-        compress()
+        block.withUnsafeBytes { compress($0.baseAddress!) }
         let digits = Array("0123456789abcdef".utf8)
         var out: [UInt8] = []
         for word in h {
@@ -45,11 +63,11 @@ struct SHA256 {
         return String(decoding: out, as: UTF8.self)
     }
 
-    private mutating func compress() {
-        var w = [UInt32](repeating: 0, count: 64)
-        for i in 0..<16 {
-            w[i] = UInt32(block[i * 4]) << 24 | UInt32(block[i * 4 + 1]) << 16 | UInt32(block[i * 4 + 2]) << 8 | UInt32(block[i * 4 + 3])
-        }
+    /// The message schedule, kept between blocks (no allocation per block).
+    private var w = [UInt32](repeating: 0, count: 64)
+
+    private mutating func compress(_ p: UnsafeRawPointer) {
+        for i in 0..<16 { w[i] = UInt32(bigEndian: p.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self)) }
         func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { x >> n | x << (32 - n) }
         for i in 16..<64 {
             let s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
