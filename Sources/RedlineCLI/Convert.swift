@@ -4,11 +4,14 @@ import Redline
 
 /// Options of `convert`: formats, review (changes, comments), formatting, warnings.
 public struct ConversionFlags: ParsableArguments {
-    @Option(help: "Input format (default: from the input's extension).")
+    @Option(name: [.customShort("f"), .long], help: "Input format (default: from the input's extension).")
     public var from: String?
 
-    @Option(help: "Output format (default: from the output's extension, else md).")
+    @Option(name: [.customShort("t"), .long], help: "Output format (default: from the output's extension, else md).")
     public var to: String?
+
+    @Flag(name: [.customShort("s"), .long], help: "Accepted for pandoc compatibility: HTML output is always a standalone page.")
+    public var standalone = false
 
     @OptionGroup public var review: ReviewFlags
 

@@ -8,6 +8,9 @@ public struct ReviewFlags: ParsableArguments {
     @Option(help: "Tracked changes no --accept/--reject selects: marked (keep them), accept (clean version), reject (original version).")
     public var changes: ChangeMode = .marked
 
+    @Option(name: .customLong("track-changes"), help: "pandoc's spelling of --changes: accept, reject, or all (marked).")
+    public var trackChanges: TrackChanges?
+
     @Option(help: ArgumentHelp("Accept the changes this filter selects (repeatable): author=NAME, kind=insertion|deletion|move|formatting|paragraph|table|comment, before=DATE, after=DATE, id=N[,M...]; conditions separated by commas all hold.",
                                valueName: "filter"),
             transform: { try ChangeFilter(parsing: $0) })
@@ -28,9 +31,32 @@ public struct ReviewFlags: ParsableArguments {
 
     public init() {}
 
+    /// `--track-changes` sets `changes` (they may not disagree).
+    public mutating func validate() throws {
+        guard let t = trackChanges else { return }
+        if changes != .marked && changes != t.mode {
+            throw ValidationError("--track-changes=\(t.rawValue) and --changes \(changes.rawValue) disagree")
+        }
+        changes = t.mode
+    }
+
     /// The review options these flags ask for.
     public var review: ReviewOptions {
         ReviewOptions(changes: changes, accept: accept, reject: reject, comments: comments, dropComments: dropComments)
+    }
+}
+
+/// pandoc's `--track-changes` values.
+public enum TrackChanges: String, ExpressibleByArgument, CaseIterable, Sendable {
+    case accept, reject, all
+
+    /// The `--changes` mode it means (`all`: changes kept, marked).
+    public var mode: ChangeMode {
+        switch self {
+        case .accept: return .accept
+        case .reject: return .reject
+        case .all: return .marked
+        }
     }
 }
 
