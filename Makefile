@@ -10,7 +10,7 @@ RELEASE_FLAGS := -c release --static-swift-stdlib
 PREFIX ?= /usr/local
 DESTDIR ?=
 
-.PHONY: all setup build release demo test golden bench clean install uninstall
+.PHONY: all setup build release demo test golden bench fuzz clean install uninstall
 
 all: build
 
@@ -34,6 +34,13 @@ test:
 	$(SWIFT) build --product generate-manual
 	@bash scripts/run-tests.sh
 
+# libFuzzer targets (Fuzz/, a separate package) built with -sanitize=fuzzer,address, each run FUZZ_SECONDS.
+# The sanitizer build takes about 5 minutes from scratch here, too slow for CI: `make test` instead runs the
+# kept crashers and the seeds through the readers and writers (FuzzRegressionTests).
+FUZZ_SECONDS ?= 60
+fuzz: setup
+	@bash Fuzz/run.sh $(FUZZ_SECONDS)
+
 # Rewrites the golden files from the current output (review the diff before committing).
 golden: setup
 	REDLINE_UPDATE_GOLDEN=1 $(SWIFT) test --filter GoldenTests
@@ -52,4 +59,4 @@ uninstall:
 	@bash scripts/install.sh uninstall "$(DESTDIR)$(PREFIX)"
 
 clean:
-	rm -rf .build demo-out bench-out
+	rm -rf .build demo-out bench-out Fuzz/.build

@@ -3,8 +3,8 @@
 
 Usage: scripts/compare-pandoc.py REDLINE SOURCE.md
 Writes SOURCE as a Word document with Redline (the reviewed DOCX), then converts that DOCX with both tools,
-DOCX -> DOCX and DOCX -> Markdown (pandoc with --track-changes=all, its most faithful mode; Redline
-with CriticMarkup), and counts each kind of review information in every result:
+DOCX -> DOCX and DOCX -> Markdown (pandoc by default, and with --track-changes=all, its most faithful
+mode; Redline with CriticMarkup), and counts each kind of review information in every result:
   DOCX: the WordprocessingML elements themselves (w:ins, w:del, w:moveFrom, w:rPrChange, w:pPrChange,
         comments.xml entries, replies and resolved flags in commentsExtended.xml), summed over parts;
   pandoc Markdown: its spans (.insertion, .deletion, .comment-start, .paragraph-insertion); it has no
@@ -27,6 +27,8 @@ subprocess.run(["pandoc", "-f", "docx", "-t", "docx", "--track-changes=all", rev
 subprocess.run([redline, "convert", reviewed, "-o", f"{work}/redline.docx", "-q"], check=True)
 pandoc_md = subprocess.run(["pandoc", "-f", "docx", "-t", "markdown", "--track-changes=all", reviewed],
                            check=True, capture_output=True, text=True).stdout
+pandoc_default_md = subprocess.run(["pandoc", "-f", "docx", "-t", "markdown", reviewed],
+                                   check=True, capture_output=True, text=True).stdout
 redline_md = subprocess.run([redline, "convert", reviewed, "--to", "md", "-q"], check=True, capture_output=True, text=True).stdout
 
 ROWS = ["insertions", "deletions", "moves (paired)", "formatting changes", "paragraph format changes",
@@ -87,9 +89,10 @@ def redline_md_counts(md):
 
 
 cols = [("reviewed DOCX (input)", docx_counts(reviewed)),
-        ("pandoc → DOCX", docx_counts(f"{work}/pandoc.docx")),
+        ("pandoc → DOCX (--track-changes=all)", docx_counts(f"{work}/pandoc.docx")),
         ("Redline → DOCX", docx_counts(f"{work}/redline.docx")),
-        ("pandoc → Markdown", pandoc_md_counts(pandoc_md)),
+        ("pandoc → Markdown (default)", pandoc_md_counts(pandoc_default_md)),
+        ("pandoc → Markdown (--track-changes=all)", pandoc_md_counts(pandoc_md)),
         ("Redline → Markdown", redline_md_counts(redline_md))]
 version = subprocess.run(["pandoc", "--version"], capture_output=True, text=True).stdout.split("\n")[0]
 print(f"<!-- scripts/compare-pandoc.py on {source} with {version} -->")

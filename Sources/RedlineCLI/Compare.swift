@@ -127,12 +127,22 @@ extension RedlineCommand {
             }
         }
 
+        /// Reads OLD on a second thread while NEW is read on this one (errors name their file, OLD's first).
+        static func readBoth(_ old: String, _ new: String, from: String?) throws -> ((Document, Format), (Document, Format)) {
+            final class Slot: @unchecked Sendable { var result: Result<(Document, Format), any Error>? }
+            let slot = Slot()
+            let thread = StackThread.spawn(name: "redline-old") { slot.result = Result { try read(old, from: from) } }
+            if thread == nil { slot.result = Result { try read(old, from: from) } }
+            let b = Result { try read(new, from: from) }
+            thread?.join()
+            return (try slot.result!.get(), try b.get())
+        }
+
         /// Compares two files and writes the result to `output` ('-': standard output), whole or not at all.
         public static func compareFiles(old: String, new: String, from: String?, output: String, to: Format,
                                         options: CompareOptions, keepFormatting: Bool = false,
                                         diagnostics: Diagnostics) throws -> (Document, CompareStats) {
-            let (a, _) = try read(old, from: from)
-            let (b, newFormat) = try read(new, from: from)
+            let ((a, _), (b, newFormat)) = try readBoth(old, new, from: from)
             let (doc, s) = try LargeStack.run { DocumentComparer.compare(old: a, new: b, options: options, diagnostics: diagnostics) }
             var write = WriteOptions()
             write.preserveFormatting = keepFormatting
@@ -325,5 +335,40 @@ extension RedlineCommand {
              "paragraphMarkChanges": s.paragraphMarkChanges, "rowChanges": s.rowChanges,
              "wordsInserted": s.wordsInserted, "wordsDeleted": s.wordsDeleted]
         }
+    }
+}
+
+extension RedlineCommand.Check {
+    /// `redline check NEW --against OLD`: the differences between the two versions are the findings;
+    /// with `changes` (or `all`) in --fail-on, any difference fails the check.
+    func runAgainst(_ old: String) throws {
+        guard inputs.count == 1 else { throw RedlineError.usage("--against compares one file: redline check NEW --against OLD") }
+        let new = inputs[0]
+        let (a, _) = try RedlineCommand.Compare.read(old, from: from)
+        let (b, _) = try RedlineCommand.Compare.read(new, from: from)
+        let diagnostics = Diagnostics()
+        let s = try LargeStack.run {
+            DocumentComparer.compare(old: a, new: b, options: CompareOptions(author: "Redline"), diagnostics: diagnostics).1
+        }
+        let names = failOn.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        let fails = !s.isEmpty && (names.contains("changes") || names.contains("all"))
+        var text: String
+        switch format {
+        case .json:
+            var o: [String: Any] = RedlineCommand.Compare.statsObject(s)
+            o["old"] = old; o["new"] = new; o["changed"] = !s.isEmpty; o["failed"] = fails
+            text = String(decoding: try JSONSerialization.data(withJSONObject: o, options: [.sortedKeys]), as: UTF8.self) + "\n"
+        case .github:
+            text = s.isEmpty ? "" : "::\(fails ? "error" : "notice") file=\(new)::\(new) differs from \(old): \(s.insertions) insertions, \(s.deletions) deletions, \(s.moves) moves, \(s.formatChanges) formatting changes, \(s.wordsChanged) words changed\n"
+        default:
+            text = s.isEmpty ? "\(new): no changes against \(old)\n"
+                : "\(new): changes against \(old)\n" + RedlineCommand.Compare.statsText(s).split(separator: "\n").map { "  " + $0 }.joined(separator: "\n") + "\n"
+        }
+        if let output {
+            try AtomicFile.write(to: output) { try $0.write(bytes: Array(text.utf8)) }
+        } else {
+            print(text, terminator: "")
+        }
+        if fails { throw ExitCode(1) }
     }
 }

@@ -30,7 +30,9 @@ enum SequenceDiff {
         while a1 > a0 && b1 > b0 && a[a1 - 1] == b[b1 - 1] { a1 -= 1; b1 -= 1; suffix += 1 }
         defer { for k in 0..<suffix { out.append((a1 + k, b1 + k)) } }
         if a0 == a1 || b0 == b1 { return }
-        if let script = myers(a, a0, a1, b, b0, b1, cap: cap) {
+        // Myers costs about D² here: past an eighth of the range's length, anchors do better.
+        let localCap = min(cap, 32 + ((a1 - a0) + (b1 - b0)) / 8)
+        if let script = myers(a, a0, a1, b, b0, b1, cap: localCap) {
             out += script
             return
         }

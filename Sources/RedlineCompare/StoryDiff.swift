@@ -35,6 +35,8 @@ struct StoryComparer {
     private var moveCounter = 0
     private let oldTokenizer: Tokenizer
     private let newTokenizer: Tokenizer
+    private let oldStore = TokenStore()
+    private let newStore = TokenStore()
 
     init(options: CompareOptions, diagnostics: Diagnostics) {
         self.options = options
@@ -66,7 +68,7 @@ struct StoryComparer {
             gap(&self, i, j)
             pendingEqual[ops.count] = new[j]
             recordNotePairs(old[i], new[j])
-            ops.append(Op(kind: .pass, tok: Token(kind: .block, key: 0, runs: [], block: nil)))
+            ops.append(Op(kind: .pass, tok: Token(kind: .block, key: 0, store: newStore)))
             po = i + 1; pn = j + 1
         }
         gap(&self, old.count, new.count)
@@ -118,14 +120,16 @@ struct StoryComparer {
         }
     }
 
-    private mutating func stream(_ blocks: [Block], tokenizer: Tokenizer) -> [Token] {
+    private mutating func stream(_ blocks: [Block], tokenizer: Tokenizer, store: TokenStore) -> [Token] {
         var out: [Token] = []
         for b in blocks {
             if let p = b.paragraph, let pr = props(b) {
-                tokenizer.tokens(p.content.runs, keys: &keys, into: &out)
-                out.append(Token(kind: .mark, key: keys.key("\u{3}\(pr.level)"), runs: [], props: pr))
+                tokenizer.tokens(p.content.runs, keys: &keys, store: store, into: &out)
+                store.props.append(pr)
+                out.append(Token(kind: .mark, key: keys.key("\u{3}\(pr.level)"), extra: Int32(store.props.count - 1), store: store))
             } else {
-                out.append(Token(kind: .block, key: keys.key("\u{4}\(Self.kindName(b))"), runs: [], block: b))
+                store.blocks.append(b)
+                out.append(Token(kind: .block, key: keys.key("\u{4}\(Self.kindName(b))"), extra: Int32(store.blocks.count - 1), store: store))
             }
         }
         return out
@@ -147,8 +151,72 @@ struct StoryComparer {
     /// The edit script of one gap: both sides as token streams (paragraph breaks included), diffed at once,
     /// so edited paragraphs pair with their old selves and splits and merges are break changes.
     private mutating func gapOps(_ old: [Block], _ new: [Block], followedByParagraph: Bool, into ops: inout [Op]) {
-        var a = stream(old, tokenizer: oldTokenizer)
-        var b = stream(new, tokenizer: newTokenizer)
+        // A long gap of paragraphs (every paragraph edited: no equal block to anchor on) is cut where
+        // paragraphs pair by their words, so each piece is diffed on its own: work stays linear in the gap.
+        if old.count > 4 && new.count > 4 && old.allSatisfy({ $0.paragraph != nil }) && new.allSatisfy({ $0.paragraph != nil }) {
+            let cuts = Self.pairCuts(old, new)
+            if cuts.count > 1 {
+                var po = 0, pn = 0
+                for (k, (i, j)) in cuts.enumerated() {
+                    let last = k == cuts.count - 1
+                    let (oi, nj) = last ? (old.count, new.count) : (i, j)
+                    pieceOps(Array(old[po..<oi]), Array(new[pn..<nj]), followedByParagraph: last ? followedByParagraph : true, into: &ops)
+                    po = oi; pn = nj
+                }
+                return
+            }
+        }
+        pieceOps(old, new, followedByParagraph: followedByParagraph, into: &ops)
+    }
+
+    /// Where to cut two runs of paragraphs: (i, j) such that old[..<i] and new[..<j] are compared apart from
+    /// the rest, at each paragraph pair whose words mostly agree (containment of hashed word sets at least
+    /// one half), found in order with a small look-ahead. The last cut is the end.
+    static func pairCuts(_ old: [Block], _ new: [Block]) -> [(Int, Int)] {
+        func words(_ b: Block) -> Set<Int> {
+            var set = Set<Int>()
+            let text = b.plainText
+            var h = Hasher()
+            var inWord = false
+            for u in text.unicodeScalars {
+                let w = u.properties.isAlphabetic || u.properties.numericType != nil
+                if w { h.combine(u.value); inWord = true } else if inWord { set.insert(h.finalize()); h = Hasher(); inWord = false }
+            }
+            if inWord { set.insert(h.finalize()) }
+            return set
+        }
+        let a = old.map(words), b = new.map(words)
+        func similar(_ x: Set<Int>, _ y: Set<Int>) -> Bool {
+            let m = min(x.count, y.count)
+            if m == 0 { return x.count == y.count }
+            return Double(x.intersection(y).count) >= 0.5 * Double(m)
+        }
+        var cuts: [(Int, Int)] = []
+        var i = 0, j = 0
+        let window = 4
+        while i < a.count && j < b.count {
+            var found: (Int, Int)?
+            search: for d in 0...(2 * window) {
+                for x in 0...d where x <= window && d - x <= window {
+                    let (ii, jj) = (i + x, j + d - x)
+                    if ii < a.count && jj < b.count && similar(a[ii], b[jj]) { found = (ii, jj); break search }
+                }
+            }
+            guard let (ii, jj) = found else { i += 1; j += 1; continue }
+            // Cut after the pair: what came before it and the pair itself form one piece.
+            cuts.append((ii + 1, jj + 1))
+            i = ii + 1; j = jj + 1
+        }
+        // Drop a final cut at the very end (the loop below appends the end).
+        if let l = cuts.last, l.0 == old.count || l.1 == new.count { cuts.removeLast() }
+        cuts.append((old.count, new.count))
+        return cuts
+    }
+
+    private mutating func pieceOps(_ old: [Block], _ new: [Block], followedByParagraph: Bool, into ops: inout [Op]) {
+        if old.isEmpty && new.isEmpty { return }
+        var a = stream(old, tokenizer: oldTokenizer, store: oldStore)
+        var b = stream(new, tokenizer: newTokenizer, store: newStore)
         // A break with no paragraph after it to join: when both sides' last breaks have the same kind they
         // pair, so the last paragraph is edited in place rather than replaced.
         var forced: (Token, Token)?
@@ -448,9 +516,39 @@ struct StoryComparer {
         var runs: [Run] = []
         var movesSeen = Set<Int32>()
         func moveName(_ id: Int32) -> String { "move\(id + 1)" }
+        // Equal text is gathered into spans of one source run, each materialized once.
+        var span: (run: Int32, start: Int32, end: Int32, old: TextFormat?)?
+        let store = newStore
+        func flush() {
+            guard let sp = span else { return }
+            span = nil
+            var r = store.runs[Int(sp.run)]
+            if case .text(let s) = r.content {
+                let u = s.utf8
+                let a = u.index(u.startIndex, offsetBy: Int(sp.start)), b = u.index(u.startIndex, offsetBy: Int(sp.end))
+                if sp.start != 0 || b != s.endIndex { r.content = .text(String(s[a..<b])) }
+            }
+            if let of = sp.old, of != r.format { r.formatChange = FormatChange(change: change, old: of) }
+            runs.append(r)
+        }
         for (index, op) in ops.enumerated() {
-            if let b = equalBlocks[index] { out.append(b); continue }
+            if let b = equalBlocks[index] { flush(); out.append(b); continue }
             let t = op.tok
+            // The common case: an equal text token inside one source run, formatted as the span before it.
+            if op.kind == .equal, t.kind != .atom, t.kind != .mark, t.kind != .block, t.count == 1, op.old!.count == 1 {
+                let p = store.pieces[Int(t.first)]
+                let of = options.ignoreFormatting ? nil : op.old!.firstFormat
+                if p.start >= 0 {
+                    if let sp = span, sp.run == p.run, sp.end == p.start, sp.old == of {
+                        span!.end = p.end
+                        continue
+                    }
+                    flush()
+                    span = (p.run, p.start, p.end, of)
+                    continue
+                }
+            }
+            flush()
             switch t.kind {
             case .mark:
                 var level: Int, style: ParagraphStyle
@@ -519,6 +617,7 @@ struct StoryComparer {
                 }
             }
         }
+        flush()
         if !runs.isEmpty {
             out.append(.paragraph(Paragraph(InlineBuilder.pairingSubstitutions(InlineBuilder.inlines(from: runs)))))
         }
@@ -527,7 +626,7 @@ struct StoryComparer {
     /// NEW's runs of an equal token, with a formatting change where OLD's formatting differs.
     private mutating func appendEqual(_ op: Op, to runs: inout [Run]) {
         let n = op.tok, o = op.old!
-        if case .atom(.noteReference(let newID)) = n.runs.first?.content,
+        if n.kind == .atom, case .atom(.noteReference(let newID)) = n.runs.first?.content,
            case .atom(.noteReference(let oldID)) = o.runs.first?.content {
             notePairs.append((oldID, newID))
         }
@@ -535,9 +634,9 @@ struct StoryComparer {
             runs += n.runs
             return
         }
-        if n.runs.count == 1 && o.runs.count == 1 {
+        if n.count == 1 && o.count == 1 {
             var r = n.runs[0]
-            if o.runs[0].format != r.format { r.formatChange = FormatChange(change: change, old: o.runs[0].format) }
+            if let of = o.firstFormat, of != r.format { r.formatChange = FormatChange(change: change, old: of) }
             runs.append(r)
             return
         }

@@ -7,6 +7,23 @@ struct ParagraphProps: Equatable {
     var style: ParagraphStyle
 }
 
+/// Where the runs, paragraph properties and blocks of one side's tokens live: tokens hold indices into it,
+/// so a token is a few integers and a comparison of 600,000 words does not copy a `Run` per word.
+final class TokenStore {
+    /// The source runs, whole (one entry per run of a tokenized paragraph).
+    var runs: [Run] = []
+    var pieces: [Piece] = []
+    var props: [ParagraphProps] = []
+    var blocks: [Block] = []
+}
+
+/// A part of a token inside one source run: UTF-8 offsets into its text (-1 for a whole atom or break run).
+struct Piece {
+    var run: Int32
+    var start: Int32
+    var end: Int32
+}
+
 /// One unit of comparison: a word, a whitespace run, a punctuation mark, a CJK character, an inline atom
 /// (note reference, image, break), a paragraph break (`mark`), a non-paragraph block, or a comment anchor of
 /// NEW (`comment`: carried through, never compared).
@@ -15,16 +32,36 @@ struct Token {
     var kind: Kind
     /// Equal keys compare equal (text and link; the formatting is compared afterwards).
     var key: Int
-    /// The text pieces (one run each, split where the formatting or link changes) or the atom's run.
-    var runs: [Run]
-    var props: ParagraphProps?
-    var block: Block?
+    /// The token's pieces: `count` entries of the store's pieces from `first`.
+    var first: Int32 = 0
+    var count: Int32 = 0
+    /// A mark's properties or a block, by index in the store.
+    var extra: Int32 = -1
+    var chars: Int32 = 0
+    unowned(unsafe) var store: TokenStore
 
-    var characterCount: Int {
-        var n = 0
-        for r in runs { if case .text(let s) = r.content { n += s.count } else { n += 1 } }
-        return n
+    /// The text pieces (one run each, split where the formatting or link changes) or the atom's run.
+    var runs: [Run] {
+        var out: [Run] = []
+        out.reserveCapacity(Int(count))
+        for k in Int(first)..<Int(first + count) {
+            let p = store.pieces[k]
+            var r = store.runs[Int(p.run)]
+            if p.start >= 0, case .text(let s) = r.content {
+                let u = s.utf8
+                let a = u.index(u.startIndex, offsetBy: Int(p.start)), b = u.index(u.startIndex, offsetBy: Int(p.end))
+                r.content = .text(String(s[a..<b]))
+            }
+            out.append(r)
+        }
+        return out
     }
+
+    /// The format of the token's first piece.
+    var firstFormat: TextFormat? { count > 0 ? store.runs[Int(store.pieces[Int(first)].run)].format : nil }
+    var props: ParagraphProps? { kind == .mark ? store.props[Int(extra)] : nil }
+    var block: Block? { kind == .block ? store.blocks[Int(extra)] : nil }
+    var characterCount: Int { Int(chars) }
 }
 
 /// Interns comparison keys as integers, shared by both sides of one comparison.
@@ -78,33 +115,52 @@ struct Tokenizer {
             || (v >= 0x0E00 && v <= 0x0EFF) || (v >= 0x1780 && v <= 0x17FF) || (v >= 0x1000 && v <= 0x109F)
     }
 
-    /// The tokens of one paragraph's runs (no break token).
-    func tokens(_ runs: [Run], keys: inout KeyTable, into out: inout [Token]) {
-        var cur = ""          // text of the token being built
+    /// The tokens of one paragraph's runs (no break token), their runs kept in `store`.
+    func tokens(_ runs: [Run], keys: inout KeyTable, store: TokenStore, into out: inout [Token]) {
+        var curOpen = false    // a token is being built
         var curClass = CharClass.single
-        var pieces: [Run] = []
-        var pieceText = ""
-        var pieceRun: Run?
+        var curChars: Int32 = 0
+        var firstPiece = Int32(store.pieces.count)
+        var pieceStart: Int32 = -1     // UTF-8 offset where the open piece began in the current run
+        var offset: Int32 = 0          // UTF-8 offset in the current run
+        var runIndex: Int32 = -1
+        var links = false
 
         func closePiece() {
-            if let r = pieceRun, !pieceText.isEmpty {
-                var p = r; p.content = .text(pieceText); pieces.append(p)
+            if pieceStart >= 0 && offset > pieceStart {
+                store.pieces.append(Piece(run: runIndex, start: pieceStart, end: offset))
+                if store.runs[Int(runIndex)].link != nil { links = true }
             }
-            pieceText = ""
+            pieceStart = -1
+        }
+        func text(of p: Piece) -> Substring {
+            guard case .text(let s) = store.runs[Int(p.run)].content else { return "" }
+            let u = s.utf8
+            return s[u.index(u.startIndex, offsetBy: Int(p.start))..<u.index(u.startIndex, offsetBy: Int(p.end))]
         }
         func closeToken(_ keys: inout KeyTable, _ out: inout [Token]) {
             closePiece()
-            guard !cur.isEmpty else { pieces = []; return }
-            var k = cur
-            if pieces.contains(where: { $0.link != nil }) {
-                for p in pieces {
-                    if case .text(let s) = p.content { k += "\u{1}\(s.count)\u{1}\(p.link?.url ?? "")" }
+            let n = Int32(store.pieces.count) - firstPiece
+            guard curOpen, n > 0 else { firstPiece = Int32(store.pieces.count); curOpen = false; return }
+            var k = n == 1 ? String(text(of: store.pieces[Int(firstPiece)])) : ""
+            if n > 1 { for p in store.pieces[Int(firstPiece)...] { k += text(of: p) } }
+            if links {
+                for p in store.pieces[Int(firstPiece)...] {
+                    k += "\u{1}\(p.end - p.start)\u{1}\(store.runs[Int(p.run)].link?.url ?? "")"
                 }
             }
             let kind: Token.Kind = curClass == .word ? .word : curClass == .space ? .space : .punct
-            out.append(Token(kind: kind, key: keys.key(k), runs: pieces))
-            pieces = []
-            cur = ""
+            out.append(Token(kind: kind, key: keys.key(k), first: firstPiece, count: n, chars: curChars, store: store))
+            firstPiece = Int32(store.pieces.count)
+            curOpen = false
+            curChars = 0
+            links = false
+        }
+        func atom(_ key: Int, _ keys: inout KeyTable, _ out: inout [Token], kind: Token.Kind = .atom) {
+            closeToken(&keys, &out)
+            store.pieces.append(Piece(run: runIndex, start: -1, end: -1))
+            out.append(Token(kind: kind, key: key, first: Int32(store.pieces.count - 1), count: 1, chars: 1, store: store))
+            firstPiece = Int32(store.pieces.count)
         }
 
         for run in runs {
@@ -112,12 +168,35 @@ struct Tokenizer {
             case .text(let s):
                 // A new run continues the current token in a new piece.
                 closePiece()
-                pieceRun = run
-                for ch in s {
-                    let cls = Self.classify(ch)
-                    let apostrophe = ch == "'" || ch == "\u{2019}"
+                store.runs.append(run)
+                runIndex = Int32(store.runs.count - 1)
+                offset = 0
+                pieceStart = 0
+                let u = s.utf8
+                let bytes = Array(u)
+                let n = bytes.count
+                var i = 0
+                while i < n {
+                    let b = bytes[i]
+                    let cls: CharClass
+                    let len: Int
+                    let apostrophe: Bool
+                    if b < 0x80 && (i + 1 == n || bytes[i + 1] < 0x80) {
+                        // ASCII not followed by a combining mark: one byte, one character.
+                        len = 1
+                        apostrophe = b == 0x27
+                        if (b >= 0x61 && b <= 0x7A) || (b >= 0x41 && b <= 0x5A) || (b >= 0x30 && b <= 0x39) { cls = .word }
+                        else if b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D { cls = .space }
+                        else { cls = .single }
+                    } else {
+                        let idx = u.index(u.startIndex, offsetBy: i)
+                        let ch = s[idx]
+                        len = ch.utf8.count
+                        cls = Self.classify(ch)
+                        apostrophe = ch == "'" || ch == "\u{2019}"
+                    }
                     let joins: Bool
-                    if cur.isEmpty || granularity == .character {
+                    if !curOpen || granularity == .character {
                         joins = false
                     } else if curClass == .word && apostrophe {
                         joins = true
@@ -125,34 +204,44 @@ struct Tokenizer {
                         joins = cls != .single && cls == curClass
                     }
                     if !joins {
-                        if !cur.isEmpty {
+                        if curOpen {
                             closeToken(&keys, &out)
-                            pieceRun = run
                         }
+                        pieceStart = offset
+                        curOpen = true
                         curClass = cls
                     }
-                    cur.append(ch)
-                    pieceText.append(ch)
+                    curChars += 1
+                    offset += Int32(len)
+                    i += len
                 }
             case .lineBreak:
                 closeToken(&keys, &out)
-                out.append(Token(kind: .atom, key: keys.key("\u{2}br"), runs: [run]))
+                store.runs.append(run)
+                runIndex = Int32(store.runs.count - 1)
+                atom(keys.key("\u{2}br"), &keys, &out)
             case .atom(let inline):
                 closeToken(&keys, &out)
                 switch inline {
                 case .commentStart, .commentEnd, .commentPoint:
-                    if keepComments { out.append(Token(kind: .comment, key: 0, runs: [run])) }
-                case .noteReference:
-                    out.append(Token(kind: .atom, key: keys.key("\u{2}note"), runs: [run]))
-                case .image(let i):
-                    out.append(Token(kind: .atom, key: keys.key("\u{2}img\u{1}\(i.source)\u{1}\(i.alt)\u{1}\(i.title)\u{1}\(run.link?.url ?? "")"), runs: [run]))
-                case .softBreak:
-                    out.append(Token(kind: .atom, key: keys.key("\u{2}soft"), runs: [run]))
-                case .raw(let f, let t):
-                    out.append(Token(kind: .atom, key: keys.key("\u{2}raw\u{1}\(f)\u{1}\(t)"), runs: [run]))
-                default:
-                    out.append(Token(kind: .atom, key: keys.key("\u{2}\(inline)"), runs: [run]))
+                    guard keepComments else { continue }
+                    store.runs.append(run)
+                    runIndex = Int32(store.runs.count - 1)
+                    atom(0, &keys, &out, kind: .comment)
+                    continue
+                default: break
                 }
+                store.runs.append(run)
+                runIndex = Int32(store.runs.count - 1)
+                let key: String
+                switch inline {
+                case .noteReference: key = "\u{2}note"
+                case .image(let i): key = "\u{2}img\u{1}\(i.source)\u{1}\(i.alt)\u{1}\(i.title)\u{1}\(run.link?.url ?? "")"
+                case .softBreak: key = "\u{2}soft"
+                case .raw(let f, let t): key = "\u{2}raw\u{1}\(f)\u{1}\(t)"
+                default: key = "\u{2}\(inline)"
+                }
+                atom(keys.key(key), &keys, &out)
             }
         }
         closeToken(&keys, &out)

@@ -168,13 +168,19 @@ struct HTMLRenderer {
         var classes: [String] = []
         if let n = p.style.name { classes.append("style-" + Self.cssIdent(n)) }
         if p.styleChange != nil { classes.append("style-changed") }
-        if !classes.isEmpty { attrs += " class=\"" + Self.escape(classes.joined(separator: " ")) + "\"" }
+        if let sc = p.styleChange {
+            attrs += change(sc.change, "format", classes: Self.escape(classes.joined(separator: " ")))
+                + Self.title(sc.change, "paragraph formatting changed")
+        } else if !classes.isEmpty {
+            attrs += " class=\"" + Self.escape(classes.joined(separator: " ")) + "\""
+        }
         if !css.isEmpty { attrs += " style=\"" + Self.escape(css) + "\"" }
-        if let sc = p.styleChange { attrs += Self.title(sc.change, "paragraph formatting changed") }
         var s = "<" + tag + attrs + ">" + inlines(p.content)
         switch p.markChange {
-        case .inserted(let c)?: s += "<ins class=\"break\"" + Self.title(c, "paragraph break inserted") + ">¶</ins>"
-        case .deleted(let c)?: s += "<del class=\"break\"" + Self.title(c, "paragraph break deleted") + ">¶</del>"
+        case .inserted(let c)?:
+            s += "<ins" + change(c, "insertion", classes: "break") + Self.title(c, "paragraph break inserted") + ">¶</ins>"
+        case .deleted(let c)?:
+            s += "<del" + change(c, "deletion", classes: "break") + Self.title(c, "paragraph break deleted") + ">¶</del>"
         case nil: break
         }
         return s + "</" + tag + ">\n"
@@ -222,8 +228,8 @@ struct HTMLRenderer {
             let header = n < t.headerRowCount
             var cls = ""
             switch row.change {
-            case .inserted(let c)?: cls = " class=\"inserted\"" + Self.title(c, "row inserted")
-            case .deleted(let c)?: cls = " class=\"deleted\"" + Self.title(c, "row deleted")
+            case .inserted(let c)?: cls = change(c, "insertion", classes: "inserted") + Self.title(c, "row inserted")
+            case .deleted(let c)?: cls = change(c, "deletion", classes: "deleted") + Self.title(c, "row deleted")
             case nil: break
             }
             s += "<tr" + cls + ">"

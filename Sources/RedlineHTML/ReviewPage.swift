@@ -16,8 +16,8 @@ enum ReviewPage {
     ins{color:var(--c,#05631f);text-decoration:underline;text-decoration-color:var(--c,#05631f);background:none}
     del{color:var(--c,#86181d);text-decoration:line-through}
     ins.move,del.move{text-decoration-style:double}
-    :is(p,h1,h2,h3,h4,h5,h6,li,td,th):has(ins,del,.format-change){position:relative}
-    :is(p,h1,h2,h3,h4,h5,h6,li):has(ins,del,.format-change)::before{content:"";position:absolute;left:-.9em;top:0;bottom:0;border-left:2px solid #888}
+    :is(p,h1,h2,h3,h4,h5,h6,li,td,th):is(:has(ins,del,.format-change),.style-changed){position:relative}
+    :is(p,h1,h2,h3,h4,h5,h6,li):is(:has(ins,del,.format-change),.style-changed)::before{content:"";position:absolute;left:-.9em;top:0;bottom:0;border-left:2px solid #888}
     mark{background:#fff5b1}
     .comment-range{background:#fdf2c4;border-bottom:1px dotted #b08800}
     .comment-ref{font-size:.75em;color:#b08800}

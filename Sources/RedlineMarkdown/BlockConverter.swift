@@ -192,7 +192,7 @@ final class BlockConverter {
             case .right: return .right
             }
         }
-        let table = Table(columns: columns, headerRowCount: headers, rows: rows)
+        let table = TableRowChanges.unmarked(Table(columns: columns, headerRowCount: headers, rows: rows))
         return divTables.last(where: { !$0.isEmpty })?.applied(to: table) ?? table
     }
 

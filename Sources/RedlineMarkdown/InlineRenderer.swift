@@ -160,15 +160,26 @@ struct InlineRenderer {
             commentWouldAttach = false
             if atLineStart {
                 atLineStart = false
-                switch c {
-                case UInt8(ascii: "#"), UInt8(ascii: ">"), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "="), UInt8(ascii: ":"):
+                // Block syntax at a line's start is escaped only where it would start a block (a table
+                // cell holds no blocks): `#` before a space (`#tag` is text), `-`/`+`/`=` before a space or
+                // another of them, `:` of a fence, `>` always, `1.` or `1)` before a space.
+                let next: UInt8? = k + 1 < u.count ? u[k + 1] : nil
+                let spaceNext = next == nil || next == 0x20 || next == 0x09
+                switch inCell ? 0 : c {
+                case UInt8(ascii: ">"),
+                     UInt8(ascii: "#") where spaceNext || next == c,
+                     UInt8(ascii: "-") where spaceNext || next == c,
+                     UInt8(ascii: "=") where spaceNext || next == c,
+                     UInt8(ascii: "+") where spaceNext,
+                     UInt8(ascii: ":") where next == c || next == UInt8(ascii: "-"):
                     buf.append(UInt8(ascii: "\\")); buf.append(c); k += 1
                     continue
                 case UInt8(ascii: "0")...UInt8(ascii: "9"):
-                    // `1.` or `1)` would start an ordered list.
+                    // `1.` or `1)` would start an ordered list (at most nine digits, then a space or the end).
                     var j = k
                     while j < u.count, u[j] >= UInt8(ascii: "0"), u[j] <= UInt8(ascii: "9") { buf.append(u[j]); j += 1 }
-                    if j < u.count, u[j] == UInt8(ascii: ".") || u[j] == UInt8(ascii: ")") {
+                    if j < u.count, u[j] == UInt8(ascii: ".") || u[j] == UInt8(ascii: ")"), j - k <= 9,
+                       j + 1 >= u.count || u[j + 1] == 0x20 || u[j + 1] == 0x09 {
                         buf.append(UInt8(ascii: "\\")); buf.append(u[j]); j += 1
                     }
                     k = j
@@ -177,6 +188,12 @@ struct InlineRenderer {
                 }
             }
             switch c {
+            case UInt8(ascii: "_") where Self.isIntraword(u, k):
+                // `group_summary`: an underscore between letters or digits opens and closes nothing.
+                buf.append(c)
+            case UInt8(ascii: "<") where !Self.mayOpenTag(u, k):
+                // `a < b`: only `<` before a letter, `/`, `!`, `?` (a tag or autolink) or `<` (`<<}`) is syntax.
+                buf.append(c)
             case UInt8(ascii: "\\"), UInt8(ascii: "`"), UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "["),
                  UInt8(ascii: "]"), UInt8(ascii: "<"), UInt8(ascii: "~"), UInt8(ascii: "|"):
                 buf.append(UInt8(ascii: "\\")); buf.append(c)
@@ -237,6 +254,26 @@ struct InlineRenderer {
         default:
             return true
         }
+    }
+
+    private static func isASCIIAlphanumeric(_ b: UInt8) -> Bool {
+        (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A)
+    }
+
+    /// The `_` at `k` is inside a run of underscores with an ASCII letter or digit on both sides (in this text).
+    private static func isIntraword(_ u: UnsafeBufferPointer<UInt8>, _ k: Int) -> Bool {
+        var i = k, j = k
+        while i > 0, u[i - 1] == UInt8(ascii: "_") { i -= 1 }
+        while j + 1 < u.count, u[j + 1] == UInt8(ascii: "_") { j += 1 }
+        return i > 0 && j + 1 < u.count && isASCIIAlphanumeric(u[i - 1]) && isASCIIAlphanumeric(u[j + 1])
+    }
+
+    /// The `<` at `k` could start a tag, an autolink or a CriticMarkup closer `<<}` (or ends this text).
+    private static func mayOpenTag(_ u: UnsafeBufferPointer<UInt8>, _ k: Int) -> Bool {
+        guard k + 1 < u.count else { return true }
+        let b = u[k + 1]
+        return (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == UInt8(ascii: "/") || b == UInt8(ascii: "!")
+            || b == UInt8(ascii: "?") || b == UInt8(ascii: "<")
     }
 
     private static func isCriticOpener(_ b: UInt8) -> Bool {

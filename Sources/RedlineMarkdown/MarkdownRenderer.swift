@@ -236,7 +236,14 @@ final class MarkdownRenderer {
 
     // MARK: Paragraphs
 
+    /// `inlines` as the writer renders them (`ReadableInlines`: what Markdown drops cannot split a run).
+    func readable(_ inlines: [Inline]) -> [Inline] {
+        ReadableInlines.prepare(inlines, dropStyles: !options.preserveFormatting, lost: characterStyleLost)
+    }
+
     private func paragraph(_ p: Paragraph, level: Int?) -> String {
+        var p = p
+        p.content = readable(p.content)
         if level == nil && isWrittenAsNothing(p) {
             if !p.style.isEmpty { paragraphStyleLost(p.style, level: nil) }
             return ""
@@ -508,6 +515,10 @@ final class MarkdownRenderer {
     }
 
     private func table(_ t: Table) -> String {
+        var t = t
+        if options.criticMarkup && !inCommentBody && t.rows.contains(where: { $0.change != nil }) {
+            t = TableRowChanges.marked(t).table
+        }
         let grid = gridRows(t)
         let columns = max(t.columns.count, grid.map(\.count).max() ?? 0)
         guard columns > 0, !t.rows.isEmpty else {
@@ -570,7 +581,7 @@ final class MarkdownRenderer {
             var r = InlineRenderer(owner: self)
             r.inCell = true
             let content: [Inline]
-            if let p = b.paragraph { content = p.content } else { content = [.text(b.plainText)] }
+            if let p = b.paragraph { content = readable(p.content) } else { content = [.text(b.plainText)] }
             r.render(content)
             parts.append(r.out)
         }

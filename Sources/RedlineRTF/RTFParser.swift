@@ -130,7 +130,11 @@ final class RTFParser {
     // MARK: Signature
 
     private func checkSignature(_ name: String) throws {
-        // Accept a UTF-8 byte order mark and white space before `{\rtf`.
+        // Accept a UTF-8 byte order mark and white space before `{\rtf`, within the first piece read (the
+        // tokenizer skips NUL bytes: /dev/zero would be read forever).
+        let head = try tokenizer.head()
+        guard let k = head.firstIndex(where: { ![0, 9, 10, 13, 32, 0xEF, 0xBB, 0xBF].contains($0) }),
+              head[k] == UInt8(ascii: "{") else { throw notRTF(name) }
         var first = try tokenizer.next()
         if first == .text {
             var t = tokenizer.text[...]

@@ -66,6 +66,12 @@ struct RTFTokenizer {
         return buffer[position]
     }
 
+    /// The unread bytes of the current piece (the first 64 KiB at the start), without consuming them.
+    mutating func head() throws -> ArraySlice<UInt8> {
+        if position >= buffer.count { _ = try fill() }
+        return buffer[position...]
+    }
+
     /// The next token.
     mutating func next() throws -> RTFToken {
         while true {
@@ -288,7 +294,8 @@ struct RTFWordKey: Hashable {
 /// Where the tokenizer reads from: a file descriptor read in pieces, or bytes in memory.
 struct ByteSource {
     private enum Storage {
-        case file(FileHandle, String)
+        /// A file, its name, and for one that is not a regular file (a pipe, a device) the bytes it may still give.
+        case file(FileHandle, String, remaining: Int?)
         case memory([UInt8], Int)
     }
     private var storage: Storage
@@ -304,7 +311,7 @@ struct ByteSource {
             guard let h = FileHandle(forReadingAtPath: path) else {
                 throw RedlineError.io("cannot open \(path) for reading")
             }
-            storage = .file(h, path)
+            storage = .file(h, path, remaining: DocumentInput.isRegularFile(path) ? nil : Limits().maxStreamedInputBytes)
         }
     }
 
@@ -315,10 +322,19 @@ struct ByteSource {
             let end = min(bytes.count, pos + max)
             storage = .memory(bytes, end)
             return Array(bytes[pos..<end])
-        case .file(let h, let path):
+        case .file(let h, let path, let remaining):
             do {
                 guard let d = try h.read(upToCount: max) else { return [] }
+                if let remaining {
+                    guard d.count <= remaining else {
+                        let limit = Limits().maxStreamedInputBytes
+                        throw RedlineError.limit("\(path) is not a regular file and holds more than \(limit) bytes (\(Limits.name("maxStreamedInputBytes", limit)))")
+                    }
+                    storage = .file(h, path, remaining: remaining - d.count)
+                }
                 return [UInt8](d)
+            } catch let e as RedlineError {
+                throw e
             } catch {
                 throw RedlineError.io("cannot read \(path): \(error.localizedDescription)")
             }

@@ -260,6 +260,13 @@ private func saxError(_ ctx: UnsafeMutableRawPointer?, _ error: UnsafeMutablePoi
     let message = error.pointee.message.map { String(cString: $0) }?
         .split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "; ")
         ?? "malformed XML"
+    // libxml2's own size limits (without XML_PARSE_HUGE, which Redline never sets) surface as "Huge input
+    // lookup", "huge text node", "AttValue length too long": a limit, not damage, and said so.
+    let lower = message.lowercased()
+    if lower.contains("huge") || lower.contains("too long") || lower.contains("limit exceeded") {
+        q.refuse(.limit("an XML text or attribute value near line \(error.pointee.line) is longer than \(Limits.maxXMLTextBytes) bytes (\(Limits.name("maxXMLTextBytes", Limits.maxXMLTextBytes)))"))
+        return
+    }
     q.firstError = "malformed XML at line \(error.pointee.line): \(message)"
 }
 

@@ -298,6 +298,49 @@ final class InPlaceReviewTests: XCTestCase {
         XCTAssertFalse(types.contains("/word/comments.xml"), rel)
     }
 
+    // MARK: Hostile shapes (a quadratic walk would not finish)
+
+    static let w = #"xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main""#
+
+    static func reviewed(_ body: String, _ options: ReviewOptions) throws -> [UInt8] {
+        let input = try package(document: "<w:document \(w)><w:body>\(body)</w:body></w:document>")
+        let out = MemoryOutput()
+        try InPlaceReview.review(.bytes(input), to: out, review: options)  // on a large stack, as convert runs
+        return out.bytes
+    }
+
+    func testLongMergeChainStaysLinear() throws {
+        let n = 50_000
+        let p = #"<w:p><w:pPr><w:rPr><w:del w:id="1" w:author="A"/></w:rPr></w:pPr><w:r><w:t>x</w:t></w:r></w:p>"#
+        let out = try Self.reviewed(String(repeating: p, count: n) + "<w:p><w:r><w:t>end</w:t></w:r></w:p>",
+                                    ReviewOptions(changes: .accept))
+        XCTAssertEqual(try Self.paragraphs(out), [String(repeating: "x", count: n) + "end"])
+    }
+
+    func testDeepNestingAndLongTables() throws {
+        let depth = 3_000
+        let nested = String(repeating: #"<w:ins w:id="2" w:author="A"><w:r><w:t>a</w:t></w:r>"#, count: depth)
+            + String(repeating: "</w:ins>", count: depth)
+        let out = try Self.reviewed("<w:p>\(nested)</w:p>", ReviewOptions(changes: .accept))
+        XCTAssertEqual(try Self.paragraphs(out), [String(repeating: "a", count: depth)])
+        let list = try ChangeListing.list(.bytes(try Self.package(document: "<w:document \(Self.w)><w:body><w:p>\(nested)</w:p></w:body></w:document>")),
+                                          format: try XCTUnwrap(FormatRegistry.named("docx")))
+        XCTAssertEqual(list.count, depth)
+        // 20,000 rows, every other one deleted: half go, the table stays.
+        let rows = (0..<20_000).map { i in
+            "<w:tr>" + (i % 2 == 0 ? #"<w:trPr><w:del w:id="3" w:author="A"/></w:trPr>"# : "")
+                + "<w:tc><w:p><w:r><w:t>\(i)</w:t></w:r></w:p></w:tc></w:tr>"
+        }.joined()
+        let table = try Self.reviewed("<w:tbl><w:tblGrid><w:gridCol/></w:tblGrid>\(rows)</w:tbl><w:p/>", ReviewOptions(changes: .accept))
+        let texts = try Self.paragraphs(table)
+        XCTAssertEqual(texts.count, 10_001)
+        XCTAssertEqual(texts.first, "1")
+        // Every row deleted: the table goes.
+        let gone = try Self.reviewed(#"<w:tbl><w:tr><w:trPr><w:del w:id="3" w:author="A"/></w:trPr><w:tc><w:p/></w:tc></w:tr></w:tbl><w:p/>"#,
+                                     ReviewOptions(changes: .accept))
+        XCTAssertFalse(String(decoding: try Self.parts(gone)["word/document.xml"]!, as: UTF8.self).contains("w:tbl"))
+    }
+
     // MARK: Bad input
 
     func testBadInputFailsWithoutOutputAndLeavesInputAlone() throws {

@@ -126,7 +126,14 @@ struct DocumentGenerator {
                 chance(0.2) ? TableCell([]) : TableCell([.paragraph(Paragraph(inlines(depth: 2, breaks: false, simple: true)))])
             })
         }
-        var t = Table(columns: (0..<columns).map { _ in pick(ColumnAlignment.allCases) }, headerRowCount: 1, rows: rows)
+        var rows2 = rows
+        // Row changes CriticMarkup can carry (cells with text and no changes of their own).
+        for r in rows2.indices where chance(0.15) {
+            var row = rows2[r]
+            row.change = chance(0.5) ? .inserted(change()) : .deleted(change())
+            if TableRowChanges.marked(Table(columns: [], headerRowCount: 0, rows: [row])).lost == 0 { rows2[r] = row }
+        }
+        var t = Table(columns: (0..<columns).map { _ in pick(ColumnAlignment.allCases) }, headerRowCount: 1, rows: rows2)
         // With formatting, widths and header rows other than one are carried on a div.
         if formatting && chance(0.5) { t.columnWidths = (0..<columns).map { _ in pick([72, 144.5, 36]) } }
         if formatting && chance(0.4) { t.headerRowCount = int(0...rows.count) }
@@ -181,7 +188,9 @@ struct DocumentGenerator {
         let atoms = ["a", "word", "Text", "x", "é", "日本", "🙂", "1.", "2)", "#", "*", "_", "`", "\\", "[", "]", "{", "}",
                      "<", ">", "&amp;", "&", "|", "~", "^", "+", "-", "=", ":", "@", "!", "(", ")", "\"", "'", ".",
                      "{++", "++}", "{--", "{~~", "~>", "{==", "==}", "{>>", "<<}", "]{.x}", "[^n1]", "www.a.b", "http://x.y",
-                     "a@b.co", ":::", "---", "***", "\u{00A0}", "\u{2E2A}", "\u{E001}", "\t", "a\tb"]
+                     "a@b.co", ":::", "---", "***", "\u{00A0}", "\u{2E2A}", "\u{E001}", "\t", "a\tb",
+                     // Escaped only where they are syntax: intraword `_`, `<` before a space, `5.03`, `#tag`, `:-`.
+                     "group_summary", "a__b", "x < y", "5.03", "12)a", "#tag", "-x", "+y", "=z", ":-", "<<"]
         var s = ""
         for k in 0..<int(1...(long ? 5 : 3)) {
             if k > 0 && chance(0.3) { s += " " }
@@ -350,10 +359,15 @@ struct DocumentGenerator {
         return out
     }
 
+    /// Inlines as the writer writes them (spaces at the edge of bold, italic or struck text outside it).
+    static func readable(_ inlines: [Inline]) -> [Inline] {
+        ReadableInlines.prepare(inlines, dropStyles: false, lost: { _ in })
+    }
+
     static func canonical(_ b: Block, trimSpaces: Bool = true) -> Block {
         switch b {
-        case .paragraph(var p): p.content = canonicalInlines(trimmed(p.content.runs, spaces: trimSpaces)); return .paragraph(p)
-        case .heading(let l, var p): p.content = canonicalInlines(trimmed(p.content.runs, spaces: trimSpaces)); return .heading(level: l, p)
+        case .paragraph(var p): p.content = readable(canonicalInlines(trimmed(readable(p.content).runs, spaces: trimSpaces))); return .paragraph(p)
+        case .heading(let l, var p): p.content = readable(canonicalInlines(trimmed(readable(p.content).runs, spaces: trimSpaces))); return .heading(level: l, p)
         case .table(var t):
             for r in t.rows.indices {
                 for c in t.rows[r].cells.indices {
@@ -361,7 +375,8 @@ struct DocumentGenerator {
                     t.rows[r].cells[c].blocks = blocks.filter { $0 != .paragraph(Paragraph([])) }
                 }
             }
-            return .table(t)
+            // A row whose every non-empty cell is one insertion (deletion) is an inserted (deleted) row.
+            return .table(TableRowChanges.unmarked(t))
         case .list(var l):
             // A list item's empty paragraphs are written (`- []{}` holds the item's shape).
             l.items = l.items.map { separatingLists($0.map { canonical($0, trimSpaces: trimSpaces) }) }

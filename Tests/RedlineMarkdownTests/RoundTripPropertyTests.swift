@@ -30,6 +30,14 @@ final class RoundTripPropertyTests: XCTestCase {
             let md = try MarkdownWriter.string(doc, options: options)
             let back = try MarkdownReader.document(md)
             if back != doc {
+                if let path = ProcessInfo.processInfo.environment["REDLINE_DUMP"] {
+                    var da = "", db = ""
+                    dump(doc, to: &da)
+                    dump(back, to: &db)
+                    try? da.write(toFile: path + ".expected", atomically: true, encoding: .utf8)
+                    try? db.write(toFile: path + ".got", atomically: true, encoding: .utf8)
+                    try? md.write(toFile: path + ".md", atomically: true, encoding: .utf8)
+                }
                 failures += 1
                 if failures <= 3 {
                     XCTFail("seed \(seed) (REDLINE_SEED=\(seed)): read(write(doc)) != doc\n--- markdown ---\n\(md)\n--- diff ---\n\(Self.diff(doc, back))")

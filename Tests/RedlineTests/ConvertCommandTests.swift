@@ -71,6 +71,32 @@ final class ConvertCommandTests: XCTestCase {
         XCTAssertEqual(try RedlineBinary.run(["convert", input, "-o", tmp + "/a.txt"]).status, 0)
     }
 
+    /// The formatting Markdown cannot hold is one line on the terminal; what matters stays a line of its own;
+    /// --warnings-json keeps every code.
+    func testExpectedFormattingLossesFoldIntoOneLine() throws {
+        let input = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Corpus/docx/moves-and-formatting.docx").path
+        let json = tmp + "/w.json"
+        let r = try RedlineBinary.run(["convert", input, "-o", tmp + "/o.md", "--warnings-json", json])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let lines = r.stderr.split(separator: "\n")
+        let folded = lines.filter { $0.contains("formatting Markdown cannot hold: ") }
+        XCTAssertEqual(folded.count, 1, r.stderr)
+        XCTAssertTrue(folded[0].contains("paragraph styles") && folded[0].contains("alignment ×2"), r.stderr)
+        XCTAssertTrue(folded[0].hasSuffix("; --keep-formatting keeps it"), r.stderr)
+        XCTAssertFalse(r.stderr.contains("lossy.alignment"), r.stderr)
+        let written = try String(contentsOfFile: json, encoding: .utf8)
+        for code in ["lossy.paragraph-style", "lossy.alignment", "lossy.paragraph-indent", "lossy.paragraph-spacing"] {
+            XCTAssertTrue(written.contains("\"\(code)\""), code + " missing from " + written)
+        }
+        // What a person must know is printed in full.
+        let lines2 = WarningReport.terminalLines([Diagnostic(code: "docx.text-box", message: "text boxes were flattened"),
+                                                  Diagnostic(code: "lossy.font", message: "fonts were dropped (use --keep-formatting)", count: 3)],
+                                                 target: "md")
+        XCTAssertEqual(lines2, ["warning[docx.text-box]: text boxes were flattened",
+                                "warning: formatting Markdown cannot hold: fonts ×3; --keep-formatting keeps it"])
+    }
+
     func testWarningsGoToStderrAndJSON() throws {
         let input = tmp + "/in.md"
         try "An {++unclosed insertion\n".write(toFile: input, atomically: true, encoding: .utf8)

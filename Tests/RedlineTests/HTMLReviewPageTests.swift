@@ -24,10 +24,10 @@ final class HTMLReviewPageTests: XCTestCase {
         XCTAssertEqual(r.status, 0, r.stderr)
         let html = try String(contentsOfFile: page, encoding: .utf8)
         XCTAssertFalse(html.contains("src=") || html.contains("<link"), "self-contained")
-        // 9 changes (a substitution is one) and 2 comment threads; three authors in the filter.
+        // 11 changes (a substitution is one; a paragraph break and a paragraph format change too) and 2 comment threads.
         let marked = try dom("file://" + page)
-        XCTAssertTrue(marked.contains("11 of 11 changes and comments"), marked)
-        XCTAssertEqual(marked.components(separatedBy: "<li class=\"a").count - 1, 11, marked)
+        XCTAssertTrue(marked.contains("13 of 13 changes and comments"), marked)
+        XCTAssertEqual(marked.components(separatedBy: "<li class=\"a").count - 1, 13, marked)
         for author in ["Ann Editor", "Bob Counsel", "Chen Partner"] {
             XCTAssertTrue(marked.contains("<option value=\"\(author)\">\(author)</option>"), author)
         }

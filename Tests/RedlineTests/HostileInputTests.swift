@@ -41,4 +41,56 @@ final class HostileInputTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: tmp + "/out").filter { !$0.hasPrefix(".") }.sorted(),
                        ["0.docx", "1.docx", "2.docx", "bad.docx"])
     }
+
+    func testInputsThatAreNotRegularFilesAreLimited() throws {
+        for ext in ["md", "rtf", "docx"] {
+            let link = tmp + "/zero." + ext
+            try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "/dev/zero")
+            let r = try RedlineBinary.run(["convert", link, "-o", tmp + "/out.html"])
+            XCTAssertEqual(r.status, 1, r.stderr)
+            if ext == "md" { XCTAssertTrue(r.stderr.contains("Limits.maxStreamedInputBytes"), r.stderr) }
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: tmp + "/out.html"))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: tmp).filter { $0.contains(".redline-") }, [])
+    }
+
+    func testDirectoryIntoItselfFindingNothingIsAnError() throws {
+        try "a\n".write(toFile: tmp + "/a.md", atomically: true, encoding: .utf8)
+        let r = try RedlineBinary.run(["convert", tmp, "-o", tmp])
+        XCTAssertEqual(r.status, 2, r.stderr)
+        XCTAssertTrue(r.stderr.contains("no input found"), r.stderr)
+    }
+
+    /// A temporary left by a run killed outright (its process is gone) is removed by the next run writing
+    /// in that directory; one of a live process is not.
+    func testStaleTemporariesAreRemovedByTheNextRun() throws {
+        let dead = tmp + "/.x.md.redline-999999999-AbCdEf", live = tmp + "/.y.md.redline-\(getpid())-AbCdEf"
+        for p in [dead, live] { FileManager.default.createFile(atPath: p, contents: Data("partial".utf8)) }
+        try "a\n".write(toFile: tmp + "/in.md", atomically: true, encoding: .utf8)
+        let r = try RedlineBinary.run(["convert", tmp + "/in.md", "-o", tmp + "/out.md"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dead))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: live))
+    }
+
+    /// SIGTERM during a write removes the temporary before the process dies of the signal.
+    func testTerminatedRunLeavesNoTemporary() throws {
+        let input = tmp + "/big.md"
+        try String(repeating: "**b** *i* {++x++} ", count: 300_000).write(toFile: input, atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(atPath: tmp + "/out", withIntermediateDirectories: true)
+        let p = try RedlineBinary.start(["convert", input, "-o", tmp + "/out/big.docx"])
+        var sawTemporary = false
+        for _ in 0..<400 where p.isRunning {
+            if (try? FileManager.default.contentsOfDirectory(atPath: tmp + "/out"))?.contains(where: { $0.contains(".redline-") }) == true {
+                sawTemporary = true
+                break
+            }
+            usleep(10_000)
+        }
+        try XCTSkipUnless(sawTemporary, "the conversion finished before its temporary was seen")
+        p.terminate()
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationReason, .uncaughtSignal)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: tmp + "/out"), [])
+    }
 }

@@ -99,6 +99,17 @@ final class PDFOutputTests: XCTestCase {
         }
     }
 
+    func testCompareWritesThePDFOfTheDifferences() throws {
+        try require("soffice")
+        try require("pdftotext")
+        try "# Lease\n\nThe lease runs for five years.\n".write(toFile: tmp + "/old.md", atomically: true, encoding: .utf8)
+        try "# Lease\n\nThe lease runs for seven years, renewable.\n".write(toFile: tmp + "/new.md", atomically: true, encoding: .utf8)
+        let r = try RedlineBinary.run(["compare", tmp + "/old.md", tmp + "/new.md", "-o", tmp + "/diff.pdf"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let text = try text(ofPDF: tmp + "/diff.pdf")
+        XCTAssertTrue(text.contains("five") && text.contains("seven") && text.contains("renewable"), text)
+    }
+
     /// A wrapper `soffice` that logs each start, so the test can count engine runs.
     func countingEngine() throws -> (path: String, log: String) {
         let path = tmp + "/soffice-counting", log = tmp + "/engine-runs.log"

@@ -22,7 +22,7 @@ enum RepositoryPaths {
         var out: [String] = []
         while let rel = walker.nextObject() as? String {
             let parts = rel.split(separator: "/")
-            if parts.count == 1 && ["bad", "scrivener", "demo"].contains(String(parts[0])) {
+            if parts.count == 1 && ["bad", "scrivener", "demo", "compare"].contains(String(parts[0])) {
                 walker.skipDescendants()
                 continue
             }

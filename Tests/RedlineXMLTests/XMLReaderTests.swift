@@ -88,6 +88,12 @@ final class XMLReaderTests: XCTestCase {
         assertXMLError(.malformedInput, "") { _ = try trace("not xml at all") }
     }
 
+    /// libxml2 stops at 10,000,000 bytes of one attribute value with "Huge input lookup": a limit, named.
+    func testHugeAttributeIsALimitNamedInTheError() {
+        let xml = "<a v=\"" + String(repeating: "x", count: 12_000_000) + "\"/>"
+        assertXMLError(.limitExceeded, "Limits.maxXMLTextBytes = 10000000") { _ = try trace(xml) }
+    }
+
     func testExternalEntityIsNeverLoaded() {
         let xml = "<?xml version=\"1.0\"?><!DOCTYPE d [<!ENTITY xxe SYSTEM \"file:///etc/passwd\">]><d>&xxe;</d>"
         assertXMLError(.unsupportedInput, "DTD") { _ = try trace(xml) }

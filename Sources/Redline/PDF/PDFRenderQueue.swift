@@ -3,10 +3,12 @@ import RedlineCore
 
 /// Gathers the DOCX files that PDF sinks finish at about the same time into one engine run: starting
 /// LibreOffice costs about 2 s, rendering a small document a tenth of that. A sink registers when it is
-/// made and submits at `finish`; a run starts as soon as every registered sink has submitted (or has
-/// been dropped without finishing), or when the oldest submission has waited `gatherWindow` seconds,
-/// so a single conversion never waits and a batch (`Format.batchWidth` inputs at once) renders its
-/// documents a round at a time.
+/// made and submits at `finish`; batch workers join before they start and leave when they run out of
+/// inputs (`Format.batchWorker`). A run starts as soon as no registered sink is still writing and every
+/// batch worker is waiting for it (so a single conversion never waits, and a batch of `Format.batchWidth`
+/// workers renders a round of that many documents at a time, however the threads are scheduled), or when
+/// the oldest submission has waited `gatherWindow` seconds (a worker busy with a large input, or one
+/// finishing several sinks in turn, as `export` does).
 final class PDFRenderQueue: @unchecked Sendable {
     /// The queue every PDF sink of this process uses.
     static let shared = PDFRenderQueue()
@@ -16,6 +18,8 @@ final class PDFRenderQueue: @unchecked Sendable {
 
     private let condition = NSCondition()
     private var registered = 0
+    /// Batch workers that may still submit.
+    private var participants = 0
     private var pending: [Request] = []
     private var rendering = false
     private var firstPending: Date?
@@ -50,6 +54,20 @@ final class PDFRenderQueue: @unchecked Sendable {
         return Registration(self)
     }
 
+    /// A batch worker that will submit documents one at a time until it calls `leave`.
+    func join() {
+        condition.lock()
+        participants += 1
+        condition.unlock()
+    }
+
+    func leave() {
+        condition.lock()
+        participants -= 1
+        condition.broadcast()
+        condition.unlock()
+    }
+
     private func unregister() {
         condition.lock()
         registered -= 1
@@ -66,7 +84,8 @@ final class PDFRenderQueue: @unchecked Sendable {
         condition.broadcast()
         while request.result == nil {
             let waited = firstPending.map { Date().timeIntervalSince($0) } ?? 0
-            if !rendering && !pending.isEmpty && (registered == 0 || waited >= gatherWindow) {
+            let everyoneWaits = registered == 0 && pending.count >= participants
+            if !rendering && !pending.isEmpty && (everyoneWaits || waited >= gatherWindow) {
                 // This thread runs the engine for everyone waiting (one engine per run, same executable).
                 let round = pending
                 pending = []

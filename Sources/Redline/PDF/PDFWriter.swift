@@ -10,6 +10,12 @@ import RedlineDOCX
 public struct PDFWriter: FormatWriter {
     public init() {}
 
+    /// A batch worker joins the render queue until it has no more inputs (`Format.batchWorker`).
+    static let batchWorker: @Sendable () -> @Sendable () -> Void = {
+        PDFRenderQueue.shared.join()
+        return { PDFRenderQueue.shared.leave() }
+    }
+
     /// A sink that writes the PDF into `output` at `finish`; throws at once when LibreOffice is missing.
     public func sink(to output: any ByteOutput, options: WriteOptions, diagnostics: Diagnostics) throws -> any ChunkSink {
         try PDFSink(output: output, engine: PDFEngine.locate(), options: options, diagnostics: diagnostics)

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Where a text writer puts pictures: a folder, and how links from the output name it.
-public struct MediaOutput: Sendable, Hashable {
+public struct MediaOutput: Sendable, Hashable, Codable {
     /// The folder the picture files go into (created when the first one is written).
     public var directory: String
     /// The folder as links in the output spell it (relative to the output's folder), e.g. `chapter.media`.

@@ -111,20 +111,3 @@ public final class MediaStore: @unchecked Sendable {
         return (directory! + "/" + id + "." + kind.fileExtension, directory!)
     }
 }
-
-extension DiagnosticCode {
-    /// A picture the document points to (a local file) does not exist.
-    public static let mediaMissing: DiagnosticCode = "media.missing"
-    /// A picture could not be read or kept.
-    public static let mediaUnreadable: DiagnosticCode = "media.unreadable"
-    /// A picture over `Limits.maxPictureBytes`, or past `Limits.maxMediaBytes` for the document, was left out.
-    public static let mediaTooLarge: DiagnosticCode = "media.too-large"
-    /// A remote picture (http, https, ...) was not fetched; it stays a link where the format allows.
-    public static let mediaRemote: DiagnosticCode = "media.remote"
-    /// A picture path leaving the Markdown file's folder (and every `--resource-path`) was refused.
-    public static let mediaOutsideResources: DiagnosticCode = "media.outside-resources"
-    /// A picture browsers cannot show (EMF, WMF, TIFF) was extracted as it is.
-    public static let mediaNotWebViewable: DiagnosticCode = "media.not-web-viewable"
-    /// Pictures were not written out (output to standard output, no `--extract-media`).
-    public static let mediaNotExtracted: DiagnosticCode = "media.not-extracted"
-}

@@ -22,9 +22,40 @@ public enum DocumentInput: Sendable {
                 throw RedlineError.io("cannot open \(path) for reading")
             }
             defer { try? h.close() }
+            if !Self.isRegularFile(path) {
+                return try Self.readLimited(h, name: path, limit: Limits().maxStreamedInputBytes)
+            }
             do { return [UInt8](try h.readToEnd() ?? Data()) } catch {
                 throw RedlineError.io("cannot read \(path): \(error.localizedDescription)")
             }
+        }
+    }
+
+    /// True for a regular file (after symbolic links); false for a device, a pipe, a socket or a directory.
+    public static func isRegularFile(_ path: String) -> Bool {
+        var st = stat()
+        return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG
+    }
+
+    /// Standard input, whole, refused past `Limits.maxStreamedInputBytes` (its size is not known ahead).
+    public static func standardInput(limit: Int = Limits().maxStreamedInputBytes) throws -> [UInt8] {
+        try readLimited(FileHandle.standardInput, name: "<stdin>", limit: limit)
+    }
+
+    /// Reads `h` to its end in pieces, refusing more than `limit` bytes (an input that is not a regular file
+    /// — /dev/zero, a pipe — may never end).
+    public static func readLimited(_ h: FileHandle, name: String, limit: Int) throws -> [UInt8] {
+        var out: [UInt8] = []
+        while true {
+            let piece: Data?
+            do { piece = try h.read(upToCount: 1 << 20) } catch {
+                throw RedlineError.io("cannot read \(name): \(error.localizedDescription)")
+            }
+            guard let piece, !piece.isEmpty else { return out }
+            if out.count + piece.count > limit {
+                throw RedlineError.limit("\(name) is not a regular file and holds more than \(limit) bytes (\(Limits.name("maxStreamedInputBytes", limit)))")
+            }
+            out.append(contentsOf: piece)
         }
     }
 }

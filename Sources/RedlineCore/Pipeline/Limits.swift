@@ -1,7 +1,7 @@
 /// Every safety limit on untrusted input, in one place (README "Reliability" lists each with its value and
 /// the error it gives). Each error names the limit (`Limits.name`) and the file. The instance values can
 /// be changed per conversion (`ReadOptions.limits`); the static ones are fixed.
-public struct Limits: Sendable {
+public struct Limits: Sendable, Codable {
     /// Total bytes a zip archive (DOCX) may inflate to, all entries together.
     public var maxInflatedBytes: UInt64 = 2 << 30
     /// Bytes one zip entry may inflate to.
@@ -20,7 +20,7 @@ public struct Limits: Sendable {
     public var maxRevisionNesting: Int = 16
     /// Bytes a file that is not a regular file (standard input, a pipe, a device) may hold: its size is not
     /// known in advance.
-    public var maxStreamedInputBytes: Int = 1 << 30
+    public var maxStreamedInputBytes: Int = 256 << 20
     /// Bytes one picture may have; a larger one is left out with a warning (`media.too-large`).
     public var maxPictureBytes: Int = 64 << 20
     /// Bytes all of a document's distinct pictures may have together; later ones are left out with a warning.

@@ -86,16 +86,35 @@ extension StoryParser {
 
     /// A paragraph in a code style as a code block (line breaks are new lines), when it holds plain text
     /// only; nil when it has anything a code block cannot carry (changes, comments, formatting, notes).
+    /// pandoc's syntax-token character styles (`KeywordTok`, `StringTok`, ...: R Markdown and Quarto documents)
+    /// make code runs; their formatting is highlighting, not the author's: a paragraph of them is a code block.
     static func codeBlock(_ p: Paragraph) -> CodeBlock? {
         guard p.markChange == nil, p.styleChange == nil else { return nil }
         var text = ""
-        for inline in p.content {
-            switch inline {
-            case .text(let s), .code(let s): text += s
-            case .lineBreak: text += "\n"
-            default: return nil
+        func onlyCode(_ inlines: [Inline]) -> Bool {
+            inlines.allSatisfy { i in
+                switch i {
+                case .code: return true
+                case .strong(let c), .emphasis(let c), .underline(let c), .styled(_, let c): return onlyCode(c)
+                default: return false
+                }
             }
         }
+        func add(_ inlines: [Inline], inCode: Bool) -> Bool {
+            for inline in inlines {
+                switch inline {
+                case .text(let s) where !inCode: text += s
+                case .code(let s): text += s
+                case .lineBreak: text += "\n"
+                case .strong(let c), .emphasis(let c), .underline(let c), .styled(_, let c):
+                    // Formatting around code only (the token styles' colours and weights): highlighting.
+                    guard inCode || onlyCode(c), add(c, inCode: true) else { return false }
+                default: return false
+                }
+            }
+            return true
+        }
+        guard add(p.content, inCode: false) else { return nil }
         return CodeBlock(text: text + "\n")
     }
 
@@ -318,7 +337,8 @@ extension StoryParser {
             let base = inLink && styleName == "hyperlink" ? RunProps() : context.styles.characterProps(props.styleID)
             var f = base.merged(with: props).textFormat
             f.style = f.style.subtracting(context.defaultCharacter)
-            if let n = styleName, ["verbatim char", "source text", "html code", "code"].contains(n) {
+            // pandoc's syntax-token styles ("Keyword Tok", "StringTok", ...) mark highlighted code.
+            if let n = styleName, ["verbatim char", "source text", "html code", "code"].contains(n) || n.hasSuffix("tok") {
                 f.code = true
                 f.style.fontFamily = nil
             }

@@ -345,7 +345,7 @@ final class StoryRewriter {
         let prefix = x.prefix
         w.start(x)
         var markGoes = false
-        var pending = false
+        var pending = false, ended = false
         var isHeading = false
         if listing { paragraphText.append("") }
         // Leading whitespace, then the properties (if any).
@@ -359,26 +359,25 @@ final class StoryRewriter {
                 isHeading = style.map { headingStyles.contains($0) } ?? false
             } else {
                 pending = k == .start
-                if k == .end {
-                    // An empty paragraph: nothing else comes.
-                    let contentStart = w.mark()
-                    if let c = carry { w.append(c.content); carry = nil }
-                    finishParagraph(start: start, contentStart: contentStart, markGoes: markGoes, prefix: prefix, carry: &carry,
-                                    isHeading: isHeading, depth: depth)
-                    return
-                }
+                ended = k == .end
             }
             break
         }
+        // What earlier paragraphs carried: written here when this mark stays, carried on (never copied back
+        // into the buffer, so a chain of merges stays linear) when it goes too.
+        var carried: [UInt8] = []
+        if var c = carry {
+            carry = nil  // `c` now holds the only reference: swapped out, never copied
+            if markGoes { swap(&carried, &c.content) } else { w.append(c.content) }
+        }
         let contentStart = w.mark()
-        if let c = carry { w.append(c.content); carry = nil }
-        try contents(pending: pending)
+        if !ended { try contents(pending: pending) }
         finishParagraph(start: start, contentStart: contentStart, markGoes: markGoes, prefix: prefix, carry: &carry,
-                        isHeading: isHeading, depth: depth)
+                        carried: &carried, isHeading: isHeading, depth: depth)
     }
 
     private func finishParagraph(start: Int, contentStart: Int, markGoes: Bool, prefix: String, carry: inout Carry?,
-                                 isHeading: Bool, depth: Int) {
+                                 carried: inout [UInt8], isHeading: Bool, depth: Int) {
         closeCollectors(depth)
         if listing {
             let text = paragraphText.removeLast()
@@ -386,7 +385,9 @@ final class StoryRewriter {
             if isHeading && noteStory == nil && story == "body" { heading = ChangeListItem.shortened(text, limit: 80) }
         }
         if markGoes {
-            let content = w.slice(from: contentStart)
+            var content: [UInt8] = []
+            swap(&content, &carried)
+            content.append(contentsOf: w.slice(from: contentStart))
             let head = w.slice(from: start)
             carry = Carry(head: head, content: content, end: Array("</\(prefix.isEmpty ? "" : prefix + ":")p>".utf8))
         } else {
@@ -420,9 +421,12 @@ final class StoryRewriter {
 
     // MARK: Tables
 
+    /// A table: held (it goes when every row went) until its first row is written; then the output may
+    /// be flushed between its paragraphs, so a document in one long table stays flat in memory.
     private func table() throws {
         let mark = w.mark()
         holds += 1
+        var held = true
         rowsWritten.append(0)
         var sawRow = false
         w.start(x)
@@ -430,8 +434,8 @@ final class StoryRewriter {
             switch k {
             case .end:
                 let rows = rowsWritten.removeLast()
-                holds -= 1
-                if sawRow && rows == 0 { w.cut(to: mark) } else { w.end(x) }
+                if held { holds -= 1 }
+                if held && sawRow && rows == 0 { w.cut(to: mark) } else { w.end(x) }
                 if paragraphDepth == 0 { try flushIfIdle() }
                 return
             case .text: w.text(x)
@@ -439,15 +443,21 @@ final class StoryRewriter {
                 let n = name
                 if n == .tr { sawRow = true }
                 try element(n)
+                if held, let r = rowsWritten.last, r > 0 {
+                    holds -= 1
+                    held = false
+                }
             }
         }
     }
 
+    /// A row: held until its properties say whether it stays.
     private func row() throws {
         let mark = w.mark()
         let depth = x.depth
         holds += 1
-        defer { holds -= 1 }
+        var held = true
+        defer { if held { holds -= 1 } }
         w.start(x)
         while let k = try x.next() {
             switch k {
@@ -461,7 +471,7 @@ final class StoryRewriter {
                 if name == .trPr {
                     let f = try x.fragment()
                     let (r, goes) = resolveMarked(f, inserted: "ins", deleted: "del", depth: depth)
-                    if goes {
+                    if goes && held {  // (properties after content, against the schema: the row or cell stays)
                         w.cut(to: mark)
                         try dropRest()
                         closeCollectors(depth)
@@ -469,17 +479,24 @@ final class StoryRewriter {
                     }
                     if let r { w.write(r) }
                 } else {
-                    try element(name)
+                    let n = name
+                    if held && n != .tblPrEx {
+                        holds -= 1
+                        held = false
+                    }
+                    try element(n)
                 }
             }
         }
     }
 
+    /// A cell: held until its properties say whether it stays.
     private func cell() throws {
         let mark = w.mark()
         let depth = x.depth
         holds += 1
-        defer { holds -= 1 }
+        var held = true
+        defer { if held { holds -= 1 } }
         w.start(x)
         while let k = try x.next() {
             switch k {
@@ -492,7 +509,7 @@ final class StoryRewriter {
                 if name == .tcPr {
                     let f = try x.fragment()
                     let (r, goes) = resolveMarked(f, inserted: "cellIns", deleted: "cellDel", depth: depth)
-                    if goes {
+                    if goes && held {  // (properties after content, against the schema: the row or cell stays)
                         w.cut(to: mark)
                         try dropRest()
                         closeCollectors(depth)
@@ -501,6 +518,8 @@ final class StoryRewriter {
                     if let r { w.write(r) }
                 } else {
                     // The cell's blocks, paragraphs merging as anywhere else; returns on the cell's end.
+                    holds -= 1
+                    held = false
                     try contents(pending: true)
                     w.end(x)
                     closeCollectors(depth)
@@ -617,7 +636,8 @@ final class StoryRewriter {
     private func collect(_ s: String) {
         guard listing else { return }
         if !paragraphText.isEmpty { paragraphText[paragraphText.count - 1] += s }
-        for c in collectors {
+        // The innermost changes only: revisions nested thousands deep must not make listing quadratic.
+        for c in collectors.suffix(16) {
             if c.before && c.after {
                 items[c.item].before += s
                 items[c.item].after += s

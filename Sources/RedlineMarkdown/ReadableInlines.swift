@@ -1,0 +1,159 @@
+import RedlineCore
+
+/// What the Markdown writer does to inlines before rendering them, so that the Markdown reads as a person
+/// would write it rather than as Word split its runs:
+/// - formatting Markdown does not hold (fonts, sizes, colours, named character styles: `CharacterStyle`)
+///   is taken off when it is not kept (`--keep-formatting`), each loss reported, so it cannot split a run:
+///   `**T****h****e**` (one font per letter) is `**The**`;
+/// - revision ids, which CriticMarkup does not write, are taken off, so that two changes of one author and
+///   date that Word recorded separately (`{--a --}{--[link](u)--}`) are one;
+/// - spaces at the edge of bold, italic or struck text move outside it (`**e** ` rather than
+///   `<strong>e </strong>`: CommonMark closes no emphasis after a space).
+/// The result is in the canonical nesting (`InlineBuilder`); inlines that need none of this are returned
+/// as they are, after one scan.
+enum ReadableInlines {
+    /// `inlines` made readable; `dropStyles` when character styles are not kept (`lost` hears each one).
+    static func prepare(_ inlines: [Inline], dropStyles: Bool, lost: (CharacterStyle) -> Void) -> [Inline] {
+        var scan = Scan(dropStyles: dropStyles)
+        scan.visit(inlines, emphasized: false)
+        guard scan.needed else { return inlines }
+        if dropStyles { scan.styles.forEach(lost) }
+        return process(inlines, dropStyles: dropStyles)
+    }
+
+    /// Changes are kept as they are nested (a deletion inside an insertion stays there, a substitution stays
+    /// one): what lies between them is flattened to runs and rebuilt; their contents are processed alike;
+    /// adjacent changes that are equal without their ids become one.
+    private static func process(_ inlines: [Inline], dropStyles: Bool) -> [Inline] {
+        var out: [Inline] = []
+        var plain: [Inline] = []
+        func flush() {
+            guard !plain.isEmpty else { return }
+            var runs = plain.runs
+            if dropStyles { for i in runs.indices { runs[i].format.style = CharacterStyle() } }
+            out += InlineBuilder.inlines(from: spacesOutsideEmphasis(runs))
+            plain = []
+        }
+        func add(_ change: Inline) {
+            flush()
+            switch (out.last, change) {
+            case (.insertion(let a, let x)?, .insertion(let b, let y)) where a == b:
+                out[out.count - 1] = .insertion(a, process(x + y, dropStyles: dropStyles))
+            case (.deletion(let a, let x)?, .deletion(let b, let y)) where a == b:
+                out[out.count - 1] = .deletion(a, process(x + y, dropStyles: dropStyles))
+            case (.move(let a, let x)?, .move(let b, let y)) where a == b:
+                out[out.count - 1] = .move(a, process(x + y, dropStyles: dropStyles))
+            default:
+                out.append(change)
+            }
+        }
+        for inline in inlines {
+            switch inline {
+            case .insertion(var c, let kids): c.id = nil; add(.insertion(c, process(kids, dropStyles: dropStyles)))
+            case .deletion(var c, let kids): c.id = nil; add(.deletion(c, process(kids, dropStyles: dropStyles)))
+            case .move(var m, let kids): m.change.id = nil; add(.move(m, process(kids, dropStyles: dropStyles)))
+            case .substitution(var c, let d, let i):
+                c.id = nil
+                add(.substitution(c, deleted: process(d, dropStyles: dropStyles), inserted: process(i, dropStyles: dropStyles)))
+            default: plain.append(inline)
+            }
+        }
+        flush()
+        return out
+    }
+
+    /// True for the whitespace CommonMark's flanking rules see (spaces, tabs, no-break and other spaces).
+    static func isSpace(_ c: Character) -> Bool {
+        c == " " || c == "\t" || c.unicodeScalars.first.map { $0.properties.generalCategory == .spaceSeparator } == true
+    }
+
+    private struct Scan {
+        let dropStyles: Bool
+        var needed = false
+        var styles: [CharacterStyle] = []
+
+        mutating func visit(_ inlines: [Inline], emphasized: Bool) {
+            for inline in inlines {
+                switch inline {
+                case .text(let s):
+                    if emphasized, let f = s.first, let l = s.last, ReadableInlines.isSpace(f) || ReadableInlines.isSpace(l) { needed = true }
+                case .styled(let style, let c):
+                    if dropStyles { needed = true; styles.append(style) }
+                    visit(c, emphasized: emphasized)
+                case .strong(let c), .emphasis(let c), .strikethrough(let c):
+                    visit(c, emphasized: true)
+                case .insertion(let ch, let c), .deletion(let ch, let c):
+                    if ch.id != nil { needed = true }
+                    visit(c, emphasized: emphasized)
+                case .move(let m, let c):
+                    if m.change.id != nil { needed = true }
+                    visit(c, emphasized: emphasized)
+                case .substitution(let ch, let d, let i):
+                    if ch.id != nil { needed = true }
+                    visit(d, emphasized: emphasized)
+                    visit(i, emphasized: emphasized)
+                default:
+                    visit(inline.children, emphasized: emphasized)
+                }
+            }
+        }
+    }
+
+    /// Bold, italic and strikethrough a run starts (ends) with, that the run before (after) it lacks.
+    private struct Marks: OptionSet {
+        let rawValue: UInt8
+        static let bold = Marks(rawValue: 1), italic = Marks(rawValue: 2), strike = Marks(rawValue: 4)
+        init(rawValue: UInt8) { self.rawValue = rawValue }
+        init(_ f: TextFormat) {
+            var m: Marks = []
+            if f.bold { m.insert(.bold) }
+            if f.italic { m.insert(.italic) }
+            if f.strikethrough { m.insert(.strike) }
+            self = m
+        }
+        func clear(_ f: inout TextFormat) {
+            if contains(.bold) { f.bold = false }
+            if contains(.italic) { f.italic = false }
+            if contains(.strike) { f.strikethrough = false }
+        }
+    }
+
+    /// Splits the spaces at the start (end) of a text run off it, without the marks that begin (end) there.
+    private static func spacesOutsideEmphasis(_ runs: [Run]) -> [Run] {
+        func marks(_ k: Int) -> Marks {
+            runs.indices.contains(k) ? Marks(runs[k].format) : []
+        }
+        var out: [Run] = []
+        out.reserveCapacity(runs.count)
+        for (k, run) in runs.enumerated() {
+            guard case .text(let s) = run.content, !run.format.code else { out.append(run); continue }
+            let here = marks(k)
+            let opening = here.subtracting(marks(k - 1)), closing = here.subtracting(marks(k + 1))
+            guard !opening.isEmpty || !closing.isEmpty else { out.append(run); continue }
+            if s.allSatisfy(isSpace) {
+                var r = run
+                opening.union(closing).clear(&r.format)
+                out.append(r)
+                continue
+            }
+            let lead = opening.isEmpty ? 0 : s.prefix(while: isSpace).count
+            let trail = closing.isEmpty ? 0 : s.reversed().prefix(while: isSpace).count
+            if lead > 0 {
+                var r = run
+                r.content = .text(String(s.prefix(lead)))
+                opening.clear(&r.format)
+                out.append(r)
+            }
+            var mid = run
+            mid.content = .text(String(s.dropFirst(lead).dropLast(trail)))
+            out.append(mid)
+            if trail > 0 {
+                var r = run
+                r.content = .text(String(s.suffix(trail)))
+                closing.clear(&r.format)
+                out.append(r)
+            }
+        }
+        return out
+    }
+}
