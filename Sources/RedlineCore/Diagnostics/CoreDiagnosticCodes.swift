@@ -31,6 +31,8 @@ extension DiagnosticCode {
     public static let lossyFont: DiagnosticCode = "lossy.font"
     /// Font sizes dropped (count: distinct sizes).
     public static let lossyFontSize: DiagnosticCode = "lossy.font-size"
+    /// Picture sizes were not written (they are `{width=… height=…}` with `preserveFormatting`).
+    public static let lossyPictureSize: DiagnosticCode = "lossy.picture-size"
     /// Text colours dropped (count: distinct colours).
     public static let lossyColor: DiagnosticCode = "lossy.color"
     /// Background and highlight colours dropped (count: distinct colours).

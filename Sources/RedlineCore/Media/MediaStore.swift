@@ -34,9 +34,7 @@ public final class MediaStore: @unchecked Sendable {
             do {
                 let kind = MediaKind.sniff(bytes)
                 let (path, dir) = try newFile(id: id, kind: kind)
-                guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
-                    throw RedlineError.io("cannot write a temporary file in \(dir)")
-                }
+                try Self.write(bytes, to: path)
                 let item = MediaItem(id: id, kind: kind, byteCount: bytes.count, info: PictureInfo.read(bytes, kind: kind),
                                      file: MediaFile(path: path, directory: dir))
                 byID[id] = item
@@ -86,6 +84,22 @@ public final class MediaStore: @unchecked Sendable {
             return false
         }
         return true
+    }
+
+    /// Writes a temporary copy with plain POSIX calls (Foundation's file writes fsync each file).
+    static func write(_ bytes: [UInt8], to path: String) throws {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw RedlineError.io("cannot write a temporary file \(path): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        try bytes.withUnsafeBytes { b in
+            var off = 0
+            while off < b.count {
+                let n = Foundation.write(fd, b.baseAddress! + off, b.count - off)
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { throw RedlineError.io("cannot write a temporary file \(path): \(String(cString: strerror(errno)))") }
+                off += n
+            }
+        }
     }
 
     private func newFile(id: String, kind: MediaKind) throws -> (String, String) {
