@@ -51,14 +51,16 @@ let package = Package(
         ]),
         .executableTarget(name: "redline", dependencies: ["RedlineCLI"]),
 
+        // What several test targets share: the repository and corpus paths, FormatMissing, SeededRandom.
+        .target(name: "RedlineTestSupport", path: "Tests/RedlineTestSupport"),
         .testTarget(name: "RedlineCoreTests", dependencies: ["RedlineCore"]),
-        .testTarget(name: "RedlineMarkdownTests", dependencies: ["RedlineMarkdown", "RedlineHTML", "RedlineCore", "RedlineDOCX", "RedlineRTF"]),
-        .testTarget(name: "RedlineDOCXTests", dependencies: ["RedlineDOCX", "RedlineZip", "RedlineXML", "Redline"]),
+        .testTarget(name: "RedlineMarkdownTests", dependencies: ["RedlineMarkdown", "RedlineHTML", "RedlineCore", "RedlineDOCX", "RedlineRTF", "RedlineTestSupport"]),
+        .testTarget(name: "RedlineDOCXTests", dependencies: ["RedlineDOCX", "RedlineZip", "RedlineXML", "Redline", "RedlineTestSupport"]),
         .testTarget(name: "RedlineZipTests", dependencies: ["RedlineZip", "RedlineCore"]),
         .testTarget(name: "RedlineXMLTests", dependencies: ["RedlineXML", "RedlineCore"]),
-        .testTarget(name: "RedlineRTFTests", dependencies: ["RedlineRTF", "Redline"]),
-        .testTarget(name: "RedlineScrivenerTests", dependencies: ["RedlineScrivener", "Redline"]),
-        .testTarget(name: "RedlineTests", dependencies: ["Redline", "RedlineCLI", "RedlineDOCX"]),
-        .testTarget(name: "RedlineCompareTests", dependencies: ["RedlineCompare", "Redline", "RedlineCLI"]),
+        .testTarget(name: "RedlineRTFTests", dependencies: ["RedlineRTF", "Redline", "RedlineTestSupport"]),
+        .testTarget(name: "RedlineScrivenerTests", dependencies: ["RedlineScrivener", "Redline", "RedlineTestSupport"]),
+        .testTarget(name: "RedlineTests", dependencies: ["Redline", "RedlineCLI", "RedlineDOCX", "RedlineTestSupport"]),
+        .testTarget(name: "RedlineCompareTests", dependencies: ["RedlineCompare", "Redline", "RedlineCLI", "RedlineTestSupport"]),
     ]
 )

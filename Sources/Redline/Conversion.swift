@@ -1,48 +1,42 @@
 import Foundation
 import RedlineCore
 
-/// What to do with comments.
-public enum CommentMode: String, Sendable, CaseIterable {
-    /// Keep comments as comments.
-    case keep
-    /// Remove every comment.
-    case drop
-}
-
-/// One conversion, fully described: formats, what happens to changes and comments, writer options.
+/// One conversion, fully described: formats, review decisions (changes and comments), reader and writer options.
 public struct ConversionOptions: Sendable {
     public var from: Format
     public var to: Format
-    public var changes: ChangeMode
-    /// nil: keep comments in the marked version, drop them from clean and original versions.
-    public var comments: CommentMode?
+    /// What happens to tracked changes and comments.
+    public var review: ReviewOptions
     public var read: ReadOptions
     public var write: WriteOptions
 
-    public init(from: Format, to: Format, changes: ChangeMode = .marked, comments: CommentMode? = nil,
+    public init(from: Format, to: Format, review: ReviewOptions = ReviewOptions(),
                 read: ReadOptions = ReadOptions(), write: WriteOptions = WriteOptions()) {
         self.from = from
         self.to = to
-        self.changes = changes
-        self.comments = comments
+        self.review = review
         self.read = read
         self.write = write
     }
 
-    /// The comment mode in force: explicit, or by default keep for marked and drop otherwise.
-    public var effectiveComments: CommentMode { comments ?? (changes == .marked ? .keep : .drop) }
-
-    /// The review decisions these options ask for.
-    public var reviewOptions: ReviewOptions {
-        ReviewOptions(changes: changes, comments: comments.map { $0 == .drop ? CommentPolicy.drop : .keep })
+    /// One decision for every change (comments by default: kept when marked, dropped otherwise).
+    public init(from: Format, to: Format, changes: ChangeMode, read: ReadOptions = ReadOptions(),
+                write: WriteOptions = WriteOptions()) {
+        self.init(from: from, to: to, review: ReviewOptions(changes: changes), read: read, write: write)
     }
 
-    /// The transform stages for these options, in order.
-    public var stages: [any ChunkStage] {
-        var s: [any ChunkStage] = []
-        if changes != .marked { s.append(ReviewTransform(changes)) }
-        if effectiveComments == .drop { s.append(DropComments()) }
-        return s
+    /// The transform stages the review options ask for, in order.
+    public var stages: [any ChunkStage] { review.stages }
+
+    /// The one way an output of a conversion is built: the review stages, then the output format's own
+    /// (`gfm`: accept, drop comments, report), in front of the writer's sink with the write options the
+    /// format forces. Single-file, batch, export, check and Scrivener conversions all write through it.
+    public func branch(into output: any ByteOutput, diagnostics: Diagnostics) throws -> TeeBranch {
+        guard let writer = to.writer else { throw RedlineError.usage("Redline cannot write \(to.name)") }
+        var w = write
+        to.adjustOptions?(&w)
+        let sink = try writer.sink(to: output, options: w, diagnostics: diagnostics)
+        return TeeBranch(stages: stages + (to.stages?(diagnostics) ?? []), sink: sink)
     }
 }
 
@@ -61,7 +55,7 @@ public enum Converter {
         guard let reader = options.from.reader else {
             throw RedlineError.usage("Redline cannot read \(options.from.name)")
         }
-        guard let writer = options.to.writer else {
+        guard options.to.writer != nil else {
             throw RedlineError.usage("Redline cannot write \(options.to.name)")
         }
         var write = options.write
@@ -74,8 +68,8 @@ public enum Converter {
         defer { diagnostics.absorb([readSide, writeSide]) }
         var source = try reader.open(input, options: read, diagnostics: readSide)
         writeSide.stamp = 1
-        var sink = try writer.sink(to: output, options: write, diagnostics: writeSide)
-        try Pipeline.runConcurrently(source: &source, stages: options.stages, sink: &sink,
+        var branch = try options.branch(into: output, diagnostics: writeSide)
+        try Pipeline.runConcurrently(source: &source, stages: [], sink: &branch,
                                      readSide: readSide, writeSide: writeSide)
         try output.flush()
     }
@@ -83,7 +77,7 @@ public enum Converter {
     /// DOCX → DOCX with review decisions and no option that needs the model: the original package is
     /// rewritten in place (`InPlaceReview`). False when the conversion path is needed.
     private static func reviewInPlace(_ input: DocumentInput, to output: any ByteOutput, options: ConversionOptions) throws -> Bool {
-        let review = options.reviewOptions
+        let review = options.review
         guard InPlaceReview.applies(from: options.from, to: options.to, review: review, write: options.write) else { return false }
         try InPlaceReview.review(input, to: output, review: review, limits: options.read.limits)
         return true
@@ -114,13 +108,11 @@ public enum Converter {
     /// Writes a document held in memory.
     public static func write(_ document: Document, format: Format, to output: any ByteOutput,
                              options: WriteOptions = WriteOptions(), diagnostics: Diagnostics = Diagnostics()) throws {
-        guard let writer = format.writer else { throw RedlineError.usage("Redline cannot write \(format.name)") }
-        var o = options
-        format.adjustOptions?(&o)
+        let conversion = ConversionOptions(from: format, to: format, write: options)
         try LargeStack.run {
             var source = ChunkArraySource(document)
-            var sink = try writer.sink(to: output, options: o, diagnostics: diagnostics)
-            try Pipeline.run(source: &source, stages: [], sink: &sink)
+            var branch = try conversion.branch(into: output, diagnostics: diagnostics)
+            try Pipeline.run(source: &source, stages: [], sink: &branch)
             try output.flush()
         }
     }

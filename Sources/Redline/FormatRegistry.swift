@@ -16,6 +16,9 @@ public struct Format: Sendable {
     public var writer: (any FormatWriter)?
     /// Write options this format forces (e.g. `gfm` is Markdown without CriticMarkup).
     public var adjustOptions: (@Sendable (inout WriteOptions) -> Void)?
+    /// Stages this format puts in front of its writer, after the conversion's own (e.g. `gfm` accepts
+    /// every change and drops every comment, reporting into the writer's diagnostics).
+    public var stages: (@Sendable (Diagnostics) -> [any ChunkStage])?
     /// For a writer that waits on an external engine which renders many documents in one run (PDF):
     /// how many inputs a batch converts at once, so each engine run gets that many.
     public var batchWidth: Int?
@@ -26,13 +29,15 @@ public struct Format: Sendable {
 
     public init(name: String, summary: String, extensions: [String], reader: (any FormatReader)? = nil,
                 writer: (any FormatWriter)? = nil, adjustOptions: (@Sendable (inout WriteOptions) -> Void)? = nil,
-                batchWidth: Int? = nil, batchWorker: (@Sendable () -> @Sendable () -> Void)? = nil) {
+                stages: (@Sendable (Diagnostics) -> [any ChunkStage])? = nil, batchWidth: Int? = nil,
+                batchWorker: (@Sendable () -> @Sendable () -> Void)? = nil) {
         self.name = name
         self.summary = summary
         self.extensions = extensions
         self.reader = reader
         self.writer = writer
         self.adjustOptions = adjustOptions
+        self.stages = stages
         self.batchWidth = batchWidth
         self.batchWorker = batchWorker
     }
@@ -55,7 +60,7 @@ public enum FormatRegistry {
                extensions: ["md", "markdown", "mdown", "mkd", "txt"], reader: MarkdownReader(), writer: MarkdownWriter()),
         Format(name: "gfm", summary: "GitHub Markdown without CriticMarkup (changes accepted, comments dropped)",
                extensions: [], reader: MarkdownReader(), writer: MarkdownWriter(),
-               adjustOptions: { $0.criticMarkup = false }),
+               adjustOptions: { $0.criticMarkup = false }, stages: MarkdownWriter.withoutCriticMarkup),
         Format(name: "html", summary: "HTML preview page (ins, del, mark, comments, footnotes; write only)",
                extensions: ["html", "htm"], writer: HTMLWriter()),
         Format(name: "docx", summary: "Word document (WordprocessingML) with tracked changes and comments",

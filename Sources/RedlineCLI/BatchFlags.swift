@@ -7,16 +7,7 @@ public struct BatchFlags: ParsableArguments {
     @Option(help: "A file listing inputs, one per line ('#' comments; '-' reads standard input).")
     public var manifest: String?
 
-    @Option(help: ArgumentHelp("Take the files in directories that match this glob (repeatable; default: every extension Redline reads).",
-                               valueName: "glob"))
-    public var include: [String] = []
-
-    @Option(help: ArgumentHelp("Leave out files in directories that match this glob (repeatable), e.g. 'old/**' or '*~*'.",
-                               valueName: "glob"))
-    public var exclude: [String] = []
-
-    @Option(name: [.customShort("j"), .long], help: "How many inputs convert at once (default: all cores).")
-    public var jobs: Int?
+    @OptionGroup public var selection: SelectionFlags
 
     @Option(help: ArgumentHelp("Write a JSON Lines report: one line per input (outputs, status, error, warnings, seconds), then a summary line.",
                                valueName: "file"))
@@ -37,7 +28,6 @@ public struct BatchFlags: ParsableArguments {
 
     public func validate() throws {
         if overwrite && skipExisting { throw ValidationError("--overwrite and --skip-existing exclude each other") }
-        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         if let shard { _ = try Shard(parsing: shard) }
     }
 
@@ -59,9 +49,9 @@ public struct BatchFlags: ParsableArguments {
         }
         guard !inputs.isEmpty || manifest != nil else { throw RedlineError.usage("no input given") }
         let shard = try self.shard.map(Shard.init(parsing:))
-        let selection = InputSelection(paths: inputs, manifest: manifest, include: include.map(Glob.init),
-                                       exclude: exclude.map(Glob.init), skipDirectories: [output])
-        var found = try selection.discover()
+        let chosen = InputSelection(paths: inputs, manifest: manifest, include: selection.include.map(Glob.init),
+                                    exclude: selection.exclude.map(Glob.init), skipDirectories: [output])
+        var found = try chosen.discover()
         if found.isEmpty {
             // Nothing to do is a mistake (a wrong directory, an --include matching nothing, -o DIR the input).
             let same = inputs.contains { URL(fileURLWithPath: $0).standardized.path == URL(fileURLWithPath: output).standardized.path }
@@ -70,16 +60,14 @@ public struct BatchFlags: ParsableArguments {
         if let shard { found = found.filter { shard.contains($0.relativePath) } }
         let existing: ExistingOutputs = overwrite ? .overwrite : (skipExisting ? .skipUpToDate : .refuse)
         let options = BatchOptions(from: from, to: to, variants: variants, read: read, write: write, outputDirectory: output,
-                                   existing: existing, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
+                                   existing: existing, jobs: selection.threads,
                                    toolVersion: RedlineVersion.string, shard: shard)
         let display = ProgressDisplay(quiet: quiet)
         let (records, summary) = try Batch.run(found, options: options, observer: display)
         if let report { try BatchReport.write(records, summary: summary, to: report) }
         if let warningsJSON {
             let all = records.sorted { $0.input < $1.input }.map { r in
-                WarningReport.FileWarnings(input: r.input, warnings: r.warnings.map {
-                    Diagnostic(code: $0.code, message: $0.message, count: $0.count)
-                })
+                WarningReport.FileWarnings(input: r.input, warnings: r.warnings.map(\.diagnostic))
             }
             let data = try WarningReport.jsonData(all)
             try AtomicFile.write(to: warningsJSON) { try $0.write(bytes: [UInt8](data) + [10]) }

@@ -51,14 +51,11 @@ extension RedlineCommand {
         @Option(name: .shortAndLong, help: "Write the output to this file instead of standard output.")
         public var output: String?
 
-        @Option(help: ArgumentHelp("Take the files in directories that match this glob (repeatable).", valueName: "glob"))
-        public var include: [String] = []
+        @OptionGroup public var selection: SelectionFlags
 
-        @Option(help: ArgumentHelp("Leave out files in directories that match this glob (repeatable).", valueName: "glob"))
-        public var exclude: [String] = []
+        @OptionGroup(title: "Options of the lossy: conversions") public var review: ReviewFlags
 
-        @Option(name: [.customShort("j"), .long], help: "How many files are checked at once (default: all cores).")
-        public var jobs: Int?
+        @OptionGroup(title: "Formatting of the lossy: conversions") public var formatting: FormattingFlags
 
         @Option(help: ArgumentHelp("Compare the one input with this older version: 'changes' are the differences (see redline compare).", valueName: "OLD"))
         public var against: String?
@@ -70,11 +67,11 @@ extension RedlineCommand {
             guard !inputs.isEmpty else { throw RedlineError.usage("no file to check") }
             let policy = try CheckPolicy(failOn: failOn, report: lossy)
             let from = try from.map { try ConversionFlags.format(named: $0, path: nil, fallback: nil) }
-            let found = try InputSelection(paths: inputs, include: include.map(Glob.init),
-                                           exclude: exclude.map(Glob.init)).discover()
+            let found = try InputSelection(paths: inputs, include: selection.include.map(Glob.init),
+                                           exclude: selection.exclude.map(Glob.init)).discover()
             let readable = found.filter { $0.problem == nil }.map(\.path)
-            var results = DocumentCheck.check(readable, from: from, policy: policy,
-                                              jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
+            var results = DocumentCheck.check(readable, from: from, policy: policy, review: review.review,
+                                              write: formatting.writeOptions, jobs: selection.threads)
             for bad in found where bad.problem != nil {
                 results.append(CheckResult(input: bad.path, format: nil, findings: [],
                                            error: BatchRecord.Failure(bad.problem!)))

@@ -2,30 +2,20 @@ import ArgumentParser
 import Foundation
 import Redline
 
-/// Options shared by the commands that convert: formats, changes, comments, warnings.
+/// Options of `convert`: formats, review (changes, comments), formatting, warnings.
 public struct ConversionFlags: ParsableArguments {
-    @Option(help: "Input format (default: from the input's extension).")
+    @Option(name: [.customShort("f"), .long], help: "Input format (default: from the input's extension).")
     public var from: String?
 
-    @Option(help: "Output format (default: from the output's extension, else md).")
+    @Option(name: [.customShort("t"), .long], help: "Output format (default: from the output's extension, else md).")
     public var to: String?
 
-    @Option(help: "Tracked changes: marked (keep them), accept (clean version), reject (original version).")
-    public var changes: ChangeMode = .marked
+    @Flag(name: [.customShort("s"), .long], help: "Accepted for pandoc compatibility: HTML output is always a standalone page.")
+    public var standalone = false
 
-    @Option(help: "Comments: keep or drop (default: keep when marked, drop when accepting or rejecting).")
-    public var comments: CommentMode?
+    @OptionGroup public var review: ReviewFlags
 
-    @Option(name: .customLong("paragraph-style"),
-            help: "Paragraph formatting for sources that have none: scrivener (Palatino 13 pt, 1.2 line height, 0.5 in first-line indent) or plain.")
-    public var paragraphStyle: ParagraphPreset?
-
-    @Option(name: .customLong("reference-doc"), help: "A DOCX whose styles the DOCX writer uses.")
-    public var referenceDoc: String?
-
-    @Flag(name: .customLong("keep-formatting"),
-          help: "Keep paragraph and character formatting in Markdown as pandoc-style attributes.")
-    public var keepFormatting = false
+    @OptionGroup public var formatting: FormattingFlags
 
     @Option(name: .customLong("extract-media"),
             help: "Markdown/HTML output: write pictures into this folder (default: a folder beside the output, OUT.media).")
@@ -48,7 +38,7 @@ public struct ConversionFlags: ParsableArguments {
 
     /// The write options these flags ask for (an `--extract-media` folder linked from `output`).
     public func writeOptions(output: String? = nil) -> WriteOptions {
-        var w = Self.writeOptions(paragraphStyle: paragraphStyle, referenceDoc: referenceDoc, keepFormatting: keepFormatting)
+        var w = formatting.writeOptions
         w.embedMedia = embedMedia
         if let extractMedia { w.mediaOutput = .folder(extractMedia, for: output == "-" ? nil : output) }
         return w
@@ -56,20 +46,6 @@ public struct ConversionFlags: ParsableArguments {
 
     /// The read options these flags ask for.
     public var readOptions: ReadOptions { ReadOptions(resourcePaths: resourcePath) }
-
-    /// The write options for these flag values (shared with commands that declare the flags themselves).
-    public static func writeOptions(paragraphStyle: ParagraphPreset?, referenceDoc: String?, keepFormatting: Bool) -> WriteOptions {
-        var w = WriteOptions()
-        w.preserveFormatting = keepFormatting
-        w.referenceDocument = referenceDoc
-        switch paragraphStyle {
-        case .scrivener?:
-            w.paragraphPreset = .scrivener
-            w.characterPreset = CharacterStyle(fontFamily: "Palatino", fontSize: 13)
-        case .plain?, nil: break
-        }
-        return w
-    }
 
     /// Resolves a format name, or infers one from a path.
     public func format(named name: String?, path: String?, fallback: String?) throws -> Format {
@@ -108,14 +84,6 @@ public struct ConversionFlags: ParsableArguments {
             + known.joined(separator: ", ") + " (name one with --to)")
     }
 }
-
-/// Paragraph-format presets for sources without formatting.
-public enum ParagraphPreset: String, ExpressibleByArgument, CaseIterable, Sendable {
-    case scrivener, plain
-}
-
-extension ChangeMode: ExpressibleByArgument {}
-extension CommentMode: ExpressibleByArgument {}
 
 extension RedlineCommand {
     /// `redline convert`: one document from one format to another, or many into a directory.
@@ -173,7 +141,7 @@ extension RedlineCommand {
             let input = inputs[0]
             let from = try flags.format(named: flags.from, path: input, fallback: input == "-" ? "md" : nil)
             let to = try ConversionFlags.outputFormat(named: flags.to, path: output)
-            let options = ConversionOptions(from: from, to: to, changes: flags.changes, comments: flags.comments,
+            let options = ConversionOptions(from: from, to: to, review: flags.review.review,
                                             read: flags.readOptions, write: flags.writeOptions(output: output))
             let diagnostics = Diagnostics()
             let source: DocumentInput
@@ -202,7 +170,7 @@ extension RedlineCommand {
         func runBatch() throws {
             let from = try flags.from.map { try ConversionFlags.format(named: $0, path: nil, fallback: nil) }
             let to = try ConversionFlags.format(named: flags.to, path: nil, fallback: "md")
-            let variant = OutputVariant.converting(flags.changes, comments: flags.comments)
+            let variant = OutputVariant.converting(flags.review.review)
             try batch.run(inputs: inputs, output: output, from: from, to: to, variants: [variant],
                           write: flags.writeOptions(), read: flags.readOptions, quiet: flags.quiet, warningsJSON: flags.warningsJSON)
         }

@@ -14,7 +14,9 @@ extension RedlineCommand {
               NAME.original.EXT  every tracked change rejected, comments dropped
               NAME.marked.EXT    changes and comments kept
             --names renames the three (in that order); an empty name writes that
-            version as NAME.EXT.
+            version as NAME.EXT. --accept/--reject filters resolve the changes they
+            select in the marked version (the others stay marked); --comments and
+            --drop-comments apply to all three.
             Examples:
               redline export draft.docx --to md -o versions/
               redline export drafts/ --to docx -o versions/ --names ok,was,review
@@ -39,17 +41,9 @@ extension RedlineCommand {
         @Option(help: ArgumentHelp("Names of the clean, original and marked versions.", valueName: "clean,original,marked"))
         public var names: String = "clean,original,marked"
 
-        @Option(help: "Comments: keep or drop in every version (default: keep in marked, drop in clean and original).")
-        public var comments: CommentMode?
+        @OptionGroup public var review: ReviewFlags
 
-        @Option(name: .customLong("paragraph-style"), help: "Paragraph formatting for sources that have none: scrivener or plain.")
-        public var paragraphStyle: ParagraphPreset?
-
-        @Option(name: .customLong("reference-doc"), help: "A DOCX whose styles the DOCX writer uses.")
-        public var referenceDoc: String?
-
-        @Flag(name: .customLong("keep-formatting"), help: "Keep paragraph and character formatting in Markdown as pandoc-style attributes.")
-        public var keepFormatting = false
+        @OptionGroup public var formatting: FormattingFlags
 
         @Option(name: .customLong("warnings-json"), help: "Also write every input's warnings as JSON to this file.")
         public var warningsJSON: String?
@@ -66,10 +60,8 @@ extension RedlineCommand {
             let to = try ConversionFlags.format(named: to, path: nil, fallback: nil)
             let suffixes = names.split(separator: ",", omittingEmptySubsequences: false)
                 .map { $0.trimmingCharacters(in: .whitespaces) }
-            let variants = try OutputVariant.threeWay(suffixes: suffixes, comments: comments)
-            let write = ConversionFlags.writeOptions(paragraphStyle: paragraphStyle, referenceDoc: referenceDoc,
-                                                     keepFormatting: keepFormatting)
-            try batch.run(inputs: inputs, output: output, from: from, to: to, variants: variants, write: write,
+            let variants = try OutputVariant.threeWay(suffixes: suffixes, review: review.review)
+            try batch.run(inputs: inputs, output: output, from: from, to: to, variants: variants, write: formatting.writeOptions,
                           quiet: quiet, warningsJSON: warningsJSON)
         }
     }

@@ -41,18 +41,9 @@ extension RedlineCommand {
         @Flag(help: "Also export each document's snapshots beside it.")
         public var snapshots = false
 
-        @Option(help: "Tracked changes: marked, accept or reject.")
-        public var changes: ChangeMode = .marked
+        @OptionGroup public var review: ReviewFlags
 
-        @Option(help: "Comments: keep or drop (default: keep when marked).")
-        public var comments: CommentMode?
-
-        @Flag(name: .customLong("keep-formatting"),
-              help: "Keep paragraph and character formatting in Markdown as pandoc-style attributes.")
-        public var keepFormatting = false
-
-        @Option(name: .customLong("reference-doc"), help: "A DOCX whose styles the DOCX writer uses.")
-        public var referenceDoc: String?
+        @OptionGroup public var formatting: FormattingFlags
 
         @Option(help: "Write a JSON Lines report here: one object per migrated item, then one for the project.")
         public var report: String?
@@ -64,12 +55,9 @@ extension RedlineCommand {
 
         public func run() throws {
             let format = try resolveFormat()
-            var write = WriteOptions()
-            write.preserveFormatting = keepFormatting
-            write.referenceDocument = referenceDoc
             let options = ScrivenerMigrationOptions(format: format, layout: layout, research: research,
-                                                    snapshots: snapshots, changes: changes, comments: comments,
-                                                    write: write)
+                                                    snapshots: snapshots, review: review.review,
+                                                    write: formatting.writeOptions)
             let result = try ScrivenerMigration.run(project: project, output: output, options: options)
             if let report {
                 let lines = try result.jsonLines(project: project)

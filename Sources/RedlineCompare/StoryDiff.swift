@@ -472,21 +472,34 @@ struct StoryComparer {
 
     /// Pairs deleted and inserted spans of at least `minimumMoveWords` words with the same tokens.
     private mutating func findMoves(_ ops: inout [Op]) {
+        // First spans as they are (spaces at the edges left out), then the words at their core (punctuation
+        // at the edges left out too), so a sentence moved with or without its full stop still pairs.
+        pairMoves(&ops, trimPunctuation: false)
+        pairMoves(&ops, trimPunctuation: true)
+    }
+
+    private mutating func pairMoves(_ ops: inout [Op], trimPunctuation: Bool) {
         struct Span { var start: Int; var end: Int; var words: Int }
+        func edge(_ k: Int) -> Bool {
+            ops[k].tok.kind == .space || (trimPunctuation && ops[k].tok.kind == .punct)
+        }
         func spans(_ kind: Op.Kind) -> [Span] {
             var out: [Span] = []
             var i = 0
+            func inSpan(_ k: Int) -> Bool {
+                ops[k].kind == kind && ops[k].move < 0 && ops[k].tok.kind != .mark && ops[k].tok.kind != .block
+            }
             while i < ops.count {
-                guard ops[i].kind == kind, ops[i].tok.kind != .mark, ops[i].tok.kind != .block else { i += 1; continue }
+                guard inSpan(i) else { i += 1; continue }
                 var j = i
                 var words = 0
-                while j < ops.count && ops[j].kind == kind && ops[j].tok.kind != .mark && ops[j].tok.kind != .block {
+                while j < ops.count && inSpan(j) {
                     if ops[j].tok.kind == .word { words += 1 }
                     j += 1
                 }
                 var s = i, e = j
-                while s < e && ops[s].tok.kind == .space { s += 1 }
-                while e > s && ops[e - 1].tok.kind == .space { e -= 1 }
+                while s < e && edge(s) { s += 1 }
+                while e > s && edge(e - 1) { e -= 1 }
                 if words >= options.minimumMoveWords { out.append(Span(start: s, end: e, words: words)) }
                 i = j
             }

@@ -394,8 +394,3 @@ struct HTMLRenderer {
 extension String {
     var replacingQuotes: String { String(map { $0 == "'" || $0 == "\"" ? " " : $0 }) }
 }
-
-extension DiagnosticCode {
-    /// A comment no mark in the text anchors: left out of the page.
-    public static let htmlUnanchoredComment: DiagnosticCode = "html.unanchored-comment"
-}

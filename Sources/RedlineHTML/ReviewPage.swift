@@ -2,8 +2,9 @@
 ///
 /// The panel switches the view (marked, clean, original: a class on `<body>` that the style sheet
 /// reads) and lists every change (`[data-change]`) and comment (`aside.comment`) found in the page,
-/// filtered by author and kind; each entry scrolls to its place. `page.html#clean` (or `#original`)
-/// opens in that view. Without the script the page is still the marked version with comments in the margin.
+/// filtered by author and kind; each entry scrolls to its place; each comment is moved level with its
+/// anchor in the margin. `page.html#clean` (or `#original`) opens in that view. Without the script the
+/// page is still the marked version with comments in the margin, beside their paragraphs.
 enum ReviewPage {
     /// How many author colours there are (`a0`…`a5`); authors beyond reuse them in turn.
     static let authorColours = 6
@@ -12,7 +13,7 @@ enum ReviewPage {
     :root{--a0:#1f5fbf;--a1:#b03a2e;--a2:#2e7d32;--a3:#8e44ad;--a4:#c06c00;--a5:#00838f}
     .a0{--c:var(--a0)}.a1{--c:var(--a1)}.a2{--c:var(--a2)}.a3{--c:var(--a3)}.a4{--c:var(--a4)}.a5{--c:var(--a5)}
     body{font-family:Georgia,serif;margin:0;line-height:1.5;color:#222}
-    main{max-width:40em;margin:1.5em 21em 3em 19em;padding:0 1em}
+    main{max-width:40em;margin:1.5em 21em 3em 19em;padding:0 1em;position:relative}
     ins{color:var(--c,#05631f);text-decoration:underline;text-decoration-color:var(--c,#05631f);background:none}
     del{color:var(--c,#86181d);text-decoration:line-through}
     ins.move,del.move{text-decoration-style:double}
@@ -22,6 +23,7 @@ enum ReviewPage {
     .comment-range{background:#fdf2c4;border-bottom:1px dotted #b08800}
     .comment-ref{font-size:.75em;color:#b08800}
     aside.comment{float:right;clear:right;width:17em;margin:0 -19.5em .6em 0;border-left:3px solid var(--c,#b08800);padding:.2em .7em;font-size:.85em;line-height:1.35;background:#fffbea}
+    aside.comment.placed{position:absolute;float:none;right:-18.5em;margin:0}
     aside.comment.resolved{opacity:.6}
     aside.comment .reply{margin-top:.3em;border-left:2px solid var(--c,#ddd);padding-left:.6em}
     aside.comment p{margin:.2em 0}
@@ -46,7 +48,7 @@ enum ReviewPage {
     body:not(.marked) .comment-range{background:none;border:0}
     body:not(.marked) .format-change{border:0}
     body:not(.marked) :is(p,h1,h2,h3,h4,h5,h6,li)::before{display:none}
-    @media (max-width:72em){nav#review{position:static;width:auto;border:0;border-bottom:1px solid #ddd}main{margin:1em auto}aside.comment{float:none;width:auto;margin:.3em 0 1em 2em}}
+    @media (max-width:72em){nav#review{position:static;width:auto;border:0;border-bottom:1px solid #ddd}main{margin:1em auto}aside.comment,aside.comment.placed{position:static;float:none;width:auto;margin:.3em 0 1em 2em}}
     @media print{nav#review{display:none}main{margin:0 19em 0 0}}
     """
 
@@ -95,9 +97,21 @@ enum ReviewPage {
     }
     sel.addEventListener('change',render);kind.addEventListener('change',render);
     document.querySelectorAll('input[name=view]').forEach(function(r){r.addEventListener('change',function(){document.body.className=r.value;});});
+    // Each comment level with its anchor's line in the margin (without the script: beside its paragraph).
+    function place(){
+      var main=document.querySelector('main'),base=main.getBoundingClientRect().top,below=0;
+      document.querySelectorAll('aside.comment').forEach(function(a){
+        var ref=main.querySelector('.comment-ref a[href="#'+CSS.escape(a.id)+'"]');if(!ref)return;
+        a.classList.add('placed');
+        var top=ref.getBoundingClientRect().top-base;if(top<below)top=below;
+        a.style.top=top+'px';below=top+a.offsetHeight+8;
+      });
+    }
+    document.querySelectorAll('input[name=view]').forEach(function(r){r.addEventListener('change',place);});
+    window.addEventListener('resize',place);window.addEventListener('load',place);
     var start=location.hash.slice(1),r=document.querySelector('input[name=view][value="'+start+'"]');
     if(r){r.checked=true;document.body.className=start;}
-    render();
+    render();place();
     })();
     """
 }

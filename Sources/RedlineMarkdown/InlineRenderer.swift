@@ -353,8 +353,12 @@ struct InlineRenderer {
             // cmark-gfm reads `![^` as a footnote-like bracket, never an image: the caret is escaped.
             if i.alt.hasPrefix("^") { emit("\\^"); text(String(i.alt.dropFirst())) } else { text(i.alt) }
             emit("](" + Self.destination(owner.media.reference(for: i)) + Self.title(i.title) + ")")
-            if owner.options.preserveFormatting, i.width != nil || i.height != nil, let size = i.displaySize {
-                emit("{width=" + Self.inches(size.width) + " height=" + Self.inches(size.height) + "}")
+            if i.width != nil || i.height != nil, let size = i.displaySize {
+                if owner.options.preserveFormatting {
+                    emit("{width=" + Self.inches(size.width) + " height=" + Self.inches(size.height) + "}")
+                } else {
+                    owner.loss(.lossyPictureSize, "picture sizes were dropped (use --keep-formatting)")
+                }
             }
         case .raw(let format, let t):
             if format == "html" { emit(t) } else { owner.loss(.lossyRaw, "raw \(format) content was dropped") }

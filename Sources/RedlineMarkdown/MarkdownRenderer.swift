@@ -240,7 +240,8 @@ final class MarkdownRenderer {
 
     /// `inlines` as the writer renders them (`ReadableInlines`: what Markdown drops cannot split a run).
     func readable(_ inlines: [Inline]) -> [Inline] {
-        ReadableInlines.prepare(inlines, dropStyles: !options.preserveFormatting, lost: characterStyleLost)
+        ReadableInlines.prepare(inlines, dropStyles: !options.preserveFormatting, moveSpaces: !options.preserveFormatting,
+                                lost: characterStyleLost)
     }
 
     private func paragraph(_ p: Paragraph, level: Int?) -> String {
@@ -574,16 +575,33 @@ final class MarkdownRenderer {
         return best
     }
 
+    private static func isChange(_ i: Inline) -> Bool {
+        switch i {
+        case .insertion, .deletion, .substitution, .move: return true
+        default: return i.children.contains(where: isChange)
+        }
+    }
+
     private func tableCell(_ cell: TableCell) -> String {
         var parts: [String] = []
         if cell.blocks.count > 1 || cell.blocks.contains(where: { $0.paragraph == nil }) {
             loss(.lossyTableStructure, "table cells with several blocks were written as one line")
         }
+        if cell.change != nil {
+            loss(.lossyTableCellChange, "tracked cell insertions and deletions were written as changes of the cells' text (the cells themselves stay)")
+        }
         for b in cell.blocks {
             var r = InlineRenderer(owner: self)
             r.inCell = true
-            let content: [Inline]
+            var content: [Inline]
             if let p = b.paragraph { content = readable(p.content) } else { content = [.text(b.plainText)] }
+            if options.criticMarkup && !inCommentBody, !content.isEmpty, !content.contains(where: Self.isChange) {
+                switch cell.change {
+                case .inserted(let ch)?: content = [.insertion(ch, content)]
+                case .deleted(let ch)?: content = [.deletion(ch, content)]
+                case nil: break
+                }
+            }
             r.render(content)
             parts.append(r.out)
         }

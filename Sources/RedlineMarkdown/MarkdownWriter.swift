@@ -2,23 +2,34 @@ import RedlineCore
 
 /// Writes Markdown: canonical CommonMark/GFM with exact escaping, review marks as CriticMarkup
 /// (docs/criticmarkup.md), formatting as pandoc-style spans and fenced divs with `preserveFormatting`.
-/// With `criticMarkup` false (format `gfm`) changes are accepted and comments dropped, with warnings.
+/// Without CriticMarkup (format `gfm`), `withoutCriticMarkup` stages in front of the sink accept the
+/// changes and drop the comments, with warnings.
 public struct MarkdownWriter: FormatWriter {
     /// A writer (options come with each sink).
     public init() {}
+
+    /// The stages that make Markdown without CriticMarkup (format `gfm`): every change accepted, every
+    /// comment dropped, and what that resolved reported as `lossy.*` warnings into `diagnostics`.
+    public static func withoutCriticMarkup(diagnostics: Diagnostics) -> [any ChunkStage] {
+        let count = ReviewMarkCount()
+        return [CountReviewMarks(count: count), ReviewTransform(.accept), DropComments(),
+                ReportReviewMarks(count: count, diagnostics: diagnostics)]
+    }
 
     /// A sink writing Markdown into `output`.
     public func sink(to output: any ByteOutput, options: WriteOptions, diagnostics: Diagnostics) throws -> any ChunkSink {
         MarkdownSink(output: output, options: options, diagnostics: diagnostics)
     }
 
-    /// A whole document as Markdown text (convenience for tests).
+    /// A whole document as Markdown text (convenience for tests); without `criticMarkup`, through the
+    /// `withoutCriticMarkup` stages.
     public static func string(_ document: Document, options: WriteOptions = WriteOptions(),
                               diagnostics: Diagnostics = Diagnostics()) throws -> String {
         let out = MemoryOutput()
         var source = ChunkArraySource(document)
         var sink = MarkdownSink(output: out, options: options, diagnostics: diagnostics)
-        try Pipeline.run(source: &source, stages: [], sink: &sink)
+        let stages = options.criticMarkup ? [] : withoutCriticMarkup(diagnostics: diagnostics)
+        try Pipeline.run(source: &source, stages: stages, sink: &sink)
         return out.string
     }
 }
@@ -32,16 +43,12 @@ public struct MarkdownSink: ChunkSink {
     private var wroteBlock = false
     private var previousBulletList: Character?
     private var heldNotes: [Note] = []
-    /// Without CriticMarkup: changes are accepted and comments dropped on the way in.
-    private var resolve: (ReviewTransform, DropComments)?
-    private var counts = (insertions: 0, deletions: 0, comments: 0, formatChanges: 0, styleChanges: 0, marks: 0)
 
     init(output: any ByteOutput, options: WriteOptions, diagnostics: Diagnostics) {
         self.output = output
         self.options = options
         self.diagnostics = diagnostics
         renderer = MarkdownRenderer(options: options, diagnostics: diagnostics)
-        if !options.criticMarkup { resolve = (ReviewTransform(.accept), DropComments()) }
     }
 
     /// Writes the metadata as YAML front matter (with `preserveFormatting`, the default styles too).
@@ -50,24 +57,11 @@ public struct MarkdownSink: ChunkSink {
         try output.write(FrontMatter.write(meta))
     }
 
-    /// Writes one block and the notes it references (resolving changes first without CriticMarkup).
-    public mutating func write(_ chunk: Chunk) throws {
-        guard var (review, drop) = resolve else { try emit(chunk); return }
-        count(chunk)
-        var accepted: [Chunk] = []
-        try review.process(chunk) { accepted.append($0) }
-        for c in accepted { try drop.process(c) { try emit($0) } }
-        resolve = (review, drop)
-    }
+    /// Writes one block and the notes it references.
+    public mutating func write(_ chunk: Chunk) throws { try emit(chunk) }
 
     /// Writes what is still waiting (a break change's closer, notes) and reports the losses.
     public mutating func finish() throws {
-        if var (review, drop) = resolve {
-            var rest: [Chunk] = []
-            try review.finish { rest.append($0) }
-            for c in rest { try drop.process(c) { try emit($0) } }
-            report()
-        }
         if let closer = renderer.takePendingCloser() { try put(closer) }
         try writeHeldNotes()
         if renderer.options.criticMarkup, renderer.unanchoredComments > 0 {
@@ -105,38 +99,67 @@ public struct MarkdownSink: ChunkSink {
         try output.write(wroteBlock ? "\n" + text + "\n" : text + "\n")
         wroteBlock = true
     }
+}
 
-    private mutating func count(_ chunk: Chunk) {
-        counts.comments += chunk.comments.count
-        for b in [chunk.block] + chunk.notes.flatMap(\.blocks) {
-            b.forEachParagraph { p in
-                if p.markChange != nil { counts.marks += 1 }
-                if p.styleChange != nil { counts.styleChanges += 1 }
-            }
-            b.forEachInline { i in
-                switch i {
-                case .insertion: counts.insertions += 1
-                case .deletion: counts.deletions += 1
-                case .substitution: counts.insertions += 1; counts.deletions += 1
-                case .move(let m, _): if m.side == .to { counts.insertions += 1 } else { counts.deletions += 1 }
-                case .formatChange: counts.formatChanges += 1
-                default: break
-                }
-            }
-        }
+/// The review marks Markdown without CriticMarkup resolves, counted before the stages resolve them.
+final class ReviewMarkCount: @unchecked Sendable {
+    var insertions = 0, deletions = 0, comments = 0, formatChanges = 0, styleChanges = 0, marks = 0
+}
+
+/// Counts the review marks of each chunk as it passes (the first of the `withoutCriticMarkup` stages):
+/// in the block and its notes (comment bodies go with their comments, counted as comments).
+struct CountReviewMarks: ChunkStage, ModelVisitor {
+    let count: ReviewMarkCount
+
+    mutating func process(_ chunk: Chunk, emit: (Chunk) throws -> Void) throws {
+        visitChunk(chunk)
+        try emit(chunk)
     }
 
-    private func report() {
-        let d = diagnostics
+    mutating func visitChunk(_ chunk: Chunk) {
+        count.comments += chunk.comments.count
+        visitBlock(chunk.block)
+        for n in chunk.notes { visitNote(n) }
+    }
+
+    mutating func visitParagraph(_ p: Paragraph) {
+        if p.markChange != nil { count.marks += 1 }
+        if p.styleChange != nil { count.styleChanges += 1 }
+        descend(into: p)
+    }
+
+    mutating func visitInline(_ i: Inline) {
+        switch i {
+        case .insertion: count.insertions += 1
+        case .deletion: count.deletions += 1
+        case .substitution: count.insertions += 1; count.deletions += 1
+        case .move(let m, _): if m.side == .to { count.insertions += 1 } else { count.deletions += 1 }
+        case .formatChange: count.formatChanges += 1
+        default: break
+        }
+        descend(into: i)
+    }
+}
+
+/// Reports the counted marks once the stages before it have released everything (the last of the
+/// `withoutCriticMarkup` stages, so the warnings come after what writing the last chunks reported).
+struct ReportReviewMarks: ChunkStage {
+    let count: ReviewMarkCount
+    let diagnostics: Diagnostics
+
+    mutating func process(_ chunk: Chunk, emit: (Chunk) throws -> Void) throws { try emit(chunk) }
+
+    mutating func finish(emit: (Chunk) throws -> Void) throws {
+        let d = diagnostics, c = count
         d.report(.lossyInsertionsAccepted, "insertions were kept as plain text (this format has no CriticMarkup)",
-                 count: counts.insertions)
-        d.report(.lossyDeletionsAccepted, "deletions were dropped (this format has no CriticMarkup)", count: counts.deletions)
-        d.report(.lossyComments, "comments were dropped (this format has no CriticMarkup)", count: counts.comments)
+                 count: c.insertions)
+        d.report(.lossyDeletionsAccepted, "deletions were dropped (this format has no CriticMarkup)", count: c.deletions)
+        d.report(.lossyComments, "comments were dropped (this format has no CriticMarkup)", count: c.comments)
         d.report(.lossyFormatChange, "formatting changes were accepted (this format has no CriticMarkup)",
-                 count: counts.formatChanges)
+                 count: c.formatChanges)
         d.report(.lossyParagraphStyleChange, "paragraph style changes were accepted (this format has no CriticMarkup)",
-                 count: counts.styleChanges)
+                 count: c.styleChanges)
         d.report(.lossyParagraphMarkChange, "paragraph break changes were accepted (this format has no CriticMarkup)",
-                 count: counts.marks)
+                 count: c.marks)
     }
 }

@@ -13,52 +13,58 @@ import RedlineCore
 /// as they are, after one scan.
 enum ReadableInlines {
     /// `inlines` made readable; `dropStyles` when character styles are not kept (`lost` hears each one).
-    static func prepare(_ inlines: [Inline], dropStyles: Bool, lost: (CharacterStyle) -> Void) -> [Inline] {
-        var scan = Scan(dropStyles: dropStyles)
+    /// `moveSpaces` moves spaces out of emphasis (not with `--keep-formatting`, which keeps every span as it is).
+    static func prepare(_ inlines: [Inline], dropStyles: Bool, moveSpaces: Bool, lost: (CharacterStyle) -> Void) -> [Inline] {
+        var scan = Scan(dropStyles: dropStyles, moveSpaces: moveSpaces)
         scan.visit(inlines, emphasized: false)
         guard scan.needed else { return inlines }
         if dropStyles { scan.styles.forEach(lost) }
-        return process(inlines, dropStyles: dropStyles)
+        return process(inlines, dropStyles: dropStyles, moveSpaces: moveSpaces)
     }
 
     /// Changes are kept as they are nested (a deletion inside an insertion stays there, a substitution stays
     /// one): what lies between them is flattened to runs and rebuilt; their contents are processed alike;
     /// adjacent changes that are equal without their ids become one.
-    private static func process(_ inlines: [Inline], dropStyles: Bool) -> [Inline] {
+    private static func process(_ inlines: [Inline], dropStyles: Bool, moveSpaces: Bool, atStart: Bool = true,
+                                atEnd: Bool = true) -> [Inline] {
         var out: [Inline] = []
         var plain: [Inline] = []
-        func flush() {
+        func flush(next: Bool = true) {
             guard !plain.isEmpty else { return }
             var runs = plain.runs
             if dropStyles { for i in runs.indices { runs[i].format.style = CharacterStyle() } }
-            out += InlineBuilder.inlines(from: spacesOutsideEmphasis(runs))
+            // Next to a change (or inside one) the text beyond is another version's: spaces there stay put,
+            // so accepting or rejecting gives the same formatting as the document without the change.
+            out += InlineBuilder.inlines(from: !moveSpaces ? runs : spacesOutsideEmphasis(runs, before: out.isEmpty && atStart ? [] : .all,
+                                                                     after: next ? .all : (atEnd ? [] : .all)))
             plain = []
         }
         func add(_ change: Inline) {
             flush()
             switch (out.last, change) {
             case (.insertion(let a, let x)?, .insertion(let b, let y)) where a == b:
-                out[out.count - 1] = .insertion(a, process(x + y, dropStyles: dropStyles))
+                out[out.count - 1] = .insertion(a, process(x + y, dropStyles: dropStyles, moveSpaces: moveSpaces, atStart: false, atEnd: false))
             case (.deletion(let a, let x)?, .deletion(let b, let y)) where a == b:
-                out[out.count - 1] = .deletion(a, process(x + y, dropStyles: dropStyles))
+                out[out.count - 1] = .deletion(a, process(x + y, dropStyles: dropStyles, moveSpaces: moveSpaces, atStart: false, atEnd: false))
             case (.move(let a, let x)?, .move(let b, let y)) where a == b:
-                out[out.count - 1] = .move(a, process(x + y, dropStyles: dropStyles))
+                out[out.count - 1] = .move(a, process(x + y, dropStyles: dropStyles, moveSpaces: moveSpaces, atStart: false, atEnd: false))
             default:
                 out.append(change)
             }
         }
+        let inner = { (kids: [Inline]) in process(kids, dropStyles: dropStyles, moveSpaces: moveSpaces, atStart: false, atEnd: false) }
         for inline in inlines {
             switch inline {
-            case .insertion(var c, let kids): c.id = nil; add(.insertion(c, process(kids, dropStyles: dropStyles)))
-            case .deletion(var c, let kids): c.id = nil; add(.deletion(c, process(kids, dropStyles: dropStyles)))
-            case .move(var m, let kids): m.change.id = nil; add(.move(m, process(kids, dropStyles: dropStyles)))
+            case .insertion(var c, let kids): c.id = nil; add(.insertion(c, inner(kids)))
+            case .deletion(var c, let kids): c.id = nil; add(.deletion(c, inner(kids)))
+            case .move(var m, let kids): m.change.id = nil; add(.move(m, inner(kids)))
             case .substitution(var c, let d, let i):
                 c.id = nil
-                add(.substitution(c, deleted: process(d, dropStyles: dropStyles), inserted: process(i, dropStyles: dropStyles)))
+                add(.substitution(c, deleted: inner(d), inserted: inner(i)))
             default: plain.append(inline)
             }
         }
-        flush()
+        flush(next: false)
         return out
     }
 
@@ -69,6 +75,7 @@ enum ReadableInlines {
 
     private struct Scan {
         let dropStyles: Bool
+        let moveSpaces: Bool
         var needed = false
         var styles: [CharacterStyle] = []
 
@@ -76,7 +83,7 @@ enum ReadableInlines {
             for inline in inlines {
                 switch inline {
                 case .text(let s):
-                    if emphasized, let f = s.first, let l = s.last, ReadableInlines.isSpace(f) || ReadableInlines.isSpace(l) { needed = true }
+                    if moveSpaces, emphasized, let f = s.first, let l = s.last, ReadableInlines.isSpace(f) || ReadableInlines.isSpace(l) { needed = true }
                 case .styled(let style, let c):
                     if dropStyles { needed = true; styles.append(style) }
                     visit(c, emphasized: emphasized)
@@ -103,6 +110,7 @@ enum ReadableInlines {
     private struct Marks: OptionSet {
         let rawValue: UInt8
         static let bold = Marks(rawValue: 1), italic = Marks(rawValue: 2), strike = Marks(rawValue: 4)
+        static let all: Marks = [.bold, .italic, .strike]
         init(rawValue: UInt8) { self.rawValue = rawValue }
         init(_ f: TextFormat) {
             var m: Marks = []
@@ -119,9 +127,9 @@ enum ReadableInlines {
     }
 
     /// Splits the spaces at the start (end) of a text run off it, without the marks that begin (end) there.
-    private static func spacesOutsideEmphasis(_ runs: [Run]) -> [Run] {
+    private static func spacesOutsideEmphasis(_ runs: [Run], before: Marks, after: Marks) -> [Run] {
         func marks(_ k: Int) -> Marks {
-            runs.indices.contains(k) ? Marks(runs[k].format) : []
+            k < 0 ? before : k >= runs.count ? after : Marks(runs[k].format)
         }
         var out: [Run] = []
         out.reserveCapacity(runs.count)

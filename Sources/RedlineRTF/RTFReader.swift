@@ -61,32 +61,3 @@ public struct RTFSource: ChunkSource {
         try parser.nextChunk()
     }
 }
-
-extension DiagnosticCode {
-    /// The RTF input ends inside open groups (truncated file) or a `\bin` runs past its end.
-    public static let rtfTruncated: DiagnosticCode = "rtf.truncated"
-    /// A `}` with no group to close.
-    public static let rtfUnbalancedBraces: DiagnosticCode = "rtf.unbalanced-braces"
-    /// Groups nested deeper than the limit were read as if flat.
-    public static let rtfNestingLimit: DiagnosticCode = "rtf.nesting-limit"
-    /// A code page Redline does not know; its bytes were read as Windows-1252.
-    public static let rtfUnknownCodePage: DiagnosticCode = "rtf.unknown-code-page"
-    /// A control word's parameter was out of range and was clamped.
-    public static let rtfParameterClamped: DiagnosticCode = "rtf.parameter-clamped"
-    /// Text in code page 65001 (UTF-8) whose bytes are not UTF-8: replaced by U+FFFD (count: runs).
-    public static let rtfInvalidUTF8: DiagnosticCode = "rtf.invalid-utf8"
-    /// A `\'hh` escape without two hex digits: left out.
-    public static let rtfBadHexEscape: DiagnosticCode = "rtf.bad-hex-escape"
-    /// Hidden text (`\v`) was left out.
-    public static let rtfHiddenText: DiagnosticCode = "rtf.hidden-text"
-    /// A picture in a format other than PNG, JPEG, EMF or WMF was left out.
-    public static let rtfPictureDropped: DiagnosticCode = "rtf.picture-dropped"
-    /// An annotation range whose annotation body never came; kept as an empty comment.
-    public static let rtfCommentWithoutBody: DiagnosticCode = "rtf.comment-without-body"
-    /// A Scrivener `scrivcmt://` link whose comment was not supplied; kept as an empty comment.
-    public static let rtfScrivenerAnnotationMissing: DiagnosticCode = "rtf.scrivener-annotation-missing"
-    /// Content after the end of the RTF document was ignored.
-    public static let rtfTrailingContent: DiagnosticCode = "rtf.trailing-content"
-    /// A tracked formatting change (`\crauth`) was read as the new formatting only.
-    public static let rtfFormatChangeDropped: DiagnosticCode = "rtf.format-change-dropped"
-}

@@ -425,6 +425,9 @@ extension RTFSink {
             if row.change != nil {
                 diagnostics.report(.rtfRowChangeDropped, "tracked row insertions and deletions were written as plain rows")
             }
+            if row.cells.contains(where: { $0.change != nil }) {
+                diagnostics.report(.rtfRowChangeDropped, "tracked cell insertions and deletions were written as plain cells")
+            }
             // Lay out the row: cells and the continuation cells of vertical merges from above.
             var layout: [(cell: TableCell?, column: Int, span: Int, first: Bool)] = []
             var col = 0

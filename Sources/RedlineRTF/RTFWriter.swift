@@ -28,31 +28,6 @@ public struct RTFWriter: FormatWriter {
     }
 }
 
-extension DiagnosticCode {
-    /// A tracked move was written as a deletion and an insertion (RTF has no moves).
-    public static let rtfMoveAsChange: DiagnosticCode = "rtf.move-as-change"
-    /// A tracked paragraph-formatting change was written as the new formatting only.
-    public static let rtfParagraphStyleChangeDropped: DiagnosticCode = "rtf.paragraph-style-change-dropped"
-    /// A tracked row insertion or deletion was written as a plain row.
-    public static let rtfRowChangeDropped: DiagnosticCode = "rtf.row-change-dropped"
-    /// A comment's resolved state was dropped (RTF annotations have none).
-    public static let rtfCommentResolvedDropped: DiagnosticCode = "rtf.comment-resolved-dropped"
-    /// A picture RTF cannot embed (not loaded, or not PNG/JPEG/EMF/WMF) was written as its description.
-    public static let rtfImageNotEmbedded: DiagnosticCode = "rtf.image-not-embedded"
-    /// Raw content of another format was left out.
-    public static let rtfRawDropped: DiagnosticCode = "rtf.raw-dropped"
-    /// A code block's language was dropped.
-    public static let rtfCodeLanguageDropped: DiagnosticCode = "rtf.code-language-dropped"
-    /// A block inside a list item or quotation that RTF cannot nest there was written after it.
-    public static let rtfBlockFlattened: DiagnosticCode = "rtf.block-flattened"
-    /// A footnote or comment that nothing references was left out, or placed at the end.
-    public static let rtfUnreferenced: DiagnosticCode = "rtf.unreferenced"
-    /// A change nested inside another was written as the inner change only.
-    public static let rtfNestedChange: DiagnosticCode = "rtf.nested-change"
-    /// A date that is not ISO 8601 was left out of a revision or annotation.
-    public static let rtfDateDropped: DiagnosticCode = "rtf.date-dropped"
-}
-
 /// The streaming RTF writer behind `RTFWriter`.
 struct RTFSink: ChunkSink {
     let output: any ByteOutput

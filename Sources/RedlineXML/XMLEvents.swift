@@ -43,13 +43,30 @@ struct AttributeEvent {
     var prefix: UnsafePointer<xmlChar>? = nil
 }
 
+/// The slot of an interned libxml2 string in a direct-mapped table of `1 << bits` slots: the top `bits` bits
+/// of the pointer's Fibonacci hash. One definition for both tables (`InternedNumbers`, `XMLReader.localName`),
+/// so a table's size and the shift cannot disagree.
+enum PointerSlot {
+    @inline(__always)
+    static func index(_ p: UnsafePointer<xmlChar>, bits: Int) -> Int {
+        Int(truncatingIfNeeded: (UInt(bitPattern: p) &* 0x9E37_79B9_7F4A_7C15) >> UInt(UInt.bitWidth - bits))
+    }
+
+    /// The number of slots of a table indexed with `bits` bits.
+    static func count(bits: Int) -> Int {
+        assert(bits > 0 && bits < 16, "a slot table of 2^\(bits) entries")
+        return 1 << bits
+    }
+}
+
 /// The caller's numbers for libxml2's interned strings (element names, namespace URIs). The parser
 /// interns every name, and names repeat endlessly: each interned pointer is looked up in `table` once,
 /// then found again in a direct-mapped table (a dictionary behind it for collisions). Used by the
 /// parser's callbacks only, one call at a time.
 final class InternedNumbers {
     private let table: [String: Int]
-    private static let slotCount = 256
+    private static let slotBits = 8
+    private static let slotCount = PointerSlot.count(bits: slotBits)
     /// The direct-mapped table, by a hash of the pointer (raw memory: this runs for every element).
     private let slots = UnsafeMutablePointer<(UnsafePointer<xmlChar>?, Int32)>.allocate(capacity: slotCount)
     private var more: [UnsafePointer<xmlChar>: Int32] = [:]
@@ -65,7 +82,7 @@ final class InternedNumbers {
     @inline(__always)
     func number(_ p: UnsafePointer<xmlChar>?) -> Int32 {
         guard let p else { return -1 }
-        let slot = Int(truncatingIfNeeded: (UInt(bitPattern: p) &* 0x9E37_79B9_7F4A_7C15) >> 56)
+        let slot = PointerSlot.index(p, bits: Self.slotBits)
         if slots[slot].0 == p { return slots[slot].1 }
         return lookUp(p, slot)
     }

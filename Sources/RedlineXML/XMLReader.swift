@@ -56,7 +56,9 @@ public final class XMLReader {
     /// Keeps the interned names of `batch` valid, whenever the parser is freed.
     private let internedNames: NameDictionary
     /// Local names by libxml2's interned pointer: a direct-mapped table (names repeat endlessly).
-    @exclusivity(unchecked) private var nameSlots = [(UnsafePointer<xmlChar>?, String)](repeating: (nil, ""), count: 512)
+    @exclusivity(unchecked) private var nameSlots = [(UnsafePointer<xmlChar>?, String)](repeating: (nil, ""),
+                                                                                      count: PointerSlot.count(bits: XMLReader.nameSlotBits))
+    private static let nameSlotBits = 9
 
     private enum Source {
         case inline(ChunkParser)
@@ -156,7 +158,7 @@ public final class XMLReader {
     /// The local name of the current element (start or end), without prefix.
     public var localName: String {
         guard let p = current?.name else { return "" }
-        let slot = Int(truncatingIfNeeded: (UInt(bitPattern: p) &* 0x9E37_79B9_7F4A_7C15) >> 55)
+        let slot = PointerSlot.index(p, bits: Self.nameSlotBits)
         if nameSlots[slot].0 == p { return nameSlots[slot].1 }
         let s = String(cString: p)
         nameSlots[slot] = (p, s)

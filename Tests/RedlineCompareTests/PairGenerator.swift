@@ -1,18 +1,5 @@
 import RedlineCore
 
-/// SplitMix64: a small seeded generator, so a failing pair can be replayed from its seed.
-struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// Random documents and random edit scripts over them: the pairs the exactness property runs on.
 /// A document is kept as flat paragraphs (level, style, runs) and tables of one-paragraph cells, so edits
 /// are simple; `document` nests the runs into inlines as the readers do.

@@ -8,7 +8,7 @@ import XCTest
 enum Fixtures {
     static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
-    static let corpus = repo.appendingPathComponent("../shared/corpus").standardized
+    static let corpus = URL(fileURLWithPath: RepositoryPaths.sharedCorpus).standardized
 
     static func bad(_ name: String) -> String { repo.appendingPathComponent("Corpus/bad/\(name)").path }
     static func shared(_ name: String) -> String { corpus.appendingPathComponent(name).path }

@@ -83,7 +83,7 @@ enum DOCXRoundTrip {
 
     /// Every `.docx` under `../shared/corpus`, sorted.
     static func corpusFiles() -> [URL] {
-        let root = repository.deletingLastPathComponent().appendingPathComponent("shared/corpus")
+        let root = URL(fileURLWithPath: RepositoryPaths.sharedCorpus).standardized
         guard let e = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil) else { return [] }
         return e.compactMap { $0 as? URL }.filter { $0.pathExtension == "docx" }.sorted { $0.path < $1.path }
     }
@@ -98,27 +98,54 @@ enum DOCXRoundTrip {
         for c in d.comments where commentIDs[c.id] == nil { commentIDs[c.id] = "c\(commentIDs.count)" }
         var noteIDs: [String: String] = [:]
         for n in d.notes where noteIDs[n.id] == nil { noteIDs[n.id] = "n\(noteIDs.count)" }
-        func change(_ c: Change) -> Change { var c = c; c.id = nil; return c }
-        func inlines(_ list: [Inline]) -> [Inline] {
-            InlineBuilder.normalized(list.compactMap { i -> Inline? in
-                switch i {
-                case .insertion(let c, let k): return .insertion(change(c), inlines(k))
-                case .deletion(let c, let k): return .deletion(change(c), inlines(k))
-                case .substitution(let c, let a, let b): return .substitution(change(c), deleted: inlines(a), inserted: inlines(b))
-                case .move(var m, let k): m.change = change(m.change); return .move(m, inlines(k))
-                case .formatChange(var f, let k): f.change = change(f.change); return .formatChange(f, inlines(k))
-                case .commentStart(let id): return .commentStart(commentIDs[id] ?? id)
-                case .commentEnd(let id): return .commentEnd(commentIDs[id] ?? id)
-                case .commentPoint(let id): return .commentPoint(commentIDs[id] ?? id)
-                case .noteReference(let id): return .noteReference(noteIDs[id] ?? id)
-                case .image, .raw: return nil
-                default: return i.mapChildren(inlines)
-                }
-            })
+        var n = Normaliser(commentIDs: commentIDs, noteIDs: noteIDs)
+        var out = d
+        out.header.defaultParagraphStyle = ParagraphStyle()
+        out.header.defaultCharacterStyle = CharacterStyle()
+        out.blocks = n.rewriteBlocks(d.blocks)
+        out.comments = d.comments.compactMap { n.rewriteComment($0) }.map { c in
+            var c = c
+            c.id = commentIDs[c.id] ?? c.id
+            c.parentID = c.parentID.map { commentIDs[$0] ?? $0 }
+            return c
         }
-        func paragraph(_ p: Paragraph) -> Paragraph {
-            var p = p
-            p.content = inlines(p.content)
+        out.notes = d.notes.compactMap { n.rewriteNote($0) }.map { note in
+            var note = note
+            note.id = noteIDs[note.id] ?? note.id
+            return note
+        }
+        return out
+    }
+
+    /// The rewriter behind `normalised`: change ids dropped, comment and note ids renumbered, images and
+    /// raw content left out.
+    struct Normaliser: ModelRewriter {
+        let commentIDs: [String: String]
+        let noteIDs: [String: String]
+
+        func change(_ c: Change) -> Change { var c = c; c.id = nil; return c }
+
+        mutating func rewriteInlines(_ list: [Inline]) -> [Inline] { InlineBuilder.normalized(descend(into: list)) }
+
+        mutating func rewriteInline(_ i: Inline) -> [Inline] {
+            switch i {
+            case .insertion(let c, let k): return [.insertion(change(c), rewriteInlines(k))]
+            case .deletion(let c, let k): return [.deletion(change(c), rewriteInlines(k))]
+            case .substitution(let c, let a, let b):
+                return [.substitution(change(c), deleted: rewriteInlines(a), inserted: rewriteInlines(b))]
+            case .move(var m, let k): m.change = change(m.change); return [.move(m, rewriteInlines(k))]
+            case .formatChange(var f, let k): f.change = change(f.change); return [.formatChange(f, rewriteInlines(k))]
+            case .commentStart(let id): return [.commentStart(commentIDs[id] ?? id)]
+            case .commentEnd(let id): return [.commentEnd(commentIDs[id] ?? id)]
+            case .commentPoint(let id): return [.commentPoint(commentIDs[id] ?? id)]
+            case .noteReference(let id): return [.noteReference(noteIDs[id] ?? id)]
+            case .image, .raw: return []
+            default: return [descend(into: i)]
+            }
+        }
+
+        mutating func rewriteParagraph(_ paragraph: Paragraph) -> Paragraph {
+            var p = descend(into: paragraph)
             switch p.markChange {
             case .inserted(let c)?: p.markChange = .inserted(change(c))
             case .deleted(let c)?: p.markChange = .deleted(change(c))
@@ -127,44 +154,21 @@ enum DOCXRoundTrip {
             if var s = p.styleChange { s.change = change(s.change); p.styleChange = s }
             return p
         }
-        func blocks(_ list: [Block]) -> [Block] {
-            list.compactMap { b -> Block? in
-                switch b {
-                case .paragraph(let p): return .paragraph(paragraph(p))
-                case .heading(let l, let p): return .heading(level: l, paragraph(p))
-                case .raw: return nil
-                case .table(var t):
-                    for r in t.rows.indices {
-                        switch t.rows[r].change {
-                        case .inserted(let c)?: t.rows[r].change = .inserted(change(c))
-                        case .deleted(let c)?: t.rows[r].change = .deleted(change(c))
-                        case nil: break
-                        }
-                        for c in t.rows[r].cells.indices { t.rows[r].cells[c].blocks = blocks(t.rows[r].cells[c].blocks) }
-                    }
-                    return .table(t)
-                default: return b.mapBlockArrays(blocks)
-                }
+
+        mutating func rewriteBlock(_ b: Block) -> Block? {
+            if case .raw = b { return nil }
+            return descend(into: b)
+        }
+
+        mutating func rewriteRow(_ row: TableRow) -> TableRow? {
+            var r = row
+            switch r.change {
+            case .inserted(let c)?: r.change = .inserted(change(c))
+            case .deleted(let c)?: r.change = .deleted(change(c))
+            case nil: break
             }
+            return descend(into: r)
         }
-        var out = d
-        out.header.defaultParagraphStyle = ParagraphStyle()
-        out.header.defaultCharacterStyle = CharacterStyle()
-        out.blocks = blocks(d.blocks)
-        out.comments = d.comments.map { c in
-            var c = c
-            c.id = commentIDs[c.id] ?? c.id
-            c.parentID = c.parentID.map { commentIDs[$0] ?? $0 }
-            c.body = blocks(c.body)
-            return c
-        }
-        out.notes = d.notes.map { n in
-            var n = n
-            n.id = noteIDs[n.id] ?? n.id
-            n.blocks = blocks(n.blocks)
-            return n
-        }
-        return out
     }
 
     /// Asserts two models are equal, naming the first block, comment or note that differs.

@@ -341,6 +341,28 @@ final class InPlaceReviewTests: XCTestCase {
         XCTAssertFalse(String(decoding: try Self.parts(gone)["word/document.xml"]!, as: UTF8.self).contains("w:tbl"))
     }
 
+    /// Threads: a reply lists its parent; dropping a comment drops its replies and their side entries.
+    func testCommentThreadsListedAndDroppedTogether() throws {
+        let path = Fixtures.shared("pandoc/comments.docx")
+        guard FileManager.default.fileExists(atPath: path) else { throw XCTSkip("the shared corpus is not there") }
+        let items = try DOCXInPlaceReview.list(.file(path))
+        XCTAssertEqual(items.first { $0.id == "4" }?.thread, "3")
+        XCTAssertEqual(items.first { $0.id == "0" }?.before, "some text to have a comment")
+        let out = try Self.review(path, ReviewOptions(dropComments: [try ChangeFilter(parsing: "id=3")]))
+        let parts = try Self.parts(out)
+        let comments = String(decoding: parts["word/comments.xml"]!, as: UTF8.self)
+        XCTAssertFalse(comments.contains(#"w:id="3""#) || comments.contains(#"w:id="4""#))
+        XCTAssertTrue(comments.contains(#"w:id="2""#))
+        let doc = String(decoding: parts["word/document.xml"]!, as: UTF8.self)
+        XCTAssertFalse(doc.contains(#"commentRangeStart w:id="3""#) || doc.contains(#"commentReference w:id="4""#))
+        XCTAssertTrue(doc.contains(#"commentRangeStart w:id="2""#))
+        let before = String(decoding: try Self.parts(try [UInt8](Data(contentsOf: URL(fileURLWithPath: path))))["word/commentsExtended.xml"]!,
+                            as: UTF8.self)
+        let after = String(decoding: parts["word/commentsExtended.xml"]!, as: UTF8.self)
+        XCTAssertEqual(before.components(separatedBy: "<w15:commentEx ").count - 2,
+                       after.components(separatedBy: "<w15:commentEx ").count, "two entries gone")
+    }
+
     // MARK: Bad input
 
     func testBadInputFailsWithoutOutputAndLeavesInputAlone() throws {

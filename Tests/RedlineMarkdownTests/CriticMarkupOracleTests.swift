@@ -20,8 +20,7 @@ import RedlineCore
 ///    list-item change). Empty items are left out of the comparison, and pymdown's `critic block` marks
 ///    are compared item by item.
 final class CriticMarkupOracleTests: XCTestCase {
-    static let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("../shared/corpus").standardized.path
+    static let corpus = URL(fileURLWithPath: RepositoryPaths.sharedCorpus).standardized.path
 
     private func oracle(_ path: String) throws -> String {
         let full = Self.corpus + "/" + path

@@ -1,19 +1,6 @@
 import RedlineCore
 @testable import RedlineMarkdown
 
-/// A small deterministic random number generator (SplitMix64), so a failing seed can be replayed.
-struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// Generates random documents in the canonical form the Markdown writer and reader agree on (see
 /// docs/criticmarkup.md, "Round trip"): inlines nested as `InlineBuilder` nests runs, no whitespace at
 /// line edges, comment ids numbered in the order the writer emits them, notes as footnotes.
@@ -360,14 +347,14 @@ struct DocumentGenerator {
     }
 
     /// Inlines as the writer writes them (spaces at the edge of bold, italic or struck text outside it).
-    static func readable(_ inlines: [Inline]) -> [Inline] {
-        ReadableInlines.prepare(inlines, dropStyles: false, lost: { _ in })
+    static func readable(_ inlines: [Inline], moveSpaces: Bool) -> [Inline] {
+        ReadableInlines.prepare(inlines, dropStyles: false, moveSpaces: moveSpaces, lost: { _ in })
     }
 
     static func canonical(_ b: Block, trimSpaces: Bool = true) -> Block {
         switch b {
-        case .paragraph(var p): p.content = readable(canonicalInlines(trimmed(readable(p.content).runs, spaces: trimSpaces))); return .paragraph(p)
-        case .heading(let l, var p): p.content = readable(canonicalInlines(trimmed(readable(p.content).runs, spaces: trimSpaces))); return .heading(level: l, p)
+        case .paragraph(var p): p.content = readable(canonicalInlines(trimmed(readable(p.content, moveSpaces: trimSpaces).runs, spaces: trimSpaces)), moveSpaces: trimSpaces); return .paragraph(p)
+        case .heading(let l, var p): p.content = readable(canonicalInlines(trimmed(readable(p.content, moveSpaces: trimSpaces).runs, spaces: trimSpaces)), moveSpaces: trimSpaces); return .heading(level: l, p)
         case .table(var t):
             for r in t.rows.indices {
                 for c in t.rows[r].cells.indices {

@@ -21,52 +21,10 @@ final class RTFDOCXTests: XCTestCase {
         for c in d.comments where ids[c.id] == nil { ids[c.id] = "c\(ids.count + 1)" }
         var noteIDs: [String: String] = [:]
         for n in d.notes where noteIDs[n.id] == nil { noteIDs[n.id] = "n\(noteIDs.count + 1)" }
-        func inlines(_ xs: [Inline]) -> [Inline] {
-            InlineBuilder.normalized(xs.map { x in
-                switch x {
-                case .commentStart(let id): return .commentStart(ids[id] ?? id)
-                case .commentEnd(let id): return .commentEnd(ids[id] ?? id)
-                case .commentPoint(let id): return .commentPoint(ids[id] ?? id)
-                case .noteReference(let id): return .noteReference(noteIDs[id] ?? id)
-                case .insertion(var c, let k): c.id = nil; return .insertion(c, inlines(k))
-                case .deletion(var c, let k): c.id = nil; return .deletion(c, inlines(k))
-                case .substitution(var c, let a, let b): c.id = nil; return .substitution(c, deleted: inlines(a), inserted: inlines(b))
-                default: return x.mapChildren(inlines)
-                }
-            })
-        }
-        // Adjacent changes by the same hand (separate ids in DOCX, dropped above) are one change.
-        func canonical(_ xs: [Inline]) -> [Inline] {
-            InlineBuilder.pairingSubstitutions(InlineBuilder.inlines(from: xs.runs))
-        }
-        // RTF's \pard means left-aligned with zero indents and spacing: an explicit zero is the same as none.
-        func style(_ s: ParagraphStyle) -> ParagraphStyle {
-            var s = s
-            if s.alignment == .left { s.alignment = nil }
-            for k in [\ParagraphStyle.firstLineIndent, \.leftIndent, \.rightIndent, \.spaceBefore, \.spaceAfter] where s[keyPath: k] == 0 {
-                s[keyPath: k] = nil
-            }
-            return s
-        }
-        func block(_ b: Block) -> Block {
-            switch b {
-            case .paragraph(var p):
-                p.style = style(p.style)
-                p.content = canonical(inlines(p.content))
-                p.markChange = p.markChange.map(Self.anonymousID)
-                return .paragraph(p)
-            case .heading(let l, var p):
-                p.style = style(p.style)
-                p.content = canonical(inlines(p.content))
-                p.markChange = p.markChange.map(Self.anonymousID)
-                // "heading 1" is what a level-1 heading is called in both formats.
-                if p.style.name?.lowercased() == "heading \(l)" { p.style.name = nil }
-                return .heading(level: l, p)
-            default: return b.mapBlockArrays { $0.map(block) }
-            }
-        }
+        var rewriter = Comparer(ids: ids, noteIDs: noteIDs)
+        func block(_ b: Block) -> Block { rewriter.rewriteBlock(b) ?? b }
         var out = d
-        out.blocks = d.blocks.map(block)
+        out.blocks = rewriter.rewriteBlocks(d.blocks)
         // DOCX gives comment and note bodies the "annotation text"/"footnote text" styles and an empty comment an
         // empty paragraph and author: both mean "nothing set" here.
         func body(_ bs: [Block]) -> [Block] {
@@ -94,6 +52,57 @@ final class RTFDOCXTests: XCTestCase {
             return n
         }
         return out
+    }
+
+    /// The rewriter behind `comparable`: ids renumbered or dropped, adjacent changes by one hand joined,
+    /// explicit zero paragraph formatting as none, "heading N" style names of level-N headings dropped.
+    struct Comparer: ModelRewriter {
+        let ids: [String: String]
+        let noteIDs: [String: String]
+
+        mutating func rewriteInlines(_ xs: [Inline]) -> [Inline] { InlineBuilder.normalized(descend(into: xs)) }
+
+        mutating func rewriteInline(_ x: Inline) -> [Inline] {
+            switch x {
+            case .commentStart(let id): return [.commentStart(ids[id] ?? id)]
+            case .commentEnd(let id): return [.commentEnd(ids[id] ?? id)]
+            case .commentPoint(let id): return [.commentPoint(ids[id] ?? id)]
+            case .noteReference(let id): return [.noteReference(noteIDs[id] ?? id)]
+            case .insertion(var c, let k): c.id = nil; return [.insertion(c, rewriteInlines(k))]
+            case .deletion(var c, let k): c.id = nil; return [.deletion(c, rewriteInlines(k))]
+            case .substitution(var c, let a, let b):
+                c.id = nil
+                return [.substitution(c, deleted: rewriteInlines(a), inserted: rewriteInlines(b))]
+            default: return [descend(into: x)]
+            }
+        }
+
+        // RTF's \pard means left-aligned with zero indents and spacing: an explicit zero is the same as none.
+        func style(_ s: ParagraphStyle) -> ParagraphStyle {
+            var s = s
+            if s.alignment == .left { s.alignment = nil }
+            for k in [\ParagraphStyle.firstLineIndent, \.leftIndent, \.rightIndent, \.spaceBefore, \.spaceAfter] where s[keyPath: k] == 0 {
+                s[keyPath: k] = nil
+            }
+            return s
+        }
+
+        mutating func rewriteParagraph(_ paragraph: Paragraph) -> Paragraph {
+            var p = paragraph
+            p.style = style(p.style)
+            // Adjacent changes by the same hand (separate ids in DOCX, dropped above) are one change.
+            p.content = InlineBuilder.pairingSubstitutions(InlineBuilder.inlines(from: rewriteInlines(p.content).runs))
+            p.markChange = p.markChange.map(RTFDOCXTests.anonymousID)
+            return p
+        }
+
+        mutating func rewriteBlock(_ b: Block) -> Block? {
+            let r = descend(into: b)
+            guard case .heading(let l, var p)? = r else { return r }
+            // "heading 1" is what a level-1 heading is called in both formats.
+            if p.style.name?.lowercased() == "heading \(l)" { p.style.name = nil }
+            return .heading(level: l, p)
+        }
     }
 
     static func anonymousID(_ m: ParagraphMarkChange) -> ParagraphMarkChange {

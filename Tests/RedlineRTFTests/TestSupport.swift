@@ -9,7 +9,7 @@ enum RTFTestSupport {
         .deletingLastPathComponent()
 
     /// `<repo>/../shared/corpus`.
-    static let corpus = repository.deletingLastPathComponent().appendingPathComponent("shared/corpus")
+    static let corpus = URL(fileURLWithPath: RepositoryPaths.sharedCorpus).standardized
 
     static func corpusFile(_ relative: String) -> String { corpus.appendingPathComponent(relative).path }
 

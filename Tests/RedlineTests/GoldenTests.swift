@@ -8,7 +8,9 @@ import Redline
 ///
 /// Targets per input: Markdown marked/clean/original (`marked.md`, `clean.md`, `original.md`), HTML marked,
 /// RTF marked and DOCX marked (as its XML parts, `marked.docx.txt`), for each of those formats that
-/// Redline writes. Beside each output, `<name>.warnings` holds the warnings, one per line.
+/// Redline writes. Beside each output, `<name>.warnings` holds the warnings, one per line. And the reader
+/// golden, `model.txt`: the model as read (`Document.dump`) with the reader's warnings in
+/// `model.txt.warnings`, so a reader regression shows as a reader diff, not only through a writer.
 final class GoldenTests: XCTestCase {
     struct Target {
         var format: String
@@ -39,6 +41,9 @@ final class GoldenTests: XCTestCase {
                 continue
             }
             let caseDir = root + "/Golden/" + (relative as NSString).deletingPathExtension
+            let (model, readWarnings) = readModel(input, from: from)
+            check(model, at: caseDir + "/model.txt", label: "\(relative) → model.txt")
+            check(readWarnings, at: caseDir + "/model.txt.warnings", label: "\(relative) → model.txt warnings")
             for target in Self.targets {
                 guard let to = FormatRegistry.named(target.format), to.writer != nil else { continue }
                 let (output, warnings, media) = render(input, from: from, to: to, changes: target.changes,
@@ -52,6 +57,24 @@ final class GoldenTests: XCTestCase {
             }
         }
         XCTAssertGreaterThan(checked, 0)
+    }
+
+    /// The model as read (or the error) and the reader's warnings, as text.
+    func readModel(_ input: String, from: Format) -> (String, String) {
+        let diagnostics = Diagnostics()
+        var text: String
+        do {
+            text = try Converter.read(.file(input), format: from, diagnostics: diagnostics).dump
+        } catch let e as RedlineError {
+            text = "error[\(e.kind.rawValue)]: \(e.message)\n"
+        } catch {
+            text = "error: \(error)\n"
+        }
+        return (text, Self.warningLines(diagnostics))
+    }
+
+    static func warningLines(_ diagnostics: Diagnostics) -> String {
+        diagnostics.all.map { "\($0.code) ×\($0.count) \($0.location.map { "\($0): " } ?? "")\($0.message)\n" }.joined()
     }
 
     /// The output (or the error, as `error[kind]: message`), the warnings, and the pictures extracted
@@ -72,7 +95,7 @@ final class GoldenTests: XCTestCase {
         } catch {
             text = "error: \(error)\n"
         }
-        let warnings = diagnostics.all.map { "\($0.code) ×\($0.count) \($0.location.map { "\($0): " } ?? "")\($0.message)\n" }.joined()
+        let warnings = Self.warningLines(diagnostics)
         var media = ""
         for name in ((try? FileManager.default.contentsOfDirectory(atPath: mediaDir)) ?? []).sorted() {
             let bytes = [UInt8](FileManager.default.contents(atPath: mediaDir + "/" + name) ?? Data())

@@ -32,6 +32,8 @@ final class HTMLReviewPageTests: XCTestCase {
             XCTAssertTrue(marked.contains("<option value=\"\(author)\">\(author)</option>"), author)
         }
         XCTAssertTrue(marked.contains("<body class=\"marked\">"), marked)
+        // The script moved each comment level with its anchor in the margin.
+        XCTAssertEqual(marked.components(separatedBy: "placed\" id=\"comment-").count - 1, 2, marked)
         let clean = try dom("file://" + page + "#clean")
         XCTAssertTrue(clean.contains("<body class=\"clean\">"), clean)
     }

@@ -80,6 +80,27 @@ final class ReviewInPlaceCommandTests: XCTestCase {
         XCTAssertTrue(mdList.stdout.contains("\r\n1,insertion,") && mdList.stdout.contains("\r\n2,deletion,"), mdList.stdout)
     }
 
+    /// `--accept id=` with ids `redline changes` listed: exactly those go, in place.
+    func testListedIDsRoundTripThroughTheCommandLine() throws {
+        let path = RepositoryPaths.sharedCorpus + "/Open-Xml-PowerTools/RP036-Vert-Merged-Cells.docx"
+        guard FileManager.default.fileExists(atPath: path) else { throw XCTSkip("the shared corpus is not there") }
+        func ids(_ file: String) throws -> [String] {
+            let r = try RedlineBinary.run(["changes", file, "--format", "json"])
+            XCTAssertEqual(r.status, 0, r.stderr)
+            return try JSONDecoder().decode([ChangeListItem].self, from: Data(r.stdout.utf8)).map(\.id)
+        }
+        let before = try ids(path)
+        let insertions = try JSONDecoder().decode([ChangeListItem].self,
+            from: Data(try RedlineBinary.run(["changes", path, "--format", "json"]).stdout.utf8)).filter { $0.kind == .insertion }.map(\.id)
+        XCTAssertFalse(insertions.isEmpty)
+        let out = tmp + "/sel.docx"
+        let r = try RedlineBinary.run(["convert", path, "-o", out, "--accept", "id=" + insertions.joined(separator: ",")])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(try ids(out), before.filter { !insertions.contains($0) })
+        let input = try parts(path), output = try parts(out)
+        for (name, bytes) in output where name != "word/document.xml" { XCTAssertEqual(bytes, input[name], name) }
+    }
+
     func testBadInputIsOneErrorAndNoOutput() throws {
         let bad = tmp + "/bad.docx"
         try Data("PK\u{3}\u{4}broken".utf8).write(to: URL(fileURLWithPath: bad))

@@ -1,26 +1,18 @@
 import Foundation
 
 /// One version of every input that a batch writes: `convert` writes one, `export` three.
-public struct OutputVariant: Sendable, Hashable {
+public struct OutputVariant: Sendable, Hashable, Codable {
     /// The name in reports: `marked`, `clean` (changes accepted) or `original` (changes rejected).
     public var name: String
     /// Inserted before the output's extension (`draft.clean.md`); empty for none (`draft.md`).
     public var suffix: String
-    /// What happens to tracked changes in this version.
-    public var changes: ChangeMode
-    /// nil: keep comments in the marked version, drop them from the others.
-    public var comments: CommentMode?
+    /// What happens to tracked changes and comments in this version.
+    public var review: ReviewOptions
 
-    public init(name: String, suffix: String, changes: ChangeMode, comments: CommentMode? = nil) {
+    public init(name: String, suffix: String, review: ReviewOptions) {
         self.name = name
         self.suffix = suffix
-        self.changes = changes
-        self.comments = comments
-    }
-
-    /// The review decisions of this version.
-    public var reviewOptions: ReviewOptions {
-        ReviewOptions(changes: changes, comments: comments.map { $0 == .drop ? CommentPolicy.drop : .keep })
+        self.review = review
     }
 
     /// The report name of a change mode's version.
@@ -33,14 +25,20 @@ public struct OutputVariant: Sendable, Hashable {
     }
 
     /// The one version `convert` writes, under the input's own name.
-    public static func converting(_ changes: ChangeMode, comments: CommentMode? = nil) -> OutputVariant {
-        OutputVariant(name: name(of: changes), suffix: "", changes: changes, comments: comments)
+    public static func converting(_ review: ReviewOptions) -> OutputVariant {
+        OutputVariant(name: name(of: review.changes), suffix: "", review: review)
     }
+
+    /// The one version `convert` writes with one decision for every change.
+    public static func converting(_ changes: ChangeMode) -> OutputVariant { converting(ReviewOptions(changes: changes)) }
 
     /// The clean, original and marked versions, named by `suffixes` in that order (default
     /// `clean,original,marked`; an empty suffix writes that version under the input's own name).
+    /// The clean version accepts every change and the original rejects every one; `review`'s accept and
+    /// reject filters apply to the marked version (the changes they select are resolved, the others stay
+    /// marked); its comment policy and comment filters apply to all three.
     public static func threeWay(suffixes: [String] = ["clean", "original", "marked"],
-                                comments: CommentMode? = nil) throws -> [OutputVariant] {
+                                review: ReviewOptions = ReviewOptions()) throws -> [OutputVariant] {
         guard suffixes.count == 3 else {
             throw RedlineError.usage("--names needs three names (clean,original,marked), got \(suffixes.count)")
         }
@@ -50,8 +48,15 @@ public struct OutputVariant: Sendable, Hashable {
         for s in suffixes where s.contains("/") || s.hasPrefix(".") || s.hasSuffix(".") {
             throw RedlineError.usage("--names: '\(s)' cannot be part of a file name")
         }
-        return zip([ChangeMode.accept, .reject, .marked], suffixes).map {
-            OutputVariant(name: name(of: $0), suffix: $1, changes: $0, comments: comments)
+        guard review.changes == .marked else {
+            throw RedlineError.usage("export writes the clean, original and marked versions; --changes \(review.changes.rawValue) is for convert")
+        }
+        let comments = ReviewOptions(comments: review.comments, dropComments: review.dropComments)
+        var clean = comments, original = comments
+        clean.changes = .accept
+        original.changes = .reject
+        return zip([clean, original, review], suffixes).map {
+            OutputVariant(name: name(of: $0.changes), suffix: $1, review: $0)
         }
     }
 }
@@ -106,27 +111,27 @@ public struct BatchOptions: Sendable {
     }
 
     /// A hash of every option that changes what the outputs contain (not where they go or how many
-    /// jobs run). An up-to-date record written under another fingerprint is out of date.
+    /// jobs run): the encoded formats, versions (review options included), read and write options, and the
+    /// reference document's content. An up-to-date record written under another fingerprint is out of date,
+    /// and an option added to any of these values changes it without being listed here.
     public var fingerprint: String {
-        var h = StableHash()
+        struct Content: Encodable {
+            var scheme = "redline-batch-2"
+            var tool: String
+            var from: String?
+            var to: String
+            var variants: [OutputVariant]
+            var read: ReadOptions
+            var write: WriteOptions
+            var referenceDocument: String?
+        }
+        let content = Content(tool: toolVersion, from: from?.name, to: to.name, variants: variants, read: read,
+                              write: write,
+                              referenceDocument: write.referenceDocument.map { (try? StableHash.ofFile($0).hex) ?? "unreadable" })
         let json = JSONEncoder()
         json.outputFormatting = [.sortedKeys]
-        func encoded(_ v: some Encodable) -> String { (try? json.encode(v)).map { String(decoding: $0, as: UTF8.self) } ?? "?" }
-        h.combine("redline-batch-1")
-        h.combine(toolVersion)
-        h.combine(from?.name ?? "*")
-        h.combine(to.name)
-        for v in variants { h.combine("\(v.name)|\(v.suffix)|\(v.changes.rawValue)|\(v.comments?.rawValue ?? "-")") }
-        let l = read.limits
-        h.combine("\(l.maxInflatedBytes) \(l.maxEntryBytes) \(l.maxCompressionRatio) \(l.maxNesting)")
-        h.combine(encoded(write.paragraphPreset))
-        h.combine(encoded(write.characterPreset))
-        h.combine("\(write.preserveFormatting) \(write.criticMarkup)")
-        h.combine("media \(write.embedMedia) \(write.mediaOutput?.directory ?? "-") \(read.resourcePaths) \(l.maxPictureBytes) \(l.maxMediaBytes)")
-        if let ref = write.referenceDocument {
-            h.combine(ref)
-            h.combine((try? StableHash.ofFile(ref).hex) ?? "unreadable")
-        }
+        var h = StableHash()
+        h.combine((try? json.encode(content)).map { String(decoding: $0, as: UTF8.self) } ?? "?")
         return h.hex
     }
 

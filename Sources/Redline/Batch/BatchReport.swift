@@ -8,16 +8,33 @@ public struct WarningCount: Codable, Sendable, Hashable {
     public var count: Int
     /// The first message reported under this code.
     public var message: String
+    /// Where it first happened, when the reader or writer said.
+    public var location: SourceLocation?
+    /// Its severity (nil in records written before severities were kept: a warning).
+    public var severity: Diagnostic.Severity?
 
-    public init(code: DiagnosticCode, count: Int, message: String) {
+    public init(code: DiagnosticCode, count: Int, message: String, location: SourceLocation? = nil,
+                severity: Diagnostic.Severity? = nil) {
         self.code = code
         self.count = count
         self.message = message
+        self.location = location
+        self.severity = severity
     }
 
-    /// The diagnostics folded by code (counts summed, first message kept), in order of first report.
+    /// One diagnostic's count, keeping its message, location and severity.
+    public init(_ d: Diagnostic) {
+        self.init(code: d.code, count: d.count, message: d.message, location: d.location, severity: d.severity)
+    }
+
+    /// The diagnostic this count stands for.
+    public var diagnostic: Diagnostic {
+        Diagnostic(code: code, severity: severity ?? .warning, message: message, location: location, count: count)
+    }
+
+    /// The diagnostics folded by code (counts summed, first message and location kept), in order of first report.
     public static func folding(_ diagnostics: [Diagnostic]) -> [WarningCount] {
-        folding(diagnostics.map { WarningCount(code: $0.code, count: $0.count, message: $0.message) })
+        folding(diagnostics.map(WarningCount.init))
     }
 
     /// Counts folded by code, in order of first appearance.

@@ -120,15 +120,21 @@ public enum Batch {
                     let file = try StagedFile(path: path)
                     files.append(file)
                     let diagnostics = Diagnostics()
+                    diagnostics.stamp = 1  // as a single-file conversion's writer side
                     branchDiagnostics.append(diagnostics)
                     branches.append(try branch(variant, format: format, options: options, into: file.output,
                                                diagnostics: diagnostics, outputPath: path))
                 }
-                try TeePipeline.run(source: &source, branches: &branches)
+                try TeePipeline.run(source: &source, branches: &branches, readSide: readDiagnostics,
+                                    branchSides: branchDiagnostics)
             }
             for f in files { try f.commit() }
             record.status = .converted
-            record.warnings = WarningCount.folding(readDiagnostics.all + branchDiagnostics.flatMap(\.all))
+            // Merged as a single-file conversion merges its reader's and writer's: the same warnings, in
+            // the same order, with the same locations and severities.
+            let merged = Diagnostics()
+            merged.absorb([readDiagnostics] + branchDiagnostics)
+            record.warnings = WarningCount.folding(merged.all)
             let outputStates = paths.compactMap { UpToDateRecord.state(of: $0) }
             if outputStates.count == paths.count {
                 var r = UpToDateRecord(key: job.recordKey, options: fingerprint, input: inputState,
@@ -147,7 +153,7 @@ public enum Batch {
     /// DOCX → DOCX with review decisions in some version and no option that needs the model: every
     /// version is the original package reviewed in place (`InPlaceReview`; the marked one a copy).
     static func reviewInPlace(_ job: BatchJob, format: Format, options: BatchOptions, files: inout [StagedFile]) throws -> Bool {
-        let reviews = job.outputs.map { $0.variant.reviewOptions }
+        let reviews = job.outputs.map { $0.variant.review }
         guard reviews.contains(where: { InPlaceReview.applies(from: format, to: options.to, review: $0, write: options.write) })
         else { return false }
         for ((_, path), review) in zip(job.outputs, reviews) {
@@ -162,14 +168,10 @@ public enum Batch {
     /// The stages and writer that make one version.
     static func branch(_ variant: OutputVariant, format: Format, options: BatchOptions, into output: any ByteOutput,
                        diagnostics: Diagnostics, outputPath: String? = nil) throws -> TeeBranch {
-        guard let writer = options.to.writer else { throw RedlineError.usage("Redline cannot write \(options.to.name)") }
         var write = options.write
         if let outputPath { write.mediaOutput = options.mediaOutput(forOutput: outputPath) }
-        options.to.adjustOptions?(&write)
-        let conversion = ConversionOptions(from: format, to: options.to, changes: variant.changes,
-                                           comments: variant.comments, read: options.read, write: write)
-        return TeeBranch(stages: conversion.stages,
-                         sink: try writer.sink(to: output, options: write, diagnostics: diagnostics))
+        return try ConversionOptions(from: format, to: options.to, review: variant.review, read: options.read,
+                                     write: write).branch(into: output, diagnostics: diagnostics)
     }
 
     static func seconds(since start: DispatchTime) -> Double {

@@ -20,14 +20,25 @@ extension StageChain where Sink == AnyChunkSink {
 public enum TeePipeline {
     /// Reads every chunk of `source` once, shows it to `inspect`, and passes it through every branch;
     /// then finishes each branch. The header goes to `inspect` as chunk 0 is read.
+    /// When the reader reports into `readSide` and the branches into `branchSides`, their stamps are set
+    /// as `Pipeline.run` sets them, so `Diagnostics.absorb` orders the reports as a single conversion's.
     public static func run(source: inout some ChunkSource, branches: inout [TeeBranch],
+                           readSide: Diagnostics? = nil, branchSides: [Diagnostics] = [],
                            inspect: ((Chunk) throws -> Void)? = nil) throws {
+        func stampBranches(_ n: Int) { for d in branchSides { d.stamp = n } }
         let header = source.header
+        stampBranches(1)
         for i in branches.indices { try branches[i].begin(header) }
+        var k = 1
+        readSide?.stamp = 2
         while let chunk = try source.next() {
             try inspect?(chunk)
+            stampBranches(2 * k + 1)
             for i in branches.indices { try branches[i].write(chunk) }
+            k += 1
+            readSide?.stamp = 2 * k
         }
+        stampBranches(2 * k + 1)
         for i in branches.indices { try branches[i].finish() }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import RedlineDOCX
 
 /// What `check` found in one file.
 public struct CheckResult: Codable, Sendable, Hashable {
@@ -31,8 +32,10 @@ public struct CheckResult: Codable, Sendable, Hashable {
 /// stream through writers into outputs that discard the bytes.
 public enum DocumentCheck {
     /// Checks one file.
+    /// `review` and `write` are the options of the `lossy:` conversions (what converting with them loses).
     public static func check(_ path: String, from: Format? = nil, policy: CheckPolicy,
-                             read: ReadOptions = ReadOptions()) -> CheckResult {
+                             read: ReadOptions = ReadOptions(), review: ReviewOptions = ReviewOptions(),
+                             write: WriteOptions = WriteOptions()) -> CheckResult {
         let format = from ?? FormatRegistry.inferred(fromPath: path)
         var result = CheckResult(input: path, format: format?.name, findings: [], checked: [])
         do {
@@ -54,18 +57,16 @@ public enum DocumentCheck {
                 var source = try reader.open(.file(path), options: read, diagnostics: readDiagnostics)
                 var branches: [TeeBranch] = []
                 for t in targets {
-                    guard let to = FormatRegistry.named(t.to), let writer = to.writer else { continue }
-                    var write = WriteOptions()
-                    to.adjustOptions?(&write)
+                    guard let to = FormatRegistry.named(t.to), to.writer != nil else { continue }
                     let d = Diagnostics()
                     writerDiagnostics.append(d)
-                    let stages = ConversionOptions(from: format, to: to).stages
-                    branches.append(TeeBranch(stages: stages, sink: try writer.sink(to: DiscardOutput(), options: write, diagnostics: d)))
+                    let conversion = ConversionOptions(from: format, to: to, review: review, read: read, write: write)
+                    branches.append(try conversion.branch(into: DiscardOutput(), diagnostics: d))
                 }
                 try TeePipeline.run(source: &source, branches: &branches) { inspector.inspect($0) }
             }
             // A reader that drops bookmarks (DOCX) leaves links to them nothing to point at.
-            let bookmarksDropped = readDiagnostics.all.contains { $0.code.rawValue.hasSuffix("bookmark") }
+            let bookmarksDropped = readDiagnostics.count(of: .docxBookmark) > 0
             result.findings = inspector.findings(bookmarksDropped: bookmarksDropped)
             for (t, d) in zip(targets, writerDiagnostics) {
                 for w in readDiagnostics.all + d.all {
@@ -84,8 +85,11 @@ public enum DocumentCheck {
 
     /// Checks many files, `jobs` at a time; results in the order of `paths`.
     public static func check(_ paths: [String], from: Format? = nil, policy: CheckPolicy, read: ReadOptions = ReadOptions(),
+                             review: ReviewOptions = ReviewOptions(), write: WriteOptions = WriteOptions(),
                              jobs: Int = ProcessInfo.processInfo.activeProcessorCount) -> [CheckResult] {
-        ParallelMap.run(count: paths.count, jobs: jobs) { check(paths[$0], from: from, policy: policy, read: read) }
+        ParallelMap.run(count: paths.count, jobs: jobs) {
+            check(paths[$0], from: from, policy: policy, read: read, review: review, write: write)
+        }
     }
 }
 

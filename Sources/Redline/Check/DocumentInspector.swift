@@ -34,8 +34,8 @@ public struct CheckFinding: Codable, Sendable, Hashable {
 /// Looks at a document chunk by chunk as it streams past and collects what `check` reports: tracked
 /// changes, comments (open and resolved), internal links and their targets, note references and notes.
 /// Paragraphs are numbered in reading order of the body (notes and comment bodies count where they are
-/// referenced).
-struct DocumentInspector {
+/// referenced). A `ModelVisitor`: the defaults walk the chunk; the overrides tally what they meet.
+struct DocumentInspector: ModelVisitor {
     private struct Tally {
         var count = 0
         var first: Int?
@@ -59,22 +59,27 @@ struct DocumentInspector {
     var positions: MarkPositions?
 
     /// Looks at one chunk.
-    mutating func inspect(_ chunk: Chunk) {
-        visit(chunk.block)
+    mutating func inspect(_ chunk: Chunk) { visitChunk(chunk) }
+
+    /// The block, then its notes and comment bodies, which do not move the body's paragraph count.
+    mutating func visitChunk(_ chunk: Chunk) {
+        visitBlock(chunk.block)
         let fallback = max(paragraph, 1)
         aside = true
-        for note in chunk.notes {
-            notes[note.id] = note.kind
-            note.blocks.forEach { visit($0) }
-        }
+        for note in chunk.notes { visitNote(note) }
         let replies = Dictionary(grouping: chunk.comments.filter { $0.parentID != nil }, by: { $0.parentID! })
         for c in chunk.comments {
-            c.body.forEach { visit($0) }
+            visitComment(c)
             if c.parentID == nil {
                 comments.append((c, replies[c.id]?.count ?? 0, commentAnchors[c.id] ?? fallback))
             }
         }
         aside = false
+    }
+
+    mutating func visitNote(_ note: Note) {
+        notes[note.id] = note.kind
+        descend(into: note)
     }
 
     /// The code of internal links that could not be checked (never failing).
@@ -152,58 +157,54 @@ struct DocumentInspector {
 
     // MARK: Walking
 
-    private mutating func visit(_ block: Block) {
+    mutating func visitBlock(_ block: Block) {
         switch block {
-        case .paragraph(let p):
-            visit(p)
         case .heading(_, let p):
-            visit(p)
+            visitParagraph(p)
             addHeadingAnchors(p.content.plainText)
-        case .table(let t):
-            for row in t.rows {
-                switch row.change {
-                case .inserted(let c)?, .deleted(let c)?: tally("change.table-row", c)
-                case nil: break
-                }
-                for cell in row.cells { cell.blocks.forEach { visit($0) } }
-            }
         case .raw(_, let text):
             addRawAnchors(text)
         default:
-            block.childBlocks.forEach { visit($0) }
+            descend(into: block)
         }
     }
 
-    private mutating func visit(_ p: Paragraph) {
+    mutating func visitRow(_ row: TableRow) {
+        switch row.change {
+        case .inserted(let c)?, .deleted(let c)?: tally("change.table-row", c)
+        case nil: break
+        }
+        descend(into: row)
+    }
+
+    mutating func visitParagraph(_ p: Paragraph) {
         if !aside { paragraph += 1 }
         switch p.markChange {
         case .inserted(let c)?, .deleted(let c)?: tally("change.paragraph-mark", c)
         case nil: break
         }
         if let s = p.styleChange { tally("change.paragraph-style", s.change) }
-        visit(p.content)
+        descend(into: p)
     }
 
-    private mutating func visit(_ inlines: [Inline]) {
-        for i in inlines {
-            switch i {
-            case .insertion(let c, _): tally("change.insertion", c)
-            case .deletion(let c, _): tally("change.deletion", c)
-            case .substitution(let c, _, _): tally("change.substitution", c)
-            case .move(let m, _): if moves.insert(m.name).inserted { tally("change.move", m.change) }
-            case .formatChange(let f, _): tally("change.format", f.change)
-            case .commentStart(let id), .commentPoint(let id):
-                if commentAnchors[id] == nil { commentAnchors[id] = max(paragraph, 1) }
-            case .link(let l, _):
-                if l.url.hasPrefix("#") && l.url.count > 1 { links.append((l.url, max(paragraph, 1))) }
-            case .noteReference(let id):
-                noteReferences.append((id, max(paragraph, 1)))
-            case .raw(_, let text):
-                addRawAnchors(text)
-            default: break
-            }
-            visit(i.children)
+    mutating func visitInline(_ i: Inline) {
+        switch i {
+        case .insertion(let c, _): tally("change.insertion", c)
+        case .deletion(let c, _): tally("change.deletion", c)
+        case .substitution(let c, _, _): tally("change.substitution", c)
+        case .move(let m, _): if moves.insert(m.name).inserted { tally("change.move", m.change) }
+        case .formatChange(let f, _): tally("change.format", f.change)
+        case .commentStart(let id), .commentPoint(let id):
+            if commentAnchors[id] == nil { commentAnchors[id] = max(paragraph, 1) }
+        case .link(let l, _):
+            if l.url.hasPrefix("#") && l.url.count > 1 { links.append((l.url, max(paragraph, 1))) }
+        case .noteReference(let id):
+            noteReferences.append((id, max(paragraph, 1)))
+        case .raw(_, let text):
+            addRawAnchors(text)
+        default: break
         }
+        descend(into: i)
     }
 
     private mutating func tally(_ code: String, _ change: Change) {

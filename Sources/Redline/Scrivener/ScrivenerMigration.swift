@@ -21,18 +21,17 @@ public struct ScrivenerMigrationOptions: Sendable {
     public var research: Bool
     /// Also export each document's snapshots beside it.
     public var snapshots: Bool
-    public var changes: ChangeMode
-    public var comments: CommentMode?
+    /// What happens to tracked changes and comments.
+    public var review: ReviewOptions
     public var write: WriteOptions
 
     public init(format: Format, layout: Layout = .single, research: Bool = false, snapshots: Bool = false,
-                changes: ChangeMode = .marked, comments: CommentMode? = nil, write: WriteOptions = WriteOptions()) {
+                review: ReviewOptions = ReviewOptions(), write: WriteOptions = WriteOptions()) {
         self.format = format
         self.layout = layout
         self.research = research
         self.snapshots = snapshots
-        self.changes = changes
-        self.comments = comments
+        self.review = review
         self.write = write
     }
 }
@@ -97,9 +96,9 @@ struct Migrator {
 
     var ext: String { options.format.extensions.first ?? options.format.name }
 
-    var stages: [any ChunkStage] {
-        ConversionOptions(from: options.format, to: options.format, changes: options.changes,
-                          comments: options.comments).stages
+    /// The conversion every output is written through (items are read as RTF, written as `format`).
+    var conversion: ConversionOptions {
+        ConversionOptions(from: options.format, to: options.format, review: options.review, write: options.write)
     }
 
     mutating func run() throws {
@@ -219,16 +218,14 @@ struct Migrator {
     func write(_ document: Document, to relative: String, diagnostics: Diagnostics) throws {
         let path = absolute(relative)
         try makeDirectory((path as NSString).deletingLastPathComponent)
-        let format = options.format
-        var w = options.write
-        format.adjustOptions?(&w)
-        if w.mediaOutput == nil { w.mediaOutput = .beside(path) }
+        var conversion = self.conversion
+        if conversion.write.mediaOutput == nil { conversion.write.mediaOutput = .beside(path) }
         // Staged like batch outputs: whole or not at all (renamed into place), without a disk sync per file,
         // which would cost more than the conversion for thousands of small files.
         let file = try StagedFile(path: path)
         var source = ChunkArraySource(document)
-        var sink = try format.writer!.sink(to: file.output, options: w, diagnostics: diagnostics)
-        try Pipeline.run(source: &source, stages: stages, sink: &sink)
+        var branch = try conversion.branch(into: file.output, diagnostics: diagnostics)
+        try Pipeline.run(source: &source, stages: [], sink: &branch)
         try file.commit()
     }
 
@@ -236,12 +233,7 @@ struct Migrator {
     func record(for node: MigrationNode, relative: String?) -> MigrationRecord {
         let input = project.relativePath(of: .text, for: node.item, diagnostics: Diagnostics())
             .map { project.folder.root + "/" + $0 } ?? project.folder.root + "#" + node.item.id
-        let variant: String
-        switch options.changes {
-        case .marked: variant = "marked"
-        case .accept: variant = "clean"
-        case .reject: variant = "original"
-        }
+        let variant = OutputVariant.name(of: options.review.changes)
         return MigrationRecord(input: input, binder: titles[node.item.id] ?? node.item.displayTitle, id: node.item.id,
                                outputs: relative.map { [absolute($0)] } ?? [], variant: variant)
     }

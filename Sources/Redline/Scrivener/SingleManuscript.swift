@@ -11,15 +11,12 @@ extension Migrator {
         for root in manuscript { root.forEach { order.append($0) } }
         var source = SingleManuscriptSource(migrator: self, file: file, snapshotsDir: snapshotsDir, nodes: order,
                                             writerDiagnostics: writerDiagnostics, log: log)
-        var w = options.write
-        options.format.adjustOptions?(&w)
-        if w.mediaOutput == nil { w.mediaOutput = .beside(absolute(file)) }
-        let stages = self.stages
-        let format = options.format
+        var conversion = self.conversion
+        if conversion.write.mediaOutput == nil { conversion.write.mediaOutput = .beside(absolute(file)) }
         try makeDirectory(base)
         try AtomicFile.write(to: absolute(file)) { out in
-            var sink = try format.writer!.sink(to: out, options: w, diagnostics: writerDiagnostics)
-            try Pipeline.run(source: &source, stages: stages, sink: &sink)
+            var branch = try conversion.branch(into: out, diagnostics: writerDiagnostics)
+            try Pipeline.run(source: &source, stages: [], sink: &branch)
         }
         source.closeRecord()
         // What the writer reports as it finishes (fonts over the whole file, side parts) is the project's.

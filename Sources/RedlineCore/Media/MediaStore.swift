@@ -34,9 +34,7 @@ public final class MediaStore: @unchecked Sendable {
             do {
                 let kind = MediaKind.sniff(bytes)
                 let (path, dir) = try newFile(id: id, kind: kind)
-                guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
-                    throw RedlineError.io("cannot write a temporary file in \(dir)")
-                }
+                try Self.write(bytes, to: path)
                 let item = MediaItem(id: id, kind: kind, byteCount: bytes.count, info: PictureInfo.read(bytes, kind: kind),
                                      file: MediaFile(path: path, directory: dir))
                 byID[id] = item
@@ -88,6 +86,22 @@ public final class MediaStore: @unchecked Sendable {
         return true
     }
 
+    /// Writes a temporary copy with plain POSIX calls (Foundation's file writes fsync each file).
+    static func write(_ bytes: [UInt8], to path: String) throws {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw RedlineError.io("cannot write a temporary file \(path): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        try bytes.withUnsafeBytes { b in
+            var off = 0
+            while off < b.count {
+                let n = Foundation.write(fd, b.baseAddress! + off, b.count - off)
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { throw RedlineError.io("cannot write a temporary file \(path): \(String(cString: strerror(errno)))") }
+                off += n
+            }
+        }
+    }
+
     private func newFile(id: String, kind: MediaKind) throws -> (String, String) {
         if directory == nil {
             let dir = NSTemporaryDirectory() + "redline-media-\(getpid())-\(UUID().uuidString)"
@@ -96,21 +110,4 @@ public final class MediaStore: @unchecked Sendable {
         }
         return (directory! + "/" + id + "." + kind.fileExtension, directory!)
     }
-}
-
-extension DiagnosticCode {
-    /// A picture the document points to (a local file) does not exist.
-    public static let mediaMissing: DiagnosticCode = "media.missing"
-    /// A picture could not be read or kept.
-    public static let mediaUnreadable: DiagnosticCode = "media.unreadable"
-    /// A picture over `Limits.maxPictureBytes`, or past `Limits.maxMediaBytes` for the document, was left out.
-    public static let mediaTooLarge: DiagnosticCode = "media.too-large"
-    /// A remote picture (http, https, ...) was not fetched; it stays a link where the format allows.
-    public static let mediaRemote: DiagnosticCode = "media.remote"
-    /// A picture path leaving the Markdown file's folder (and every `--resource-path`) was refused.
-    public static let mediaOutsideResources: DiagnosticCode = "media.outside-resources"
-    /// A picture browsers cannot show (EMF, WMF, TIFF) was extracted as it is.
-    public static let mediaNotWebViewable: DiagnosticCode = "media.not-web-viewable"
-    /// Pictures were not written out (output to standard output, no `--extract-media`).
-    public static let mediaNotExtracted: DiagnosticCode = "media.not-extracted"
 }

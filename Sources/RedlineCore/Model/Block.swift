@@ -80,11 +80,20 @@ public struct TableCell: Hashable, Sendable, Codable {
     public var blocks: [Block]
     public var columnSpan: Int
     public var rowSpan: Int
+    /// The cell was inserted or deleted with tracking (DOCX `w:cellIns`/`w:cellDel`): rejecting an inserted
+    /// cell, or accepting a deleted one, removes it from its row (the cells after it move left, as in Word).
+    public var change: RowChange?
 
     public init(_ blocks: [Block], columnSpan: Int = 1, rowSpan: Int = 1) {
         self.blocks = blocks
         self.columnSpan = columnSpan
         self.rowSpan = rowSpan
+    }
+
+    /// A cell inserted or deleted with tracking.
+    public init(_ blocks: [Block], columnSpan: Int = 1, rowSpan: Int = 1, change: RowChange?) {
+        self.init(blocks, columnSpan: columnSpan, rowSpan: rowSpan)
+        self.change = change
     }
 }
 

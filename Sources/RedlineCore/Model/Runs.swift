@@ -296,7 +296,7 @@ extension Optional where Wrapped: Equatable {
     /// `self == other`, compared in place (`==` on optionals copies both sides into a tuple first, which
     /// for the large model values of a run costs more than the comparison).
     @inlinable
-    public func isSame(as other: Wrapped?) -> Bool {
+    package func isSame(as other: Wrapped?) -> Bool {
         switch self {
         case nil: if case nil = other { return true }
         case let x?: if case let y? = other { return x == y }

@@ -1,5 +1,5 @@
 /// Options every reader understands.
-public struct ReadOptions: Sendable {
+public struct ReadOptions: Sendable, Codable {
     /// Hard limits against hostile input.
     public var limits: Limits
     /// Load the pictures a document links to by path or data URI (Markdown) into its `MediaStore`, so a
@@ -16,7 +16,7 @@ public struct ReadOptions: Sendable {
 }
 
 /// Options every writer understands.
-public struct WriteOptions: Sendable {
+public struct WriteOptions: Sendable, Codable {
     /// Paragraph formatting applied where the source has none (Markdown sources).
     public var paragraphPreset: ParagraphStyle?
     /// Character formatting applied where the source has none.

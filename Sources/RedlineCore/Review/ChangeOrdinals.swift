@@ -87,6 +87,9 @@ public struct ModelChangeList {
     private var story = "body"
     private var comments: [ChangeListItem] = []
     private var anchors: [String: (Int, String?)] = [:]
+    /// The text each comment's range covers (ranges open now, and their text so far).
+    private var commented: [String: String] = [:]
+    private var openRanges: Set<String> = []
 
     public init() {}
 
@@ -117,8 +120,10 @@ public struct ModelChangeList {
         }
     }
 
-    /// Every item: changes in reading order, then comments.
-    public var all: [ChangeListItem] { items + comments }
+    /// Every item: changes in reading order, then comments (with the text their ranges cover).
+    public var all: [ChangeListItem] {
+        items + comments.map { var c = $0; c.before = ChangeListItem.shortened(commented[c.id] ?? ""); return c }
+    }
 
     private mutating func item(_ kind: ChangeKind, _ element: String, _ ch: Change, before: String = "", after: String = "") {
         items.append(ChangeListItem(id: ch.id ?? "", kind: kind, element: element, author: ch.author, date: ch.date,
@@ -177,6 +182,11 @@ public struct ModelChangeList {
                 inlines(c)
             case .commentStart(let id), .commentPoint(let id):
                 if anchors[id] == nil { anchors[id] = (paragraph, heading) }
+                if case .commentStart = i { openRanges.insert(id); commented[id] = commented[id] ?? "" }
+            case .commentEnd(let id):
+                openRanges.remove(id)
+            case .text(let t):
+                for id in openRanges.prefix(16) where (commented[id]?.utf8.count ?? 0) < 400 { commented[id, default: ""] += t }
             default:
                 inlines(i.children)
             }

@@ -146,6 +146,18 @@ public struct ChangeFilter: Hashable, Sendable, Codable, CustomStringConvertible
         return u.allSatisfy { ($0 >= 48 && $0 <= 57) || $0 == 45 || $0 == 58 || $0 == 84 || $0 == 90 || $0 == 43 || $0 == 46 }
     }
 
+    private enum CodingKeys: String, CodingKey { case author, kinds, before, after, ids }
+
+    /// Encodes the sets sorted, so equal filters encode to equal bytes in every process (batch fingerprints).
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeIfPresent(author, forKey: .author)
+        try c.encodeIfPresent(kinds.map { $0.map(\.rawValue).sorted() }, forKey: .kinds)
+        try c.encodeIfPresent(before, forKey: .before)
+        try c.encodeIfPresent(after, forKey: .after)
+        try c.encodeIfPresent(ids.map { $0.sorted() }, forKey: .ids)
+    }
+
     /// The text form (`author=Ann,kind=insertion`), as parsed.
     public var description: String {
         var parts: [String] = []

@@ -2,7 +2,10 @@
 /// substitutions, moves, formatting changes, paragraph-mark insertions and deletions (merging paragraphs),
 /// paragraph-style changes and table-row insertions and deletions, also inside comment bodies and notes.
 /// Comment anchors inside removed text are kept, so no comment loses its place.
-public struct ReviewTransform: ChunkStage {
+///
+/// A `ModelRewriter`: the defaults walk the chunk; the overrides below decide rows, paragraphs and
+/// inlines, and merge the paragraphs whose break goes away.
+public struct ReviewTransform: ChunkStage, ModelRewriter {
     /// The decisions: one mode for all changes, and filters that select some.
     public let review: ReviewOptions
     /// A top-level paragraph whose break goes away, waiting for the block it merges into.
@@ -25,11 +28,9 @@ public struct ReviewTransform: ChunkStage {
     public mutating func process(_ chunk: Chunk, emit: (Chunk) throws -> Void) throws {
         guard !review.keepsAllChanges else { try emit(chunk); return }
         // Changes without a source id get the ordinals `redline changes` lists, so `id=` filters match.
-        var c = chunk
-        try numbering.process(chunk) { c = $0 }
-        c.comments = c.comments.map { var m = $0; m.body = resolve(m.body); return m }
-        c.notes = c.notes.map { var n = $0; n.blocks = resolve(n.blocks); return n }
-        c.block = resolveOne(c.block)
+        var numbered = chunk
+        try numbering.process(chunk) { numbered = $0 }
+        guard var c = descend(into: numbered) else { return }  // never nil: no block is deleted here
         if let p = pending {
             pending = nil
             if let merged = merge(p.block, into: c.block) {
@@ -67,14 +68,26 @@ public struct ReviewTransform: ChunkStage {
         }
     }
 
-    // MARK: Blocks
-
     /// Resolves changes in a block array: paragraph content and styles, row changes, and merges.
     public func resolve(_ blocks: [Block]) -> [Block] {
+        var r = self
+        return r.rewriteBlocks(blocks)
+    }
+
+    /// Resolves changes in inline content.
+    public func resolve(_ inlines: [Inline]) -> [Inline] {
+        var r = self
+        return r.rewriteInlines(inlines)
+    }
+
+    // MARK: Blocks
+
+    /// Each block resolved; a paragraph whose break goes away joins the next.
+    public mutating func rewriteBlocks(_ blocks: [Block]) -> [Block] {
         var out: [Block] = []
         var carry: Block?
         for b in blocks {
-            var block = resolveOne(b)
+            guard var block = rewriteBlock(b) else { continue }
             if let c = carry {
                 carry = nil
                 if let m = merge(c, into: block) { block = m } else if !Self.isEmptyParagraph(c) { out.append(clearMark(c)) }
@@ -85,45 +98,50 @@ public struct ReviewTransform: ChunkStage {
         return out
     }
 
-    private func resolveOne(_ block: Block) -> Block {
-        switch block {
-        case .paragraph(let p): return .paragraph(resolve(p))
-        case .heading(let l, let p): return .heading(level: l, resolve(p))
-        case .table(var t):
-            let originalHeaders = t.headerRowCount
-            var rows: [TableRow] = []
-            var headers = 0
-            for (i, var row) in t.rows.enumerated() {
-                switch row.change {
-                case .inserted(let ch)?:
-                    switch decide(.table, ch) {
-                    case .reject: continue
-                    case .accept: row.change = nil
-                    case .keep: break
-                    }
-                case .deleted(let ch)?:
-                    switch decide(.table, ch) {
-                    case .accept: continue
-                    case .reject: row.change = nil
-                    case .keep: break
-                    }
-                case nil: break
-                }
-                row.cells = row.cells.map { var c = $0; c.blocks = resolve(c.blocks); return c }
-                if i < originalHeaders { headers += 1 }
-                rows.append(row)
+    /// A row whose insertion is rejected or whose deletion is accepted goes; the others lose a decided change.
+    /// Cells are decided alike (`w:cellIns`/`w:cellDel`).
+    public mutating func rewriteRow(_ row: TableRow) -> TableRow? {
+        var row = row
+        switch row.change {
+        case .inserted(let ch)?:
+            switch decide(.table, ch) {
+            case .reject: return nil
+            case .accept: row.change = nil
+            case .keep: break
             }
-            t.rows = rows
-            t.headerRowCount = headers
-            return .table(t)
-        default:
-            return block.mapBlockArrays(resolve)
+        case .deleted(let ch)?:
+            switch decide(.table, ch) {
+            case .accept: return nil
+            case .reject: row.change = nil
+            case .keep: break
+            }
+        case nil: break
         }
+        // A cell inserted (deleted) with tracking goes when rejected (accepted); the cells after it move left.
+        row.cells = row.cells.compactMap { cell -> TableCell? in
+            var c = cell
+            switch c.change {
+            case .inserted(let ch)?:
+                switch decide(.table, ch) {
+                case .reject: return nil
+                case .accept: c.change = nil
+                case .keep: break
+                }
+            case .deleted(let ch)?:
+                switch decide(.table, ch) {
+                case .accept: return nil
+                case .reject: c.change = nil
+                case .keep: break
+                }
+            case nil: break
+            }
+            return c
+        }
+        return descend(into: row)
     }
 
-    private func resolve(_ p: Paragraph) -> Paragraph {
-        var p = p
-        p.content = resolve(p.content)
+    public mutating func rewriteParagraph(_ paragraph: Paragraph) -> Paragraph {
+        var p = descend(into: paragraph)
         switch p.markChange {
         case .inserted(let ch)?: if decide(.paragraph, ch) == .accept { p.markChange = nil }
         case .deleted(let ch)?: if decide(.paragraph, ch) == .reject { p.markChange = nil }
@@ -184,56 +202,57 @@ public struct ReviewTransform: ChunkStage {
 
     // MARK: Inlines
 
-    /// Resolves changes in inline content.
-    public func resolve(_ inlines: [Inline]) -> [Inline] {
-        var out: [Inline] = []
-        for inline in inlines {
-            switch inline {
-            case .insertion(let ch, let c):
-                switch decide(.insertion, ch) {
-                case .accept: out += resolve(c)
-                case .reject: out += anchors(in: c)
-                case .keep: out.append(.insertion(ch, resolve(c)))
-                }
-            case .deletion(let ch, let c):
-                switch decide(.deletion, ch) {
-                case .accept: out += anchors(in: c)
-                case .reject: out += resolve(c)
-                case .keep: out.append(.deletion(ch, resolve(c)))
-                }
-            case .substitution(let ch, let d, let i):
-                switch (decide(.deletion, ch), decide(.insertion, ch)) {
-                case (.keep, .keep): out.append(.substitution(ch, deleted: resolve(d), inserted: resolve(i)))
-                case (let dd, let di):
-                    switch dd {
-                    case .accept: out += anchors(in: d)
-                    case .reject: out += resolve(d)
-                    case .keep: out.append(.deletion(ch, resolve(d)))
-                    }
-                    switch di {
-                    case .accept: out += resolve(i)
-                    case .reject: out += anchors(in: i)
-                    case .keep: out.append(.insertion(ch, resolve(i)))
-                    }
-                }
-            case .move(let m, let c):
-                switch decide(.move, m.change) {
-                case .keep: out.append(.move(m, resolve(c)))
-                case let d: out += (m.side == .to) == (d == .accept) ? resolve(c) : anchors(in: c)
-                }
-            case .formatChange(let f, let c):
-                switch decide(.formatting, f.change) {
-                case .accept: out += resolve(c)
-                case .keep: out.append(.formatChange(f, resolve(c)))
-                case .reject:
-                    let runs = resolve(c).runs.map { r -> Run in var r = r; r.format = f.old; return r }
-                    out += InlineBuilder.inlines(from: runs)
-                }
-            default:
-                out.append(inline.mapChildren(resolve))
+    public mutating func rewriteInlines(_ inlines: [Inline]) -> [Inline] {
+        InlineBuilder.normalized(descend(into: inlines))
+    }
+
+    /// A decided change is replaced by its content (kept text) or by the comment anchors in it (removed
+    /// text); a kept one keeps its mark.
+    public mutating func rewriteInline(_ inline: Inline) -> [Inline] {
+        switch inline {
+        case .insertion(let ch, let c):
+            switch decide(.insertion, ch) {
+            case .accept: return rewriteInlines(c)
+            case .reject: return anchors(in: c)
+            case .keep: return [.insertion(ch, rewriteInlines(c))]
             }
+        case .deletion(let ch, let c):
+            switch decide(.deletion, ch) {
+            case .accept: return anchors(in: c)
+            case .reject: return rewriteInlines(c)
+            case .keep: return [.deletion(ch, rewriteInlines(c))]
+            }
+        case .substitution(let ch, let d, let i):
+            let dd = decide(.deletion, ch), di = decide(.insertion, ch)
+            if dd == .keep && di == .keep { return [.substitution(ch, deleted: rewriteInlines(d), inserted: rewriteInlines(i))] }
+            var out: [Inline] = []
+            switch dd {
+            case .accept: out += anchors(in: d)
+            case .reject: out += rewriteInlines(d)
+            case .keep: out.append(.deletion(ch, rewriteInlines(d)))
+            }
+            switch di {
+            case .accept: out += rewriteInlines(i)
+            case .reject: out += anchors(in: i)
+            case .keep: out.append(.insertion(ch, rewriteInlines(i)))
+            }
+            return out
+        case .move(let m, let c):
+            switch decide(.move, m.change) {
+            case .keep: return [.move(m, rewriteInlines(c))]
+            case let d: return (m.side == .to) == (d == .accept) ? rewriteInlines(c) : anchors(in: c)
+            }
+        case .formatChange(let f, let c):
+            switch decide(.formatting, f.change) {
+            case .accept: return rewriteInlines(c)
+            case .keep: return [.formatChange(f, rewriteInlines(c))]
+            case .reject:
+                let runs = rewriteInlines(c).runs.map { r -> Run in var r = r; r.format = f.old; return r }
+                return InlineBuilder.inlines(from: runs)
+            }
+        default:
+            return [descend(into: inline)]
         }
-        return InlineBuilder.normalized(out)
     }
 
     /// The comment anchors inside removed content, so their comments keep a place.
@@ -268,7 +287,7 @@ public struct DropComments: ChunkStage {
     public init(_ review: ReviewOptions) { self.review = review }
 
     public mutating func process(_ chunk: Chunk, emit: (Chunk) throws -> Void) throws {
-        guard let review else { try emitStripped(chunk, remove: { _ in true }, emit: emit); return }
+        guard let review else { try emitStripped(chunk, AnchorStripper(removed: nil), emit: emit); return }
         var c = chunk
         var kept: [Comment] = []
         for comment in c.comments {
@@ -276,55 +295,57 @@ public struct DropComments: ChunkStage {
             if review.keeps(comment) { kept.append(comment) } else { dropped.insert(comment.id) }
         }
         c.comments = kept
-        let gone = dropped
-        try emitStripped(c, remove: { gone.contains($0) }, emit: emit)
+        try emitStripped(c, AnchorStripper(removed: dropped), emit: emit)
     }
 
-    private mutating func emitStripped(_ chunk: Chunk, remove: (String) -> Bool,
-                                       emit: (Chunk) throws -> Void) throws {
+    private mutating func emitStripped(_ chunk: Chunk, _ stripper: AnchorStripper, emit: (Chunk) throws -> Void) throws {
+        var stripper = stripper
         var c = chunk
         if review == nil { c.comments = [] }
-        let stripped = Self.strip(c.block, remove)
-        c.notes = c.notes.map { var n = $0; n.blocks = Self.strip(n.blocks, remove); return n }
-        let emptied = Self.becameEmpty(c.block, stripped, afterMark: previousHadMark)
+        let stripped = stripper.rewriteBlock(c.block) ?? c.block
+        c.notes = c.notes.map { var n = $0; n.blocks = stripper.rewriteBlocks(n.blocks); return n }
+        let emptied = AnchorStripper.becameEmpty(c.block, stripped, afterMark: previousHadMark)
         previousHadMark = stripped.paragraph?.markChange != nil
         if emptied && c.notes.isEmpty { return }
         c.block = stripped
         try emit(c)
     }
+}
 
-    static func strip(_ block: Block, _ remove: (String) -> Bool) -> Block {
-        switch block {
-        case .paragraph(var p): p.content = strip(p.content, remove); return .paragraph(p)
-        case .heading(let l, var p): p.content = strip(p.content, remove); return .heading(level: l, p)
-        default: return block.mapBlockArrays { strip($0, remove) }
-        }
-    }
+/// Removes the anchors of removed comments (all, or those in `removed`) from blocks and inlines, and the
+/// paragraphs that held nothing else (not after a paragraph mark change, nor with one).
+struct AnchorStripper: ModelRewriter {
+    /// nil: every comment anchor goes.
+    let removed: Set<String>?
+
+    func removes(_ id: String) -> Bool { removed?.contains(id) ?? true }
 
     /// Stripped blocks, without the paragraphs that held only removed comment anchors.
-    static func strip(_ blocks: [Block], _ remove: (String) -> Bool) -> [Block] {
+    mutating func rewriteBlocks(_ blocks: [Block]) -> [Block] {
         var out: [Block] = []
         var afterMark = false
         for b in blocks {
-            let s = strip(b, remove)
-            if !becameEmpty(b, s, afterMark: afterMark) { out.append(s) }
+            let s = rewriteBlock(b) ?? b
+            if !Self.becameEmpty(b, s, afterMark: afterMark) { out.append(s) }
             afterMark = s.paragraph?.markChange != nil
         }
         return out
     }
 
-    /// True for a plain paragraph that had content and has none left without its comment anchors.
-    private static func becameEmpty(_ original: Block, _ stripped: Block, afterMark: Bool) -> Bool {
-        guard case .paragraph(let before) = original, case .paragraph(let after) = stripped else { return false }
-        return !before.content.isEmpty && after.content.isEmpty && after.markChange == nil && after.styleChange == nil && !afterMark
+    mutating func rewriteInlines(_ inlines: [Inline]) -> [Inline] {
+        InlineBuilder.normalized(descend(into: inlines))
     }
 
-    static func strip(_ inlines: [Inline], _ remove: (String) -> Bool) -> [Inline] {
-        InlineBuilder.normalized(inlines.compactMap { i -> Inline? in
-            switch i {
-            case .commentStart(let id), .commentEnd(let id), .commentPoint(let id): return remove(id) ? nil : i
-            default: return i.mapChildren { strip($0, remove) }
-            }
-        })
+    mutating func rewriteInline(_ inline: Inline) -> [Inline] {
+        switch inline {
+        case .commentStart(let id), .commentEnd(let id), .commentPoint(let id): return removes(id) ? [] : [inline]
+        default: return [descend(into: inline)]
+        }
+    }
+
+    /// True for a plain paragraph that had content and has none left without its comment anchors.
+    static func becameEmpty(_ original: Block, _ stripped: Block, afterMark: Bool) -> Bool {
+        guard case .paragraph(let before) = original, case .paragraph(let after) = stripped else { return false }
+        return !before.content.isEmpty && after.content.isEmpty && after.markChange == nil && after.styleChange == nil && !afterMark
     }
 }

@@ -322,6 +322,7 @@ final class StoryParser {
             case (true, .tc):
                 var span = 1
                 var merge: String?  // "restart", "continue" or nil
+                var cellChange: RowChange?
                 var blocks: [Block] = []
                 var builder = ListBuilder(numbering: context.numbering)
                 try forEachChild {
@@ -330,8 +331,10 @@ final class StoryParser {
                             switch x.tag {
                             case .gridSpan: span = max(1, min(Int(x.attribute("val", in: OOXML.w) ?? "") ?? 1, 1000))
                             case .vMerge: merge = x.attribute("val", in: OOXML.w) ?? "continue"
-                            case .cellIns, .cellDel, .cellMerge:
-                                diagnostics.report(.docxCellChange, "tracked cell insertions, deletions and merges are not kept (the cells are shown)", at: location)
+                            case .cellIns: cellChange = .inserted(PropertyParser.change(x))
+                            case .cellDel: cellChange = .deleted(PropertyParser.change(x))
+                            case .cellMerge:
+                                diagnostics.report(.docxCellChange, "tracked cell merges are not kept (the cells are shown)", at: location)
                             case .tcPrChange:
                                 diagnostics.report(.docxTablePropertyChange, "tracked table, row and cell property changes are not kept", at: location)
                             default: break
@@ -349,7 +352,7 @@ final class StoryParser {
                     if text { rows[r].cells[c].blocks += blocks }
                 } else {
                     if merge == "restart" { mergeOrigin[column] = (rowIndex, row.cells.count) } else { mergeOrigin[column] = nil }
-                    row.cells.append(TableCell(blocks, columnSpan: span))
+                    row.cells.append(TableCell(blocks, columnSpan: span, change: cellChange))
                 }
                 column += span
             default:

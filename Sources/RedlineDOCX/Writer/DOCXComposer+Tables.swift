@@ -72,6 +72,13 @@ extension DOCXComposer {
         x.empty("w:tcW", [("w:w", String(width)), ("w:type", "dxa")])
         if c.columnSpan > 1 { x.val("w:gridSpan", String(c.columnSpan)) }
         if continued { x.empty("w:vMerge") } else if c.rowSpan > 1 { x.val("w:vMerge", "restart") }
+        if !continued {
+            switch c.change {
+            case .inserted(let ch)?: x.empty("w:cellIns", changeAttributes(ch))
+            case .deleted(let ch)?: x.empty("w:cellDel", changeAttributes(ch))
+            case nil: break
+            }
+        }
         x.close("w:tcPr")
         var inner = ctx
         inner.quoteDepth = 0

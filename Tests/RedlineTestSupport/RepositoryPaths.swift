@@ -1,22 +1,22 @@
 import Foundation
 
 /// Paths the tests need: the repository root, its Corpus, and the shared corpus beside the repository.
-enum RepositoryPaths {
-    /// The repository root (three levels above this file).
-    static let root: String = {
+public enum RepositoryPaths {
+    /// The repository root (three levels above this file: Tests/RedlineTestSupport/RepositoryPaths.swift).
+    public static let root: String = {
         var url = URL(fileURLWithPath: #filePath)
         for _ in 0..<3 { url.deleteLastPathComponent() }
         return url.path
     }()
 
     /// `../shared/corpus` beside the repository.
-    static var sharedCorpus: String { root + "/../shared/corpus" }
+    public static var sharedCorpus: String { root + "/../shared/corpus" }
 
     /// Extensions of documents (anything else under Corpus/ is a generator script or a note).
-    static let documentExtensions: Set<String> = ["md", "markdown", "docx", "rtf", "html", "doc", "odt", "txt"]
+    public static let documentExtensions: Set<String> = ["md", "markdown", "docx", "rtf", "html", "doc", "odt", "txt"]
 
     /// Every golden-tested input under Corpus/<family>/ (sorted; `bad/`, `demo/` and `scrivener/` excluded).
-    static func corpusInputs() throws -> [String] {
+    public static func corpusInputs() throws -> [String] {
         let base = root + "/Corpus"
         guard let walker = FileManager.default.enumerator(atPath: base) else { return [] }
         var out: [String] = []

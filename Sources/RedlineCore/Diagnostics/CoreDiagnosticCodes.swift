@@ -1,28 +1,6 @@
-import RedlineCore
-
-/// Diagnostics of the Markdown and CriticMarkup reader and writer.
+/// RedlineCore's codes: the general `lossy.*` family (what a target format cannot hold, whichever writer
+/// reports it) and the media store's `media.*`.
 extension DiagnosticCode {
-    /// A CriticMarkup mark that never closes: kept as literal text.
-    public static let criticUnclosedMark: DiagnosticCode = "critic.unclosed-mark"
-    /// A CriticMarkup mark inside another change or highlight: kept as literal text.
-    public static let criticNestedMark: DiagnosticCode = "critic.nested-mark"
-    /// A comment range end `{>>/name<<}` whose start was never seen.
-    public static let criticUnknownRange: DiagnosticCode = "critic.unknown-range"
-    /// A change mark around a block that cannot carry one (code block, table, thematic break): kept unmarked.
-    public static let criticBlockChange: DiagnosticCode = "critic.block-change"
-    /// A fenced div `:::` that never closes, or a close without an open.
-    public static let markdownUnbalancedDiv: DiagnosticCode = "markdown.unbalanced-div"
-    /// Bytes that are not valid UTF-8 (or UTF-16 after a byte-order mark): each replaced by U+FFFD.
-    public static let markdownInvalidUTF8: DiagnosticCode = "markdown.invalid-utf8"
-    /// A comment no mark in the text anchors (the Markdown writer): left out.
-    public static let markdownUnanchoredComment: DiagnosticCode = "markdown.unanchored-comment"
-    /// A table row with more than `Limits.maxTableColumns` cells: the cells past it are kept as text.
-    public static let markdownTableTooWide: DiagnosticCode = "markdown.table-too-wide"
-    /// YAML front matter Redline does not understand (nested maps, anchors...): those fields are skipped.
-    public static let markdownFrontMatter: DiagnosticCode = "markdown.front-matter"
-    /// An attribute Redline does not understand on a span or div: ignored.
-    public static let markdownUnknownAttribute: DiagnosticCode = "markdown.unknown-attribute"
-
     /// Review marks resolved because the output has no CriticMarkup (`gfm`): insertions kept.
     public static let lossyInsertionsAccepted: DiagnosticCode = "lossy.insertions-accepted"
     /// Review marks resolved because the output has no CriticMarkup: deletions dropped.
@@ -53,6 +31,8 @@ extension DiagnosticCode {
     public static let lossyFont: DiagnosticCode = "lossy.font"
     /// Font sizes dropped (count: distinct sizes).
     public static let lossyFontSize: DiagnosticCode = "lossy.font-size"
+    /// Picture sizes were not written (they are `{width=… height=…}` with `preserveFormatting`).
+    public static let lossyPictureSize: DiagnosticCode = "lossy.picture-size"
     /// Text colours dropped (count: distinct colours).
     public static let lossyColor: DiagnosticCode = "lossy.color"
     /// Background and highlight colours dropped (count: distinct colours).
@@ -69,6 +49,8 @@ extension DiagnosticCode {
     public static let lossyTableStructure: DiagnosticCode = "lossy.table-structure"
     /// Table row insertions and deletions written as changes of the cells' text.
     public static let lossyTableRowChange: DiagnosticCode = "lossy.table-row-change"
+    /// A cell inserted or deleted with tracking is written as a change of its text (the cell itself stays).
+    public static let lossyTableCellChange: DiagnosticCode = "lossy.table-cell-change"
     /// Raw content of another format dropped.
     public static let lossyRaw: DiagnosticCode = "lossy.raw"
     /// Line breaks in headings or table cells written as spaces.
@@ -79,4 +61,20 @@ extension DiagnosticCode {
     public static let lossyListSpacing: DiagnosticCode = "lossy.list-spacing"
     /// Characters Markdown cannot hold (NUL, other control characters) dropped.
     public static let lossyControlCharacter: DiagnosticCode = "lossy.control-character"
+
+    // Pictures (`media.*`): what the media store could not load or keep, for every reader and writer.
+    /// A picture the document points to (a local file) does not exist.
+    public static let mediaMissing: DiagnosticCode = "media.missing"
+    /// A picture could not be read or kept.
+    public static let mediaUnreadable: DiagnosticCode = "media.unreadable"
+    /// A picture over `Limits.maxPictureBytes`, or past `Limits.maxMediaBytes` for the document, was left out.
+    public static let mediaTooLarge: DiagnosticCode = "media.too-large"
+    /// A remote picture (http, https, ...) was not fetched; it stays a link where the format allows.
+    public static let mediaRemote: DiagnosticCode = "media.remote"
+    /// A picture path leaving the Markdown file's folder (and every `--resource-path`) was refused.
+    public static let mediaOutsideResources: DiagnosticCode = "media.outside-resources"
+    /// A picture browsers cannot show (EMF, WMF, TIFF) was extracted as it is.
+    public static let mediaNotWebViewable: DiagnosticCode = "media.not-web-viewable"
+    /// Pictures were not written out (output to standard output, no `--extract-media`).
+    public static let mediaNotExtracted: DiagnosticCode = "media.not-extracted"
 }
