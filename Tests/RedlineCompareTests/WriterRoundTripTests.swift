@@ -53,7 +53,7 @@ final class WriterRoundTripTests: XCTestCase {
         print("compare round trip through \(name): \(seeds.count - cannotCarry - failures) exact of \(seeds.count - cannotCarry) carried; \(cannotCarry) with marks the format cannot carry (\(losses.sorted()))")
     }
 
-    func testCriticMarkup() throws { try check("md", tolerance: 0.15) }
+    func testCriticMarkup() throws { try check("md", tolerance: 0.05) }
     func testDOCX() throws { try check("docx") }
     func testRTF() throws { try check("rtf", tolerance: 0.03) }
 }
