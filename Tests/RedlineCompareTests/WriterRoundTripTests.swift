@@ -19,7 +19,7 @@ final class WriterRoundTripTests: XCTestCase {
 
     /// `tolerance`: pairs allowed to differ after the round trip for reasons of the format's own reader and
     /// writer, not of compare (Markdown: spaces next to a change opener at a line's edge, e.g. inside a
-    /// div, measured 17 of 133 carried pairs after main's Markdown writer changes, 3 of 86 before;
+    /// div: 4 of 133 carried pairs);
     /// RTF: an emptied paragraph the reader drops). DOCX has none.
     func check(_ name: String, tolerance: Double = 0, file: StaticString = #filePath, line: UInt = #line) throws {
         let format = FormatRegistry.named(name)!
