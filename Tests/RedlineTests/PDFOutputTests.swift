@@ -128,7 +128,10 @@ final class PDFOutputTests: XCTestCase {
                 toFile: inputs + "/doc\(i).md", atomically: true, encoding: .utf8)
         }
         let engine = try countingEngine()
-        let r = try RedlineBinary.run(["/usr/bin/env", "REDLINE_SOFFICE=\(engine.path)", RedlineBinary.executable,
+        // The run starts when every worker waits; the time window (1 s by default) is set long here so that a
+        // loaded machine, where converting six documents may take longer than a second, cannot split it.
+        let r = try RedlineBinary.run(["/usr/bin/env", "REDLINE_SOFFICE=\(engine.path)", "REDLINE_PDF_GATHER_SECONDS=300",
+                                       RedlineBinary.executable,
                                        "convert", inputs, "-o", tmp + "/out/", "--to", "pdf", "--jobs", "2"], raw: true)
         XCTAssertEqual(r.status, 0, r.stderr)
         for i in 0..<6 {
