@@ -86,48 +86,39 @@ extension RedlineCommand {
             if results.contains(where: \.failed) { throw ExitCode(1) }
         }
     }
+}
 
-    /// `redline report`: work with batch reports.
-    public struct Report: ParsableCommand {
-        public static let configuration = CommandConfiguration(
-            commandName: "report",
-            abstract: "Work with batch reports (--report).",
-            subcommands: [Merge.self])
-
-        public init() {}
-
-        /// `redline report merge`: per-shard reports into one.
-        public struct Merge: ParsableCommand {
-            public static let configuration = CommandConfiguration(
-                commandName: "merge",
-                abstract: "Merge the JSON Lines reports of several shards into one report.",
-                discussion: """
-                The merged report has every input line, sorted by input, and one
-                summary over all of them. An input found in two reports is an error
-                (the shards overlapped).
-                  redline report merge reports/shard-*.jsonl -o report.jsonl
-                Exit status: 0 merged, 1 a report is missing, unreadable or overlaps
-                another, 2 usage error.
-                """)
-
-            @Argument(help: "The reports to merge.")
-            public var reports: [String] = []
-
-            @Option(name: .shortAndLong, help: "Write the merged report here (default: standard output).")
-            public var output: String = "-"
-
-            public init() {}
-
-            public func run() throws {
-                guard !reports.isEmpty else { throw RedlineError.usage("no report to merge") }
-                let (records, summary) = try BatchReport.merge(reports)
-                if output == "-" {
-                    FileHandle.standardOutput.write(Data(try BatchReport.jsonLines(records, summary: summary).utf8))
-                } else {
-                    try BatchReport.write(records, summary: summary, to: output)
-                }
-                FileHandle.standardError.write(Data(("redline: " + ProgressDisplay.summaryLine(summary) + "\n").utf8))
-            }
+extension RedlineCommand.Check {
+    /// `redline check NEW --against OLD`: the differences between the two versions are the findings;
+    /// with `changes` (or `all`) in --fail-on, any difference fails the check.
+    func runAgainst(_ old: String) throws {
+        guard inputs.count == 1 else { throw RedlineError.usage("--against compares one file: redline check NEW --against OLD") }
+        let new = inputs[0]
+        let (a, _) = try RedlineCommand.Compare.read(old, from: from)
+        let (b, _) = try RedlineCommand.Compare.read(new, from: from)
+        let diagnostics = Diagnostics()
+        let s = try LargeStack.run {
+            DocumentComparer.compare(old: a, new: b, options: CompareOptions(author: "Redline"), diagnostics: diagnostics).1
         }
+        let names = failOn.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        let fails = !s.isEmpty && (names.contains("changes") || names.contains("all"))
+        var text: String
+        switch format {
+        case .json:
+            var o: [String: Any] = RedlineCommand.Compare.statsObject(s)
+            o["old"] = old; o["new"] = new; o["changed"] = !s.isEmpty; o["failed"] = fails
+            text = String(decoding: try JSONSerialization.data(withJSONObject: o, options: [.sortedKeys]), as: UTF8.self) + "\n"
+        case .github:
+            text = s.isEmpty ? "" : "::\(fails ? "error" : "notice") file=\(new)::\(new) differs from \(old): \(s.insertions) insertions, \(s.deletions) deletions, \(s.moves) moves, \(s.formatChanges) formatting changes, \(s.wordsChanged) words changed\n"
+        default:
+            text = s.isEmpty ? "\(new): no changes against \(old)\n"
+                : "\(new): changes against \(old)\n" + RedlineCommand.Compare.statsText(s).split(separator: "\n").map { "  " + $0 }.joined(separator: "\n") + "\n"
+        }
+        if let output {
+            try AtomicFile.write(to: output) { try $0.write(bytes: Array(text.utf8)) }
+        } else {
+            print(text, terminator: "")
+        }
+        if fails { throw ExitCode(1) }
     }
 }

@@ -337,38 +337,3 @@ extension RedlineCommand {
         }
     }
 }
-
-extension RedlineCommand.Check {
-    /// `redline check NEW --against OLD`: the differences between the two versions are the findings;
-    /// with `changes` (or `all`) in --fail-on, any difference fails the check.
-    func runAgainst(_ old: String) throws {
-        guard inputs.count == 1 else { throw RedlineError.usage("--against compares one file: redline check NEW --against OLD") }
-        let new = inputs[0]
-        let (a, _) = try RedlineCommand.Compare.read(old, from: from)
-        let (b, _) = try RedlineCommand.Compare.read(new, from: from)
-        let diagnostics = Diagnostics()
-        let s = try LargeStack.run {
-            DocumentComparer.compare(old: a, new: b, options: CompareOptions(author: "Redline"), diagnostics: diagnostics).1
-        }
-        let names = failOn.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-        let fails = !s.isEmpty && (names.contains("changes") || names.contains("all"))
-        var text: String
-        switch format {
-        case .json:
-            var o: [String: Any] = RedlineCommand.Compare.statsObject(s)
-            o["old"] = old; o["new"] = new; o["changed"] = !s.isEmpty; o["failed"] = fails
-            text = String(decoding: try JSONSerialization.data(withJSONObject: o, options: [.sortedKeys]), as: UTF8.self) + "\n"
-        case .github:
-            text = s.isEmpty ? "" : "::\(fails ? "error" : "notice") file=\(new)::\(new) differs from \(old): \(s.insertions) insertions, \(s.deletions) deletions, \(s.moves) moves, \(s.formatChanges) formatting changes, \(s.wordsChanged) words changed\n"
-        default:
-            text = s.isEmpty ? "\(new): no changes against \(old)\n"
-                : "\(new): changes against \(old)\n" + RedlineCommand.Compare.statsText(s).split(separator: "\n").map { "  " + $0 }.joined(separator: "\n") + "\n"
-        }
-        if let output {
-            try AtomicFile.write(to: output) { try $0.write(bytes: Array(text.utf8)) }
-        } else {
-            print(text, terminator: "")
-        }
-        if fails { throw ExitCode(1) }
-    }
-}

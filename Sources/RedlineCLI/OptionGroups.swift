@@ -2,6 +2,89 @@ import ArgumentParser
 import Foundation
 import Redline
 
+/// Options of `convert` (and the format lookups every command uses): formats, review (changes, comments), formatting, warnings.
+public struct ConversionFlags: ParsableArguments {
+    @Option(name: [.customShort("f"), .long], help: "Input format (default: from the input's extension).")
+    public var from: String?
+
+    @Option(name: [.customShort("t"), .long], help: "Output format (default: from the output's extension, else md).")
+    public var to: String?
+
+    @Flag(name: [.customShort("s"), .long], help: "Accepted for pandoc compatibility: HTML output is always a standalone page.")
+    public var standalone = false
+
+    @OptionGroup public var review: ReviewFlags
+
+    @OptionGroup public var formatting: FormattingFlags
+
+    @Option(name: .customLong("extract-media"),
+            help: "Markdown/HTML output: write pictures into this folder (default: a folder beside the output, OUT.media).")
+    public var extractMedia: String?
+
+    @Flag(name: .customLong("embed-media"), help: "HTML output: pictures as data: URIs in the page (one self-contained file).")
+    public var embedMedia = false
+
+    @Option(name: .customLong("resource-path"),
+            help: "Markdown input: a folder pictures may also be loaded from besides the Markdown file's own (repeatable).")
+    public var resourcePath: [String] = []
+
+    @Option(name: .customLong("warnings-json"), help: "Also write the warnings as JSON to this file.")
+    public var warningsJSON: String?
+
+    @Flag(name: .shortAndLong, help: "Do not print warnings to standard error.")
+    public var quiet = false
+
+    public init() {}
+
+    /// The write options these flags ask for (an `--extract-media` folder linked from `output`).
+    public func writeOptions(output: String? = nil) -> WriteOptions {
+        var w = formatting.writeOptions
+        w.embedMedia = embedMedia
+        if let extractMedia { w.mediaOutput = .folder(extractMedia, for: output == "-" ? nil : output) }
+        return w
+    }
+
+    /// The read options these flags ask for.
+    public var readOptions: ReadOptions { ReadOptions(resourcePaths: resourcePath) }
+
+    /// Resolves a format name, or infers one from a path.
+    public func format(named name: String?, path: String?, fallback: String?) throws -> Format {
+        try Self.format(named: name, path: path, fallback: fallback)
+    }
+
+    /// Resolves a format name, or infers one from a path, or takes `fallback`.
+    public static func format(named name: String?, path: String?, fallback: String?) throws -> Format {
+        if let name {
+            guard let f = FormatRegistry.named(name) else {
+                throw RedlineError.usage("unknown format '\(name)' (see 'redline formats')")
+            }
+            return f
+        }
+        if let path, path != "-", let f = FormatRegistry.inferred(fromPath: path) { return f }
+        if let fallback, let f = FormatRegistry.named(fallback) { return f }
+        throw RedlineError.usage("cannot tell the format of '\(path ?? "-")'; name it with --from/--to")
+    }
+
+    /// The format to write: `name` when given, else the one whose writer claims `path`'s extension, else
+    /// Markdown for standard output or a name without extension. An extension no registered writer claims
+    /// (`a.pdf` before a PDF writer exists, `a.odt`, `a.xyz`) is a usage error naming it and the formats there are.
+    public static func outputFormat(named name: String?, path: String) throws -> Format {
+        if name != nil { return try format(named: name, path: nil, fallback: nil) }
+        let file = path.split(separator: "/").last.map(String.init) ?? path
+        guard path != "-", let dot = file.lastIndex(of: "."), dot != file.startIndex,
+              file.index(after: dot) != file.endIndex else {
+            return try format(named: nil, path: nil, fallback: "md")
+        }
+        let ext = file[file.index(after: dot)...].lowercased()
+        if let f = FormatRegistry.all.first(where: { $0.writer != nil && $0.extensions.contains(ext) }) { return f }
+        let known = FormatRegistry.all.filter { $0.writer != nil }.map { f in
+            f.extensions.isEmpty ? f.name : "\(f.name) (" + f.extensions.map { "." + $0 }.joined(separator: ", ") + ")"
+        }
+        throw RedlineError.usage("'\(path)': Redline does not write '.\(ext)' files; it writes "
+            + known.joined(separator: ", ") + " (name one with --to)")
+    }
+}
+
 /// What happens to tracked changes and comments: one option group for convert, export, check and
 /// scrivener, read into one `ReviewOptions`.
 public struct ReviewFlags: ParsableArguments {
