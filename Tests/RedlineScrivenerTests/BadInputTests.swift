@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import RedlineScrivener
+import Redline
 import RedlineCore
 
 final class BadInputTests: XCTestCase {

@@ -1,5 +1,6 @@
 import XCTest
 @testable import RedlineScrivener
+import Redline
 import RedlineCore
 
 final class BinderTests: XCTestCase {

@@ -1,4 +1,5 @@
 import RedlineCore
+import RedlineScrivener
 
 /// One binder item in a migration: the item, its depth (1 for a child of the Draft or Research folder),
 /// whether it is written itself, and its children that have something to write.
