@@ -16,7 +16,7 @@ final class CriticMarkupFixpointTests: XCTestCase {
     /// The CriticMarkup sources: every Markdown file in `Corpus/` and the CriticMarkup test files in the shared corpus.
     static func sources() throws -> [(name: String, text: String)] {
         var out: [(String, String)] = []
-        for dir in ["Corpus/critic", "Corpus/markdown", "Corpus/md", "Corpus/demo"] {
+        for dir in ["Corpus/markdown", "Corpus/demo"] {
             let url = repo.appendingPathComponent(dir)
             for f in (try? FileManager.default.contentsOfDirectory(atPath: url.path))?.sorted() ?? [] where f.hasSuffix(".md") {
                 out.append((dir + "/" + f, try String(contentsOfFile: url.appendingPathComponent(f).path, encoding: .utf8)))

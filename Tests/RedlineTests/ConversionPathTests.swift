@@ -17,7 +17,7 @@ final class ConversionPathTests: XCTestCase {
 
     func testSingleFileAndBatchGiveTheSameOutputAndWarnings() throws {
         let inputs = try RepositoryPaths.corpusInputs().filter {
-            ["critic/edge-cases.md", "docx/comments.docx", "docx/libreoffice-tracked-changes.docx", "rtf/"]
+            ["markdown/edge-cases.md", "docx/comments.docx", "docx/libreoffice-tracked-changes.docx", "rtf/"]
                 .contains(where: $0.contains)
         }
         XCTAssertGreaterThanOrEqual(inputs.count, 4)

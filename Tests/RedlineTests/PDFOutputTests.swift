@@ -75,7 +75,7 @@ final class PDFOutputTests: XCTestCase {
 
     func testCriticMarkupDocumentAsPDFHoldsBothSidesOfEveryChangeAndEveryComment() throws {
         try assertPDFHoldsEveryChangeAndComment(RepositoryPaths.root + "/docs/samples/contract-review.md", maxPages: 2)
-        try assertPDFHoldsEveryChangeAndComment(RepositoryPaths.root + "/Corpus/md/review-for-word.md", maxPages: 2)
+        try assertPDFHoldsEveryChangeAndComment(RepositoryPaths.root + "/Corpus/markdown/review-for-word.md", maxPages: 2)
     }
 
     func testReviewedDOCXAsPDFHoldsBothSidesOfEveryChangeAndEveryComment() throws {
