@@ -29,14 +29,12 @@ public struct HTMLWriter: FormatWriter {
 /// The streaming HTML sink.
 public struct HTMLSink: ChunkSink {
     private let output: any ByteOutput
-    private let options: WriteOptions
     private let diagnostics: Diagnostics
     private var renderer = HTMLRenderer()
     private var notes: [Note] = []
 
     init(output: any ByteOutput, options: WriteOptions, diagnostics: Diagnostics) {
         self.output = output
-        self.options = options
         self.diagnostics = diagnostics
         renderer.media = MediaExtractor(options: options, diagnostics: diagnostics)
     }

@@ -64,8 +64,6 @@ struct ParagraphMarkup {
     var markVanished = false
     /// `w:pPrChange`: who changed the properties and the old ones.
     var propsChange: (Change, ParaProps)?
-    /// A `w:sectPr` inside: this paragraph ends a section.
-    var endsSection = false
 }
 
 /// What a run's `w:rPr` says, including a tracked formatting change.
@@ -271,7 +269,6 @@ enum PropertyParser {
                 m.propsChange = (c, old)
                 continue
             case .sectPr:
-                m.endsSection = true
                 try sectionProperties(x, diagnostics: diagnostics)
                 continue
             default: break

@@ -182,15 +182,6 @@ struct CriticScanner {
         return true
     }
 
-    private func lineContains(_ b: UInt8, from k: Int) -> Bool {
-        var k = k
-        while k < source.count, source[k] != UInt8(ascii: "\n") {
-            if source[k] == b { return true }
-            k += 1
-        }
-        return false
-    }
-
     private func isBlankLine(from k: Int) -> Bool {
         var k = k
         while k < source.count, source[k] == UInt8(ascii: " ") || source[k] == UInt8(ascii: "\t") { k += 1 }
