@@ -51,8 +51,10 @@ let package = Package(
         ]),
         .executableTarget(name: "redline", dependencies: ["RedlineCLI"]),
 
-        // What several test targets share: the repository and corpus paths, FormatMissing, SeededRandom.
-        .target(name: "RedlineTestSupport", path: "Tests/RedlineTestSupport"),
+        // What several test targets share: the repository and corpus paths, FormatMissing, SeededRandom,
+        // DOCXPackageDump (a DOCX package's XML parts as canonical text, for goldens).
+        .target(name: "RedlineTestSupport", dependencies: ["RedlineCore", "RedlineZip", "RedlineXML"],
+                path: "Tests/RedlineTestSupport"),
         .testTarget(name: "RedlineCoreTests", dependencies: ["RedlineCore"]),
         .testTarget(name: "RedlineMarkdownTests", dependencies: ["RedlineMarkdown", "RedlineHTML", "RedlineCore", "RedlineDOCX", "RedlineRTF", "RedlineTestSupport"]),
         .testTarget(name: "RedlineDOCXTests", dependencies: ["RedlineDOCX", "RedlineZip", "RedlineXML", "Redline", "RedlineTestSupport"]),

@@ -1,5 +1,5 @@
 import Foundation
-import RedlineDOCX
+import RedlineTestSupport
 
 /// How binary outputs become text for golden comparison.
 enum GoldenRendering {

@@ -23,13 +23,20 @@ public enum DOCXPackageDump {
         return out
     }
 
-    /// Prefixes printed for the namespaces of WordprocessingML packages; others print as `{uri}`.
+    /// Prefixes printed for the namespaces of WordprocessingML packages; others print as `{uri}`. Spelled
+    /// out here, not taken from the writer's constants, so the dump does not follow a writer mistake.
     static let prefixes: [(uri: String, prefix: String)] = [
-        (NS.w, "w"), (NS.r, "r"), (NS.mc, "mc"), (NS.w14, "w14"), (NS.w15, "w15"), (NS.w16cid, "w16cid"),
+        ("http://schemas.openxmlformats.org/wordprocessingml/2006/main", "w"),
+        ("http://schemas.openxmlformats.org/officeDocument/2006/relationships", "r"),
+        ("http://schemas.openxmlformats.org/markup-compatibility/2006", "mc"),
+        ("http://schemas.microsoft.com/office/word/2010/wordml", "w14"),
+        ("http://schemas.microsoft.com/office/word/2012/wordml", "w15"),
+        ("http://schemas.microsoft.com/office/word/2016/wordml/cid", "w16cid"),
         ("http://schemas.microsoft.com/office/word/2018/wordml/cex", "w16cex"),
         ("http://purl.oclc.org/ooxml/wordprocessingml/main", "w"),
         ("http://purl.oclc.org/ooxml/officeDocument/relationships", "r"),
-        (NS.contentTypes, "ct"), (NS.packageRels, "rel"),
+        ("http://schemas.openxmlformats.org/package/2006/content-types", "ct"),
+        ("http://schemas.openxmlformats.org/package/2006/relationships", "rel"),
         ("http://schemas.openxmlformats.org/package/2006/metadata/core-properties", "cp"),
         ("http://purl.org/dc/elements/1.1/", "dc"), ("http://purl.org/dc/terms/", "dcterms"),
         ("http://purl.org/dc/dcmitype/", "dcmitype"), ("http://www.w3.org/2001/XMLSchema-instance", "xsi"),
