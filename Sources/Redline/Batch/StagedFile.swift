@@ -1,7 +1,8 @@
 import Foundation
 
 /// An output file being written: bytes go to a temporary file beside the target
-/// (`.NAME.redline-XXXXXX`, the pattern `AtomicFile` uses), and `commit` renames it into place, so the
+/// (`.NAME.redline-XXXXXX`; `AtomicFile`'s carry the PID, `.NAME.redline-PID-XXXXXX`, and neither clean-up
+/// matches the other's), and `commit` renames it into place, so the
 /// target is always either its old self or the complete new file. A process killed mid-write leaves
 /// only the temporary, which `removeStaleTemporaries` deletes on the next run.
 public final class StagedFile {
