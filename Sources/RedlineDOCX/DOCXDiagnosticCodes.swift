@@ -35,7 +35,8 @@ extension DiagnosticCode {
     // Writer: what WordprocessingML (or this writer) cannot carry.
     /// Raw source content (HTML, RTF...) has no place in WordprocessingML and is dropped.
     public static let docxRawDropped: DiagnosticCode = "docx.raw-dropped"
-    /// Images the model gives by path or URL (not as PNG, JPEG or GIF data) are dropped with their alt text.
+    /// Pictures the model carries no bytes for (a path or URL not loaded) or Word cannot show inline are left
+    /// out; their alt text is written as text in their place.
     public static let docxImageDropped: DiagnosticCode = "docx.image-dropped"
     /// Comment anchors inside a comment body (Word has no comments on comments) are dropped.
     public static let docxNestedComment: DiagnosticCode = "docx.nested-comment"

@@ -172,6 +172,8 @@ public final class ZipSpool {
     private let capacity = 1 << 18
     /// Bytes written so far.
     public private(set) var count = 0
+    /// Bytes of memory the buffer holds (its capacity): 256 KiB while open, 0 once closed.
+    var bufferedCapacity: Int { buffer.capacity }
 
     init(path: String, name: String) throws {
         guard let f = fopen(path, "wb") else {

@@ -293,6 +293,18 @@ final class DOCXWriterTests: XCTestCase {
         XCTAssertTrue(custom.contains("name=\"status\"><vt:lpwstr>draft</vt:lpwstr>"), custom)
     }
 
+    /// A picture the model has no bytes for (a missing file) is left out, reported, and its alt text is kept
+    /// as text in its place, inside the run's change (found by fuzz-roundtrip: the alt text was lost).
+    func testAPictureThatCannotBeEmbeddedKeepsItsAltText() throws {
+        let d = Diagnostics()
+        let xml = try body([p(.text("See "), .image(Image(source: "p.png", alt: "a map")), .text(". "),
+                              .image(Image(source: "q.png")))], diagnostics: d)
+        XCTAssertEqual(d.count(of: .docxImageDropped), 2)
+        XCTAssertFalse(xml.contains("<w:drawing>"), xml)
+        XCTAssertTrue(xml.contains(">a map</w:t></w:r>"), xml)
+        XCTAssertFalse(xml.contains("q.png"), "a picture without alt text leaves nothing: \(xml)")
+    }
+
     func testWhatDOCXCannotCarryIsReported() throws {
         let d = Diagnostics()
         _ = try body([.raw(format: "html", text: "<div/>"), p(.raw(format: "html", text: "<b>"), .image(Image(source: "x.png"))),

@@ -188,7 +188,14 @@ extension DOCXComposer {
             x.close("w:r")
         case .image(let image):
             var picture = XMLText()
-            guard drawing(image, into: &picture) else { return }
+            guard drawing(image, into: &picture) else {
+                // Not embedded (reported): its alt text stays, as text, where the picture stood.
+                guard !image.alt.isEmpty else { return }
+                openRun(r, into: &x)
+                text(image.alt, deleted: deleted, into: &x)
+                x.close("w:r")
+                return
+            }
             openRun(r, into: &x)
             x.append(picture)
             x.close("w:r")

@@ -5,17 +5,17 @@ extension DOCXComposer {
     /// Kinds Word shows as a `word/media` part.
     static let embeddableKinds: Set<MediaKind> = [.png, .jpeg, .gif, .bmp, .tiff, .emf, .wmf]
 
-    /// An inline picture (`w:drawing`/`wp:inline`) for `image`, or false (reported) when the model carries no
-    /// picture bytes for it or Word cannot show them. Each distinct picture is one `word/media` part,
+    /// An inline picture (`w:drawing`/`wp:inline`) for `image`, or false (reported; the caller writes its alt
+    /// text instead) when the model carries no picture bytes for it or Word cannot show them. Each distinct picture is one `word/media` part,
     /// shared by every drawing that shows it.
     func drawing(_ image: Image, into x: inout XMLText) -> Bool {
         guard let item = image.media ?? dataURIs.add(dataURI: image.source, diagnostics: diagnostics) else {
             let what = image.source.isEmpty ? "a picture" : image.source
-            diagnostics.report(.docxImageDropped, "pictures the document only links to (not loaded: remote, missing or refused) were dropped (\(what))")
+            diagnostics.report(.docxImageDropped, "pictures the document only links to (not loaded: remote, missing or refused) were written as their alt text (\(what))")
             return false
         }
         guard Self.embeddableKinds.contains(item.kind) else {
-            diagnostics.report(.docxImageDropped, "pictures Word cannot show inline (\(item.kind.rawValue)) were dropped")
+            diagnostics.report(.docxImageDropped, "pictures Word cannot show inline (\(item.kind.rawValue)) were written as their alt text")
             return false
         }
         let rel: String

@@ -373,7 +373,7 @@ extension RTFSink {
 
     /// A picture as `{\\*\\shppict{\\pict\\pngblip …}}` (PNG, JPEG, EMF, WMF) inside the run's formatting
     /// group (so a tracked change keeps it), with its pixel size, displayed size in twips and alt text;
-    /// otherwise its description, with a warning.
+    /// otherwise its description (alt text; nothing when it has none), with a warning.
     private mutating func writeImage(_ image: Image, run: Run) {
         let blips: [MediaKind: String] = [.png: "pngblip", .jpeg: "jpegblip", .emf: "emfblip", .wmf: "wmetafile8"]
         if let item = image.media ?? dataURIs.add(dataURI: image.source, diagnostics: diagnostics), let blip = blips[item.kind], let bytes = try? item.bytes() {
@@ -403,10 +403,10 @@ extension RTFSink {
             return
         }
         diagnostics.report(.rtfImageNotEmbedded, "pictures RTF cannot embed (not loaded, or not PNG, JPEG, EMF or WMF) were written as their description")
-        let text = image.alt.isEmpty ? image.source : image.alt
-        guard !text.isEmpty else { return }
+        // Its alt text only: a file name written as text would be text the document never had.
+        guard !image.alt.isEmpty else { return }
         var r = run
-        r.content = .text(text)
+        r.content = .text(image.alt)
         writeRun(r)
     }
 
