@@ -469,15 +469,9 @@ final class StoryRewriter {
             case .text: w.text(x)
             case .start:
                 if name == .trPr {
-                    let f = try x.fragment()
-                    let (r, goes) = resolveMarked(f, inserted: "ins", deleted: "del", depth: depth)
-                    if goes && held {  // (properties after content, against the schema: the row or cell stays)
-                        w.cut(to: mark)
-                        try dropRest()
-                        closeCollectors(depth)
+                    if try heldProperties(inserted: "ins", deleted: "del", depth: depth, mark: mark, held: held) {
                         return
                     }
-                    if let r { w.write(r) }
                 } else {
                     let n = name
                     if held && n != .tblPrEx {
@@ -507,15 +501,9 @@ final class StoryRewriter {
             case .text: w.text(x)
             case .start:
                 if name == .tcPr {
-                    let f = try x.fragment()
-                    let (r, goes) = resolveMarked(f, inserted: "cellIns", deleted: "cellDel", depth: depth)
-                    if goes && held {  // (properties after content, against the schema: the row or cell stays)
-                        w.cut(to: mark)
-                        try dropRest()
-                        closeCollectors(depth)
+                    if try heldProperties(inserted: "cellIns", deleted: "cellDel", depth: depth, mark: mark, held: held) {
                         return
                     }
-                    if let r { w.write(r) }
                 } else {
                     // The cell's blocks, paragraphs merging as anywhere else; returns on the cell's end.
                     holds -= 1
@@ -527,6 +515,21 @@ final class StoryRewriter {
                 }
             }
         }
+    }
+
+    /// A row's or cell's properties (`w:trPr`, `w:tcPr`, the reader on their start), written resolved; true
+    /// when they say the row or cell goes while it is still held: its output is cut back to `mark` and the
+    /// rest of it skipped. (Properties after content, against the schema: the row or cell stays.)
+    private func heldProperties(inserted: String, deleted: String, depth: Int, mark: Int, held: Bool) throws -> Bool {
+        let (r, goes) = resolveMarked(try x.fragment(), inserted: inserted, deleted: deleted, depth: depth)
+        if goes && held {
+            w.cut(to: mark)
+            try dropRest()
+            closeCollectors(depth)
+            return true
+        }
+        if let r { w.write(r) }
+        return false
     }
 
     /// After a row's or cell's properties said it goes: skips to its end, keeping range markers.
