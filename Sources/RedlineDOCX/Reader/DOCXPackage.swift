@@ -60,17 +60,18 @@ final class DOCXPackage {
         return archive.entry(named: fallback)
     }
 
-    /// A streaming XML reader over `entry`. A large part (the body of a long document) is inflated and
-    /// parsed on a thread of its own, ahead of the story parser; the result is the same either way.
-    func xml(_ entry: ZipEntry) throws -> XMLReader {
+    /// A streaming XML reader over `entry`, numbering `names` (the story parser's by default). A large part
+    /// (the body of a long document) is inflated and parsed on a thread of its own, ahead of the story
+    /// parser; the result is the same either way.
+    func xml(_ entry: ZipEntry, names: [String] = OOXML.names) throws -> XMLReader {
         if entry.declaredSize >= Self.backgroundParseSize {
             let stream = try archive.open(entry)
-            return try XMLReader(parsingInBackground: entry.name, namespaces: OOXML.table, names: OOXML.names, limits: limits) {
+            return try XMLReader(parsingInBackground: entry.name, namespaces: OOXML.table, names: names, limits: limits) {
                 try stream.read(into: $0)
             }
         }
         let stream = try archive.open(entry)
-        return try XMLReader(name: entry.name, namespaces: OOXML.table, names: OOXML.names, limits: limits) {
+        return try XMLReader(name: entry.name, namespaces: OOXML.table, names: names, limits: limits) {
             try stream.read(into: $0)
         }
     }

@@ -80,7 +80,7 @@ public enum DOCXInPlaceReview {
         var anchors: [String: ChangeListItem] = [:]
         for (name, story) in parts.ordered {
             guard let entry = package.archive.entry(named: name) else { continue }
-            let x = try reader(entry, package: package)
+            let x = try package.xml(entry, names: ReviewName.names)
             let r = StoryRewriter(x, review: ReviewOptions(), story: story, listing: true) { _ in }
             r.headingStyles = headings
             try r.run()
@@ -101,24 +101,12 @@ public enum DOCXInPlaceReview {
 
     // MARK: Parts
 
-    private static func reader(_ entry: ZipEntry, package: DOCXPackage) throws -> XMLReader {
-        if entry.declaredSize >= DOCXPackage.backgroundParseSize {
-            let stream = try package.archive.open(entry)
-            return try XMLReader(parsingInBackground: entry.name, namespaces: OOXML.table, names: ReviewName.names,
-                                 limits: package.limits) { try stream.read(into: $0) }
-        }
-        let stream = try package.archive.open(entry)
-        return try XMLReader(name: entry.name, namespaces: OOXML.table, names: ReviewName.names, limits: package.limits) {
-            try stream.read(into: $0)
-        }
-    }
-
     /// Streams one part through the rewriter into the archive; copies the stored part instead when
     /// nothing changed. True when rewritten.
     private static func rewrite(_ entry: ZipEntry, package: DOCXPackage, zip: ZipWriter, story: String, review: ReviewOptions,
                                 dropped: Set<String>) throws -> Bool {
         let spool = try zip.spool(entry.name)
-        let r = StoryRewriter(try reader(entry, package: package), review: review, droppedComments: dropped, story: story) { bytes in
+        let r = StoryRewriter(try package.xml(entry, names: ReviewName.names), review: review, droppedComments: dropped, story: story) { bytes in
             try spool.write(bytes)
         }
         try r.run()
@@ -192,8 +180,7 @@ public enum DOCXInPlaceReview {
 
         init(_ package: DOCXPackage) throws {
             func add(_ name: String, _ story: String) {
-                guard stories[name] == nil, package.archive.entry(named: name) != nil else { return }
-                let real = package.archive.entry(named: name)!.name
+                guard stories[name] == nil, let real = package.archive.entry(named: name)?.name else { return }
                 stories[real] = story
                 ordered.append((real, story))
             }
