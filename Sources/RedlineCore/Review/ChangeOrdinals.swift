@@ -163,22 +163,22 @@ public struct ModelChangeList {
         for i in list {
             switch i {
             case .insertion(let ch, let c):
-                item(.insertion, "insertion", ch, after: Inline.plain(c))
+                item(.insertion, "insertion", ch, after: c.plainText)
                 inlines(c)
             case .deletion(let ch, let c):
-                item(.deletion, "deletion", ch, before: Inline.plain(c))
+                item(.deletion, "deletion", ch, before: c.plainText)
                 inlines(c)
             case .substitution(let ch, let d, let n):
-                item(.deletion, "substitution", ch, before: Inline.plain(d))
-                item(.insertion, "substitution", ch, after: Inline.plain(n))
+                item(.deletion, "substitution", ch, before: d.plainText)
+                item(.insertion, "substitution", ch, after: n.plainText)
                 inlines(d)
                 inlines(n)
             case .move(let m, let c):
-                item(.move, "move \(m.side.rawValue)", m.change, before: m.side == .from ? Inline.plain(c) : "",
-                     after: m.side == .to ? Inline.plain(c) : "")
+                item(.move, "move \(m.side.rawValue)", m.change, before: m.side == .from ? c.plainText : "",
+                     after: m.side == .to ? c.plainText : "")
                 inlines(c)
             case .formatChange(let f, let c):
-                item(.formatting, "formatting", f.change, before: Inline.plain(c), after: Inline.plain(c))
+                item(.formatting, "formatting", f.change, before: c.plainText, after: c.plainText)
                 inlines(c)
             case .commentStart(let id), .commentPoint(let id):
                 if anchors[id] == nil { anchors[id] = (paragraph, heading) }
@@ -192,8 +192,4 @@ public struct ModelChangeList {
             }
         }
     }
-}
-
-extension Inline {
-    static func plain(_ list: [Inline]) -> String { list.plainText }
 }
