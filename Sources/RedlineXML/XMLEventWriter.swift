@@ -155,12 +155,6 @@ public struct XMLEventWriter {
         return s
     }
 
-    /// Inserts bytes at `mark` (a place returned by `mark()`).
-    public mutating func insert(_ b: [UInt8], at mark: Int) {
-        closeStart()
-        bytes.insert(contentsOf: b, at: mark)
-    }
-
     /// Appends bytes that are already XML.
     public mutating func append(_ b: [UInt8]) {
         closeStart()
