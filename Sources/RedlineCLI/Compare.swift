@@ -227,7 +227,6 @@ extension RedlineCommand {
             var stems = Set(oldFiles.keys).union(newFiles.keys).sorted()
             if let shard { stems = stems.filter { shard.contains($0) } }
             struct Job: Sendable { var stem: String; var old: String?; var new: String? }
-            struct Settings: @unchecked Sendable { var to: Format }
             let jobsList = stems.map { Job(stem: $0, old: oldFiles[$0].map { old + "/" + $0 }, new: newFiles[$0].map { new + "/" + $0 }) }
             let options = compareOptions
             let keepFormatting = self.keepFormatting, skipExisting = self.skipExisting, from = self.from
