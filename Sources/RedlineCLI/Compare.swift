@@ -94,8 +94,9 @@ extension RedlineCommand {
         }
 
         public func run() throws {
-            if BatchFlags.isDirectory(old) || BatchFlags.isDirectory(new) {
-                guard BatchFlags.isDirectory(old) && BatchFlags.isDirectory(new) else {
+            let oldIsDirectory = BatchFlags.isDirectory(old), newIsDirectory = BatchFlags.isDirectory(new)
+            if oldIsDirectory || newIsDirectory {
+                guard oldIsDirectory && newIsDirectory else {
                     throw RedlineError.usage("compare two files or two directories, not one of each")
                 }
                 try runBatch()
