@@ -94,8 +94,7 @@ extension RedlineCommand.Check {
     func runAgainst(_ old: String) throws {
         guard inputs.count == 1 else { throw RedlineError.usage("--against compares one file: redline check NEW --against OLD") }
         let new = inputs[0]
-        let (a, _) = try RedlineCommand.Compare.read(old, from: from)
-        let (b, _) = try RedlineCommand.Compare.read(new, from: from)
+        let ((a, _), (b, _)) = try RedlineCommand.Compare.readBoth(old, new, from: from)
         let diagnostics = Diagnostics()
         let s = try LargeStack.run {
             DocumentComparer.compare(old: a, new: b, options: CompareOptions(author: "Redline"), diagnostics: diagnostics).1

@@ -94,8 +94,9 @@ extension RedlineCommand {
         }
 
         public func run() throws {
-            if BatchFlags.isDirectory(old) || BatchFlags.isDirectory(new) {
-                guard BatchFlags.isDirectory(old) && BatchFlags.isDirectory(new) else {
+            let oldIsDirectory = BatchFlags.isDirectory(old), newIsDirectory = BatchFlags.isDirectory(new)
+            if oldIsDirectory || newIsDirectory {
+                guard oldIsDirectory && newIsDirectory else {
                     throw RedlineError.usage("compare two files or two directories, not one of each")
                 }
                 try runBatch()
@@ -103,9 +104,9 @@ extension RedlineCommand {
             }
             let to = try ConversionFlags.format(named: self.to, path: output, fallback: "md")
             let diagnostics = Diagnostics()
-            let (_, s) = try Self.compareFiles(old: old, new: new, from: from, output: output, to: to,
-                                               options: compareOptions, keepFormatting: keepFormatting,
-                                               diagnostics: diagnostics)
+            let s = try Self.compareFiles(old: old, new: new, from: from, output: output, to: to,
+                                          options: compareOptions, keepFormatting: keepFormatting,
+                                          diagnostics: diagnostics)
             try WarningReport.emit(diagnostics.all, for: new, quiet: quiet, json: warningsJSON)
             if stats {
                 let text = Self.statsText(s) + "\n"
@@ -138,10 +139,11 @@ extension RedlineCommand {
             return (try slot.result!.get(), try b.get())
         }
 
-        /// Compares two files and writes the result to `output` ('-': standard output), whole or not at all.
+        /// Compares two files and writes the result to `output` ('-': standard output), whole or not at all;
+        /// returns the counts of what changed.
         public static func compareFiles(old: String, new: String, from: String?, output: String, to: Format,
                                         options: CompareOptions, keepFormatting: Bool = false,
-                                        diagnostics: Diagnostics) throws -> (Document, CompareStats) {
+                                        diagnostics: Diagnostics) throws -> CompareStats {
             let ((a, _), (b, newFormat)) = try readBoth(old, new, from: from)
             let (doc, s) = try LargeStack.run { DocumentComparer.compare(old: a, new: b, options: options, diagnostics: diagnostics) }
             var write = WriteOptions()
@@ -159,7 +161,7 @@ extension RedlineCommand {
             } catch let e as RedlineError {
                 throw RedlineError(e.kind, "\(output == "-" ? "standard output" : output): \(e.message)")
             }
-            return (doc, s)
+            return s
         }
 
         /// `insertions 3, deletions 2, ...` as `--stats` prints it.
@@ -227,7 +229,6 @@ extension RedlineCommand {
             var stems = Set(oldFiles.keys).union(newFiles.keys).sorted()
             if let shard { stems = stems.filter { shard.contains($0) } }
             struct Job: Sendable { var stem: String; var old: String?; var new: String? }
-            struct Settings: @unchecked Sendable { var to: Format }
             let jobsList = stems.map { Job(stem: $0, old: oldFiles[$0].map { old + "/" + $0 }, new: newFiles[$0].map { new + "/" + $0 }) }
             let options = compareOptions
             let keepFormatting = self.keepFormatting, skipExisting = self.skipExisting, from = self.from
@@ -265,9 +266,9 @@ extension RedlineCommand {
                             do {
                                 try FileManager.default.createDirectory(atPath: (target as NSString).deletingLastPathComponent,
                                                                         withIntermediateDirectories: true)
-                                (_, s) = try Self.compareFiles(old: o, new: n, from: from, output: target, to: to,
-                                                               options: options, keepFormatting: keepFormatting,
-                                                               diagnostics: diagnostics)
+                                s = try Self.compareFiles(old: o, new: n, from: from, output: target, to: to,
+                                                          options: options, keepFormatting: keepFormatting,
+                                                          diagnostics: diagnostics)
                                 record["stats"] = Self.statsObject(s)
                             } catch let e as RedlineError {
                                 status = "failed"; record["error"] = e.message

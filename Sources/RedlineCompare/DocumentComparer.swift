@@ -96,14 +96,7 @@ public enum DocumentComparer {
     public static func rejected(_ doc: Document) -> Document { resolved(doc, .reject) }
 
     static func resolved(_ doc: Document, _ mode: ChangeMode) -> Document {
-        var t = ReviewTransform(mode)
-        var out = Document(header: doc.header, blocks: [])
-        do {
-            for c in doc.chunks { try t.process(c) { out.append($0) } }
-            try t.finish { out.append($0) }
-        } catch {
-            // ReviewTransform does not throw on its own; emitting into an array cannot fail.
-        }
-        return out
+        // ReviewTransform does not throw on its own; collecting into a document cannot fail.
+        (try? doc.applying([ReviewTransform(mode)])) ?? doc
     }
 }
