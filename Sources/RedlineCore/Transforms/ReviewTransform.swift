@@ -98,44 +98,36 @@ public struct ReviewTransform: ChunkStage, ModelRewriter {
         return out
     }
 
-    /// A row whose insertion is rejected or whose deletion is accepted goes; the others lose a decided change.
-    /// Cells are decided alike (`w:cellIns`/`w:cellDel`).
-    public mutating func rewriteRow(_ row: TableRow) -> TableRow? {
-        var row = row
-        switch row.change {
+    /// Decides a row's or cell's insertion or deletion: false when it goes (insertion rejected, deletion
+    /// accepted), else true with the change cleared once decided.
+    private func decideRowOrCell(_ change: inout RowChange?) -> Bool {
+        switch change {
         case .inserted(let ch)?:
             switch decide(.table, ch) {
-            case .reject: return nil
-            case .accept: row.change = nil
+            case .reject: return false
+            case .accept: change = nil
             case .keep: break
             }
         case .deleted(let ch)?:
             switch decide(.table, ch) {
-            case .accept: return nil
-            case .reject: row.change = nil
+            case .accept: return false
+            case .reject: change = nil
             case .keep: break
             }
         case nil: break
         }
+        return true
+    }
+
+    /// A row whose insertion is rejected or whose deletion is accepted goes; the others lose a decided change.
+    /// Cells are decided alike (`w:cellIns`/`w:cellDel`).
+    public mutating func rewriteRow(_ row: TableRow) -> TableRow? {
+        var row = row
+        guard decideRowOrCell(&row.change) else { return nil }
         // A cell inserted (deleted) with tracking goes when rejected (accepted); the cells after it move left.
         row.cells = row.cells.compactMap { cell -> TableCell? in
             var c = cell
-            switch c.change {
-            case .inserted(let ch)?:
-                switch decide(.table, ch) {
-                case .reject: return nil
-                case .accept: c.change = nil
-                case .keep: break
-                }
-            case .deleted(let ch)?:
-                switch decide(.table, ch) {
-                case .accept: return nil
-                case .reject: c.change = nil
-                case .keep: break
-                }
-            case nil: break
-            }
-            return c
+            return decideRowOrCell(&c.change) ? c : nil
         }
         return descend(into: row)
     }
