@@ -34,29 +34,12 @@ enum DOCXTest {
     /// Runs a program; returns its exit status, standard output and standard error.
     @discardableResult
     static func run(_ arguments: [String], in directory: URL? = nil) throws -> (status: Int32, out: String, err: String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = arguments
-        if let directory { p.currentDirectoryURL = directory }
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+        try TestProcess.run(arguments, in: directory)
     }
 
     /// Skips (locally) or fails (under CI) when `tool` is not installed.
     static func require(_ tool: String, check: [String]? = nil) throws {
-        let ok = (try? run(check ?? ["which", tool]))?.status == 0
-        if ok { return }
-        if ProcessInfo.processInfo.environment["CI"] != nil {
-            XCTFail("\(tool) is required under CI (make test installs it)")
-            throw XCTSkip("\(tool) missing")
-        }
-        throw XCTSkip("\(tool) is not installed; run `bash scripts/setup.sh test` to check DOCX output with it")
+        try TestProcess.require(tool, check: check)
     }
 
     /// One part of a DOCX as text ("" when there is no such part).

@@ -246,6 +246,8 @@ final class BatchCommandTests: XCTestCase {
         // Markdown findings carry their line and column (GitHub shows them on that line of the diff).
         XCTAssertTrue(github.stdout.contains("::error file=\(dir!)/a.md,line="), github.stdout)
         XCTAssertTrue(github.stdout.contains(",title=redline comments::"), github.stdout)
+        // The comment's own position: line 3, column 42 is its "{>>" (the insertion's "{++" is column 27).
+        XCTAssertTrue(github.stdout.contains("::error file=\(dir!)/a.md,line=3,col=42,title=redline comments::paragraph 2"), github.stdout)
         XCTAssertTrue(github.stdout.contains("::warning file=\(dir!)/a.md,line=3,col=27,title=redline changes::paragraph 2"), github.stdout)
 
         let junit = try RedlineBinary.run(["check", dir + "/a.md", dir + "/b.md", "--format", "junit", "-o", dir + "/j.xml",

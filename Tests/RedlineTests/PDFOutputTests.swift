@@ -19,9 +19,7 @@ final class PDFOutputTests: XCTestCase {
 
     /// Skips (locally) or fails (under CI) when `tool` is not installed.
     func require(_ tool: String) throws {
-        if (try? RedlineBinary.run(["/usr/bin/which", tool], raw: true))?.status == 0 { return }
-        if ProcessInfo.processInfo.environment["CI"] != nil { XCTFail("\(tool) is required under CI (make test installs it)") }
-        throw XCTSkip("\(tool) is not installed; run `bash scripts/setup.sh test`")
+        try TestProcess.require(tool)
     }
 
     /// The PDF's text with runs of white space as one space.
