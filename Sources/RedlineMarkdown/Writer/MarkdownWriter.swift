@@ -74,6 +74,7 @@ public struct MarkdownSink: ChunkSink {
 
     private mutating func emit(_ chunk: Chunk) throws {
         renderer.register(chunk.comments)
+        renderer.register(notes: chunk.notes)
         var bullet: Character = "-"
         if case .list(let l) = chunk.block, l.kind == .bullet, previousBulletList == "-" { bullet = "*" }
         let parts = renderer.blockParts(chunk.block, bullet: bullet).filter { !$0.isEmpty }
