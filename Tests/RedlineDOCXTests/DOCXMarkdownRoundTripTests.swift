@@ -35,12 +35,6 @@ final class DOCXMarkdownRoundTripTests: XCTestCase {
         return 2 * Double(prev[b.count]) / Double(a.count + b.count)
     }
 
-    /// Files that do not survive yet, with the figure they keep (a test fails if it drops) and why.
-    static let known: [String: (accept: Double, reject: Double, why: String)] = [
-        "Open-Xml-PowerTools/RP047-Inserted-and-Deleted-Paragraph-Mark.docx": (0.9586, 1,
-            "text inserted by one reviewer and deleted by another is written {++a{--b--}++}, which the CriticMarkup reader does not nest"),
-    ]
-
     func testAcceptedAndRejectedTextSurviveMarkdown() throws {
         guard let e = FileManager.default.enumerator(atPath: Self.corpus.path) else { throw XCTSkip("no ../shared/corpus") }
         let docx = FormatRegistry.named("docx")!, md = FormatRegistry.named("md")!
@@ -58,10 +52,9 @@ final class DOCXMarkdownRoundTripTests: XCTestCase {
             checked += 1
             var line = rel
             for mode in [ChangeMode.accept, .reject] {
-                let s = Self.similarity(try Self.words(doc0, mode), try Self.words(doc1, mode))
-                line += String(format: "  %@ %.4f", mode.rawValue, s)
-                let floor = Self.known[rel].map { mode == .accept ? $0.accept : $0.reject } ?? 1
-                XCTAssertGreaterThanOrEqual(s, floor, "\(rel): \(mode)ed text differs after DOCX → Markdown → DOCX")
+                let (w0, w1) = (try Self.words(doc0, mode), try Self.words(doc1, mode))
+                line += String(format: "  %@ %.4f", mode.rawValue, Self.similarity(w0, w1))
+                XCTAssertEqual(w1, w0, "\(rel): \(mode)ed text differs after DOCX → Markdown → DOCX")
             }
             report.append(line)
         }
