@@ -320,7 +320,17 @@ final class BlockConverter {
         try inlines(nodes, &ctx)
         flushNested()
         // A line holding only delimiters leaves a break at the paragraph's edge: not part of the text.
-        while let last = runs.last, Self.isBreak(last) { runs.removeLast() }
+        // When it closes a change that opened at the end of the line before (`text{++` newline `++}`, as
+        // the writer writes a changed break in a tight list item), that change is the paragraph's break.
+        var trailingMark: ParagraphMarkChange?
+        while let last = runs.last, Self.isBreak(last) {
+            switch last.change {
+            case .insertion(let c)?: trailingMark = .inserted(c)
+            case .deletion(let c)?: trailingMark = .deleted(c)
+            default: break
+            }
+            runs.removeLast()
+        }
         while let first = runs.first, Self.isBreak(first) { runs.removeFirst() }
         let mark = currentMarkChange
         if runs.isEmpty && !sawSpan && styleChange == nil {
@@ -336,7 +346,7 @@ final class BlockConverter {
             // of a change begun in an earlier paragraph (`{++One.` blank line `Two.++}`) keeps its own
             // break, as in Word: only the breaks inside the change are new (or gone).
             let whole = emptySpanAt == runs.count || usedCarriedChange ? nil : Self.wholeParagraphChange(runs)
-            p.markChange = mark ?? whole
+            p.markChange = mark ?? trailingMark ?? whole
         }
         p.styleChange = styleChange
         return p

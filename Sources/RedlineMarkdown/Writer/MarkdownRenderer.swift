@@ -430,11 +430,15 @@ final class MarkdownRenderer {
 
     private func list(_ l: List, bullet: Character) -> String {
         // In a tight list two blocks of an item meet without a blank line, and a paragraph after a
-        // paragraph joins it: such a list is written loose.
+        // paragraph joins it, as does an ordered list not starting at 1 (only `1.` interrupts a
+        // paragraph): such a list is written loose.
         let tight = l.tight && !l.items.contains { item in
             zip(item, item.dropFirst()).contains { a, b in
                 if case .list = a { return false }
-                if case .list = b { return false }
+                if case .list(let nested) = b {
+                    if case .ordered(let start, _) = nested.kind, start != 1, a.paragraph != nil { return true }
+                    return false
+                }
                 return true
             }
         }

@@ -48,6 +48,14 @@ enum ReadableInlines {
                 out[out.count - 1] = .deletion(a, process(x + y, dropStyles: dropStyles, moveSpaces: moveSpaces, atStart: false, atEnd: false))
             case (.move(let a, let x)?, .move(let b, let y)) where a == b:
                 out[out.count - 1] = .move(a, process(x + y, dropStyles: dropStyles, moveSpaces: moveSpaces, atStart: false, atEnd: false))
+            // The reader pairs a deletion and the insertion after it into a substitution, and its parts
+            // with the changes next to them: so does the writer, or a second trip would.
+            case (.deletion(let a, let x)?, .insertion(let b, let y)) where a == b:
+                out[out.count - 1] = .substitution(a, deleted: x, inserted: y)
+            case (.deletion(let a, let x)?, .substitution(let b, let d, let i)) where a == b:
+                out[out.count - 1] = .substitution(a, deleted: process(x + d, dropStyles: dropStyles, moveSpaces: moveSpaces, atStart: false, atEnd: false), inserted: i)
+            case (.substitution(let a, let d, let i)?, .insertion(let b, let y)) where a == b:
+                out[out.count - 1] = .substitution(a, deleted: d, inserted: process(i + y, dropStyles: dropStyles, moveSpaces: moveSpaces, atStart: false, atEnd: false))
             default:
                 out.append(change)
             }
@@ -68,6 +76,18 @@ enum ReadableInlines {
         return out
     }
 
+    /// Whether `process` joins `a` and the change after it into one (a deletion or substitution, then an
+    /// insertion or substitution, of one attribution) though neither carries an id.
+    static func pairs(_ a: Inline, _ b: Inline) -> Bool {
+        switch (a, b) {
+        case (.deletion(let x, _), .insertion(let y, _)), (.deletion(let x, _), .substitution(let y, _, _)),
+             (.substitution(let x, _, _), .insertion(let y, _)):
+            return x == y
+        default:
+            return false
+        }
+    }
+
     /// True for the whitespace CommonMark's flanking rules see (spaces, tabs, no-break and other spaces).
     static func isSpace(_ c: Character) -> Bool {
         c == " " || c == "\t" || c.unicodeScalars.first.map { $0.properties.generalCategory == .spaceSeparator } == true
@@ -80,7 +100,8 @@ enum ReadableInlines {
         var styles: [CharacterStyle] = []
 
         mutating func visit(_ inlines: [Inline], emphasized: Bool) {
-            for inline in inlines {
+            for (k, inline) in inlines.enumerated() {
+                if k > 0, ReadableInlines.pairs(inlines[k - 1], inline) { needed = true }
                 switch inline {
                 case .text(let s):
                     if moveSpaces, emphasized, let f = s.first, let l = s.last, ReadableInlines.isSpace(f) || ReadableInlines.isSpace(l) { needed = true }
