@@ -62,6 +62,28 @@ final class DOCXMarkdownRoundTripTests: XCTestCase {
         if ProcessInfo.processInfo.environment["REDLINE_SIMILARITY"] != nil { print(report.sorted().joined(separator: "\n")) }
     }
 
+    /// The Markdown of every DOCX and RTF in `Corpus/` and `../shared/corpus` holds no empty span `[]{}`.
+    func testNoEmptySpansInCorpusMarkdown() throws {
+        let roots = [Self.corpus, URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Corpus")]
+        let md = FormatRegistry.named("md")!
+        var checked = 0
+        for root in roots {
+            guard let e = FileManager.default.enumerator(atPath: root.path) else { continue }
+            for case let rel as String in e {
+                let ext = (rel as NSString).pathExtension.lowercased()
+                guard ext == "docx" || ext == "rtf", let format = FormatRegistry.named(ext) else { continue }
+                guard let doc = try? Converter.read(.file(root.appendingPathComponent(rel).path), format: format) else { continue }
+                let out = MemoryOutput()
+                try Converter.write(doc, format: md, to: out)
+                let text = String(decoding: out.bytes, as: UTF8.self)
+                XCTAssertFalse(text.contains("[]{}"), "\(rel): an empty span in its Markdown")
+                checked += 1
+            }
+        }
+        XCTAssertGreaterThan(checked, 100)
+    }
+
     /// Table row insertions and deletions survive Markdown: each cell's text wholly inserted (deleted) by
     /// the row's change reads back as the row change.
     func testTableRowChangesSurviveMarkdown() throws {

@@ -59,6 +59,9 @@ extension DiagnosticCode {
     public static let lossyCommentBodyAttribution: DiagnosticCode = "lossy.comment-body-attribution"
     /// A tight list whose items hold several blocks, written loose (Markdown cannot keep it tight).
     public static let lossyListSpacing: DiagnosticCode = "lossy.list-spacing"
+    /// A paragraph wholly inserted (deleted) but for its break, written as inserted (deleted) with it:
+    /// CriticMarkup cannot tell the two apart.
+    public static let lossyUnchangedBreak: DiagnosticCode = "lossy.unchanged-break"
     /// Characters Markdown cannot hold (NUL, other control characters) dropped.
     public static let lossyControlCharacter: DiagnosticCode = "lossy.control-character"
 

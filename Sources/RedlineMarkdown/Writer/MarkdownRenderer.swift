@@ -211,8 +211,14 @@ final class MarkdownRenderer {
     /// An empty paragraph that carries nothing (no mark or style change, no style kept, no mark before
     /// it) is not written: reading Markdown never gives one back, so dropping it is a normalisation.
     private func isWrittenAsNothing(_ p: Paragraph) -> Bool {
-        !keepsEmptyParagraphs && p.content.isEmpty && p.markChange == nil && p.styleChange == nil && !previousHadMark && pendingCloser == nil
+        !keepsEmptyParagraphs && Self.isBlank(p.content) && p.markChange == nil && p.styleChange == nil && !previousHadMark && pendingCloser == nil
             && (p.style.isEmpty || !options.preserveFormatting)
+    }
+
+    /// No content, or only spaces and tabs (which a Markdown paragraph cannot hold: `[]{}` would write it
+    /// as an empty one).
+    static func isBlank(_ content: [Inline]) -> Bool {
+        content.allSatisfy { if case .text(let t) = $0 { return t.allSatisfy { $0 == " " || $0 == "\t" } } else { return false } }
     }
 
     /// True while a paragraph break change waits for its closer (notes must not be written inside it).
@@ -299,10 +305,14 @@ final class MarkdownRenderer {
         if level == nil && (isEmpty || body.isEmpty) { body += "[]{}" }
         // An empty heading keeps its `# ` when a delimiter follows (the reader drops spaces before one).
         if level != nil && body.isEmpty && markChange != nil { body = "[]{}" }
-        // A paragraph that is one insertion or deletion reads as inserted or deleted with its break;
-        // an empty span after it says the break itself is unchanged.
+        // A paragraph that is one insertion or deletion reads as inserted or deleted with its break: one
+        // whose break is unchanged cannot be told from it (an empty span `[]{}` would, but no one writes
+        // those), so its break comes back in the change. Accepting gives the same text; rejecting an
+        // insertion (accepting a deletion) leaves no empty paragraph where Word leaves one.
         // (The tail of a change continued from the previous paragraph never reads as a whole one.)
-        if implied != nil && markChange == nil && options.criticMarkup && !continuing { body += "[]{}" }
+        if implied != nil && markChange == nil && options.criticMarkup && !continuing && !inCommentBody {
+            loss(.lossyUnchangedBreak, "a paragraph wholly inserted or deleted but for its break was written as inserted or deleted with it")
+        }
         if leaveOpen, let m = markChange {
             switch m {
             case .inserted(let c): pendingCloser = "++}" + attribution(c)

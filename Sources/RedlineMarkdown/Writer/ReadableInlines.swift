@@ -5,8 +5,8 @@ import RedlineCore
 /// - formatting Markdown does not hold (fonts, sizes, colours, named character styles: `CharacterStyle`)
 ///   is taken off when it is not kept (`--keep-formatting`), each loss reported, so it cannot split a run:
 ///   `**T****h****e**` (one font per letter) is `**The**`;
-/// - revision ids, which CriticMarkup does not write, are taken off, so that two changes of one author and
-///   date that Word recorded separately (`{--a --}{--[link](u)--}`) are one;
+/// - revision ids, which CriticMarkup does not write, are taken off (formatting changes' too), so that two
+///   changes of one author and date that Word recorded separately (`{--a --}{--[link](u)--}`) are one;
 /// - spaces at the edge of bold, italic or struck text move outside it (`**e** ` rather than
 ///   `<strong>e </strong>`: CommonMark closes no emphasis after a space).
 /// The result is in the canonical nesting (`InlineBuilder`); inlines that need none of this are returned
@@ -33,6 +33,8 @@ enum ReadableInlines {
             guard !plain.isEmpty else { return }
             var runs = plain.runs
             if dropStyles { for i in runs.indices { runs[i].format.style = CharacterStyle() } }
+            // Formatting changes too: two of one attribution that Word recorded apart are one span.
+            for i in runs.indices where runs[i].formatChange?.change.id != nil { runs[i].formatChange?.change.id = nil }
             // Next to a change (or inside one) the text beyond is another version's: spaces there stay put,
             // so accepting or rejecting gives the same formatting as the document without the change.
             out += InlineBuilder.inlines(from: !moveSpaces ? runs : spacesOutsideEmphasis(runs, before: out.isEmpty && atStart ? [] : .all,
@@ -107,6 +109,9 @@ enum ReadableInlines {
                     if moveSpaces, emphasized, let f = s.first, let l = s.last, ReadableInlines.isSpace(f) || ReadableInlines.isSpace(l) { needed = true }
                 case .styled(let style, let c):
                     if dropStyles { needed = true; styles.append(style) }
+                    visit(c, emphasized: emphasized)
+                case .formatChange(let f, let c):
+                    if f.change.id != nil { needed = true }
                     visit(c, emphasized: emphasized)
                 case .strong(let c), .emphasis(let c), .strikethrough(let c):
                     visit(c, emphasized: true)
