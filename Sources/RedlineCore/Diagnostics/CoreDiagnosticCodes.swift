@@ -53,7 +53,7 @@ extension DiagnosticCode {
     public static let lossyTableCellChange: DiagnosticCode = "lossy.table-cell-change"
     /// Raw content of another format dropped.
     public static let lossyRaw: DiagnosticCode = "lossy.raw"
-    /// Line breaks in headings or table cells written as spaces.
+    /// Line breaks in headings or table cells written as spaces; at a paragraph's start or end, dropped.
     public static let lossyBreak: DiagnosticCode = "lossy.break"
     /// Authors and dates of changes inside comment bodies (CriticMarkup cannot nest comments).
     public static let lossyCommentBodyAttribution: DiagnosticCode = "lossy.comment-body-attribution"

@@ -215,6 +215,12 @@ final class MarkdownRenderer {
             && (p.style.isEmpty || !options.preserveFormatting)
     }
 
+    private static func isEdgeBreak(_ i: Inline) -> Bool {
+        if case .lineBreak = i { return true }
+        if case .softBreak = i { return true }
+        return false
+    }
+
     /// No content, or only spaces and tabs (which a Markdown paragraph cannot hold: `[]{}` would write it
     /// as an empty one).
     static func isBlank(_ content: [Inline]) -> Bool {
@@ -253,6 +259,12 @@ final class MarkdownRenderer {
     private func paragraph(_ p: Paragraph, level: Int?) -> String {
         var p = p
         p.content = readable(p.content)
+        // A break first or last in a paragraph is no break in Markdown (the reader drops it): not written.
+        if p.content.first.map(Self.isEdgeBreak) == true || p.content.last.map(Self.isEdgeBreak) == true {
+            loss(.lossyBreak, "a line break at a paragraph's start or end was dropped")
+            while p.content.first.map(Self.isEdgeBreak) == true { p.content.removeFirst() }
+            while p.content.last.map(Self.isEdgeBreak) == true { p.content.removeLast() }
+        }
         if level == nil && isWrittenAsNothing(p) {
             if !p.style.isEmpty { paragraphStyleLost(p.style, level: nil) }
             return ""
