@@ -158,7 +158,13 @@ final class MarkdownRenderer {
         var previous: Block?
         var bullet: Character = "-"
         previousHadMark = false
-        for b in blocks {
+        for var b in blocks {
+            // Two ordered lists in a row with one delimiter read as one list: the second takes the other.
+            if case .list(var l) = b, case .ordered(let s, let d) = l.kind, case .list(let p)? = previous,
+               case .ordered(_, let pd) = p.kind, pd == d {
+                l.kind = .ordered(start: s, delimiter: d == "." ? ")" : ".")
+                b = .list(l)
+            }
             if case .list(let l) = b, l.kind == .bullet, case .list(let p)? = previous, p.kind == .bullet {
                 bullet = bullet == "-" ? "*" : "-"
             } else if case .list = b {

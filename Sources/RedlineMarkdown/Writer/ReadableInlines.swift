@@ -37,8 +37,13 @@ enum ReadableInlines {
             for i in runs.indices where runs[i].formatChange?.change.id != nil { runs[i].formatChange?.change.id = nil }
             // Next to a change (or inside one) the text beyond is another version's: spaces there stay put,
             // so accepting or rejecting gives the same formatting as the document without the change.
-            out += InlineBuilder.inlines(from: !moveSpaces ? runs : spacesOutsideEmphasis(runs, before: out.isEmpty && atStart ? [] : .all,
-                                                                     after: next ? .all : (atEnd ? [] : .all)))
+            if moveSpaces {
+                runs = spacesOutsideEmphasis(runs, before: out.isEmpty && atStart ? [] : .all, after: next ? .all : (atEnd ? [] : .all))
+                // A space moved out of bold, say, under a formatting change from plain now has its old
+                // formatting: no change there (as the DOCX reader reads a change to the same formatting).
+                for i in runs.indices where runs[i].formatChange.map({ $0.old == runs[i].format }) == true { runs[i].formatChange = nil }
+            }
+            out += InlineBuilder.inlines(from: runs)
             plain = []
         }
         func add(_ change: Inline) {
