@@ -103,11 +103,14 @@ final class CriticMarkupFixpointTests: XCTestCase {
     }
 
     /// The property test's documents (without formatting, which Markdown then does not write): the Markdown
-    /// after one trip is a fixpoint of the trip. Not yet for all: paragraph-break changes at the end of a
-    /// list item before a nested list or the next item, and soft breaks that become spaces before list-marker
-    /// text, still move in a second trip (42 of 300 through DOCX, 17 through RTF at the last measurement).
-    /// The ceiling below keeps that from growing; lower it as cases are fixed.
-    static let knownFailures = ["docx": 42, "rtf": 17]
+    /// after one trip is a fixpoint of the trip. Not yet for all (4 of 300 through DOCX, 1 through RTF at
+    /// the last measurement): a space in subscript at the edge of bold, after a comment range's end at the
+    /// start of a line after a hard break, moves out of the bold only on the second trip (seed 0x5EED001A,
+    /// DOCX and RTF); a paragraph after a list in a block quote comes back through DOCX as the list item's
+    /// continuation (the quote's indent is the item text's: 0x5EED001F); a tight list item in a block quote
+    /// with a comment whose body has several paragraphs comes back loose through DOCX (0x5EED007C,
+    /// 0x5EED00B1). The ceiling below keeps that from growing; lower it as cases are fixed.
+    static let knownFailures = ["docx": 4, "rtf": 1]
 
     func testGeneratedDocumentsAreFixpoints() throws {
         var failures: [String: Int] = [:]
