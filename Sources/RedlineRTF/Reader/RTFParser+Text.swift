@@ -192,7 +192,7 @@ extension RTFParser {
             stories[s].runs.append(run)
             return
         }
-        let insertion = RunChange.insertion(Change(author: author(c.revisionAuthor), date: date(c.revisionDate)))
+        let insertion = RunChange.insertion(Change(author: author(c.revisionAuthor), date: formats.date(c.revisionDate)))
         var plain = run
         plain.change = nil
         var inner = InlineBuilder.inlines(from: [plain])
