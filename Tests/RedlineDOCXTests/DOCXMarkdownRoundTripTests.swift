@@ -84,6 +84,34 @@ final class DOCXMarkdownRoundTripTests: XCTestCase {
         XCTAssertGreaterThan(checked, 100)
     }
 
+    /// Redline's RTF re-saved by LibreOffice as DOCX: LibreOffice drops the revision of a wholly inserted
+    /// (deleted) paragraph's break, and the Markdown of that DOCX still holds no empty span; its accepted and
+    /// rejected text are those of the source.
+    func testLibreOfficeResavedRTFGivesNoEmptySpan() throws {
+        try DOCXTest.require("soffice")
+        let source = "Before.\n\n{++An inserted paragraph.++}{>>@Ann (2024-01-15T14:30:00Z)<<}\n\n"
+            + "{--A deleted paragraph.--}{>>@Bob (2024-01-15T14:30:00Z)<<}\n\nAfter.\n"
+        let doc0 = try Converter.read(.bytes(Array(source.utf8)), format: FormatRegistry.named("md")!)
+        let dir = try DOCXTest.temporaryDirectory(), profile = try DOCXTest.temporaryDirectory()
+        let rtf = dir.appendingPathComponent("ours.rtf")
+        let out = MemoryOutput()
+        try Converter.write(doc0, format: FormatRegistry.named("rtf")!, to: out)
+        try Data(out.bytes).write(to: rtf)
+        let r = try DOCXTest.run(["soffice", "--headless", "-env:UserInstallation=file://\(profile.path)",
+                                  "--convert-to", "docx", "--outdir", dir.path, rtf.path])
+        let docx = dir.appendingPathComponent("ours.docx")
+        guard FileManager.default.fileExists(atPath: docx.path) else { return XCTFail("LibreOffice wrote no DOCX: \(r.err)") }
+        let doc1 = try Converter.read(.file(docx.path), format: FormatRegistry.named("docx")!)
+        let md = MemoryOutput()
+        try Converter.write(doc1, format: FormatRegistry.named("md")!, to: md)
+        let text = String(decoding: md.bytes, as: UTF8.self)
+        XCTAssertFalse(text.contains("[]{}"), text)
+        XCTAssertTrue(text.contains("{++An inserted paragraph.++}"), text)
+        for mode in [ChangeMode.accept, .reject] {
+            XCTAssertEqual(try Self.words(doc1, mode), try Self.words(doc0, mode), "\(mode)")
+        }
+    }
+
     /// Table row insertions and deletions survive Markdown: each cell's text wholly inserted (deleted) by
     /// the row's change reads back as the row change.
     func testTableRowChangesSurviveMarkdown() throws {
