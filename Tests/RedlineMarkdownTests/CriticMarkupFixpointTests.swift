@@ -106,10 +106,11 @@ final class CriticMarkupFixpointTests: XCTestCase {
     /// after one trip is a fixpoint of the trip. Not yet for all (4 of 300 through DOCX, 1 through RTF at
     /// the last measurement): a space in subscript at the edge of bold, after a comment range's end at the
     /// start of a line after a hard break, moves out of the bold only on the second trip (seed 0x5EED001A,
-    /// DOCX and RTF); a paragraph after a list in a block quote comes back through DOCX as the list item's
-    /// continuation (the quote's indent is the item text's: 0x5EED001F); a tight list item in a block quote
-    /// with a comment whose body has several paragraphs comes back loose through DOCX (0x5EED007C,
-    /// 0x5EED00B1). The ceiling below keeps that from growing; lower it as cases are fixed.
+    /// DOCX and RTF); and in a block quote the DOCX writer writes a paragraph after a list exactly as a
+    /// continuation paragraph of the list's last item (style Quote, whose indent is the item text's), so the
+    /// reader joins it to the item (0x5EED001F; 0x5EED007C and 0x5EED00B1, where the item then holds two
+    /// blocks and the list comes back loose). The ceiling below keeps that from growing; lower it as cases
+    /// are fixed.
     static let knownFailures = ["docx": 4, "rtf": 1]
 
     func testGeneratedDocumentsAreFixpoints() throws {
