@@ -158,41 +158,46 @@ enum ReadableInlines {
     }
 
     /// Splits the spaces at the start (end) of a text run off it, without the marks that begin (end) there.
+    /// Marks are compared with the runs as already moved (left to right for the starts, right to left for
+    /// the ends), so a space that a moved space leaves at the edge moves too (`**` + space + `<sub> </sub>x**`
+    /// moves both spaces at once, as a second write would): one pass each way, linear.
     private static func spacesOutsideEmphasis(_ runs: [Run], before: Marks, after: Marks) -> [Run] {
-        func marks(_ k: Int) -> Marks {
-            k < 0 ? before : k >= runs.count ? after : Marks(runs[k].format)
-        }
-        var out: [Run] = []
-        out.reserveCapacity(runs.count)
-        for (k, run) in runs.enumerated() {
-            guard case .text(let s) = run.content, !run.format.code else { out.append(run); continue }
-            let here = marks(k)
-            let opening = here.subtracting(marks(k - 1)), closing = here.subtracting(marks(k + 1))
-            guard !opening.isEmpty || !closing.isEmpty else { out.append(run); continue }
-            if s.allSatisfy(isSpace) {
-                var r = run
-                opening.union(closing).clear(&r.format)
-                out.append(r)
-                continue
-            }
+        var left: [Run] = []
+        left.reserveCapacity(runs.count)
+        for run in runs {
+            let previous = left.last.map { Marks($0.format) } ?? before
+            guard case .text(let s) = run.content, !run.format.code else { left.append(run); continue }
+            let opening = Marks(run.format).subtracting(previous)
             let lead = opening.isEmpty ? 0 : s.prefix(while: isSpace).count
-            let trail = closing.isEmpty ? 0 : s.reversed().prefix(while: isSpace).count
-            if lead > 0 {
-                var r = run
-                r.content = .text(String(s.prefix(lead)))
-                opening.clear(&r.format)
-                out.append(r)
-            }
-            var mid = run
-            mid.content = .text(String(s.dropFirst(lead).dropLast(trail)))
-            out.append(mid)
-            if trail > 0 {
-                var r = run
-                r.content = .text(String(s.suffix(trail)))
-                closing.clear(&r.format)
-                out.append(r)
+            guard lead > 0 else { left.append(run); continue }
+            var r = run
+            r.content = .text(String(s.prefix(lead)))
+            opening.clear(&r.format)
+            left.append(r)
+            if lead < s.count {
+                var mid = run
+                mid.content = .text(String(s.dropFirst(lead)))
+                left.append(mid)
             }
         }
-        return out
+        var right: [Run] = []
+        right.reserveCapacity(left.count)
+        for run in left.reversed() {
+            let next = right.last.map { Marks($0.format) } ?? after
+            guard case .text(let s) = run.content, !run.format.code else { right.append(run); continue }
+            let closing = Marks(run.format).subtracting(next)
+            let trail = closing.isEmpty ? 0 : s.reversed().prefix(while: isSpace).count
+            guard trail > 0 else { right.append(run); continue }
+            var r = run
+            r.content = .text(String(s.suffix(trail)))
+            closing.clear(&r.format)
+            right.append(r)
+            if trail < s.count {
+                var mid = run
+                mid.content = .text(String(s.dropLast(trail)))
+                right.append(mid)
+            }
+        }
+        return right.reversed()
     }
 }
