@@ -110,7 +110,9 @@ public enum Comparison {
         let (doc, stats) = try LargeStack.run {
             DocumentComparer.compare(old: a, new: b, options: options.compare, diagnostics: diagnostics)
         }
+        // Strict OOXML styles are not valid in the transitional package the writer makes: NEW's content only.
         let likeNew = newFormat.name == "docx" && options.to.name == "docx" && write.referenceDocument == nil
+            && !DOCXLayoutTransfer.isStrict(.file(new), limits: read.limits)
         if likeNew { write.referenceDocument = new }
         if likeNew {
             let generated = MemoryOutput()

@@ -273,13 +273,18 @@ CT = ('<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Types xmlns="http
       '<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/>'
       '<Override PartName="/word/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.styles+xml"/>'
       '<Override PartName="/word/header1.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.header+xml"/>'
-      '<Override PartName="/word/footer1.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.footer+xml"/></Types>')
+      '<Override PartName="/word/footer1.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.footer+xml"/>'
+      '<Override PartName="/word/settings.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.settings+xml"/></Types>')
 RELS = ('<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
         '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>')
 DOCRELS = ('<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
            '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/>'
            '<Relationship Id="rId7" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/header" Target="header1.xml"/>'
-           '<Relationship Id="rId8" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/footer" Target="footer1.xml"/></Relationships>')
+           '<Relationship Id="rId8" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/footer" Target="footer1.xml"/>'
+           '<Relationship Id="rId9" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/settings" Target="settings.xml"/></Relationships>')
+SETTINGS = ('<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:settings xmlns:w="%s"><w:zoom w:percent="120"/>'
+            '<w:mirrorMargins/><w:defaultTabStop w:val="567"/><w:evenAndOddHeaders/><w:characterSpacingControl w:val="doNotCompress"/>'
+            '<w:compat><w:compatSetting w:name="compatibilityMode" w:uri="http://schemas.microsoft.com/office/word" w:val="14"/></w:compat></w:settings>') % W
 HRELS = ('<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
          '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/image" Target="media/logo.png"/></Relationships>')
 STYLES = ('<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:styles xmlns:w="%s">'
@@ -309,6 +314,7 @@ with zipfile.ZipFile(out, 'w', zipfile.ZIP_DEFLATED) as z:
     z.writestr('word/document.xml', DOC); z.writestr('word/_rels/document.xml.rels', DOCRELS)
     z.writestr('word/styles.xml', STYLES); z.writestr('word/header1.xml', HEADER); z.writestr('word/footer1.xml', FOOTER)
     z.writestr('word/_rels/header1.xml.rels', HRELS); z.writestr('word/media/logo.png', PNG)
+    z.writestr('word/settings.xml', SETTINGS)
 """#
 
     var tmp = ""
@@ -355,6 +361,10 @@ with zipfile.ZipFile(out, 'w', zipfile.ZIP_DEFLATED) as z:
         XCTAssertTrue(rels.contains("header1.xml") && rels.contains("footer1.xml"), rels)
         XCTAssertEqual(try unzip(out, "word/header1.xml"), try unzip(new, "word/header1.xml"))
         XCTAssertTrue(list.contains("logo.png"), list)
+        // NEW's page-shaping settings.
+        let settings = try unzip(out, "word/settings.xml")
+        XCTAssertTrue(settings.contains("<w:mirrorMargins/>") && settings.contains("<w:evenAndOddHeaders/>"), settings)
+        XCTAssertTrue(settings.contains("w:val=\"567\"") && settings.contains("w:val=\"14\""), settings)
         // NEW's styles (as --reference-doc NEW).
         XCTAssertTrue(try unzip(out, "word/styles.xml").contains("Georgia"))
         try OOXMLValidate.assertValid(out)
@@ -388,5 +398,32 @@ with zipfile.ZipFile(out, 'w', zipfile.ZIP_DEFLATED) as z:
         let ours = try TestProcess.run(["unzip", "-l", out]).out.split(separator: "\n").filter { $0.contains("header") && $0.hasSuffix(".xml") }.count
         XCTAssertEqual(ours, headers)
         try OOXMLValidate.assertValid(out)
+    }
+
+    /// Real documents with headers, several sections, margins missing attributes (hanging_indent) and
+    /// Strict OOXML: each compared against its own text (edited) gives a valid DOCX, its sections kept.
+    func testCorpusDocumentsWithLayoutGiveValidResults() throws {
+        let names = ["docx2python/example.docx", "Open-Xml-PowerTools/RP027-Change-Section.docx",
+                     "pandoc/hanging_indent.docx", "mammoth.js/strict-format.docx", "pandoc/german_styled_lists.docx",
+                     "pandoc/table_variable_width.docx"]
+        var outputs: [String] = []
+        for (i, name) in names.enumerated() {
+            let new = RepositoryPaths.sharedCorpus + "/" + name
+            guard FileManager.default.fileExists(atPath: new) else { continue }
+            let md = tmp + "/old\(i).md", out = tmp + "/out\(i).docx"
+            XCTAssertEqual(try RedlineBinary.run(["convert", new, "-o", md, "-q", "--changes", "accept"]).status, 0, name)
+            var text = String(decoding: FileManager.default.contents(atPath: md) ?? Data(), as: UTF8.self)
+            if let r = text.range(of: " ") { text.replaceSubrange(r, with: " extra ") }
+            try text.write(toFile: md, atomically: true, encoding: .utf8)
+            let r = try RedlineBinary.run(["compare", md, new, "-o", out, "--date", "2024-05-01T09:00:00Z"])
+            XCTAssertEqual(r.status, 0, "\(name): \(r.stderr)")
+            XCTAssertFalse(r.stderr.contains("sections-dropped"), "\(name): \(r.stderr)")
+            let strict = name.contains("strict")
+            let sections = { (p: String) in try TestProcess.run(["unzip", "-p", p, "word/document.xml"]).out.components(separatedBy: "<w:sectPr").count - 1 }
+            if !strict { XCTAssertEqual(try sections(out), try sections(new), name) }
+            outputs.append(out)
+        }
+        XCTAssertGreaterThanOrEqual(outputs.count, 4)
+        try OOXMLValidate.assertValid(outputs)
     }
 }

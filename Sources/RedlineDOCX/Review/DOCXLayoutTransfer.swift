@@ -32,7 +32,8 @@ public enum DOCXLayoutTransfer {
         let gen = try DOCXPackage(.bytes(generated), limits: limits)
         let src = try DOCXPackage(new, limits: limits)
         let layout = try Layout(src)
-        guard layout.final != nil || !layout.breaks.isEmpty else {
+        // Strict OOXML (another namespace for every element) is not mixed into the transitional result.
+        guard !layout.strict, layout.final != nil || !layout.breaks.isEmpty else {
             try output.write(bytes: generated)
             try output.flush()
             return
@@ -97,10 +98,13 @@ public enum DOCXLayoutTransfer {
         }
 
         let body = try relaidBody(gen, layout: layout, idMap: idMap, limits: limits, diagnostics: diagnostics)
+        let genSettings = gen.part("settings", fallback: "word/settings.xml")?.name
+        let settings = try genSettings.flatMap { try layoutSettings(gen, part: $0, from: src, limits: limits) }
         let zip = try ZipWriter(compressionLevel: 1)
         for entry in gen.archive.entries where !entry.isDirectory {
             switch entry.name {
             case gen.documentPart: try zip.add(entry.name, bytes: body)
+            case genSettings where settings != nil: try zip.add(entry.name, bytes: settings!)
             case genDocRelsName: try zip.add(entry.name, bytes: relsXML(genRels))
             case "[Content_Types].xml":
                 try zip.add(entry.name, bytes: try addTypes(try gen.archive.read(entry), defaults: defaults,
@@ -118,6 +122,17 @@ public enum DOCXLayoutTransfer {
         try output.flush()
     }
 
+    /// True when the DOCX `input` is Strict OOXML (its elements in the `purl.oclc.org` namespaces): its
+    /// parts cannot be mixed into a transitional package, nor its styles used as reference.
+    public static func isStrict(_ input: DocumentInput, limits: Limits = Limits()) -> Bool {
+        guard let p = try? DOCXPackage(input, limits: limits), let e = p.archive.entry(named: p.documentPart),
+              let x = try? p.xml(e) else { return false }
+        while let k = try? x.next() {
+            if k == .start { return x.namespaceURI.hasPrefix("http://purl.oclc.org/ooxml/") }
+        }
+        return false
+    }
+
     // MARK: NEW's layout
 
     /// NEW's section properties: the final one, and those on paragraphs by the paragraph's ordinal.
@@ -126,6 +141,8 @@ public enum DOCXLayoutTransfer {
         var breaks: [(paragraph: Int, sectPr: XMLFragment)] = []
         var paragraphs = 0
         var referencedIDs: Set<String> = []
+        /// NEW is Strict OOXML.
+        var strict = false
 
         init(_ package: DOCXPackage) throws {
             guard let entry = package.archive.entry(named: package.documentPart) else { return }
@@ -135,7 +152,12 @@ public enum DOCXLayoutTransfer {
             while let k = try x.next() {
                 switch k {
                 case .start:
-                    if x.depth == 0 { rootDeclarations = x.declarations; continue }
+                    if x.depth == 0 {
+                        rootDeclarations = x.declarations
+                        strict = x.namespaceURI.hasPrefix("http://purl.oclc.org/ooxml/")
+                        if strict { return }
+                        continue
+                    }
                     if x.depth == 2 && x.namespace == OOXML.w && x.localName == "p" {
                         paragraphs += 1
                         inParagraph = true
@@ -165,8 +187,17 @@ public enum DOCXLayoutTransfer {
 
     /// `f` with the relationship ids of its header and footer references mapped (references to parts not
     /// carried over are dropped).
+    /// Page margins missing an attribute the schema requires (written so by some tools) get Word's default.
     static func remapped(_ f: XMLFragment, _ idMap: [String: String]) -> XMLFragment? {
         var f = f
+        if f.localName == "pgMar" && f.namespace == OOXML.w {
+            let defaults = [("top", "1440"), ("right", "1440"), ("bottom", "1440"), ("left", "1440"), ("header", "720"),
+                            ("footer", "720"), ("gutter", "0")]
+            for (name, value) in defaults where f.attribute(name, in: OOXML.w) == nil {
+                f.attributes.append(XMLNodeAttribute(prefix: f.prefix, localName: name, namespace: OOXML.w, value: value))
+            }
+            return f
+        }
         if f.localName == "headerReference" || f.localName == "footerReference" {
             guard let i = f.attributes.firstIndex(where: { $0.namespace == OOXML.r && $0.localName == "id" }),
                   let id = idMap[f.attributes[i].value] else { return nil }
@@ -203,7 +234,8 @@ public enum DOCXLayoutTransfer {
                                    count: layout.breaks.count)
             }
         }
-        let breaks = Dictionary(layout.breaks.map { ($0.paragraph, $0.sectPr) }, uniquingKeysWith: { a, _ in a })
+        var breaks = Dictionary(layout.breaks.map { ($0.paragraph, $0.sectPr) }, uniquingKeysWith: { a, _ in a })
+        var final = layout.final
         let x = try gen.xml(entry)
         var w = XMLEventWriter(capacity: Int(min(entry.declaredSize + 4096, 1 << 26)))
         w.declaration()
@@ -211,14 +243,20 @@ public enum DOCXLayoutTransfer {
         while let k = try x.next() {
             switch k {
             case .start:
-                if x.depth == 2 && x.namespace == OOXML.w && x.localName == "p" && placeBreaks {
+                if x.depth == 0 {
+                    // NEW's namespace declarations that the generated root already makes are left off.
+                    let root = x.declarations
+                    breaks = breaks.mapValues { undeclared($0, in: root) }
+                    final = final.map { undeclared($0, in: root) }
+                    w.start(x)
+                } else if x.depth == 2 && x.namespace == OOXML.w && x.localName == "p" && placeBreaks {
                     var p = try x.fragment()
                     if !markDeleted(p) {
                         kept += 1
                         if let s = breaks[kept], let s = remapped(s, idMap) { p = withSection(p, s) }
                     }
                     w.write(p)
-                } else if x.depth == 2 && x.namespace == OOXML.w && x.localName == "sectPr", let f = layout.final {
+                } else if x.depth == 2 && x.namespace == OOXML.w && x.localName == "sectPr", let f = final {
                     try x.skipElement()
                     if let f = remapped(f, idMap) { w.write(f) }
                 } else {
@@ -229,6 +267,13 @@ public enum DOCXLayoutTransfer {
             }
         }
         return w.take()
+    }
+
+    /// `f` without the namespace declarations `root` makes the same way.
+    static func undeclared(_ f: XMLFragment, in root: [XMLNamespaceDeclaration]) -> XMLFragment {
+        var f = f
+        f.declarations.removeAll { d in root.contains { $0.prefix == d.prefix && $0.uri == d.uri } }
+        return f
     }
 
     /// True when a paragraph's mark is deleted or moved away (the paragraph is not NEW's).
@@ -254,6 +299,81 @@ public enum DOCXLayoutTransfer {
             p.children.insert(.element(ppr), at: 0)
         }
         return p
+    }
+
+    // MARK: Settings
+
+    /// The document settings that shape NEW's pages (mirrored margins, gutter position, different even
+    /// and odd headers, default tab stop, compatibility options) carried into the generated settings.
+    static let layoutSettingNames: Set<String> = ["mirrorMargins", "gutterAtTop", "bordersDoNotSurroundHeader",
+                                                  "bordersDoNotSurroundFooter", "defaultTabStop", "evenAndOddHeaders",
+                                                  "bookFoldPrinting", "bookFoldRevPrinting", "bookFoldPrintingSheets", "compat"]
+
+    /// `CT_Settings`' element order (ECMA-376 Part 1, 17.15.1.78), for inserting carried settings in place.
+    static let settingsOrder: [String: Int] = Dictionary(uniqueKeysWithValues: [
+        "writeProtection", "view", "zoom", "removePersonalInformation", "removeDateAndTime", "doNotDisplayPageBoundaries",
+        "displayBackgroundShape", "printPostScriptOverText", "printFractionalCharacterWidth", "printFormsData",
+        "embedTrueTypeFonts", "embedSystemFonts", "saveSubsetFonts", "saveFormsData", "mirrorMargins", "alignBordersAndEdges",
+        "bordersDoNotSurroundHeader", "bordersDoNotSurroundFooter", "gutterAtTop", "hideSpellingErrors", "hideGrammaticalErrors",
+        "activeWritingStyle", "proofState", "formsDesign", "attachedTemplate", "linkStyles", "stylePaneFormatFilter",
+        "stylePaneSortMethod", "documentType", "mailMerge", "revisionView", "trackRevisions", "doNotTrackMoves",
+        "doNotTrackFormatting", "documentProtection", "autoFormatOverride", "styleLockTheme", "styleLockQFSet", "defaultTabStop",
+        "autoHyphenation", "consecutiveHyphenLimit", "hyphenationZone", "doNotHyphenateCaps", "showEnvelope", "summaryLength",
+        "clickAndTypeStyle", "defaultTableStyle", "evenAndOddHeaders", "bookFoldRevPrinting", "bookFoldPrinting",
+        "bookFoldPrintingSheets", "drawingGridHorizontalSpacing", "drawingGridVerticalSpacing", "displayHorizontalDrawingGridEvery",
+        "displayVerticalDrawingGridEvery", "doNotUseMarginsForDrawingGridOrigin", "drawingGridHorizontalOrigin",
+        "drawingGridVerticalOrigin", "doNotShadeFormData", "noPunctuationKerning", "characterSpacingControl", "printTwoOnOne",
+        "strictFirstAndLastChars", "noLineBreaksAfter", "noLineBreaksBefore", "savePreviewPicture", "doNotValidateAgainstSchema",
+        "saveInvalidXml", "ignoreMixedContent", "alwaysShowPlaceholderText", "doNotDemarcateInvalidXml", "saveXmlDataOnly",
+        "useXSLTWhenSaving", "saveThroughXslt", "showXMLTags", "alwaysMergeEmptyNamespace", "updateFields", "hdrShapeDefaults",
+        "footnotePr", "endnotePr", "compat", "docVars", "rsids", "mathPr", "attachedSchema", "themeFontLang", "clrSchemeMapping",
+        "doNotIncludeSubdocsInStats", "doNotAutoCompressPictures", "forceUpgrade", "captions", "readModeInkLockDown",
+        "smartTagType", "schemaLibrary", "shapeDefaults", "doNotEmbedSmartTags", "decimalSymbol", "listSeparator",
+    ].enumerated().map { ($1, $0) })
+
+    /// The generated settings part with NEW's layout settings in place of its own; nil when NEW has none.
+    static func layoutSettings(_ gen: DOCXPackage, part: String, from src: DOCXPackage, limits: Limits) throws -> [UInt8]? {
+        guard let srcEntry = src.part("settings", fallback: "word/settings.xml"), let genEntry = gen.archive.entry(named: part)
+        else { return nil }
+        func children(_ p: DOCXPackage, _ e: ZipEntry) throws -> (root: XMLFragment, children: [XMLFragment]) {
+            let x = try p.xml(e)
+            var root = XMLFragment(prefix: "w", localName: "settings", namespace: OOXML.w)
+            var out: [XMLFragment] = []
+            while let k = try x.next() {
+                guard k == .start else { continue }
+                if x.depth == 0 {
+                    root = XMLFragment(prefix: x.prefix, localName: x.localName, namespace: x.namespace,
+                                       declarations: x.declarations, attributes: x.prefixedAttributes)
+                } else if x.depth == 1 {
+                    out.append(try x.fragment())
+                }
+            }
+            return (root, out)
+        }
+        let (srcRoot, srcChildren) = try children(src, srcEntry)
+        var carried = srcChildren.filter { $0.namespace == OOXML.w && layoutSettingNames.contains($0.localName) }.map { f in
+            var f = f
+            f.declarations = srcRoot.declarations.filter { d in !f.declarations.contains { $0.prefix == d.prefix } } + f.declarations
+            return f
+        }
+        guard !carried.isEmpty else { return nil }
+        let (genRoot, genChildren) = try children(gen, genEntry)
+        carried = carried.map { undeclared($0, in: genRoot.declarations) }
+        let replaced = Set(carried.map(\.localName))
+        var merged: [(order: Int, index: Int, f: XMLFragment)] = []
+        var last = -1
+        for f in genChildren where !(f.namespace == OOXML.w && replaced.contains(f.localName)) {
+            last = settingsOrder[f.localName] ?? last
+            merged.append((last, merged.count, f))
+        }
+        for f in carried { merged.append((settingsOrder[f.localName] ?? Int.max, merged.count, f)) }
+        merged.sort { ($0.order, $0.index) < ($1.order, $1.index) }
+        var w = XMLEventWriter(capacity: 8192)
+        w.declaration()
+        w.start(genRoot)
+        for m in merged { w.write(m.f) }
+        w.end(prefix: genRoot.prefix, localName: genRoot.localName)
+        return w.take()
     }
 
     // MARK: Package parts
