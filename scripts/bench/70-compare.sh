@@ -54,7 +54,7 @@ small=$CORPUS/small
 n=$(find "$small" -maxdepth 1 -name '*.docx' | wc -l)
 if [ "$n" -gt 0 ]; then
   python3 - "$small" "$out/pairs-old" "$out/pairs-new" "$out/pairs-text" 1000 <<'PY'
-import os, random, re, sys, zipfile
+import os, random, re, shutil, sys, zipfile
 src, old, new, text, want = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5])
 files = sorted(f for f in os.listdir(src) if f.endswith(".docx"))
 words = ["revised", "clearly", "amended", "notably", "instead", "further"]
@@ -80,18 +80,18 @@ for c in range((want + len(files) - 1) // len(files)):
         for d in (old, new, text):
             os.makedirs(f"{d}/c{c}", exist_ok=True)
         name = f"c{c}/{f}"
+        shutil.copyfile(f"{src}/{f}", f"{old}/{name}")
         with zipfile.ZipFile(f"{src}/{f}") as z:
-            with zipfile.ZipFile(f"{old}/{name}", "w", zipfile.ZIP_DEFLATED) as o, zipfile.ZipFile(f"{new}/{name}", "w", zipfile.ZIP_DEFLATED) as n:
+            with zipfile.ZipFile(f"{new}/{name}", "w", zipfile.ZIP_DEFLATED) as n:
                 for e in z.infolist():
                     b = z.read(e)
-                    o.writestr(e, b)
                     if e.filename == "word/document.xml":
                         x = b.decode("utf-8")
                         y = edit(x, rng)
                         b = y.encode("utf-8")
                         open(f"{text}/{name}.old.txt", "w").write(text_of(x))
                         open(f"{text}/{name}.new.txt", "w").write(text_of(y))
-                    n.writestr(e, b)
+                    n.writestr(e.filename, b)
         count += 1
 print(f"  batch: {count} pairs of small DOCX (OLD from the corpus, NEW an edited copy)")
 PY
