@@ -13,14 +13,16 @@ extension RedlineCommand {
             discussion: """
             Accepting every change of the result gives NEW, rejecting every change gives OLD. Either side may be
             any format Redline reads (a draft.md against an edited.docx is fine); the output is CriticMarkup
-            Markdown unless -o's extension or --to names another format. DOCX output uses NEW's styles when NEW
-            is a DOCX. Tracked changes already in an input are accepted before comparing (with a warning);
-            NEW's comments are kept, OLD's are not.
+            Markdown unless -o's extension or --to names another format (as for convert). DOCX output from a
+            DOCX NEW has NEW's styles, headers, footers, sections and page settings. Tracked changes already in
+            an input are accepted before comparing (with a warning); NEW's comments are kept, OLD's are not.
               redline compare draft.docx edited.docx -o changes.docx
               redline compare v1.md v2.md --stats
               redline compare old/ new/ -o changes/ --to docx --report report.jsonl
-            Two directories compare files paired by relative path without extension; a file on one side only
-            is reported, not an error.
+            Two directories compare files paired by relative path without extension, as a batch like convert's
+            (--jobs, --report, --shard, progress; existing outputs need --overwrite or --skip-existing, which
+            keeps those whose two inputs and options are unchanged); a file on one side only is reported
+            (status unpaired), not an error. --manifest is not for compare.
 
             Exit status: 0 compared, 1 a document failed, 2 usage error.
             """)
