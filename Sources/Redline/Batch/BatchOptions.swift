@@ -63,7 +63,7 @@ public struct OutputVariant: Sendable, Hashable, Codable {
 
 /// What a compare batch marks, and whether its date was given (a defaulted date, "now", does not
 /// make yesterday's outputs out of date).
-public struct CompareBatchOptions: Sendable, Hashable {
+public struct CompareBatchOptions: Sendable, Hashable, Codable {
     /// The comparison's options (author, date, granularity, moves, formatting).
     public var options: CompareOptions
     /// True when the date was chosen (`--date`, `SOURCE_DATE_EPOCH`), not the time of the run.

@@ -26,7 +26,7 @@ public struct BatchInput: Sendable, Hashable {
 }
 
 /// How an input of a compare batch is paired (by relative path without extension).
-public enum ComparePairing: Sendable, Hashable {
+public enum ComparePairing: Sendable, Hashable, Codable {
     /// The input is NEW; OLD is at this path.
     case old(String)
     /// The input is in the OLD tree only.
