@@ -206,6 +206,12 @@ final class CompareCLITests: XCTestCase {
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertEqual(((try? FileManager.default.contentsOfDirectory(atPath: tmp + "/media")) ?? []).count, 1)
         XCTAssertTrue(read(tmp + "/res2.md").contains("media/"), read(tmp + "/res2.md"))
+        // NEW a DOCX with a picture, DOCX output (laid into NEW's package): the picture is in the result.
+        r = try RedlineBinary.run(["compare", a, newDOCX, "-o", tmp + "/res.docx"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let media = try TestProcess.run(["unzip", "-l", tmp + "/res.docx"]).out.split(separator: "\n").filter { $0.contains("word/media/") }
+        XCTAssertEqual(media.count, 1, "\(media)")
+        try OOXMLValidate.assertValid(tmp + "/res.docx")
         // In a batch: each output's pictures in its own folder, as convert's batch puts them.
         try FileManager.default.createDirectory(atPath: tmp + "/bo", withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: tmp + "/bn", withIntermediateDirectories: true)
