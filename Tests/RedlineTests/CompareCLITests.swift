@@ -406,12 +406,13 @@ with zipfile.ZipFile(out, 'w', zipfile.ZIP_DEFLATED) as z:
         try OOXMLValidate.assertValid(out)
     }
 
-    /// Real documents with headers, several sections, margins missing attributes (hanging_indent) and
+    /// Real documents with headers, several sections, margins missing attributes (hanging_indent), style
+    /// children out of the schema order (image_vml, as pandoc writes them) and
     /// Strict OOXML: each compared against its own text (edited) gives a valid DOCX, its sections kept.
     func testCorpusDocumentsWithLayoutGiveValidResults() throws {
         let names = ["docx2python/example.docx", "Open-Xml-PowerTools/RP027-Change-Section.docx",
                      "pandoc/hanging_indent.docx", "mammoth.js/strict-format.docx", "pandoc/german_styled_lists.docx",
-                     "pandoc/table_variable_width.docx"]
+                     "pandoc/table_variable_width.docx", "pandoc/image_vml.docx"]
         var outputs: [String] = []
         for (i, name) in names.enumerated() {
             let new = RepositoryPaths.sharedCorpus + "/" + name

@@ -100,11 +100,14 @@ public enum DOCXLayoutTransfer {
         let body = try relaidBody(gen, layout: layout, idMap: idMap, limits: limits, diagnostics: diagnostics)
         let genSettings = gen.part("settings", fallback: "word/settings.xml")?.name
         let settings = try genSettings.flatMap { try layoutSettings(gen, part: $0, from: src, limits: limits) }
+        let genStyles = gen.part("styles", fallback: "word/styles.xml")?.name
+        let styles = try genStyles.flatMap { try orderedStyles(gen, part: $0) }
         let zip = try ZipWriter(compressionLevel: 1)
         for entry in gen.archive.entries where !entry.isDirectory {
             switch entry.name {
             case gen.documentPart: try zip.add(entry.name, bytes: body)
             case genSettings where settings != nil: try zip.add(entry.name, bytes: settings!)
+            case genStyles where styles != nil: try zip.add(entry.name, bytes: styles!)
             case genDocRelsName: try zip.add(entry.name, bytes: relsXML(genRels))
             case "[Content_Types].xml":
                 try zip.add(entry.name, bytes: try addTypes(try gen.archive.read(entry), defaults: defaults,
@@ -374,6 +377,66 @@ public enum DOCXLayoutTransfer {
         for m in merged { w.write(m.f) }
         w.end(prefix: genRoot.prefix, localName: genRoot.localName)
         return w.take()
+    }
+
+    // MARK: Styles
+
+    /// The element order of `CT_Style` (ECMA-376 Part 1, 17.7.4.17) and of the cell properties inside it
+    /// (`CT_TcPr`, 17.4.70), by the element they order.
+    static let childOrders: [String: [String: Int]] = [
+        "style": ["name", "aliases", "basedOn", "next", "link", "autoRedefine", "hidden", "uiPriority", "semiHidden",
+                  "unhideWhenUsed", "qFormat", "locked", "personal", "personalCompose", "personalReply", "rsid", "pPr", "rPr",
+                  "tblPr", "trPr", "tcPr", "tblStylePr"],
+        "tcPr": ["cnfStyle", "tcW", "gridSpan", "hMerge", "vMerge", "tcBorders", "shd", "noWrap", "tcMar", "textDirection",
+                 "tcFitText", "vAlign", "hideMark", "headers", "cellIns", "cellDel", "cellMerge", "tcPrChange"],
+    ].mapValues { Dictionary(uniqueKeysWithValues: $0.enumerated().map { ($1, $0) }) }
+
+    /// `f` with the children of every element `childOrders` knows in that order (an unknown child stays
+    /// after the one before it); `changed` is set when anything moved.
+    static func ordered(_ f: XMLFragment, changed: inout Bool) -> XMLFragment {
+        var f = f
+        var children: [XMLFragmentChild] = []
+        for c in f.children {
+            if case .element(let e) = c { children.append(.element(ordered(e, changed: &changed))) } else { children.append(c) }
+        }
+        f.children = children
+        guard f.namespace == OOXML.w, let order = childOrders[f.localName] else { return f }
+        let elements = f.elements
+        var last = -1
+        let keyed = elements.enumerated().map { i, e -> (Int, Int, XMLFragment) in
+            if e.namespace == OOXML.w, let o = order[e.localName] { last = o }
+            return (last, i, e)
+        }
+        let sorted = keyed.sorted { ($0.0, $0.1) < ($1.0, $1.1) }
+        if sorted.map(\.1) != Array(elements.indices) {
+            changed = true
+            f.children = sorted.map { .element($0.2) }
+        }
+        return f
+    }
+
+    /// The generated styles part (NEW's styles, as the writer took them from NEW) with the children of each
+    /// style in the schema's order, when NEW had some out of it (pandoc's reference styles put `w:qFormat`
+    /// after `w:pPr`); nil when every style is in order already (the part is then copied as it is).
+    static func orderedStyles(_ gen: DOCXPackage, part: String) throws -> [UInt8]? {
+        guard let entry = gen.archive.entry(named: part) else { return nil }
+        let x = try gen.xml(entry)
+        var w = XMLEventWriter(capacity: Int(min(entry.declaredSize + 4096, 1 << 24)))
+        w.declaration()
+        var changed = false
+        while let k = try x.next() {
+            switch k {
+            case .start:
+                if x.depth == 1 && x.namespace == OOXML.w && x.localName == "style" {
+                    w.write(ordered(try x.fragment(), changed: &changed))
+                } else {
+                    w.start(x)
+                }
+            case .end: w.end(x)
+            case .text: w.text(x)
+            }
+        }
+        return changed ? w.take() : nil
     }
 
     // MARK: Package parts
