@@ -7,46 +7,25 @@ struct ParagraphProps: Equatable {
     var style: ParagraphStyle
 }
 
-/// Where the runs, paragraph properties and blocks of one side's tokens live: tokens hold indices into it,
-/// so a token is a few integers and a comparison of 600,000 words does not copy a `Run` per word.
+/// Where the runs, paragraph properties, blocks and tokens of one side of one story comparison live: tokens
+/// hold indices into it and edit-script ops hold token indices, so a comparison of 600,000 words copies
+/// neither a `Run` per word nor a token per op.
 final class TokenStore {
     /// The source runs, whole (one entry per run of a tokenized paragraph).
     var runs: [Run] = []
     var pieces: [Piece] = []
     var props: [ParagraphProps] = []
     var blocks: [Block] = []
-}
+    /// Every token of this side, in stream order (each gap's tokens appended as it is compared).
+    var tokens: [Token] = []
 
-/// A part of a token inside one source run: UTF-8 offsets into its text (-1 for a whole atom or break run).
-struct Piece {
-    var run: Int32
-    var start: Int32
-    var end: Int32
-}
-
-/// One unit of comparison: a word, a whitespace run, a punctuation mark, a CJK character, an inline atom
-/// (note reference, image, break), a paragraph break (`mark`), a non-paragraph block, or a comment anchor of
-/// NEW (`comment`: carried through, never compared).
-struct Token {
-    enum Kind: UInt8 { case word, space, punct, atom, mark, block, comment }
-    var kind: Kind
-    /// Equal keys compare equal (text and link; the formatting is compared afterwards).
-    var key: Int
-    /// The token's pieces: `count` entries of the store's pieces from `first`.
-    var first: Int32 = 0
-    var count: Int32 = 0
-    /// A mark's properties or a block, by index in the store.
-    var extra: Int32 = -1
-    var chars: Int32 = 0
-    unowned(unsafe) var store: TokenStore
-
-    /// The text pieces (one run each, split where the formatting or link changes) or the atom's run.
-    var runs: [Run] {
+    /// The token's text pieces (one run each, split where the formatting or link changes) or its atom's run.
+    func runs(of t: Token) -> [Run] {
         var out: [Run] = []
-        out.reserveCapacity(Int(count))
-        for k in Int(first)..<Int(first + count) {
-            let p = store.pieces[k]
-            var r = store.runs[Int(p.run)]
+        out.reserveCapacity(Int(t.count))
+        for k in Int(t.first)..<Int(t.first + t.count) {
+            let p = pieces[k]
+            var r = runs[Int(p.run)]
             if p.start >= 0, case .text(let s) = r.content {
                 let u = s.utf8
                 let a = u.index(u.startIndex, offsetBy: Int(p.start)), b = u.index(u.startIndex, offsetBy: Int(p.end))
@@ -58,9 +37,33 @@ struct Token {
     }
 
     /// The format of the token's first piece.
-    var firstFormat: TextFormat? { count > 0 ? store.runs[Int(store.pieces[Int(first)].run)].format : nil }
-    var props: ParagraphProps? { kind == .mark ? store.props[Int(extra)] : nil }
-    var block: Block? { kind == .block ? store.blocks[Int(extra)] : nil }
+    func firstFormat(of t: Token) -> TextFormat? { t.count > 0 ? runs[Int(pieces[Int(t.first)].run)].format : nil }
+    func props(of t: Token) -> ParagraphProps? { t.kind == .mark ? props[Int(t.extra)] : nil }
+    func block(of t: Token) -> Block? { t.kind == .block && t.extra >= 0 ? blocks[Int(t.extra)] : nil }
+}
+
+/// A part of a token inside one source run: UTF-8 offsets into its text (-1 for a whole atom or break run).
+struct Piece {
+    var run: Int32
+    var start: Int32
+    var end: Int32
+}
+
+/// One unit of comparison (24 bytes): a word, a whitespace run, a punctuation mark, a CJK character, an inline
+/// atom (note reference, image, break), a paragraph break (`mark`), a non-paragraph block, or a comment anchor
+/// of NEW (`comment`: carried through, never compared). Its runs, properties or block are in its side's store.
+struct Token {
+    enum Kind: UInt8 { case word, space, punct, atom, mark, block, comment }
+    var kind: Kind
+    /// Equal keys compare equal (text and link; the formatting is compared afterwards).
+    var key: Int32
+    /// The token's pieces: `count` entries of the store's pieces from `first`.
+    var first: Int32 = 0
+    var count: Int32 = 0
+    /// A mark's properties or a block, by index in the store.
+    var extra: Int32 = -1
+    var chars: Int32 = 0
+
     var characterCount: Int { Int(chars) }
 }
 
@@ -116,7 +119,7 @@ struct Tokenizer {
     }
 
     /// The tokens of one paragraph's runs (no break token), their runs kept in `store`.
-    func tokens(_ runs: [Run], keys: inout KeyTable, store: TokenStore, into out: inout [Token]) {
+    func tokens(_ runs: [Run], keys: inout KeyTable, store: TokenStore) {
         var curOpen = false    // a token is being built
         var curClass = CharClass.single
         var curChars: Int32 = 0
@@ -138,7 +141,7 @@ struct Tokenizer {
             let u = s.utf8
             return s[u.index(u.startIndex, offsetBy: Int(p.start))..<u.index(u.startIndex, offsetBy: Int(p.end))]
         }
-        func closeToken(_ keys: inout KeyTable, _ out: inout [Token]) {
+        func closeToken(_ keys: inout KeyTable) {
             closePiece()
             let n = Int32(store.pieces.count) - firstPiece
             guard curOpen, n > 0 else { firstPiece = Int32(store.pieces.count); curOpen = false; return }
@@ -150,16 +153,16 @@ struct Tokenizer {
                 }
             }
             let kind: Token.Kind = curClass == .word ? .word : curClass == .space ? .space : .punct
-            out.append(Token(kind: kind, key: keys.key(k), first: firstPiece, count: n, chars: curChars, store: store))
+            store.tokens.append(Token(kind: kind, key: Int32(keys.key(k)), first: firstPiece, count: n, chars: curChars))
             firstPiece = Int32(store.pieces.count)
             curOpen = false
             curChars = 0
             links = false
         }
-        func atom(_ key: Int, _ keys: inout KeyTable, _ out: inout [Token], kind: Token.Kind = .atom) {
-            closeToken(&keys, &out)
+        func atom(_ key: Int, _ keys: inout KeyTable, kind: Token.Kind = .atom) {
+            closeToken(&keys)
             store.pieces.append(Piece(run: runIndex, start: -1, end: -1))
-            out.append(Token(kind: kind, key: key, first: Int32(store.pieces.count - 1), count: 1, chars: 1, store: store))
+            store.tokens.append(Token(kind: kind, key: Int32(key), first: Int32(store.pieces.count - 1), count: 1, chars: 1))
             firstPiece = Int32(store.pieces.count)
         }
 
@@ -205,7 +208,7 @@ struct Tokenizer {
                     }
                     if !joins {
                         if curOpen {
-                            closeToken(&keys, &out)
+                            closeToken(&keys)
                         }
                         pieceStart = offset
                         curOpen = true
@@ -216,18 +219,18 @@ struct Tokenizer {
                     i += len
                 }
             case .lineBreak:
-                closeToken(&keys, &out)
+                closeToken(&keys)
                 store.runs.append(run)
                 runIndex = Int32(store.runs.count - 1)
-                atom(keys.key("\u{2}br"), &keys, &out)
+                atom(keys.key("\u{2}br"), &keys)
             case .atom(let inline):
-                closeToken(&keys, &out)
+                closeToken(&keys)
                 switch inline {
                 case .commentStart, .commentEnd, .commentPoint:
                     guard keepComments else { continue }
                     store.runs.append(run)
                     runIndex = Int32(store.runs.count - 1)
-                    atom(0, &keys, &out, kind: .comment)
+                    atom(0, &keys, kind: .comment)
                     continue
                 default: break
                 }
@@ -241,9 +244,9 @@ struct Tokenizer {
                 case .raw(let f, let t): key = "\u{2}raw\u{1}\(f)\u{1}\(t)"
                 default: key = "\u{2}\(inline)"
                 }
-                atom(keys.key(key), &keys, &out)
+                atom(keys.key(key), &keys)
             }
         }
-        closeToken(&keys, &out)
+        closeToken(&keys)
     }
 }
