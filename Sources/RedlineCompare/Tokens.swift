@@ -128,15 +128,23 @@ struct Tokenizer {
         var offset: Int32 = 0          // UTF-8 offset in the current run
         var runIndex: Int32 = -1
         var links = false
+        // The current text run's string and whether it has a link: read without copying the `Run` back out
+        // of the store for every token (a copy costs a retain and release of each of its fields).
+        var curText = ""
+        var curLinked = false
 
         func closePiece() {
             if pieceStart >= 0 && offset > pieceStart {
                 store.pieces.append(Piece(run: runIndex, start: pieceStart, end: offset))
-                if store.runs[Int(runIndex)].link != nil { links = true }
+                if curLinked { links = true }
             }
             pieceStart = -1
         }
         func text(of p: Piece) -> Substring {
+            if p.run == runIndex {
+                let u = curText.utf8
+                return curText[u.index(u.startIndex, offsetBy: Int(p.start))..<u.index(u.startIndex, offsetBy: Int(p.end))]
+            }
             guard case .text(let s) = store.runs[Int(p.run)].content else { return "" }
             let u = s.utf8
             return s[u.index(u.startIndex, offsetBy: Int(p.start))..<u.index(u.startIndex, offsetBy: Int(p.end))]
@@ -173,10 +181,13 @@ struct Tokenizer {
                 closePiece()
                 store.runs.append(run)
                 runIndex = Int32(store.runs.count - 1)
+                curText = s
+                curLinked = run.link != nil
                 offset = 0
                 pieceStart = 0
                 let u = s.utf8
-                let bytes = Array(u)
+                var native = s     // the string's own UTF-8 bytes, no copy for a native string
+                native.withUTF8 { bytes in
                 let n = bytes.count
                 var i = 0
                 while i < n {
@@ -217,6 +228,7 @@ struct Tokenizer {
                     curChars += 1
                     offset += Int32(len)
                     i += len
+                }
                 }
             case .lineBreak:
                 closeToken(&keys)
