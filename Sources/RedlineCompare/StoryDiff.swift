@@ -51,7 +51,8 @@ struct StoryComparer {
     var deletedNotes: [(String, String)] = []
     /// NEW note ids whose references were inserted.
     var insertedNotes: [String] = []
-    private var moveCounter = 0
+    /// Moves paired so far in this comparison (their names are `move1`, `move2`, ...).
+    var moveCounter = 0
     private let oldTokenizer: Tokenizer
     private let newTokenizer: Tokenizer
     /// The stores of the story being compared (each `compare` call has its own, so a nested story's tokens
@@ -534,6 +535,8 @@ struct StoryComparer {
         // at the edges left out too), so a sentence moved with or without its full stop still pairs.
         pairMoves(&ops, v, trimPunctuation: false)
         pairMoves(&ops, v, trimPunctuation: true)
+        // Then spans moved with edits inside (see NearMoves.swift).
+        pairNearMoves(&ops, v)
     }
 
     private mutating func pairMoves(_ ops: inout [Op], _ v: TokenView, trimPunctuation: Bool) {
