@@ -362,16 +362,21 @@ struct StoryComparer {
             regions.append((i, j, ch))
             i = j
         }
-        func sizes(_ r: (Int, Int, Bool)) -> (Int, Int) {
-            var d = 0, n = 0
+        /// Characters deleted and inserted in a change region, and the larger of its two word counts.
+        func sizes(_ r: (Int, Int, Bool)) -> (Int, Int, Int) {
+            var d = 0, n = 0, dw = 0, nw = 0
             for k in r.0..<r.1 {
                 switch ops[k].kind {
-                case .delete: d += v.old[Int(ops[k].tok)].characterCount
-                case .insert: n += v.new[Int(ops[k].tok)].characterCount
+                case .delete:
+                    let t = v.old[Int(ops[k].tok)]
+                    d += t.characterCount; if t.kind == .word { dw += 1 }
+                case .insert:
+                    let t = v.new[Int(ops[k].tok)]
+                    n += t.characterCount; if t.kind == .word { nw += 1 }
                 default: break
                 }
             }
-            return (d, n)
+            return (d, n, max(dw, nw))
         }
         var changed = false
         guard regions.count >= 3 else { return false }
@@ -385,9 +390,10 @@ struct StoryComparer {
                 length += t.characterCount
             }
             guard foldable else { continue }
-            let (d1, n1) = sizes(regions[r - 1]), (d2, n2) = sizes(regions[r + 1])
-            let allSpace = (e.0..<e.1).allSatisfy { v.tok(ops[$0]).kind == .space }
-            if allSpace || (length <= max(d1, n1) && length <= max(d2, n2)) {
+            let (d1, n1, w1) = sizes(regions[r - 1]), (d2, n2, w2) = sizes(regions[r + 1])
+            // dmp's semantic rule: no longer than the changes on either side (whitespace alone always folds).
+            let spaceOnly = (e.0..<e.1).allSatisfy { v.tok(ops[$0]).kind == .space }
+            if Self.folds(length: length, spaceOnly: spaceOnly, left: (d1, n1, w1), right: (d2, n2, w2)) {
                 for k in e.0..<e.1 {
                     // Turned into a deletion of OLD's token and an insertion of NEW's; regroup orders them.
                     let o = ops[k]
@@ -397,6 +403,12 @@ struct StoryComparer {
             }
         }
         return changed
+    }
+
+    /// Whether an equality of `length` characters (`spaceOnly`: all whitespace) between two change regions
+    /// (characters deleted, inserted, and words changed on each side) folds into them.
+    static func folds(length: Int, spaceOnly: Bool, left: (Int, Int, Int), right: (Int, Int, Int)) -> Bool {
+        spaceOnly || (length <= max(left.0, left.1) && length <= max(right.0, right.1))
     }
 
     /// In each change region, deletions first, then insertions and NEW's comment anchors, each in order.

@@ -215,7 +215,9 @@ struct Tokenizer {
                     } else if curClass == .word && apostrophe {
                         joins = true
                     } else {
-                        joins = cls != .single && cls == curClass
+                        // Letters join into words; each whitespace character is a token of its own, so a
+                        // double space left by a removed word still pairs with one of the single ones.
+                        joins = cls == .word && curClass == .word
                     }
                     if !joins {
                         if curOpen {
