@@ -382,18 +382,18 @@ struct StoryComparer {
         guard regions.count >= 3 else { return false }
         for r in 1..<(regions.count - 1) where !regions[r].2 {
             let e = regions[r]
-            var length = 0
+            var length = 0, words = 0
             var foldable = true
             for k in e.0..<e.1 {
                 let t = v.tok(ops[k])
                 if ops[k].kind != .equal || t.kind == .mark || t.kind == .block || t.kind == .atom { foldable = false; break }
                 length += t.characterCount
+                if t.kind == .word { words += 1 }
             }
             guard foldable else { continue }
             let (d1, n1, w1) = sizes(regions[r - 1]), (d2, n2, w2) = sizes(regions[r + 1])
-            // dmp's semantic rule: no longer than the changes on either side (whitespace alone always folds).
             let spaceOnly = (e.0..<e.1).allSatisfy { v.tok(ops[$0]).kind == .space }
-            if Self.folds(length: length, spaceOnly: spaceOnly, left: (d1, n1, w1), right: (d2, n2, w2)) {
+            if Self.folds(length: length, words: words, spaceOnly: spaceOnly, left: (d1, n1, w1), right: (d2, n2, w2)) {
                 for k in e.0..<e.1 {
                     // Turned into a deletion of OLD's token and an insertion of NEW's; regroup orders them.
                     let o = ops[k]
@@ -405,10 +405,14 @@ struct StoryComparer {
         return changed
     }
 
-    /// Whether an equality of `length` characters (`spaceOnly`: all whitespace) between two change regions
-    /// (characters deleted, inserted, and words changed on each side) folds into them.
-    static func folds(length: Int, spaceOnly: Bool, left: (Int, Int, Int), right: (Int, Int, Int)) -> Bool {
-        spaceOnly || (length <= max(left.0, left.1) && length <= max(right.0, right.1))
+    /// Whether an equality of `length` characters and `words` words (`spaceOnly`: all whitespace) between two
+    /// change regions (characters deleted, inserted, and words changed on each side) folds into them: dmp's
+    /// semantic rule (no longer than either change), and fewer words than either change has or a quarter of
+    /// the two together, so one kept word between two one-word replacements stays
+    /// (`{~~buyer~>customer~~} within {~~thirty~>fourteen~~}`) while the stray common words of a rewritten
+    /// sentence still fold into one substitution.
+    static func folds(length: Int, words: Int, spaceOnly: Bool, left: (Int, Int, Int), right: (Int, Int, Int)) -> Bool {
+        spaceOnly || (length <= max(left.0, left.1) && length <= max(right.0, right.1) && (words < min(left.2, right.2) || 4 * words < left.2 + right.2))
     }
 
     /// In each change region, deletions first, then insertions and NEW's comment anchors, each in order.
@@ -790,8 +794,8 @@ struct StoryComparer {
         l.items = pairUp(a.items, b.items,
                          key: { s, item in s.keys.key(.blockQuote(item.map(Self.strippingComments))) },
                          paired: { s, x, y in s.compare(x, y) },
-                         deleted: { s, x in s.markedStory(x, inserted: false) },
-                         inserted: { s, y in s.markedStory(y, inserted: true) })
+                         deleted: { s, x in s.markedStory(x, inserted: false, wholeContainer: true) },
+                         inserted: { s, y in s.markedStory(y, inserted: true, wholeContainer: true) })
         return .list(l)
     }
 
@@ -891,12 +895,14 @@ struct StoryComparer {
 
     // MARK: Whole blocks inserted or deleted
 
-    /// A story marked wholly inserted or deleted: every paragraph's text, and every break but the last.
-    mutating func markedStory(_ blocks: [Block], inserted: Bool) -> [Block] {
+    /// A story marked wholly inserted or deleted: every paragraph's text, and every break but the last, or
+    /// with `wholeContainer` (a list item or quote that comes or goes whole) every break, so resolving the
+    /// marks empties the container and it goes (`ReviewTransform` removes emptied containers).
+    mutating func markedStory(_ blocks: [Block], inserted: Bool, wholeContainer: Bool = false) -> [Block] {
         var out: [Block] = []
         for (n, b) in blocks.enumerated() {
             guard var m = marked(b, inserted: inserted) else { continue }
-            if n == blocks.count - 1 || blocks[n + 1].paragraph == nil {
+            if !wholeContainer && (n == blocks.count - 1 || blocks[n + 1].paragraph == nil) {
                 switch m {
                 case .paragraph(var p): if p.markChange != nil { stats.paragraphMarkChanges -= 1 }; p.markChange = nil; m = .paragraph(p)
                 case .heading(let l, var p): if p.markChange != nil { stats.paragraphMarkChanges -= 1 }; p.markChange = nil; m = .heading(level: l, p)
@@ -950,9 +956,9 @@ struct StoryComparer {
                 stats.rowChanges += 1
             }
             return .table(t)
-        case .blockQuote(let c): return .blockQuote(markedStory(c, inserted: inserted))
+        case .blockQuote(let c): return .blockQuote(markedStory(c, inserted: inserted, wholeContainer: true))
         case .list(var l):
-            l.items = l.items.map { markedStory($0, inserted: inserted) }
+            l.items = l.items.map { markedStory($0, inserted: inserted, wholeContainer: true) }
             return .list(l)
         case .codeBlock, .raw, .thematicBreak:
             diagnostics.report(.compareUntrackedBlock,
