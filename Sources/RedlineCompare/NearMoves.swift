@@ -66,6 +66,7 @@ extension StoryComparer {
             }
         }
         var used = [Bool](repeating: false, count: dels.count)
+        var delWords: [[Int32]?] = Array(repeating: nil, count: dels.count)
         for ins in inss {
             var tally: [Int32: Int] = [:]
             var seen = Set<Int32>()
@@ -75,13 +76,27 @@ extension StoryComparer {
                 for d in list where !used[Int(d)] && dels[Int(d)].region != ins.region { tally[d, default: 0] += 1 }
             }
             guard !tally.isEmpty else { continue }
-            let candidates = tally.sorted { $0.value > $1.value || ($0.value == $1.value && $0.key < $1.key) }.prefix(Self.nearMoveCandidates)
+            // The few deleted spans sharing most of these words (ties: the earlier span).
+            var candidates: [(d: Int32, n: Int)] = []
+            for (d, n) in tally {
+                // Too different in length to agree on enough words.
+                let span = dels[Int(d)]
+                guard Double(min(span.words, ins.words)) >= Self.nearMoveAgreement * Double(max(span.words, ins.words)) else { continue }
+                candidates.append((d, n))
+                candidates.sort { $0.n > $1.n || ($0.n == $1.n && $0.d < $1.d) }
+                if candidates.count > Self.nearMoveCandidates { candidates.removeLast() }
+            }
+            guard !candidates.isEmpty else { continue }
+            let insWords = sortedWords(ops, v, ins)
             var best: (d: Int, pairs: [(Int, Int)], shared: Int)?
             for (d, _) in candidates {
                 let span = dels[Int(d)]
+                let needed = max(Int((Self.nearMoveAgreement * Double(max(span.words, ins.words))).rounded(.up)), options.minimumMoveWords)
+                // The words both spans hold (as multisets) bound what an LCS can match: a cheap test first.
+                if delWords[Int(d)] == nil { delWords[Int(d)] = sortedWords(ops, v, span) }
+                guard Self.multisetCommon(delWords[Int(d)]!, insWords) >= needed else { continue }
                 let (pairs, shared) = sharedRuns(ops, v, span, ins)
-                guard Double(shared) >= Self.nearMoveAgreement * Double(max(span.words, ins.words)),
-                      shared >= options.minimumMoveWords else { continue }
+                guard shared >= needed else { continue }
                 if best == nil || shared > best!.shared { best = (Int(d), pairs, shared) }
             }
             guard let b = best else { continue }
@@ -90,6 +105,24 @@ extension StoryComparer {
             moveCounter += 1
             for (x, y) in b.pairs { ops[x].move = id; ops[y].move = id }
         }
+    }
+
+    /// The span's word keys, sorted (with repeats).
+    func sortedWords(_ ops: [Op], _ v: TokenView, _ s: ChangeSpan) -> [Int32] {
+        var out: [Int32] = []
+        out.reserveCapacity(s.words)
+        for k in s.start..<s.end where v.tok(ops[k]).kind == .word { out.append(v.tok(ops[k]).key) }
+        out.sort()
+        return out
+    }
+
+    /// The size of the multiset intersection of two sorted arrays.
+    static func multisetCommon(_ x: [Int32], _ y: [Int32]) -> Int {
+        var i = 0, j = 0, n = 0
+        while i < x.count && j < y.count {
+            if x[i] == y[j] { n += 1; i += 1; j += 1 } else if x[i] < y[j] { i += 1 } else { j += 1 }
+        }
+        return n
     }
 
     /// The ops of a deleted and an inserted span that match (an LCS of their tokens), keeping only matched

@@ -199,7 +199,8 @@ struct StoryComparer {
 
     /// Where to cut two runs of paragraphs: (i, j) such that old[..<i] and new[..<j] are compared apart from
     /// the rest, at each paragraph pair whose words mostly agree (containment of hashed word sets at least
-    /// one half), found in order with a small look-ahead. The last cut is the end.
+    /// one half), found in order with a small look-ahead, and after each pair of paragraphs neither of which
+    /// agrees with any paragraph in the look-ahead. The last cut is the end.
     static func pairCuts(_ old: [Block], _ new: [Block]) -> [(Int, Int)] {
         let a = old.map(Self.wordHashes), b = new.map(Self.wordHashes)
         func similar(_ x: [UInt64], _ y: [UInt64]) -> Bool {
@@ -218,7 +219,13 @@ struct StoryComparer {
                     if ii < a.count && jj < b.count && similar(a[ii], b[jj]) { found = (ii, jj); break search }
                 }
             }
-            guard let (ii, jj) = found else { i += 1; j += 1; continue }
+            guard let (ii, jj) = found else {
+                // Neither paragraph has a partner near: they are a replacement of each other, compared as a
+                // piece of their own, so unrelated documents stay a chain of small pieces (linear work).
+                cuts.append((i + 1, j + 1))
+                i += 1; j += 1
+                continue
+            }
             // Cut after the pair: what came before it and the pair itself form one piece.
             cuts.append((ii + 1, jj + 1))
             i = ii + 1; j = jj + 1
