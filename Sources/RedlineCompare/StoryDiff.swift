@@ -635,7 +635,7 @@ struct StoryComparer {
             let tStore = op.kind == .delete ? oldSide : store
             // The common case: an equal text token inside one source run, formatted as the span before it.
             if op.kind == .equal, t.kind != .atom, t.kind != .mark, t.kind != .block, t.count == 1, v.oldTok(op).count == 1 {
-                let p = store.pieces[Int(t.first)]
+                let p = store.piece(of: t, 0)
                 let of = options.ignoreFormatting ? nil : oldSide.firstFormat(of: v.oldTok(op))
                 if p.start >= 0 {
                     if let sp = span, sp.run == p.run, sp.end == p.start, sp.old == of {

@@ -22,9 +22,9 @@ final class TokenStore {
     /// The token's text pieces (one run each, split where the formatting or link changes) or its atom's run.
     func runs(of t: Token) -> [Run] {
         var out: [Run] = []
-        out.reserveCapacity(Int(t.count))
-        for k in Int(t.first)..<Int(t.first + t.count) {
-            let p = pieces[k]
+        out.reserveCapacity(t.count)
+        for k in 0..<t.count {
+            let p = piece(of: t, k)
             var r = runs[Int(p.run)]
             if p.start >= 0, case .text(let s) = r.content {
                 let u = s.utf8
@@ -37,7 +37,12 @@ final class TokenStore {
     }
 
     /// The format of the token's first piece.
-    func firstFormat(of t: Token) -> TextFormat? { t.count > 0 ? runs[Int(pieces[Int(t.first)].run)].format : nil }
+    func firstFormat(of t: Token) -> TextFormat? { t.count > 0 ? runs[Int(piece(of: t, 0).run)].format : nil }
+
+    /// The token's `k`th piece: inline for a token of one piece, else in `pieces`.
+    @inline(__always) func piece(of t: Token, _ k: Int) -> Piece {
+        t.split ? pieces[Int(t.a) + k] : Piece(run: t.a, start: t.b, end: t.c)
+    }
     func props(of t: Token) -> ParagraphProps? { t.kind == .mark ? props[Int(t.extra)] : nil }
     func block(of t: Token) -> Block? { t.kind == .block && t.extra >= 0 ? blocks[Int(t.extra)] : nil }
 }
@@ -55,14 +60,36 @@ struct Piece {
 struct Token {
     enum Kind: UInt8 { case word, space, punct, atom, mark, block, comment }
     var kind: Kind
+    /// The token's pieces are in the store's `pieces` (`a` the first's index, `b` their count); else its one
+    /// piece is inline (`a` the run, `b` and `c` the UTF-8 offsets, -1 for an atom's whole run). Most tokens
+    /// are one piece, so the store keeps pieces only for the few that cross a run boundary.
+    var split = false
     /// Equal keys compare equal (text and link; the formatting is compared afterwards).
     var key: Int32
-    /// The token's pieces: `count` entries of the store's pieces from `first`.
-    var first: Int32 = 0
-    var count: Int32 = 0
-    /// A mark's properties or a block, by index in the store.
-    var extra: Int32 = -1
+    var a: Int32 = -1
+    var b: Int32 = 0
+    var c: Int32 = 0
     var chars: Int32 = 0
+
+    /// A text or atom token of one piece.
+    init(kind: Kind, key: Int32, piece: Piece, chars: Int32) {
+        self.kind = kind; self.key = key; a = piece.run; b = piece.start; c = piece.end; self.chars = chars
+    }
+
+    /// A token of several pieces: `count` of the store's pieces from `first`.
+    init(kind: Kind, key: Int32, first: Int32, count: Int32, chars: Int32) {
+        self.kind = kind; self.key = key; split = true; a = first; b = count; self.chars = chars
+    }
+
+    /// A paragraph break or block token: its properties or block by index in the store (-1: none).
+    init(kind: Kind, key: Int32, extra: Int32 = -1) {
+        self.kind = kind; self.key = key; a = extra
+    }
+
+    /// A mark's properties or a block, by index in the store.
+    var extra: Int32 { a }
+    /// How many pieces the token has (none for a break or block).
+    var count: Int { kind == .mark || kind == .block ? 0 : split ? Int(b) : 1 }
 
     var characterCount: Int { Int(chars) }
 }
@@ -161,7 +188,11 @@ struct Tokenizer {
                 }
             }
             let kind: Token.Kind = curClass == .word ? .word : curClass == .space ? .space : .punct
-            store.tokens.append(Token(kind: kind, key: Int32(keys.key(k)), first: firstPiece, count: n, chars: curChars))
+            if n == 1 {
+                store.tokens.append(Token(kind: kind, key: Int32(keys.key(k)), piece: store.pieces.removeLast(), chars: curChars))
+            } else {
+                store.tokens.append(Token(kind: kind, key: Int32(keys.key(k)), first: firstPiece, count: n, chars: curChars))
+            }
             firstPiece = Int32(store.pieces.count)
             curOpen = false
             curChars = 0
@@ -169,8 +200,7 @@ struct Tokenizer {
         }
         func atom(_ key: Int, _ keys: inout KeyTable, kind: Token.Kind = .atom) {
             closeToken(&keys)
-            store.pieces.append(Piece(run: runIndex, start: -1, end: -1))
-            store.tokens.append(Token(kind: kind, key: Int32(key), first: Int32(store.pieces.count - 1), count: 1, chars: 1))
+            store.tokens.append(Token(kind: kind, key: Int32(key), piece: Piece(run: runIndex, start: -1, end: -1), chars: 1))
             firstPiece = Int32(store.pieces.count)
         }
 
