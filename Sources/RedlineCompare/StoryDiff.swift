@@ -77,7 +77,7 @@ struct StoryComparer {
         defer { (oldStore, newStore) = saved }
         let oldKeys = old.map { keys.key(Self.strippingComments($0)) }
         let newKeys = new.map { keys.key(Self.strippingComments($0)) }
-        let matches = SequenceDiff.matches(oldKeys, newKeys, cap: 256)
+        let matches = Self.droppingCrossedAnchors(SequenceDiff.matches(oldKeys, newKeys, cap: 256), old, new)
         var ops: [Op] = []
         var out: [Block] = []
         // Each gap between equal blocks becomes an edit script; equal blocks are kept as they are.
@@ -102,6 +102,28 @@ struct StoryComparer {
         if options.detectMoves { findMoves(&ops, view) }
         build(ops, view, equalBlocks: pendingEqual, into: &out)
         return out
+    }
+
+    /// The equal-block matches without those an edited neighbour crossed: an equal paragraph with an unmatched
+    /// paragraph before it in OLD that agrees (by words, as `pairCuts` pairs) with an unmatched one after it in
+    /// NEW, or after it in OLD and before it in NEW, moved past that neighbour. Kept as an anchor it would tear
+    /// the neighbour into a deletion on one side and an insertion on the other; left to the gap, the neighbour
+    /// is edited in place and the unchanged paragraph shows as a move.
+    static func droppingCrossedAnchors(_ matches: [(Int, Int)], _ old: [Block], _ new: [Block]) -> [(Int, Int)] {
+        guard matches.count > 0, matches.count < old.count || matches.count < new.count else { return matches }
+        var oldMatched = [Bool](repeating: false, count: old.count), newMatched = [Bool](repeating: false, count: new.count)
+        for (i, j) in matches { oldMatched[i] = true; newMatched[j] = true }
+        func agree(_ i: Int, _ j: Int) -> Bool {
+            guard i >= 0, i < old.count, j >= 0, j < new.count, !oldMatched[i], !newMatched[j],
+                  old[i].paragraph != nil, new[j].paragraph != nil else { return false }
+            let x = wordHashes(old[i]), y = wordHashes(new[j])
+            let m = min(x.count, y.count)
+            return m > 0 && 2 * commonCount(x, y) >= m
+        }
+        return matches.filter { (i, j) in
+            guard old[i].paragraph != nil else { return true }
+            return !(agree(i - 1, j + 1) || agree(i + 1, j - 1))
+        }
     }
 
     static func strippingComments(_ b: Block) -> Block {
@@ -181,7 +203,7 @@ struct StoryComparer {
     private mutating func gapOps(_ old: [Block], _ new: [Block], followedByParagraph: Bool, into ops: inout [Op]) {
         // A long gap of paragraphs (every paragraph edited: no equal block to anchor on) is cut where
         // paragraphs pair by their words, so each piece is diffed on its own: work stays linear in the gap.
-        if old.count > 4 && new.count > 4 && old.allSatisfy({ $0.paragraph != nil }) && new.allSatisfy({ $0.paragraph != nil }) {
+        if old.count > 1 && new.count > 1 && old.allSatisfy({ $0.paragraph != nil }) && new.allSatisfy({ $0.paragraph != nil }) {
             let cuts = Self.pairCuts(old, new)
             if cuts.count > 1 {
                 var po = 0, pn = 0

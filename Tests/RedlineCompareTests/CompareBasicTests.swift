@@ -66,8 +66,10 @@ final class CompareBasicTests: XCTestCase {
 
     /// A paragraph moved with a word changed inside is one move, the changed words plain marks within it.
     func testMoveWithInnerEdits() {
-        let old = ["The treasurer presented the accounts for the past year and answered every question.", "The chair thanked the volunteers.", "The end."]
-        let new = ["The chair thanked the volunteers.", "The treasurer presented the audited accounts for the past year and answered each question.", "The end."]
+        let old = ["The treasurer presented the accounts for the past year and answered every question.", "The chair thanked the volunteers.",
+                   "The secretary read the letters.", "The end."]
+        let new = ["The chair thanked the volunteers.", "The secretary read the letters.",
+                   "The treasurer presented the audited accounts for the past year and answered each question.", "The end."]
         let (r, s) = Self.compared(old, new)
         XCTAssertEqual(s.moves, 1)
         var from = "", to = ""
@@ -82,6 +84,22 @@ final class CompareBasicTests: XCTestCase {
         XCTAssertTrue(to.contains("for the past year and answered"), to)
         let (_, off) = Self.compared(old, new, options: CompareOptions(detectMoves: false))
         XCTAssertEqual(off.moves, 0)
+    }
+
+    /// An unchanged paragraph moved past an edited neighbour is the move; the neighbour is edited in place.
+    func testUnchangedParagraphMovedPastAnEditedNeighbourIsTheMove() {
+        let (r, s) = Self.compared(["Alpha one two three four five six seven.", "Bravo eight nine ten eleven twelve thirteen.",
+                                    "The unchanged paragraph that moves down.", "Charlie fourteen fifteen sixteen seventeen."],
+                                   ["Alpha one two three four five six seven eight.", "The unchanged paragraph that moves down.",
+                                    "Bravo eight nine TEN eleven twelve thirteen.", "Charlie fourteen fifteen sixteen seventeen!"])
+        XCTAssertEqual(s.moves, 1)
+        var moved = ""
+        for b in r.blocks {
+            for run in b.paragraph?.content.runs ?? [] {
+                if case .move(let m) = run.change, m.side == .to, case .text(let t) = run.content { moved += t }
+            }
+        }
+        XCTAssertEqual(moved, "The unchanged paragraph that moves down.")
     }
 
     /// A sentence rewritten in place is not a move, however similar: the deletion and insertion are neighbours.
