@@ -34,11 +34,14 @@ extension RedlineCommand {
         @Option(name: .shortAndLong, help: "The output file, or - for standard output (default); a directory when comparing directories.")
         public var output: String = "-"
 
-        @Option(help: "Output format (default: from the output's extension, else md).")
+        @Option(name: [.customShort("t"), .long], help: "Output format (default: from the output's extension, else md).")
         public var to: String?
 
-        @Option(help: "Format of both inputs (default: from each input's extension).")
+        @Option(name: [.customShort("f"), .long], help: "Format of both inputs (default: from each input's extension).")
         public var from: String?
+
+        @Flag(name: [.customShort("s"), .long], help: "Accepted for pandoc compatibility: HTML output is always a standalone page.")
+        public var standalone = false
 
         @Option(help: "The author of the changes (default: $REDLINE_AUTHOR, $GIT_AUTHOR_NAME, $USER, else Redline).")
         public var author: String?

@@ -56,7 +56,7 @@ enum ReviewPage {
     :is(p,h1,h2,h3,h4,h5,h6,li).style-changed::after{content:"\\b6";color:var(--c,#6f42c1);border-bottom:2px dotted var(--c,#6f42c1);margin-left:.2em}
     body:not(.marked) .style-changed::after{display:none}
     @media print{@page{margin:16mm 12mm}nav#review{display:none}body{font-size:10.5pt}main{max-width:none;margin:0 15.5em 0 1.2em;padding:0}
-    aside.comment,aside.comment.placed{position:static;float:right;clear:right;width:14em;margin:0 -15.5em .4em 0;font-size:8pt;font-weight:normal;font-style:normal;text-align:left;text-indent:0;break-inside:avoid}}
+    aside.comment,aside.comment.placed{position:static;float:right;clear:right;width:14em;margin:0 -15.5em .4em 0;font-size:8pt;font-weight:normal;font-style:normal;text-align:left;text-indent:0}}
     """
 
     static let panel = """

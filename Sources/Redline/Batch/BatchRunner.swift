@@ -126,7 +126,7 @@ public enum Batch {
                                                diagnostics: diagnostics, outputPath: path))
                 }
                 try TeePipeline.run(source: &source, branches: &branches, readSide: readDiagnostics,
-                                    branchSides: branchDiagnostics)
+                                    branchSides: branchDiagnostics, finishTogether: options.to.batchWorker != nil)
             }
             for f in files { try f.commit() }
             record.status = .converted

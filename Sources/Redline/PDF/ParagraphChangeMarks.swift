@@ -24,7 +24,8 @@ public struct ParagraphChangeMarks: ChunkStage {
         }
     }
 
-    static func mark(_ paragraph: Paragraph) -> Paragraph {
+    /// `paragraph` with its marks appended.
+    public static func mark(_ paragraph: Paragraph) -> Paragraph {
         var p = paragraph
         if let sc = p.styleChange { p.content.append(.formatChange(FormatChange(change: sc.change, old: TextFormat()), [.text("¶")])) }
         switch p.markChange {
