@@ -143,6 +143,32 @@ final class PDFOutputTests: XCTestCase {
         }
     }
 
+    /// Raw HTML in a Markdown source is not run or shown by the browser that prints the PDF (its
+    /// scripts could rewrite the page or load local files); the rest of the document is.
+    func testRawHTMLIsNotRunByChromium() throws {
+        try require("chromium")
+        try require("pdftotext")
+        let input = tmp + "/raw.md"
+        try """
+        # Safe
+
+        Before {++kept++} text <span>INLINERAW</span> after.
+
+        <div>RAWBLOCK</div>
+
+        <script>document.body.textContent = 'INJECTED';</script>
+
+        The end.
+
+        """.write(toFile: input, atomically: true, encoding: .utf8)
+        let out = tmp + "/raw.pdf"
+        let r = try RedlineBinary.run(["convert", input, "-o", out, "--pdf-engine", "chromium"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let text = try text(ofPDF: out)
+        XCTAssertTrue(text.contains("kept") && text.contains("The end."), text)
+        for raw in ["INJECTED", "RAWBLOCK"] { XCTAssertFalse(text.contains(raw), text) }
+    }
+
     /// A paragraph-format change and an inserted and a deleted paragraph break each show a pilcrow in
     /// the PDF, with either engine; DOCX output gets no pilcrow (the mark is for the rendering only).
     func testParagraphChangesAreMarkedInThePDFOnly() throws {

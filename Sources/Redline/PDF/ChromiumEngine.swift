@@ -60,6 +60,10 @@ public struct ChromiumEngine: PDFRenderer {
             let target = try browser.call("Target.createTarget", ["url": "about:blank"])["targetId"] as? String ?? ""
             session = try browser.call("Target.attachToTarget", ["targetId": target, "flatten": true])["sessionId"] as? String ?? ""
             _ = try browser.call("Page.enable", [:], session: session)
+            // The page loads nothing from the network (its pictures are embedded): block it all the same.
+            _ = try browser.call("Network.enable", [:], session: session)
+            _ = try browser.call("Network.setBlockedURLs", ["urls": ["http://*", "https://*", "ws://*", "wss://*", "ftp://*"]],
+                                 session: session)
         } catch {
             return pages.map { _ in .failure(Self.failed(error)) }
         }

@@ -65,7 +65,8 @@ struct PDFSink: ChunkSink {
             html.embedMedia = true
             html.mediaOutput = nil
             page = try TemporaryPage(suffix: ".html")
-            chain = StageChain(stages: [], sink: try HTMLWriter().sink(to: page.output, options: html, diagnostics: diagnostics))
+            chain = StageChain(stages: [DropRawContent()],
+                               sink: try HTMLWriter().sink(to: page.output, options: html, diagnostics: diagnostics))
         } else {
             page = try TemporaryPage(suffix: ".docx")
             let sink = try DOCXWriter().sink(to: page.output, options: options, diagnostics: diagnostics)
