@@ -310,6 +310,29 @@ final class PDFOutputTests: XCTestCase {
         }
     }
 
+    /// Without Chromium (a PATH holding only a stand-in `soffice`), LibreOffice renders the PDF and a
+    /// document with comments gets the warning that they are at their anchors; one without does not.
+    func testWithoutChromiumLibreOfficeRendersAndWarnsAboutComments() throws {
+        let bin = tmp + "/bin"
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        try """
+        #!/bin/sh
+        while [ "$1" != "--outdir" ]; do shift; done
+        out="$2"; shift 2; /bin/mkdir -p "$out"
+        for f in "$@"; do n="${f##*/}"; n="${n%.docx}"; printf '%%PDF-1.4\n%%%%%s\n%%%%EOF\n' "stand-in LibreOffice output, long enough to pass the length check" > "$out/$n.pdf"; done
+        """.write(toFile: bin + "/soffice", atomically: true, encoding: .utf8)
+        chmod(bin + "/soffice", 0o755)
+        for (text, warned) in [("Hello {==world==}{>>Ann: why?<<}.\n", true), ("Hello {++world++}.\n", false)] {
+            let input = tmp + "/in.md"
+            try text.write(toFile: input, atomically: true, encoding: .utf8)
+            let r = try RedlineBinary.run(["/usr/bin/env", "PATH=\(bin)", RedlineBinary.executable,
+                                           "convert", input, "-o", tmp + "/out.pdf"], raw: true)
+            XCTAssertEqual(r.status, 0, r.stderr)
+            XCTAssertTrue(FileManager.default.contents(atPath: tmp + "/out.pdf")?.starts(with: Data("%PDF-".utf8)) ?? false)
+            XCTAssertEqual(r.stderr.contains("pdf.comments-at-anchors"), warned, r.stderr)
+        }
+    }
+
     func testAnEngineThatWritesNoValidPDFLeavesNoOutput() throws {
         let fake = tmp + "/soffice-broken"
         // Writes a truncated "PDF" for every document, as a crashing engine might.

@@ -27,19 +27,24 @@ public struct PDFWriter: FormatWriter {
 
     /// A sink that writes the PDF into `output` at `finish`; throws at once when the engine is missing.
     public func sink(to output: any ByteOutput, options: WriteOptions, diagnostics: Diagnostics) throws -> any ChunkSink {
+        let (engine, fallback) = try Self.engine(for: options)
+        var sink = try PDFSink(output: output, engine: engine, options: options, diagnostics: diagnostics)
+        sink.warnCommentsAtAnchors = fallback
+        return sink
+    }
+
+    /// The engine `options` ask for (`pdfEngine`), or without a choice Chromium when there is one, else
+    /// LibreOffice (`fallback`: comments then cannot go in the margin). Throws one error naming what to
+    /// install when the engine is missing.
+    static func engine(for options: WriteOptions,
+                       environment: [String: String] = ProcessInfo.processInfo.environment) throws -> (any PDFRenderer, fallback: Bool) {
         switch options.pdfEngine {
-        case .chromium?:
-            return try PDFSink(output: output, engine: ChromiumEngine.locate(), options: options, diagnostics: diagnostics)
-        case .libreoffice?:
-            return try PDFSink(output: output, engine: PDFEngine.locate(), options: options, diagnostics: diagnostics)
+        case .chromium?: return (try ChromiumEngine.locate(environment: environment), false)
+        case .libreoffice?: return (try PDFEngine.locate(environment: environment), false)
         case nil:
-            if let chromium = try? ChromiumEngine.locate() {
-                return try PDFSink(output: output, engine: chromium, options: options, diagnostics: diagnostics)
-            }
-            guard let soffice = try? PDFEngine.locate() else { throw RedlineError.io(Self.installHint) }
-            var sink = try PDFSink(output: output, engine: soffice, options: options, diagnostics: diagnostics)
-            sink.warnCommentsAtAnchors = true
-            return sink
+            if let chromium = try? ChromiumEngine.locate(environment: environment) { return (chromium, false) }
+            guard let soffice = try? PDFEngine.locate(environment: environment) else { throw RedlineError.io(installHint) }
+            return (soffice, true)
         }
     }
 }
