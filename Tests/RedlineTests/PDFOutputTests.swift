@@ -333,6 +333,27 @@ final class PDFOutputTests: XCTestCase {
         }
     }
 
+    /// A Chromium that exits at once, or one that never answers (killed at the time limit): one error
+    /// for the file, exit status 1, no output.
+    func testABrokenOrHangingChromiumLeavesNoOutput() throws {
+        let input = tmp + "/in.md"
+        try "Hello {++world++}.\n".write(toFile: input, atomically: true, encoding: .utf8)
+        for (name, script, expected) in [("exits", "#!/bin/sh\nexit 3\n", "Chromium exited before answering"),
+                                         ("hangs", "#!/bin/sh\nexec /bin/sleep 60\n", "did not finish within 2 s")] {
+            let fake = tmp + "/chromium-\(name)"
+            try script.write(toFile: fake, atomically: true, encoding: .utf8)
+            chmod(fake, 0o755)
+            let started = Date()
+            let r = try RedlineBinary.run(["/usr/bin/env", "REDLINE_CHROMIUM=\(fake)", "REDLINE_PDF_TIMEOUT=2", RedlineBinary.executable,
+                                           "convert", input, "-o", tmp + "/out.pdf", "--pdf-engine", "chromium"], raw: true)
+            XCTAssertEqual(r.status, 1, r.stderr)
+            XCTAssertTrue(r.stderr.contains(expected), r.stderr)
+            XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, r.stderr)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: tmp + "/out.pdf"))
+            XCTAssertLessThan(Date().timeIntervalSince(started), 50, "the hanging engine is killed, not waited for")
+        }
+    }
+
     func testAnEngineThatWritesNoValidPDFLeavesNoOutput() throws {
         let fake = tmp + "/soffice-broken"
         // Writes a truncated "PDF" for every document, as a crashing engine might.
