@@ -207,7 +207,12 @@ final class DevToolsPipe {
         while sent < bytes.count {
             let n = bytes[sent...].withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { dead = true; throw RedlineError.io("Chromium stopped (\(String(cString: strerror(errno))))") }
+            guard n > 0 else {
+                dead = true
+                let e = errno
+                throw RedlineError.io(e == EPIPE || e == ECONNRESET ? "Chromium exited before answering"
+                                                                   : "Chromium stopped (\(String(cString: strerror(e))))")
+            }
             sent += n
         }
         return nextID
