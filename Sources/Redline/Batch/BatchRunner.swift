@@ -53,9 +53,12 @@ public enum Batch {
         let fingerprint = options.fingerprint
         let group = DispatchGroup()
         var workers: [StackThread] = []
-        for _ in 0..<min(max(options.jobs, options.to.batchWidth ?? 0), max(jobs.count, 1)) {
+        // Every worker joins (a PDF render queue) before any starts, so the first to finish cannot take
+        // itself for the only one and start an engine run without the others.
+        let width = min(max(options.jobs, options.to.batchWidth ?? 0), max(jobs.count, 1))
+        let leaves = (0..<width).map { _ in options.to.batchWorker?() }
+        for done in leaves {
             group.enter()
-            let done = options.to.batchWorker?()
             let work: @Sendable () -> Void = {
                 while let i = state.take() {
                     let record = execute(jobs[i], options: options, fingerprint: fingerprint, journal: journal)
@@ -129,7 +132,7 @@ public enum Batch {
                                                diagnostics: diagnostics, outputPath: path))
                 }
                 try TeePipeline.run(source: &source, branches: &branches, readSide: readDiagnostics,
-                                    branchSides: branchDiagnostics)
+                                    branchSides: branchDiagnostics, finishTogether: options.to.batchWorker != nil)
             }
             for f in files { try f.commit() }
             record.status = .converted
