@@ -180,7 +180,7 @@ extension RTFParser {
         stories[s].text.removeAll(keepingCapacity: true)
         let link = stories[s].link
         let (format, change) = textFormat(stories[s].format, link: link)
-        let run = Run(.text(str), format: format, link: link, change: change)
+        let run = Run(.text(str), format: format, link: link, change: numbered(change, story: s))
         stories[s].runs.append(consume run)
     }
 
@@ -196,7 +196,7 @@ extension RTFParser {
         let s = state.story
         flushRun(s)
         let (format, change) = textFormat(state.char, link: currentLink())
-        stories[s].runs.append(Run(.lineBreak, format: format, link: currentLink(), change: change))
+        stories[s].runs.append(Run(.lineBreak, format: format, link: currentLink(), change: numbered(change, story: s)))
         if case .none = stories[s].lastTextPara { stories[s].lastTextPara = state.para }
     }
 
@@ -351,7 +351,7 @@ extension RTFParser {
         flushRun(s)
         let link = currentLink()
         let (_, change) = textFormat(state.char, link: link)
-        stories[s].runs.append(Run(.atom(.image(image)), link: link, change: change))
+        stories[s].runs.append(Run(.atom(.image(image)), link: link, change: numbered(change, story: s)))
         if s == 0 { bodyStarted = true }
     }
 }

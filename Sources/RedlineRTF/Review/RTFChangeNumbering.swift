@@ -1,0 +1,80 @@
+import RedlineCore
+
+/// The ids of RTF tracked changes, which RTF does not write: "1", "2"... in reading order, one per revision
+/// span. The reader (for the model: `redline changes`, `ReviewTransform`) and `RTFReviewRewriter` (review in
+/// place) both number through this type, so `--accept id=N` selects the same text on either path.
+///
+/// A span is the run of content of one story, within one paragraph, whose revision (insertion or deletion,
+/// author, date) stays the same; a deletion and an insertion next to each other by the same author at the
+/// same date share an id, as the model pairs them into one substitution. A revised paragraph mark (at `\par`,
+/// or at a cell or row end that closes a paragraph) is a change of its own. Content without a revision ends
+/// the span.
+struct RTFChangeNumbering {
+    struct Key: Equatable {
+        var deletion: Bool
+        var author: String?
+        var date: String?
+    }
+
+    private var next = 1
+    /// The open span of each story (stories nest: main text 0, a note or annotation inside it 1...).
+    private var open: [(key: Key, id: String)?] = []
+
+    init() {}
+
+    /// The id of content in `story` with revision `key` (nil: no revision, which ends the span).
+    mutating func content(story: Int, key: Key?) -> String? {
+        while open.count <= story { open.append(nil) }
+        guard let key else { open[story] = nil; return nil }
+        if let o = open[story], o.key.author == key.author, o.key.date == key.date {
+            open[story] = (key, o.id)
+            return o.id
+        }
+        let id = String(next)
+        next += 1
+        open[story] = (key, id)
+        return id
+    }
+
+    /// The id `content(story:key:)` would give, without moving on.
+    func peek(story: Int, key: Key?) -> String? {
+        guard let key else { return nil }
+        if story < open.count, let o = open[story], o.key.author == key.author, o.key.date == key.date { return o.id }
+        return String(next)
+    }
+
+    /// The end of a paragraph in `story`: a fresh id when its mark is revised (nil otherwise); the span ends.
+    mutating func paragraphEnd(story: Int, revised: Bool) -> String? {
+        if story < open.count { open[story] = nil }
+        guard revised else { return nil }
+        defer { next += 1 }
+        return String(next)
+    }
+}
+
+extension RTFParser {
+    /// `change` with its id (see `RTFChangeNumbering`), for a run added to story `story`.
+    func numbered(_ change: RunChange?, story: Int) -> RunChange? {
+        switch change {
+        case .insertion(var c)?:
+            c.id = changeNumbering.content(story: story, key: .init(deletion: false, author: c.author, date: c.date))
+            return .insertion(c)
+        case .deletion(var c)?:
+            c.id = changeNumbering.content(story: story, key: .init(deletion: true, author: c.author, date: c.date))
+            return .deletion(c)
+        default:
+            _ = changeNumbering.content(story: story, key: nil)
+            return change
+        }
+    }
+
+    /// The paragraph mark change `mark` with its id; ends the story's span.
+    func numbered(_ mark: ParagraphMarkChange?, story: Int) -> ParagraphMarkChange? {
+        let id = changeNumbering.paragraphEnd(story: story, revised: mark != nil)
+        switch mark {
+        case .inserted(var c)?: c.id = id; return .inserted(c)
+        case .deleted(var c)?: c.id = id; return .deleted(c)
+        case nil: return nil
+        }
+    }
+}
