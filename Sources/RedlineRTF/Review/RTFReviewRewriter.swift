@@ -143,6 +143,12 @@ struct RTFReviewRewriter {
         case .plain:
             cur.input = RTFRevisionState()
             cur.hidden = false
+            // Revision words held before `\plain` served only content that was left out: they go.
+            if pendingHasRevision && !review.keepsAllChanges {
+                pendingAll.removeAll(keepingCapacity: true)
+                pendingHasRevision = false
+                changed = true
+            }
             hold(lexer.raw)
             pendingP = RTFRevisionState()
             pendingBase = RTFRevisionState()
