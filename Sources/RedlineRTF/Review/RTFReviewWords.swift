@@ -7,7 +7,8 @@ enum RTFReviewWord {
     case propertyRevision(ChangeKindTag, isAuthor: Bool)
     case plain, hidden, uc, ansicpg, bin
     case par
-    /// `\cell`, `\nestcell`, `\row`, `\nestrow`: close the paragraph before them (the reader's rule).
+    /// `\cell`, `\nestcell`, `\row`, `\nestrow`, `\sect`: close the paragraph before them when it has content
+    /// (the reader's rule), and are never left out.
     case cellEnd
     /// A character of body text (`\tab`, `\emdash`, `\line`, `\u`...).
     case character
@@ -48,7 +49,7 @@ enum RTFReviewWord {
         add(["ansicpg"], .ansicpg)
         add(["bin"], .bin)
         add(["par"], .par)
-        add(["cell", "nestcell", "row", "nestrow"], .cellEnd)
+        add(["cell", "nestcell", "row", "nestrow", "sect"], .cellEnd)
         add(["tab", "emdash", "endash", "bullet", "lquote", "rquote", "ldblquote", "rdblquote", "emspace", "enspace",
              "qmspace", "zwj", "zwnj", "ltrmark", "rtlmark", "zwbo", "zwnbo", "line", "u"], .character)
         add(["chftn", "chdate", "chtime", "chpgn"], .uncountedCharacter)
@@ -71,12 +72,8 @@ enum RTFReviewWord {
              "fldinst", "objdata", "shpinst", "picprop", "listtext", "pntext", "pn", "atnid", "atnauthor",
              "atnref", "atnparent", "atndate", "header", "headerl", "headerr", "headerf", "footer", "footerl",
              "footerr", "footerf", "ftnsep", "ftnsepc", "ftncn", "aftnsep", "aftnsepc", "aftncn", "xe", "tc", "txe",
-             "rxe", "bkmkstart", "bkmkend", "filetbl", "rsidtbl", "themedata", "colorschememapping", "latentstyles",
-             "datastore", "xmlnstbl", "generator", "mmathPr", "pgdsctbl", "comment", "private", "template",
-             "docvar", "fchars", "lchars", "pnseclvl", "pntxta", "pntxtb", "falt", "panose", "fontemb", "fontfile",
-             "background", "pgptbl", "protusertbl", "stylesheetdummy", "printim", "buptim", "atntime", "atnicn",
-             "htmltag", "mhtmltag", "wgrffmtfilter", "sp", "sn", "sv", "keycode", "formfield", "datafield",
-             "operator", "doccomm"], .destination)
+             "rxe", "sp", "sn", "sv", "nonesttables", "nesttableprops"], .destination)
+        add(RTFKeyword.skippedDestinations, .destination)
         return t
     }()
 }
