@@ -72,7 +72,12 @@ struct RTFReviewRewriter {
             let t = try lexer.next()
             if t.kind == .end { break }
             if buffered != nil { try buffer(t); continue }
-            if t.kind == .binary { hold(lexer.raw); continue }
+            if t.kind == .binary {
+                // `\bin` data is written as it comes (after the held words, its `\bin N` among them).
+                try sync(neutral: true)
+                write(lexer.raw, isText: false)
+                continue
+            }
             if opening != nil {
                 if t.kind == .ignorable || (t.kind == .symbol && t.symbol == UInt8(ascii: "*")) {
                     opening!.append(contentsOf: lexer.raw)
@@ -82,6 +87,8 @@ struct RTFReviewRewriter {
                 if buffered != nil { continue }
             }
             try token(t)
+            // A long run of control words without content or a brace is written out (memory stays flat).
+            if pendingKept.count > 1 << 16 { try sync(neutral: true) }
         }
         if let o = opening { hold(o); opening = nil }
         try sync(neutral: true)
