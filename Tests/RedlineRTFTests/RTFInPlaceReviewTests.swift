@@ -154,6 +154,20 @@ final class RTFInPlaceReviewTests: XCTestCase {
             let input = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
             XCTAssertEqual(try Self.inPlace(path, ReviewOptions(comments: .keep)), input, path)
         }
+        // Files without changes or comments are copied whole whatever the decision (`\u8211-` stays as it is).
+        var copied = 0
+        for path in RTFTestSupport.corpusRTFs() + [RTFTestSupport.repository.appendingPathComponent("Corpus/rtf/scrivener-manuscript.rtf").path] {
+            let input = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+            let s = Self.text(input)
+            guard !["\\revised", "\\deleted", "\\annotation", "\\crauth", "\\atrfstart"].contains(where: { s.contains($0) }) else { continue }
+            XCTAssertEqual(try Self.inPlace(path, ReviewOptions(changes: .accept)), input, path)
+            copied += 1
+        }
+        XCTAssertGreaterThanOrEqual(copied, 20)
+        let dash = "{\\rtf1\\ansi packages\\u8211-typically {\\revised\\revauth1 x}\\par}"
+        var out: [UInt8] = []
+        try RTFInPlaceReview.apply(.bytes(Array(dash.utf8)), review: ReviewOptions(changes: .accept)) { out += $0 }
+        XCTAssertEqual(Self.text(out), "{\\rtf1\\ansi packages\\u8211-typically {x}\\par}")
     }
 
     // MARK: Selective review

@@ -34,7 +34,9 @@ struct RTFReviewRewriter {
     private var stack: [Frame] = []
     private var cur = Frame()
     private var out: [UInt8] = []
-    private var tailNeedsDelimiter = false
+    private var tailNeedsDelimiter = (false, false)
+    /// Something was left out since the last text written (only then can a control word lose its delimiter).
+    private var broken = false
 
     // Words held until content decides them.
     private var pendingKept: [UInt8] = []
@@ -155,6 +157,7 @@ struct RTFReviewRewriter {
                 pendingAll.removeAll(keepingCapacity: true)
                 pendingHasRevision = false
                 changed = true
+                broken = true
             }
             hold(lexer.raw)
             pendingP = RTFRevisionState()
@@ -397,7 +400,7 @@ struct RTFReviewRewriter {
                 write(pendingAll, isText: false)
                 cur.output = pendingP
             } else {
-                if pendingHasRevision { changed = true }
+                if pendingHasRevision { changed = true; broken = true }
                 write(pendingKept, isText: false)
                 cur.output = pendingBase
             }
@@ -425,34 +428,42 @@ struct RTFReviewRewriter {
     /// Leaves the current token out.
     private mutating func drop() {
         changed = true
+        broken = true
     }
 
     private mutating func write(_ bytes: [UInt8], isText: Bool) {
         guard !cur.muted, !bytes.isEmpty else { return }
         // Text right after a control word without its delimiter (the words between were left out) gets one.
-        if isText && needsDelimiter(before: bytes[0]) { out.append(UInt8(ascii: " ")) }
+        if isText {
+            if broken && needsDelimiter(before: bytes[0]) { out.append(UInt8(ascii: " ")) }
+            broken = false
+        }
         out.append(contentsOf: bytes)
     }
 
-    /// Whether text starting with `first` would be read as part of a control word the output ends with.
+    /// Whether text starting with `first` would be read as part of a control word the output ends with
+    /// (its letters, its number, its sign or its delimiter).
     private func needsDelimiter(before first: UInt8) -> Bool {
         let isLetter = (first | 0x20) >= 97 && (first | 0x20) <= 122
         guard isLetter || (first >= 48 && first <= 57) || first == 32 || first == UInt8(ascii: "-") else { return false }
-        guard !out.isEmpty else { return tailNeedsDelimiter }
-        return Self.endsWithBareWord(out)
+        let (bare, number) = out.isEmpty ? tailNeedsDelimiter : Self.endsWithBareWord(out)
+        return bare && !(number && first == UInt8(ascii: "-"))
     }
 
-    private static func endsWithBareWord(_ b: [UInt8]) -> Bool {
+    /// Whether `b` ends with a control word without delimiter, and whether that word has a number.
+    private static func endsWithBareWord(_ b: [UInt8]) -> (Bool, Bool) {
         var i = b.count - 1
+        let digitsEnd = i
         while i >= 0 && b[i] >= 48 && b[i] <= 57 { i -= 1 }
+        let number = i < digitsEnd
         if i >= 0 && b[i] == UInt8(ascii: "-") { i -= 1 }
         let lettersEnd = i
         while i >= 0 && ((b[i] | 0x20) >= 97 && (b[i] | 0x20) <= 122) { i -= 1 }
-        guard i < lettersEnd, i >= 0, b[i] == UInt8(ascii: "\\") else { return false }
+        guard i < lettersEnd, i >= 0, b[i] == UInt8(ascii: "\\") else { return (false, false) }
         // An escaped backslash (`\\`) before the letters makes them text.
         var slashes = 0
         while i >= 0 && b[i] == UInt8(ascii: "\\") { slashes += 1; i -= 1 }
-        return slashes % 2 == 1
+        return (slashes % 2 == 1, number)
     }
 
     private mutating func flush(force: Bool) throws {
