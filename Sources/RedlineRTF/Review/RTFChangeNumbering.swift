@@ -6,7 +6,9 @@ import RedlineCore
 ///
 /// A span is the run of content of one story, within one paragraph, whose revision (insertion or deletion,
 /// author, date) stays the same; a deletion and an insertion next to each other by the same author at the
-/// same date share an id, as the model pairs them into one substitution. A revised paragraph mark (at `\par`,
+/// same date share an id, as the model pairs them into one substitution. Text marked both inserted and
+/// deleted (one reviewer's insertion another deleted) has two ids, its insertion's and its deletion's (the
+/// reader nests the deletion in the insertion). A revised paragraph mark (at `\par`,
 /// or at a cell or row end that closes a paragraph) is a change of its own. Content without a revision ends
 /// the span.
 struct RTFChangeNumbering {
@@ -14,11 +16,13 @@ struct RTFChangeNumbering {
         var deletion: Bool
         var author: String?
         var date: String?
+        /// For deleted text that was inserted: who inserted it, and when.
+        var inserted: Change?
     }
 
     private var next = 1
     /// The open span of each story (stories nest: main text 0, a note or annotation inside it 1...).
-    private var open: [(key: Key, id: String)?] = []
+    private var open: [(key: Key, id: String, insertion: String?)?] = []
 
     init() {}
 
@@ -26,21 +30,33 @@ struct RTFChangeNumbering {
     mutating func content(story: Int, key: Key?) -> String? {
         while open.count <= story { open.append(nil) }
         guard let key else { open[story] = nil; return nil }
-        if let o = open[story], o.key.author == key.author, o.key.date == key.date {
-            open[story] = (key, o.id)
+        if let o = open[story], o.key.author == key.author, o.key.date == key.date, o.key.inserted == key.inserted {
+            open[story] = (key, o.id, o.insertion)
             return o.id
+        }
+        var insertion: String?
+        if key.inserted != nil {
+            insertion = String(next)
+            next += 1
         }
         let id = String(next)
         next += 1
-        open[story] = (key, id)
+        open[story] = (key, id, insertion)
         return id
     }
 
-    /// The id `content(story:key:)` would give, without moving on.
-    func peek(story: Int, key: Key?) -> String? {
-        guard let key else { return nil }
-        if story < open.count, let o = open[story], o.key.author == key.author, o.key.date == key.date { return o.id }
-        return String(next)
+    /// The id of the insertion around the current deleted text of `story` (see `Key.inserted`).
+    func insertionID(story: Int) -> String? {
+        story < open.count ? open[story]?.insertion : nil
+    }
+
+    /// The ids `content(story:key:)` and `insertionID(story:)` would give, without moving on.
+    func peek(story: Int, key: Key?) -> (id: String?, insertion: String?) {
+        guard let key else { return (nil, nil) }
+        if story < open.count, let o = open[story], o.key.author == key.author, o.key.date == key.date,
+           o.key.inserted == key.inserted { return (o.id, o.insertion) }
+        if key.inserted != nil { return (String(next + 1), String(next)) }
+        return (String(next), nil)
     }
 
     /// The end of a paragraph in `story`: a fresh id when its mark is revised (nil otherwise); the span ends.
@@ -53,14 +69,19 @@ struct RTFChangeNumbering {
 }
 
 extension RTFParser {
-    /// `change` with its id (see `RTFChangeNumbering`), for a run added to story `story`.
-    func numbered(_ change: RunChange?, story: Int) -> RunChange? {
+    /// `change` with its id (see `RTFChangeNumbering`), for a run added to story `story`; `marks` when the
+    /// run is text, whose deletion nests in the insertion when it has both marks.
+    func numbered(_ change: RunChange?, story: Int, marks: CharFormat? = nil) -> RunChange? {
         switch change {
         case .insertion(var c)?:
             c.id = changeNumbering.content(story: story, key: .init(deletion: false, author: c.author, date: c.date))
             return .insertion(c)
         case .deletion(var c)?:
-            c.id = changeNumbering.content(story: story, key: .init(deletion: true, author: c.author, date: c.date))
+            var inserted: Change?
+            if let m = marks, m.revised {
+                inserted = Change(author: revisionAuthor(m.revisionAuthor), date: formats.date(m.revisionDate))
+            }
+            c.id = changeNumbering.content(story: story, key: .init(deletion: true, author: c.author, date: c.date, inserted: inserted))
             return .deletion(c)
         default:
             _ = changeNumbering.content(story: story, key: nil)

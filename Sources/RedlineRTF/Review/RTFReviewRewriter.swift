@@ -196,7 +196,7 @@ struct RTFReviewRewriter {
         case .footnote:
             if cur.body {
                 // The note reference is body content of the story around the note.
-                try content(counted: true, emit: false)
+                try content(counted: true, emit: false, nested: false)
                 cur.story += 1
                 startStory()
             }
@@ -282,14 +282,22 @@ struct RTFReviewRewriter {
 
     /// Body content (text, a character, a picture, a note reference): left out when its change goes,
     /// written after the held words otherwise.
-    private mutating func content(counted: Bool, isText: Bool = false, emit: Bool = true) throws {
+    /// `nested`: text and line breaks, whose deletion nests in their insertion when they have both marks
+    /// (pictures and note references have the deletion only, as the reader reads them).
+    private mutating func content(counted: Bool, isText: Bool = false, emit: Bool = true, nested: Bool = true) throws {
         guard cur.body else {
             try sync(neutral: true)
             write(lexer.raw, isText: isText)
             return
         }
-        let id: String? = counted && !cur.hidden ? count() : nil
-        let (state, removed) = desired(cur.input, id: id, kind: nil)
+        var ids: (id: String?, insertion: String?) = (nil, nil)
+        if counted && !cur.hidden {
+            ids.id = count(nested: nested)
+            ids.insertion = numbering.insertionID(story: cur.story)
+        } else {
+            ids = numbering.peek(story: cur.story, key: numberingKey(cur.input, nested: nested))
+        }
+        let (state, removed) = desired(cur.input, id: ids.id, kind: nil, insertionID: nested ? ids.insertion : nil, nested: nested)
         if !emit {
             if removed { return }
             try sync(state)
@@ -301,9 +309,9 @@ struct RTFReviewRewriter {
     }
 
     /// Numbers counted body content (the reader's runs) and notes that the paragraph has some.
-    private mutating func count() -> String? {
+    private mutating func count(nested: Bool = false) -> String? {
         contentInParagraph[cur.story] = true
-        return numbering.content(story: cur.story, key: numberingKey(cur.input))
+        return numbering.content(story: cur.story, key: numberingKey(cur.input, nested: nested))
     }
 
     private mutating func paragraphMark() throws {
@@ -323,8 +331,10 @@ struct RTFReviewRewriter {
         return nil
     }
 
-    private func numberingKey(_ s: RTFRevisionState) -> RTFChangeNumbering.Key? {
-        revisionKey(s).map { .init(deletion: $0.deletion, author: $0.author, date: $0.date) }
+    private func numberingKey(_ s: RTFRevisionState, nested: Bool = false) -> RTFChangeNumbering.Key? {
+        guard let k = revisionKey(s) else { return nil }
+        let inserted = nested && s.deleted && s.revised ? Change(author: author(s.revauth), date: dateFromDTTM(s.revdttm)) : nil
+        return .init(deletion: k.deletion, author: k.author, date: k.date, inserted: inserted)
     }
 
     /// True when content in state `s` goes (whatever its id: for objects and notes, whose id the group's
@@ -332,16 +342,24 @@ struct RTFReviewRewriter {
     private func removes(_ s: RTFRevisionState) -> Bool {
         guard let k = revisionKey(s) else { return false }
         let d = review.decision(for: ChangeInfo(kind: k.deletion ? .deletion : .insertion,
-                                                change: Change(author: k.author, date: k.date, id: numbering.peek(story: cur.story, key: numberingKey(s)))))
+                                                change: Change(author: k.author, date: k.date, id: numbering.peek(story: cur.story, key: numberingKey(s)).id)))
         return k.deletion ? d == .accept : d == .reject
     }
 
     /// The revision state the output should have for content in input state `s` with change id `id`
     /// (`kind` nil: inserted or deleted text; `.paragraph`: a paragraph mark), and whether the content goes.
-    private func desired(_ s: RTFRevisionState, id: String?, kind: ChangeKind?) -> (state: RTFRevisionState, removed: Bool) {
+    private func desired(_ s: RTFRevisionState, id: String?, kind: ChangeKind?, insertionID: String? = nil,
+                         nested: Bool = false) -> (state: RTFRevisionState, removed: Bool) {
         var d = s.normalized
         var removed = false
-        if let k = revisionKey(s) {
+        if nested && kind == nil && s.deleted && s.revised {
+            // Inserted, then deleted: two changes. It goes when its insertion is rejected or its deletion accepted.
+            let ins = review.decision(for: ChangeInfo(kind: .insertion, change: Change(author: author(s.revauth), date: dateFromDTTM(s.revdttm), id: insertionID)))
+            let del = review.decision(for: ChangeInfo(kind: .deletion, change: Change(author: author(s.revauthdel), date: dateFromDTTM(s.revdttmdel), id: id)))
+            if ins != .keep { d.revised = false; d.revauth = 0; d.revdttm = 0 }
+            if del != .keep { d.deleted = false; d.revauthdel = 0; d.revdttmdel = 0 }
+            removed = ins == .reject || del == .accept
+        } else if let k = revisionKey(s) {
             let info = ChangeInfo(kind: kind ?? (k.deletion ? .deletion : .insertion), change: Change(author: k.author, date: k.date, id: id))
             let decision = review.decision(for: info)
             if decision != .keep {
@@ -421,8 +439,9 @@ struct RTFReviewRewriter {
     /// current state would get.
     private mutating func sync(neutral: Bool, synthesize: Bool = true) throws {
         guard pendingActive || synthesize else { return }
-        let id = numbering.peek(story: cur.story, key: numberingKey(cur.input))
-        try sync(desired(cur.input, id: id, kind: nil).state, synthesize: synthesize && pendingActive)
+        let ids = numbering.peek(story: cur.story, key: numberingKey(cur.input, nested: true))
+        try sync(desired(cur.input, id: ids.id, kind: nil, insertionID: ids.insertion, nested: true).state,
+                 synthesize: synthesize && pendingActive)
     }
 
     /// Leaves the current token out.
