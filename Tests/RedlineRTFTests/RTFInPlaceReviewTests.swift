@@ -50,6 +50,8 @@ final class RTFInPlaceReviewTests: XCTestCase {
             if p.hasPrefix("[^") { return nil }
             var s = p.replacingOccurrences(of: #"\[\^\d+\]"#, with: "", options: .regularExpression)
             s = s.replacingOccurrences(of: "**", with: "").replacingOccurrences(of: "[]{}", with: "")
+            // The model keeps an insertion emptied by accepting the deletion nested in it; in place it goes.
+            s = s.replacingOccurrences(of: #"\{\+\+\+\+\}(\{>>[^<]*<<\})?"#, with: "", options: .regularExpression)
             s = s.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
             return s.isEmpty ? nil : s
         }
@@ -174,19 +176,20 @@ final class RTFInPlaceReviewTests: XCTestCase {
 
     /// Accepting one author's changes leaves every group of the other authors' changes byte for byte.
     func testAcceptingOneAuthorLeavesTheOthersExactly() throws {
-        let cases: [(String, String, [String])] = [
-            (Self.features, "Ann Editor", ["revauth2", "revauthdel2", "revauth3"]),
-            (Self.annotated, "Ben Writer", ["revauth1", "revauthdel1"]),
+        let cases: [(String, String, [String], [String])] = [
+            (Self.features, "Ann Editor", ["revauth2", "revauthdel2", "revauth3"], ["revauth1", "revauthdel1"]),
+            (Self.annotated, "Ben Writer", ["revauth1", "revauthdel1"], ["revauth2", "revauthdel2"]),
         ]
-        for (path, author, others) in cases {
+        for (path, author, others, own) in cases {
             let input = Self.text([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
             let out = Self.text(try Self.inPlace(path, ReviewOptions(accept: [try ChangeFilter(parsing: "author=\(author)")])))
             let innermost = try NSRegularExpression(pattern: #"\{[^{}]*\}"#)
             var checked = 0
             for m in innermost.matches(in: input, range: NSRange(input.startIndex..., in: input)) {
                 let g = String(input[Range(m.range, in: input)!])
-                guard others.contains(where: { g.range(of: #"\\"# + $0 + "(?![0-9])", options: .regularExpression) != nil })
-                else { continue }
+                func names(_ w: String) -> Bool { g.range(of: #"\\"# + w + "(?![0-9])", options: .regularExpression) != nil }
+                // Groups of the other authors' changes, and not also of this author's (text one inserted, the other deleted).
+                guard others.contains(where: names), !own.contains(where: names) else { continue }
                 XCTAssertTrue(out.contains(g), "\(path): \(g)")
                 checked += 1
             }
@@ -211,7 +214,13 @@ final class RTFInPlaceReviewTests: XCTestCase {
                     // deleted note takes its own changes with it).
                     let body = items.filter { $0.story == "body" }
                     let left = try ChangeListing.list(.bytes(out), format: Self.rtf).filter { $0.kind != .comment && $0.story == "body" }
-                    XCTAssertEqual(left.count, body.count - body.filter { $0.id == id }.count, "\(path) id=\(id)")
+                    // Text inserted, then deleted: rejecting the insertion or accepting the deletion takes both.
+                    let expected = body.count - body.filter { $0.id == id }.count
+                    let nested = body.contains { i in
+                        let t = i.after.isEmpty ? i.before : i.after
+                        return i.id == id && !t.isEmpty && body.contains { $0.id != id && $0.paragraph == i.paragraph && ($0.before == t || $0.after == t) }
+                    }
+                    XCTAssertTrue(left.count == expected || (nested && left.count == expected - 1), "\(path) id=\(id): \(left.count) left")
                 }
             }
         }
