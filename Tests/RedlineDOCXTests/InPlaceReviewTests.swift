@@ -285,27 +285,6 @@ final class InPlaceReviewTests: XCTestCase {
 
     // MARK: Comments
 
-    /// `people.xml` goes with its relationship and content type when every change is decided and no comment
-    /// is left; it stays byte for byte when something may still name an author.
-    func testPeoplePartGoesWhenNothingNamesAnAuthor() throws {
-        let withPeople = try Fixtures.sharedDOCX().map { Fixtures.corpus.appendingPathComponent($0).path }
-            .filter { try Self.parts(Array(Data(contentsOf: URL(fileURLWithPath: $0))))["word/people.xml"] != nil }
-        guard !withPeople.isEmpty else { throw XCTSkip("the shared corpus is not there") }
-        for path in withPeople {
-            let input = try Self.parts(Array(Data(contentsOf: URL(fileURLWithPath: path))))
-            for mode in [ChangeMode.accept, .reject] {
-                let out = try Self.parts(try Self.review(path, ReviewOptions(changes: mode)))
-                XCTAssertNil(out["word/people.xml"], "\(path) \(mode)")
-                let rels = String(decoding: out["word/_rels/document.xml.rels"] ?? [], as: UTF8.self)
-                XCTAssertFalse(rels.contains("people.xml"), path)
-                XCTAssertFalse(String(decoding: out["[Content_Types].xml"] ?? [], as: UTF8.self).contains("people.xml"), path)
-            }
-            // Comments kept: the authors are still named.
-            let kept = try Self.parts(try Self.review(path, ReviewOptions(changes: .accept, comments: .keep)))
-            if input["word/comments.xml"] != nil { XCTAssertEqual(kept["word/people.xml"], input["word/people.xml"], path) }
-        }
-    }
-
     func testDroppingCommentsRemovesAnchorsAndParts() throws {
         let dir = Fixtures.corpus
         let candidates = Fixtures.sharedDOCX().filter {

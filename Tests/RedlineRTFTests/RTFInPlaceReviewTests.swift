@@ -9,7 +9,7 @@ import XCTest
 final class RTFInPlaceReviewTests: XCTestCase {
     static let rtf = FormatRegistry.named("rtf")!
     static let md = FormatRegistry.named("md")!
-    static let review = RTFTestSupport.repository.appendingPathComponent("Corpus/rtf/review")
+    static let review = RTFTestSupport.repository.appendingPathComponent("Tests/Fixtures/rtf-review")
     static let features = review.appendingPathComponent("word-features.rtf").path
     static let annotated = RTFTestSupport.repository.appendingPathComponent("Corpus/rtf/revisions-annotations.rtf").path
 

@@ -17,7 +17,7 @@ final class ReviewInPlaceRTFCommandTests: XCTestCase {
         try? FileManager.default.removeItem(atPath: tmp)
     }
 
-    static let sample = RepositoryPaths.root + "/Corpus/rtf/review/word-features.rtf"
+    static let sample = RepositoryPaths.root + "/Tests/Fixtures/rtf-review/word-features.rtf"
 
     func text(_ path: String) throws -> String { String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self) }
 

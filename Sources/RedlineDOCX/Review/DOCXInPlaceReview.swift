@@ -26,16 +26,6 @@ public enum DOCXInPlaceReview {
         let comments = try ReviewComments(package, parts: parts)
         let dropped = comments.dropped(by: review)
         let removeCommentParts = !comments.all.isEmpty && dropped.count == comments.all.count
-        // `people.xml` names the authors of comments and changes: it goes when nothing is left to name (no
-        // comment left, every change decided); otherwise it stays whole (Word accepts unused entries).
-        let removePeople = parts.people != nil && (removeCommentParts || comments.all.isEmpty)
-            && review.isUniform && review.changes != .marked
-        var removedParts = removeCommentParts ? parts.commentParts : []
-        var removedRelationships = removeCommentParts ? parts.commentRelationshipIDs : []
-        if removePeople, let (id, target) = parts.people {
-            removedParts.append(target)
-            removedRelationships.insert(id)
-        }
         let droppedParaIDs = comments.paraIDs(of: dropped)
         let droppedDurable = try comments.durableIDs(for: droppedParaIDs, package: package, parts: parts)
         var summary = Summary()
@@ -43,7 +33,7 @@ public enum DOCXInPlaceReview {
         let archive = package.archive
         for entry in archive.entries where !entry.isDirectory {
             let n = entry.name
-            if removedParts.contains(n) || removedParts.contains(where: { DOCXPackage.relationshipsPart(of: $0) == n }) {
+            if removeCommentParts && (parts.commentParts.contains(n) || parts.commentParts.contains(where: { DOCXPackage.relationshipsPart(of: $0) == n })) {
                 summary.removed.append(n)
                 continue
             }
@@ -61,10 +51,10 @@ public enum DOCXInPlaceReview {
                     return false
                 }
                 if changed { try zip.add(n, bytes: out); summary.rewritten.append(n) } else { try zip.copy(entry, from: archive) }
-            } else if !removedParts.isEmpty && (n == DOCXPackage.relationshipsPart(of: package.documentPart) || n == "[Content_Types].xml") {
+            } else if removeCommentParts && (n == DOCXPackage.relationshipsPart(of: package.documentPart) || n == "[Content_Types].xml") {
                 let bytes = try archive.read(entry)
-                let removed = Set(removedParts.map { "/" + $0 })
-                let relIDs = removedRelationships
+                let removed = Set(parts.commentParts.map { "/" + $0 })
+                let relIDs = parts.commentRelationshipIDs
                 let (out, changed) = try filterPart(bytes, name: n, limits: limits) { x in
                     if x.localName == "Relationship", let id = x.attribute("Id") { return relIDs.contains(id) }
                     if x.localName == "Override", let p = x.attribute("PartName") { return removed.contains(p) || removed.contains("/" + p) }
@@ -187,8 +177,6 @@ public enum DOCXInPlaceReview {
         var commentsExtended: String?
         var commentsIds: String?
         var commentsExtensible: String?
-        /// `word/people.xml` (relationship id, part).
-        var people: (String, String)?
 
         init(_ package: DOCXPackage) throws {
             func add(_ name: String, _ story: String) {
@@ -210,7 +198,6 @@ public enum DOCXInPlaceReview {
                 case "commentsExtended": commentsExtended = r.target
                 case "commentsIds": commentsIds = r.target
                 case "commentsExtensible": commentsExtensible = r.target
-                case "people": people = (id, r.target); continue
                 default: continue
                 }
                 commentParts.append(r.target)

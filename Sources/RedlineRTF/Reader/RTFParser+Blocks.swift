@@ -29,7 +29,6 @@ extension RTFParser {
         } else if mark.revised {
             markChange = .inserted(Change(author: revisionAuthor(mark.revisionAuthor), date: formats.date(mark.revisionDate)))
         }
-        markChange = numbered(markChange, story: s)
         // (Runs are tested through their indices: `allSatisfy` and `contains(where:)` would copy each run.)
         if markChange == nil && runs.indices.allSatisfy({ i in
             if case .text(let t) = runs[i].content { return t.allSatisfy { $0 == " " || $0 == "\t" || $0 == "\u{A0}" } }
@@ -246,7 +245,7 @@ extension RTFParser {
     private func appendNoteReference(_ id: String, story s: Int) {
         flushRun(s)
         let change = textFormat(state.char, link: nil).1
-        stories[s].runs.append(Run(.atom(.noteReference(id)), change: numbered(change, story: s)))
+        stories[s].runs.append(Run(.atom(.noteReference(id)), change: change))
     }
 
     func startAnnotation() {

@@ -180,7 +180,7 @@ extension RTFParser {
         stories[s].text.removeAll(keepingCapacity: true)
         let link = stories[s].link
         let (format, change) = textFormat(stories[s].format, link: link)
-        let run = Run(.text(str), format: format, link: link, change: numbered(change, story: s, marks: stories[s].format))
+        let run = Run(.text(str), format: format, link: link, change: change)
         append(run, story: s, marks: stories[s].format)
     }
 
@@ -192,8 +192,7 @@ extension RTFParser {
             stories[s].runs.append(run)
             return
         }
-        let insertion = RunChange.insertion(Change(author: author(c.revisionAuthor), date: formats.date(c.revisionDate),
-                                                   id: changeNumbering.insertionID(story: s)))
+        let insertion = RunChange.insertion(Change(author: author(c.revisionAuthor), date: formats.date(c.revisionDate)))
         var plain = run
         plain.change = nil
         var inner = InlineBuilder.inlines(from: [plain])
@@ -216,8 +215,7 @@ extension RTFParser {
         let s = state.story
         flushRun(s)
         let (format, change) = textFormat(state.char, link: currentLink())
-        append(Run(.lineBreak, format: format, link: currentLink(), change: numbered(change, story: s, marks: state.char)),
-               story: s, marks: state.char)
+        append(Run(.lineBreak, format: format, link: currentLink(), change: change), story: s, marks: state.char)
         if case .none = stories[s].lastTextPara { stories[s].lastTextPara = state.para }
     }
 
@@ -336,7 +334,7 @@ extension RTFParser {
         flushRun(s)
         let link = currentLink()
         let (_, change) = textFormat(state.char, link: link)
-        stories[s].runs.append(Run(.atom(.image(image)), link: link, change: numbered(change, story: s)))
+        stories[s].runs.append(Run(.atom(.image(image)), link: link, change: change))
         if s == 0 { bodyStarted = true }
     }
 }

@@ -48,8 +48,6 @@ final class RTFParser {
     var pendingInitials: String?
     var pendingAuthor: String?
     var annotationCounter = 0
-    /// The ids of tracked changes (`RTFChangeNumbering`, shared with the in-place review).
-    var changeNumbering = RTFChangeNumbering()
     var noteCounter = 0
     var paragraphCounter = 0
 

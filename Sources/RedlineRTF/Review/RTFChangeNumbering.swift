@@ -1,8 +1,10 @@
 import RedlineCore
 
-/// The ids of RTF tracked changes, which RTF does not write: "1", "2"... in reading order, one per revision
-/// span. The reader (for the model: `redline changes`, `ReviewTransform`) and `RTFReviewRewriter` (review in
-/// place) both number through this type, so `--accept id=N` selects the same text on either path.
+/// The ids of RTF tracked changes in place, which RTF does not write: "1", "2"... in reading order, one per
+/// revision span, as `NumberChanges` numbers the model's changes (the listing's ids): a span is what the model
+/// makes one insertion or deletion of. The orders differ where a paragraph holds changes after a note or
+/// annotation reference, or a revised mark with a note (the model numbers notes and comments after their
+/// paragraph; this stream order).
 ///
 /// A span is the run of content of one story, within one paragraph, whose revision (insertion or deletion,
 /// author, date) stays the same; a deletion and an insertion next to each other by the same author at the
@@ -65,37 +67,5 @@ struct RTFChangeNumbering {
         guard revised else { return nil }
         defer { next += 1 }
         return String(next)
-    }
-}
-
-extension RTFParser {
-    /// `change` with its id (see `RTFChangeNumbering`), for a run added to story `story`; `marks` when the
-    /// run is text, whose deletion nests in the insertion when it has both marks.
-    func numbered(_ change: RunChange?, story: Int, marks: CharFormat? = nil) -> RunChange? {
-        switch change {
-        case .insertion(var c)?:
-            c.id = changeNumbering.content(story: story, key: .init(deletion: false, author: c.author, date: c.date))
-            return .insertion(c)
-        case .deletion(var c)?:
-            var inserted: Change?
-            if let m = marks, m.revised {
-                inserted = Change(author: revisionAuthor(m.revisionAuthor), date: formats.date(m.revisionDate))
-            }
-            c.id = changeNumbering.content(story: story, key: .init(deletion: true, author: c.author, date: c.date, inserted: inserted))
-            return .deletion(c)
-        default:
-            _ = changeNumbering.content(story: story, key: nil)
-            return change
-        }
-    }
-
-    /// The paragraph mark change `mark` with its id; ends the story's span.
-    func numbered(_ mark: ParagraphMarkChange?, story: Int) -> ParagraphMarkChange? {
-        let id = changeNumbering.paragraphEnd(story: story, revised: mark != nil)
-        switch mark {
-        case .inserted(var c)?: c.id = id; return .inserted(c)
-        case .deleted(var c)?: c.id = id; return .deleted(c)
-        case nil: return nil
-        }
     }
 }
