@@ -74,12 +74,12 @@ public enum Converter {
         try output.flush()
     }
 
-    /// DOCX → DOCX with review decisions and no option that needs the model: the original package is
+    /// DOCX → DOCX or RTF → RTF with review decisions and no option that needs the model: the original is
     /// rewritten in place (`InPlaceReview`). False when the conversion path is needed.
     private static func reviewInPlace(_ input: DocumentInput, to output: any ByteOutput, options: ConversionOptions) throws -> Bool {
         let review = options.review
         guard InPlaceReview.applies(from: options.from, to: options.to, review: review, write: options.write) else { return false }
-        try InPlaceReview.review(input, to: output, review: review, limits: options.read.limits)
+        try InPlaceReview.review(input, format: options.from, to: output, review: review, limits: options.read.limits)
         return true
     }
 

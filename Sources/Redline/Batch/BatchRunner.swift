@@ -156,7 +156,7 @@ public enum Batch {
         return record
     }
 
-    /// DOCX → DOCX with review decisions in some version and no option that needs the model: every
+    /// DOCX → DOCX or RTF → RTF with review decisions in some version and no option that needs the model: every
     /// version is the original package reviewed in place (`InPlaceReview`; the marked one a copy).
     static func reviewInPlace(_ job: BatchJob, format: Format, options: BatchOptions, files: inout [StagedFile]) throws -> Bool {
         let reviews = job.outputs.map { $0.variant.review }
@@ -166,7 +166,7 @@ public enum Batch {
             try BatchPlan.makeDirectories((path as NSString).deletingLastPathComponent)
             let file = try StagedFile(path: path)
             files.append(file)
-            try InPlaceReview.review(.file(job.input.path), to: file.output, review: review, limits: options.read.limits)
+            try InPlaceReview.review(.file(job.input.path), format: format, to: file.output, review: review, limits: options.read.limits)
         }
         return true
     }
