@@ -11,6 +11,7 @@ final class RTFInPlaceReviewTests: XCTestCase {
     static let md = FormatRegistry.named("md")!
     static let review = RTFTestSupport.repository.appendingPathComponent("Tests/Fixtures/rtf-review")
     static let features = review.appendingPathComponent("word-features.rtf").path
+    static let notesMidParagraph = review.appendingPathComponent("notes-mid-paragraph.rtf").path
     static let annotated = RTFTestSupport.repository.appendingPathComponent("Corpus/rtf/revisions-annotations.rtf").path
 
     /// Every RTF of Corpus/ and the shared corpus with tracked changes or annotations.
@@ -202,7 +203,8 @@ final class RTFInPlaceReviewTests: XCTestCase {
 
     /// The ids `redline changes` lists select the same change in place as through the model.
     func testListedIDsRoundTripIntoAcceptID() throws {
-        for path in [Self.features, Self.annotated, Self.review.appendingPathComponent("lo-RP047-Inserted-and-Deleted-Paragraph-Mark.rtf").path] {
+        for path in [Self.features, Self.annotated, Self.review.appendingPathComponent("lo-RP047-Inserted-and-Deleted-Paragraph-Mark.rtf").path,
+                     Self.notesMidParagraph] {
             let items = try ChangeListing.list(.file(path), format: Self.rtf).filter { $0.kind != .comment }
             let ids = Array(Set(items.map(\.id))).sorted { Int($0)! < Int($1)! }
             XCTAssertEqual(ids, (1...ids.count).map(String.init), path)
@@ -223,6 +225,32 @@ final class RTFInPlaceReviewTests: XCTestCase {
                     XCTAssertTrue(left.count == expected || (nested && left.count == expected - 1), "\(path) id=\(id): \(left.count) left")
                 }
             }
+        }
+    }
+
+    /// Changes after a note or annotation reference in a paragraph, and notes and annotations with changes:
+    /// each listed id names the same change in place as in the listing (its text and story).
+    func testIDsAfterNoteAndCommentReferencesAgree() throws {
+        let path = Self.notesMidParagraph
+        let items = try ChangeListing.list(.file(path), format: Self.rtf).filter { $0.kind != .comment }
+        let byText = Dictionary(uniqueKeysWithValues: items.map { ($0.after.isEmpty ? $0.before : $0.after, $0.id) })
+        // Stream order: the note's and comment's changes come where they stand in their paragraph.
+        XCTAssertEqual(byText["before the note"], "1")
+        XCTAssertEqual(byText["with a deletion"], "2")
+        XCTAssertEqual(byText["after the note"], "3")
+        XCTAssertEqual(byText[", and Ann adds"], "4")
+        XCTAssertEqual(byText["after the comment"], "5")
+        XCTAssertEqual(byText["really"], "6")
+        XCTAssertEqual(byText["more"], "7")
+        XCTAssertEqual(byText["note words"], "8")
+        XCTAssertEqual(items.count, 9)
+        for item in items {
+            let text = item.after.isEmpty ? item.before : item.after
+            let out = try Self.inPlace(path, ReviewOptions(reject: [try ChangeFilter(parsing: "id=\(item.id)")]))
+            let left = try ChangeListing.list(.bytes(out), format: Self.rtf).filter { $0.kind != .comment }
+            XCTAssertEqual(left.count, items.count - 1, "id=\(item.id)")
+            XCTAssertFalse(left.contains { ($0.after.isEmpty ? $0.before : $0.after) == text && $0.kind == item.kind && !text.isEmpty },
+                           "id=\(item.id) should reject \(text)")
         }
     }
 

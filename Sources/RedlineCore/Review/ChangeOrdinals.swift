@@ -1,21 +1,57 @@
 /// Gives every tracked change without an id (CriticMarkup, RTF) an ordinal id, "1", "2"... in reading
-/// order: the chunk's block, then its notes, then its comments' bodies. Changes that have an id (DOCX
-/// `w:id`) keep it and are not counted. The same input numbered twice gets the same ids, so the ids
+/// order: a note's changes where its reference stands in the paragraph, a comment's where the comment stands
+/// (its point, or the end of its range), as a file's stream holds them (RTF in place numbers the same way);
+/// notes and comments the chunk's blocks do not reference come after the block. Changes that have an id
+/// (DOCX `w:id`) keep it and are not counted. The same input numbered twice gets the same ids, so the ids
 /// `redline changes` lists are the ones `--accept id=` selects (both run this stage first).
 public struct NumberChanges: ChunkStage {
     private var next = 1
+    /// The current chunk's notes and comments not numbered yet, by id.
+    private var notes: [String: Note] = [:]
+    private var comments: [String: Comment] = [:]
+    private var numberedNotes: [String: Note] = [:]
+    private var numberedComments: [String: Comment] = [:]
 
     public init() {}
 
     public mutating func process(_ chunk: Chunk, emit: (Chunk) throws -> Void) throws {
         var c = chunk
+        notes = [:]; comments = [:]; numberedNotes = [:]; numberedComments = [:]
+        for n in chunk.notes where notes[n.id] == nil { notes[n.id] = n }
+        for m in chunk.comments where comments[m.id] == nil { comments[m.id] = m }
         c.block = number(c.block)
-        c.notes = c.notes.map { var n = $0; n.blocks = n.blocks.map { number($0) }; return n }
-        c.comments = c.comments.map { var m = $0; m.body = m.body.map { number($0) }; return m }
+        var seenNotes = Set<String>(), seenComments = Set<String>()
+        c.notes = c.notes.map { n in
+            guard seenNotes.insert(n.id).inserted else { var n = n; n.blocks = n.blocks.map { number($0) }; return n }
+            if let done = numberedNotes[n.id] { return done }
+            notes[n.id] = nil
+            var n = n; n.blocks = n.blocks.map { number($0) }; return n
+        }
+        c.comments = c.comments.map { m in
+            guard seenComments.insert(m.id).inserted else { var m = m; m.body = m.body.map { number($0) }; return m }
+            if let done = numberedComments[m.id] { return done }
+            comments[m.id] = nil
+            var m = m; m.body = m.body.map { number($0) }; return m
+        }
+        notes = [:]; comments = [:]; numberedNotes = [:]; numberedComments = [:]
         try emit(c)
     }
 
     public mutating func finish(emit: (Chunk) throws -> Void) throws {}
+
+    /// Numbers the note `id` of the chunk here (where its reference stands), once.
+    private mutating func numberNote(_ id: String) {
+        guard var n = notes.removeValue(forKey: id) else { return }
+        n.blocks = n.blocks.map { number($0) }
+        numberedNotes[id] = n
+    }
+
+    /// Numbers the comment `id` of the chunk here (where it stands), once.
+    private mutating func numberComment(_ id: String) {
+        guard var m = comments.removeValue(forKey: id) else { return }
+        m.body = m.body.map { number($0) }
+        numberedComments[id] = m
+    }
 
     private mutating func assign(_ change: inout Change) {
         guard change.id == nil || change.id?.isEmpty == true else { return }
@@ -71,6 +107,8 @@ public struct NumberChanges: ChunkStage {
             case .substitution(var ch, let d, let i): assign(&ch); return .substitution(ch, deleted: number(d), inserted: number(i))
             case .move(var m, let c): assign(&m.change); return .move(m, number(c))
             case .formatChange(var f, let c): assign(&f.change); return .formatChange(f, number(c))
+            case .noteReference(let id): numberNote(id); return inline
+            case .commentPoint(let id), .commentEnd(let id): numberComment(id); return inline
             default:
                 return inline.mapChildren { self.number($0) }
             }

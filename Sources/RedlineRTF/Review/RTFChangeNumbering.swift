@@ -2,9 +2,8 @@ import RedlineCore
 
 /// The ids of RTF tracked changes in place, which RTF does not write: "1", "2"... in reading order, one per
 /// revision span, as `NumberChanges` numbers the model's changes (the listing's ids): a span is what the model
-/// makes one insertion or deletion of. The orders differ where a paragraph holds changes after a note or
-/// annotation reference, or a revised mark with a note (the model numbers notes and comments after their
-/// paragraph; this stream order).
+/// makes one insertion or deletion of. Both orders are the stream's: a note's or annotation's changes
+/// where it stands in its paragraph.
 ///
 /// A span is the run of content of one story, within one paragraph, whose revision (insertion or deletion,
 /// author, date) stays the same; a deletion and an insertion next to each other by the same author at the
