@@ -345,6 +345,65 @@ final class InPlaceReviewTests: XCTestCase {
         XCTAssertFalse(String(decoding: try Self.parts(gone)["word/document.xml"]!, as: UTF8.self).contains("w:tbl"))
     }
 
+    /// A comment whose anchors all sit in a table row the review removes goes with the row, as in Word, with
+    /// its reply and their `commentsExtended`/`commentsIds` entries; comments anchored elsewhere stay.
+    func testCommentsInARemovedRowGoWithIt() throws {
+        let w14 = #"xmlns:w14="http://schemas.microsoft.com/office/word/2010/wordml""#
+        let w15 = #"xmlns:w15="http://schemas.microsoft.com/office/word/2012/wordml""#
+        let cid = #"xmlns:w16cid="http://schemas.microsoft.com/office/word/2016/wordml/cid""#
+        func ref(_ id: Int) -> String { #"<w:r><w:commentReference w:id="\#(id)"/></w:r>"# }
+        func anchored(_ id: Int, _ text: String) -> String {
+            #"<w:commentRangeStart w:id="\#(id)"/><w:r><w:t>\#(text)</w:t></w:r><w:commentRangeEnd w:id="\#(id)"/>"# + ref(id)
+        }
+        let document = """
+        <w:document \(Self.w)><w:body><w:tbl><w:tblGrid><w:gridCol w:w="2000"/></w:tblGrid>\
+        <w:tr><w:trPr><w:del w:id="10" w:author="Ann" w:date="2024-01-10T10:00:00Z"/></w:trPr><w:tc><w:p>\(anchored(1, "row gone"))\(ref(2))</w:p></w:tc></w:tr>\
+        <w:tr><w:tc><w:p>\(anchored(3, "row stays"))</w:p></w:tc></w:tr></w:tbl>\
+        <w:p>\(anchored(4, "body"))</w:p></w:body></w:document>
+        """
+        func comment(_ id: Int, _ para: String) -> String {
+            #"<w:comment w:id="\#(id)" w:author="Bob" w:date="2024-02-01T10:00:00Z"><w:p w14:paraId="\#(para)"><w:r><w:t>c\#(id)</w:t></w:r></w:p></w:comment>"#
+        }
+        let comments = "<w:comments \(Self.w) \(w14)>" + comment(1, "00000001") + comment(2, "00000002") + comment(3, "00000003")
+            + comment(4, "00000004") + "</w:comments>"
+        let extended = "<w15:commentsEx \(w15)>" + #"<w15:commentEx w15:paraId="00000001" w15:done="0"/><w15:commentEx w15:paraId="00000002" w15:paraIdParent="00000001" w15:done="0"/><w15:commentEx w15:paraId="00000003" w15:done="0"/><w15:commentEx w15:paraId="00000004" w15:done="0"/>"#
+            + "</w15:commentsEx>"
+        let ids = "<w16cid:commentsIds \(cid)>" + (1...4).map { #"<w16cid:commentId w16cid:paraId="0000000\#($0)" w16cid:durableId="1000000\#($0)"/>"# }.joined()
+            + "</w16cid:commentsIds>"
+        let rel = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+        let z = try ZipWriter()
+        try z.add("[Content_Types].xml", text: #"<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/><Override PartName="/word/comments.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.comments+xml"/><Override PartName="/word/commentsExtended.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.commentsExtended+xml"/><Override PartName="/word/commentsIds.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.commentsIds+xml"/></Types>"#)
+        try z.add("_rels/.rels", text: #"<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="\#(rel)/officeDocument" Target="word/document.xml"/></Relationships>"#)
+        // The comments parts first in the archive: their rewrite must still know what the body removed.
+        try z.add("word/comments.xml", text: comments)
+        try z.add("word/commentsExtended.xml", text: extended)
+        try z.add("word/commentsIds.xml", text: ids)
+        try z.add("word/_rels/document.xml.rels", text: #"<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId2" Type="\#(rel)/comments" Target="comments.xml"/><Relationship Id="rId3" Type="http://schemas.microsoft.com/office/2011/relationships/commentsExtended" Target="commentsExtended.xml"/><Relationship Id="rId4" Type="http://schemas.microsoft.com/office/2016/09/relationships/commentsIds" Target="commentsIds.xml"/></Relationships>"#)
+        try z.add("word/document.xml", text: document)
+        var input: [UInt8] = []
+        try z.finish { input.append(contentsOf: $0) }
+
+        let accepted = try Self.parts(try Self.review(.bytes(input), ReviewOptions(changes: .accept, comments: .keep)))
+        let doc = String(decoding: accepted["word/document.xml"]!, as: UTF8.self)
+        XCTAssertFalse(doc.contains("row gone"))
+        let kept = String(decoding: accepted["word/comments.xml"]!, as: UTF8.self)
+        XCTAssertFalse(kept.contains(#"w:id="1""#) || kept.contains(#"w:id="2""#), kept)
+        XCTAssertTrue(kept.contains(#"w:id="3""#) && kept.contains(#"w:id="4""#), kept)
+        let ext = String(decoding: accepted["word/commentsExtended.xml"]!, as: UTF8.self)
+        XCTAssertFalse(ext.contains("00000001") || ext.contains("00000002"), ext)
+        XCTAssertTrue(ext.contains("00000003") && ext.contains("00000004"), ext)
+        let idsOut = String(decoding: accepted["word/commentsIds.xml"]!, as: UTF8.self)
+        XCTAssertFalse(idsOut.contains("10000001") || idsOut.contains("10000002"), idsOut)
+        XCTAssertTrue(idsOut.contains("10000003") && idsOut.contains("10000004"), idsOut)
+        XCTAssertEqual(try DOCXInPlaceReview.list(.bytes(try Self.review(.bytes(input), ReviewOptions(changes: .accept, comments: .keep))))
+                        .filter { $0.kind == .comment }.map(\.id).sorted(), ["3", "4"])
+
+        // Rejected, the row stays and so do its comments.
+        let rejected = try Self.parts(try Self.review(.bytes(input), ReviewOptions(changes: .reject, comments: .keep)))
+        let all = String(decoding: rejected["word/comments.xml"]!, as: UTF8.self)
+        XCTAssertTrue((1...4).allSatisfy { all.contains(#"w:id="\#($0)""#) }, all)
+    }
+
     /// Threads: a reply lists its parent; dropping a comment drops its replies and their side entries.
     func testCommentThreadsListedAndDroppedTogether() throws {
         let path = Fixtures.shared("pandoc/comments.docx")

@@ -24,22 +24,45 @@ public enum DOCXInPlaceReview {
         let package = try DOCXPackage(input, limits: limits)
         let parts = try Parts(package)
         let comments = try ReviewComments(package, parts: parts)
-        let dropped = comments.dropped(by: review)
+        var dropped = comments.dropped(by: review)
+        let zip = try ZipWriter(compressionLevel: 1)
+        let archive = package.archive
+        // The stories other than the comments go first, into spools: a comment whose anchors all went with
+        // removed content (a removed row, say) goes too, as in Word, which the comments parts then say.
+        var stories: [String: ZipSpool?] = [:]
+        var lost: Set<String> = [], kept: Set<String> = []
+        for entry in archive.entries where !entry.isDirectory {
+            guard let story = parts.stories[entry.name], story != "comments" else { continue }
+            let (spool, anchors) = try rewrite(entry, package: package, zip: zip, story: story, review: review, dropped: dropped)
+            stories[entry.name] = .some(spool)
+            lost.formUnion(anchors.lost)
+            kept.formUnion(anchors.kept)
+        }
+        dropped.formUnion(comments.withReplies(lost.subtracting(kept).subtracting(dropped)))
         let removeCommentParts = !comments.all.isEmpty && dropped.count == comments.all.count
         let droppedParaIDs = comments.paraIDs(of: dropped)
         let droppedDurable = try comments.durableIDs(for: droppedParaIDs, package: package, parts: parts)
         var summary = Summary()
-        let zip = try ZipWriter(compressionLevel: 1)
-        let archive = package.archive
         for entry in archive.entries where !entry.isDirectory {
             let n = entry.name
             if removeCommentParts && (parts.commentParts.contains(n) || parts.commentParts.contains(where: { DOCXPackage.relationshipsPart(of: $0) == n })) {
                 summary.removed.append(n)
                 continue
             }
-            if let story = parts.stories[n] {
-                if try rewrite(entry, package: package, zip: zip, story: story, review: review, dropped: dropped) {
+            if let done = stories[n] {
+                if let spool = done {
+                    try zip.add(spool)
                     summary.rewritten.append(n)
+                } else {
+                    try zip.copy(entry, from: archive)
+                }
+            } else if let story = parts.stories[n] {
+                let (spool, _) = try rewrite(entry, package: package, zip: zip, story: story, review: review, dropped: dropped)
+                if let spool {
+                    try zip.add(spool)
+                    summary.rewritten.append(n)
+                } else {
+                    try zip.copy(entry, from: archive)
                 }
             } else if n == parts.commentsExtended || n == parts.commentsIds || n == parts.commentsExtensible, !dropped.isEmpty {
                 let bytes = try archive.read(entry)
@@ -101,22 +124,18 @@ public enum DOCXInPlaceReview {
 
     // MARK: Parts
 
-    /// Streams one part through the rewriter into the archive; copies the stored part instead when
-    /// nothing changed. True when rewritten.
+    /// Streams one part through the rewriter into a closed spool, nil when nothing changed (the stored part
+    /// is copied instead); with the comments whose references the rewrite removed and those whose
+    /// references or range markers it kept.
     private static func rewrite(_ entry: ZipEntry, package: DOCXPackage, zip: ZipWriter, story: String, review: ReviewOptions,
-                                dropped: Set<String>) throws -> Bool {
+                                dropped: Set<String>) throws -> (ZipSpool?, (lost: Set<String>, kept: Set<String>)) {
         let spool = try zip.spool(entry.name)
         let r = StoryRewriter(try package.xml(entry, names: ReviewName.names), review: review, droppedComments: dropped, story: story) { bytes in
             try spool.write(bytes)
         }
         try r.run()
-        if r.changed {
-            try zip.add(spool)
-            return true
-        }
         try spool.close()
-        try zip.copy(entry, from: package.archive)
-        return false
+        return (r.changed ? spool : nil, (r.lostReferences, r.keptAnchors))
     }
 
     /// A small part with the elements `remove` selects removed (with what they hold); the bytes and
@@ -281,6 +300,20 @@ struct ReviewComments {
             let comment = Comment(id: c.id, author: c.author, date: c.date, body: [], resolved: c.resolved, parentID: c.parent)
             // A resolved thread goes whole: replies share their root's state.
             if !review.keeps(comment) { out.insert(c.id) }
+        }
+        return out
+    }
+
+    /// `ids` with the replies to them (and to those replies).
+    func withReplies(_ ids: Set<String>) -> Set<String> {
+        guard !ids.isEmpty else { return ids }
+        var out = ids
+        var grew = true
+        while grew {
+            grew = false
+            for c in all where !out.contains(c.id) {
+                if let p = c.parent, out.contains(p) { out.insert(c.id); grew = true }
+            }
         }
         return out
     }

@@ -29,6 +29,10 @@ final class StoryRewriter {
     let story: String
     /// True once the output differs from the input in meaning (a change decided, a comment dropped).
     private(set) var changed = false
+    /// Comments whose reference (`w:commentReference`) went with removed content (a row, a deletion).
+    private(set) var lostReferences: Set<String> = []
+    /// Comments whose reference or a range marker was written.
+    private(set) var keptAnchors: Set<String> = []
     private let flush: ([UInt8]) throws -> Void
 
     // Listing.
@@ -186,6 +190,7 @@ final class StoryRewriter {
                 try x.skipElement()
             } else {
                 if listing { anchor(id, start: n == .commentRangeStart) }
+                keptAnchors.insert(id)
                 try copy()
             }
         case .comment:
@@ -274,9 +279,12 @@ final class StoryRewriter {
                     if droppedComments.contains(x.attribute("id", in: W) ?? "") && (name == .commentRangeStart || name == .commentRangeEnd) {
                         try x.skipElement()
                     } else {
+                        if name == .commentRangeStart || name == .commentRangeEnd { keptAnchors.insert(x.attribute("id", in: W) ?? "") }
                         try copy()
                     }
                     open -= 1
+                case .commentReference?:
+                    lostReferences.insert(x.attribute("id", in: W) ?? "")
                 default: break
                 }
             case .end: open -= 1
@@ -326,7 +334,10 @@ final class StoryRewriter {
                     droppedReference = true
                     try x.skipElement()
                 } else {
-                    if n == .commentReference, listing { anchor(x.attribute("id", in: W) ?? "", start: true) }
+                    if n == .commentReference {
+                        if listing { anchor(x.attribute("id", in: W) ?? "", start: true) }
+                        keptAnchors.insert(x.attribute("id", in: W) ?? "")
+                    }
                     meaningful = true
                     try element(n)
                 }
@@ -540,6 +551,9 @@ final class StoryRewriter {
             case .start:
                 switch name {
                 case .bookmarkStart?, .bookmarkEnd?: try copy()
+                case .commentReference?:
+                    lostReferences.insert(x.attribute("id", in: W) ?? "")
+                    open += 1
                 default: open += 1
                 }
             case .end: open -= 1
