@@ -58,15 +58,7 @@ struct StyleSheet {
 
     /// The chain from the root style to `id` (cycles and unknown ids cut it short).
     private func chain(_ id: String?) -> [Style] {
-        var out: [Style] = []
-        var seen: Set<String> = []
-        var next = id
-        while let i = next, !seen.contains(i), let s = styles[i], out.count < 64 {
-            seen.insert(i)
-            out.append(s)
-            next = s.basedOn
-        }
-        return out.reversed()
+        chainIDs(id).compactMap { styles[$0] }
     }
 
     /// A paragraph style's properties through its chain (the style's own name and id on top).
