@@ -93,6 +93,9 @@ public enum Batch {
         var record = BatchRecord(input: job.input.path, format: job.format?.name, status: .failed, outputs: outputs)
         do {
             if let problem = job.input.problem { throw problem }
+            if let compare = options.compare {
+                return try compareJob(job, compare: compare, record: record, options: options, fingerprint: fingerprint, journal: journal)
+            }
             guard let format = job.format else {
                 throw RedlineError.unsupported("cannot tell the format of \(job.input.path) from its extension; name it with --from")
             }
