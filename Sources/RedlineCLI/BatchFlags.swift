@@ -24,6 +24,10 @@ public struct BatchFlags: ParsableArguments {
                                valueName: "K/N"))
     public var shard: String?
 
+    @Option(help: ArgumentHelp("Where inputs convert: 'processes' (worker processes: an input that crashes Redline fails alone, the batch goes on) or 'threads' (in this process). PDF output always uses threads.",
+                               valueName: "processes|threads"))
+    public var isolation: IsolationMode = .processes
+
     public init() {}
 
     public func validate() throws {
@@ -61,7 +65,7 @@ public struct BatchFlags: ParsableArguments {
         let existing: ExistingOutputs = overwrite ? .overwrite : (skipExisting ? .skipUpToDate : .refuse)
         let options = BatchOptions(from: from, to: to, variants: variants, read: read, write: write, outputDirectory: output,
                                    existing: existing, jobs: selection.threads,
-                                   toolVersion: RedlineVersion.string, shard: shard)
+                                   toolVersion: RedlineVersion.string, shard: shard, isolation: try isolation.batchIsolation())
         let display = ProgressDisplay(quiet: quiet)
         let (records, summary) = try Batch.run(found, options: options, observer: display)
         if let report { try BatchReport.write(records, summary: summary, to: report) }
@@ -73,5 +77,27 @@ public struct BatchFlags: ParsableArguments {
             try AtomicFile.write(to: warningsJSON) { try $0.write(bytes: [UInt8](data) + [10]) }
         }
         if summary.failed > 0 { throw ExitCode(1) }
+    }
+}
+
+/// `--isolation`: where a batch converts its inputs.
+public enum IsolationMode: String, ExpressibleByArgument, CaseIterable, Sendable {
+    case processes, threads
+
+    /// The batch's isolation; worker processes run this very executable (`redline batch-worker`).
+    func batchIsolation() throws -> BatchIsolation {
+        guard self == .processes else { return .threads }
+        guard let executable = Self.executable else {
+            throw RedlineError.io("cannot find Redline's own executable to start worker processes; pass --isolation threads")
+        }
+        return .processes(executable: executable)
+    }
+
+    /// This process's executable file.
+    static var executable: String? {
+        #if os(Linux)
+        if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") { return path }
+        #endif
+        return Bundle.main.executablePath
     }
 }
