@@ -112,8 +112,8 @@ final class WorkerProcess {
         }
     }
 
-    /// `posix_spawn`s `path` with standard input and output on /dev/null, `socket` as descriptor 3
-    /// (`BatchWorker.descriptor`) and standard error into `stderr`.
+    /// `posix_spawn`s `path` with standard input on /dev/null, `socket` as descriptor 3
+    /// (`BatchWorker.descriptor`) and standard output and error into the file `stderr`.
     private static func spawn(_ path: String, arguments: [String], environment: [String: String], socket: Int32,
                               stderr: String) throws -> pid_t {
         #if os(Linux)
@@ -124,8 +124,9 @@ final class WorkerProcess {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        // Standard output joins standard error in the file (a sandbox may refuse /dev/null for writing).
         posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_adddup2(&actions, 2, 1)
         posix_spawn_file_actions_adddup2(&actions, socket, BatchWorker.descriptor)
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
