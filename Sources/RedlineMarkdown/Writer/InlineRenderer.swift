@@ -48,7 +48,7 @@ struct InlineRenderer {
 
     /// Renders a paragraph's inlines.
     mutating func render(_ inlines: [Inline]) {
-        shortRanges = Self.shortRanges(in: inlines)
+        shortRanges = Self.shortRanges(in: inlines).filter { owner.hasComment($0) }
         let start = (bytes.count, atLineStart)
         let saved = owner.sideTables
         for _ in 0..<4 {
@@ -383,7 +383,9 @@ struct InlineRenderer {
         case .commentStart(let id):
             if shortRanges.contains(id) {
                 emit("{==")
-            } else {
+            } else if owner.hasComment(id) {
+                // A range is named only when its comment is written: an anchor of a comment the document
+                // does not hold (a DOCX without its comments part) would leave an end marker with no start.
                 writeThread(id, rangeName: owner.rangeName(for: id))
             }
         case .commentEnd(let id):

@@ -56,6 +56,8 @@ final class MarkdownRenderer {
     }
 
     func takeComment(_ id: String) -> Comment? { comments.removeValue(forKey: id) }
+    /// Whether a comment with this id is still to be written.
+    func hasComment(_ id: String) -> Bool { comments[id] != nil }
     /// Comments registered but never anchored in the text (left out of the output).
     var unanchoredComments: Int { comments.count }
     func takeReplies(_ id: String) -> [Comment] { replies.removeValue(forKey: id) ?? [] }

@@ -1,44 +1,105 @@
-/// The control words the RTF reader acts on. Everything else is ignored (or, after `\*`, skipped with its group).
-enum RTFKeyword: String, CaseIterable {
-    // Document and character sets.
-    case rtf, ansi, mac, pc, pca, ansicpg, deff, uc, u, upr, ud
-    // Tables in the header.
-    case fonttbl, f, fcharset, cpg, colortbl, red, green, blue, stylesheet, s, cs, ds, ts
-    case revtbl, listtable, listoverridetable, list, listid, listlevel, levelnfc, levelnfcn, levelstartat
-    case leveltext, levelnumbers, listname, listoverride, listpicture
-    case info, title, author, subject, keywords, `operator`, doccomm, creatim, revtim, yr, mo, dy, hr, min
-    case userprops, propname, staticval, defchp, defpap
-    // Structure.
-    case par, pard, plain, line, tab, page, sect, sectd
-    case cell, row, nestcell, nestrow, nesttableprops, nonesttables, trowd, cellx, intbl, itap, trhdr
-    case clmgf, clmrg, clvmgf, clvmrg
-    // Character formatting.
-    case b, i, ul, uld, uldash, uldashd, uldashdd, uldb, ulhwave, ulldash, ulth, ulthd, ulthdash, ulthdashd
-    case ulthdashdd, ulthldash, ululdbwave, ulw, ulwave, ulnone, strike, striked
-    case `super`, sub, nosupersub, scaps, caps, v, fs, cf, cb, highlight, chcbpat
-    case revised, deleted, revauth, revauthdel, revdttm, revdttmdel, crauth
-    // Paragraph formatting.
-    case ql, qc, qr, qj, qd, fi, li, ri, sb, sa, sl, slmult, tx, tb, tqr, tqc, tqdec
-    case tldot, tlmdot, tlhyph, tlul, tlth, tleq, outlinelevel, ls, ilvl, listtext
-    case pntext, pn, pnlvlblt, pnlvlbody, pnlvlcont, pnlvl, pndec, pnucltr, pnlcltr, pnucrm, pnlcrm, pnstart
-    // Special characters.
-    case emdash, endash, bullet, lquote, rquote, ldblquote, rdblquote, emspace, enspace, qmspace
-    case zwj, zwnj, ltrmark, rtlmark, zwbo, zwnbo, chftn, chatn, chdate, chtime, chpgn
-    // Notes, annotations, fields, pictures.
-    case footnote, ftnalt, annotation, atnid, atnauthor, atndate, atnref, atrfstart, atrfend, atnparent
-    case field, fldinst, fldrslt
-    case pict, shppict, nonshppict, pngblip, jpegblip, emfblip, wmetafile, macpict, dibitmap, wbitmap, bin
-    case picwgoal, pichgoal, picscalex, picscaley, picprop, object, objdata, result, shp, shpinst, shprslt
-    // Destinations whose text is not body text.
-    case header, headerl, headerr, headerf, footer, footerl, footerr, footerf
-    case ftnsep, ftnsepc, ftncn, aftnsep, aftnsepc, aftncn, xe, tc, txe, rxe, bkmkstart, bkmkend
-    case filetbl, rsidtbl, themedata, colorschememapping, latentstyles, datastore, xmlnstbl, generator
-    case mmathPr, pgdsctbl, comment, `private`, template, docvar, fchars, lchars, pnseclvl, pntxta, pntxtb
-    case falt, panose, fontemb, fontfile, background, pgptbl, protusertbl, stylesheetdummy, printim, buptim
-    case atntime, atnicn, htmltag, mhtmltag, wgrffmtfilter, sp, sn, sv, keycode, formfield, datafield
+/// The control words the RTF reader acts on, grouped by what they act on: each group has its own handler
+/// (`RTFParser.word`). Everything else is ignored (or, after `\*`, skipped with its group).
+enum RTFKeyword: Equatable {
+    /// The document, its character set and Unicode escapes (`RTFParser+Words.swift`).
+    case document(DocumentWord)
+    /// The header's tables: fonts, colours, styles, revision authors, lists, `\info` (`RTFParser+TableWords.swift`).
+    case table(TableWord)
+    /// Paragraph, section, row and cell boundaries and table definitions (`RTFParser+BodyWords.swift`).
+    case structure(StructureWord)
+    /// Character properties (`RTFParser+FormatWords.swift`).
+    case character(CharacterWord)
+    /// Paragraph properties, tabs and legacy `\pn` numbering (`RTFParser+FormatWords.swift`).
+    case paragraph(ParagraphWord)
+    /// A character written as a word (`\emdash`, `\tab`...): its Unicode scalar.
+    case special(UInt32)
+    /// Notes, annotations and fields (`RTFParser+BodyWords.swift`).
+    case note(NoteWord)
+    /// Pictures and objects (`RTFParser+BodyWords.swift`).
+    case picture(PictureWord)
+    /// A known word that does nothing here (`\page`, `\chftn`...): known, so `\*` before it does not skip its group.
+    case ignored
+    /// A destination whose text is not body text (headers, footers, bookmarks...): its group is skipped.
+    case skipDestination
+
+    enum DocumentWord: String, CaseIterable { case rtf, ansi, mac, pc, pca, ansicpg, deff, uc, u, upr, ud }
+
+    enum TableWord: String, CaseIterable {
+        case fonttbl, f, fcharset, cpg, colortbl, red, green, blue, stylesheet, s, cs, ds, ts, outlinelevel
+        case revtbl, listtable, listoverridetable, list, listid, listlevel, levelnfc, levelnfcn, levelstartat
+        case leveltext, levelnumbers, listname, listoverride, listpicture, ls, ilvl
+        case info, title, author, subject, keywords, creatim, revtim, yr, mo, dy, hr, min
+        case userprops, propname, staticval, defchp, defpap
+    }
+
+    enum StructureWord: String, CaseIterable {
+        case par, pard, plain, line, sect
+        case cell, row, nestcell, nestrow, nesttableprops, nonesttables, trowd, cellx, intbl, itap, trhdr
+        case clmgf, clmrg, clvmgf, clvmrg
+    }
+
+    enum CharacterWord: String, CaseIterable {
+        case b, i, ul, uld, uldash, uldashd, uldashdd, uldb, ulhwave, ulldash, ulth, ulthd, ulthdash, ulthdashd
+        case ulthdashdd, ulthldash, ululdbwave, ulw, ulwave, ulnone, strike, striked
+        case `super`, sub, nosupersub, scaps, caps, v, fs, cf, cb, highlight, chcbpat
+        case revised, deleted, revauth, revauthdel, revdttm, revdttmdel, crauth
+    }
+
+    enum ParagraphWord: String, CaseIterable {
+        case ql, qc, qr, qj, qd, fi, li, ri, sb, sa, sl, slmult, tx, tb, tqr, tqc, tqdec
+        case tldot, tlmdot, tlhyph, tlul, tlth, tleq, listtext
+        case pntext, pn, pnlvlblt, pnlvlbody, pnlvl, pndec, pnucltr, pnlcltr, pnucrm, pnlcrm, pnstart
+    }
+
+    enum NoteWord: String, CaseIterable {
+        case footnote, ftnalt, annotation, atnid, atnauthor, atndate, atnref, atrfstart, atrfend, atnparent
+        case field, fldinst, fldrslt
+    }
+
+    enum PictureWord: String, CaseIterable {
+        case pict, nonshppict, pngblip, jpegblip, emfblip, wmetafile, macpict, dibitmap, wbitmap, bin
+        case picwgoal, pichgoal, picscalex, picscaley, picprop, objdata, shpinst
+        /// Shape properties: read inside `\pict` (alt text), skipped elsewhere.
+        case sp, sn, sv
+    }
+
+    static let specialCharacters: [(String, UInt32)] = [
+        ("tab", 9), ("emdash", 0x2014), ("endash", 0x2013), ("bullet", 0x2022), ("lquote", 0x2018),
+        ("rquote", 0x2019), ("ldblquote", 0x201C), ("rdblquote", 0x201D), ("emspace", 0x2003),
+        ("enspace", 0x2002), ("qmspace", 0x2005), ("zwj", 0x200D), ("zwnj", 0x200C), ("ltrmark", 0x200E),
+        ("rtlmark", 0x200F), ("zwbo", 0x200B), ("zwnbo", 0xFEFF),
+    ]
+
+    static let ignoredWords = [
+        "page", "sectd", "pnlvlcont", "chftn", "chatn", "chdate", "chtime", "chpgn",
+        "shppict", "object", "result", "shp", "shprslt",
+    ]
+
+    static let skippedDestinations = [
+        "header", "headerl", "headerr", "headerf", "footer", "footerl", "footerr", "footerf", "ftnsep", "ftnsepc",
+        "ftncn", "aftnsep", "aftnsepc", "aftncn", "xe", "tc", "txe", "rxe", "bkmkstart", "bkmkend", "filetbl",
+        "rsidtbl", "themedata", "colorschememapping", "latentstyles", "datastore", "xmlnstbl", "generator",
+        "mmathPr", "pgdsctbl", "comment", "private", "template", "docvar", "fchars", "lchars", "pnseclvl",
+        "pntxta", "pntxtb", "falt", "panose", "fontemb", "fontfile", "background", "pgptbl", "protusertbl",
+        "stylesheetdummy", "printim", "buptim", "atntime", "atnicn", "htmltag", "mhtmltag", "wgrffmtfilter",
+        "keycode", "formfield", "datafield", "operator", "doccomm",
+    ]
+
+    /// Every known word with its keyword (each name once).
+    static let all: [(name: String, keyword: RTFKeyword)] =
+        DocumentWord.allCases.map { ($0.rawValue, .document($0)) }
+        + TableWord.allCases.map { ($0.rawValue, .table($0)) }
+        + StructureWord.allCases.map { ($0.rawValue, .structure($0)) }
+        + CharacterWord.allCases.map { ($0.rawValue, .character($0)) }
+        + ParagraphWord.allCases.map { ($0.rawValue, .paragraph($0)) }
+        + specialCharacters.map { ($0.0, .special($0.1)) }
+        + NoteWord.allCases.map { ($0.rawValue, .note($0)) }
+        + PictureWord.allCases.map { ($0.rawValue, .picture($0)) }
+        + ignoredWords.map { ($0, .ignored) }
+        + skippedDestinations.map { ($0, .skipDestination) }
 
     /// Name → keyword, for the tokenizer.
-    static let table = KeywordTable(allCases.map { (RTFWordKey($0.rawValue), $0) })
+    static let table = KeywordTable(all.map { (RTFWordKey($0.name), $0.keyword) })
 }
 
 /// An open-addressing table from control-word names to keywords with a cheap multiplicative hash
@@ -56,7 +117,10 @@ struct KeywordTable {
         values = Array(repeating: nil, count: size)
         for (k, v) in entries {
             var i = k.cheapHash & mask
-            while keys[i] != nil { i = (i + 1) & mask }
+            while let existing = keys[i] {
+                precondition(existing != k, "a control word is listed twice")
+                i = (i + 1) & mask
+            }
             keys[i] = k
             values[i] = v
         }

@@ -25,9 +25,9 @@ extension RTFParser {
         stories[s].lastTextPara = nil
         var markChange: ParagraphMarkChange?
         if mark.deleted {
-            markChange = .deleted(Change(author: revisionAuthor(mark.deletionAuthor), date: date(mark.deletionDate)))
+            markChange = .deleted(Change(author: revisionAuthor(mark.deletionAuthor), date: formats.date(mark.deletionDate)))
         } else if mark.revised {
-            markChange = .inserted(Change(author: revisionAuthor(mark.revisionAuthor), date: date(mark.revisionDate)))
+            markChange = .inserted(Change(author: revisionAuthor(mark.revisionAuthor), date: formats.date(mark.revisionDate)))
         }
         // (Runs are tested through their indices: `allSatisfy` and `contains(where:)` would copy each run.)
         if markChange == nil && runs.indices.allSatisfy({ i in
@@ -48,7 +48,7 @@ extension RTFParser {
         if runs.indices.contains(where: { runs[$0].change != nil }) { content = InlineBuilder.pairingSubstitutions(content) }
         var style = paragraphStyle(para)
         var headingLevel: Int?
-        let entry = para.style >= 0 ? paragraphStyles[para.style] : nil
+        let entry = para.style >= 0 ? tables.paragraphStyles[para.style] : nil
         let outline = para.outline >= 0 ? para.outline : (entry?.outline ?? -1)
         if (0...8).contains(outline) { headingLevel = min(outline + 1, 6) }
         if let level = entry?.headingLevel {
@@ -60,8 +60,8 @@ extension RTFParser {
             let level = para.legacyList != nil && para.list <= 0 ? para.legacyLevel : para.listLevel
             let key = para.list > 0 ? para.list : -1
             var kind = para.legacyList ?? .bullet
-            if para.list > 0, let id = listOverrides[para.list] ?? (listDefinitions[para.list] != nil ? para.list : nil),
-               let def = listDefinitions[id], level < def.levels.count {
+            if para.list > 0, let id = tables.listOverrides[para.list] ?? (tables.listDefinitions[para.list] != nil ? para.list : nil),
+               let def = tables.listDefinitions[id], level < def.levels.count {
                 kind = def.levels[level].kind
             }
             if sawListText { listsWithListText.insert(key) }
@@ -86,15 +86,15 @@ extension RTFParser {
     }
 
     func revisionAuthor(_ i: Int) -> String? {
-        guard i >= 0, i < revisionAuthors.count else { return nil }
-        let a = revisionAuthors[i]
+        guard i >= 0, i < tables.revisionAuthors.count else { return nil }
+        let a = tables.revisionAuthors[i]
         return a.isEmpty || a == "Unknown" ? nil : a
     }
 
     /// The model's paragraph style: values equal to RTF's defaults (left, zero) are "not set".
     func paragraphStyle(_ p: ParaFormat) -> ParagraphStyle {
         var s = ParagraphStyle()
-        if p.style >= 0, let e = paragraphStyles[p.style], !e.isDefault {
+        if p.style >= 0, let e = tables.paragraphStyles[p.style], !e.isDefault {
             s.name = e.name
         }
         s.alignment = p.alignment
@@ -187,80 +187,7 @@ extension RTFParser {
     /// Moves finished blocks of the main story to the output.
     func drain(story s: Int) {
         guard s == 0, !stories[0].collector.blocks.isEmpty else { return }
-        for b in stories[0].collector.take() { emit(b) }
-    }
-
-    // MARK: Output
-
-    /// Emits a finished top-level block with the comments and notes it references (others wait for their block).
-    func emit(_ block: Block) {
-        var c = Chunk(block)
-        if !pendingComments.isEmpty || !pendingNotes.isEmpty {
-            var anchors = Set<String>()
-            var references = Set<String>()
-            block.forEachInline { i in
-                switch i {
-                case .commentStart(let id), .commentEnd(let id), .commentPoint(let id): anchors.insert(id)
-                case .noteReference(let id): references.insert(id)
-                default: break
-                }
-            }
-            let here = pendingComments.filter { anchors.contains($0.parentID ?? $0.id) }
-            pendingComments.removeAll { anchors.contains($0.parentID ?? $0.id) }
-            c.comments = Self.inAnchorOrder(here, block)
-            c.notes = pendingNotes.filter { references.contains($0.id) }
-            pendingNotes.removeAll { references.contains($0.id) }
-        }
-        if openRanges.isEmpty {
-            output.append(c)
-        } else {
-            held.append(c)
-        }
-    }
-
-    /// A finished comment: into the held chunk that holds its anchor, or with the next chunk.
-    func deliver(_ comment: Comment) {
-        if let i = held.firstIndex(where: { chunk in chunkMentions(chunk, comment.parentID ?? comment.id) }) {
-            held[i].comments.append(comment)
-        } else {
-            pendingComments.append(comment)
-        }
-        openRanges.remove(comment.id)
-        releaseHeldIfPossible()
-    }
-
-    /// Comments in the reading order of their anchors in `block`, each reply right after its parent.
-    static func inAnchorOrder(_ comments: [Comment], _ block: Block) -> [Comment] {
-        guard comments.count > 1 else { return comments }
-        var position: [String: Int] = [:]
-        block.forEachInline { i in
-            switch i {
-            case .commentStart(let id), .commentPoint(let id): if position[id] == nil { position[id] = position.count }
-            default: break
-            }
-        }
-        let keyed = comments.enumerated().map { (n, c) -> (Int, Int, Int, Comment) in
-            (position[c.parentID ?? c.id] ?? Int.max, c.parentID == nil ? 0 : 1, n, c)
-        }
-        return keyed.sorted { ($0.0, $0.1, $0.2) < ($1.0, $1.1, $1.2) }.map(\.3)
-    }
-
-    func releaseHeldIfPossible() {
-        guard openRanges.isEmpty, !held.isEmpty else { return }
-        for i in held.indices { held[i].comments = Self.inAnchorOrder(held[i].comments, held[i].block) }
-        output += held
-        held.removeAll()
-    }
-
-    private func chunkMentions(_ c: Chunk, _ id: String) -> Bool {
-        var found = false
-        c.block.forEachInline { i in
-            switch i {
-            case .commentStart(let x), .commentPoint(let x), .commentEnd(let x): if x == id { found = true }
-            default: break
-            }
-        }
-        return found || c.comments.contains { $0.id == id }
+        for b in stories[0].collector.take() { out.emit(b) }
     }
 
     /// Ends the document: the last paragraph, open tables and lists, comments still waiting.
@@ -272,23 +199,12 @@ extension RTFParser {
         closeTables(story: 0, to: 0)
         stories[0].collector.close()
         drain(story: 0)
-        for id in openRanges.sorted() {
+        for id in out.openRanges.sorted() {
             diagnostics.report(.rtfCommentWithoutBody, "an annotation range had no annotation; kept as an empty comment")
-            let c = Comment(id: id, body: [])
-            if let i = held.firstIndex(where: { chunkMentions($0, id) }) { held[i].comments.append(c) } else { pendingComments.append(c) }
+            out.attachEmptyComment(id)
         }
-        openRanges.removeAll()
-        releaseHeldIfPossible()
-        if !pendingComments.isEmpty || !pendingNotes.isEmpty {
-            if output.isEmpty || outputPosition >= output.count {
-                output.append(Chunk(.paragraph(Paragraph([])), comments: pendingComments, notes: pendingNotes))
-            } else {
-                output[output.count - 1].comments += pendingComments
-                output[output.count - 1].notes += pendingNotes
-            }
-            pendingComments.removeAll()
-            pendingNotes.removeAll()
-        }
+        out.openRanges.removeAll()
+        out.finish()
         if hiddenCount > 0 {
             diagnostics.report(.rtfHiddenText, "hidden text (\\v) was left out (\(hiddenCount) characters)")
         }
@@ -365,7 +281,7 @@ extension RTFParser {
         switch story.kind {
         case .main: break
         case .note(let id, let kind):
-            pendingNotes.append(Note(id: id, kind: kind, blocks: blocks))
+            out.pendingNotes.append(Note(id: id, kind: kind, blocks: blocks))
         case .annotation(let info):
             annotationCounter += 1
             let id: String
@@ -375,7 +291,7 @@ extension RTFParser {
                 let at = min(info.anchorRun, stories[s].runs.count)
                 stories[s].runs.insert(Run(.atom(.commentPoint(id)), format: info.anchorFormat), at: at)
             }
-            deliver(Comment(id: id, author: info.author, initials: info.initials, date: info.date, body: blocks,
+            out.deliver(Comment(id: id, author: info.author, initials: info.initials, date: info.date, body: blocks,
                             parentID: info.parent))
         }
     }
@@ -397,10 +313,10 @@ extension RTFParser {
             appendAtom(.commentStart(id), story: s)
             if let a = reader.scrivenerAnnotations[id], case .comment(var c) = a {
                 c.id = id
-                pendingComments.append(c)
+                out.pendingComments.append(c)
             } else {
                 diagnostics.report(.rtfScrivenerAnnotationMissing, "a Scrivener comment link had no comment text; kept as an empty comment")
-                pendingComments.append(Comment(id: id, body: []))
+                out.pendingComments.append(Comment(id: id, body: []))
             }
         }
     }
@@ -412,7 +328,7 @@ extension RTFParser {
         case .comment(let id): appendAtom(.commentEnd(id), story: state.story)
         case .footnote(let n):
             appendNoteReference(n.id, story: state.story)
-            pendingNotes.append(n)
+            out.pendingNotes.append(n)
         case .plain, .link: break
         }
     }
@@ -473,19 +389,19 @@ extension RTFParser {
         case .fontTable: commitFont()
         case .styleSheet: commitStyle()
         case .colorTable:
-            if colorParts != nil {
-                colors.append(colorParts.map { RGBColor(red: UInt8($0.r), green: UInt8($0.g), blue: UInt8($0.b)) })
-                colorParts = nil
+            if tables.colorParts != nil {
+                tables.colors.append(tables.colorParts.map { RGBColor(red: UInt8($0.r), green: UInt8($0.g), blue: UInt8($0.b)) })
+                tables.colorParts = nil
             }
         case .revisionTable: break
         case .list:
-            listDefinitions[listInProgress.id] = listInProgress
+            tables.listDefinitions[tables.listInProgress.id] = tables.listInProgress
         case .listOverride:
-            listOverrides[overrideInProgress.ls] = overrideInProgress.list
+            tables.listOverrides[tables.overrideInProgress.ls] = tables.overrideInProgress.list
         case .listLevel, .listTable, .listOverrideTable, .info, .userProps, .nestedTableProperties, .body, .skip:
             break
         case .infoDate(let key):
-            let d = dateParts
+            let d = tables.dateParts
             if (1...9999).contains(d[0]), (1...12).contains(d[1]), (1...31).contains(d[2]) {
                 header.metadata[key] = .text(isoDate(d[0], d[1], d[2], min(max(d[3], 0), 23), min(max(d[4], 0), 59)))
             }
@@ -516,12 +432,12 @@ extension RTFParser {
             } else {
                 header.metadata[key] = .text(value)
             }
-        case .propertyName: propertyName = value
-        case .pictureName: picturePropertyName = value
-        case .pictureValue: if picturePropertyName == "wzDescription" { pictureAlt = value }
+        case .propertyName: tables.propertyName = value
+        case .pictureName: picture.propertyName = value
+        case .pictureValue: if picture.propertyName == "wzDescription" { picture.alt = value }
         case .propertyValue:
-            if let k = propertyName, !k.isEmpty { header.metadata[k] = .text(value) }
-            propertyName = nil
+            if let k = tables.propertyName, !k.isEmpty { header.metadata[k] = .text(value) }
+            tables.propertyName = nil
         case .annotationInitials: pendingInitials = value.isEmpty ? nil : value
         case .annotationAuthor: pendingAuthor = value.isEmpty ? nil : value
         case .annotationReference: updateAnnotation { $0.reference = value }
@@ -530,18 +446,18 @@ extension RTFParser {
         case .rangeStart:
             guard !value.isEmpty else { return }
             appendAtom(.commentStart(value), story: state.story)
-            openRanges.insert(value)
+            out.openRanges.insert(value)
             startedRanges.insert(value)
         case .rangeEnd:
             guard !value.isEmpty else { return }
             appendAtom(.commentEnd(value), story: state.story)
         case .levelText:
             // The level text: a length byte, then text with placeholders (bytes below 0x20) for the numbers.
-            guard !listInProgress.levels.isEmpty else { return }
+            guard !tables.listInProgress.levels.isEmpty else { return }
             let bytes = raw
             if let last = bytes.lastIndex(where: { $0 < 0x20 }), last > 0, last + 1 < bytes.count {
                 let next = bytes[last + 1]
-                if next == UInt8(ascii: ")") { listInProgress.levels[listInProgress.levels.count - 1].delimiter = ")" }
+                if next == UInt8(ascii: ")") { tables.listInProgress.levels[tables.listInProgress.levels.count - 1].delimiter = ")" }
             }
         }
     }

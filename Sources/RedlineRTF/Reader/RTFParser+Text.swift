@@ -73,7 +73,7 @@ extension RTFParser {
         guard b == UInt8(ascii: ";") else {
             if state.dest != .colorTable {
                 var out: [UInt8] = []
-                let cp = state.dest == .fontTable ? (fontCodePage ?? fontCharset.flatMap { codePage(forCharset: $0, documentCodePage: documentCodePage) } ?? documentCodePage) : documentCodePage
+                let cp = state.dest == .fontTable ? (tables.fontCodePage ?? tables.fontCharset.flatMap { codePage(forCharset: $0, documentCodePage: tables.documentCodePage) } ?? tables.documentCodePage) : tables.documentCodePage
                 decode([b], codePage: cp, into: &out)
                 if collect.count < 4096 { collect += out }
             }
@@ -82,12 +82,12 @@ extension RTFParser {
         switch state.dest {
         case .fontTable: commitFont()
         case .colorTable:
-            colors.append(colorParts.map { RGBColor(red: UInt8($0.r), green: UInt8($0.g), blue: UInt8($0.b)) })
-            colorParts = nil
+            tables.colors.append(tables.colorParts.map { RGBColor(red: UInt8($0.r), green: UInt8($0.g), blue: UInt8($0.b)) })
+            tables.colorParts = nil
             invalidateFormats()
         case .styleSheet: commitStyle()
         case .revisionTable:
-            revisionAuthors.append(collectedString())
+            tables.revisionAuthors.append(collectedString())
         default: break
         }
     }
@@ -104,33 +104,33 @@ extension RTFParser {
     }
 
     func commitFont() {
-        guard let n = fontNumber else { collect.removeAll(); return }
+        guard let n = tables.fontNumber else { collect.removeAll(); return }
         let name = collectedString()
-        let cp = fontCodePage ?? fontCharset.flatMap { codePage(forCharset: $0, documentCodePage: documentCodePage) }
+        let cp = tables.fontCodePage ?? tables.fontCharset.flatMap { codePage(forCharset: $0, documentCodePage: tables.documentCodePage) }
         if let cp, !CodePageDecoder.isSupported(cp) {
             diagnostics.report(.rtfUnknownCodePage, "code page \(cp) is not known; its bytes were read as Windows-1252")
         }
-        fonts[n] = FontEntry(name: name, codePage: cp)
-        fontNumber = nil
+        tables.fonts[n] = FontEntry(name: name, codePage: cp)
+        tables.fontNumber = nil
         fontCodePages.removeAll()
         invalidateFormats()
     }
 
     func commitStyle() {
         let name = collectedString()
-        defer { styleNumber = 0; styleIsCharacter = false; styleOutline = nil }
-        guard !name.isEmpty, styleNumber >= 0 else { return }
+        defer { tables.styleNumber = 0; tables.styleIsCharacter = false; tables.styleOutline = nil }
+        guard !name.isEmpty, tables.styleNumber >= 0 else { return }
         invalidateFormats()
-        if styleIsCharacter { characterStyles[styleNumber] = name } else {
-            paragraphStyles[styleNumber] = StyleEntry(name: name, outline: styleOutline)
+        if tables.styleIsCharacter { tables.characterStyles[tables.styleNumber] = name } else {
+            tables.paragraphStyles[tables.styleNumber] = StyleEntry(name: name, outline: tables.styleOutline)
         }
     }
 
     /// The code page of text in the current font.
     func currentCodePage() -> Int {
-        let f = state.char.font >= 0 ? state.char.font : defaultFont
+        let f = state.char.font >= 0 ? state.char.font : tables.defaultFont
         if let cp = fontCodePages[f] { return cp }
-        var cp = fonts[f]?.codePage ?? documentCodePage
+        var cp = tables.fonts[f]?.codePage ?? tables.documentCodePage
         if !CodePageDecoder.isSupported(cp) { cp = 1252 }
         fontCodePages[f] = cp
         return cp
@@ -202,18 +202,16 @@ extension RTFParser {
 
     /// Forgets worked-out display formats (a font, colour or style table entry changed).
     func invalidateFormats() {
-        formatCache.removeAll()
-        recentKeys.removeAll()
-        recentFormats.removeAll()
+        formats.invalidate()
     }
 
     /// The model's format and change for RTF character properties.
     func textFormat(_ c: CharFormat, link: Link?) -> (TextFormat, RunChange?) {
         let change: RunChange?
         if c.deleted {
-            change = .deletion(Change(author: author(c.deletionAuthor), date: date(c.deletionDate)))
+            change = .deletion(Change(author: author(c.deletionAuthor), date: formats.date(c.deletionDate)))
         } else if c.revised {
-            change = .insertion(Change(author: author(c.revisionAuthor), date: date(c.revisionDate)))
+            change = .insertion(Change(author: author(c.revisionAuthor), date: formats.date(c.revisionDate)))
         } else {
             change = nil
         }
@@ -226,24 +224,20 @@ extension RTFParser {
         key.revisionDate = 0
         key.deletionDate = 0
         if link == nil {
-            for i in recentKeys.indices where recentKeys[i] == key { return (recentFormats[i], change) }
-            if let t = formatCache[key] {
-                rememberFormat(key, t)
-                return (t, change)
-            }
+            if let t = formats.format(for: key) { return (t, change) }
         }
         var t = TextFormat(bold: c.bold, italic: c.italic, underline: c.underline, strikethrough: c.strike,
                            superscript: c.superscript, subscript: c.subscript, smallCaps: c.smallCaps)
         t.style.allCaps = c.allCaps
         t.style.doubleStrikethrough = c.doubleStrike
-        if c.font >= 0, let f = fonts[c.font], !f.name.isEmpty { t.style.fontFamily = f.name }
+        if c.font >= 0, let f = tables.fonts[c.font], !f.name.isEmpty { t.style.fontFamily = f.name }
         if c.fontSize > 0 { t.style.fontSize = Double(c.fontSize) / 2 }
-        if c.foreground > 0, c.foreground < colors.count { t.style.color = colors[c.foreground] }
-        if c.background > 0, c.background < colors.count { t.style.backgroundColor = colors[c.background] }
-        if c.highlight > 0, c.highlight < colors.count, let h = colors[c.highlight] {
+        if c.foreground > 0, c.foreground < tables.colors.count { t.style.color = tables.colors[c.foreground] }
+        if c.background > 0, c.background < tables.colors.count { t.style.backgroundColor = tables.colors[c.background] }
+        if c.highlight > 0, c.highlight < tables.colors.count, let h = tables.colors[c.highlight] {
             if h == .yellow { t.highlight = true } else { t.style.backgroundColor = h }
         }
-        if c.charStyle >= 0, let name = characterStyles[c.charStyle] {
+        if c.charStyle >= 0, let name = tables.characterStyles[c.charStyle] {
             switch name.lowercased() {
             case "verbatim char", "source text":
                 t.code = true
@@ -260,37 +254,14 @@ extension RTFParser {
             }
         }
         if link == nil {
-            rememberFormat(key, t)
-            if formatCache.count < 1024 { formatCache[key] = t }
+            formats.store(t, for: key)
         }
         return (t, change)
     }
 
-    private func rememberFormat(_ key: CharFormat, _ format: TextFormat) {
-        if recentKeys.count >= 4 {
-            recentKeys.removeLast()
-            recentFormats.removeLast()
-        }
-        recentKeys.insert(key, at: 0)
-        recentFormats.insert(format, at: 0)
-    }
-
-    /// A revision date, decoded once per distinct value.
-    func date(_ dttm: Int) -> String? {
-        // A deletion and the insertion that replaces it usually share their date: check the last one first.
-        if let last = lastDate, last.dttm == dttm { return last.value }
-        let d: String?
-        if let cached = dateCache[dttm] { d = cached } else {
-            d = dateFromDTTM(dttm)
-            if dateCache.count < 4096 { dateCache[dttm] = d }
-        }
-        lastDate = (dttm, d)
-        return d
-    }
-
     private func author(_ i: Int) -> String? {
-        guard i >= 0, i < revisionAuthors.count else { return nil }
-        let a = revisionAuthors[i]
+        guard i >= 0, i < tables.revisionAuthors.count else { return nil }
+        let a = tables.revisionAuthors[i]
         return a.isEmpty || a == "Unknown" ? nil : a
     }
 
@@ -302,14 +273,7 @@ extension RTFParser {
 
     func startPicture() {
         setDestination(.picture)
-        pictureData.removeAll(keepingCapacity: false)
-        pictureNibble = -1
-        pictureType = nil
-        pictureTooLarge = false
-        pictureGoal = (0, 0)
-        pictureScale = (100, 100)
-        pictureAlt = ""
-        picturePropertyName = ""
+        picture = RTFPicture()
     }
 
     func pictureHex(_ c: UInt8) {
@@ -320,31 +284,31 @@ extension RTFParser {
         case 97...102: v = Int(c) - 87
         default: return
         }
-        if pictureTooLarge { return }
-        if pictureNibble < 0 { pictureNibble = v; return }
-        pictureData.append(UInt8(pictureNibble << 4 | v))
-        pictureNibble = -1
-        if pictureData.count > maxPictureBytes { pictureTooLarge = true; pictureData = [] }
+        if picture.tooLarge { return }
+        if picture.nibble < 0 { picture.nibble = v; return }
+        picture.data.append(UInt8(picture.nibble << 4 | v))
+        picture.nibble = -1
+        if picture.data.count > maxPictureBytes { picture.tooLarge = true; picture.data = [] }
     }
 
     /// The end of a `\pict` group: its bytes into the media store, its size from `\picwgoal`/`\pichgoal`
     /// scaled by `\picscalex`/`\picscaley`, its alt text from `wzDescription`.
     func finishPicture() {
-        defer { pictureData = [] }
+        defer { picture.data = [] }
         guard state.dest == .body || state.dest == .picture else { return }
-        if pictureTooLarge {
+        if picture.tooLarge {
             diagnostics.report(.mediaTooLarge, "a picture over the size limit (\(maxPictureBytes >> 20) MiB) was left out")
             return
         }
-        guard pictureType != nil, !pictureData.isEmpty else {
+        guard picture.type != nil, !picture.data.isEmpty else {
             diagnostics.report(.rtfPictureDropped, "a picture that is not PNG, JPEG, EMF or WMF was left out")
             return
         }
-        guard let item = media.add(pictureData, name: "an RTF picture", diagnostics: diagnostics) else { return }
-        var image = Image(source: "", alt: pictureAlt, media: item)
-        if pictureGoal.w > 0, pictureGoal.h > 0 {
-            image.width = Double(pictureGoal.w) / 20 * Double(pictureScale.x) / 100
-            image.height = Double(pictureGoal.h) / 20 * Double(pictureScale.y) / 100
+        guard let item = media.add(picture.data, name: "an RTF picture", diagnostics: diagnostics) else { return }
+        var image = Image(source: "", alt: picture.alt, media: item)
+        if picture.goal.w > 0, picture.goal.h > 0 {
+            image.width = Double(picture.goal.w) / 20 * Double(picture.scale.x) / 100
+            image.height = Double(picture.goal.h) / 20 * Double(picture.scale.y) / 100
         }
         // A picture keeps the revision and link around it (an inserted picture is an inserted run).
         let s = state.story

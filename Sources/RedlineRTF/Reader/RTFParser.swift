@@ -25,34 +25,15 @@ final class RTFParser {
     @exclusivity(unchecked) var fallbackToSkip = 0
     var highSurrogate: UInt32?
 
-    // Tables from the header.
-    var documentCodePage = 1252
-    var defaultFont = -1
-    @exclusivity(unchecked) var fonts: [Int: FontEntry] = [:]
-    var colors: [RGBColor?] = []
-    var colorParts: (r: Int, g: Int, b: Int)?
-    @exclusivity(unchecked) var paragraphStyles: [Int: StyleEntry] = [:]
-    var characterStyles: [Int: String] = [:]
-    @exclusivity(unchecked) var revisionAuthors: [String] = []
-    var listDefinitions: [Int: ListDefinition] = [:]
-    var listOverrides: [Int: Int] = [:]
-    var listInProgress = ListDefinition()
-    var overrideInProgress: (list: Int, ls: Int) = (0, 0)
+    /// The header's tables and the entry being read.
+    @exclusivity(unchecked) var tables = RTFHeaderTables()
     @exclusivity(unchecked) var decoders: [Int: CodePageDecoder] = [:]
     /// A double-byte lead byte waits in some decoder for its trail byte.
     var leadPending = false
+    /// The code page of each font number used so far (from `tables`).
     @exclusivity(unchecked) var fontCodePages: [Int: Int] = [:]
-
-    // Entries being read.
+    /// The text of the destination being collected (a table entry, an annotation's author...).
     @exclusivity(unchecked) var collect: [UInt8] = []
-    var fontNumber: Int?
-    var fontCharset: Int?
-    var fontCodePage: Int?
-    var styleNumber = 0
-    var styleIsCharacter = false
-    var styleOutline: Int?
-    var dateParts = [0, 0, 0, 0, 0]
-    var propertyName: String?
 
     // Body.
     @exclusivity(unchecked) var stories: [Story] = [Story(kind: .main)]
@@ -60,16 +41,8 @@ final class RTFParser {
     var rowDefinitions: [Int: RowDefinition] = [:]
     var rowDefinitionDepth = 1
     var listsWithListText = Set<Int>()
-    var pictureData: [UInt8] = []
-    var pictureNibble = -1
-    var pictureType: String?
-    var pictureTooLarge = false
-    /// The current picture's `\picwgoal`/`\pichgoal` (twips), `\picscalex`/`\picscaley` (percent), alt text
-    /// (`wzDescription` in `\*\picprop`) and the shape property being read.
-    var pictureGoal: (w: Int, h: Int) = (0, 0)
-    var pictureScale: (x: Int, y: Int) = (100, 100)
-    var pictureAlt = ""
-    var picturePropertyName = ""
+    /// The `\pict` being read.
+    var picture = RTFPicture()
     /// The document's pictures (`\pict` data kept by content hash in temporary files).
     let media: MediaStore
     var pendingInitials: String?
@@ -79,24 +52,13 @@ final class RTFParser {
     var paragraphCounter = 0
 
     // Output.
-    @exclusivity(unchecked) var output: [Chunk] = []
-    var outputPosition = 0
-    @exclusivity(unchecked) var held: [Chunk] = []
-    @exclusivity(unchecked) var pendingComments: [Comment] = []
-    @exclusivity(unchecked) var pendingNotes: [Note] = []
-    @exclusivity(unchecked) var openRanges = Set<String>()
-    var startedRanges = Set<String>()
-    /// The keys and display formats of the last few formats used, newest first (runs alternate between a few:
-    /// plain, italic, bold...); checked before `formatCache`, whose hashing costs more than these comparisons.
-    @exclusivity(unchecked) var recentKeys: [CharFormat] = []
-    @exclusivity(unchecked) var recentFormats: [TextFormat] = []
+    @exclusivity(unchecked) var out = RTFChunkOutput()
+    /// Display formats and revision dates already worked out.
+    @exclusivity(unchecked) var formats = RTFFormatCache()
     var hiddenCount = 0
     /// Text runs in code page 65001 that held bytes that are not UTF-8.
     var invalidUTF8Runs = 0
-    @exclusivity(unchecked) var dateCache: [Int: String?] = [:]
-    @exclusivity(unchecked) var lastDate: (dttm: Int, value: String?)?
-    /// Display formats already worked out, by RTF character properties (revision marks cleared).
-    var formatCache: [CharFormat: TextFormat] = [:]
+    var startedRanges = Set<String>()
 
     /// Largest picture kept (bytes); larger ones are dropped with a warning.
     var maxPictureBytes: Int { media.limits.maxPictureBytes }
@@ -117,16 +79,16 @@ final class RTFParser {
 
     /// The next finished chunk, or nil at the end.
     func nextChunk() throws -> Chunk? {
-        if outputPosition >= output.count {
-            output.removeAll(keepingCapacity: true)
-            outputPosition = 0
-            while output.isEmpty {
+        if out.position >= out.chunks.count {
+            out.chunks.removeAll(keepingCapacity: true)
+            out.position = 0
+            while out.chunks.isEmpty {
                 if ended { return nil }
                 try step()
             }
         }
-        defer { outputPosition += 1 }
-        return output[outputPosition]
+        defer { out.position += 1 }
+        return out.chunks[out.position]
     }
 
     // MARK: Signature
@@ -145,7 +107,7 @@ final class RTFParser {
         }
         guard first == .groupStart else { throw notRTF(name) }
         let second = try tokenizer.next()
-        guard case .word(.rtf, _) = second else { throw notRTF(name) }
+        guard case .word(.document(.rtf), _) = second else { throw notRTF(name) }
         documentOpen = true
         stack.append(state)  // the document group
     }
@@ -164,7 +126,7 @@ final class RTFParser {
             case .groupStart, .groupEnd, .end: fallbackToSkip = 0
             case .hexByte, .symbol, .word, .unknownWord:
                 fallbackToSkip -= 1
-                if case .word(.bin, let p) = token { _ = try tokenizer.skipBinary(max(0, p ?? 0)) }
+                if case .word(.picture(.bin), let p) = token { _ = try tokenizer.skipBinary(max(0, p ?? 0)) }
                 return
             case .text:
                 let n = tokenizer.text.count
@@ -185,7 +147,7 @@ final class RTFParser {
         case .word(let k, let p):
             starPending = false
             if state.dest == .skip {
-                if k == .bin { try skipBinary(n: max(0, p ?? 0)) } else if k == .ud, let outer = state.unicodeOuter {
+                if k == .picture(.bin) { try skipBinary(n: max(0, p ?? 0)) } else if k == .document(.ud), let outer = state.unicodeOuter {
                     state.dest = outer
                     state.unicodeOuter = nil
                 }

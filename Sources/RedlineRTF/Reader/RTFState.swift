@@ -195,3 +195,18 @@ func isoDate(_ y: Int, _ mo: Int, _ d: Int, _ h: Int, _ mi: Int) -> String {
     func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
     return "\(y)-\(two(mo))-\(two(d))T\(two(h)):\(two(mi)):00Z"
 }
+
+/// A `\pict` being read: its bytes (hex or `\bin`), type, size and alt text.
+struct RTFPicture {
+    var data: [UInt8] = []
+    /// The high half of a byte whose low hex digit has not come yet (-1: none).
+    var nibble = -1
+    var type: String?
+    var tooLarge = false
+    /// `\picwgoal`/`\pichgoal` (twips), `\picscalex`/`\picscaley` (percent), alt text (`wzDescription` in
+    /// `\*\picprop`) and the shape property being read.
+    var goal: (w: Int, h: Int) = (0, 0)
+    var scale: (x: Int, y: Int) = (100, 100)
+    var alt = ""
+    var propertyName = ""
+}

@@ -150,7 +150,7 @@ struct RTFTokenizer {
             return .symbol(UInt8(ascii: "?"))
         }
         // `\` + line end is a paragraph break, as `\par`.
-        if c == 10 || c == 13 { return .word(.par, param: nil) }
+        if c == 10 || c == 13 { return .word(.structure(.par), param: nil) }
         return .symbol(c)
     }
 

@@ -1,0 +1,93 @@
+import RedlineCore
+
+extension RTFParser {
+    /// Paragraph, section, row and cell boundaries, and table row definitions.
+    func structureWord(_ w: RTFKeyword.StructureWord, _ v: Int) {
+        switch w {
+        case .par: paragraphEnd()
+        case .pard: state.para = ParaFormat()
+        case .plain: state.char = CharFormat()
+        case .line: lineBreak()
+        case .sect: if hasPendingContent { paragraphEnd() }
+        case .cell: cellEnd(depth: max(1, state.para.tableDepth))
+        case .nestcell: cellEnd(depth: max(2, state.para.tableDepth))
+        case .row: rowEnd(depth: 1)
+        case .nestrow: rowEnd(depth: max(2, state.para.tableDepth))
+        case .nesttableprops: setDestination(.nestedTableProperties)
+        case .nonesttables: setDestination(.skip)
+        case .trowd:
+            rowDefinitionDepth = state.dest == .nestedTableProperties
+                ? min(max(2, state.para.tableDepth), max(stories[state.story].tables.count, 1)) : 1
+            rowDefinitions[rowDefinitionDepth] = RowDefinition()
+        case .cellx:
+            var d = rowDefinitions[rowDefinitionDepth] ?? RowDefinition()
+            var c = d.pending
+            c.right = v
+            d.cells.append(c)
+            d.pending = CellDefinition(right: 0)
+            rowDefinitions[rowDefinitionDepth] = d
+        case .clmgf: rowDefinitions[rowDefinitionDepth, default: RowDefinition()].pending.mergeFirst = true
+        case .clmrg: rowDefinitions[rowDefinitionDepth, default: RowDefinition()].pending.mergeContinue = true
+        case .clvmgf: rowDefinitions[rowDefinitionDepth, default: RowDefinition()].pending.verticalFirst = true
+        case .clvmrg: rowDefinitions[rowDefinitionDepth, default: RowDefinition()].pending.verticalContinue = true
+        case .trhdr: rowDefinitions[rowDefinitionDepth, default: RowDefinition()].header = true
+        case .intbl: state.para.inTable = true
+        case .itap: state.para.nesting = min(max(v, 0), 1000)
+        }
+    }
+
+    /// Notes, annotations and fields.
+    func noteWord(_ w: RTFKeyword.NoteWord) {
+        switch w {
+        case .footnote: startNote()
+        case .ftnalt:
+            if case .note(let id, _) = stories[state.story].kind { stories[state.story].kind = .note(id: id, kind: .endnote) }
+        case .annotation: startAnnotation()
+        case .atnid: textDestination(.annotationInitials)
+        case .atnauthor: textDestination(.annotationAuthor)
+        case .atnref: textDestination(.annotationReference)
+        case .atnparent: textDestination(.annotationParent)
+        case .atndate: textDestination(.annotationDate)
+        case .atrfstart: textDestination(.rangeStart)
+        case .atrfend: textDestination(.rangeEnd)
+        case .field: startField()
+        case .fldinst:
+            if state.field >= 0 { setDestination(.fieldInstruction) } else { setDestination(.skip) }
+        case .fldrslt: if state.dest == .fieldInstruction { setDestination(.body) }
+        }
+    }
+
+    /// Pictures and objects.
+    func pictureWord(_ w: RTFKeyword.PictureWord, _ v: Int) throws {
+        switch w {
+        case .pict: startPicture()
+        case .pngblip: picture.type = "png"
+        case .jpegblip: picture.type = "jpeg"
+        case .emfblip: picture.type = "emf"
+        case .wmetafile: picture.type = "wmf"
+        case .macpict, .dibitmap, .wbitmap: picture.type = nil
+        case .bin:
+            if state.dest == .picture {
+                let n = max(0, v)
+                let before = picture.data.count
+                if before + n > maxPictureBytes { picture.tooLarge = true; try skipBinary(n: n) } else {
+                    try tokenizer.readBinary(n, into: &picture.data)
+                    if picture.data.count - before < n {
+                        diagnostics.report(.rtfTruncated, "a \\bin of \(n) bytes runs past the end of the input (truncated?)")
+                    }
+                }
+            } else {
+                try skipBinary(n: max(0, v))
+            }
+        case .nonshppict, .objdata, .shpinst: setDestination(.skip)
+        case .picwgoal: if state.dest == .picture { picture.goal.w = max(0, v) }
+        case .pichgoal: if state.dest == .picture { picture.goal.h = max(0, v) }
+        case .picscalex: if state.dest == .picture, v > 0 { picture.scale.x = v }
+        case .picscaley: if state.dest == .picture, v > 0 { picture.scale.y = v }
+        case .picprop: if state.dest != .picture { setDestination(.skip) }
+        case .sp: if state.dest != .picture { setDestination(.skip) }
+        case .sn: if state.dest == .picture { textDestination(.pictureName) } else { setDestination(.skip) }
+        case .sv: if state.dest == .picture { textDestination(.pictureValue) } else { setDestination(.skip) }
+        }
+    }
+}

@@ -1,0 +1,24 @@
+import XCTest
+@testable import RedlineRTF
+
+/// The control-word table: every word the reader knows is in exactly one group and found by its name.
+final class RTFKeywordTests: XCTestCase {
+    func testEveryKnownWordIsListedOnceAndFound() {
+        let names = RTFKeyword.all.map(\.name)
+        XCTAssertEqual(Set(names).count, names.count, "a control word is in two groups")
+        XCTAssertEqual(names.count, 275)
+        for (name, keyword) in RTFKeyword.all {
+            XCTAssertEqual(RTFKeyword.table[RTFWordKey(name)], keyword, name)
+        }
+        XCTAssertNil(RTFKeyword.table[RTFWordKey("notaword")])
+    }
+
+    func testGroupsOfSomeWords() {
+        XCTAssertEqual(RTFKeyword.table[RTFWordKey("emdash")], .special(0x2014))
+        XCTAssertEqual(RTFKeyword.table[RTFWordKey("tab")], .special(9))
+        XCTAssertEqual(RTFKeyword.table[RTFWordKey("footer")], .skipDestination)
+        XCTAssertEqual(RTFKeyword.table[RTFWordKey("chftn")], .ignored)
+        XCTAssertEqual(RTFKeyword.table[RTFWordKey("b")], .character(.b))
+        XCTAssertEqual(RTFKeyword.table[RTFWordKey("sn")], .picture(.sn))
+    }
+}
