@@ -45,6 +45,9 @@ final class BatchWorkerTests: XCTestCase {
 
     func testACrashingInputFailsAloneAndTheBatchGoesOn() throws {
         let out = tmp + "/out", reportPath = tmp + "/report.jsonl"
+        // A worker directory left by a batch killed outright (its process is gone) is removed.
+        try FileManager.default.createDirectory(atPath: tmp + "/tmp/redline-worker-999999999-AbCdEf", withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: tmp + "/tmp/redline-worker-999999999-AbCdEf/spill", contents: Data("x".utf8))
         // One worker: after each crash a new one must take over the rest.
         let r = try redline(["convert", tmp + "/in", "-o", out, "--to", "docx", "--jobs", "1", "--report", reportPath],
                             ["REDLINE_TEST_CRASH_ON=crash1.md,crash2.md"])
@@ -67,7 +70,7 @@ final class BatchWorkerTests: XCTestCase {
         XCTAssertEqual(files(under: out).filter { !$0.hasPrefix(".redline") },
                        ["a", "a/one.docx", "b", "b/three.docx", "b/two.docx", "four.docx"],
                        "the crashed inputs' staged outputs are removed")
-        XCTAssertEqual(files(under: tmp + "/tmp"), [], "each worker's temporary directory is removed")
+        XCTAssertEqual(files(under: tmp + "/tmp"), [], "each worker's temporary directory is removed, and stale ones")
         try OOXMLValidate.assertValid(tmp + "/out/a/one.docx")
 
         // Resuming converts only what is missing.

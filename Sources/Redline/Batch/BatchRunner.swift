@@ -56,6 +56,7 @@ public enum Batch {
         // Formats that gather many documents into one run of another program (PDF) convert on threads.
         let executable = options.to.batchWidth == nil ? options.isolation.executable : nil
         let setup = BatchWorkerSetup(options: options, fingerprint: fingerprint)
+        if executable != nil { WorkerProcess.removeStaleDirectories() }
         WorkerPool.run(count: max(options.jobs, options.to.batchWidth ?? 0), order: state.order, name: "redline-batch",
                        tick: { observer?.tick(state.progress) }) {
             let done = options.to.batchWorker?()

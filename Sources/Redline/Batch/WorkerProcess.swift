@@ -26,8 +26,15 @@ final class WorkerProcess {
                                  outputs: job.outputs.map { BatchRecord.Output(path: $0.path, variant: $0.variant.name) })
         do {
             if channel == nil { try start() }
+            let message = BatchWorkerJob(job, variants: setup.variants)
+            if !channel!.write(line: message) {
+                // The worker died before this job reached it (between jobs): not this input's doing.
+                stop()
+                try start()
+                guard channel!.write(line: message) else { throw RedlineError.io("cannot start a worker process: it ended at once") }
+            }
             let channel = channel!
-            if channel.write(line: BatchWorkerJob(job, variants: setup.variants)), let line = channel.readLine() {
+            if let line = channel.readLine() {
                 let result = try JSONDecoder().decode(BatchWorkerResult.self, from: Data(line))
                 if let r = result.record { return (r, result.upToDate) }
                 record.error = result.failure
@@ -65,9 +72,25 @@ final class WorkerProcess {
         return (how, said)
     }
 
+    /// Where workers' temporary directories go: `TMPDIR`, else /tmp.
+    private static var base: String {
+        ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+    }
+
+    /// Removes the temporary directories of workers whose batch is gone (a batch killed outright cannot
+    /// remove them itself). They are named `redline-worker-PID-XXXXXX` after the batch's process.
+    static func removeStaleDirectories() {
+        let base = Self.base
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: base)) ?? [] where name.hasPrefix("redline-worker-") {
+            let parts = name.split(separator: "-")
+            guard parts.count == 4, let pid = pid_t(parts[2]), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            try? FileManager.default.removeItem(atPath: base + "/" + name)
+        }
+    }
+
     private func start() throws {
-        let base = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        var template = Array((base + "/redline-worker-XXXXXX").utf8CString)
+        let base = Self.base
+        var template = Array((base + "/redline-worker-\(getpid())-XXXXXX").utf8CString)
         guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
             throw RedlineError.io("cannot start a worker process: cannot create a directory in \(base): \(String(cString: strerror(errno)))")
         }
