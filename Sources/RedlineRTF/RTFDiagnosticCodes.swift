@@ -49,7 +49,8 @@ extension DiagnosticCode {
     public static let rtfBlockFlattened: DiagnosticCode = "rtf.block-flattened"
     /// A footnote or comment that nothing references was left out, or placed at the end.
     public static let rtfUnreferenced: DiagnosticCode = "rtf.unreferenced"
-    /// A change nested inside another was written as the inner change only.
+    /// A change nested inside another was written as the inner change only (a deletion directly inside an
+    /// insertion is written whole, marked both `\revised` and `\deleted`).
     public static let rtfNestedChange: DiagnosticCode = "rtf.nested-change"
     /// A date that is not ISO 8601 was left out of a revision or annotation.
     public static let rtfDateDropped: DiagnosticCode = "rtf.date-dropped"

@@ -103,12 +103,7 @@ final class CriticMarkupFixpointTests: XCTestCase {
     }
 
     /// The property test's documents (without formatting, which Markdown then does not write): the Markdown
-    /// after one trip is a fixpoint of the trip. Not yet for all: paragraph-break changes at the end of a
-    /// list item before a nested list or the next item, and soft breaks that become spaces before list-marker
-    /// text, still move in a second trip (42 of 300 through DOCX, 17 through RTF at the last measurement).
-    /// The ceiling below keeps that from growing; lower it as cases are fixed.
-    static let knownFailures = ["docx": 42, "rtf": 17]
-
+    /// after one trip is a fixpoint of the trip, for all 300 through DOCX and through RTF.
     func testGeneratedDocumentsAreFixpoints() throws {
         var failures: [String: Int] = [:]
         for seed in (0..<UInt64(300)).map({ 0x5EED_0000 + $0 }) {
@@ -117,20 +112,18 @@ final class CriticMarkupFixpointTests: XCTestCase {
             for (format, trip) in [("docx", Self.viaDOCX), ("rtf", Self.viaRTF)] as [(String, (Document) throws -> Document)] {
                 let doc1 = try trip(doc0)
                 let md = try MarkdownWriter.string(doc1)
-                var d = try Self.check(md, trip)
+                // What the first trip loses (RTF: moves as a deletion and an insertion...) is reported, not checked.
                 if ProcessInfo.processInfo.environment["REDLINE_WORDS"] != nil {
-                    for mode in [ChangeMode.accept, .reject] {
-                        let (w1, w0) = (try Self.words(doc1, mode), try Self.words(doc0, mode))
-                        if w1 != w0 { d = (d ?? "") + "\n\(mode)ed text differs" }
+                    for mode in [ChangeMode.accept, .reject] where try Self.words(doc1, mode) != Self.words(doc0, mode) {
+                        print("seed \(seed) → \(format): \(mode)ed text differs after the first trip")
                     }
                 }
-                guard let d else { continue }
+                guard let d = try Self.check(md, trip) else { continue }
                 failures[format, default: 0] += 1
+                XCTFail("seed \(seed) → \(format) → md is no fixpoint:\n\(d)")
                 if ProcessInfo.processInfo.environment["REDLINE_FIXPOINT_VERBOSE"] != nil { print("seed \(seed) → \(format) → md differs:\n\(d)\n--- markdown ---\n\(md)") }
             }
         }
-        for (format, ceiling) in Self.knownFailures {
-            XCTAssertLessThanOrEqual(failures[format, default: 0], ceiling, "\(format): more generated documents than before are no fixpoint")
-        }
+        if ProcessInfo.processInfo.environment["REDLINE_FIXPOINT_VERBOSE"] != nil { print("generated documents that are no fixpoint: \(failures)") }
     }
 }

@@ -226,6 +226,41 @@ final class CriticMarkupReaderTests: XCTestCase {
         XCTAssertEqual(doc.blocks.first?.plainText, "a {++b c++}")
     }
 
+    /// Text one reviewer inserted and another deleted: the deletion nests in the insertion, both ways, and
+    /// accepting or rejecting every change removes it, as Word does (`w:del` inside `w:ins`).
+    func testDeletionNestsInInsertion() throws {
+        let text = "Keep {++This is add{--ed.--}{>>@Eric (2017-04-02T10:11:00Z)<<} more++}{>>@Ann (2017-04-02T10:09:00Z)<<} end.\n"
+        let d = Diagnostics()
+        let doc = try read(text, d)
+        XCTAssertTrue(d.all.isEmpty, "\(d.all)")
+        let ann = Change(author: "Ann", date: "2017-04-02T10:09:00Z"), eric = Change(author: "Eric", date: "2017-04-02T10:11:00Z")
+        XCTAssertEqual(content(doc), [.text("Keep "),
+                                      .insertion(ann, [.text("This is add"), .deletion(eric, [.text("ed.")]), .text(" more")]),
+                                      .text(" end.")])
+        XCTAssertEqual(try md(doc), text)
+        func resolved(_ r: ReviewOptions) throws -> String? { try doc.applying([ReviewTransform(r)]).blocks.first?.plainText }
+        XCTAssertEqual(try resolved(ReviewOptions(changes: .accept)), "Keep This is add more end.")
+        XCTAssertEqual(try resolved(ReviewOptions(changes: .reject)), "Keep  end.")
+        // Accepting only Ann's insertion leaves Eric's deletion pending; rejecting only Eric's keeps the text.
+        // (Resolving numbers the changes it keeps, as `redline changes` lists them.)
+        var (ann1, eric2) = (ann, eric)
+        (ann1.id, eric2.id) = ("1", "2")
+        let onlyAnn = ReviewOptions(changes: .marked, accept: [ChangeFilter(author: "Ann")])
+        XCTAssertEqual(try doc.applying([ReviewTransform(onlyAnn)]).blocks.first?.paragraph?.content,
+                       [.text("Keep This is add"), .deletion(eric2, [.text("ed.")]), .text(" more end.")])
+        let rejectEric = ReviewOptions(changes: .marked, reject: [ChangeFilter(author: "Eric")])
+        XCTAssertEqual(try doc.applying([ReviewTransform(rejectEric)]).blocks.first?.paragraph?.content,
+                       [.text("Keep "), .insertion(ann1, [.text("This is added. more")]), .text(" end.")])
+        // Across a paragraph: the nested deletion's part in each paragraph nests in the insertion there.
+        let split = try read("{++a{--b\n\nc--}d++}\n")
+        XCTAssertEqual(split.blocks.count, 2)
+        XCTAssertEqual(content(split, 1), [.insertion(Change(), [.deletion(Change(), [.text("c")]), .text("d")])])
+        // Anything else still does not nest.
+        let other = Diagnostics()
+        _ = try read("{--a {++b++} c--} {++x{--y{--z--}--}++}\n", other)
+        XCTAssertEqual(other.count(of: .criticNestedMark), 2)
+    }
+
     func testCodeIsNotScanned() throws {
         let doc = try read("`{++x++}` and\n\n```\n{--y--}\n```\n\n    {==z==}\n")
         XCTAssertEqual(content(doc), [.code("{++x++}"), .text(" and")])

@@ -315,16 +315,43 @@ struct DocumentGenerator {
     }
 
     /// An empty paragraph that carries nothing (no mark or style change, no style, no mark change on the
-    /// paragraph before it) is not written: Markdown has no empty paragraph.
+    /// paragraph before it) is not written: Markdown has no empty paragraph. A paragraph that is one
+    /// insertion (deletion) as a whole has its break in that change (CriticMarkup cannot say otherwise,
+    /// `lossy.unchanged-break`), unless the paragraph before ends in that change's break (it continues it).
     static func droppingEmptyParagraphs(_ blocks: [Block]) -> [Block] {
         var out: [Block] = []
-        for b in blocks {
+        for b in wholeParagraphMarks(blocks) {
             if case .paragraph(let p) = b, p.content.isEmpty, p.markChange == nil, p.styleChange == nil, p.style.isEmpty {
                 switch out.last {
                 case .paragraph(let q)? where q.markChange != nil: break
                 case .heading(_, let q)? where q.markChange != nil: break
                 default: continue
                 }
+            }
+            out.append(b)
+        }
+        return out
+    }
+
+    /// A paragraph that is one insertion (deletion) as a whole gets its break in that change, unless the
+    /// paragraph before ends in that change's break.
+    static func wholeParagraphMarks(_ blocks: [Block]) -> [Block] {
+        var out: [Block] = []
+        for var b in blocks {
+            func wholeMark(_ p: Paragraph) -> ParagraphMarkChange? {
+                guard p.markChange == nil, p.content.count == 1 else { return nil }
+                let m: ParagraphMarkChange
+                switch p.content[0] {
+                case .insertion(let c, _): m = .inserted(c)
+                case .deletion(let c, _): m = .deleted(c)
+                default: return nil
+                }
+                return out.last?.paragraph?.markChange == m ? nil : m
+            }
+            switch b {
+            case .paragraph(var p): if let m = wholeMark(p) { p.markChange = m; b = .paragraph(p) }
+            case .heading(let l, var p): if let m = wholeMark(p) { p.markChange = m; b = .heading(level: l, p) }
+            default: break
             }
             out.append(b)
         }
@@ -366,7 +393,7 @@ struct DocumentGenerator {
             return .table(TableRowChanges.unmarked(t))
         case .list(var l):
             // A list item's empty paragraphs are written (`- []{}` holds the item's shape).
-            l.items = l.items.map { separatingLists($0.map { canonical($0, trimSpaces: trimSpaces) }) }
+            l.items = l.items.map { separatingLists(wholeParagraphMarks($0.map { canonical($0, trimSpaces: trimSpaces) })) }
             return .list(l)
         default: return b.mapBlockArrays { separatingLists(droppingEmptyParagraphs($0.map { canonical($0, trimSpaces: trimSpaces) })) }
         }

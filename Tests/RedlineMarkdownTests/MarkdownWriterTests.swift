@@ -46,6 +46,28 @@ final class MarkdownWriterTests: XCTestCase {
 
     /// An empty paragraph that carries nothing is not written (Markdown reads none back): after reject
     /// (the tail of a rejected multi-paragraph insertion) or after dropping comments nothing is left over.
+    /// No empty span at a paragraph's end: a paragraph of spaces is left out like an empty one (docx2python's
+    /// comments.docx ends in one), and a paragraph wholly inserted but for its break (LibreOffice drops the
+    /// break's revision when it re-saves Redline's RTF as DOCX) is written as inserted with its break.
+    func testNoEmptySpanAtParagraphEnds() throws {
+        let ann = Change(author: "Ann")
+        let d = Diagnostics()
+        let doc = Document(blocks: [.paragraph(Paragraph([.text("a")])), .paragraph(Paragraph([.insertion(ann, [.text("New.")])])),
+                                    .paragraph(Paragraph([.deletion(ann, [.text("Old.")])])), .paragraph(Paragraph([.text(" \t ")]))])
+        let written = try md(doc, WriteOptions(), d)
+        XCTAssertEqual(written, "a\n\n{++New.++}{>>@Ann<<}\n\n{--Old.--}{>>@Ann<<}\n")
+        XCTAssertEqual(d.count(of: .lossyUnchangedBreak), 2)
+        let back = try MarkdownReader.document(written)
+        XCTAssertEqual(back.blocks.map { $0.paragraph?.markChange }, [nil, .inserted(ann), .deleted(ann)])
+        // Accepting gives the same text; so does rejecting, but for the empty paragraph Word would leave.
+        for mode in [ChangeMode.accept, .reject] {
+            XCTAssertEqual(try back.applying([ReviewTransform(mode)]).blocks.map(\.plainText).filter { !$0.isEmpty },
+                           try doc.applying([ReviewTransform(mode)]).blocks.map(\.plainText).filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty })
+        }
+        // The reader still reads an empty span after such a paragraph as "the break stays".
+        XCTAssertEqual(try MarkdownReader.document("{++New.++}[]{}\n").blocks.first?.paragraph?.markChange, nil)
+    }
+
     func testEmptyParagraphsAreWrittenOnlyWhenTheyCarrySomething() throws {
         let p = { (s: String) in Block.paragraph(Paragraph(s.isEmpty ? [] : [.text(s)])) }
         XCTAssertEqual(try md(Document(blocks: [p("a"), p(""), p("b"), p("")])), "a\n\nb\n")

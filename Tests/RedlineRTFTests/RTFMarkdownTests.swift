@@ -20,6 +20,26 @@ final class RTFMarkdownTests: XCTestCase {
         return (out.string, back)
     }
 
+    /// Text one reviewer inserted and another deleted: one run marked `\revised` and `\deleted`, read back
+    /// as the deletion nested in the insertion, so accepting and rejecting both remove it.
+    func testDeletionInsideInsertionRoundTrips() throws {
+        let ann = Change(author: "Ann", date: "2024-01-15T14:30:00Z"), bob = Change(author: "Bob", date: "2024-01-16T09:00:00Z")
+        let content: [Inline] = [.text("Keep "), .insertion(ann, [.text("new "), .deletion(bob, [.text("gone "), .strong([.text("bold")])]), .text(" tail")])]
+        let doc = Document(blocks: [.paragraph(Paragraph(content))])
+        let d = Diagnostics()
+        let bytes = try RTFWriter().write(doc, diagnostics: d)
+        XCTAssertEqual(d.count(of: .rtfNestedChange), 0)
+        let text = String(decoding: bytes, as: UTF8.self)
+        XCTAssertTrue(text.contains("\\revised\\revauth1"), text)
+        XCTAssertTrue(text.contains("\\revised\\revauth1\\revdttm"), text)
+        XCTAssertTrue(text.contains("\\deleted\\revauthdel2"), text)
+        let back = try RTFReader().read(.bytes(bytes))
+        XCTAssertEqual(back.blocks.first?.paragraph?.content, content)
+        for (mode, expected) in [(ChangeMode.accept, "Keep new  tail"), (.reject, "Keep ")] {
+            XCTAssertEqual(try back.applying([ReviewTransform(mode)]).blocks.first?.plainText, expected)
+        }
+    }
+
     func testKeepFormattingRoundTripsRTF() throws {
         for name in ["scrivener-manuscript", "revisions-annotations"] {
             let doc = Self.renumberingComments(try Converter.read(.file(fixture(name)), format: rtf))

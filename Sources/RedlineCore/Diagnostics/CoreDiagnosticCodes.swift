@@ -53,12 +53,15 @@ extension DiagnosticCode {
     public static let lossyTableCellChange: DiagnosticCode = "lossy.table-cell-change"
     /// Raw content of another format dropped.
     public static let lossyRaw: DiagnosticCode = "lossy.raw"
-    /// Line breaks in headings or table cells written as spaces.
+    /// Line breaks in headings or table cells written as spaces; at a paragraph's start or end, dropped.
     public static let lossyBreak: DiagnosticCode = "lossy.break"
     /// Authors and dates of changes inside comment bodies (CriticMarkup cannot nest comments).
     public static let lossyCommentBodyAttribution: DiagnosticCode = "lossy.comment-body-attribution"
     /// A tight list whose items hold several blocks, written loose (Markdown cannot keep it tight).
     public static let lossyListSpacing: DiagnosticCode = "lossy.list-spacing"
+    /// A paragraph wholly inserted (deleted) but for its break, written as inserted (deleted) with it:
+    /// CriticMarkup cannot tell the two apart.
+    public static let lossyUnchangedBreak: DiagnosticCode = "lossy.unchanged-break"
     /// Characters Markdown cannot hold (NUL, other control characters) dropped.
     public static let lossyControlCharacter: DiagnosticCode = "lossy.control-character"
 

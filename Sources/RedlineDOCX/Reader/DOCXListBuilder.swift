@@ -50,9 +50,11 @@ struct ListBuilder {
 
     private mutating func addUnquoted(_ parsed: ParsedBlock) -> [Block] {
         switch parsed {
-        case .block(let b, _):
+        case .block(let b, let quoted):
+            // In a quote the quote's own indent is the item text's: a continuation there is one step further.
+            let quoteIndent: Double = quoted ? 36 : 0
             if case .paragraph(var p) = b, p.style.name == nil, p.markChange == nil, let indent = p.style.leftIndent,
-               let i = open.lastIndex(where: { Self.itemIndent(level: $0.level) == indent }) {
+               let i = open.lastIndex(where: { Self.itemIndent(level: $0.level) + quoteIndent == indent }) {
                 // A continuation paragraph of the last item at that level.
                 var out: [Block] = []
                 while open.count > i + 1 { close(into: &out) }

@@ -92,6 +92,9 @@ final class DOCXComposer {
             if p.style.leftIndent == nil {
                 if ctx.quoteDepth > 1 { p.style.leftIndent = Double(36 * ctx.quoteDepth) }
                 else if ctx.listLevel >= 0 && ctx.quoteDepth == 0 { p.style.leftIndent = Double(36 * (ctx.listLevel + 1)) }
+                // In a quote, the quote's own indent is the item text's: a continuation goes one step further,
+                // so that it is not a paragraph after the list (`ListBuilder` reads it so).
+                else if ctx.listLevel >= 0 { p.style.leftIndent = Double(36 * (ctx.listLevel + 2)) }
             }
             paragraph(p, defaultStyle: base, ctx, into: &x)
         case .heading(let level, let p):

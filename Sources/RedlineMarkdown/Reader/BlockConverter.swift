@@ -60,6 +60,10 @@ final class BlockConverter {
 
     // CriticMarkup state that crosses paragraphs.
     private var change: (index: Int, inserted: Bool)?
+    /// The insertion around `change` when that is a deletion nested in it (`{++a{--b--}++}`).
+    private var outerChange: Int?
+    /// The runs of the nested deletion so far in this paragraph (one atom of the insertion once it ends).
+    private var nestedRuns: [Run] = []
     private var highlight = false
     private var formatChange: FormatChange?
     private var divStyles: [ParagraphStyle] = []
@@ -302,9 +306,10 @@ final class BlockConverter {
     /// (its break, if inside a change, moves to the previous paragraph in `out`).
     func paragraph(_ nodes: [MDNode], into out: inout [Block], inCell: Bool = false) throws -> Paragraph? {
         runs = []
+        nestedRuns = []
         sawSpan = false
         emptySpanAt = nil
-        carriedChange = change?.index
+        carriedChange = outerChange ?? change?.index
         usedCarriedChange = false
         styleChange = nil
         spanStack = []
@@ -313,8 +318,19 @@ final class BlockConverter {
         htmlCounter = 0
         var ctx = TreeFormat()
         try inlines(nodes, &ctx)
+        flushNested()
         // A line holding only delimiters leaves a break at the paragraph's edge: not part of the text.
-        while let last = runs.last, Self.isBreak(last) { runs.removeLast() }
+        // When it closes a change that opened at the end of the line before (`text{++` newline `++}`, as
+        // the writer writes a changed break in a tight list item), that change is the paragraph's break.
+        var trailingMark: ParagraphMarkChange?
+        while let last = runs.last, Self.isBreak(last) {
+            switch last.change {
+            case .insertion(let c)?: trailingMark = .inserted(c)
+            case .deletion(let c)?: trailingMark = .deleted(c)
+            default: break
+            }
+            runs.removeLast()
+        }
         while let first = runs.first, Self.isBreak(first) { runs.removeFirst() }
         let mark = currentMarkChange
         if runs.isEmpty && !sawSpan && styleChange == nil {
@@ -331,7 +347,7 @@ final class BlockConverter {
         var taken: [Run] = []
         swap(&taken, &runs)  // handed over whole: merged in place, never copied
         var p = Paragraph(canonicalInlines(taken), style: currentDivStyle)
-        if !inCell { p.markChange = mark ?? whole }
+        if !inCell { p.markChange = mark ?? trailingMark ?? whole }
         p.styleChange = styleChange
         return p
     }
@@ -365,6 +381,12 @@ final class BlockConverter {
     private var currentMarkChange: ParagraphMarkChange? {
         guard let c = change else { return nil }
         let sc = context.scanner.changes[c.index]
+        if outerChange != nil {
+            // A break inserted and deleted again: the model's mark holds one change, and the DOCX reader
+            // joins such a paragraph to the next. Here the deletion is kept, which accepting resolves as
+            // Word does (the break goes); rejecting keeps it.
+            context.diagnostics.report(.criticNestedMark, "a paragraph break inside a deletion nested in an insertion is read as deleted only")
+        }
         return c.inserted ? .inserted(sc.change) : .deleted(sc.change)
     }
 
@@ -489,11 +511,22 @@ final class BlockConverter {
         let entry = scanner.entries[index]
         switch (kind, entry) {
         case (.changeOpen, .change(let c)):
+            // The scanner nests only a deletion in an insertion; a placeholder restored in code may leave
+            // one unmatched, which then reads as not nested.
+            if let open = change, scanner.changes[open.index].kind == .insertion, scanner.changes[c].kind == .deletion {
+                outerChange = open.index
+            }
             change = (c, scanner.changes[c].kind == .insertion)
         case (.changeSwitch, .change(let c)) where change?.index == c:
             change = (c, true)
         case (.changeClose, .change(let c)) where change?.index == c:
-            change = nil
+            if let outer = outerChange {
+                flushNested()
+                change = (outer, true)
+                outerChange = nil
+            } else {
+                change = nil
+            }
         case (.highlightOpen, .highlight(let h)):
             switch scanner.highlights[h] {
             case .plain: highlight = true
@@ -589,7 +622,7 @@ final class BlockConverter {
         for s in flat.styles { f.style = f.style.merged(with: s) }
         var run = Run(content, format: f, link: ctx.link, formatChange: formatChange)
         if let c = change {
-            if c.index == carriedChange { usedCarriedChange = true }
+            if c.index == carriedChange || (outerChange != nil && outerChange == carriedChange) { usedCarriedChange = true }
             let sc = context.scanner.changes[c.index]
             let inserted = sc.kind == .insertion || (sc.kind == .substitution && c.inserted)
             if let name = sc.moveName, sc.kind != .substitution {
@@ -598,7 +631,23 @@ final class BlockConverter {
                 run.change = inserted ? .insertion(sc.change) : .deletion(sc.change)
             }
         }
-        runs.append(run)
+        if outerChange != nil { nestedRuns.append(run) } else { runs.append(run) }
+    }
+
+    /// The outer insertion (or move) as a run change.
+    private func runChange(_ index: Int) -> RunChange {
+        let sc = context.scanner.changes[index]
+        if let name = sc.moveName { return .move(Move(change: sc.change, name: name, side: .to)) }
+        return .insertion(sc.change)
+    }
+
+    /// The nested deletion read so far, as atoms of the insertion around it (as the DOCX reader nests
+    /// `w:del` in `w:ins`).
+    private func flushNested() {
+        guard let outer = outerChange, !nestedRuns.isEmpty else { return }
+        let change = runChange(outer)
+        runs += InlineBuilder.inlines(from: nestedRuns).map { Run(.atom($0), change: change) }
+        nestedRuns = []
     }
 
     // MARK: HTML tags

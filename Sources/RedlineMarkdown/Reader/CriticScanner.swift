@@ -65,6 +65,9 @@ struct CriticScanner {
     private var line = 1
     private var fence: (char: UInt8, length: Int)?
     private var openChange: (index: Int, entry: Int, switchEntry: Int?, joinSpaces: [UInt8])?
+    /// The insertion around `openChange` when that is a deletion nested in it (`{++a{--b--}++}`: text one
+    /// reviewer inserted and another deleted, as Word nests `w:del` in `w:ins`). Nothing nests deeper.
+    private var outerChange: (index: Int, entry: Int, switchEntry: Int?, joinSpaces: [UInt8])?
     private var openHighlight: (index: Int, entry: Int)?
     /// Where a comment search last failed: no `<<}` follows this offset.
     private var noCommentCloseFrom = Int.max
@@ -291,12 +294,16 @@ struct CriticScanner {
         try checkEntryLimit()
         switch a {
         case UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "~"):
-            if openChange != nil {
-                diagnostics.report(.criticNestedMark, "a CriticMarkup change inside another change is kept as text",
-                                   at: SourceLocation(line: line))
-                return false
-            }
             let kind: ScannedChange.Kind = a == UInt8(ascii: "+") ? .insertion : a == UInt8(ascii: "-") ? .deletion : .substitution
+            if let open = openChange {
+                // Only a deletion directly inside an insertion nests (Word's `w:del` in `w:ins`).
+                guard outerChange == nil, kind == .deletion, changes[open.index].kind == .insertion else {
+                    diagnostics.report(.criticNestedMark, "a CriticMarkup change inside another change is kept as text (only {--…--} nests, inside {++…++})",
+                                       at: SourceLocation(line: line))
+                    return false
+                }
+                outerChange = open
+            }
             changes.append(ScannedChange(kind: kind))
             // Before a paragraph break the spaces stay in the paragraph (`split {++` blank line: "split "
             // keeps its space, as in Word); only before a line break inside a paragraph do they move.
@@ -382,7 +389,8 @@ struct CriticScanner {
         guard matches else { return false }
         let start = i
         i += 3
-        openChange = nil
+        openChange = outerChange
+        outerChange = nil
         var end = i
         if starts("{>>", at: i), let thread = readCommentThread() {
             let first = CommentText(thread[0].text)
@@ -569,7 +577,7 @@ struct CriticScanner {
     /// Marks still open at the end become literal text again, with a warning.
     private mutating func finishUnclosed() throws {
         var unclosed: [(Int, String)] = []
-        if let c = openChange {
+        for c in [outerChange, openChange].compactMap({ $0 }) {
             unclosed.append((c.entry, "a CriticMarkup change never closes; kept as text"))
             if let s = c.switchEntry { unclosed.append((s, "")) }
         }

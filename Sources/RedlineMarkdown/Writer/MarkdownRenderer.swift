@@ -160,7 +160,13 @@ final class MarkdownRenderer {
         var previous: Block?
         var bullet: Character = "-"
         previousHadMark = false
-        for b in blocks {
+        for var b in blocks {
+            // Two ordered lists in a row with one delimiter read as one list: the second takes the other.
+            if case .list(var l) = b, case .ordered(let s, let d) = l.kind, case .list(let p)? = previous,
+               case .ordered(_, let pd) = p.kind, pd == d {
+                l.kind = .ordered(start: s, delimiter: d == "." ? ")" : ".")
+                b = .list(l)
+            }
             if case .list(let l) = b, l.kind == .bullet, case .list(let p)? = previous, p.kind == .bullet {
                 bullet = bullet == "-" ? "*" : "-"
             } else if case .list = b {
@@ -213,8 +219,20 @@ final class MarkdownRenderer {
     /// An empty paragraph that carries nothing (no mark or style change, no style kept, no mark before
     /// it) is not written: reading Markdown never gives one back, so dropping it is a normalisation.
     private func isWrittenAsNothing(_ p: Paragraph) -> Bool {
-        !keepsEmptyParagraphs && p.content.isEmpty && p.markChange == nil && p.styleChange == nil && !previousHadMark && pendingCloser == nil
+        !keepsEmptyParagraphs && Self.isBlank(p.content) && p.markChange == nil && p.styleChange == nil && !previousHadMark && pendingCloser == nil
             && (p.style.isEmpty || !options.preserveFormatting)
+    }
+
+    private static func isEdgeBreak(_ i: Inline) -> Bool {
+        if case .lineBreak = i { return true }
+        if case .softBreak = i { return true }
+        return false
+    }
+
+    /// No content, or only spaces and tabs (which a Markdown paragraph cannot hold: `[]{}` would write it
+    /// as an empty one).
+    static func isBlank(_ content: [Inline]) -> Bool {
+        content.allSatisfy { if case .text(let t) = $0 { return t.allSatisfy { $0 == " " || $0 == "\t" } } else { return false } }
     }
 
     /// True while a paragraph break change waits for its closer (notes must not be written inside it).
@@ -249,6 +267,12 @@ final class MarkdownRenderer {
     private func paragraph(_ p: Paragraph, level: Int?) -> String {
         var p = p
         p.content = readable(p.content)
+        // A break first or last in a paragraph is no break in Markdown (the reader drops it): not written.
+        if p.content.first.map(Self.isEdgeBreak) == true || p.content.last.map(Self.isEdgeBreak) == true {
+            loss(.lossyBreak, "a line break at a paragraph's start or end was dropped")
+            while p.content.first.map(Self.isEdgeBreak) == true { p.content.removeFirst() }
+            while p.content.last.map(Self.isEdgeBreak) == true { p.content.removeLast() }
+        }
         if level == nil && isWrittenAsNothing(p) {
             if !p.style.isEmpty { paragraphStyleLost(p.style, level: nil) }
             return ""
@@ -301,10 +325,14 @@ final class MarkdownRenderer {
         if level == nil && (isEmpty || body.isEmpty) { body += "[]{}" }
         // An empty heading keeps its `# ` when a delimiter follows (the reader drops spaces before one).
         if level != nil && body.isEmpty && markChange != nil { body = "[]{}" }
-        // A paragraph that is one insertion or deletion reads as inserted or deleted with its break;
-        // an empty span after it says the break itself is unchanged.
+        // A paragraph that is one insertion or deletion reads as inserted or deleted with its break: one
+        // whose break is unchanged cannot be told from it (an empty span `[]{}` would, but no one writes
+        // those), so its break comes back in the change. Accepting gives the same text; rejecting an
+        // insertion (accepting a deletion) leaves no empty paragraph where Word leaves one.
         // (The tail of a change continued from the previous paragraph never reads as a whole one.)
-        if implied != nil && markChange == nil && options.criticMarkup && !continuing { body += "[]{}" }
+        if implied != nil && markChange == nil && options.criticMarkup && !continuing && !inCommentBody {
+            loss(.lossyUnchangedBreak, "a paragraph wholly inserted or deleted but for its break was written as inserted or deleted with it")
+        }
         if leaveOpen, let m = markChange {
             switch m {
             case .inserted(let c): pendingCloser = "++}" + attribution(c)
@@ -432,11 +460,15 @@ final class MarkdownRenderer {
 
     private func list(_ l: List, bullet: Character) -> String {
         // In a tight list two blocks of an item meet without a blank line, and a paragraph after a
-        // paragraph joins it: such a list is written loose.
+        // paragraph joins it, as does an ordered list not starting at 1 (only `1.` interrupts a
+        // paragraph): such a list is written loose.
         let tight = l.tight && !l.items.contains { item in
             zip(item, item.dropFirst()).contains { a, b in
                 if case .list = a { return false }
-                if case .list = b { return false }
+                if case .list(let nested) = b {
+                    if case .ordered(let start, _) = nested.kind, start != 1, a.paragraph != nil { return true }
+                    return false
+                }
                 return true
             }
         }

@@ -42,6 +42,8 @@ public struct MarkdownSink: ChunkSink {
     private let renderer: MarkdownRenderer
     private var wroteBlock = false
     private var previousBulletList: Character?
+    /// The delimiter of the ordered list written last, when nothing was written after it.
+    private var previousOrderedDelimiter: Character?
     private var heldNotes: [Note] = []
 
     init(output: any ByteOutput, options: WriteOptions, diagnostics: Diagnostics) {
@@ -75,13 +77,21 @@ public struct MarkdownSink: ChunkSink {
     private mutating func emit(_ chunk: Chunk) throws {
         renderer.register(chunk.comments)
         var bullet: Character = "-"
-        if case .list(let l) = chunk.block, l.kind == .bullet, previousBulletList == "-" { bullet = "*" }
-        let parts = renderer.blockParts(chunk.block, bullet: bullet).filter { !$0.isEmpty }
+        var block = chunk.block
+        if case .list(let l) = block, l.kind == .bullet, previousBulletList == "-" { bullet = "*" }
+        // Two ordered lists in a row with one delimiter read as one list: the second takes the other.
+        if case .list(var l) = block, case .ordered(let s, let d) = l.kind, previousOrderedDelimiter == d {
+            l.kind = .ordered(start: s, delimiter: d == "." ? ")" : ".")
+            block = .list(l)
+        }
+        let parts = renderer.blockParts(block, bullet: bullet).filter { !$0.isEmpty }
         // An empty paragraph left out is no block: two lists around it still need different bullets.
-        if case .list(let l) = chunk.block, l.kind == .bullet {
-            previousBulletList = bullet
-        } else if !parts.isEmpty || chunk.block.paragraph == nil {
+        if case .list(let l) = block {
+            previousBulletList = l.kind == .bullet ? bullet : nil
+            if case .ordered(_, let d) = l.kind { previousOrderedDelimiter = d } else { previousOrderedDelimiter = nil }
+        } else if !parts.isEmpty || block.paragraph == nil {
             previousBulletList = nil
+            previousOrderedDelimiter = nil
         }
         for part in parts { try put(part) }
         // Notes go after the block, but not between a paragraph break change's delimiters.

@@ -5,8 +5,8 @@ import RedlineCore
 /// - formatting Markdown does not hold (fonts, sizes, colours, named character styles: `CharacterStyle`)
 ///   is taken off when it is not kept (`--keep-formatting`), each loss reported, so it cannot split a run:
 ///   `**T****h****e**` (one font per letter) is `**The**`;
-/// - revision ids, which CriticMarkup does not write, are taken off, so that two changes of one author and
-///   date that Word recorded separately (`{--a --}{--[link](u)--}`) are one;
+/// - revision ids, which CriticMarkup does not write, are taken off (formatting changes' too), so that two
+///   changes of one author and date that Word recorded separately (`{--a --}{--[link](u)--}`) are one;
 /// - spaces at the edge of bold, italic or struck text move outside it (`**e** ` rather than
 ///   `<strong>e </strong>`: CommonMark closes no emphasis after a space).
 /// The result is in the canonical nesting (`InlineBuilder`); inlines that need none of this are returned
@@ -33,10 +33,17 @@ enum ReadableInlines {
             guard !plain.isEmpty else { return }
             var runs = plain.runs
             if dropStyles { for i in runs.indices { runs[i].format.style = CharacterStyle() } }
+            // Formatting changes too: two of one attribution that Word recorded apart are one span.
+            for i in runs.indices where runs[i].formatChange?.change.id != nil { runs[i].formatChange?.change.id = nil }
             // Next to a change (or inside one) the text beyond is another version's: spaces there stay put,
             // so accepting or rejecting gives the same formatting as the document without the change.
-            out += InlineBuilder.inlines(from: !moveSpaces ? runs : spacesOutsideEmphasis(runs, before: out.isEmpty && atStart ? [] : .all,
-                                                                     after: next ? .all : (atEnd ? [] : .all)))
+            if moveSpaces {
+                runs = spacesOutsideEmphasis(runs, before: out.isEmpty && atStart ? [] : .all, after: next ? .all : (atEnd ? [] : .all))
+                // A space moved out of bold, say, under a formatting change from plain now has its old
+                // formatting: no change there (as the DOCX reader reads a change to the same formatting).
+                for i in runs.indices where runs[i].formatChange.map({ $0.old == runs[i].format }) == true { runs[i].formatChange = nil }
+            }
+            out += InlineBuilder.inlines(from: runs)
             plain = []
         }
         func add(_ change: Inline) {
@@ -48,6 +55,14 @@ enum ReadableInlines {
                 out[out.count - 1] = .deletion(a, process(x + y, dropStyles: dropStyles, moveSpaces: moveSpaces, atStart: false, atEnd: false))
             case (.move(let a, let x)?, .move(let b, let y)) where a == b:
                 out[out.count - 1] = .move(a, process(x + y, dropStyles: dropStyles, moveSpaces: moveSpaces, atStart: false, atEnd: false))
+            // The reader pairs a deletion and the insertion after it into a substitution, and its parts
+            // with the changes next to them: so does the writer, or a second trip would.
+            case (.deletion(let a, let x)?, .insertion(let b, let y)) where a == b:
+                out[out.count - 1] = .substitution(a, deleted: x, inserted: y)
+            case (.deletion(let a, let x)?, .substitution(let b, let d, let i)) where a == b:
+                out[out.count - 1] = .substitution(a, deleted: process(x + d, dropStyles: dropStyles, moveSpaces: moveSpaces, atStart: false, atEnd: false), inserted: i)
+            case (.substitution(let a, let d, let i)?, .insertion(let b, let y)) where a == b:
+                out[out.count - 1] = .substitution(a, deleted: d, inserted: process(i + y, dropStyles: dropStyles, moveSpaces: moveSpaces, atStart: false, atEnd: false))
             default:
                 out.append(change)
             }
@@ -68,6 +83,18 @@ enum ReadableInlines {
         return out
     }
 
+    /// Whether `process` joins `a` and the change after it into one (a deletion or substitution, then an
+    /// insertion or substitution, of one attribution) though neither carries an id.
+    static func pairs(_ a: Inline, _ b: Inline) -> Bool {
+        switch (a, b) {
+        case (.deletion(let x, _), .insertion(let y, _)), (.deletion(let x, _), .substitution(let y, _, _)),
+             (.substitution(let x, _, _), .insertion(let y, _)):
+            return x == y
+        default:
+            return false
+        }
+    }
+
     /// True for the whitespace CommonMark's flanking rules see (spaces, tabs, no-break and other spaces).
     static func isSpace(_ c: Character) -> Bool {
         c == " " || c == "\t" || c.unicodeScalars.first.map { $0.properties.generalCategory == .spaceSeparator } == true
@@ -80,12 +107,16 @@ enum ReadableInlines {
         var styles: [CharacterStyle] = []
 
         mutating func visit(_ inlines: [Inline], emphasized: Bool) {
-            for inline in inlines {
+            for (k, inline) in inlines.enumerated() {
+                if k > 0, ReadableInlines.pairs(inlines[k - 1], inline) { needed = true }
                 switch inline {
                 case .text(let s):
                     if moveSpaces, emphasized, let f = s.first, let l = s.last, ReadableInlines.isSpace(f) || ReadableInlines.isSpace(l) { needed = true }
                 case .styled(let style, let c):
                     if dropStyles { needed = true; styles.append(style) }
+                    visit(c, emphasized: emphasized)
+                case .formatChange(let f, let c):
+                    if f.change.id != nil { needed = true }
                     visit(c, emphasized: emphasized)
                 case .strong(let c), .emphasis(let c), .strikethrough(let c):
                     visit(c, emphasized: true)
@@ -127,41 +158,46 @@ enum ReadableInlines {
     }
 
     /// Splits the spaces at the start (end) of a text run off it, without the marks that begin (end) there.
+    /// Marks are compared with the runs as already moved (left to right for the starts, right to left for
+    /// the ends), so a space that a moved space leaves at the edge moves too (`**` + space + `<sub> </sub>x**`
+    /// moves both spaces at once, as a second write would): one pass each way, linear.
     private static func spacesOutsideEmphasis(_ runs: [Run], before: Marks, after: Marks) -> [Run] {
-        func marks(_ k: Int) -> Marks {
-            k < 0 ? before : k >= runs.count ? after : Marks(runs[k].format)
-        }
-        var out: [Run] = []
-        out.reserveCapacity(runs.count)
-        for (k, run) in runs.enumerated() {
-            guard case .text(let s) = run.content, !run.format.code else { out.append(run); continue }
-            let here = marks(k)
-            let opening = here.subtracting(marks(k - 1)), closing = here.subtracting(marks(k + 1))
-            guard !opening.isEmpty || !closing.isEmpty else { out.append(run); continue }
-            if s.allSatisfy(isSpace) {
-                var r = run
-                opening.union(closing).clear(&r.format)
-                out.append(r)
-                continue
-            }
+        var left: [Run] = []
+        left.reserveCapacity(runs.count)
+        for run in runs {
+            let previous = left.last.map { Marks($0.format) } ?? before
+            guard case .text(let s) = run.content, !run.format.code else { left.append(run); continue }
+            let opening = Marks(run.format).subtracting(previous)
             let lead = opening.isEmpty ? 0 : s.prefix(while: isSpace).count
-            let trail = closing.isEmpty ? 0 : s.reversed().prefix(while: isSpace).count
-            if lead > 0 {
-                var r = run
-                r.content = .text(String(s.prefix(lead)))
-                opening.clear(&r.format)
-                out.append(r)
-            }
-            var mid = run
-            mid.content = .text(String(s.dropFirst(lead).dropLast(trail)))
-            out.append(mid)
-            if trail > 0 {
-                var r = run
-                r.content = .text(String(s.suffix(trail)))
-                closing.clear(&r.format)
-                out.append(r)
+            guard lead > 0 else { left.append(run); continue }
+            var r = run
+            r.content = .text(String(s.prefix(lead)))
+            opening.clear(&r.format)
+            left.append(r)
+            if lead < s.count {
+                var mid = run
+                mid.content = .text(String(s.dropFirst(lead)))
+                left.append(mid)
             }
         }
-        return out
+        var right: [Run] = []
+        right.reserveCapacity(left.count)
+        for run in left.reversed() {
+            let next = right.last.map { Marks($0.format) } ?? after
+            guard case .text(let s) = run.content, !run.format.code else { right.append(run); continue }
+            let closing = Marks(run.format).subtracting(next)
+            let trail = closing.isEmpty ? 0 : s.reversed().prefix(while: isSpace).count
+            guard trail > 0 else { right.append(run); continue }
+            var r = run
+            r.content = .text(String(s.suffix(trail)))
+            closing.clear(&r.format)
+            right.append(r)
+            if trail < s.count {
+                var mid = run
+                mid.content = .text(String(s.dropLast(trail)))
+                right.append(mid)
+            }
+        }
+        return right.reversed()
     }
 }

@@ -181,7 +181,26 @@ extension RTFParser {
         let link = stories[s].link
         let (format, change) = textFormat(stories[s].format, link: link)
         let run = Run(.text(str), format: format, link: link, change: change)
-        stories[s].runs.append(consume run)
+        append(run, story: s, marks: stories[s].format)
+    }
+
+    /// Appends `run` to story `s`. One marked both `\revised` and `\deleted` (text one reviewer inserted and
+    /// another deleted) is its deletion nested in the insertion, as the DOCX reader reads `w:del` inside
+    /// `w:ins`; the nested deletion grows while the runs after it are deleted alike.
+    func append(_ run: Run, story s: Int, marks c: CharFormat) {
+        guard c.deleted && c.revised, case .deletion(let d)? = run.change else {
+            stories[s].runs.append(run)
+            return
+        }
+        let insertion = RunChange.insertion(Change(author: author(c.revisionAuthor), date: formats.date(c.revisionDate)))
+        var plain = run
+        plain.change = nil
+        var inner = InlineBuilder.inlines(from: [plain])
+        if let last = stories[s].runs.last, last.change == insertion, case .atom(.deletion(let prev, let kids)) = last.content, prev == d {
+            inner = InlineBuilder.inlines(from: kids.runs + [plain])
+            stories[s].runs.removeLast()
+        }
+        stories[s].runs.append(Run(.atom(.deletion(d, inner)), change: insertion))
     }
 
     /// Adds a non-text inline (comment anchor, image) to story `s` at the current position, unformatted and
@@ -196,7 +215,7 @@ extension RTFParser {
         let s = state.story
         flushRun(s)
         let (format, change) = textFormat(state.char, link: currentLink())
-        stories[s].runs.append(Run(.lineBreak, format: format, link: currentLink(), change: change))
+        append(Run(.lineBreak, format: format, link: currentLink(), change: change), story: s, marks: state.char)
         if case .none = stories[s].lastTextPara { stories[s].lastTextPara = state.para }
     }
 

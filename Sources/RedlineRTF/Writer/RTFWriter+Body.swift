@@ -150,25 +150,37 @@ extension RTFSink {
 
     mutating func writeInlines(_ inlines: [Inline]) {
         if Self.hasNestedChange(inlines, inChange: false) {
-            diagnostics.report(.rtfNestedChange, "a change inside another change (text inserted, then deleted by someone else) was written as the inner change only")
+            diagnostics.report(.rtfNestedChange, "a change inside another change (other than text inserted, then deleted by someone else) was written as the inner change only")
         }
-        let runs = inlines.runs
         var openLink: Link?
-        for r in runs {
-            if r.link != openLink {
-                if openLink != nil { emit("}}") }
-                openLink = r.link
-                if let l = r.link { openField(l) }
+        for inline in inlines {
+            // A deletion inside an insertion (canonical inlines put changes outermost) is a run marked
+            // both `\revised` (the insertion) and `\deleted`, as Word writes it.
+            var outer: Change?
+            if case .insertion(let c, _) = inline { outer = c }
+            for r in [inline].runs {
+                if r.link != openLink {
+                    if openLink != nil { emit("}}") }
+                    openLink = r.link
+                    if let l = r.link { openField(l) }
+                }
+                if case .deletion? = r.change { outerInsertion = outer } else { outerInsertion = nil }
+                writeRun(r)
             }
-            writeRun(r)
         }
+        outerInsertion = nil
         if openLink != nil { emit("}}") }
     }
 
-    /// True when a tracked change sits inside another (RTF marks a run with one change only).
+    /// True when a tracked change sits inside another in a way RTF cannot mark (a run carries one insertion
+    /// and one deletion: only a deletion directly inside an insertion is written whole).
     static func hasNestedChange(_ xs: [Inline], inChange: Bool) -> Bool {
         for x in xs {
             switch x {
+            case .insertion(_, let kids) where !inChange:
+                for k in kids {
+                    if case .deletion(_, let d) = k { if hasNestedChange(d, inChange: true) { return true } } else if hasNestedChange([k], inChange: true) { return true }
+                }
             case .insertion, .deletion, .substitution, .move:
                 if inChange || hasNestedChange(x.children, inChange: true) { return true }
             default:
@@ -242,7 +254,9 @@ extension RTFSink {
         }
         switch r.change {
         case .insertion(let c)?: emit("\\revised\\revauth\(tables.author(c.author))\(dateWord("\\revdttm", c.date))")
-        case .deletion(let c)?: emit("\\deleted\\revauthdel\(tables.author(c.author))\(dateWord("\\revdttmdel", c.date))")
+        case .deletion(let c)?:
+            if let i = outerInsertion { emit("\\revised\\revauth\(tables.author(i.author))\(dateWord("\\revdttm", i.date))") }
+            emit("\\deleted\\revauthdel\(tables.author(c.author))\(dateWord("\\revdttmdel", c.date))")
         case .move(let m)?:
             diagnostics.report(.rtfMoveAsChange, "tracked moves were written as deletions and insertions")
             if m.side == .from {

@@ -46,6 +46,9 @@ struct RTFSink: ChunkSink {
     var out: [UInt8] = []
     /// DTTM values of the ISO dates met so far.
     var dateCache: [String: Int] = [:]
+    /// The insertion around the run being written when it is a deletion nested in it (`\revised` and
+    /// `\deleted` together: text one reviewer inserted and another deleted).
+    var outerInsertion: Change?
     /// The kind of the last top-level block, to separate adjacent tables and quotations.
     var lastTopLevel: String?
 
