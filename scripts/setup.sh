@@ -3,7 +3,8 @@
 #   build: the C libraries (libzip, libxml2, cmark-gfm) and pkg-config
 #   test:  build + the real consumers the tests open our output with (LibreOffice, pandoc, python-docx, poppler,
 #          Chromium for the HTML review page), man-db (the installed man page is rendered)
-#   bench: build + pandoc, GNU time and hyperfine, to measure against
+#   bench: build + pandoc, GNU time and hyperfine, to measure against, and python `redlines` (PyPI) for the
+#          compare bench's peer row
 # As root it runs apt-get/pip itself; otherwise it prints the exact command to run.
 set -euo pipefail
 what=${1:-build}
@@ -37,6 +38,17 @@ if [ ${#need_deb[@]} -gt 0 ]; then
   else
     echo "setup: missing packages; run as root: $cmd" >&2
     exit 1
+  fi
+fi
+
+if [ "$what" = bench ] && ! python3 -c 'import redlines' 2>/dev/null; then
+  # The compare bench's peer (scripts/bench/70-compare.sh). Debian marks its Python externally managed.
+  if [ "$(id -u)" = 0 ]; then
+    echo "setup: installing python redlines" >&2
+    python3 -m pip install -q redlines >/dev/null 2>&1 || python3 -m pip install -q --break-system-packages redlines >/dev/null 2>&1 \
+      || echo "setup: pip install redlines failed; the compare bench's redlines row will be skipped" >&2
+  else
+    echo "setup: run: python3 -m pip install redlines" >&2
   fi
 fi
 

@@ -62,10 +62,20 @@ public struct BatchFlags: ParsableArguments {
             throw RedlineError.usage("no input found in \(inputs.joined(separator: ", "))" + (same ? " (the output directory is never read as input: write elsewhere)" : ""))
         }
         if let shard { found = found.filter { shard.contains($0.relativePath) } }
-        let existing: ExistingOutputs = overwrite ? .overwrite : (skipExisting ? .skipUpToDate : .refuse)
         let options = BatchOptions(from: from, to: to, variants: variants, read: read, write: write, outputDirectory: output,
                                    existing: existing, jobs: selection.threads,
                                    toolVersion: RedlineVersion.string, shard: shard, isolation: try isolation.batchIsolation())
+        let summary = try run(found, options: options, quiet: quiet, warningsJSON: warningsJSON)
+        if summary.failed > 0 { throw ExitCode(1) }
+    }
+
+    /// What to do with outputs that exist (`--overwrite`, `--skip-existing`, else refuse).
+    var existing: ExistingOutputs { overwrite ? .overwrite : (skipExisting ? .skipUpToDate : .refuse) }
+
+    /// Runs the batch on inputs already found (and sharded) with progress, writes the report and the
+    /// warnings JSON, and returns the summary (convert, export and compare share this).
+    @discardableResult
+    func run(_ found: [BatchInput], options: BatchOptions, quiet: Bool, warningsJSON: String?) throws -> BatchSummary {
         let display = ProgressDisplay(quiet: quiet)
         let (records, summary) = try Batch.run(found, options: options, observer: display)
         if let report { try BatchReport.write(records, summary: summary, to: report) }
@@ -76,7 +86,7 @@ public struct BatchFlags: ParsableArguments {
             let data = try WarningReport.jsonData(all)
             try AtomicFile.write(to: warningsJSON) { try $0.write(bytes: [UInt8](data) + [10]) }
         }
-        if summary.failed > 0 { throw ExitCode(1) }
+        return summary
     }
 }
 

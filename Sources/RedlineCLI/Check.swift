@@ -104,14 +104,14 @@ extension RedlineCommand.Check {
         var text: String
         switch format {
         case .json:
-            var o: [String: Any] = RedlineCommand.Compare.statsObject(s)
+            var o: [String: Any] = s.jsonObject
             o["old"] = old; o["new"] = new; o["changed"] = !s.isEmpty; o["failed"] = fails
             text = String(decoding: try JSONSerialization.data(withJSONObject: o, options: [.sortedKeys]), as: UTF8.self) + "\n"
         case .github:
             text = s.isEmpty ? "" : "::\(fails ? "error" : "notice") file=\(new)::\(new) differs from \(old): \(s.insertions) insertions, \(s.deletions) deletions, \(s.moves) moves, \(s.formatChanges) formatting changes, \(s.wordsChanged) words changed\n"
         default:
             text = s.isEmpty ? "\(new): no changes against \(old)\n"
-                : "\(new): changes against \(old)\n" + RedlineCommand.Compare.statsText(s).split(separator: "\n").map { "  " + $0 }.joined(separator: "\n") + "\n"
+                : "\(new): changes against \(old)\n" + s.text.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n") + "\n"
         }
         if let output {
             try AtomicFile.write(to: output) { try $0.write(bytes: Array(text.utf8)) }

@@ -13,14 +13,16 @@ extension RedlineCommand {
             discussion: """
             Accepting every change of the result gives NEW, rejecting every change gives OLD. Either side may be
             any format Redline reads (a draft.md against an edited.docx is fine); the output is CriticMarkup
-            Markdown unless -o's extension or --to names another format. DOCX output uses NEW's styles when NEW
-            is a DOCX. Tracked changes already in an input are accepted before comparing (with a warning);
-            NEW's comments are kept, OLD's are not.
+            Markdown unless -o's extension or --to names another format (as for convert). DOCX output from a
+            DOCX NEW has NEW's styles, headers, footers, sections and page settings. Tracked changes already in
+            an input are accepted before comparing (with a warning); NEW's comments are kept, OLD's are not.
               redline compare draft.docx edited.docx -o changes.docx
               redline compare v1.md v2.md --stats
               redline compare old/ new/ -o changes/ --to docx --report report.jsonl
-            Two directories compare files paired by relative path without extension; a file on one side only
-            is reported, not an error.
+            Two directories compare files paired by relative path without extension, as a batch like convert's
+            (--jobs, --report, --shard, progress; existing outputs need --overwrite or --skip-existing, which
+            keeps those whose two inputs and options are unchanged); a file on one side only is reported
+            (status unpaired), not an error. --manifest is not for compare.
 
             Exit status: 0 compared, 1 a document failed, 2 usage error.
             """)
@@ -34,10 +36,10 @@ extension RedlineCommand {
         @Option(name: .shortAndLong, help: "The output file, or - for standard output (default); a directory when comparing directories.")
         public var output: String = "-"
 
-        @Option(help: "Output format (default: from the output's extension, else md).")
+        @Option(name: [.customShort("t"), .long], help: "Output format (default: from the output's extension, else md).")
         public var to: String?
 
-        @Option(help: "Format of both inputs (default: from each input's extension).")
+        @Option(name: [.customShort("f"), .long], help: "Format of both inputs (default: from each input's extension).")
         public var from: String?
 
         @Option(help: "The author of the changes (default: $REDLINE_AUTHOR, $GIT_AUTHOR_NAME, $USER, else Redline).")
@@ -58,40 +60,48 @@ extension RedlineCommand {
         @Flag(help: "Print counts of insertions, deletions, moves, formatting changes and words changed.")
         public var stats = false
 
-        @Option(name: [.customShort("j"), .long], help: "Directories: how many pairs compare at once (default: all cores).")
-        public var jobs: Int?
+        @OptionGroup public var formatting: FormattingFlags
 
-        @Option(help: ArgumentHelp("Directories: write a JSON Lines report, one line per pair, then a summary.", valueName: "file"))
-        public var report: String?
+        @Option(name: .customLong("extract-media"),
+                help: "Markdown/HTML output: write NEW's pictures into this folder (default: a folder beside the output, OUT.media).")
+        public var extractMedia: String?
 
-        @Flag(name: .customLong("skip-existing"), help: "Directories: keep outputs newer than both inputs.")
-        public var skipExisting = false
+        @Flag(name: .customLong("embed-media"), help: "HTML output: pictures as data: URIs in the page (one self-contained file).")
+        public var embedMedia = false
 
-        @Option(help: ArgumentHelp("Directories: compare only shard K of N (by relative path).", valueName: "K/N"))
-        public var shard: String?
+        @Option(name: .customLong("resource-path"),
+                help: "Markdown input: a folder pictures may also be loaded from besides the Markdown file's own (repeatable).")
+        public var resourcePath: [String] = []
 
-        @Flag(name: .customLong("keep-formatting"),
-              help: "Keep paragraph and character formatting in Markdown as pandoc-style attributes.")
-        public var keepFormatting = false
-
-        @Option(name: .customLong("warnings-json"), help: "Also write the warnings as JSON to this file.")
+        @Option(name: .customLong("warnings-json"), help: "Also write the warnings (of both inputs, the comparison and the writer) as JSON to this file.")
         public var warningsJSON: String?
 
         @Flag(name: .shortAndLong, help: "Do not print warnings or progress to standard error.")
         public var quiet = false
 
-        public init() {}
+        @OptionGroup public var batch: BatchFlags
 
-        public func validate() throws {
-            if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
-            if let shard { _ = try Shard(parsing: shard) }
-        }
+        public init() {}
 
         /// The comparison options these flags ask for.
         public var compareOptions: CompareOptions {
             CompareOptions(author: author ?? Self.defaultAuthor(), date: date ?? Self.defaultDate(),
                            granularity: granularity, detectMoves: !noMoves, ignoreFormatting: ignoreFormatting)
         }
+
+        /// True when the date of the marks was chosen (`--date`, `$SOURCE_DATE_EPOCH`), not the time of the run.
+        var dateGiven: Bool { date != nil || ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"] != nil }
+
+        /// The write options these flags ask for (an `--extract-media` folder linked from `output`).
+        func writeOptions(output: String? = nil) -> WriteOptions {
+            var w = formatting.writeOptions
+            w.embedMedia = embedMedia
+            if let extractMedia { w.mediaOutput = .folder(extractMedia, for: output == "-" ? nil : output) }
+            return w
+        }
+
+        /// The read options these flags ask for.
+        var readOptions: ReadOptions { ReadOptions(resourcePaths: resourcePath) }
 
         public func run() throws {
             let oldIsDirectory = BatchFlags.isDirectory(old), newIsDirectory = BatchFlags.isDirectory(new)
@@ -102,84 +112,39 @@ extension RedlineCommand {
                 try runBatch()
                 return
             }
-            let to = try ConversionFlags.format(named: self.to, path: output, fallback: "md")
+            if batch.report != nil || batch.shard != nil || batch.manifest != nil {
+                throw RedlineError.usage("--report, --shard and --manifest are for comparing directories: redline compare OLD_DIR NEW_DIR -o OUT_DIR")
+            }
+            let to = try ConversionFlags.outputFormat(named: self.to, path: output)
+            let from = try self.from.map { try ConversionFlags.format(named: $0, path: nil, fallback: nil) }
+            let options = ComparisonOptions(from: from, to: to, compare: compareOptions, read: readOptions,
+                                            write: writeOptions(output: output))
             let diagnostics = Diagnostics()
-            let s = try Self.compareFiles(old: old, new: new, from: from, output: output, to: to,
-                                          options: compareOptions, keepFormatting: keepFormatting,
-                                          diagnostics: diagnostics)
-            try WarningReport.emit(diagnostics.all, for: new, quiet: quiet, json: warningsJSON)
+            let s: CompareStats
+            if output == "-" {
+                let out = FileDescriptorOutput(fd: 1, name: "standard output")
+                s = try Comparison.compare(old: old, new: new, options: options, into: out, diagnostics: diagnostics)
+            } else {
+                s = try Comparison.compare(old: old, new: new, options: options, toFile: output, diagnostics: diagnostics)
+            }
+            try WarningReport.emit(diagnostics.all, for: new, quiet: quiet, json: warningsJSON, target: to.name)
             if stats {
-                let text = Self.statsText(s) + "\n"
+                let text = s.text + "\n"
                 if output == "-" { FileHandle.standardError.write(Data(text.utf8)) } else { print(text, terminator: "") }
             }
         }
 
         // MARK: One pair
 
-        /// Reads one input, naming the file in any error.
-        static func read(_ path: String, from: String?) throws -> (Document, Format) {
-            guard FileManager.default.fileExists(atPath: path) else { throw RedlineError.io("\(path): no such file") }
-            let format = try ConversionFlags.format(named: from, path: path, fallback: nil)
-            guard format.reader != nil else { throw RedlineError.usage("\(path): Redline cannot read \(format.name)") }
-            do {
-                return (try Converter.read(.file(path), format: format), format)
-            } catch let e as RedlineError {
-                throw RedlineError(e.kind, "\(path): \(e.message)")
-            }
-        }
-
-        /// Reads OLD on a second thread while NEW is read on this one (errors name their file, OLD's first).
+        /// Reads both inputs (OLD on a second thread), naming the file in any error.
         static func readBoth(_ old: String, _ new: String, from: String?) throws -> ((Document, Format), (Document, Format)) {
-            final class Slot: @unchecked Sendable { var result: Result<(Document, Format), any Error>? }
-            let slot = Slot()
-            let thread = StackThread.spawn(name: "redline-old") { slot.result = Result { try read(old, from: from) } }
-            if thread == nil { slot.result = Result { try read(old, from: from) } }
-            let b = Result { try read(new, from: from) }
-            thread?.join()
-            return (try slot.result!.get(), try b.get())
+            let format = try from.map { try ConversionFlags.format(named: $0, path: nil, fallback: nil) }
+            let r = try Comparison.readBoth(old: old, new: new, from: format, options: ReadOptions(), diagnostics: Diagnostics())
+            return (r.old, r.new)
         }
 
-        /// Compares two files and writes the result to `output` ('-': standard output), whole or not at all;
-        /// returns the counts of what changed.
-        public static func compareFiles(old: String, new: String, from: String?, output: String, to: Format,
-                                        options: CompareOptions, keepFormatting: Bool = false,
-                                        diagnostics: Diagnostics) throws -> CompareStats {
-            let ((a, _), (b, newFormat)) = try readBoth(old, new, from: from)
-            let (doc, s) = try LargeStack.run { DocumentComparer.compare(old: a, new: b, options: options, diagnostics: diagnostics) }
-            var write = WriteOptions()
-            write.preserveFormatting = keepFormatting
-            if newFormat.name == "docx" && to.name == "docx" { write.referenceDocument = new }
-            do {
-                if output == "-" {
-                    let out = FileDescriptorOutput(fd: 1, name: "standard output")
-                    try Converter.write(doc, format: to, to: out, options: write, diagnostics: diagnostics)
-                } else {
-                    try AtomicFile.write(to: output) { out in
-                        try Converter.write(doc, format: to, to: out, options: write, diagnostics: diagnostics)
-                    }
-                }
-            } catch let e as RedlineError {
-                throw RedlineError(e.kind, "\(output == "-" ? "standard output" : output): \(e.message)")
-            }
-            return s
-        }
-
-        /// `insertions 3, deletions 2, ...` as `--stats` prints it.
-        public static func statsText(_ s: CompareStats) -> String {
-            """
-            insertions: \(s.insertions)
-            deletions: \(s.deletions)
-            substitutions: \(s.substitutions)
-            moves: \(s.moves)
-            formatting changes: \(s.formatChanges)
-            paragraph style changes: \(s.paragraphStyleChanges)
-            paragraph breaks inserted or deleted: \(s.paragraphMarkChanges)
-            table rows inserted or deleted: \(s.rowChanges)
-            words inserted: \(s.wordsInserted)
-            words deleted: \(s.wordsDeleted)
-            words changed: \(s.wordsChanged)
-            """
-        }
+        /// `insertions: 3`, `deletions: 2`, ... one line each, as `--stats` prints it.
+        public static func statsText(_ s: CompareStats) -> String { s.text }
 
         /// The author for marks when none is given: $REDLINE_AUTHOR, $GIT_AUTHOR_NAME, $USER, $LOGNAME, else Redline.
         public static func defaultAuthor(_ env: [String: String] = ProcessInfo.processInfo.environment) -> String {
@@ -204,137 +169,68 @@ extension RedlineCommand {
 
         // MARK: Directories
 
-        /// The files under `root` Redline reads, by relative path without extension.
-        static func readableFiles(_ root: String) -> [String: String] {
-            var out: [String: String] = [:]
-            let base = URL(fileURLWithPath: root).standardizedFileURL.path
-            guard let e = FileManager.default.enumerator(atPath: base) else { return out }
-            while let rel = e.nextObject() as? String {
-                let full = base + "/" + rel
-                guard !BatchFlags.isDirectory(full), FormatRegistry.inferred(fromPath: full)?.reader != nil else { continue }
-                let stem = (rel as NSString).deletingPathExtension
-                if out[stem] == nil || rel < out[stem]! { out[stem] = rel }
-            }
-            return out
-        }
-
+        /// Compares two trees on the shared batch engine: files paired by relative path without extension,
+        /// each pair one job (its report line, its up-to-date record over both inputs); a file on one side
+        /// only is reported `unpaired`, not an error.
         func runBatch() throws {
             guard output != "-" else { throw RedlineError.usage("comparing directories needs an output directory: -o DIR") }
+            guard batch.manifest == nil else { throw RedlineError.usage("compare pairs two directories; --manifest is for convert") }
             let to = try ConversionFlags.format(named: self.to, path: nil, fallback: "md")
-            guard let ext = to.extensions.first ?? (to.name == "gfm" ? "md" : nil) else {
-                throw RedlineError.usage("cannot name outputs for format \(to.name)")
+            let from = try self.from.map { try ConversionFlags.format(named: $0, path: nil, fallback: nil) }
+            var found = try Self.pairs(old: old, new: new, selection: batch.selection, output: output)
+            guard !found.isEmpty else { throw RedlineError.usage("no input found in \(old) or \(new)") }
+            if let shard = try batch.shard.map(Shard.init(parsing:)) {
+                found = found.filter { shard.contains(($0.relativePath as NSString).deletingPathExtension) }
             }
-            let oldFiles = Self.readableFiles(old), newFiles = Self.readableFiles(new)
-            let shard = try self.shard.map(Shard.init(parsing:))
-            var stems = Set(oldFiles.keys).union(newFiles.keys).sorted()
-            if let shard { stems = stems.filter { shard.contains($0) } }
-            struct Job: Sendable { var stem: String; var old: String?; var new: String? }
-            let jobsList = stems.map { Job(stem: $0, old: oldFiles[$0].map { old + "/" + $0 }, new: newFiles[$0].map { new + "/" + $0 }) }
-            let options = compareOptions
-            let keepFormatting = self.keepFormatting, skipExisting = self.skipExisting, from = self.from
-            let outDir = output
-            try FileManager.default.createDirectory(atPath: outDir, withIntermediateDirectories: true)
+            var options = BatchOptions(from: from, to: to, variants: [OutputVariant(name: "compared", suffix: "", review: ReviewOptions())],
+                                       read: readOptions, write: writeOptions(), outputDirectory: output,
+                                       existing: batch.existing, jobs: batch.selection.threads,
+                                       toolVersion: RedlineVersion.string, shard: try batch.shard.map(Shard.init(parsing:)))
+            options.compare = CompareBatchOptions(options: compareOptions, dateGiven: dateGiven)
+            let summary = try batch.run(found, options: options, quiet: quiet, warningsJSON: warningsJSON)
+            if stats {
+                let sums = summary.stats ?? [:]
+                print(CompareStats().fields.map { "\($0.label): \(sums[$0.key] ?? 0)" }.joined(separator: "\n"))
+            }
+            if summary.failed > 0 { throw ExitCode(1) }
+        }
 
-            final class Results: @unchecked Sendable {
-                let lock = NSLock()
-                var next = 0
-                var lines: [(Int, String)] = []
-                var failed = 0, compared = 0, skipped = 0, unpaired = 0
-                var total = CompareStats()
+        /// The batch inputs of two trees: each NEW file paired with the OLD file at the same relative path
+        /// without extension (the first by name when several extensions share one), then the files of
+        /// either side alone. `--include`/`--exclude` select on both sides.
+        static func pairs(old: String, new: String, selection: SelectionFlags, output: String) throws -> [BatchInput] {
+            func side(_ root: String) throws -> [String: BatchInput] {
+                let found = try InputSelection(paths: [root], include: selection.include.map(Glob.init),
+                                               exclude: selection.exclude.map(Glob.init), skipDirectories: [output]).discover()
+                var out: [String: BatchInput] = [:]
+                for f in found {
+                    let stem = (f.relativePath as NSString).deletingPathExtension
+                    if out[stem] == nil { out[stem] = f }
+                }
+                return out
             }
-            let results = Results()
-            let quiet = self.quiet
-            let work: @Sendable () -> Void = {
-                while true {
-                    results.lock.lock()
-                    let k = results.next
-                    results.next += 1
-                    results.lock.unlock()
-                    guard k < jobsList.count else { return }
-                    let job = jobsList[k]
-                    let started = Date()
-                    var record: [String: Any] = ["pair": job.stem]
-                    let target = outDir + "/" + job.stem + "." + ext
-                    var status = "compared"
-                    var s = CompareStats()
-                    let diagnostics = Diagnostics()
-                    if let o = job.old, let n = job.new {
-                        record["old"] = o; record["new"] = n; record["output"] = target
-                        if skipExisting, Self.isUpToDate(target, o, n) {
-                            status = "skipped"
-                        } else {
-                            do {
-                                try FileManager.default.createDirectory(atPath: (target as NSString).deletingLastPathComponent,
-                                                                        withIntermediateDirectories: true)
-                                s = try Self.compareFiles(old: o, new: n, from: from, output: target, to: to,
-                                                          options: options, keepFormatting: keepFormatting,
-                                                          diagnostics: diagnostics)
-                                record["stats"] = Self.statsObject(s)
-                            } catch let e as RedlineError {
-                                status = "failed"; record["error"] = e.message
-                            } catch {
-                                status = "failed"; record["error"] = "\(error)"
-                            }
-                        }
-                    } else {
-                        status = "unpaired"
-                        if let o = job.old { record["old"] = o } else { record["new"] = job.new! }
-                    }
-                    record["status"] = status
-                    if !diagnostics.all.isEmpty {
-                        record["warnings"] = diagnostics.all.map { ["code": $0.code.rawValue, "message": $0.message, "count": $0.count] as [String: Any] }
-                    }
-                    record["seconds"] = (Date().timeIntervalSince(started) * 1000).rounded() / 1000
-                    let line = (try? JSONSerialization.data(withJSONObject: record, options: [.sortedKeys])).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-                    results.lock.lock()
-                    results.lines.append((k, line))
-                    switch status {
-                    case "failed": results.failed += 1
-                    case "skipped": results.skipped += 1
-                    case "unpaired": results.unpaired += 1
-                    default: results.compared += 1; results.total.add(s)
-                    }
-                    results.lock.unlock()
-                    if !quiet && status != "compared" && status != "skipped" {
-                        let msg = status == "failed" ? "redline: error: \(record["error"] ?? "")\n"
-                            : "redline: \(job.stem): only in \(job.old != nil ? "OLD" : "NEW") (\(job.old ?? job.new!))\n"
-                        FileHandle.standardError.write(Data(msg.utf8))
-                    }
+            let a = try side(old), b = try side(new)
+            var inputs: [BatchInput] = []
+            for stem in Set(a.keys).union(b.keys).sorted() {
+                switch (a[stem], b[stem]) {
+                case let (o?, n?):
+                    var input = n
+                    input.size += o.size
+                    input.problem = n.problem ?? o.problem.map { RedlineError($0.kind, "\(o.path): \($0.message)") }
+                    input.pair = .old(o.path)
+                    inputs.append(input)
+                case let (o?, nil):
+                    var input = o
+                    input.pair = .onlyOld
+                    inputs.append(input)
+                case let (nil, n?):
+                    var input = n
+                    input.pair = .onlyNew
+                    inputs.append(input)
+                case (nil, nil): break
                 }
             }
-            let n = min(jobs ?? ProcessInfo.processInfo.activeProcessorCount, max(jobsList.count, 1))
-            let threads = (0..<n).compactMap { i in StackThread.spawn(name: "redline-cmp\(i)", work) }
-            if threads.isEmpty { work() }
-            for t in threads { t.join() }
-
-            let summary = "\(results.compared) compared, \(results.skipped) up to date, \(results.unpaired) on one side only, \(results.failed) failed"
-            if let report {
-                var text = results.lines.sorted { $0.0 < $1.0 }.map(\.1).joined(separator: "\n")
-                let sum: [String: Any] = ["summary": ["compared": results.compared, "skipped": results.skipped,
-                                                      "unpaired": results.unpaired, "failed": results.failed,
-                                                      "stats": Self.statsObject(results.total)]]
-                let sumLine = (try? JSONSerialization.data(withJSONObject: sum, options: [.sortedKeys])).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-                text += (text.isEmpty ? "" : "\n") + sumLine + "\n"
-                try AtomicFile.write(to: report) { try $0.write(bytes: Array(text.utf8)) }
-            }
-            if !quiet { FileHandle.standardError.write(Data("redline: \(summary)\n".utf8)) }
-            if stats { print(Self.statsText(results.total)) }
-            if results.failed > 0 { throw ExitCode(1) }
-        }
-
-        static func isUpToDate(_ target: String, _ a: String, _ b: String) -> Bool {
-            let fm = FileManager.default
-            guard let t = (try? fm.attributesOfItem(atPath: target))?[.modificationDate] as? Date,
-                  let ta = (try? fm.attributesOfItem(atPath: a))?[.modificationDate] as? Date,
-                  let tb = (try? fm.attributesOfItem(atPath: b))?[.modificationDate] as? Date else { return false }
-            return t >= ta && t >= tb
-        }
-
-        static func statsObject(_ s: CompareStats) -> [String: Int] {
-            ["insertions": s.insertions, "deletions": s.deletions, "substitutions": s.substitutions, "moves": s.moves,
-             "formatChanges": s.formatChanges, "paragraphStyleChanges": s.paragraphStyleChanges,
-             "paragraphMarkChanges": s.paragraphMarkChanges, "rowChanges": s.rowChanges,
-             "wordsInserted": s.wordsInserted, "wordsDeleted": s.wordsDeleted]
+            return inputs
         }
     }
 }

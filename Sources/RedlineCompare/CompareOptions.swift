@@ -1,7 +1,7 @@
 import RedlineCore
 
 /// How finely changed text is cut into marks.
-public enum CompareGranularity: String, Sendable, CaseIterable {
+public enum CompareGranularity: String, Sendable, CaseIterable, Codable {
     /// Whole words, whitespace runs and punctuation marks (CJK text character by character).
     case word
     /// Single characters.
@@ -9,7 +9,7 @@ public enum CompareGranularity: String, Sendable, CaseIterable {
 }
 
 /// What `DocumentComparer.compare` marks and how it attributes the marks.
-public struct CompareOptions: Sendable {
+public struct CompareOptions: Sendable, Codable, Hashable {
     /// The author of every mark.
     public var author: String
     /// The date of every mark, ISO 8601 (nil: undated).

@@ -58,4 +58,6 @@ extension DiagnosticCode {
     public static let docxNestingFlattened: DiagnosticCode = "docx.nesting-flattened"
     /// The language of a code block has no place in DOCX.
     public static let docxCodeLanguage: DiagnosticCode = "docx.code-language"
+    /// A comparison's DOCX result could not place NEW's section breaks inside the body (its paragraphs did not line up with NEW's): they were left out, the final section kept.
+    public static let docxSectionsDropped: DiagnosticCode = "docx.sections-dropped"
 }

@@ -47,25 +47,81 @@ print(f"  compare found:   {st.get('insertions')} insertions, {st.get('deletions
       f"(of which counted in both), {st.get('moves')} moves, {st.get('words changed')} words changed")
 PY
 
-# Batch: the small DOCX corpus as original/revised views, five copies each: 1,000 pairs (or as many as there are).
+# Batch: 1,000 pairs of small documents in one run on the batch engine (target >= 500 pairs/s). OLD is
+# a small DOCX of the corpus, NEW an edited copy made here (words replaced, inserted and deleted in its
+# document.xml, everything else as it was); the corpus is reused as many times as needed for 1,000 pairs.
 small=$CORPUS/small
 n=$(find "$small" -maxdepth 1 -name '*.docx' | wc -l)
 if [ "$n" -gt 0 ]; then
-  "$REDLINE" convert "$small" -o "$out/views-old" --to md --changes reject -q --include '*.docx' || true
-  "$REDLINE" convert "$small" -o "$out/views-new" --to md --changes accept -q --include '*.docx' || true
-  copies=$(( (1000 + n - 1) / n ))
-  for side in old new; do
-    mkdir -p "$out/pairs-$side"
-    for c in $(seq 1 "$copies"); do cp -r "$out/views-$side" "$out/pairs-$side/c$c"; done
-  done
-  pairs=$(find "$out/pairs-old" -name '*.md' | wc -l)
+  python3 - "$small" "$out/pairs-old" "$out/pairs-new" "$out/pairs-text" 1000 <<'PY'
+import os, random, re, shutil, sys, zipfile
+src, old, new, text, want = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5])
+files = sorted(f for f in os.listdir(src) if f.endswith(".docx"))
+words = ["revised", "clearly", "amended", "notably", "instead", "further"]
+def edit(xml, rng):
+    def one(m):
+        t = m.group(2)
+        ws = t.split(" ")
+        if len(ws) > 3 and rng.random() < 0.5:
+            k = rng.randrange(len(ws))
+            r = rng.random()
+            if r < 0.4: ws[k] = rng.choice(words)
+            elif r < 0.7: ws.insert(k, rng.choice(words))
+            else: del ws[k]
+        return m.group(1) + " ".join(ws) + m.group(3)
+    return re.sub(r"(<w:t(?: [^>]*)?>)([^<]*)(</w:t>)", one, xml)
+def text_of(xml):
+    return "\n".join("".join(re.findall(r"<w:t(?: [^>]*)?>([^<]*)</w:t>", p)) for p in re.findall(r"<w:p[ >].*?</w:p>", xml, re.S))
+count = 0
+for c in range((want + len(files) - 1) // len(files)):
+    for f in files:
+        if count == want: break
+        rng = random.Random(f"{c}/{f}")
+        for d in (old, new, text):
+            os.makedirs(f"{d}/c{c}", exist_ok=True)
+        name = f"c{c}/{f}"
+        shutil.copyfile(f"{src}/{f}", f"{old}/{name}")
+        with zipfile.ZipFile(f"{src}/{f}") as z:
+            with zipfile.ZipFile(f"{new}/{name}", "w", zipfile.ZIP_DEFLATED) as n:
+                for e in z.infolist():
+                    b = z.read(e)
+                    if e.filename == "word/document.xml":
+                        x = b.decode("utf-8")
+                        y = edit(x, rng)
+                        b = y.encode("utf-8")
+                        open(f"{text}/{name}.old.txt", "w").write(text_of(x))
+                        open(f"{text}/{name}.new.txt", "w").write(text_of(y))
+                    n.writestr(e.filename, b)
+        count += 1
+print(f"  batch: {count} pairs of small DOCX (OLD from the corpus, NEW an edited copy)")
+PY
+  pairs=$(find "$out/pairs-old" -name '*.docx' | wc -l)
   runner=$out/run-compare-batch.sh
   cat > "$runner" <<RUNNER
 #!/bin/sh
-exec "$REDLINE" compare "$out/pairs-old" "$out/pairs-new" -o "\$(mktemp -d "$out/batch.XXXXXX")" -q --date 2024-01-01T00:00:00Z
+d=\$(mktemp -d "$out/batch.XXXXXX")
+"$REDLINE" compare "$out/pairs-old" "$out/pairs-new" -o "\$d" -q --date 2024-01-01T00:00:00Z --report "\$d.report.jsonl"
 RUNNER
   chmod +x "$runner"
   bench_run compare_batch "$runner"
   awk -v n="$pairs" -v s="${SECS_compare_batch:-99}" 'BEGIN{ r = n / s; printf "  batch: %d pairs, %.0f pairs/s (target >= 500: %s)\n", n, r, (r >= 500 ? "met" : "NOT met") }'
+  # DOCX results laid into NEW's package (styles, headers, sections).
+  cat > "$runner.docx" <<RUNNER
+#!/bin/sh
+exec "$REDLINE" compare "$out/pairs-old" "$out/pairs-new" -o "\$(mktemp -d "$out/batch.XXXXXX")" -q --date 2024-01-01T00:00:00Z --to docx
+RUNNER
+  chmod +x "$runner.docx"
+  bench_run compare_batch_docx "$runner.docx"
+  awk -v n="$pairs" -v s="${SECS_compare_batch_docx:-99}" 'BEGIN{ printf "  batch to DOCX: %d pairs, %.0f pairs/s\n", n, n / s }'
+  # The peer on the same pairs' text (it reads plain text only, so it gets the text extracted above).
+  if python3 -c 'import redlines' 2>/dev/null; then
+    bench_run python_redlines_batch python3 -c "
+import glob, sys
+from redlines import Redlines
+for a in sorted(glob.glob(sys.argv[1] + '/*/*.old.txt')):
+    Redlines(open(a).read(), open(a[:-8] + '.new.txt').read()).output_markdown
+" "$out/pairs-text"
+    bench_ratio compare_batch python_redlines_batch
+  fi
   rm -rf "$out"/batch.*
 fi

@@ -61,6 +61,27 @@ public struct OutputVariant: Sendable, Hashable, Codable {
     }
 }
 
+/// What a compare batch marks, and whether its date was given (a defaulted date, "now", does not
+/// make yesterday's outputs out of date).
+public struct CompareBatchOptions: Sendable, Hashable, Codable {
+    /// The comparison's options (author, date, granularity, moves, formatting).
+    public var options: CompareOptions
+    /// True when the date was chosen (`--date`, `SOURCE_DATE_EPOCH`), not the time of the run.
+    public var dateGiven: Bool
+
+    public init(options: CompareOptions, dateGiven: Bool = true) {
+        self.options = options
+        self.dateGiven = dateGiven
+    }
+
+    /// The options as the up-to-date fingerprint sees them: every field, the date only when given.
+    var fingerprinted: CompareOptions {
+        var o = options
+        if !dateGiven { o.date = "now" }
+        return o
+    }
+}
+
 /// What a batch does when an output already exists.
 public enum ExistingOutputs: String, Sendable {
     /// Stop before converting anything (the default: nothing is replaced unless asked).
@@ -113,6 +134,9 @@ public struct BatchOptions: Sendable {
     public var shard: Shard?
     /// Threads or worker processes (not part of the fingerprint: it never changes an output).
     public var isolation: BatchIsolation
+    /// A compare batch: each input (NEW) is compared with its paired OLD version (`BatchInput.pair`)
+    /// instead of converted; `variants` is not used.
+    public var compare: CompareBatchOptions?
 
     public init(from: Format? = nil, to: Format, variants: [OutputVariant] = [.converting(.marked)],
                 read: ReadOptions = ReadOptions(), write: WriteOptions = WriteOptions(), outputDirectory: String,
@@ -145,10 +169,12 @@ public struct BatchOptions: Sendable {
             var read: ReadOptions
             var write: WriteOptions
             var referenceDocument: String?
+            var compare: CompareOptions?
         }
         let content = Content(tool: toolVersion, from: from?.name, to: to.name, variants: variants, read: read,
                               write: write,
-                              referenceDocument: write.referenceDocument.map { (try? StableHash.ofFile($0).hex) ?? "unreadable" })
+                              referenceDocument: write.referenceDocument.map { (try? StableHash.ofFile($0).hex) ?? "unreadable" },
+                              compare: compare?.fingerprinted)
         let json = JSONEncoder()
         json.outputFormatting = [.sortedKeys]
         var h = StableHash()

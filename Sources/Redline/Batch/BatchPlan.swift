@@ -23,7 +23,13 @@ enum BatchPlan {
         for input in inputs {
             let format = options.from ?? FormatRegistry.inferred(fromPath: input.path)
             var outputs: [(variant: OutputVariant, path: String)] = []
-            for v in options.variants {
+            // A compare input found on one side only writes nothing.
+            let writes: Bool
+            switch input.pair {
+            case .onlyOld?, .onlyNew?: writes = false
+            case .old?, nil: writes = true
+            }
+            for v in options.variants where writes {
                 let rel = options.outputRelativePath(input.relativePath, v)
                 let path = options.underOutput(rel)
                 if input.problem == nil {

@@ -61,6 +61,8 @@ public struct BatchRecord: Codable, Sendable, Hashable {
         case skipped
         /// Not converted; `error` says why. No output of it was written or changed.
         case failed
+        /// Compare batches: found in one tree only (`onlyIn`), so nothing to compare it with; not an error.
+        case unpaired
     }
 
     /// One output file.
@@ -114,6 +116,12 @@ public struct BatchRecord: Codable, Sendable, Hashable {
     public var warnings: [WarningCount]
     /// Wall-clock seconds this input took.
     public var seconds: Double
+    /// Compare batches: the OLD version `input` (NEW) was compared with.
+    public var old: String?
+    /// Compare batches, status `unpaired`: the tree the input was found in alone, `old` or `new`.
+    public var onlyIn: String?
+    /// Compare batches: the counts of what changed (`CompareStats.jsonObject`).
+    public var stats: [String: Int]?
 
     public init(input: String, format: String?, status: Status, outputs: [Output], error: Failure? = nil,
                 warnings: [WarningCount] = [], seconds: Double = 0) {
@@ -131,7 +139,7 @@ public struct BatchRecord: Codable, Sendable, Hashable {
 public struct BatchSummary: Codable, Sendable, Hashable {
     /// Always `summary`.
     public var type = "summary"
-    /// Inputs in the run (converted + skipped + failed).
+    /// Inputs in the run (converted + skipped + failed + unpaired).
     public var inputs: Int
     /// Inputs converted.
     public var converted: Int
@@ -145,6 +153,10 @@ public struct BatchSummary: Codable, Sendable, Hashable {
     public var seconds: Double
     /// The shard this run covered (`K/N`); absent for a whole run or a merge.
     public var shard: String?
+    /// Compare batches: inputs found in one tree only (absent when none).
+    public var unpaired: Int?
+    /// Compare batches: the counts of what changed, summed over every compared (or up-to-date) pair.
+    public var stats: [String: Int]?
 
     /// The summary of `records`.
     public init(records: [BatchRecord], seconds: Double, shard: String? = nil) {
@@ -152,6 +164,10 @@ public struct BatchSummary: Codable, Sendable, Hashable {
         converted = records.filter { $0.status == .converted }.count
         skipped = records.filter { $0.status == .skipped }.count
         failed = records.filter { $0.status == .failed }.count
+        let alone = records.filter { $0.status == .unpaired }.count
+        unpaired = alone > 0 ? alone : nil
+        let counted = records.compactMap(\.stats)
+        stats = counted.isEmpty ? nil : counted.reduce(into: [:]) { sum, s in sum.merge(s, uniquingKeysWith: +) }
         warnings = WarningCount.folding(records.flatMap(\.warnings)).sorted { $0.code < $1.code }
         self.seconds = seconds
         self.shard = shard

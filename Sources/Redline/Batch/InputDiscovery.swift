@@ -11,13 +11,28 @@ public struct BatchInput: Sendable, Hashable {
     /// Why this input cannot be converted, found while looking for it (missing, not a regular file,
     /// an unreadable directory). The batch reports it as a failure and carries on.
     public var problem: RedlineError?
+    /// A compare batch's pairing: this input is NEW and `.old(path)` its OLD version, or it was found on
+    /// one side only. nil in a conversion batch.
+    public var pair: ComparePairing?
 
-    public init(path: String, relativePath: String, size: Int64 = 0, problem: RedlineError? = nil) {
+    public init(path: String, relativePath: String, size: Int64 = 0, problem: RedlineError? = nil,
+                pair: ComparePairing? = nil) {
         self.path = path
         self.relativePath = relativePath
         self.size = size
         self.problem = problem
+        self.pair = pair
     }
+}
+
+/// How an input of a compare batch is paired (by relative path without extension).
+public enum ComparePairing: Sendable, Hashable, Codable {
+    /// The input is NEW; OLD is at this path.
+    case old(String)
+    /// The input is in the OLD tree only.
+    case onlyOld
+    /// The input is in the NEW tree only.
+    case onlyNew
 }
 
 /// Which files a batch converts: files and directories named on the command line, a manifest, and

@@ -49,6 +49,8 @@ public final class ProgressDisplay: BatchObserver, @unchecked Sendable {
             return "\(n) FAILED \(r.input): \(message)"
         case .skipped:
             return "\(n) up to date \(r.input)"
+        case .unpaired:
+            return "\(n) only in \(r.onlyIn == "old" ? "OLD" : "NEW") \(r.input)"
         case .converted:
             let warnings = r.warnings.reduce(0) { $0 + $1.count }
             let w = warnings == 0 ? "" : " (\(warnings) warning\(warnings == 1 ? "" : "s"))"
@@ -62,7 +64,8 @@ public final class ProgressDisplay: BatchObserver, @unchecked Sendable {
         let rate = s.seconds > 0 ? Double(s.inputs) / s.seconds : 0
         var text = "\(s.inputs) input\(s.inputs == 1 ? "" : "s")"
         if let shard = s.shard { text += " (shard \(shard))" }
-        text += ": \(s.converted) converted, \(s.skipped) up to date, \(s.failed) failed"
+        text += ": \(s.converted) \(s.unpaired == nil && s.stats == nil ? "converted" : "compared"), \(s.skipped) up to date, \(s.failed) failed"
+        if let alone = s.unpaired { text += ", \(alone) on one side only" }
         text += " in " + String(format: "%.1f s (%.1f files/s)", s.seconds, rate)
         if warnings > 0 {
             let top = s.warnings.sorted { $0.count > $1.count }.prefix(3).map { "\($0.code) ×\($0.count)" }

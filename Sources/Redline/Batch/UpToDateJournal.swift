@@ -58,11 +58,11 @@ final class UpToDateJournal: @unchecked Sendable {
     }
 
     /// A record of `key` that the files confirm is up to date, if there is one.
-    func upToDate(_ key: String, options: String, input: String, outputs: [String]) -> UpToDateRecord? {
+    func upToDate(_ key: String, options: String, input: String, other: String? = nil, outputs: [String]) -> UpToDateRecord? {
         lock.lock()
         let candidates = known[key] ?? []
         lock.unlock()
-        guard let r = candidates.last(where: { $0.isUpToDate(options: options, input: input, outputs: outputs) }) else {
+        guard let r = candidates.last(where: { $0.isUpToDate(options: options, input: input, other: other, outputs: outputs) }) else {
             return nil
         }
         lock.lock(); current[key] = r; lock.unlock()

@@ -27,17 +27,31 @@ struct UpToDateRecord: Codable, Sendable, Hashable {
     var media: [FileState]? = nil
     /// The warnings of that conversion, reported again when it is skipped.
     var warnings: [WarningCount]
+    /// Compare batches: the OLD version's state (the input is NEW).
+    var other: FileState? = nil
+    /// Compare batches: the counts of what changed, reported again when skipped.
+    var stats: [String: Int]? = nil
 
-    /// True when the options are the same, the input has not changed, and every output is as written.
-    func isUpToDate(options fingerprint: String, input path: String, outputs: [String]) -> Bool {
+    /// True when the options are the same, the input (and `other`, OLD of a compare batch) has not
+    /// changed, and every output is as written.
+    func isUpToDate(options fingerprint: String, input path: String, other otherPath: String? = nil,
+                    outputs: [String]) -> Bool {
         guard version == 1, options == fingerprint, self.outputs.map(\.path) == outputs,
-              let now = Self.state(of: path), now.size == input.size else { return false }
-        if now.mtime != input.mtime {
-            // Touched but perhaps not changed: compare content.
-            guard let h = try? StableHash.ofFile(path).hex, h == input.hash else { return false }
-        }
+              Self.unchanged(input, at: path) else { return false }
+        guard other?.path == otherPath else { return false }
+        if let other, let otherPath, !Self.unchanged(other, at: otherPath) { return false }
         for o in self.outputs + (media ?? []) {
             guard let s = Self.state(of: o.path), s.size == o.size, s.mtime == o.mtime else { return false }
+        }
+        return true
+    }
+
+    /// True when the input at `path` is still the one `state` describes (same size; same time, or same content).
+    static func unchanged(_ state: FileState, at path: String) -> Bool {
+        guard let now = Self.state(of: path), now.size == state.size else { return false }
+        if now.mtime != state.mtime {
+            // Touched but perhaps not changed: compare content.
+            guard let h = try? StableHash.ofFile(path).hex, h == state.hash else { return false }
         }
         return true
     }
