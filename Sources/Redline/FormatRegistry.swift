@@ -67,7 +67,7 @@ public enum FormatRegistry {
                extensions: ["docx"], reader: DOCXReader(), writer: DOCXWriter()),
         Format(name: "rtf", summary: "Rich Text Format (Word, LibreOffice, TextEdit, Scrivener): revisions, annotations",
                extensions: ["rtf"], reader: RTFReader(), writer: RTFWriter()),
-        Format(name: "pdf", summary: "PDF of the marked (or, with --changes, clean/original) version, rendered by LibreOffice (write only)",
+        Format(name: "pdf", summary: "PDF of the marked (or, with --changes, clean/original) version, rendered by Chromium (comments in the margin) or LibreOffice, --pdf-engine (write only)",
                extensions: ["pdf"], writer: PDFWriter(), batchWidth: 48, batchWorker: PDFWriter.batchWorker),
     ]
 

@@ -42,6 +42,9 @@ extension RedlineCommand {
         @Option(name: [.customShort("f"), .long], help: "Format of both inputs (default: from each input's extension).")
         public var from: String?
 
+        @Flag(name: [.customShort("s"), .long], help: "Accepted for pandoc compatibility: HTML output is always a standalone page.")
+        public var standalone = false
+
         @Option(help: "The author of the changes (default: $REDLINE_AUTHOR, $GIT_AUTHOR_NAME, $USER, else Redline).")
         public var author: String?
 

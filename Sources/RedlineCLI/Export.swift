@@ -32,11 +32,14 @@ extension RedlineCommand {
         @Option(name: .shortAndLong, help: "The output directory.")
         public var output: String
 
-        @Option(help: "Input format (default: from each input's extension).")
+        @Option(name: [.customShort("f"), .long], help: "Input format (default: from each input's extension).")
         public var from: String?
 
-        @Option(help: "Output format: md, docx, rtf, html... (default: md).")
+        @Option(name: [.customShort("t"), .long], help: "Output format: md, docx, rtf, html, pdf... (default: md).")
         public var to: String = "md"
+
+        @Flag(name: [.customShort("s"), .long], help: "Accepted for pandoc compatibility: HTML output is always a standalone page.")
+        public var standalone = false
 
         @Option(help: ArgumentHelp("Names of the clean, original and marked versions.", valueName: "clean,original,marked"))
         public var names: String = "clean,original,marked"

@@ -129,6 +129,8 @@ public struct ReviewFlags: ParsableArguments {
     }
 }
 
+extension PDFEngineChoice: ExpressibleByArgument {}
+
 /// pandoc's `--track-changes` values.
 public enum TrackChanges: String, ExpressibleByArgument, CaseIterable, Sendable {
     case accept, reject, all
@@ -156,12 +158,17 @@ public struct FormattingFlags: ParsableArguments {
           help: "Keep paragraph and character formatting in Markdown as pandoc-style attributes.")
     public var keepFormatting = false
 
+    @Option(name: .customLong("pdf-engine"),
+            help: "PDF output: chromium (comments in the margin; the default when installed) or libreoffice (the DOCX page layout, comments at their anchors).")
+    public var pdfEngine: PDFEngineChoice?
+
     public init() {}
 
     /// The write options these flags ask for.
     public var writeOptions: WriteOptions {
         var w = WriteOptions()
         w.preserveFormatting = keepFormatting
+        w.pdfEngine = pdfEngine
         w.referenceDocument = referenceDoc
         switch paragraphStyle {
         case .scrivener?:

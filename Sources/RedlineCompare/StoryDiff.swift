@@ -1,9 +1,9 @@
 import RedlineCore
 
-/// One step of a story's edit script.
+/// One step of a story's edit script (16 bytes): token indices into the two sides' stores, not tokens.
 struct Op {
     enum Kind: UInt8 {
-        /// The token is in both: `tok` is NEW's, `old` is OLD's.
+        /// The token is in both: `tok` is NEW's, `other` is OLD's.
         case equal
         case delete
         case insert
@@ -11,12 +11,31 @@ struct Op {
         case pass
     }
     var kind: Kind
-    var tok: Token
-    var old: Token?
     /// The move this deleted (from) or inserted (to) token belongs to.
     var move: Int32 = -1
+    /// The token: NEW's (equal, insert, pass) or OLD's (delete), by index in its side's `TokenStore.tokens`.
+    var tok: Int32
+    /// For an equal op, OLD's token; for a deletion folded from an equality by the clean-up, NEW's token (the
+    /// insertion `regroup` unpacks); else -1.
+    var other: Int32 = -1
+
+    init(kind: Kind, tok: Int32, other: Int32 = -1) {
+        self.kind = kind
+        self.tok = tok
+        self.other = other
+    }
 
     var isChange: Bool { kind == .delete || kind == .insert }
+}
+
+/// Both sides' tokens of one story comparison, read by the clean-up, the move finder and the builder.
+struct TokenView {
+    let old: [Token]
+    let new: [Token]
+    /// The op's own token (OLD's for a deletion, else NEW's).
+    @inline(__always) func tok(_ op: Op) -> Token { op.kind == .delete ? old[Int(op.tok)] : new[Int(op.tok)] }
+    /// OLD's token of an equal op.
+    @inline(__always) func oldTok(_ op: Op) -> Token { old[Int(op.other)] }
 }
 
 /// Compares stories (block arrays): the body, cells, quotes, list items, notes.
@@ -32,11 +51,14 @@ struct StoryComparer {
     var deletedNotes: [(String, String)] = []
     /// NEW note ids whose references were inserted.
     var insertedNotes: [String] = []
-    private var moveCounter = 0
+    /// Moves paired so far in this comparison (their names are `move1`, `move2`, ...).
+    var moveCounter = 0
     private let oldTokenizer: Tokenizer
     private let newTokenizer: Tokenizer
-    private let oldStore = TokenStore()
-    private let newStore = TokenStore()
+    /// The stores of the story being compared (each `compare` call has its own, so a nested story's tokens
+    /// never grow the arrays an outer story's view holds).
+    private var oldStore = TokenStore()
+    private var newStore = TokenStore()
 
     init(options: CompareOptions, diagnostics: Diagnostics) {
         self.options = options
@@ -50,9 +72,12 @@ struct StoryComparer {
 
     /// The blocks of NEW with the changes from OLD marked.
     mutating func compare(_ old: [Block], _ new: [Block]) -> [Block] {
+        let saved = (oldStore, newStore)
+        oldStore = TokenStore(); newStore = TokenStore()
+        defer { (oldStore, newStore) = saved }
         let oldKeys = old.map { keys.key(Self.strippingComments($0)) }
         let newKeys = new.map { keys.key(Self.strippingComments($0)) }
-        let matches = SequenceDiff.matches(oldKeys, newKeys, cap: 256)
+        let matches = Self.droppingCrossedAnchors(SequenceDiff.matches(oldKeys, newKeys, cap: 256), old, new)
         var ops: [Op] = []
         var out: [Block] = []
         // Each gap between equal blocks becomes an edit script; equal blocks are kept as they are.
@@ -68,13 +93,37 @@ struct StoryComparer {
             gap(&self, i, j)
             pendingEqual[ops.count] = new[j]
             recordNotePairs(old[i], new[j])
-            ops.append(Op(kind: .pass, tok: Token(kind: .block, key: 0, store: newStore)))
+            newStore.tokens.append(Token(kind: .block, key: 0))
+            ops.append(Op(kind: .pass, tok: Int32(newStore.tokens.count - 1)))
             po = i + 1; pn = j + 1
         }
         gap(&self, old.count, new.count)
-        if options.detectMoves { findMoves(&ops) }
-        build(ops, equalBlocks: pendingEqual, into: &out)
+        let view = TokenView(old: oldStore.tokens, new: newStore.tokens)
+        if options.detectMoves { findMoves(&ops, view) }
+        build(ops, view, equalBlocks: pendingEqual, into: &out)
         return out
+    }
+
+    /// The equal-block matches without those an edited neighbour crossed: an equal paragraph with an unmatched
+    /// paragraph before it in OLD that agrees (by words, as `pairCuts` pairs) with an unmatched one after it in
+    /// NEW, or after it in OLD and before it in NEW, moved past that neighbour. Kept as an anchor it would tear
+    /// the neighbour into a deletion on one side and an insertion on the other; left to the gap, the neighbour
+    /// is edited in place and the unchanged paragraph shows as a move.
+    static func droppingCrossedAnchors(_ matches: [(Int, Int)], _ old: [Block], _ new: [Block]) -> [(Int, Int)] {
+        guard matches.count > 0, matches.count < old.count || matches.count < new.count else { return matches }
+        var oldMatched = [Bool](repeating: false, count: old.count), newMatched = [Bool](repeating: false, count: new.count)
+        for (i, j) in matches { oldMatched[i] = true; newMatched[j] = true }
+        func agree(_ i: Int, _ j: Int) -> Bool {
+            guard i >= 0, i < old.count, j >= 0, j < new.count, !oldMatched[i], !newMatched[j],
+                  old[i].paragraph != nil, new[j].paragraph != nil else { return false }
+            let x = wordHashes(old[i]), y = wordHashes(new[j])
+            let m = min(x.count, y.count)
+            return m > 0 && 2 * commonCount(x, y) >= m
+        }
+        return matches.filter { (i, j) in
+            guard old[i].paragraph != nil else { return true }
+            return !(agree(i - 1, j + 1) || agree(i + 1, j - 1))
+        }
     }
 
     static func strippingComments(_ b: Block) -> Block {
@@ -120,19 +169,20 @@ struct StoryComparer {
         }
     }
 
-    private mutating func stream(_ blocks: [Block], tokenizer: Tokenizer, store: TokenStore) -> [Token] {
-        var out: [Token] = []
+    /// The blocks as tokens appended to `store.tokens`: their index range.
+    private mutating func stream(_ blocks: [Block], tokenizer: Tokenizer, store: TokenStore) -> Range<Int> {
+        let start = store.tokens.count
         for b in blocks {
             if let p = b.paragraph, let pr = props(b) {
-                tokenizer.tokens(p.content.runs, keys: &keys, store: store, into: &out)
+                tokenizer.tokens(p.content.runs, keys: &keys, store: store)
                 store.props.append(pr)
-                out.append(Token(kind: .mark, key: keys.key("\u{3}\(pr.level)"), extra: Int32(store.props.count - 1), store: store))
+                store.tokens.append(Token(kind: .mark, key: Int32(keys.key("\u{3}\(pr.level)")), extra: Int32(store.props.count - 1)))
             } else {
                 store.blocks.append(b)
-                out.append(Token(kind: .block, key: keys.key("\u{4}\(Self.kindName(b))"), extra: Int32(store.blocks.count - 1), store: store))
+                store.tokens.append(Token(kind: .block, key: Int32(keys.key("\u{4}\(Self.kindName(b))")), extra: Int32(store.blocks.count - 1)))
             }
         }
-        return out
+        return start..<store.tokens.count
     }
 
     static func kindName(_ b: Block) -> String {
@@ -153,7 +203,7 @@ struct StoryComparer {
     private mutating func gapOps(_ old: [Block], _ new: [Block], followedByParagraph: Bool, into ops: inout [Op]) {
         // A long gap of paragraphs (every paragraph edited: no equal block to anchor on) is cut where
         // paragraphs pair by their words, so each piece is diffed on its own: work stays linear in the gap.
-        if old.count > 4 && new.count > 4 && old.allSatisfy({ $0.paragraph != nil }) && new.allSatisfy({ $0.paragraph != nil }) {
+        if old.count > 1 && new.count > 1 && old.allSatisfy({ $0.paragraph != nil }) && new.allSatisfy({ $0.paragraph != nil }) {
             let cuts = Self.pairCuts(old, new)
             if cuts.count > 1 {
                 var po = 0, pn = 0
@@ -171,25 +221,14 @@ struct StoryComparer {
 
     /// Where to cut two runs of paragraphs: (i, j) such that old[..<i] and new[..<j] are compared apart from
     /// the rest, at each paragraph pair whose words mostly agree (containment of hashed word sets at least
-    /// one half), found in order with a small look-ahead. The last cut is the end.
+    /// one half), found in order with a small look-ahead, and after each pair of paragraphs neither of which
+    /// agrees with any paragraph in the look-ahead. The last cut is the end.
     static func pairCuts(_ old: [Block], _ new: [Block]) -> [(Int, Int)] {
-        func words(_ b: Block) -> Set<Int> {
-            var set = Set<Int>()
-            let text = b.plainText
-            var h = Hasher()
-            var inWord = false
-            for u in text.unicodeScalars {
-                let w = u.properties.isAlphabetic || u.properties.numericType != nil
-                if w { h.combine(u.value); inWord = true } else if inWord { set.insert(h.finalize()); h = Hasher(); inWord = false }
-            }
-            if inWord { set.insert(h.finalize()) }
-            return set
-        }
-        let a = old.map(words), b = new.map(words)
-        func similar(_ x: Set<Int>, _ y: Set<Int>) -> Bool {
+        let a = old.map(Self.wordHashes), b = new.map(Self.wordHashes)
+        func similar(_ x: [UInt64], _ y: [UInt64]) -> Bool {
             let m = min(x.count, y.count)
             if m == 0 { return x.count == y.count }
-            return Double(x.intersection(y).count) >= 0.5 * Double(m)
+            return 2 * Self.commonCount(x, y) >= m
         }
         var cuts: [(Int, Int)] = []
         var i = 0, j = 0
@@ -202,7 +241,13 @@ struct StoryComparer {
                     if ii < a.count && jj < b.count && similar(a[ii], b[jj]) { found = (ii, jj); break search }
                 }
             }
-            guard let (ii, jj) = found else { i += 1; j += 1; continue }
+            guard let (ii, jj) = found else {
+                // Neither paragraph has a partner near: they are a replacement of each other, compared as a
+                // piece of their own, so unrelated documents stay a chain of small pieces (linear work).
+                cuts.append((i + 1, j + 1))
+                i += 1; j += 1
+                continue
+            }
             // Cut after the pair: what came before it and the pair itself form one piece.
             cuts.append((ii + 1, jj + 1))
             i = ii + 1; j = jj + 1
@@ -213,42 +258,83 @@ struct StoryComparer {
         return cuts
     }
 
-    private mutating func pieceOps(_ old: [Block], _ new: [Block], followedByParagraph: Bool, into ops: inout [Op]) {
-        if old.isEmpty && new.isEmpty { return }
-        var a = stream(old, tokenizer: oldTokenizer, store: oldStore)
-        var b = stream(new, tokenizer: newTokenizer, store: newStore)
-        // A break with no paragraph after it to join: when both sides' last breaks have the same kind they
-        // pair, so the last paragraph is edited in place rather than replaced.
-        var forced: (Token, Token)?
-        if !followedByParagraph, let la = a.last, la.kind == .mark, let lb = b.last, lb.kind == .mark,
-           la.props?.level == lb.props?.level {
-            forced = (la, lb)
-            a.removeLast(); b.removeLast()
-        }
-        var bIndex: [Int] = []     // diffed positions of b (comment anchors are not compared)
-        bIndex.reserveCapacity(b.count)
-        for (j, t) in b.enumerated() where t.kind != .comment { bIndex.append(j) }
-        let bKeys = bIndex.map { b[$0].key }
-        let matches = SequenceDiff.matches(a.map(\.key), bKeys)
-        var script: [Op] = []
-        script.reserveCapacity(a.count + b.count)
-        var pa = 0, pb = 0
-        func emit(upTo i: Int, _ j: Int) {
-            while pa < i { script.append(Op(kind: .delete, tok: a[pa])); pa += 1 }
-            while pb < j {
-                script.append(Op(kind: b[pb].kind == .comment ? .pass : .insert, tok: b[pb])); pb += 1
+    /// The distinct words of a block's text as sorted 64-bit FNV-1a hashes of their UTF-8 bytes (a word: a run
+    /// of ASCII letters and digits or of non-ASCII bytes; good enough to tell which paragraphs pair, and about
+    /// ten times cheaper than a `Set<Int>` of Unicode-classified words).
+    static func wordHashes(_ b: Block) -> [UInt64] {
+        var out: [UInt64] = []
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        var inWord = false
+        func scan(_ bytes: UnsafeBufferPointer<UInt8>) {
+            for c in bytes {
+                let w = c >= 0x80 || (c >= 0x61 && c <= 0x7A) || (c >= 0x41 && c <= 0x5A) || (c >= 0x30 && c <= 0x39)
+                if w {
+                    h = (h ^ UInt64(c)) &* 0x100_0000_01b3
+                    inWord = true
+                } else if inWord {
+                    out.append(h); h = 0xcbf2_9ce4_8422_2325; inWord = false
+                }
             }
         }
-        for (i, jj) in matches {
-            let j = bIndex[jj]
+        var text = b.plainText
+        text.withUTF8 { scan($0) }
+        if inWord { out.append(h) }
+        out.sort()
+        var n = 0
+        for x in out where n == 0 || out[n - 1] != x { out[n] = x; n += 1 }
+        out.removeLast(out.count - n)
+        return out
+    }
+
+    /// How many values two sorted duplicate-free arrays share.
+    static func commonCount(_ x: [UInt64], _ y: [UInt64]) -> Int {
+        var i = 0, j = 0, n = 0
+        while i < x.count && j < y.count {
+            if x[i] == y[j] { n += 1; i += 1; j += 1 } else if x[i] < y[j] { i += 1 } else { j += 1 }
+        }
+        return n
+    }
+
+    private mutating func pieceOps(_ old: [Block], _ new: [Block], followedByParagraph: Bool, into ops: inout [Op]) {
+        if old.isEmpty && new.isEmpty { return }
+        let ra = stream(old, tokenizer: oldTokenizer, store: oldStore)
+        let rb = stream(new, tokenizer: newTokenizer, store: newStore)
+        // Read-only views of both sides; released before the next piece appends to the stores.
+        let at = oldStore.tokens, bt = newStore.tokens
+        var aEnd = ra.upperBound, bEnd = rb.upperBound
+        // A break with no paragraph after it to join: when both sides' last breaks have the same kind they
+        // pair, so the last paragraph is edited in place rather than replaced.
+        var forced: (Int, Int)?
+        if !followedByParagraph, aEnd > ra.lowerBound, bEnd > rb.lowerBound, at[aEnd - 1].kind == .mark, bt[bEnd - 1].kind == .mark,
+           oldStore.props(of: at[aEnd - 1])?.level == newStore.props(of: bt[bEnd - 1])?.level {
+            forced = (aEnd - 1, bEnd - 1)
+            aEnd -= 1; bEnd -= 1
+        }
+        var bIndex: [Int] = []     // diffed positions of b (comment anchors are not compared)
+        bIndex.reserveCapacity(bEnd - rb.lowerBound)
+        for j in rb.lowerBound..<bEnd where bt[j].kind != .comment { bIndex.append(j) }
+        let bKeys = bIndex.map { Int(bt[$0].key) }
+        let aKeys = (ra.lowerBound..<aEnd).map { Int(at[$0].key) }
+        let matches = SequenceDiff.matches(aKeys, bKeys)
+        var script: [Op] = []
+        script.reserveCapacity(aEnd - ra.lowerBound + bEnd - rb.lowerBound)
+        var pa = ra.lowerBound, pb = rb.lowerBound
+        func emit(upTo i: Int, _ j: Int) {
+            while pa < i { script.append(Op(kind: .delete, tok: Int32(pa))); pa += 1 }
+            while pb < j {
+                script.append(Op(kind: bt[pb].kind == .comment ? .pass : .insert, tok: Int32(pb))); pb += 1
+            }
+        }
+        for (i0, jj) in matches {
+            let i = ra.lowerBound + i0, j = bIndex[jj]
             emit(upTo: i, j)
-            script.append(Op(kind: .equal, tok: b[j], old: a[i]))
+            script.append(Op(kind: .equal, tok: Int32(j), other: Int32(i)))
             pa = i + 1; pb = j + 1
         }
-        emit(upTo: a.count, b.count)
-        cleanUp(&script)
+        emit(upTo: aEnd, bEnd)
+        cleanUp(&script, TokenView(old: at, new: bt))
         // After the clean-up: nothing may slide over the forced pair.
-        if let (la, lb) = forced { script.append(Op(kind: .equal, tok: lb, old: la)) }
+        if let (la, lb) = forced { script.append(Op(kind: .equal, tok: Int32(lb), other: Int32(la))) }
         ops += script
     }
 
@@ -257,31 +343,32 @@ struct StoryComparer {
     /// Folds short equalities between changes into them (dmp's semantic rule: an equality no longer than
     /// the changes on both sides of it), puts each change's deletions before its insertions, and slides
     /// pure insertions and deletions to paragraph and word boundaries.
-    private func cleanUp(_ ops: inout [Op]) {
+    private func cleanUp(_ ops: inout [Op], _ v: TokenView) {
         guard ops.contains(where: \.isChange) else { return }
         for _ in 0..<3 {
-            if !foldEqualities(&ops) { break }
+            if !foldEqualities(&ops, v) { break }
         }
-        regroup(&ops)
-        slide(&ops)
-        replaceRelevelled(&ops)
+        regroup(&ops, v)
+        slide(&ops, v)
+        replaceRelevelled(&ops, v)
     }
 
     /// A paragraph whose kind changed (heading level, heading to body text) is shown as the old paragraph
     /// deleted and the new one inserted: the break that carries the kind cannot change in place.
-    private func replaceRelevelled(_ ops: inout [Op]) {
+    private func replaceRelevelled(_ ops: inout [Op], _ v: TokenView) {
         var i = 0
+        func kind(_ k: Int) -> Token.Kind { v.tok(ops[k]).kind }
         while i + 1 < ops.count {
-            guard ops[i].kind == .insert, ops[i].tok.kind == .mark, ops[i + 1].kind == .delete, ops[i + 1].tok.kind == .mark,
-                  i + 2 == ops.count || !ops[i + 2].isChange || ops[i + 2].tok.kind == .block, i == 0 || !ops[i - 1].isChange || ops[i - 1].tok.kind != .mark
+            guard ops[i].kind == .insert, kind(i) == .mark, ops[i + 1].kind == .delete, kind(i + 1) == .mark,
+                  i + 2 == ops.count || !ops[i + 2].isChange || kind(i + 2) == .block, i == 0 || !ops[i - 1].isChange || kind(i - 1) != .mark
             else { i += 1; continue }
             var p0 = i
-            while p0 > 0 && ops[p0 - 1].tok.kind != .mark && ops[p0 - 1].tok.kind != .block { p0 -= 1 }
+            while p0 > 0 && kind(p0 - 1) != .mark && kind(p0 - 1) != .block { p0 -= 1 }
             var dels: [Op] = [], ins: [Op] = []
             for k in p0..<i {
                 let o = ops[k]
                 switch o.kind {
-                case .equal: dels.append(Op(kind: .delete, tok: o.old!)); ins.append(Op(kind: .insert, tok: o.tok))
+                case .equal: dels.append(Op(kind: .delete, tok: o.other)); ins.append(Op(kind: .insert, tok: o.tok))
                 case .delete: dels.append(o)
                 case .insert, .pass: ins.append(o)
                 }
@@ -293,7 +380,7 @@ struct StoryComparer {
     }
 
     /// Maximal runs of ops, each all-equal (structural equal tokens stop a run) or all-change.
-    private func foldEqualities(_ ops: inout [Op]) -> Bool {
+    private func foldEqualities(_ ops: inout [Op], _ v: TokenView) -> Bool {
         // Regions: (start, end, isChange)
         var regions: [(Int, Int, Bool)] = []
         var i = 0
@@ -304,37 +391,42 @@ struct StoryComparer {
             regions.append((i, j, ch))
             i = j
         }
-        func sizes(_ r: (Int, Int, Bool)) -> (Int, Int) {
-            var d = 0, n = 0
+        /// Characters deleted and inserted in a change region, and the larger of its two word counts.
+        func sizes(_ r: (Int, Int, Bool)) -> (Int, Int, Int) {
+            var d = 0, n = 0, dw = 0, nw = 0
             for k in r.0..<r.1 {
                 switch ops[k].kind {
-                case .delete: d += ops[k].tok.characterCount
-                case .insert: n += ops[k].tok.characterCount
+                case .delete:
+                    let t = v.old[Int(ops[k].tok)]
+                    d += t.characterCount; if t.kind == .word { dw += 1 }
+                case .insert:
+                    let t = v.new[Int(ops[k].tok)]
+                    n += t.characterCount; if t.kind == .word { nw += 1 }
                 default: break
                 }
             }
-            return (d, n)
+            return (d, n, max(dw, nw))
         }
         var changed = false
         guard regions.count >= 3 else { return false }
         for r in 1..<(regions.count - 1) where !regions[r].2 {
             let e = regions[r]
-            var length = 0
+            var length = 0, words = 0
             var foldable = true
             for k in e.0..<e.1 {
-                let t = ops[k].tok
+                let t = v.tok(ops[k])
                 if ops[k].kind != .equal || t.kind == .mark || t.kind == .block || t.kind == .atom { foldable = false; break }
                 length += t.characterCount
+                if t.kind == .word { words += 1 }
             }
             guard foldable else { continue }
-            let (d1, n1) = sizes(regions[r - 1]), (d2, n2) = sizes(regions[r + 1])
-            let allSpace = (e.0..<e.1).allSatisfy { ops[$0].tok.kind == .space }
-            if allSpace || (length <= max(d1, n1) && length <= max(d2, n2)) {
+            let (d1, n1, w1) = sizes(regions[r - 1]), (d2, n2, w2) = sizes(regions[r + 1])
+            let spaceOnly = (e.0..<e.1).allSatisfy { v.tok(ops[$0]).kind == .space }
+            if Self.folds(length: length, words: words, spaceOnly: spaceOnly, left: (d1, n1, w1), right: (d2, n2, w2)) {
                 for k in e.0..<e.1 {
                     // Turned into a deletion of OLD's token and an insertion of NEW's; regroup orders them.
                     let o = ops[k]
-                    ops[k] = Op(kind: .delete, tok: o.old!)
-                    ops[k].old = o.tok     // the insertion, unpacked by regroup
+                    ops[k] = Op(kind: .delete, tok: o.other, other: o.tok)     // the insertion, unpacked by regroup
                 }
                 changed = true
             }
@@ -342,23 +434,33 @@ struct StoryComparer {
         return changed
     }
 
+    /// Whether an equality of `length` characters and `words` words (`spaceOnly`: all whitespace) between two
+    /// change regions (characters deleted, inserted, and words changed on each side) folds into them: dmp's
+    /// semantic rule (no longer than either change), and fewer words than either change has or a quarter of
+    /// the two together, so one kept word between two one-word replacements stays
+    /// (`{~~buyer~>customer~~} within {~~thirty~>fourteen~~}`) while the stray common words of a rewritten
+    /// sentence still fold into one substitution.
+    static func folds(length: Int, words: Int, spaceOnly: Bool, left: (Int, Int, Int), right: (Int, Int, Int)) -> Bool {
+        spaceOnly || (length <= max(left.0, left.1) && length <= max(right.0, right.1) && (words < min(left.2, right.2) || 4 * words < left.2 + right.2))
+    }
+
     /// In each change region, deletions first, then insertions and NEW's comment anchors, each in order.
     /// A region that is one deleted and one inserted break (a heading level changed) keeps the insertion
     /// first, so the text sits in the paragraph with NEW's properties.
-    private func regroup(_ ops: inout [Op]) {
+    private func regroup(_ ops: inout [Op], _ v: TokenView) {
         var out: [Op] = []
         out.reserveCapacity(ops.count + 16)
         var i = 0
         while i < ops.count {
             if ops[i].kind == .equal { out.append(ops[i]); i += 1; continue }
             var dels: [Op] = [], ins: [Op] = []
-            let atBoundary = out.isEmpty || out.last!.tok.kind == .mark || out.last!.tok.kind == .block
+            let atBoundary = out.isEmpty || v.tok(out.last!).kind == .mark || v.tok(out.last!).kind == .block
             while i < ops.count && ops[i].kind != .equal {
                 let o = ops[i]
                 if o.kind == .delete {
-                    if let folded = o.old {
+                    if o.other >= 0 {
                         dels.append(Op(kind: .delete, tok: o.tok))
-                        ins.append(Op(kind: .insert, tok: folded))
+                        ins.append(Op(kind: .insert, tok: o.other))
                     } else {
                         dels.append(o)
                     }
@@ -370,7 +472,7 @@ struct StoryComparer {
             // Each side keeps its order; of the two ways to put them together, the one where every whole
             // block starts where a paragraph ends. One deleted and one inserted break (a kind change):
             // the insertion first, so the text sits in the paragraph with NEW's properties.
-            let relevel = dels.count == 1 && ins.count == 1 && dels[0].tok.kind == .mark && ins[0].tok.kind == .mark
+            let relevel = dels.count == 1 && ins.count == 1 && v.tok(dels[0]).kind == .mark && v.tok(ins[0]).kind == .mark
             let first = relevel ? ins + dels : dels + ins
             let second = relevel ? dels + ins : ins + dels
             // A paragraph whose break goes away on accept or reject joins the next block, so a whole block
@@ -380,10 +482,11 @@ struct StoryComparer {
                 var boundary = atBoundary
                 var changedNonEmptyMark = false
                 for o in r + (next.map { [$0] } ?? []) {
-                    if o.tok.kind == .block && (!boundary || changedNonEmptyMark) { return false }
+                    let k = v.tok(o).kind
+                    if k == .block && (!boundary || changedNonEmptyMark) { return false }
                     if o.kind != .pass {
-                        changedNonEmptyMark = o.tok.kind == .mark && o.isChange && !boundary
-                        boundary = o.tok.kind == .mark || o.tok.kind == .block
+                        changedNonEmptyMark = k == .mark && o.isChange && !boundary
+                        boundary = k == .mark || k == .block
                     }
                 }
                 return true
@@ -395,7 +498,8 @@ struct StoryComparer {
 
     /// Moves each pure insertion or deletion along equal tokens of the same key to the best boundary:
     /// ending with a paragraph break, else starting after one, else at word edges.
-    private func slide(_ ops: inout [Op]) {
+    private func slide(_ ops: inout [Op], _ v: TokenView) {
+        func tk(_ k: Int) -> Token { v.tok(ops[k]) }
         var i = 0
         while i < ops.count {
             guard ops[i].isChange else { i += 1; continue }
@@ -407,27 +511,27 @@ struct StoryComparer {
             guard pureBefore && pureAfter, j - i < 10_000 else { i = j; continue }
             func score(_ s: Int, _ e: Int) -> Int {
                 var sc = 0
-                if ops[e - 1].tok.kind == .mark { sc += 8 }
-                if ops[s].tok.kind == .mark && (e == ops.count || ops[e].tok.kind == .mark) { sc += 6 }
-                if s == 0 || ops[s - 1].tok.kind == .mark { sc += 4 }
-                if ops[s].tok.kind != .space { sc += 1 }
-                if e == ops.count || ops[e].tok.kind == .space || ops[e].tok.kind == .mark || ops[e].tok.kind == .punct { sc += 1 }
-                if ops[e - 1].tok.kind != .space { sc += 1 }
+                if tk(e - 1).kind == .mark { sc += 8 }
+                if tk(s).kind == .mark && (e == ops.count || tk(e).kind == .mark) { sc += 6 }
+                if s == 0 || tk(s - 1).kind == .mark { sc += 4 }
+                if tk(s).kind != .space { sc += 1 }
+                if e == ops.count || tk(e).kind == .space || tk(e).kind == .mark || tk(e).kind == .punct { sc += 1 }
+                if tk(e - 1).kind != .space { sc += 1 }
                 return sc
             }
             var best = (score(i, j), 0)
             // Left shifts.
             var s = i, e = j, shift = 0
-            while s > 0, ops[s - 1].kind == .equal, ops[s - 1].tok.key == ops[e - 1].tok.key,
-                  ops[s - 1].tok.kind != .block, ops[e - 1].tok.kind != .comment {
+            while s > 0, ops[s - 1].kind == .equal, tk(s - 1).key == tk(e - 1).key,
+                  tk(s - 1).kind != .block, tk(e - 1).kind != .comment {
                 s -= 1; e -= 1; shift -= 1
                 let sc = score(s, e)
                 if sc > best.0 { best = (sc, shift) }
                 if shift < -64 { break }
             }
             s = i; e = j; shift = 0
-            while e < ops.count, ops[e].kind == .equal, ops[e].tok.key == ops[s].tok.key,
-                  ops[e].tok.kind != .block, ops[s].tok.kind != .comment {
+            while e < ops.count, ops[e].kind == .equal, tk(e).key == tk(s).key,
+                  tk(e).kind != .block, tk(s).kind != .comment {
                 s += 1; e += 1; shift += 1
                 let sc = score(s, e)
                 if sc > best.0 { best = (sc, shift) }
@@ -445,14 +549,14 @@ struct StoryComparer {
         let lo = min(i, i + k), hi = max(j, j + k)
         // Keys are equal along the slide, so the sequence of tokens per side is the same whichever op holds them.
         // The side that has the change sees: [eq..., change...] → reassign in order.
-        var sideSeq: [Token] = []      // the changed side's tokens over the window, in order
-        var otherSeq: [Token] = []     // the other side's tokens over the window (equal only)
+        var sideSeq: [Int32] = []      // the changed side's tokens over the window, in order
+        var otherSeq: [Int32] = []     // the other side's tokens over the window (equal only)
         for idx in lo..<hi {
             if idx >= i && idx < j {
                 sideSeq.append(ops[idx].tok)
             } else {
-                sideSeq.append(isInsert ? ops[idx].tok : ops[idx].old!)
-                otherSeq.append(isInsert ? ops[idx].old! : ops[idx].tok)
+                sideSeq.append(isInsert ? ops[idx].tok : ops[idx].other)
+                otherSeq.append(isInsert ? ops[idx].other : ops[idx].tok)
             }
         }
         let newStart = i + k, newEnd = j + k
@@ -463,7 +567,7 @@ struct StoryComparer {
                 ops[idx] = Op(kind: isInsert ? .insert : .delete, tok: t)
             } else {
                 let other = otherSeq[o]; o += 1
-                ops[idx] = isInsert ? Op(kind: .equal, tok: t, old: other) : Op(kind: .equal, tok: other, old: t)
+                ops[idx] = isInsert ? Op(kind: .equal, tok: t, other: other) : Op(kind: .equal, tok: other, other: t)
             }
         }
     }
@@ -471,30 +575,33 @@ struct StoryComparer {
     // MARK: Moves
 
     /// Pairs deleted and inserted spans of at least `minimumMoveWords` words with the same tokens.
-    private mutating func findMoves(_ ops: inout [Op]) {
+    private mutating func findMoves(_ ops: inout [Op], _ v: TokenView) {
         // First spans as they are (spaces at the edges left out), then the words at their core (punctuation
         // at the edges left out too), so a sentence moved with or without its full stop still pairs.
-        pairMoves(&ops, trimPunctuation: false)
-        pairMoves(&ops, trimPunctuation: true)
+        pairMoves(&ops, v, trimPunctuation: false)
+        pairMoves(&ops, v, trimPunctuation: true)
+        // Then spans moved with edits inside (see NearMoves.swift).
+        pairNearMoves(&ops, v)
     }
 
-    private mutating func pairMoves(_ ops: inout [Op], trimPunctuation: Bool) {
+    private mutating func pairMoves(_ ops: inout [Op], _ v: TokenView, trimPunctuation: Bool) {
         struct Span { var start: Int; var end: Int; var words: Int }
         func edge(_ k: Int) -> Bool {
-            ops[k].tok.kind == .space || (trimPunctuation && ops[k].tok.kind == .punct)
+            let t = v.tok(ops[k]).kind
+            return t == .space || (trimPunctuation && t == .punct)
         }
         func spans(_ kind: Op.Kind) -> [Span] {
             var out: [Span] = []
             var i = 0
             func inSpan(_ k: Int) -> Bool {
-                ops[k].kind == kind && ops[k].move < 0 && ops[k].tok.kind != .mark && ops[k].tok.kind != .block
+                ops[k].kind == kind && ops[k].move < 0 && v.tok(ops[k]).kind != .mark && v.tok(ops[k]).kind != .block
             }
             while i < ops.count {
                 guard inSpan(i) else { i += 1; continue }
                 var j = i
                 var words = 0
                 while j < ops.count && inSpan(j) {
-                    if ops[j].tok.kind == .word { words += 1 }
+                    if v.tok(ops[j]).kind == .word { words += 1 }
                     j += 1
                 }
                 var s = i, e = j
@@ -509,10 +616,10 @@ struct StoryComparer {
         guard !dels.isEmpty else { return }
         let inss = spans(.insert)
         guard !inss.isEmpty else { return }
-        var byKey: [[Int]: [Int]] = [:]
-        for (n, d) in dels.enumerated() { byKey[(d.start..<d.end).map { ops[$0].tok.key }, default: []].append(n) }
+        var byKey: [[Int32]: [Int]] = [:]
+        for (n, d) in dels.enumerated() { byKey[(d.start..<d.end).map { v.tok(ops[$0]).key }, default: []].append(n) }
         for ins in inss {
-            let k = (ins.start..<ins.end).map { ops[$0].tok.key }
+            let k = (ins.start..<ins.end).map { v.tok(ops[$0]).key }
             guard var list = byKey[k], !list.isEmpty else { continue }
             let d = dels[list.removeFirst()]
             byKey[k] = list
@@ -525,13 +632,13 @@ struct StoryComparer {
 
     // MARK: Building blocks
 
-    private mutating func build(_ ops: [Op], equalBlocks: [Int: Block], into out: inout [Block]) {
+    private mutating func build(_ ops: [Op], _ v: TokenView, equalBlocks: [Int: Block], into out: inout [Block]) {
         var runs: [Run] = []
         var movesSeen = Set<Int32>()
         func moveName(_ id: Int32) -> String { "move\(id + 1)" }
         // Equal text is gathered into spans of one source run, each materialized once.
         var span: (run: Int32, start: Int32, end: Int32, old: TextFormat?)?
-        let store = newStore
+        let store = newStore, oldSide = oldStore
         func flush() {
             guard let sp = span else { return }
             span = nil
@@ -546,11 +653,12 @@ struct StoryComparer {
         }
         for (index, op) in ops.enumerated() {
             if let b = equalBlocks[index] { flush(); out.append(b); continue }
-            let t = op.tok
+            let t = v.tok(op)
+            let tStore = op.kind == .delete ? oldSide : store
             // The common case: an equal text token inside one source run, formatted as the span before it.
-            if op.kind == .equal, t.kind != .atom, t.kind != .mark, t.kind != .block, t.count == 1, op.old!.count == 1 {
-                let p = store.pieces[Int(t.first)]
-                let of = options.ignoreFormatting ? nil : op.old!.firstFormat
+            if op.kind == .equal, t.kind != .atom, t.kind != .mark, t.kind != .block, t.count == 1, v.oldTok(op).count == 1 {
+                let p = store.piece(of: t, 0)
+                let of = options.ignoreFormatting ? nil : oldSide.firstFormat(of: v.oldTok(op))
                 if p.start >= 0 {
                     if let sp = span, sp.run == p.run, sp.end == p.start, sp.old == of {
                         span!.end = p.end
@@ -569,17 +677,17 @@ struct StoryComparer {
                 var styleChange: ParagraphStyleChange?
                 switch op.kind {
                 case .equal:
-                    let o = op.old!.props!, n = t.props!
+                    let o = oldSide.props(of: v.oldTok(op))!, n = store.props(of: t)!
                     level = n.level; style = n.style
                     if o.style != n.style && !options.ignoreFormatting {
                         styleChange = ParagraphStyleChange(change: change, old: o.style)
                         stats.paragraphStyleChanges += 1
                     }
                 case .delete:
-                    level = t.props!.level; style = t.props!.style; mark = .deleted(change)
+                    level = tStore.props(of: t)!.level; style = tStore.props(of: t)!.style; mark = .deleted(change)
                     stats.paragraphMarkChanges += 1
                 default:
-                    level = t.props!.level; style = t.props!.style; mark = .inserted(change)
+                    level = tStore.props(of: t)!.level; style = tStore.props(of: t)!.style; mark = .inserted(change)
                     stats.paragraphMarkChanges += 1
                 }
                 let content = InlineBuilder.pairingSubstitutions(InlineBuilder.inlines(from: runs))
@@ -594,15 +702,15 @@ struct StoryComparer {
                     runs = []
                 }
                 switch op.kind {
-                case .equal: out.append(compareContainer(op.old!.block!, t.block!))
-                case .delete: if let b = marked(t.block!, inserted: false) { out.append(b) }
-                case .insert: if let b = marked(t.block!, inserted: true) { out.append(b) }
+                case .equal: out.append(compareContainer(oldSide.block(of: v.oldTok(op))!, store.block(of: t)!))
+                case .delete: if let b = marked(tStore.block(of: t)!, inserted: false) { out.append(b) }
+                case .insert: if let b = marked(tStore.block(of: t)!, inserted: true) { out.append(b) }
                 case .pass: break
                 }
             default:
                 switch op.kind {
                 case .equal:
-                    appendEqual(op, to: &runs)
+                    appendEqual(t, v.oldTok(op), newSide: store, oldSide: oldSide, to: &runs)
                 case .delete, .insert:
                     let ins = op.kind == .insert
                     if t.kind == .word { if ins { stats.wordsInserted += 1 } else { stats.wordsDeleted += 1 } }
@@ -613,7 +721,7 @@ struct StoryComparer {
                     } else {
                         rc = ins ? .insertion(change) : .deletion(change)
                     }
-                    for var r in t.runs {
+                    for var r in tStore.runs(of: t) {
                         if case .atom(.noteReference(let id)) = r.content {
                             if ins { insertedNotes.append(id) } else {
                                 let newID = "old-" + id
@@ -626,7 +734,7 @@ struct StoryComparer {
                         runs.append(r)
                     }
                 case .pass:
-                    runs += t.runs
+                    runs += tStore.runs(of: t)
                 }
             }
         }
@@ -637,27 +745,27 @@ struct StoryComparer {
     }
 
     /// NEW's runs of an equal token, with a formatting change where OLD's formatting differs.
-    private mutating func appendEqual(_ op: Op, to runs: inout [Run]) {
-        let n = op.tok, o = op.old!
-        if n.kind == .atom, case .atom(.noteReference(let newID)) = n.runs.first?.content,
-           case .atom(.noteReference(let oldID)) = o.runs.first?.content {
+    private mutating func appendEqual(_ n: Token, _ o: Token, newSide: TokenStore, oldSide: TokenStore, to runs: inout [Run]) {
+        let nRuns = newSide.runs(of: n)
+        if n.kind == .atom, case .atom(.noteReference(let newID)) = nRuns.first?.content,
+           case .atom(.noteReference(let oldID)) = oldSide.runs(of: o).first?.content {
             notePairs.append((oldID, newID))
         }
         if options.ignoreFormatting {
-            runs += n.runs
+            runs += nRuns
             return
         }
         if n.count == 1 && o.count == 1 {
-            var r = n.runs[0]
-            if let of = o.firstFormat, of != r.format { r.formatChange = FormatChange(change: change, old: of) }
+            var r = nRuns[0]
+            if let of = oldSide.firstFormat(of: o), of != r.format { r.formatChange = FormatChange(change: change, old: of) }
             runs.append(r)
             return
         }
         // Pieces cut differently on the two sides: split at every boundary of either.
         var oldFormats: [TextFormat] = []
-        for r in o.runs { if case .text(let s) = r.content { oldFormats += Array(repeating: r.format, count: s.count) } }
+        for r in oldSide.runs(of: o) { if case .text(let s) = r.content { oldFormats += Array(repeating: r.format, count: s.count) } }
         var pos = 0
-        for r in n.runs {
+        for r in nRuns {
             guard case .text(let s) = r.content else { runs.append(r); continue }
             var chunk = ""
             var chunkOld: TextFormat?
@@ -715,8 +823,8 @@ struct StoryComparer {
         l.items = pairUp(a.items, b.items,
                          key: { s, item in s.keys.key(.blockQuote(item.map(Self.strippingComments))) },
                          paired: { s, x, y in s.compare(x, y) },
-                         deleted: { s, x in s.markedStory(x, inserted: false) },
-                         inserted: { s, y in s.markedStory(y, inserted: true) })
+                         deleted: { s, x in s.markedStory(x, inserted: false, wholeContainer: true) },
+                         inserted: { s, y in s.markedStory(y, inserted: true, wholeContainer: true) })
         return .list(l)
     }
 
@@ -816,12 +924,14 @@ struct StoryComparer {
 
     // MARK: Whole blocks inserted or deleted
 
-    /// A story marked wholly inserted or deleted: every paragraph's text, and every break but the last.
-    mutating func markedStory(_ blocks: [Block], inserted: Bool) -> [Block] {
+    /// A story marked wholly inserted or deleted: every paragraph's text, and every break but the last, or
+    /// with `wholeContainer` (a list item or quote that comes or goes whole) every break, so resolving the
+    /// marks empties the container and it goes (`ReviewTransform` removes emptied containers).
+    mutating func markedStory(_ blocks: [Block], inserted: Bool, wholeContainer: Bool = false) -> [Block] {
         var out: [Block] = []
         for (n, b) in blocks.enumerated() {
             guard var m = marked(b, inserted: inserted) else { continue }
-            if n == blocks.count - 1 || blocks[n + 1].paragraph == nil {
+            if !wholeContainer && (n == blocks.count - 1 || blocks[n + 1].paragraph == nil) {
                 switch m {
                 case .paragraph(var p): if p.markChange != nil { stats.paragraphMarkChanges -= 1 }; p.markChange = nil; m = .paragraph(p)
                 case .heading(let l, var p): if p.markChange != nil { stats.paragraphMarkChanges -= 1 }; p.markChange = nil; m = .heading(level: l, p)
@@ -875,9 +985,9 @@ struct StoryComparer {
                 stats.rowChanges += 1
             }
             return .table(t)
-        case .blockQuote(let c): return .blockQuote(markedStory(c, inserted: inserted))
+        case .blockQuote(let c): return .blockQuote(markedStory(c, inserted: inserted, wholeContainer: true))
         case .list(var l):
-            l.items = l.items.map { markedStory($0, inserted: inserted) }
+            l.items = l.items.map { markedStory($0, inserted: inserted, wholeContainer: true) }
             return .list(l)
         case .codeBlock, .raw, .thematicBreak:
             diagnostics.report(.compareUntrackedBlock,

@@ -7,46 +7,25 @@ struct ParagraphProps: Equatable {
     var style: ParagraphStyle
 }
 
-/// Where the runs, paragraph properties and blocks of one side's tokens live: tokens hold indices into it,
-/// so a token is a few integers and a comparison of 600,000 words does not copy a `Run` per word.
+/// Where the runs, paragraph properties, blocks and tokens of one side of one story comparison live: tokens
+/// hold indices into it and edit-script ops hold token indices, so a comparison of 600,000 words copies
+/// neither a `Run` per word nor a token per op.
 final class TokenStore {
     /// The source runs, whole (one entry per run of a tokenized paragraph).
     var runs: [Run] = []
     var pieces: [Piece] = []
     var props: [ParagraphProps] = []
     var blocks: [Block] = []
-}
+    /// Every token of this side, in stream order (each gap's tokens appended as it is compared).
+    var tokens: [Token] = []
 
-/// A part of a token inside one source run: UTF-8 offsets into its text (-1 for a whole atom or break run).
-struct Piece {
-    var run: Int32
-    var start: Int32
-    var end: Int32
-}
-
-/// One unit of comparison: a word, a whitespace run, a punctuation mark, a CJK character, an inline atom
-/// (note reference, image, break), a paragraph break (`mark`), a non-paragraph block, or a comment anchor of
-/// NEW (`comment`: carried through, never compared).
-struct Token {
-    enum Kind: UInt8 { case word, space, punct, atom, mark, block, comment }
-    var kind: Kind
-    /// Equal keys compare equal (text and link; the formatting is compared afterwards).
-    var key: Int
-    /// The token's pieces: `count` entries of the store's pieces from `first`.
-    var first: Int32 = 0
-    var count: Int32 = 0
-    /// A mark's properties or a block, by index in the store.
-    var extra: Int32 = -1
-    var chars: Int32 = 0
-    unowned(unsafe) var store: TokenStore
-
-    /// The text pieces (one run each, split where the formatting or link changes) or the atom's run.
-    var runs: [Run] {
+    /// The token's text pieces (one run each, split where the formatting or link changes) or its atom's run.
+    func runs(of t: Token) -> [Run] {
         var out: [Run] = []
-        out.reserveCapacity(Int(count))
-        for k in Int(first)..<Int(first + count) {
-            let p = store.pieces[k]
-            var r = store.runs[Int(p.run)]
+        out.reserveCapacity(t.count)
+        for k in 0..<t.count {
+            let p = piece(of: t, k)
+            var r = runs[Int(p.run)]
             if p.start >= 0, case .text(let s) = r.content {
                 let u = s.utf8
                 let a = u.index(u.startIndex, offsetBy: Int(p.start)), b = u.index(u.startIndex, offsetBy: Int(p.end))
@@ -58,9 +37,60 @@ struct Token {
     }
 
     /// The format of the token's first piece.
-    var firstFormat: TextFormat? { count > 0 ? store.runs[Int(store.pieces[Int(first)].run)].format : nil }
-    var props: ParagraphProps? { kind == .mark ? store.props[Int(extra)] : nil }
-    var block: Block? { kind == .block ? store.blocks[Int(extra)] : nil }
+    func firstFormat(of t: Token) -> TextFormat? { t.count > 0 ? runs[Int(piece(of: t, 0).run)].format : nil }
+
+    /// The token's `k`th piece: inline for a token of one piece, else in `pieces`.
+    @inline(__always) func piece(of t: Token, _ k: Int) -> Piece {
+        t.split ? pieces[Int(t.a) + k] : Piece(run: t.a, start: t.b, end: t.c)
+    }
+    func props(of t: Token) -> ParagraphProps? { t.kind == .mark ? props[Int(t.extra)] : nil }
+    func block(of t: Token) -> Block? { t.kind == .block && t.extra >= 0 ? blocks[Int(t.extra)] : nil }
+}
+
+/// A part of a token inside one source run: UTF-8 offsets into its text (-1 for a whole atom or break run).
+struct Piece {
+    var run: Int32
+    var start: Int32
+    var end: Int32
+}
+
+/// One unit of comparison (24 bytes): a word, a whitespace run, a punctuation mark, a CJK character, an inline
+/// atom (note reference, image, break), a paragraph break (`mark`), a non-paragraph block, or a comment anchor
+/// of NEW (`comment`: carried through, never compared). Its runs, properties or block are in its side's store.
+struct Token {
+    enum Kind: UInt8 { case word, space, punct, atom, mark, block, comment }
+    var kind: Kind
+    /// The token's pieces are in the store's `pieces` (`a` the first's index, `b` their count); else its one
+    /// piece is inline (`a` the run, `b` and `c` the UTF-8 offsets, -1 for an atom's whole run). Most tokens
+    /// are one piece, so the store keeps pieces only for the few that cross a run boundary.
+    var split = false
+    /// Equal keys compare equal (text and link; the formatting is compared afterwards).
+    var key: Int32
+    var a: Int32 = -1
+    var b: Int32 = 0
+    var c: Int32 = 0
+    var chars: Int32 = 0
+
+    /// A text or atom token of one piece.
+    init(kind: Kind, key: Int32, piece: Piece, chars: Int32) {
+        self.kind = kind; self.key = key; a = piece.run; b = piece.start; c = piece.end; self.chars = chars
+    }
+
+    /// A token of several pieces: `count` of the store's pieces from `first`.
+    init(kind: Kind, key: Int32, first: Int32, count: Int32, chars: Int32) {
+        self.kind = kind; self.key = key; split = true; a = first; b = count; self.chars = chars
+    }
+
+    /// A paragraph break or block token: its properties or block by index in the store (-1: none).
+    init(kind: Kind, key: Int32, extra: Int32 = -1) {
+        self.kind = kind; self.key = key; a = extra
+    }
+
+    /// A mark's properties or a block, by index in the store.
+    var extra: Int32 { a }
+    /// How many pieces the token has (none for a break or block).
+    var count: Int { kind == .mark || kind == .block ? 0 : split ? Int(b) : 1 }
+
     var characterCount: Int { Int(chars) }
 }
 
@@ -116,7 +146,7 @@ struct Tokenizer {
     }
 
     /// The tokens of one paragraph's runs (no break token), their runs kept in `store`.
-    func tokens(_ runs: [Run], keys: inout KeyTable, store: TokenStore, into out: inout [Token]) {
+    func tokens(_ runs: [Run], keys: inout KeyTable, store: TokenStore) {
         var curOpen = false    // a token is being built
         var curClass = CharClass.single
         var curChars: Int32 = 0
@@ -125,20 +155,28 @@ struct Tokenizer {
         var offset: Int32 = 0          // UTF-8 offset in the current run
         var runIndex: Int32 = -1
         var links = false
+        // The current text run's string and whether it has a link: read without copying the `Run` back out
+        // of the store for every token (a copy costs a retain and release of each of its fields).
+        var curText = ""
+        var curLinked = false
 
         func closePiece() {
             if pieceStart >= 0 && offset > pieceStart {
                 store.pieces.append(Piece(run: runIndex, start: pieceStart, end: offset))
-                if store.runs[Int(runIndex)].link != nil { links = true }
+                if curLinked { links = true }
             }
             pieceStart = -1
         }
         func text(of p: Piece) -> Substring {
+            if p.run == runIndex {
+                let u = curText.utf8
+                return curText[u.index(u.startIndex, offsetBy: Int(p.start))..<u.index(u.startIndex, offsetBy: Int(p.end))]
+            }
             guard case .text(let s) = store.runs[Int(p.run)].content else { return "" }
             let u = s.utf8
             return s[u.index(u.startIndex, offsetBy: Int(p.start))..<u.index(u.startIndex, offsetBy: Int(p.end))]
         }
-        func closeToken(_ keys: inout KeyTable, _ out: inout [Token]) {
+        func closeToken(_ keys: inout KeyTable) {
             closePiece()
             let n = Int32(store.pieces.count) - firstPiece
             guard curOpen, n > 0 else { firstPiece = Int32(store.pieces.count); curOpen = false; return }
@@ -150,16 +188,19 @@ struct Tokenizer {
                 }
             }
             let kind: Token.Kind = curClass == .word ? .word : curClass == .space ? .space : .punct
-            out.append(Token(kind: kind, key: keys.key(k), first: firstPiece, count: n, chars: curChars, store: store))
+            if n == 1 {
+                store.tokens.append(Token(kind: kind, key: Int32(keys.key(k)), piece: store.pieces.removeLast(), chars: curChars))
+            } else {
+                store.tokens.append(Token(kind: kind, key: Int32(keys.key(k)), first: firstPiece, count: n, chars: curChars))
+            }
             firstPiece = Int32(store.pieces.count)
             curOpen = false
             curChars = 0
             links = false
         }
-        func atom(_ key: Int, _ keys: inout KeyTable, _ out: inout [Token], kind: Token.Kind = .atom) {
-            closeToken(&keys, &out)
-            store.pieces.append(Piece(run: runIndex, start: -1, end: -1))
-            out.append(Token(kind: kind, key: key, first: Int32(store.pieces.count - 1), count: 1, chars: 1, store: store))
+        func atom(_ key: Int, _ keys: inout KeyTable, kind: Token.Kind = .atom) {
+            closeToken(&keys)
+            store.tokens.append(Token(kind: kind, key: Int32(key), piece: Piece(run: runIndex, start: -1, end: -1), chars: 1))
             firstPiece = Int32(store.pieces.count)
         }
 
@@ -170,10 +211,13 @@ struct Tokenizer {
                 closePiece()
                 store.runs.append(run)
                 runIndex = Int32(store.runs.count - 1)
+                curText = s
+                curLinked = run.link != nil
                 offset = 0
                 pieceStart = 0
                 let u = s.utf8
-                let bytes = Array(u)
+                var native = s     // the string's own UTF-8 bytes, no copy for a native string
+                native.withUTF8 { bytes in
                 let n = bytes.count
                 var i = 0
                 while i < n {
@@ -201,11 +245,13 @@ struct Tokenizer {
                     } else if curClass == .word && apostrophe {
                         joins = true
                     } else {
-                        joins = cls != .single && cls == curClass
+                        // Letters join into words; each whitespace character is a token of its own, so a
+                        // double space left by a removed word still pairs with one of the single ones.
+                        joins = cls == .word && curClass == .word
                     }
                     if !joins {
                         if curOpen {
-                            closeToken(&keys, &out)
+                            closeToken(&keys)
                         }
                         pieceStart = offset
                         curOpen = true
@@ -215,19 +261,20 @@ struct Tokenizer {
                     offset += Int32(len)
                     i += len
                 }
+                }
             case .lineBreak:
-                closeToken(&keys, &out)
+                closeToken(&keys)
                 store.runs.append(run)
                 runIndex = Int32(store.runs.count - 1)
-                atom(keys.key("\u{2}br"), &keys, &out)
+                atom(keys.key("\u{2}br"), &keys)
             case .atom(let inline):
-                closeToken(&keys, &out)
+                closeToken(&keys)
                 switch inline {
                 case .commentStart, .commentEnd, .commentPoint:
                     guard keepComments else { continue }
                     store.runs.append(run)
                     runIndex = Int32(store.runs.count - 1)
-                    atom(0, &keys, &out, kind: .comment)
+                    atom(0, &keys, kind: .comment)
                     continue
                 default: break
                 }
@@ -241,9 +288,9 @@ struct Tokenizer {
                 case .raw(let f, let t): key = "\u{2}raw\u{1}\(f)\u{1}\(t)"
                 default: key = "\u{2}\(inline)"
                 }
-                atom(keys.key(key), &keys, &out)
+                atom(keys.key(key), &keys)
             }
         }
-        closeToken(&keys, &out)
+        closeToken(&keys)
     }
 }

@@ -4,7 +4,11 @@
 /// reads) and lists every change (`[data-change]`) and comment (`aside.comment`) found in the page,
 /// filtered by author and kind; each entry scrolls to its place; each comment is moved level with its
 /// anchor in the margin. `page.html#clean` (or `#original`) opens in that view. Without the script the
-/// page is still the marked version with comments in the margin, beside their paragraphs.
+/// page is still the marked version with comments in the margin, beside their paragraphs. On paper
+/// (printing, or `page.html#print`, which the PDF writer's Chromium opens) each comment is floated into
+/// the margin from its anchor's line, so the browser's own page layout keeps it on its anchor's page.
+/// A paragraph-format change ends in a pilcrow in its author's colour (an inserted or deleted paragraph
+/// break is one already).
 enum ReviewPage {
     /// How many author colours there are (`a0`…`a5`); authors beyond reuse them in turn.
     static let authorColours = 6
@@ -49,7 +53,10 @@ enum ReviewPage {
     body:not(.marked) .format-change{border:0}
     body:not(.marked) :is(p,h1,h2,h3,h4,h5,h6,li)::before{display:none}
     @media (max-width:72em){nav#review{position:static;width:auto;border:0;border-bottom:1px solid #ddd}main{margin:1em auto}aside.comment,aside.comment.placed{position:static;float:none;width:auto;margin:.3em 0 1em 2em}}
-    @media print{nav#review{display:none}main{margin:0 19em 0 0}}
+    :is(p,h1,h2,h3,h4,h5,h6,li).style-changed::after{content:"\\b6";color:var(--c,#6f42c1);border-bottom:2px dotted var(--c,#6f42c1);margin-left:.2em}
+    body:not(.marked) .style-changed::after{display:none}
+    @media print{@page{margin:16mm 12mm}nav#review{display:none}body{font-size:10.5pt}main{max-width:none;margin:0 15.5em 0 1.2em;padding:0}
+    aside.comment,aside.comment.placed{position:static;float:right;clear:right;width:14em;margin:0 -15.5em .4em 0;font-size:8pt;font-weight:normal;font-style:normal;text-align:left;text-indent:0}}
     """
 
     static let panel = """
@@ -98,7 +105,9 @@ enum ReviewPage {
     sel.addEventListener('change',render);kind.addEventListener('change',render);
     document.querySelectorAll('input[name=view]').forEach(function(r){r.addEventListener('change',function(){document.body.className=r.value;});});
     // Each comment level with its anchor's line in the margin (without the script: beside its paragraph).
+    var paper=false;
     function place(){
+      if(paper)return;
       var main=document.querySelector('main'),base=main.getBoundingClientRect().top,below=0;
       document.querySelectorAll('aside.comment').forEach(function(a){
         var ref=main.querySelector('.comment-ref a[href="#'+CSS.escape(a.id)+'"]');if(!ref)return;
@@ -109,7 +118,25 @@ enum ReviewPage {
     }
     document.querySelectorAll('input[name=view]').forEach(function(r){r.addEventListener('change',place);});
     window.addEventListener('resize',place);window.addEventListener('load',place);
+    // On paper: each comment floated from its anchor's line; back to the margin layout afterwards.
+    function toPaper(){
+      paper=true;
+      document.querySelectorAll('aside.comment').forEach(function(a){
+        var ref=document.querySelector('.comment-ref a[href="#'+CSS.escape(a.id)+'"]');if(!ref)return;
+        if(!a.home)a.home=[a.parentNode,a.nextSibling];
+        a.classList.remove('placed');a.style.top='';
+        var sup=ref.parentNode;sup.parentNode.insertBefore(a,sup.nextSibling);
+      });
+    }
+    function fromPaper(){
+      Array.prototype.slice.call(document.querySelectorAll('aside.comment')).reverse().forEach(function(a){
+        if(a.home){a.home[0].insertBefore(a,a.home[1]);a.home=null;}
+      });
+      paper=false;place();
+    }
+    window.addEventListener('beforeprint',toPaper);window.addEventListener('afterprint',fromPaper);
     var start=location.hash.slice(1),r=document.querySelector('input[name=view][value="'+start+'"]');
+    if(start==='print')toPaper();
     if(r){r.checked=true;document.body.className=start;}
     render();place();
     })();

@@ -17,6 +17,8 @@ extension DiagnosticCode {
     public static let markdownInvalidUTF8: DiagnosticCode = "markdown.invalid-utf8"
     /// A comment no mark in the text anchors (the Markdown writer): left out.
     public static let markdownUnanchoredComment: DiagnosticCode = "markdown.unanchored-comment"
+    /// A note reference whose note the document does not hold (the Markdown writer): left out.
+    public static let markdownMissingNote: DiagnosticCode = "markdown.missing-note"
     /// A table row with more than `Limits.maxTableColumns` cells: the cells past it are kept as text.
     public static let markdownTableTooWide: DiagnosticCode = "markdown.table-too-wide"
     /// YAML front matter Redline does not understand (nested maps, anchors...): those fields are skipped.

@@ -37,7 +37,8 @@ final class WriterRoundTripTests: XCTestCase {
             let rej = Normalize.document(DocumentComparer.rejected(back))
             let na = Normalize.document(try Self.roundTrip(a, format, plain)), nb = Normalize.document(try Self.roundTrip(b, format, plain))
             // A mark the format reports it cannot carry (e.g. table row changes in Markdown and RTF): not exact by design.
-            let extra = Set(written.all.map(\.code)).subtracting(plain.all.map(\.code))
+            // RTF writing a move as an insertion and a deletion loses only the pairing: still checked for exactness.
+            let extra = Set(written.all.map(\.code)).subtracting(plain.all.map(\.code)).subtracting(["rtf.move-as-change"])
             if !extra.isEmpty { cannotCarry += 1; losses.formUnion(extra); continue }
             if acc != nb || rej != na {
                 failures += 1

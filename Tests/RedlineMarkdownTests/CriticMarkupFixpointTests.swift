@@ -80,7 +80,7 @@ final class CriticMarkupFixpointTests: XCTestCase {
             let md0 = try MarkdownWriter.string(doc0)
             for (format, trip) in [("docx", Self.viaDOCX), ("rtf", Self.viaRTF)] as [(String, (Document) throws -> Document)] {
                 let doc1 = try trip(MarkdownReader.document(md0))
-                for mode in [ChangeMode.accept, .reject] where ProcessInfo.processInfo.environment["REDLINE_WORDS"] != nil {
+                for mode in [ChangeMode.accept, .reject] {
                     XCTAssertEqual(try Self.words(doc1, mode), try Self.words(doc0, mode), "\(name) → \(format): \(mode)ed text differs")
                 }
                 let md1 = try MarkdownWriter.string(doc1)
@@ -102,8 +102,32 @@ final class CriticMarkupFixpointTests: XCTestCase {
         }
     }
 
-    /// The property test's documents (without formatting, which Markdown then does not write): the Markdown
-    /// after one trip is a fixpoint of the trip, for all 300 through DOCX and through RTF.
+    /// The smallest shapes of the generated documents that lost accepted or rejected text on the first trip:
+    /// a table row deleted (inserted) with tracking through RTF (seeds 0x5EED0001, …: RTF has no row
+    /// revision, so the writer marks the cells' text), a heading in a block quote and a heading in a list item
+    /// through DOCX (seeds 0x5EED004D and 0x5EED0035: written as a Quote paragraph with an outline level, and
+    /// indented as the item's continuation, so that a changed break before them still joins the two).
+    func testShapesKeepTheirAcceptedAndRejectedText() throws {
+        for md in ["| a | b |\n| --- | --- |\n| {--x--}{>>@Ann<<} | {--y--}{>>@Ann<<} |\n| {++z++}{>>@Bob<<} |  |\n",
+                   "> # Head{--\n>\n> --}{>>@Ann<<}tail\n",
+                   "> # Head\n>\n> tail\n",
+                   "- item{++\n\n  # ++}{>>@Ann<<}head\n",
+                   "- item\n\n  ## head\n\n  more\n\n- next\n"] {
+            let doc0 = try MarkdownReader.document(md)
+            let normal = try MarkdownWriter.string(doc0)
+            for (format, trip) in [("docx", Self.viaDOCX), ("rtf", Self.viaRTF)] as [(String, (Document) throws -> Document)] {
+                let doc1 = try trip(doc0)
+                for mode in [ChangeMode.accept, .reject] {
+                    XCTAssertEqual(try Self.words(doc1, mode), try Self.words(doc0, mode), "\(format), \(mode): \(md)")
+                }
+                if let d = try Self.check(normal, trip) { XCTFail("\(format): \(md)\n\(d)") }
+            }
+        }
+    }
+
+    /// The property test's documents (without formatting, which Markdown then does not write): one trip keeps
+    /// their accepted and rejected text word for word, and the Markdown after it is a fixpoint of the trip,
+    /// for all 300 through DOCX and through RTF.
     func testGeneratedDocumentsAreFixpoints() throws {
         var failures: [String: Int] = [:]
         for seed in (0..<UInt64(300)).map({ 0x5EED_0000 + $0 }) {
@@ -112,11 +136,11 @@ final class CriticMarkupFixpointTests: XCTestCase {
             for (format, trip) in [("docx", Self.viaDOCX), ("rtf", Self.viaRTF)] as [(String, (Document) throws -> Document)] {
                 let doc1 = try trip(doc0)
                 let md = try MarkdownWriter.string(doc1)
-                // What the first trip loses (RTF: moves as a deletion and an insertion...) is reported, not checked.
-                if ProcessInfo.processInfo.environment["REDLINE_WORDS"] != nil {
-                    for mode in [ChangeMode.accept, .reject] where try Self.words(doc1, mode) != Self.words(doc0, mode) {
-                        print("seed \(seed) → \(format): \(mode)ed text differs after the first trip")
-                    }
+                // The first trip keeps the accepted and the rejected text, word for word (what it loses, such
+                // as RTF's moves as a deletion and an insertion, changes no word of either).
+                for mode in [ChangeMode.accept, .reject] where try Self.words(doc1, mode) != Self.words(doc0, mode) {
+                    failures[format, default: 0] += 1
+                    XCTFail("seed \(seed) → \(format): \(mode)ed text differs after the first trip")
                 }
                 guard let d = try Self.check(md, trip) else { continue }
                 failures[format, default: 0] += 1

@@ -315,6 +315,19 @@ final class CriticMarkupReaderTests: XCTestCase {
         XCTAssertEqual(d.count(of: .lossyColor), 1)
     }
 
+    /// A comment body is text: a `[^1]:` line inside `{>>…<<}` is neither the flow's note definition nor
+    /// (as cmark would take it) a link reference definition, and `[^1]` with no definition elsewhere stays
+    /// text. Found by fuzz-roundtrip: the reference was read as a note nobody defined and the line vanished.
+    func testFootnoteSyntaxInsideACommentBodyIsText() throws {
+        let doc = try read("a [^1] b {>>c\n\n[^1]: Climbing [^1]<<} d\n\n```\n[^2]: code\n```\n\n[^2] e\n")
+        XCTAssertEqual(content(doc), [.text("a [^1] b "), .commentPoint("1"), .text(" d")])
+        XCTAssertEqual(doc.comments.first?.body, [.paragraph(Paragraph([.text("c")])),
+                                                  .paragraph(Paragraph([.text("[^1]: Climbing [^1]")]))])
+        XCTAssertEqual(content(doc, 2), [.text("[^2] e")], "a definition line in code defines nothing")
+        XCTAssertTrue(doc.notes.isEmpty)
+        XCTAssertEqual(try read(try md(doc)), doc)
+    }
+
     func testGFMResolvesAndCountsLosses() throws {
         let doc = try read("a {++b++} {--c--} {~~d~>e~~} {==f==}{>>g<<} h\n")
         var o = WriteOptions()

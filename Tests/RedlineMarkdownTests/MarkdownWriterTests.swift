@@ -44,8 +44,26 @@ final class MarkdownWriterTests: XCTestCase {
         XCTAssertEqual(back.rows[5].cells.map(\.blocks.first?.plainText), ["P2", nil, "R2"])
     }
 
-    /// An empty paragraph that carries nothing is not written (Markdown reads none back): after reject
-    /// (the tail of a rejected multi-paragraph insertion) or after dropping comments nothing is left over.
+    /// A reference to a note the document does not hold (a DOCX document.xml without its footnotes part)
+    /// writes nothing, with `markdown.missing-note`: `[^5]` would read back as the text "[^5]". A note
+    /// referenced only from another note travels with it, so that reference is kept.
+    func testNoteReferencesWithoutTheirNote() throws {
+        let d = Diagnostics()
+        let dangling = Document(blocks: [.paragraph(Paragraph([.text("a"), .noteReference("5"), .text("b"), .noteReference("5")]))])
+        XCTAssertEqual(try md(dangling, WriteOptions(), d), "ab\n")
+        XCTAssertEqual(d.count(of: .markdownMissingNote), 1)
+        let nested = Document(blocks: [.paragraph(Paragraph([.text("a"), .noteReference("1")])),
+                                       .paragraph(Paragraph([.text("c")]))],
+                              notes: [Note(id: "1", blocks: [.paragraph(Paragraph([.text("n"), .noteReference("2")]))]),
+                                      Note(id: "2", blocks: [.paragraph(Paragraph([.text("m")]))])])
+        let e = Diagnostics()
+        let text = try md(nested, WriteOptions(), e)
+        XCTAssertEqual(e.count(of: .markdownMissingNote), 0, text)
+        let again = try MarkdownReader.document(text)
+        XCTAssertEqual(again.blocks, nested.blocks)
+        XCTAssertEqual(again.notes.sorted { $0.id < $1.id }, nested.notes, text)
+    }
+
     /// No empty span at a paragraph's end: a paragraph of spaces is left out like an empty one (docx2python's
     /// comments.docx ends in one), and a paragraph wholly inserted but for its break (LibreOffice drops the
     /// break's revision when it re-saves Redline's RTF as DOCX) is written as inserted with its break.
@@ -68,6 +86,8 @@ final class MarkdownWriterTests: XCTestCase {
         XCTAssertEqual(try MarkdownReader.document("{++New.++}[]{}\n").blocks.first?.paragraph?.markChange, nil)
     }
 
+    /// An empty paragraph that carries nothing is not written (Markdown reads none back): after reject
+    /// (the tail of a rejected multi-paragraph insertion) or after dropping comments nothing is left over.
     func testEmptyParagraphsAreWrittenOnlyWhenTheyCarrySomething() throws {
         let p = { (s: String) in Block.paragraph(Paragraph(s.isEmpty ? [] : [.text(s)])) }
         XCTAssertEqual(try md(Document(blocks: [p("a"), p(""), p("b"), p("")])), "a\n\nb\n")

@@ -150,6 +150,17 @@ final class RTFReaderTests: XCTestCase {
         XCTAssertEqual(paragraphs(d).first?.markChange, .inserted(Change(author: "Ann")))
     }
 
+    /// A mark one reviewer inserted and another deleted (Word's `\revised` with `\deleted`) is a break in
+    /// neither version: its paragraph joins the next, as the DOCX reader reads `w:ins` with `w:del` on a mark.
+    func testParagraphMarkInsertedAndDeletedJoinsTheNext() throws {
+        let d = try RTFTestSupport.read(#"{\rtf1\ansi{\*\revtbl {Unknown;}{Ann;}{Bob;}}One{\revised\revauth1\deleted\revauthdel2 \par}Two\par Three\par}"#)
+        XCTAssertEqual(paragraphs(d).map(\.markChange), [nil, nil])
+        XCTAssertEqual(d.blocks.map(\.plainText), ["OneTwo", "Three"])
+        for mode in [ChangeMode.accept, .reject] {
+            XCTAssertEqual(try d.applying([ReviewTransform(mode)]).blocks.map(\.plainText), ["OneTwo", "Three"])
+        }
+    }
+
     func testAnnotationsAsComments() throws {
         let rtf = #"{\rtf1\ansi A {\*\atrfstart 7}commented{\*\atrfend 7}{\*\atnid AB}{\*\atnauthor Ann Bee}\chatn{\*\annotation{\*\atnref 7}{\*\atndate 1180187342}\pard Nice.\par} text{\*\atnid C}{\*\atnauthor Cy}\chatn{\*\annotation Point.}.\par}"#
         let d = try RTFTestSupport.read(rtf)

@@ -1,6 +1,7 @@
 import Foundation
 import Redline
 import RedlineCore
+import RedlineZip
 import XCTest
 
 /// The inputs kept in Fuzz/regressions (crashers fuzzing or hostile testing found, once fixed) run through
@@ -45,15 +46,35 @@ final class FuzzRegressionTests: XCTestCase {
         }
     }
 
+    /// `document.xml` in the smallest package the DOCX reader accepts, as the fuzz package's `Fuzz.docx` wraps it.
+    private func docx(documentXML: [UInt8]) throws -> [UInt8] {
+        let z = try ZipWriter(compressionLevel: 0)
+        try z.add("[Content_Types].xml", text: """
+            <?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">\
+            <Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>\
+            <Default Extension="xml" ContentType="application/xml"/>\
+            <Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>
+            """)
+        try z.add("_rels/.rels", text: """
+            <?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">\
+            <Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>
+            """)
+        try z.add("word/document.xml", bytes: documentXML)
+        var out: [UInt8] = []
+        try z.finish { out.append(contentsOf: $0) }
+        return out
+    }
+
     func testKeptInputs() throws {
         for (name, bytes) in try inputs("markdown") { _ = read(bytes, "md", name) }
         for (name, bytes) in try inputs("rtf") { _ = read(bytes, "rtf", name) }
         for (name, bytes) in try inputs("docx") + inputs("zip") { _ = read(bytes, "docx", name) }
+        for (name, bytes) in try inputs("docx-xml") { _ = read(try docx(documentXML: bytes), "docx", name) }
         for (name, bytes) in try inputs("roundtrip") {
             guard let first = bytes.first else { continue }
-            let format = ["md", "rtf", "md"][Int(first % 3)]
-            if first % 3 == 2 { continue }  // document.xml inputs need the fuzz package's wrapper
-            if let doc = read(Array(bytes.dropFirst()), format, name) { try writeAll(doc, name) }
+            let rest = Array(bytes.dropFirst())
+            let (input, format) = first % 3 == 2 ? (try docx(documentXML: rest), "docx") : (rest, first % 3 == 0 ? "md" : "rtf")
+            if let doc = read(input, format, name) { try writeAll(doc, name) }
         }
         XCTAssertFalse(try inputs("markdown").isEmpty)
     }

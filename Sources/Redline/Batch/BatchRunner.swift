@@ -58,9 +58,13 @@ public enum Batch {
         let executable = options.to.batchWidth == nil && options.compare == nil ? options.isolation.executable : nil
         let setup = BatchWorkerSetup(options: options, fingerprint: fingerprint)
         if executable != nil { WorkerProcess.removeStaleDirectories() }
-        WorkerPool.run(count: max(options.jobs, options.to.batchWidth ?? 0), order: state.order, name: "redline-batch",
+        // Every worker joins (a PDF render queue) before any starts, so the first to finish cannot take
+        // itself for the only one and start an engine run without the others.
+        let width = min(max(options.jobs, options.to.batchWidth ?? 0), max(jobs.count, 1))
+        let leaves = Leaves((0..<width).map { _ in options.to.batchWorker?() })
+        WorkerPool.run(count: width, order: state.order, name: "redline-batch",
                        tick: { observer?.tick(state.progress) }) {
-            let done = options.to.batchWorker?()
+            let done = leaves.take()
             let process = executable.map { WorkerProcess(executable: $0, setup: setup) }
             return WorkerPool.Worker(run: { i in
                 let jobStart = DispatchTime.now()
@@ -167,7 +171,7 @@ public enum Batch {
                                                diagnostics: diagnostics, outputPath: path))
                 }
                 try TeePipeline.run(source: &source, branches: &branches, readSide: readDiagnostics,
-                                    branchSides: branchDiagnostics)
+                                    branchSides: branchDiagnostics, finishTogether: options.to.batchWorker != nil)
             }
             for f in files { try f.commit() }
             record.status = .converted
@@ -230,6 +234,17 @@ public enum Batch {
         #else
         fsync(fd)
         #endif
+    }
+}
+
+/// The PDF queue memberships taken before the pool starts, one handed to each pool thread.
+private final class Leaves: @unchecked Sendable {
+    private let lock = NSLock()
+    private var leaves: [(@Sendable () -> Void)?]
+    init(_ leaves: [(@Sendable () -> Void)?]) { self.leaves = leaves }
+    func take() -> (@Sendable () -> Void)? {
+        lock.lock(); defer { lock.unlock() }
+        return leaves.popLast() ?? nil
     }
 }
 

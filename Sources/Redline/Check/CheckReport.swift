@@ -54,6 +54,12 @@ public enum CheckReport {
 
     static func where_(_ f: CheckFinding) -> String { where_(f.location, column: f.column) }
 
+    /// JUnit: where every mark of a counted finding is, after its message.
+    static func marks(_ f: CheckFinding) -> String {
+        guard let m = f.marks, m.count > 1 else { return "" }
+        return " (marks at " + m.map { "\($0.line):\($0.column)" }.joined(separator: ", ") + ")"
+    }
+
     static func count(_ f: CheckFinding) -> String { f.count > 1 && f.category.hasPrefix("lossy") ? " (×\(f.count))" : "" }
 
     // MARK: text
@@ -102,11 +108,24 @@ public enum CheckReport {
             }
             for f in r.findings {
                 let level = f.failing ? "error" : (f.category == "resolved" ? "notice" : "warning")
-                var props = "file=\(file)"
-                if let line = f.location?.line { props += ",line=\(line)" }
-                if let column = f.column, f.location?.line != nil { props += ",col=\(column)" }
-                props += ",title=" + githubProperty("redline \(f.category)")
-                out += "::\(level) \(props)::\(githubData(where_(f) + f.message + count(f)))\n"
+                // A finding counting several marks of a Markdown source: one annotation on each mark's line.
+                var each = [f]
+                if let marks = f.marks, marks.count > 1 {
+                    each = marks.enumerated().map { k, m in
+                        var one = f
+                        one.location = SourceLocation(line: m.line, paragraph: k == 0 ? f.location?.paragraph : nil)
+                        one.column = m.column
+                        one.message = f.message + " (mark \(k + 1) of \(marks.count))"
+                        return one
+                    }
+                }
+                for f in each {
+                    var props = "file=\(file)"
+                    if let line = f.location?.line { props += ",line=\(line)" }
+                    if let column = f.column, f.location?.line != nil { props += ",col=\(column)" }
+                    props += ",title=" + githubProperty("redline \(f.category)")
+                    out += "::\(level) \(props)::\(githubData(where_(f) + f.message + count(f)))\n"
+                }
             }
         }
         let s = summary(results)
@@ -146,7 +165,7 @@ public enum CheckReport {
                 for category in r.checked {
                     tests += 1
                     let found = r.findings.filter { $0.category == category }
-                    let lines = found.map { where_($0) + $0.message + count($0) }.joined(separator: "\n")
+                    let lines = found.map { where_($0) + $0.message + count($0) + marks($0) }.joined(separator: "\n")
                     suite += "    <testcase classname=\"\(xml(r.input))\" name=\"\(xml(category))\""
                     if found.contains(where: \.failing) {
                         failures += 1

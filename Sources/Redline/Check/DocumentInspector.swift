@@ -18,6 +18,9 @@ public struct CheckFinding: Codable, Sendable, Hashable {
     public var count: Int
     /// True when `--fail-on` names its category.
     public var failing: Bool
+    /// For a counted finding of a Markdown source: where each of its marks is (line and column), in
+    /// source order; `location` and `column` are the first. GitHub annotations give one per mark.
+    public var marks: [MarkPositions.Position]?
 
     public init(category: String, code: String, message: String, location: SourceLocation? = nil, count: Int = 1,
                 failing: Bool = false, column: Int? = nil) {
@@ -96,8 +99,10 @@ struct DocumentInspector: ModelVisitor {
             if !t.authors.isEmpty {
                 m += " by " + t.authors.prefix(3).joined(separator: ", ") + (t.authors.count > 3 ? " and others" : "")
             }
-            out.append(placed(CheckFinding(category: "changes", code: code, message: m, location: .init(paragraph: t.first),
-                                           count: t.count), positions?.firstChange[code]))
+            var f = placed(CheckFinding(category: "changes", code: code, message: m, location: .init(paragraph: t.first),
+                                        count: t.count), positions?.firstChange[code])
+            if let all = positions?.changes[code], all.count > 1 { f.marks = all }
+            out.append(f)
         }
         for (c, replies, at) in comments {
             let state = c.resolved ? "resolved" : "open"

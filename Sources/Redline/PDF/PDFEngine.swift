@@ -1,10 +1,19 @@
 import Foundation
 import RedlineCore
 
+/// A program that renders many files to PDF in one run (`PDFEngine`: LibreOffice from DOCX;
+/// `ChromiumEngine`: Chromium from the HTML review page).
+protocol PDFRenderer: Sendable {
+    /// Tells engines apart: documents for different engines never share a run.
+    var identity: String { get }
+    /// Renders each file; per file, the PDF bytes or the error for that file alone.
+    func render(_ inputs: [String]) -> [Result<[UInt8], RedlineError>]
+}
+
 /// LibreOffice, headless, as the PDF renderer: one `soffice --convert-to pdf` run over many DOCX files,
 /// with a private user profile (removed afterwards), a time limit (the whole process group is killed
 /// when it passes) and every PDF checked before it is handed back.
-public struct PDFEngine: Sendable {
+public struct PDFEngine: PDFRenderer {
     /// The `soffice` executable.
     public var executable: String
     /// Seconds one run may take before it is killed: `base` plus `perDocument` for each file.
@@ -28,15 +37,23 @@ public struct PDFEngine: Sendable {
             guard access(given, X_OK) == 0 else { throw RedlineError.io("\(installHint); REDLINE_SOFFICE=\(given) is not executable") }
             return PDFEngine(executable: given, timeout: timeout)
         }
+        guard let found = search(["soffice", "libreoffice"], environment: environment) else { throw RedlineError.io(installHint) }
+        return PDFEngine(executable: found, timeout: timeout)
+    }
+
+    /// The first executable called one of `names` in a directory of `PATH`.
+    static func search(_ names: [String], environment: [String: String]) -> String? {
         let path = environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
         for dir in path.split(separator: ":") {
-            for name in ["soffice", "libreoffice"] {
+            for name in names {
                 let candidate = "\(dir)/\(name)"
-                if access(candidate, X_OK) == 0 { return PDFEngine(executable: candidate, timeout: timeout) }
+                if access(candidate, X_OK) == 0 { return candidate }
             }
         }
-        throw RedlineError.io(installHint)
+        return nil
     }
+
+    var identity: String { "libreoffice:" + executable }
 
     /// Renders each DOCX in `documents` (files in one directory, distinct base names) to PDF with one
     /// engine run. Returns, per document, the PDF bytes or the error for that document alone.

@@ -27,9 +27,9 @@ final class PDFRenderQueue: @unchecked Sendable {
 
     final class Request: @unchecked Sendable {
         let docx: String
-        let engine: PDFEngine
+        let engine: any PDFRenderer
         var result: Result<[UInt8], RedlineError>?
-        init(docx: String, engine: PDFEngine) { self.docx = docx; self.engine = engine }
+        init(docx: String, engine: any PDFRenderer) { self.docx = docx; self.engine = engine }
     }
 
     /// A sink's place in the queue: submitting or dropping it ends the registration.
@@ -40,7 +40,7 @@ final class PDFRenderQueue: @unchecked Sendable {
         deinit { if open { queue.unregister() } }
 
         /// Renders `docx`, together with whatever other sinks submit meanwhile.
-        func render(_ docx: String, engine: PDFEngine) throws -> [UInt8] {
+        func render(_ docx: String, engine: any PDFRenderer) throws -> [UInt8] {
             precondition(open, "a PDF sink submits once")
             open = false
             return try queue.submit(docx, engine: engine)
@@ -76,7 +76,7 @@ final class PDFRenderQueue: @unchecked Sendable {
         condition.unlock()
     }
 
-    private func submit(_ docx: String, engine: PDFEngine) throws -> [UInt8] {
+    private func submit(_ docx: String, engine: any PDFRenderer) throws -> [UInt8] {
         let request = Request(docx: docx, engine: engine)
         condition.lock()
         registered -= 1
@@ -87,10 +87,11 @@ final class PDFRenderQueue: @unchecked Sendable {
             let waited = firstPending.map { Date().timeIntervalSince($0) } ?? 0
             let everyoneWaits = registered == 0 && pending.count >= participants
             if !rendering && !pending.isEmpty && (everyoneWaits || waited >= gatherWindow) {
-                // This thread runs the engine for everyone waiting (one engine per run, same executable).
-                let round = pending
-                pending = []
-                firstPending = nil
+                // This thread runs the engine for everyone waiting on the same engine (the others go next).
+                let identity = pending[0].engine.identity
+                let round = pending.filter { $0.engine.identity == identity }
+                pending.removeAll { $0.engine.identity == identity }
+                firstPending = pending.isEmpty ? nil : Date()
                 rendering = true
                 condition.unlock()
                 let results = round[0].engine.render(round.map(\.docx))

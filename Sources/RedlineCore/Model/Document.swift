@@ -136,7 +136,7 @@ public struct Document: Hashable, Sendable, Codable {
         var out: [Chunk] = []
         for block in blocks {
             var chunk = Chunk(block)
-            block.forEachInline { inline in
+            let visit = { (inline: Inline) in
                 switch inline {
                 case .commentStart(let id), .commentEnd(let id), .commentPoint(let id):
                     if let thread = pendingComments.removeValue(forKey: id) { chunk.comments += thread }
@@ -144,6 +144,13 @@ public struct Document: Hashable, Sendable, Codable {
                     if let note = pendingNotes.removeValue(forKey: id) { chunk.notes.append(note) }
                 default: break
                 }
+            }
+            block.forEachInline(visit)
+            // What a note in this chunk references first appears here too (a writer meets it in the note).
+            var k = 0
+            while k < chunk.notes.count {
+                for b in chunk.notes[k].blocks { b.forEachInline(visit) }
+                k += 1
             }
             out.append(chunk)
         }

@@ -31,6 +31,8 @@ public struct WriteOptions: Sendable, Codable {
     public var mediaOutput: MediaOutput?
     /// HTML: pictures as `data:` URIs in the page instead of files.
     public var embedMedia: Bool = false
+    /// PDF: the program that renders it (nil: Chromium when it is installed, else LibreOffice).
+    public var pdfEngine: PDFEngineChoice?
 
     public init(paragraphPreset: ParagraphStyle? = nil, characterPreset: CharacterStyle? = nil,
                 preserveFormatting: Bool = false, criticMarkup: Bool = true, referenceDocument: String? = nil) {
@@ -40,6 +42,12 @@ public struct WriteOptions: Sendable, Codable {
         self.criticMarkup = criticMarkup
         self.referenceDocument = referenceDocument
     }
+}
+
+/// The programs that render PDF output: Chromium prints the HTML review page (comments in the margin),
+/// LibreOffice renders the DOCX (its page layout; comments printed at their anchors).
+public enum PDFEngineChoice: String, Sendable, Codable, CaseIterable {
+    case chromium, libreoffice
 }
 
 /// A format Redline reads: makes a source over an input.

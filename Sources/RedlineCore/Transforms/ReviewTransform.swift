@@ -149,6 +149,30 @@ public struct ReviewTransform: ChunkStage, ModelRewriter {
         return p
     }
 
+    /// A quote, a list item or a list that the decisions empty goes with its content, so no empty shell is
+    /// left (a wholly inserted or deleted list item is its paragraphs with their text and marks changed, as
+    /// Word writes one). Containers that were empty to begin with stay.
+    public mutating func rewriteBlock(_ block: Block) -> Block? {
+        switch block {
+        case .blockQuote(let b):
+            let r = rewriteBlocks(b)
+            return r.isEmpty && !b.isEmpty ? nil : .blockQuote(r)
+        case .list(var l):
+            var items: [[Block]] = []
+            items.reserveCapacity(l.items.count)
+            for item in l.items {
+                let r = rewriteBlocks(item)
+                if r.isEmpty && !item.isEmpty { continue }
+                items.append(r)
+            }
+            if items.isEmpty && !l.items.isEmpty { return nil }
+            l.items = items
+            return .list(l)
+        default:
+            return descend(into: block)
+        }
+    }
+
     private func mergesWithNext(_ block: Block) -> Bool {
         switch block.paragraph?.markChange {
         case .deleted(let ch)?: return decide(.paragraph, ch) == .accept

@@ -53,7 +53,15 @@ struct ListBuilder {
         case .block(let b, let quoted):
             // In a quote the quote's own indent is the item text's: a continuation there is one step further.
             let quoteIndent: Double = quoted ? 36 : 0
-            if case .paragraph(var p) = b, p.style.name == nil, p.markChange == nil, let indent = p.style.leftIndent,
+            // A heading in a list item is written as a continuation paragraph in its heading style.
+            let heading: Int?
+            var p: Paragraph
+            switch b {
+            case .paragraph(let x) where x.style.name == nil: (heading, p) = (nil, x)
+            case .heading(let level, let x): (heading, p) = (level, x)
+            default: return finishLists() + [b]
+            }
+            if p.markChange == nil, let indent = p.style.leftIndent,
                let i = open.lastIndex(where: { Self.itemIndent(level: $0.level) + quoteIndent == indent }) {
                 // A continuation paragraph of the last item at that level.
                 var out: [Block] = []
@@ -61,7 +69,7 @@ struct ListBuilder {
                 p.style.leftIndent = nil
                 if p.styleChange?.old.leftIndent == indent { p.styleChange?.old.leftIndent = nil }
                 let items = open[i].list.items.count
-                open[i].list.items[items - 1].append(.paragraph(p))
+                open[i].list.items[items - 1].append(heading.map { .heading(level: $0, p) } ?? .paragraph(p))
                 open[i].list.tight = false  // an item of two paragraphs: a loose list
                 return out
             }

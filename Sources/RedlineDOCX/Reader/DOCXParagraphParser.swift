@@ -65,7 +65,8 @@ extension StoryParser {
             if numbered {
                 diagnostics.report(.docxHeadingNumbering, "heading numbers are not kept", at: location)
             }
-            out = [.block(.heading(level: h, paragraph))]
+            // A heading in a block quote is a quote paragraph with an outline level (as the writer writes it).
+            out = [.block(.heading(level: h, paragraph), quoted: quoted)]
         } else if numbered, let numID {
             // The list carries the indent (and Word's "List Paragraph" style says only "in a list").
             paragraph.style.leftIndent = nil

@@ -88,18 +88,17 @@ final class DOCXComposer {
         switch block {
         case .paragraph(let p):
             let base: String? = ctx.quoteDepth > 0 ? "Quote" : ctx.listLevel >= 0 || formattedSource ? nil : storyStyle(ctx.story)
-            var p = p
-            if p.style.leftIndent == nil {
-                if ctx.quoteDepth > 1 { p.style.leftIndent = Double(36 * ctx.quoteDepth) }
-                else if ctx.listLevel >= 0 && ctx.quoteDepth == 0 { p.style.leftIndent = Double(36 * (ctx.listLevel + 1)) }
-                // In a quote, the quote's own indent is the item text's: a continuation goes one step further,
-                // so that it is not a paragraph after the list (`ListBuilder` reads it so).
-                else if ctx.listLevel >= 0 { p.style.leftIndent = Double(36 * (ctx.listLevel + 2)) }
-            }
-            paragraph(p, defaultStyle: base, ctx, into: &x)
+            paragraph(containerIndent(p, ctx), defaultStyle: base, ctx, into: &x)
         case .heading(let level, let p):
             let level = min(max(level, 1), 6)
-            paragraph(p, defaultStyle: "Heading\(level)", outlineLevel: level - 1, ctx, into: &x)
+            if ctx.quoteDepth > 0 && p.style.name == nil {
+                // A heading in a block quote: a Quote paragraph with the heading's outline level (one style
+                // per paragraph), which the reader reads as a heading in the quote.
+                paragraph(containerIndent(p, ctx), defaultStyle: "Quote", directOutlineLevel: level - 1, ctx, into: &x)
+            } else {
+                // In a list item, indented as the item's continuation paragraphs, so that it stays in the item.
+                paragraph(containerIndent(p, ctx), defaultStyle: "Heading\(level)", outlineLevel: level - 1, ctx, into: &x)
+            }
         case .blockQuote(let blocks):
             var inner = ctx
             inner.quoteDepth += 1
@@ -142,6 +141,19 @@ final class DOCXComposer {
         }
     }
 
+    /// `p` with the indent of a paragraph in its quotes and list items (unless it has its own).
+    private func containerIndent(_ p: Paragraph, _ ctx: Context) -> Paragraph {
+        var p = p
+        if p.style.leftIndent == nil {
+            if ctx.quoteDepth > 1 { p.style.leftIndent = Double(36 * ctx.quoteDepth) }
+            else if ctx.listLevel >= 0 && ctx.quoteDepth == 0 { p.style.leftIndent = Double(36 * (ctx.listLevel + 1)) }
+            // In a quote, the quote's own indent is the item text's: a continuation goes one step further,
+            // so that it is not a paragraph after the list (`ListBuilder` reads it so).
+            else if ctx.listLevel >= 0 { p.style.leftIndent = Double(36 * (ctx.listLevel + 2)) }
+        }
+        return p
+    }
+
     private func storyStyle(_ story: Story) -> String? {
         switch story {
         case .body: return nil
@@ -152,11 +164,15 @@ final class DOCXComposer {
     }
 
     /// One `w:p`. The style is the paragraph's named style, else `defaultStyle`.
-    func paragraph(_ p: Paragraph, defaultStyle: String?, outlineLevel: Int? = nil, numbering: (Int, Int)? = nil,
-                   _ ctx: Context, into x: inout XMLText) {
+    func paragraph(_ p: Paragraph, defaultStyle: String?, outlineLevel: Int? = nil, directOutlineLevel: Int? = nil,
+                   numbering: (Int, Int)? = nil, _ ctx: Context, into x: inout XMLText) {
         let styleID: String?
         var directOutline: Int?
-        if let name = p.style.name {
+        if let directOutlineLevel {
+            styleID = defaultStyle
+            styles.choose(defaultStyle)
+            directOutline = directOutlineLevel
+        } else if let name = p.style.name {
             styleID = styles.paragraphID(name, outlineLevel: outlineLevel)
         } else if formattedSource && outlineLevel != nil {
             // A heading in Normal style: its outline level makes it one.

@@ -43,6 +43,9 @@ final class BlockConverter {
     let context: CriticContext
     /// Resolves a footnote label to its note the first time it is referenced (nil: already given or unknown).
     var noteResolver: ((String) throws -> Note?)?
+    /// False for a label with no footnote definition in the flow (its `[^label]:` line was inside a comment
+    /// body, code or an HTML comment, where the scanner's line pass also saw it): the reference stays text.
+    var noteIsDefined: ((String) -> Bool)?
     /// Comment bodies are parsed with this (a nested Markdown read).
     var bodyParser: ((Range<Int>) throws -> [Block])?
     /// The text cmark parsed (to look at the source lines of div fences).
@@ -555,6 +558,10 @@ final class BlockConverter {
             spanStack.append((index, flat, runs.count))
             applySpan(tokens)
         case (.noteReference, .note(let label)):
+            guard noteIsDefined?(label) ?? true else {
+                add(.text(context.original(kind, index)), ctx)
+                return
+            }
             add(.atom(.noteReference(label)), ctx)
             if let note = try noteResolver?(label) { notes.append(note) }
         case (.spanClose, .span):

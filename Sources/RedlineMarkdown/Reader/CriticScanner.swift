@@ -76,14 +76,18 @@ struct CriticScanner {
 
     /// Labels of the footnote definitions in the source (`[^label]:` at a line start).
     private var noteLabels = Set<String>()
+    /// False for a comment body: a comment cannot hold notes, so `[^label]` and `[^label]:` lines are text.
+    private let notes: Bool
 
     /// Scans `source`; comment ids are `idPrefix` + a running number starting at `firstCommentID`.
-    init(_ source: [UInt8], diagnostics: Diagnostics, firstCommentID: Int = 1, idPrefix: String = "") {
+    /// Without `notes` (a comment body) footnote syntax is text: a `[^label]:` line is not a definition.
+    init(_ source: [UInt8], diagnostics: Diagnostics, firstCommentID: Int = 1, idPrefix: String = "", notes: Bool = true) {
         self.source = source
         self.diagnostics = diagnostics
         self.nextCommentID = firstCommentID
         self.idPrefix = idPrefix
-        var k = 0
+        self.notes = notes
+        var k = notes ? 0 : source.count
         while k < source.count {
             var e = k
             while e < source.count, source[e] != UInt8(ascii: "\n") { e += 1 }
@@ -123,7 +127,7 @@ struct CriticScanner {
             case UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "~"), UInt8(ascii: "="):
                 if try !handleCloser() { output.append(c); i += 1 }
             case UInt8(ascii: "["):
-                if handleNoteReference() { continue }
+                if try handleNoteReference() { continue }
                 brackets.append((output.count, isImageBracket(at: i)))
                 output.append(c); i += 1
             case UInt8(ascii: "]"):
@@ -519,7 +523,19 @@ struct CriticScanner {
     // MARK: Footnote references
 
     /// `[^label]` for a defined footnote (and not the definition itself) becomes a placeholder.
-    private mutating func handleNoteReference() -> Bool {
+    private mutating func handleNoteReference() throws -> Bool {
+        if !notes {
+            // In a comment body a definition line would be a link reference definition to cmark, and
+            // its text would vanish: its `[` becomes a literal placeholder, so the line reads as text.
+            guard i == 0 || source[i - 1] == UInt8(ascii: "\n") else { return false }
+            var e = i
+            while e < source.count, source[e] != UInt8(ascii: "\n") { e += 1 }
+            guard Segmenter.footnoteLabel(source[i..<e]) != nil else { return false }
+            try checkEntryLimit()
+            addEntry(.literal, kind: .literal, original: i..<(i + 1))
+            i += 1
+            return true
+        }
         guard !noteLabels.isEmpty, i + 2 < source.count, source[i + 1] == UInt8(ascii: "^") else { return false }
         var j = i + 2
         while j < source.count, j - i < 256, source[j] != UInt8(ascii: "]") {

@@ -6,15 +6,18 @@ import RedlineCore
 /// moves and formatting changes are told apart from comments as the reader tells them.
 public struct MarkPositions: Sendable {
     /// A place in the source.
-    public struct Position: Hashable, Sendable {
+    public struct Position: Hashable, Sendable, Codable {
         public var line: Int
         public var column: Int
         public init(line: Int, column: Int) { self.line = line; self.column = column }
     }
 
-    /// The first mark of each kind of change, by the codes `check` reports (`change.insertion`,
-    /// `change.deletion`, `change.substitution`, `change.move`, `change.format`, `change.paragraph-style`).
-    public var firstChange: [String: Position] = [:]
+    /// Every mark of each kind of change, in source order, by the codes `check` reports
+    /// (`change.insertion`, `change.deletion`, `change.substitution`, `change.move` (both ends),
+    /// `change.format`, `change.paragraph-style`).
+    public var changes: [String: [Position]] = [:]
+    /// The first mark of each kind of change.
+    public var firstChange: [String: Position] { changes.compactMapValues(\.first) }
     /// Where each comment is anchored (its `{==` range start, or the `{>>` of a point comment), by the
     /// comment id the reader gives it.
     public var comments: [String: Position] = [:]
@@ -28,10 +31,12 @@ public struct MarkPositions: Sendable {
         let (_, bodyStart, _) = FrontMatter.read(text, diagnostics: Diagnostics())
         var scanner = CriticScanner(Array(text[bodyStart...]), diagnostics: Diagnostics())
         try scanner.scan()
+        var seenChanges = Set<Int>(), seenHighlights = Set<Int>()
         for (e, entry) in scanner.entries.enumerated() {
             let at = position(ofOffset: bodyStart + scanner.originals[e].lowerBound)
             switch entry {
             case .change(let c):
+                guard seenChanges.insert(c).inserted else { continue }  // its closing mark
                 let change = scanner.changes[c]
                 let code: String
                 if change.moveName != nil { code = "change.move" } else {
@@ -41,11 +46,12 @@ public struct MarkPositions: Sendable {
                     case .substitution: code = "change.substitution"
                     }
                 }
-                if firstChange[code] == nil { firstChange[code] = at }
+                changes[code, default: []].append(at)
             case .highlight(let h):
+                guard seenHighlights.insert(h).inserted else { continue }
                 switch scanner.highlights[h] {
                 case .comment(let id): if comments[id] == nil { comments[id] = at }
-                case .formatChange: if firstChange["change.format"] == nil { firstChange["change.format"] = at }
+                case .formatChange: changes["change.format", default: []].append(at)
                 case .plain: break
                 }
             case .comments(let list, _):
@@ -53,7 +59,7 @@ public struct MarkPositions: Sendable {
                     comments[scanner.comments[k].comment.id] = at
                 }
             case .styleChange:
-                if firstChange["change.paragraph-style"] == nil { firstChange["change.paragraph-style"] = at }
+                changes["change.paragraph-style", default: []].append(at)
             case .literal, .commentEnd, .span, .note: break
             }
         }

@@ -142,6 +142,7 @@ final class ReaderState {
             footnoteRanges[f.label] = (f.range, segmenter.footnoteLines[k])
         }
         converter.noteResolver = { [unowned self] label in try self.note(label) }
+        converter.noteIsDefined = { [unowned self] label in self.footnoteRanges[label] != nil }
         converter.bodyParser = { [unowned self] range in try self.commentBody(range) }
     }
 
@@ -277,6 +278,7 @@ final class ReaderState {
         let root = try Cmark.parse(bytes, maxDepth: min(options.limits.maxNesting, Limits.maxMarkdownNesting))
         let nested = BlockConverter(context: context)
         nested.noteResolver = converter.noteResolver
+        nested.noteIsDefined = converter.noteIsDefined
         nested.bodyParser = converter.bodyParser
         nested.setParsedText(bytes)
         nested.firstLineNumber = f.line
@@ -293,7 +295,7 @@ final class ReaderState {
         let raw = CommentBody.strippingContainerPrefix(context.source, range)
         if raw.isEmpty { return [] }
         bodyCounter += 1
-        var scanner = CriticScanner(raw, diagnostics: context.diagnostics, idPrefix: "b\(bodyCounter)-")
+        var scanner = CriticScanner(raw, diagnostics: context.diagnostics, idPrefix: "b\(bodyCounter)-", notes: false)
         try scanner.scan()
         let ctx = CriticContext(source: raw, scanner: scanner, diagnostics: context.diagnostics)
         ctx.pictures = context.pictures

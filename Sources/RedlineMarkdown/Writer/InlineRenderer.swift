@@ -362,7 +362,7 @@ struct InlineRenderer {
             }
         case .raw(let format, let t):
             if format == "html" { emit(t) } else { owner.loss(.lossyRaw, "raw \(format) content was dropped") }
-        case .noteReference(let id): emit("[^" + id + "]")
+        case .noteReference(let id): if owner.hasNote(id) { emit("[^" + id + "]") }
         case .insertion(let ch, let c): change("{++", c, "++}", ch, [], edgeIndex: edgeIndex)
         case .deletion(let ch, let c): change("{--", c, "--}", ch, [], edgeIndex: edgeIndex)
         case .substitution(let ch, let d, let i):

@@ -10,6 +10,8 @@ final class MarkdownRenderer {
     private var replies: [String: [Comment]] = [:]
     private var rangeNames: [String: String] = [:]
     private var usedRangeNames = Set<String>()
+    /// Ids of the notes that arrived so far, and of the referenced ones that never did (reported once each).
+    private var noteIDs = Set<String>(), missingNotes = Set<String>()
     /// The closing delimiter (and attribution) of a paragraph-break change, written at the start of the
     /// next paragraph, or alone when no paragraph follows in the same container.
     private var pendingCloser: String?
@@ -53,6 +55,21 @@ final class MarkdownRenderer {
                 comments[c.id] = c
             }
         }
+    }
+
+    /// Adds the ids of notes arriving with a chunk (a note comes with the chunk that first references it).
+    func register(notes list: [Note]) {
+        for n in list { noteIDs.insert(n.id) }
+    }
+
+    /// Whether the document holds the note `id` refers to. A reference to a note it does not hold (a DOCX
+    /// document.xml without its footnotes part) is left out: `[^id]` would read back as text.
+    func hasNote(_ id: String) -> Bool {
+        if noteIDs.contains(id) { return true }
+        if missingNotes.insert(id).inserted {
+            diagnostics.report(.markdownMissingNote, "a note reference had no note and was left out")
+        }
+        return false
     }
 
     func takeComment(_ id: String) -> Comment? { comments.removeValue(forKey: id) }

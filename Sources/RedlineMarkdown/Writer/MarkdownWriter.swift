@@ -76,6 +76,7 @@ public struct MarkdownSink: ChunkSink {
 
     private mutating func emit(_ chunk: Chunk) throws {
         renderer.register(chunk.comments)
+        renderer.register(notes: chunk.notes)
         var bullet: Character = "-"
         var block = chunk.block
         if case .list(let l) = block, l.kind == .bullet, previousBulletList == "-" { bullet = "*" }

@@ -13,6 +13,12 @@ extension RTFParser {
     /// Turns the runs of story `s` into a paragraph and places it.
     func finishParagraph(story s: Int, para: ParaFormat, mark: CharFormat) {
         flushRun(s)
+        if mark.deleted && mark.revised && para.tableDepth == 0 {
+            // A paragraph mark one reviewer inserted and another deleted (`\revised` with `\deleted`, as
+            // Word writes a deletion inside an insertion): the break is in neither version, so the runs
+            // join the next paragraph, as the DOCX reader reads `w:ins` with `w:del` on a mark.
+            return
+        }
         // Take the runs, and give their buffer back emptied: the next paragraph fills it without growing it.
         var runs: [Run] = []
         swap(&runs, &stories[s].runs)

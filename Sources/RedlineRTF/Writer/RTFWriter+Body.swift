@@ -95,8 +95,11 @@ extension RTFSink {
         let alignment = style.alignment ?? context.defaultAlignment
         emit("\\pard\\plain ")
         if let level = headingLevel {
+            // A heading in a quote or a list item has its container's style, which must not take the
+            // heading's outline level (every other paragraph of that style would read as a heading).
+            let own = style.name == nil || style.name == p.style.name
             let name = style.name ?? "heading \(level)"
-            emit("\\s\(tables.style(name, outline: level - 1))\\outlinelevel\(level - 1)")
+            emit("\\s\(own ? tables.style(name, outline: level - 1) : tables.style(name))\\outlinelevel\(level - 1)")
         } else if let name = style.name {
             emit("\\s\(tables.style(name))")
         }
@@ -427,6 +430,11 @@ extension RTFSink {
     // MARK: Tables
 
     mutating func writeTable(_ t: Table, depth: Int) {
+        // RTF has no row revision: a row inserted (deleted) with tracking is written with its cells' text
+        // wholly inserted (deleted) by the row's change, so accepting and rejecting keep the same text.
+        // A row that cannot be written so (no text, or a cell with changes of its own) keeps its change
+        // and is written as a plain row with rtf.row-change-dropped.
+        let t = t.rows.contains(where: { $0.change != nil }) ? TableRowChanges.marked(t).table : t
         let columnCount = max(t.columns.count, t.rows.map { $0.cells.reduce(0) { $0 + $1.columnSpan } }.max() ?? 0, 1)
         var widths = (t.columnWidths?.count == columnCount ? t.columnWidths! : []).map { RTFParagraphFormat.twips($0) }
         if widths.isEmpty { widths = Array(repeating: 9360 / columnCount, count: columnCount) }

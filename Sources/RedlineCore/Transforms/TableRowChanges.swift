@@ -1,13 +1,11 @@
-import RedlineCore
-
-/// Table row insertions and deletions in CriticMarkup, which has no row syntax: a row inserted (deleted)
+/// Table row insertions and deletions in formats with no row change (CriticMarkup, RTF as Redline writes it): a row inserted (deleted)
 /// with tracking is written with every cell's text wholly inserted (deleted) by the row's change, and a
 /// row read so (every non-empty cell one insertion, or deletion, by one change) is an inserted (deleted)
 /// row. Accepting and rejecting then give the same tables either way round: the row, or no row.
-enum TableRowChanges {
+public enum TableRowChanges {
     /// `t` with each row change moved into its cells; `lost` counts rows that cannot be written so (no
     /// text in any cell, a cell holding other blocks or changes of its own), which keep their change.
-    static func marked(_ t: Table) -> (table: Table, lost: Int) {
+    public static func marked(_ t: Table) -> (table: Table, lost: Int) {
         var t = t
         var lost = 0
         for r in t.rows.indices {
@@ -43,7 +41,7 @@ enum TableRowChanges {
 
     /// `t` with each row whose every non-empty cell is one insertion (deletion) of one change read as a row
     /// inserted (deleted) by that change, the cells' text unmarked.
-    static func unmarked(_ t: Table) -> Table {
+    public static func unmarked(_ t: Table) -> Table {
         var t = t
         for r in t.rows.indices where t.rows[r].change == nil {
             var change: RowChange?
