@@ -28,6 +28,19 @@ public struct ConversionOptions: Sendable {
     /// The transform stages the review options ask for, in order.
     public var stages: [any ChunkStage] { review.stages }
 
+    /// The reader's options: linked pictures are loaded when the output format embeds them.
+    public var readOptions: ReadOptions {
+        var w = write
+        to.adjustOptions?(&w)
+        var r = read
+        r.loadLinkedMedia = r.loadLinkedMedia || to.embedsPictures(w)
+        return r
+    }
+
+    /// Whether the output is the input DOCX package or RTF file reviewed in place (`InPlaceReview`), not written from
+    /// the model: DOCX → DOCX with review decisions and no option that needs the model.
+    public var reviewsInPlace: Bool { InPlaceReview.applies(from: from, to: to, review: review, write: write) }
+
     /// The one way an output of a conversion is built: the review stages, then the output format's own
     /// (`gfm`: accept, drop comments, report), in front of the writer's sink with the write options the
     /// format forces. Single-file, batch, export, check and Scrivener conversions all write through it.
@@ -58,28 +71,23 @@ public enum Converter {
         guard options.to.writer != nil else {
             throw RedlineError.usage("Redline cannot write \(options.to.name)")
         }
-        var write = options.write
-        options.to.adjustOptions?(&write)
-        var read = options.read
-        read.loadLinkedMedia = read.loadLinkedMedia || options.to.embedsPictures(write)
         // The reader and the writer run on two threads, each reporting into its own diagnostics; merged
         // afterwards in the order one thread would have reported them.
         let readSide = Diagnostics(), writeSide = Diagnostics()
         defer { diagnostics.absorb([readSide, writeSide]) }
-        var source = try reader.open(input, options: read, diagnostics: readSide)
-        writeSide.stamp = 1
+        var source = try reader.open(input, options: options.readOptions, diagnostics: readSide)
+        writeSide.stamp = 1  // what the sink reports as it is built comes after what opening the reader did
         var branch = try options.branch(into: output, diagnostics: writeSide)
         try Pipeline.runConcurrently(source: &source, stages: [], sink: &branch,
                                      readSide: readSide, writeSide: writeSide)
         try output.flush()
     }
 
-    /// DOCX → DOCX with review decisions and no option that needs the model: the original package is
+    /// DOCX → DOCX or RTF → RTF with review decisions and no option that needs the model: the original is
     /// rewritten in place (`InPlaceReview`). False when the conversion path is needed.
     private static func reviewInPlace(_ input: DocumentInput, to output: any ByteOutput, options: ConversionOptions) throws -> Bool {
-        let review = options.review
-        guard InPlaceReview.applies(from: options.from, to: options.to, review: review, write: options.write) else { return false }
-        try InPlaceReview.review(input, to: output, review: review, limits: options.read.limits)
+        guard options.reviewsInPlace else { return false }
+        try InPlaceReview.review(input, format: options.from, to: output, review: options.review, limits: options.read.limits)
         return true
     }
 

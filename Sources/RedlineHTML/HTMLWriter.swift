@@ -113,20 +113,7 @@ struct HTMLRenderer {
         }
     }
 
-    static func escape(_ s: String) -> String {
-        var out = ""
-        out.reserveCapacity(s.utf8.count)
-        for c in s.unicodeScalars {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            default: out.unicodeScalars.append(c)
-            }
-        }
-        return out
-    }
+    static func escape(_ s: String) -> String { MarkupEscaper.html.escaped(s) }
 
     static func title(_ c: Change, _ what: String) -> String {
         var parts = [what]

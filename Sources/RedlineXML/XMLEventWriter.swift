@@ -314,25 +314,7 @@ public struct XMLEventWriter {
         }
     }
 
-    /// Escapes a run of UTF-8: the common case (nothing to escape) is one copy.
     private mutating func escape(_ s: UnsafeBufferPointer<UInt8>, attribute: Bool) {
-        var from = 0
-        for (i, b) in s.enumerated() {
-            let rep: StaticString
-            switch b {
-            case UInt8(ascii: "&"): rep = "&amp;"
-            case UInt8(ascii: "<"): rep = "&lt;"
-            case UInt8(ascii: ">"): rep = "&gt;"
-            case UInt8(ascii: "\""): if attribute { rep = "&quot;" } else { continue }
-            case 0x0D: rep = "&#13;"
-            case 0x0A: if attribute { rep = "&#10;" } else { continue }
-            case 0x09: if attribute { rep = "&#9;" } else { continue }
-            default: continue
-            }
-            if i > from { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: s[from..<i])) }
-            rep.withUTF8Buffer { bytes.append(contentsOf: $0) }
-            from = i + 1
-        }
-        if from < s.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: s[from..<s.count])) }
+        (attribute ? MarkupEscaper.copiedXMLAttribute : .copiedXMLText).escape(s, into: &bytes)
     }
 }

@@ -42,6 +42,8 @@ public final class ZipArchive: @unchecked Sendable {
     /// A copy of in-memory input that libzip reads from; freed after the archive.
     private let storage: UnsafeMutableRawBufferPointer?
     private let byName: [String: Int]
+    /// Lowercased name → the first entry with it (OPC names compare case-insensitively).
+    private let byLowerName: [String: Int]
 
     /// Opens the archive at `path`; messages start with `displayName` (default: the path; "" for none).
     public convenience init(path: String, limits: Limits = Limits(), displayName: String? = nil) throws {
@@ -85,6 +87,7 @@ public final class ZipArchive: @unchecked Sendable {
         self.limits = limits
         var list: [ZipEntry] = []
         var byName: [String: Int] = [:]
+        var byLowerName: [String: Int] = [:]
         let count = max(0, zip_get_num_entries(handle, 0))
         var lowerNames = Set<String>()
         do {
@@ -108,11 +111,13 @@ public final class ZipArchive: @unchecked Sendable {
                                      isEncrypted: encrypted, crc: crc))
                 // Two entries with one name (OPC names compare case-insensitively): readers disagree on which
                 // one counts (the first, the last), so the archive is ambiguous.
-                guard name.hasSuffix("/") || lowerNames.insert(name.lowercased()).inserted else {
+                let lower = name.lowercased()
+                guard name.hasSuffix("/") || lowerNames.insert(lower).inserted else {
                     throw RedlineError.malformed(Self.label(displayName,
                         "the zip archive holds two entries named '\(name)'; refusing an ambiguous archive"))
                 }
                 byName[name] = list.count - 1
+                if byLowerName[lower] == nil { byLowerName[lower] = list.count - 1 }
             }
         } catch {
             zip_discard(handle)
@@ -121,6 +126,7 @@ public final class ZipArchive: @unchecked Sendable {
         }
         self.entries = list
         self.byName = byName
+        self.byLowerName = byLowerName
     }
 
     deinit {
@@ -133,8 +139,7 @@ public final class ZipArchive: @unchecked Sendable {
     public func entry(named name: String) -> ZipEntry? {
         let n = name.hasPrefix("/") ? String(name.dropFirst()) : name
         if let i = byName[n] { return entries[i] }
-        let lower = n.lowercased()
-        return entries.first { $0.name.lowercased() == lower }
+        return byLowerName[n.lowercased()].map { entries[$0] }
     }
 
     /// The whole inflated content of `entry`, within the limits.

@@ -31,6 +31,42 @@ final class ZipIntegrityTests: XCTestCase {
         XCTAssertEqual(c.value, 0xCBF4_3926)
     }
 
+    /// Slicing-by-8 (eight bytes a step) agrees with the bit-by-bit definition at every length and
+    /// alignment, and when the bytes come in pieces.
+    func testCRC32SlicingAgreesWithTheDefinition() {
+        func reference(_ bytes: ArraySlice<UInt8>) -> UInt32 {
+            var c: UInt32 = ~0
+            for b in bytes {
+                c ^= UInt32(b)
+                for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
+            }
+            return ~c
+        }
+        var x: UInt32 = 12345  // a fixed linear congruential sequence: every byte value, replayable
+        let data = (0..<300).map { _ -> UInt8 in x = x &* 1_103_515_245 &+ 12345; return UInt8(truncatingIfNeeded: x >> 16) }
+        for start in 0..<9 {
+            for end in stride(from: start, through: data.count, by: 7) {
+                var c = CRC32()
+                data[start..<end].withUnsafeBytes { c.update($0) }
+                XCTAssertEqual(c.value, reference(data[start..<end]), "bytes \(start)..<\(end)")
+            }
+        }
+        var pieces = CRC32()
+        for cut in stride(from: 0, to: data.count, by: 13) { data[cut..<min(cut + 13, data.count)].withUnsafeBytes { pieces.update($0) } }
+        XCTAssertEqual(pieces.value, reference(data[...]))
+    }
+
+    /// OPC names compare case-insensitively: an exact name first, else the first entry equal but for case
+    /// (looked up in a map, not by comparing every entry).
+    func testEntryNamesCompareCaseInsensitively() throws {
+        let z = try ZipArchive(bytes: storedZip([("Dir/", [], nil), ("dir/A.xml", [1], nil), ("[Content_Types].xml", [2], nil)]))
+        XCTAssertEqual(z.entry(named: "dir/A.xml")?.name, "dir/A.xml")
+        XCTAssertEqual(z.entry(named: "/DIR/a.XML")?.name, "dir/A.xml")
+        XCTAssertEqual(z.entry(named: "[content_types].xml")?.name, "[Content_Types].xml")
+        XCTAssertEqual(z.entry(named: "dir/")?.name, "Dir/")
+        XCTAssertNil(z.entry(named: "dir/b.xml"))
+    }
+
     func testStoredEntryWithAWrongCRCIsRefused() throws {
         let good = try ZipArchive(bytes: storedZip([("a.xml", Array("<a>text</a>".utf8), nil)]))
         XCTAssertEqual(try good.read(named: "a.xml"), Array("<a>text</a>".utf8))

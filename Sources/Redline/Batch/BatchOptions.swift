@@ -182,6 +182,11 @@ public struct BatchOptions: Sendable {
         return h.hex
     }
 
+    /// The conversion that makes one version (its review options) of an input in `format`.
+    func conversion(from format: Format, review: ReviewOptions) -> ConversionOptions {
+        ConversionOptions(from: format, to: to, review: review, read: read, write: write)
+    }
+
     /// Where the pictures of the output at `path` go: its own folder, beside it (`ch.media`) or, with
     /// `write.mediaOutput` set (`--extract-media DIR`), under that folder at the output's relative path.
     func mediaOutput(forOutput path: String) -> MediaOutput {

@@ -156,8 +156,7 @@ public enum Batch {
             defer { for f in files { f.discard() } }
             try LargeStack.run {  // documents nest as deep as the readers allow (inline on a batch worker)
                 if try reviewInPlace(job, format: format, options: options, files: &files) { return }
-                var read = options.read
-                read.loadLinkedMedia = read.loadLinkedMedia || options.to.embedsPictures(options.write)
+                let read = options.conversion(from: format, review: ReviewOptions()).readOptions
                 var source = try reader.open(.file(job.input.path), options: read, diagnostics: readDiagnostics)
                 var branches: [TeeBranch] = []
                 for (variant, path) in job.outputs {
@@ -165,7 +164,7 @@ public enum Batch {
                     let file = try StagedFile(path: path)
                     files.append(file)
                     let diagnostics = Diagnostics()
-                    diagnostics.stamp = 1  // as a single-file conversion's writer side
+                    diagnostics.stamp = 1  // as a single-file conversion's writer side, while its sink is built
                     branchDiagnostics.append(diagnostics)
                     branches.append(try branch(variant, format: format, options: options, into: file.output,
                                                diagnostics: diagnostics, outputPath: path))
@@ -195,17 +194,17 @@ public enum Batch {
         return (record, upToDate)
     }
 
-    /// DOCX → DOCX with review decisions in some version and no option that needs the model: every
+    /// DOCX → DOCX or RTF → RTF with review decisions in some version and no option that needs the model: every
     /// version is the original package reviewed in place (`InPlaceReview`; the marked one a copy).
     static func reviewInPlace(_ job: BatchJob, format: Format, options: BatchOptions, files: inout [StagedFile]) throws -> Bool {
         let reviews = job.outputs.map { $0.variant.review }
-        guard reviews.contains(where: { InPlaceReview.applies(from: format, to: options.to, review: $0, write: options.write) })
+        guard reviews.contains(where: { options.conversion(from: format, review: $0).reviewsInPlace })
         else { return false }
         for ((_, path), review) in zip(job.outputs, reviews) {
             try BatchPlan.makeDirectories((path as NSString).deletingLastPathComponent)
             let file = try StagedFile(path: path)
             files.append(file)
-            try InPlaceReview.review(.file(job.input.path), to: file.output, review: review, limits: options.read.limits)
+            try InPlaceReview.review(.file(job.input.path), format: format, to: file.output, review: review, limits: options.read.limits)
         }
         return true
     }
@@ -213,10 +212,9 @@ public enum Batch {
     /// The stages and writer that make one version.
     static func branch(_ variant: OutputVariant, format: Format, options: BatchOptions, into output: any ByteOutput,
                        diagnostics: Diagnostics, outputPath: String? = nil) throws -> TeeBranch {
-        var write = options.write
-        if let outputPath { write.mediaOutput = options.mediaOutput(forOutput: outputPath) }
-        return try ConversionOptions(from: format, to: options.to, review: variant.review, read: options.read,
-                                     write: write).branch(into: output, diagnostics: diagnostics)
+        var conversion = options.conversion(from: format, review: variant.review)
+        if let outputPath { conversion.write.mediaOutput = options.mediaOutput(forOutput: outputPath) }
+        return try conversion.branch(into: output, diagnostics: diagnostics)
     }
 
     static func seconds(since start: DispatchTime) -> Double {

@@ -191,21 +191,5 @@ public enum CheckReport {
     }
 
     /// Text escaped for XML content and attributes (characters XML 1.0 forbids are dropped).
-    static func xml(_ s: String) -> String {
-        var out = ""
-        for u in s.unicodeScalars {
-            switch u {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "\n": out += "&#10;"
-            case "\t", "\r": out.unicodeScalars.append(u)
-            default:
-                if u.value < 0x20 || (0xFFFE...0xFFFF).contains(u.value) { continue }
-                out.unicodeScalars.append(u)
-            }
-        }
-        return out
-    }
+    static func xml(_ s: String) -> String { MarkupEscaper.xmlReport.escaped(s) }
 }

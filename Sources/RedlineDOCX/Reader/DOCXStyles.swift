@@ -58,15 +58,7 @@ struct StyleSheet {
 
     /// The chain from the root style to `id` (cycles and unknown ids cut it short).
     private func chain(_ id: String?) -> [Style] {
-        var out: [Style] = []
-        var seen: Set<String> = []
-        var next = id
-        while let i = next, !seen.contains(i), let s = styles[i], out.count < 64 {
-            seen.insert(i)
-            out.append(s)
-            next = s.basedOn
-        }
-        return out.reversed()
+        chainIDs(id).compactMap { styles[$0] }
     }
 
     /// A paragraph style's properties through its chain (the style's own name and id on top).
@@ -94,26 +86,18 @@ struct StyleSheet {
     }
 
     /// The name of Word's built-in quote style, which block quotes are written in (the block says it).
-    static let quoteStyleName = "Quote"
+    static let quoteStyleName = BlockStyleRole.quoteName
 
     /// A block type a paragraph style stands for (Markdown writers, ours and pandoc's, write block quotes,
     /// code blocks and rules as paragraph styles).
-    enum BlockRole { case quote, code, rule }
+    typealias BlockRole = BlockStyleRole
 
     /// The block role of paragraph style `id`: the first style in its chain (from `id` up) whose id or name,
     /// compared without case and spaces, is a quote style (Quote, Intense Quote, Block Text), Source Code or
     /// Horizontal Rule. Localised documents keep the English name or id of these built-in styles.
     func blockRole(_ id: String?) -> BlockRole? {
-        func key(_ s: String?) -> String { (s ?? "").lowercased().filter { $0 != " " } }
         for (i, s) in zip(chainIDs(id).reversed(), chain(id).reversed()) {
-            for k in [key(i), key(s.name)] {
-                switch k {
-                case "quote", "intensequote", "blocktext": return .quote
-                case "sourcecode": return .code
-                case "horizontalrule": return .rule
-                default: continue
-                }
-            }
+            if let role = BlockRole(matching: i) ?? BlockRole(matching: s.name) { return role }
         }
         return nil
     }
@@ -136,8 +120,7 @@ struct StyleSheet {
     func headingLevel(_ props: ParaProps) -> Int? {
         if let o = props.outlineLevel, (0...8).contains(o) { return min(o + 1, 6) }
         for s in chain(props.styleID).reversed() {
-            guard let n = s.name?.lowercased(), n.hasPrefix("heading ") else { continue }
-            if let level = Int(n.dropFirst(8)), (1...9).contains(level) { return min(level, 6) }
+            if let name = s.name, let level = BlockStyleRole.headingLevel(styleName: name) { return level }
         }
         return nil
     }

@@ -454,10 +454,7 @@ public enum DOCXLayoutTransfer {
     }
 
     static func relsXML(_ rels: [Rel]) -> [UInt8] {
-        func esc(_ v: String) -> String {
-            v.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-                .replacingOccurrences(of: "\"", with: "&quot;")
-        }
+        func esc(_ v: String) -> String { MarkupEscaper.xmlAttribute.escaped(v) }
         var s = "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\r\n<Relationships xmlns=\"\(relationshipsNamespace)\">"
         for r in rels {
             s += "<Relationship Id=\"\(esc(r.id))\" Type=\"\(esc(r.type))\" Target=\"\(esc(r.target))\""

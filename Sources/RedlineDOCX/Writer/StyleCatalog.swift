@@ -31,18 +31,18 @@ struct StyleCatalog {
                 + "<w:rPr><w:b/><w:bCs/>\(italic)<w:sz w:val=\"\(sizes[level - 1])\"/><w:szCs w:val=\"\(sizes[level - 1])\"/></w:rPr>"))
         }
         s += [
-            Style(kind: .paragraph, id: "Quote", name: "Quote", body:
+            Style(kind: .paragraph, id: "Quote", name: BlockStyleRole.quoteName, body:
                 "<w:basedOn w:val=\"Normal\"/><w:next w:val=\"Normal\"/><w:uiPriority w:val=\"29\"/><w:qFormat/>"
                 + "<w:pPr><w:ind w:left=\"720\" w:right=\"720\" w:firstLine=\"0\"/></w:pPr><w:rPr><w:i/><w:iCs/></w:rPr>"),
             Style(kind: .paragraph, id: "ListParagraph", name: "List Paragraph", body:
                 "<w:basedOn w:val=\"Normal\"/><w:uiPriority w:val=\"34\"/><w:qFormat/>"
                 + "<w:pPr><w:ind w:left=\"720\" w:firstLine=\"0\"/></w:pPr>"),
-            Style(kind: .paragraph, id: "SourceCode", name: "Source Code", body:
+            Style(kind: .paragraph, id: "SourceCode", name: BlockStyleRole.codeName, body:
                 "<w:basedOn w:val=\"Normal\"/><w:link w:val=\"VerbatimChar\"/>"
                 + "<w:pPr><w:wordWrap w:val=\"0\"/><w:spacing w:before=\"0\" w:after=\"0\" w:line=\"240\" w:lineRule=\"auto\"/>"
                 + "<w:ind w:firstLine=\"0\"/></w:pPr>"
                 + "<w:rPr><w:rFonts w:ascii=\"Courier New\" w:hAnsi=\"Courier New\" w:cs=\"Courier New\"/><w:sz w:val=\"20\"/><w:szCs w:val=\"20\"/></w:rPr>"),
-            Style(kind: .paragraph, id: "HorizontalRule", name: "Horizontal Rule", body:
+            Style(kind: .paragraph, id: "HorizontalRule", name: BlockStyleRole.ruleName, body:
                 "<w:basedOn w:val=\"Normal\"/><w:next w:val=\"Normal\"/>"
                 + "<w:pPr><w:pBdr><w:bottom w:val=\"single\" w:sz=\"6\" w:space=\"1\" w:color=\"auto\"/></w:pBdr>"
                 + "<w:ind w:firstLine=\"0\"/></w:pPr>"),

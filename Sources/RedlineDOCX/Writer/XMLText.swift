@@ -1,3 +1,5 @@
+import RedlineCore
+
 /// A growing piece of XML as UTF-8 bytes, with escaping. The DOCX writer builds every part with it:
 /// fast (no DOM), and the output is exactly what was appended, so it is deterministic.
 struct XMLText {
@@ -69,18 +71,7 @@ struct XMLText {
     }
 
     private mutating func escape(_ s: String, quotes: Bool) {
-        for b in s.utf8 {
-            switch b {
-            case UInt8(ascii: "&"): raw("&amp;")
-            case UInt8(ascii: "<"): raw("&lt;")
-            case UInt8(ascii: ">"): raw("&gt;")
-            case UInt8(ascii: "\"") where quotes: raw("&quot;")
-            case 0x09, 0x0A, 0x0D:
-                if quotes { raw("&#\(b);") } else { bytes.append(b) }
-            case 0..<0x20: continue  // not allowed in XML 1.0
-            default: bytes.append(b)
-            }
-        }
+        (quotes ? MarkupEscaper.xmlAttribute : .xmlText).escape(s, into: &bytes)
     }
 
     /// Removes the bytes (keeping the capacity).

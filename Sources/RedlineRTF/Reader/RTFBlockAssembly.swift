@@ -33,17 +33,8 @@ struct ListPlacement {
     }
 }
 
-/// Paragraph styles that stand for Markdown-like blocks; the writer uses the same names.
-enum SpecialParagraph: String {
-    case code = "Source Code"
-    case quote = "Block Text"
-    case rule = "Horizontal Rule"
-
-    init?(styleName: String?) {
-        guard let n = styleName else { return nil }
-        self.init(rawValue: n)
-    }
-}
+/// Paragraph styles that stand for Markdown-like blocks (`BlockStyleRole`, by exact name).
+typealias SpecialParagraph = BlockStyleRole
 
 /// Turns a sequence of paragraphs into blocks: list paragraphs into nested lists, quotation paragraphs into a
 /// block quote. Finished blocks wait in `blocks` for the owner to take them.

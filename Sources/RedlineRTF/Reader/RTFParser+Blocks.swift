@@ -84,7 +84,7 @@ extension RTFParser {
             style.leftIndent = nil
             style.tabStops = []
         }
-        let special = SpecialParagraph(styleName: style.name)
+        let special = SpecialParagraph(exactName: style.name)
         if special == .code || special == .rule { style.name = nil }
         let paragraph = Paragraph(content, style: style, markChange: markChange)
         place(ParagraphEvent(paragraph: paragraph, headingLevel: headingLevel, list: list,

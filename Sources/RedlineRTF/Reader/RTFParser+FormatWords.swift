@@ -59,14 +59,12 @@ extension RTFParser {
         case .tldot, .tlmdot: state.para.tabLeader = .dot
         case .tlhyph: state.para.tabLeader = .hyphen
         case .tlul, .tlth, .tleq: state.para.tabLeader = .underscore
-        case .tx:
-            if state.para.tabs.count < 256 {
+        case .tx, .tb:
+            // `\tx` sets a tab stop with the alignment and leader before it; `\tb` (a bar tab) is not kept.
+            if w == .tx, state.para.tabs.count < 256 {
                 state.para.tabs.append(TabStop(position: Double(v) / 20, alignment: state.para.tabAlignment,
                                                leader: state.para.tabLeader))
             }
-            state.para.tabAlignment = .left
-            state.para.tabLeader = .none
-        case .tb:
             state.para.tabAlignment = .left
             state.para.tabLeader = .none
         case .listtext, .pntext:

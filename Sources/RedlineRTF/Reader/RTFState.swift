@@ -164,7 +164,7 @@ struct StyleEntry {
         self.outline = outline
         let n = name.lowercased()
         isDefault = ["normal", "standard", "default", "default paragraph style", "default style"].contains(n)
-        if n.hasPrefix("heading "), let d = Int(n.dropFirst(8)), (1...9).contains(d) { headingLevel = min(d, 6) }
+        headingLevel = BlockStyleRole.headingLevel(styleName: name)
     }
 }
 

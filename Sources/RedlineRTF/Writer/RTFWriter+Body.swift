@@ -12,7 +12,7 @@ extension RTFSink {
             writeParagraph(p, headingLevel: level, context: context)
         case .blockQuote(let blocks):
             var c = context
-            c.defaultStyleName = SpecialParagraph.quote.rawValue
+            c.defaultStyleName = BlockStyleRole.quote.exactName
             for b in blocks {
                 switch b {
                 case .paragraph, .heading: writeBlock(b, context: c)
@@ -34,13 +34,13 @@ extension RTFSink {
                 if i > 0 { inlines.append(.lineBreak) }
                 if !line.isEmpty { inlines.append(.text(String(line))) }
             }
-            var p = Paragraph(inlines, style: ParagraphStyle(name: SpecialParagraph.code.rawValue))
+            var p = Paragraph(inlines, style: ParagraphStyle(name: BlockStyleRole.code.exactName))
             p.content = [.styled(CharacterStyle(fontFamily: "Courier New"), p.content)]
             writeParagraph(p, headingLevel: nil, context: context, raw: true)
         case .table(let t):
             writeTable(t, depth: context.tableDepth + 1)
         case .thematicBreak:
-            writeParagraph(Paragraph([.text("* * *")], style: ParagraphStyle(name: SpecialParagraph.rule.rawValue, alignment: .center)),
+            writeParagraph(Paragraph([.text("* * *")], style: ParagraphStyle(name: BlockStyleRole.rule.exactName, alignment: .center)),
                            headingLevel: nil, context: context, raw: true)
         case .raw(let format, let text):
             if format.lowercased() == "rtf" {

@@ -1,0 +1,52 @@
+/// What a paragraph style name says about its block: a block quote, a code block or a rule (Markdown
+/// writers, ours and pandoc's, write them as paragraph styles), or a heading level. The names are spelled
+/// here once: the DOCX writer writes them, the DOCX and RTF readers recognise them.
+public enum BlockStyleRole: Sendable, Equatable {
+    case quote, code, rule
+
+    /// Word's built-in quote style, which block quotes are written in.
+    public static let quoteName = "Quote"
+    /// Word's quotation style that RTF writers use for block quotes.
+    public static let blockTextName = "Block Text"
+    public static let codeName = "Source Code"
+    public static let ruleName = "Horizontal Rule"
+
+    /// The role of a style id or name compared without case and spaces: Word's quote styles (Quote,
+    /// Intense Quote, Block Text), Source Code, Horizontal Rule. Localised documents keep these English
+    /// names or ids. (The DOCX reader.)
+    public init?(matching name: String?) {
+        switch (name ?? "").lowercased().filter({ $0 != " " }) {
+        case "quote", "intensequote", "blocktext": self = .quote
+        case "sourcecode": self = .code
+        case "horizontalrule": self = .rule
+        default: return nil
+        }
+    }
+
+    /// The role of a style named exactly Block Text, Source Code or Horizontal Rule. (The RTF reader, whose
+    /// style names are not localised ids.)
+    public init?(exactName name: String?) {
+        switch name {
+        case Self.blockTextName?: self = .quote
+        case Self.codeName?: self = .code
+        case Self.ruleName?: self = .rule
+        default: return nil
+        }
+    }
+
+    /// The name `init(exactName:)` takes: what the RTF writer writes.
+    public var exactName: String {
+        switch self {
+        case .quote: Self.blockTextName
+        case .code: Self.codeName
+        case .rule: Self.ruleName
+        }
+    }
+
+    /// 1...6 for a style named "heading 1" ... "heading 9", in any case (levels past 6 are 6).
+    public static func headingLevel(styleName name: String) -> Int? {
+        let n = name.lowercased()
+        guard n.hasPrefix("heading "), let d = Int(n.dropFirst(8)), (1...9).contains(d) else { return nil }
+        return min(d, 6)
+    }
+}

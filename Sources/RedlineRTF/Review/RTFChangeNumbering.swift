@@ -1,0 +1,71 @@
+import RedlineCore
+
+/// The ids of RTF tracked changes in place, which RTF does not write: "1", "2"... in reading order, one per
+/// revision span, as `NumberChanges` numbers the model's changes (the listing's ids): a span is what the model
+/// makes one insertion or deletion of. The orders differ where a paragraph holds changes after a note or
+/// annotation reference, or a revised mark with a note (the model numbers notes and comments after their
+/// paragraph; this stream order).
+///
+/// A span is the run of content of one story, within one paragraph, whose revision (insertion or deletion,
+/// author, date) stays the same; a deletion and an insertion next to each other by the same author at the
+/// same date share an id, as the model pairs them into one substitution. Text marked both inserted and
+/// deleted (one reviewer's insertion another deleted) has two ids, its insertion's and its deletion's (the
+/// reader nests the deletion in the insertion). A revised paragraph mark (at `\par`,
+/// or at a cell or row end that closes a paragraph) is a change of its own. Content without a revision ends
+/// the span.
+struct RTFChangeNumbering {
+    struct Key: Equatable {
+        var deletion: Bool
+        var author: String?
+        var date: String?
+        /// For deleted text that was inserted: who inserted it, and when.
+        var inserted: Change?
+    }
+
+    private var next = 1
+    /// The open span of each story (stories nest: main text 0, a note or annotation inside it 1...).
+    private var open: [(key: Key, id: String, insertion: String?)?] = []
+
+    init() {}
+
+    /// The id of content in `story` with revision `key` (nil: no revision, which ends the span).
+    mutating func content(story: Int, key: Key?) -> String? {
+        while open.count <= story { open.append(nil) }
+        guard let key else { open[story] = nil; return nil }
+        if let o = open[story], o.key.author == key.author, o.key.date == key.date, o.key.inserted == key.inserted {
+            open[story] = (key, o.id, o.insertion)
+            return o.id
+        }
+        var insertion: String?
+        if key.inserted != nil {
+            insertion = String(next)
+            next += 1
+        }
+        let id = String(next)
+        next += 1
+        open[story] = (key, id, insertion)
+        return id
+    }
+
+    /// The id of the insertion around the current deleted text of `story` (see `Key.inserted`).
+    func insertionID(story: Int) -> String? {
+        story < open.count ? open[story]?.insertion : nil
+    }
+
+    /// The ids `content(story:key:)` and `insertionID(story:)` would give, without moving on.
+    func peek(story: Int, key: Key?) -> (id: String?, insertion: String?) {
+        guard let key else { return (nil, nil) }
+        if story < open.count, let o = open[story], o.key.author == key.author, o.key.date == key.date,
+           o.key.inserted == key.inserted { return (o.id, o.insertion) }
+        if key.inserted != nil { return (String(next + 1), String(next)) }
+        return (String(next), nil)
+    }
+
+    /// The end of a paragraph in `story`: a fresh id when its mark is revised (nil otherwise); the span ends.
+    mutating func paragraphEnd(story: Int, revised: Bool) -> String? {
+        if story < open.count { open[story] = nil }
+        guard revised else { return nil }
+        defer { next += 1 }
+        return String(next)
+    }
+}
