@@ -24,6 +24,10 @@ public struct BatchFlags: ParsableArguments {
                                valueName: "K/N"))
     public var shard: String?
 
+    @Option(help: ArgumentHelp("Where inputs convert: 'processes' (worker processes: an input that crashes Redline fails alone, the batch goes on) or 'threads' (in this process). PDF output always uses threads.",
+                               valueName: "processes|threads"))
+    public var isolation: IsolationMode = .processes
+
     public init() {}
 
     public func validate() throws {
@@ -60,7 +64,7 @@ public struct BatchFlags: ParsableArguments {
         if let shard { found = found.filter { shard.contains($0.relativePath) } }
         let options = BatchOptions(from: from, to: to, variants: variants, read: read, write: write, outputDirectory: output,
                                    existing: existing, jobs: selection.threads,
-                                   toolVersion: RedlineVersion.string, shard: shard)
+                                   toolVersion: RedlineVersion.string, shard: shard, isolation: try isolation.batchIsolation())
         let summary = try run(found, options: options, quiet: quiet, warningsJSON: warningsJSON)
         if summary.failed > 0 { throw ExitCode(1) }
     }
@@ -83,5 +87,27 @@ public struct BatchFlags: ParsableArguments {
             try AtomicFile.write(to: warningsJSON) { try $0.write(bytes: [UInt8](data) + [10]) }
         }
         return summary
+    }
+}
+
+/// `--isolation`: where a batch converts its inputs.
+public enum IsolationMode: String, ExpressibleByArgument, CaseIterable, Sendable {
+    case processes, threads
+
+    /// The batch's isolation; worker processes run this very executable (`redline batch-worker`).
+    func batchIsolation() throws -> BatchIsolation {
+        guard self == .processes else { return .threads }
+        guard let executable = Self.executable else {
+            throw RedlineError.io("cannot find Redline's own executable to start worker processes; pass --isolation threads")
+        }
+        return .processes(executable: executable)
+    }
+
+    /// This process's executable file.
+    static var executable: String? {
+        #if os(Linux)
+        if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") { return path }
+        #endif
+        return Bundle.main.executablePath
     }
 }

@@ -18,8 +18,10 @@ extension RedlineCommand {
             Batch: several inputs, directories (recursive) or --manifest, with -o DIR.
             Outputs mirror the input tree under DIR: a file named directly lands as
             DIR/NAME, a directory's files keep their path below it, a manifest's
-            relative paths are kept as written. Inputs convert independently on
-            --jobs threads; a failed input never stops the others.
+            relative paths are kept as written. Inputs convert independently in
+            --jobs worker processes; a failed input never stops the others, and
+            an input that crashes Redline is reported failed ("crashed: signal
+            N while converting X") while the rest convert.
               redline convert manuscripts/ -o out/ --report report.jsonl
               redline convert --manifest list.txt -o out/ --to docx --skip-existing
               redline convert archive/ -o out/ --include '*.docx' --shard 2/8

@@ -92,6 +92,24 @@ public enum ExistingOutputs: String, Sendable {
     case skipUpToDate
 }
 
+/// Where a batch converts its inputs.
+public enum BatchIsolation: Sendable, Hashable {
+    /// On threads of this process: nothing to start, but a crash (a trap, a stack overflow, running out
+    /// of memory) while converting one input ends the whole batch.
+    case threads
+    /// In worker processes running `executable`, Redline's own binary (its hidden `batch-worker` command,
+    /// `BatchWorker`): a worker that dies fails only the input it was converting, and a new one goes on with
+    /// the rest. Formats that gather documents into one run of another program (`Format.batchWidth`: PDF)
+    /// still convert on threads.
+    case processes(executable: String)
+
+    /// The executable of `processes`.
+    var executable: String? {
+        if case .processes(let e) = self { return e }
+        return nil
+    }
+}
+
 /// Everything a batch needs besides its inputs.
 public struct BatchOptions: Sendable {
     /// The input format, or nil to tell each input's format from its extension.
@@ -114,6 +132,8 @@ public struct BatchOptions: Sendable {
     public var toolVersion: String
     /// The shard this run covers (for the report's summary; the caller picks the inputs).
     public var shard: Shard?
+    /// Threads or worker processes (not part of the fingerprint: it never changes an output).
+    public var isolation: BatchIsolation
     /// A compare batch: each input (NEW) is compared with its paired OLD version (`BatchInput.pair`)
     /// instead of converted; `variants` is not used.
     public var compare: CompareBatchOptions?
@@ -121,7 +141,7 @@ public struct BatchOptions: Sendable {
     public init(from: Format? = nil, to: Format, variants: [OutputVariant] = [.converting(.marked)],
                 read: ReadOptions = ReadOptions(), write: WriteOptions = WriteOptions(), outputDirectory: String,
                 existing: ExistingOutputs = .refuse, jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
-                toolVersion: String = "", shard: Shard? = nil) {
+                toolVersion: String = "", shard: Shard? = nil, isolation: BatchIsolation = .threads) {
         self.from = from
         self.to = to
         self.variants = variants
@@ -132,6 +152,7 @@ public struct BatchOptions: Sendable {
         self.jobs = max(1, jobs)
         self.toolVersion = toolVersion
         self.shard = shard
+        self.isolation = isolation
     }
 
     /// A hash of every option that changes what the outputs contain (not where they go or how many

@@ -30,12 +30,14 @@ public protocol BatchObserver: AnyObject, Sendable {
 }
 
 /// Converts many inputs in parallel, each independently (its own reader, writers and `Diagnostics`),
-/// so one bad input never stops the others.
+/// so one bad input never stops the others, and (with `BatchIsolation.processes`) in worker processes,
+/// so even a crash while converting one input only fails that input.
 ///
-///     inputs ─▶ BatchPlan (outputs, collisions, existing files) ─▶ N worker threads ─▶ records ─▶ summary
-///                                                                   each input: read once, write every
-///                                                                   version to temporaries, rename all,
-///                                                                   then its up-to-date record
+///     inputs ─▶ BatchPlan (outputs, collisions, existing files) ─▶ WorkerPool: N threads ─▶ records ─▶ summary
+///                                                 each input: settled here (failed up front, up to date),
+///                                                 or converted (in a WorkerProcess, or on the thread):
+///                                                 read once, write every version to temporaries, rename
+///                                                 all; then its line in the up-to-date journal
 public enum Batch {
     /// Runs the batch. Throws only for problems with the batch as a whole (usage, an output directory
     /// that cannot be written); a problem with one input becomes a `failed` record.
@@ -51,29 +53,39 @@ public enum Batch {
         let start = DispatchTime.now()
         let state = RunState(jobs: jobs, start: start)
         let fingerprint = options.fingerprint
-        let group = DispatchGroup()
-        var workers: [StackThread] = []
+        // Formats that gather many documents into one run of another program (PDF) convert on threads.
+        // So do compare batches, for now (each job reads two inputs and writes its journal line itself).
+        let executable = options.to.batchWidth == nil && options.compare == nil ? options.isolation.executable : nil
+        let setup = BatchWorkerSetup(options: options, fingerprint: fingerprint)
+        if executable != nil { WorkerProcess.removeStaleDirectories() }
         // Every worker joins (a PDF render queue) before any starts, so the first to finish cannot take
         // itself for the only one and start an engine run without the others.
         let width = min(max(options.jobs, options.to.batchWidth ?? 0), max(jobs.count, 1))
-        let leaves = (0..<width).map { _ in options.to.batchWorker?() }
-        for done in leaves {
-            group.enter()
-            let work: @Sendable () -> Void = {
-                while let i = state.take() {
-                    let record = execute(jobs[i], options: options, fingerprint: fingerprint, journal: journal)
-                    state.finish(i, record, observer: observer)
+        let leaves = Leaves((0..<width).map { _ in options.to.batchWorker?() })
+        WorkerPool.run(count: width, order: state.order, name: "redline-batch",
+                       tick: { observer?.tick(state.progress) }) {
+            let done = leaves.take()
+            let process = executable.map { WorkerProcess(executable: $0, setup: setup) }
+            return WorkerPool.Worker(run: { i in
+                let jobStart = DispatchTime.now()
+                var record: BatchRecord
+                if let compare = options.compare {
+                    record = compared(jobs[i], compare: compare, options: options, fingerprint: fingerprint, journal: journal)
+                } else if let r = settled(jobs[i], options: options, fingerprint: fingerprint, journal: journal) {
+                    record = r
+                } else {
+                    let converted = process?.convert(jobs[i])
+                        ?? convert(jobs[i], options: options, fingerprint: fingerprint)
+                    record = converted.record
+                    if let r = converted.upToDate { journal.append(r) }
                 }
+                record.seconds = seconds(since: jobStart)
+                state.finish(i, record, observer: observer)
+            }, finish: {
+                process?.stop()
                 done?()
-                group.leave()
-            }
-            // Large stacks: documents nest as deep as the readers allow. No thread to be had: this one works.
-            if let worker = StackThread.spawn(name: "redline-batch", work) { workers.append(worker) } else { work() }
+            })
         }
-        while group.wait(timeout: .now() + .milliseconds(200)) == .timedOut {
-            observer?.tick(state.progress)
-        }
-        for worker in workers { worker.join() }
         let records = state.records
         journal.compact(touched: Set(jobs.map(\.recordKey)))
         if records.contains(where: { $0.status == .converted }) { flushToDisk(options.outputDirectory) }
@@ -82,34 +94,61 @@ public enum Batch {
         return (records, summary)
     }
 
-    /// Converts one input into all its versions.
-    static func execute(_ job: BatchJob, options: BatchOptions, fingerprint: String, journal: UpToDateJournal) -> BatchRecord {
-        let start = DispatchTime.now()
-        var record = convert(job, options: options, fingerprint: fingerprint, journal: journal)
-        record.seconds = seconds(since: start)
-        return record
-    }
-
-    private static func convert(_ job: BatchJob, options: BatchOptions, fingerprint: String,
-                                journal: UpToDateJournal) -> BatchRecord {
-        let outputs = job.outputs.map { BatchRecord.Output(path: $0.path, variant: $0.variant.name) }
-        var record = BatchRecord(input: job.input.path, format: job.format?.name, status: .failed, outputs: outputs)
+    /// A compare batch's job (`compareJob`, on the pool thread).
+    static func compared(_ job: BatchJob, compare: CompareBatchOptions, options: BatchOptions, fingerprint: String,
+                         journal: UpToDateJournal) -> BatchRecord {
+        let record = BatchRecord(input: job.input.path, format: job.format?.name, status: .failed,
+                                 outputs: job.outputs.map { BatchRecord.Output(path: $0.path, variant: $0.variant.name) })
         do {
             if let problem = job.input.problem { throw problem }
-            if let compare = options.compare {
-                return try compareJob(job, compare: compare, record: record, options: options, fingerprint: fingerprint, journal: journal)
+            return try compareJob(job, compare: compare, record: record, options: options, fingerprint: fingerprint, journal: journal)
+        } catch {
+            var failed = record
+            failed.error = BatchRecord.Failure(error)
+            return failed
+        }
+    }
+
+    /// The record of an input that needs no conversion: one that cannot be converted (a problem found
+    /// while looking for it, no reader) or whose outputs are up to date. Nil when it must be converted.
+    static func settled(_ job: BatchJob, options: BatchOptions, fingerprint: String, journal: UpToDateJournal) -> BatchRecord? {
+        var record = BatchRecord(input: job.input.path, format: job.format?.name, status: .failed,
+                                 outputs: job.outputs.map { BatchRecord.Output(path: $0.path, variant: $0.variant.name) })
+        let problem: RedlineError?
+        if let p = job.input.problem {
+            problem = p
+        } else if job.format == nil {
+            problem = .unsupported("cannot tell the format of \(job.input.path) from its extension; name it with --from")
+        } else if job.format?.reader == nil {
+            problem = .unsupported("Redline cannot read \(job.format!.name)")
+        } else {
+            problem = nil
+        }
+        if let problem {
+            record.error = BatchRecord.Failure(problem)
+            return record
+        }
+        if options.existing == .skipUpToDate,
+           let r = journal.upToDate(job.recordKey, options: fingerprint, input: job.input.path, outputs: job.outputs.map(\.path)) {
+            record.status = .skipped
+            record.warnings = r.warnings
+            return record
+        }
+        return nil
+    }
+
+    /// Converts one input into all its versions (in this process: on a pool thread, or in a worker
+    /// process for the batch that started it). Returns its record and, when every output was written, the
+    /// up-to-date record the batch appends to its journal.
+    static func convert(_ job: BatchJob, options: BatchOptions, fingerprint: String) -> (record: BatchRecord, upToDate: UpToDateRecord?) {
+        let outputs = job.outputs.map { BatchRecord.Output(path: $0.path, variant: $0.variant.name) }
+        var record = BatchRecord(input: job.input.path, format: job.format?.name, status: .failed, outputs: outputs)
+        var upToDate: UpToDateRecord?
+        do {
+            guard let format = job.format, let reader = format.reader else {
+                throw RedlineError.unsupported("Redline cannot read \(job.input.path)")
             }
-            guard let format = job.format else {
-                throw RedlineError.unsupported("cannot tell the format of \(job.input.path) from its extension; name it with --from")
-            }
-            guard let reader = format.reader else { throw RedlineError.unsupported("Redline cannot read \(format.name)") }
             let paths = job.outputs.map(\.path)
-            if options.existing == .skipUpToDate,
-               let r = journal.upToDate(job.recordKey, options: fingerprint, input: job.input.path, outputs: paths) {
-                record.status = .skipped
-                record.warnings = r.warnings
-                return record
-            }
             let inputState = try UpToDateRecord.inputState(of: job.input.path)
             let readDiagnostics = Diagnostics()
             var branchDiagnostics: [Diagnostics] = []
@@ -146,13 +185,13 @@ public enum Batch {
                                        outputs: outputStates, warnings: record.warnings)
                 let media = paths.flatMap { options.mediaFiles(forOutput: $0) }.compactMap { UpToDateRecord.state(of: $0) }
                 if !media.isEmpty { r.media = media }
-                journal.append(r)
+                upToDate = r
             }
         } catch {
             record.status = .failed
             record.error = BatchRecord.Failure(error)
         }
-        return record
+        return (record, upToDate)
     }
 
     /// DOCX → DOCX or RTF → RTF with review decisions in some version and no option that needs the model: every
@@ -196,11 +235,22 @@ public enum Batch {
     }
 }
 
+/// The PDF queue memberships taken before the pool starts, one handed to each pool thread.
+private final class Leaves: @unchecked Sendable {
+    private let lock = NSLock()
+    private var leaves: [(@Sendable () -> Void)?]
+    init(_ leaves: [(@Sendable () -> Void)?]) { self.leaves = leaves }
+    func take() -> (@Sendable () -> Void)? {
+        lock.lock(); defer { lock.unlock() }
+        return leaves.popLast() ?? nil
+    }
+}
+
 /// The work list and results shared by the worker threads.
 private final class RunState: @unchecked Sendable {
     private let lock = NSLock()
-    private let order: [Int]
-    private var next = 0
+    /// The order inputs are taken in.
+    let order: [Int]
     private var results: [BatchRecord?]
     private var counts: BatchProgress
     private let start: DispatchTime
@@ -213,13 +263,6 @@ private final class RunState: @unchecked Sendable {
         results = Array(repeating: nil, count: jobs.count)
         counts = BatchProgress(total: jobs.count)
         self.start = start
-    }
-
-    func take() -> Int? {
-        lock.lock(); defer { lock.unlock() }
-        guard next < order.count else { return nil }
-        defer { next += 1 }
-        return order[next]
     }
 
     func finish(_ i: Int, _ record: BatchRecord, observer: (any BatchObserver)?) {

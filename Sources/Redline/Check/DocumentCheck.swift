@@ -87,7 +87,7 @@ public enum DocumentCheck {
     public static func check(_ paths: [String], from: Format? = nil, policy: CheckPolicy, read: ReadOptions = ReadOptions(),
                              review: ReviewOptions = ReviewOptions(), write: WriteOptions = WriteOptions(),
                              jobs: Int = ProcessInfo.processInfo.activeProcessorCount) -> [CheckResult] {
-        ParallelMap.run(count: paths.count, jobs: jobs) {
+        WorkerPool.map(count: paths.count, jobs: jobs, name: "redline-check") {
             check(paths[$0], from: from, policy: policy, read: read, review: review, write: write)
         }
     }
@@ -100,35 +100,4 @@ public final class DiscardOutput: ByteOutput {
     public init() {}
     public func write(_ bytes: UnsafeRawBufferPointer) throws { count += bytes.count }
     public func flush() throws {}
-}
-
-/// Runs independent work items on several threads.
-enum ParallelMap {
-    /// `body(0..<count)` on up to `jobs` threads; results in index order.
-    static func run<T: Sendable>(count: Int, jobs: Int, _ body: @escaping @Sendable (Int) -> T) -> [T] {
-        let slots = ParallelSlots<T>(count)
-        var workers: [StackThread] = []
-        for _ in 0..<max(1, min(jobs, count)) {
-            let work: @Sendable () -> Void = { while let i = slots.take() { slots.put(i, body(i)) } }
-            // Large stacks: documents nest as deep as the readers allow. No thread to be had: this one works.
-            if let worker = StackThread.spawn(name: "redline-check", work) { workers.append(worker) } else { work() }
-        }
-        for worker in workers { worker.join() }
-        return slots.results.map { $0! }
-    }
-}
-
-/// The work counter and results `ParallelMap` threads share.
-private final class ParallelSlots<T>: @unchecked Sendable {
-    let lock = NSLock()
-    var next = 0
-    var results: [T?]
-    init(_ n: Int) { results = Array(repeating: nil, count: n) }
-    func take() -> Int? {
-        lock.lock(); defer { lock.unlock() }
-        guard next < results.count else { return nil }
-        defer { next += 1 }
-        return next
-    }
-    func put(_ i: Int, _ v: T) { lock.lock(); results[i] = v; lock.unlock() }
 }

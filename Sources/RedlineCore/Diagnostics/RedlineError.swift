@@ -15,6 +15,9 @@ public struct RedlineError: Error, Hashable, Sendable, LocalizedError, CustomStr
         case io = "io"
         /// The request itself is wrong (unknown format, bad option).
         case usage = "usage"
+        /// The process converting the input died (a batch worker process: a bug in Redline, or the system
+        /// ran out of memory). Only batches in worker processes report it.
+        case crashed = "crashed"
     }
 
     public var kind: Kind

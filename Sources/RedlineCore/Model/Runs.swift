@@ -17,21 +17,83 @@ public struct Run: Hashable, Sendable, Codable {
 
     public var content: Content
     public var format: TextFormat
-    public var link: Link?
-    public var change: RunChange?
-    public var formatChange: FormatChange?
+    /// The link, change and format change, which most runs lack, live out of line (nil when none is
+    /// set), so a run is 56 bytes instead of 320: a paragraph of a million runs is held as runs while it
+    /// nests (PERFORMANCE.md, "Small runs"; `RunLayoutTests` guards it).
+    private var extras: RunExtras?
+
+    public var link: Link? {
+        get { extras?.link }
+        set { extras = RunExtras.make(link: newValue, change: change, formatChange: formatChange) }
+    }
+    public var change: RunChange? {
+        get { extras?.change }
+        set { extras = RunExtras.make(link: link, change: newValue, formatChange: formatChange) }
+    }
+    public var formatChange: FormatChange? {
+        get { extras?.formatChange }
+        set { extras = RunExtras.make(link: link, change: change, formatChange: newValue) }
+    }
 
     public init(_ content: Content, format: TextFormat = TextFormat(), link: Link? = nil,
                 change: RunChange? = nil, formatChange: FormatChange? = nil) {
         self.content = content
         self.format = format
+        self.extras = RunExtras.make(link: link, change: change, formatChange: formatChange)
+    }
+
+    private enum CodingKeys: String, CodingKey { case content, format, link, change, formatChange }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(try c.decode(Content.self, forKey: .content), format: try c.decode(TextFormat.self, forKey: .format),
+                  link: try c.decodeIfPresent(Link.self, forKey: .link),
+                  change: try c.decodeIfPresent(RunChange.self, forKey: .change),
+                  formatChange: try c.decodeIfPresent(FormatChange.self, forKey: .formatChange))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(content, forKey: .content)
+        try c.encode(format, forKey: .format)
+        try c.encodeIfPresent(link, forKey: .link)
+        try c.encodeIfPresent(change, forKey: .change)
+        try c.encodeIfPresent(formatChange, forKey: .formatChange)
+    }
+
+    public static func == (a: Run, b: Run) -> Bool {
+        a.content == b.content && a.format == b.format
+            && (a.extras === b.extras || (a.link == b.link && a.change == b.change && a.formatChange == b.formatChange))
+    }
+
+    public func hash(into h: inout Hasher) {
+        h.combine(content)
+        h.combine(format)
+        h.combine(link)
+        h.combine(change)
+        h.combine(formatChange)
+    }
+
+    /// A text run.
+    public static func text(_ s: String, _ format: TextFormat = TextFormat()) -> Run { Run(.text(s), format: format) }
+}
+
+/// A run's rarely set parts, shared (immutable) between copies of the run.
+private final class RunExtras: Sendable {
+    let link: Link?
+    let change: RunChange?
+    let formatChange: FormatChange?
+
+    private init(link: Link?, change: RunChange?, formatChange: FormatChange?) {
         self.link = link
         self.change = change
         self.formatChange = formatChange
     }
 
-    /// A text run.
-    public static func text(_ s: String, _ format: TextFormat = TextFormat()) -> Run { Run(.text(s), format: format) }
+    /// nil when nothing is set.
+    static func make(link: Link?, change: RunChange?, formatChange: FormatChange?) -> RunExtras? {
+        link == nil && change == nil && formatChange == nil ? nil : RunExtras(link: link, change: change, formatChange: formatChange)
+    }
 }
 
 extension Array where Element == Inline {

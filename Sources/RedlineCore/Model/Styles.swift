@@ -172,7 +172,14 @@ public struct TextFormat: Hashable, Sendable, Codable {
     public var highlight = false
     /// Inline code (monospace, verbatim).
     public var code = false
-    public var style = CharacterStyle()
+    /// Font, size, colours... Out of line (nil when empty), so a `TextFormat` is 17 bytes, not 72, and a
+    /// `Run` small (PERFORMANCE.md, "Small runs").
+    private var styleBox: StyleBox?
+
+    public var style: CharacterStyle {
+        get { styleBox?.style ?? CharacterStyle() }
+        set { styleBox = newValue.isEmpty ? nil : StyleBox(newValue) }
+    }
 
     public init(bold: Bool = false, italic: Bool = false, underline: Bool = false, strikethrough: Bool = false,
                 superscript: Bool = false, subscript: Bool = false, smallCaps: Bool = false,
@@ -192,8 +199,55 @@ public struct TextFormat: Hashable, Sendable, Codable {
     /// True when nothing is set.
     public var isPlain: Bool { self == TextFormat() }
 
+    private enum CodingKeys: String, CodingKey {
+        case bold, italic, underline, strikethrough, superscript, `subscript`, smallCaps, highlight, code, style
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(bold: try c.decode(Bool.self, forKey: .bold), italic: try c.decode(Bool.self, forKey: .italic),
+                  underline: try c.decode(Bool.self, forKey: .underline),
+                  strikethrough: try c.decode(Bool.self, forKey: .strikethrough),
+                  superscript: try c.decode(Bool.self, forKey: .superscript),
+                  subscript: try c.decode(Bool.self, forKey: .subscript),
+                  smallCaps: try c.decode(Bool.self, forKey: .smallCaps), highlight: try c.decode(Bool.self, forKey: .highlight),
+                  code: try c.decode(Bool.self, forKey: .code), style: try c.decode(CharacterStyle.self, forKey: .style))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(bold, forKey: .bold)
+        try c.encode(italic, forKey: .italic)
+        try c.encode(underline, forKey: .underline)
+        try c.encode(strikethrough, forKey: .strikethrough)
+        try c.encode(superscript, forKey: .superscript)
+        try c.encode(self.subscript, forKey: .subscript)
+        try c.encode(smallCaps, forKey: .smallCaps)
+        try c.encode(highlight, forKey: .highlight)
+        try c.encode(code, forKey: .code)
+        try c.encode(style, forKey: .style)
+    }
+
+    public static func == (a: TextFormat, b: TextFormat) -> Bool {
+        a.bold == b.bold && a.italic == b.italic && a.underline == b.underline && a.strikethrough == b.strikethrough
+            && a.superscript == b.superscript && a.subscript == b.subscript && a.smallCaps == b.smallCaps
+            && a.highlight == b.highlight && a.code == b.code
+            && (a.styleBox === b.styleBox || a.style == b.style)
+    }
+
+    public func hash(into h: inout Hasher) {
+        h.combine(bold); h.combine(italic); h.combine(underline); h.combine(strikethrough); h.combine(superscript)
+        h.combine(self.subscript); h.combine(smallCaps); h.combine(highlight); h.combine(code); h.combine(style)
+    }
+
     /// True when a toggle that nests as an inline (bold ... highlight) is on.
     var hasToggles: Bool {
         bold || italic || underline || strikethrough || smallCaps || superscript || self.subscript || highlight
     }
+}
+
+/// A `TextFormat`'s character style, shared (immutable) between copies.
+private final class StyleBox: Sendable {
+    let style: CharacterStyle
+    init(_ style: CharacterStyle) { self.style = style }
 }

@@ -343,14 +343,14 @@ final class BlockConverter {
             }
             return nil
         }
-        var p = Paragraph(canonicalInlines(runs), style: currentDivStyle)
-        if !inCell {
-            // Only a change that starts in this paragraph makes it a wholly inserted or deleted one. The tail
-            // of a change begun in an earlier paragraph (`{++One.` blank line `Two.++}`) keeps its own
-            // break, as in Word: only the breaks inside the change are new (or gone).
-            let whole = emptySpanAt == runs.count || usedCarriedChange ? nil : Self.wholeParagraphChange(runs)
-            p.markChange = mark ?? trailingMark ?? whole
-        }
+        // Only a change that starts in this paragraph makes it a wholly inserted or deleted one. The tail
+        // of a change begun in an earlier paragraph (`{++One.` blank line `Two.++}`) keeps its own
+        // break, as in Word: only the breaks inside the change are new (or gone).
+        let whole = inCell || emptySpanAt == runs.count || usedCarriedChange ? nil : Self.wholeParagraphChange(runs)
+        var taken: [Run] = []
+        swap(&taken, &runs)  // handed over whole: merged in place, never copied
+        var p = Paragraph(canonicalInlines(taken), style: currentDivStyle)
+        if !inCell { p.markChange = mark ?? trailingMark ?? whole }
         p.styleChange = styleChange
         return p
     }
@@ -707,19 +707,23 @@ final class BlockConverter {
 
 /// The canonical inlines for runs: nested in `InlineBuilder`'s order, then a deletion directly followed by
 /// an insertion of the same author and date paired into a substitution.
-func canonicalInlines(_ runs: [Run]) -> [Inline] {
+func canonicalInlines(_ runs: consuming [Run]) -> [Inline] {
     // Adjacent text runs that differ in nothing else are one run (cmark splits text at every
-    // punctuation mark; fewer runs make the nesting cheaper).
-    var merged: [Run] = []
-    merged.reserveCapacity(runs.count)
-    for r in runs {
-        if case .text(let b) = r.content, let last = merged.last, case .text(let a) = last.content,
-           last.change == r.change, last.link == r.link, last.formatChange == r.formatChange, last.format == r.format {
-            merged[merged.count - 1].content = .text(a + b)
+    // punctuation mark; fewer runs make the nesting cheaper). Merged in place: no second array.
+    var merged = runs
+    var kept = 0
+    for i in merged.indices {
+        let r = merged[i]
+        if kept > 0, case .text(let b) = r.content, case .text(let a) = merged[kept - 1].content,
+           merged[kept - 1].change == r.change, merged[kept - 1].link == r.link,
+           merged[kept - 1].formatChange == r.formatChange, merged[kept - 1].format == r.format {
+            merged[kept - 1].content = .text(a + b)
         } else {
-            merged.append(r)
+            if kept != i { merged[kept] = r }
+            kept += 1
         }
     }
+    merged.removeLast(merged.count - kept)
     if merged.allSatisfy({ $0.format == TextFormat() && $0.link == nil && $0.change == nil && $0.formatChange == nil }) {
         return merged.compactMap { r -> Inline? in
             switch r.content {

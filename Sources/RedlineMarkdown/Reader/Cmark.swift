@@ -17,19 +17,50 @@ struct MDNode {
     var children: [MDNode] = []
     /// Text of leaves (text, code, code block, HTML), footnote label of references and definitions.
     var literal: String = ""
+    private var lines: (start: Int32, end: Int32, column: Int32) = (0, 0, 0)
+    /// What only some block and link nodes have, out of line: a node is 56 bytes, not 128, and a paragraph
+    /// of a million inlines is mirrored in a third of the memory (PERFORMANCE.md, "Small runs").
+    private var box: ExtraBox?
+
+    init(kind: Kind) { self.kind = kind }
+
+    var startLine: Int { get { Int(lines.start) } set { lines.start = Int32(clamping: newValue) } }
+    var endLine: Int { get { Int(lines.end) } set { lines.end = Int32(clamping: newValue) } }
+    var startColumn: Int { get { Int(lines.column) } set { lines.column = Int32(clamping: newValue) } }
     /// Link/image URL; code block info string.
-    var url: String = ""
-    var title: String = ""
-    var level: Int = 0
-    var ordered = false
-    var start = 1
-    var parenDelimiter = false
-    var tight = false
-    var isHeaderRow = false
-    var alignments: [ColumnAlign] = []
-    var startLine = 0
-    var endLine = 0
-    var startColumn = 0
+    var url: String { get { extra.url } set { extra.url = newValue } }
+    var title: String { get { extra.title } set { extra.title = newValue } }
+    var level: Int { get { extra.level } set { extra.level = newValue } }
+    var ordered: Bool { get { extra.ordered } set { extra.ordered = newValue } }
+    var start: Int { get { extra.start } set { extra.start = newValue } }
+    var parenDelimiter: Bool { get { extra.parenDelimiter } set { extra.parenDelimiter = newValue } }
+    var tight: Bool { get { extra.tight } set { extra.tight = newValue } }
+    var isHeaderRow: Bool { get { extra.isHeaderRow } set { extra.isHeaderRow = newValue } }
+    var alignments: [ColumnAlign] { get { extra.alignments } set { extra.alignments = newValue } }
+
+    private struct Extra {
+        var url = ""
+        var title = ""
+        var level = 0
+        var ordered = false
+        var start = 1
+        var parenDelimiter = false
+        var tight = false
+        var isHeaderRow = false
+        var alignments: [ColumnAlign] = []
+    }
+
+    private final class ExtraBox {
+        var value: Extra
+        init(_ value: Extra) { self.value = value }
+    }
+
+    private var extra: Extra {
+        get { box?.value ?? Extra() }
+        set {
+            if box != nil, isKnownUniquelyReferenced(&box!) { box!.value = newValue } else { box = ExtraBox(newValue) }
+        }
+    }
 
     /// A table column alignment as cmark reports it.
     enum ColumnAlign { case none, left, center, right }
@@ -108,10 +139,13 @@ enum Cmark {
                 || string(cmark_node_get_type_string(node)) == "table_header"
         default: break
         }
+        // Each child is freed once mirrored, so cmark's tree shrinks as the mirror grows: a paragraph of a
+        // million inlines is held once, not twice (PERFORMANCE.md, "Small runs").
         var child = cmark_node_first_child(node)
         while let c = child {
             n.children.append(mirror(c, depth: depth - 1, tooDeep: &tooDeep))
             child = cmark_node_next(c)
+            cmark_node_free(c)
         }
         return n
     }
