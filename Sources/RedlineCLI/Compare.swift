@@ -65,16 +65,7 @@ extension RedlineCommand {
 
         @OptionGroup public var formatting: FormattingFlags
 
-        @Option(name: .customLong("extract-media"),
-                help: "Markdown/HTML output: write NEW's pictures into this folder (default: a folder beside the output, OUT.media).")
-        public var extractMedia: String?
-
-        @Flag(name: .customLong("embed-media"), help: "HTML output: pictures as data: URIs in the page (one self-contained file).")
-        public var embedMedia = false
-
-        @Option(name: .customLong("resource-path"),
-                help: "Markdown input: a folder pictures may also be loaded from besides the Markdown file's own (repeatable).")
-        public var resourcePath: [String] = []
+        @OptionGroup public var media: MediaFlags
 
         @Option(name: .customLong("warnings-json"), help: "Also write the warnings (of both inputs, the comparison and the writer) as JSON to this file.")
         public var warningsJSON: String?
@@ -97,14 +88,11 @@ extension RedlineCommand {
 
         /// The write options these flags ask for (an `--extract-media` folder linked from `output`).
         func writeOptions(output: String? = nil) -> WriteOptions {
-            var w = formatting.writeOptions
-            w.embedMedia = embedMedia
-            if let extractMedia { w.mediaOutput = .folder(extractMedia, for: output == "-" ? nil : output) }
-            return w
+            media.applied(to: formatting.writeOptions, output: output)
         }
 
         /// The read options these flags ask for.
-        var readOptions: ReadOptions { ReadOptions(resourcePaths: resourcePath) }
+        var readOptions: ReadOptions { media.readOptions }
 
         public func run() throws {
             let oldIsDirectory = BatchFlags.isDirectory(old), newIsDirectory = BatchFlags.isDirectory(new)

@@ -17,16 +17,7 @@ public struct ConversionFlags: ParsableArguments {
 
     @OptionGroup public var formatting: FormattingFlags
 
-    @Option(name: .customLong("extract-media"),
-            help: "Markdown/HTML output: write pictures into this folder (default: a folder beside the output, OUT.media).")
-    public var extractMedia: String?
-
-    @Flag(name: .customLong("embed-media"), help: "HTML output: pictures as data: URIs in the page (one self-contained file).")
-    public var embedMedia = false
-
-    @Option(name: .customLong("resource-path"),
-            help: "Markdown input: a folder pictures may also be loaded from besides the Markdown file's own (repeatable).")
-    public var resourcePath: [String] = []
+    @OptionGroup public var media: MediaFlags
 
     @Option(name: .customLong("warnings-json"), help: "Also write the warnings as JSON to this file.")
     public var warningsJSON: String?
@@ -38,14 +29,11 @@ public struct ConversionFlags: ParsableArguments {
 
     /// The write options these flags ask for (an `--extract-media` folder linked from `output`).
     public func writeOptions(output: String? = nil) -> WriteOptions {
-        var w = formatting.writeOptions
-        w.embedMedia = embedMedia
-        if let extractMedia { w.mediaOutput = .folder(extractMedia, for: output == "-" ? nil : output) }
-        return w
+        media.applied(to: formatting.writeOptions, output: output)
     }
 
     /// The read options these flags ask for.
-    public var readOptions: ReadOptions { ReadOptions(resourcePaths: resourcePath) }
+    public var readOptions: ReadOptions { media.readOptions }
 
     /// Resolves a format name, or infers one from a path.
     public func format(named name: String?, path: String?, fallback: String?) throws -> Format {
@@ -210,3 +198,30 @@ public enum ParagraphPreset: String, ExpressibleByArgument, CaseIterable, Sendab
 
 extension ChangeMode: ExpressibleByArgument {}
 extension CommentPolicy: ExpressibleByArgument {}
+
+/// Picture flags shared by convert, export and compare: where pictures go, and where Markdown finds them.
+public struct MediaFlags: ParsableArguments, Sendable {
+    @Option(name: .customLong("extract-media"),
+            help: "Markdown/HTML output: write pictures into this folder (default: a folder beside the output, OUT.media).")
+    public var extractMedia: String?
+
+    @Flag(name: .customLong("embed-media"), help: "HTML output: pictures as data: URIs in the page (one self-contained file).")
+    public var embedMedia = false
+
+    @Option(name: .customLong("resource-path"),
+            help: "Markdown input: a folder pictures may also be loaded from besides the Markdown file's own (repeatable).")
+    public var resourcePath: [String] = []
+
+    public init() {}
+
+    /// `write` with these flags applied (an `--extract-media` folder linked from `output`).
+    public func applied(to write: WriteOptions, output: String?) -> WriteOptions {
+        var w = write
+        w.embedMedia = embedMedia
+        if let extractMedia { w.mediaOutput = .folder(extractMedia, for: output == "-" ? nil : output) }
+        return w
+    }
+
+    /// The read options these flags ask for.
+    public var readOptions: ReadOptions { ReadOptions(resourcePaths: resourcePath) }
+}
