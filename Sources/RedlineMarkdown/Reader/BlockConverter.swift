@@ -308,6 +308,14 @@ final class BlockConverter {
     /// Builds a paragraph from inline nodes; nil for a paragraph that only holds CriticMarkup delimiters
     /// (its break, if inside a change, moves to the previous paragraph in `out`).
     func paragraph(_ nodes: [MDNode], into out: inout [Block], inCell: Bool = false) throws -> Paragraph? {
+        try paragraph(nodes, more: nil, htmlLiterals: Self.htmlLiterals(nodes), into: &out, inCell: inCell)
+    }
+
+    /// Builds a paragraph whose inlines come in pieces (`ParagraphPieces`): `first`, then each batch `more`
+    /// gives until nil, the text nodes at each seam joined; `htmlLiterals` are the raw HTML inlines of the
+    /// whole paragraph in order (tags are matched across it).
+    func paragraph(_ first: [MDNode], more: (() throws -> [MDNode]?)?, htmlLiterals: [String],
+                   into out: inout [Block], inCell: Bool = false) throws -> Paragraph? {
         runs = []
         nestedRuns = []
         sawSpan = false
@@ -317,10 +325,20 @@ final class BlockConverter {
         styleChange = nil
         spanStack = []
         flat = FlatFormat()
-        matchedTags = matchHTMLTags(nodes)
+        matchedTags = Self.matchHTMLTags(htmlLiterals)
         htmlCounter = 0
         var ctx = TreeFormat()
-        try inlines(nodes, &ctx)
+        var pending = first
+        while let batch = try more?() {
+            var batch = batch
+            if let last = pending.last, last.kind == .text, let next = batch.first, next.kind == .text {
+                pending.removeLast()
+                batch[0].literal = last.literal + next.literal
+            }
+            try inlines(pending, &ctx)
+            pending = batch
+        }
+        try inlines(pending, &ctx)
         flushNested()
         // A line holding only delimiters leaves a break at the paragraph's edge: not part of the text.
         // When it closes a change that opened at the end of the line before (`text{++` newline `++}`, as
@@ -674,8 +692,8 @@ final class BlockConverter {
         return tagNames[name] != nil ? (name, closing) : nil
     }
 
-    /// Indices (in document order) of the HTML inline nodes that are matched formatting tags.
-    private func matchHTMLTags(_ nodes: [MDNode]) -> Set<Int> {
+    /// The HTML inline nodes' text, in document order (not inside images).
+    static func htmlLiterals(_ nodes: [MDNode]) -> [String] {
         var list: [String] = []
         func walk(_ ns: [MDNode]) {
             for n in ns {
@@ -684,6 +702,11 @@ final class BlockConverter {
             }
         }
         walk(nodes)
+        return list
+    }
+
+    /// Indices (in document order) of the HTML inline nodes that are matched formatting tags.
+    private static func matchHTMLTags(_ list: [String]) -> Set<Int> {
         guard !list.isEmpty else { return [] }
         var matched = Set<Int>()
         var open: [String: [Int]] = [:]

@@ -36,12 +36,14 @@ public struct MarkdownSource: ChunkSource {
     private let state: ReaderState
 
     init(bytes raw: [UInt8], options: ReadOptions, diagnostics: Diagnostics,
-         baseDirectory: String = FileManager.default.currentDirectoryPath) throws {
+         baseDirectory: String = FileManager.default.currentDirectoryPath,
+         pieceSizes: ParagraphPieces.Sizes = .standard) throws {
         let bytes = Self.boundingTableCells(Self.normalized(raw, diagnostics: diagnostics), diagnostics: diagnostics)
         let (metadata, bodyStart, _) = FrontMatter.read(bytes, diagnostics: diagnostics)
         header = DefaultStyles.header(from: metadata, diagnostics: diagnostics)
         let body = Array(bytes[bodyStart...])
         state = try ReaderState(body, options: options, diagnostics: diagnostics)
+        state.pieceSizes = pieceSizes
         if options.loadLinkedMedia {
             state.context.pictures = MarkdownPictures(baseDirectory: baseDirectory, options: options)
         }
@@ -109,6 +111,9 @@ public struct MarkdownSource: ChunkSource {
         return out
     }
 
+    /// How many times a long paragraph line was cut so far (`ParagraphPieces`; for tests).
+    var paragraphPiecesCut: Int { state.piecesCut }
+
     /// The next top-level block with the comments and notes it first references; nil at the end.
     public mutating func next() throws -> Chunk? {
         try state.next()
@@ -130,6 +135,12 @@ final class ReaderState {
     private var noteDepth = 0
     /// Bytes per cmark parse.
     static let groupSize = 48 * 1024
+    /// When a paragraph's last line is read in pieces (`ParagraphPieces`).
+    var pieceSizes = ParagraphPieces.Sizes.standard
+    /// Cuts made in long paragraph lines (for tests).
+    private(set) var piecesCut = 0
+    /// What follows a paragraph read in pieces in its group, parsed next.
+    private var pendingRange: (range: Range<Int>, line: Int)?
 
     init(_ body: [UInt8], options: ReadOptions, diagnostics: Diagnostics) throws {
         var scanner = CriticScanner(body, diagnostics: diagnostics)
@@ -170,6 +181,10 @@ final class ReaderState {
 
     /// Parses the next group of segments into chunks.
     private func parseGroup() throws {
+        if let rest = pendingRange {
+            pendingRange = nil
+            return try parse(rest.range, firstLine: rest.line)
+        }
         guard nextSegment < segmenter.segments.count else {
             converter.finishFlow()
             if !converter.comments.isEmpty || !converter.notes.isEmpty {
@@ -190,24 +205,77 @@ final class ReaderState {
             end = segmenter.segments[nextSegment].upperBound
             nextSegment += 1
         }
-        let range = segmenter.segments[first].lowerBound..<end
+        try parse(segmenter.segments[first].lowerBound..<end, firstLine: segmenter.segmentLines[first])
+    }
+
+    /// Parses a range of whole top-level blocks into chunks; a huge last line of a paragraph is parsed in
+    /// pieces (`ParagraphPieces`), and what follows its paragraph is left in `pendingRange`.
+    private func parse(_ range: Range<Int>, firstLine: Int) throws {
+        if let line = ParagraphPieces.hugeLine(in: text, range, sizes: pieceSizes), try parseInPieces(range, line: line, firstLine: firstLine) {
+            return
+        }
         let (parsed, prependedLines) = groupText(range)
         converter.setParsedText(parsed)
-        converter.firstLineNumber = segmenter.segmentLines[first] - prependedLines
-        let root = try Cmark.parse(parsed, maxDepth: min(options.limits.maxNesting, Limits.maxMarkdownNesting))
+        converter.firstLineNumber = firstLine - prependedLines
+        let root = try Cmark.parse(parsed, maxDepth: maxDepth)
         for node in root.children where node.kind != .footnoteDefinition {
             var blocks: [Block] = []
             try converter.convert(node, into: &blocks)
-            if blocks.isEmpty {
-                // A paragraph of delimiters only: its break may belong to the previous block.
-                continue
-            }
-            for b in blocks {
-                ready.append(Chunk(b, comments: converter.comments, notes: converter.notes))
-                converter.comments = []
-                converter.notes = []
-            }
+            append(blocks)
         }
+    }
+
+    private var maxDepth: Int { min(options.limits.maxNesting, Limits.maxMarkdownNesting) }
+
+    private func append(_ blocks: [Block]) {
+        // None for a paragraph of delimiters only (its break may belong to the previous block).
+        for b in blocks {
+            ready.append(Chunk(b, comments: converter.comments, notes: converter.notes))
+            converter.comments = []
+            converter.notes = []
+        }
+    }
+
+    /// The blocks of `range` up to `line`'s paragraph, parsed whole, then that paragraph with its last line
+    /// `line` parsed in pieces; false (nothing done) when no cut in `line` is safe.
+    private func parseInPieces(_ range: Range<Int>, line: Range<Int>, firstLine: Int) throws -> Bool {
+        var pieces = ParagraphPieces(text: text, line: line, from: line.lowerBound, sizes: pieceSizes) { [unowned self] r in
+            let (parsed, prepended) = self.groupText(r)
+            return (try Cmark.parse(parsed, maxDepth: self.maxDepth), prepended > 0)
+        }
+        guard let root = try pieces.first(of: range) else { return false }
+        let (parsed, prependedLines) = groupText(range.lowerBound..<pieces.position)
+        converter.setParsedText(parsed)
+        converter.firstLineNumber = firstLine - prependedLines
+        var blocks = root.children
+        let paragraph = blocks.removeLast()
+        for node in blocks where node.kind != .footnoteDefinition {
+            var out: [Block] = []
+            try converter.convert(node, into: &out)
+            append(out)
+        }
+        // Raw HTML tags are matched across the paragraph: their text first, in a pass of its own, when the
+        // line has any.
+        var html = BlockConverter.htmlLiterals(paragraph.children)
+        if text[line].contains(UInt8(ascii: "<")) {
+            var scout = pieces
+            while let nodes = try scout.next() { html += BlockConverter.htmlLiterals(nodes) }
+        }
+        var out: [Block] = []
+        let more = { () throws -> [MDNode]? in
+            let next = try pieces.next()
+            if next != nil { self.piecesCut += 1 }
+            return next
+        }
+        if let p = try converter.paragraph(paragraph.children, more: more, htmlLiterals: html, into: &out) {
+            out.append(.paragraph(p))
+        }
+        append(out)
+        if line.upperBound + 1 < range.upperBound {
+            let lineNumber = firstLine + text[range.lowerBound..<line.lowerBound].reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+            pendingRange = (line.upperBound + 1..<range.upperBound, lineNumber + 1)
+        }
+        return true
     }
 
     /// Comments or notes collected with no block to carry them go with the last chunk.
