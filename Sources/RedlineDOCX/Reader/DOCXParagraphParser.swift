@@ -42,7 +42,7 @@ extension StoryParser {
         let base = resolvedStyle(styleID)
         let resolved = base.props.merged(with: markup.props)
         let inlines = RunNesting.paragraphInlines(from: runs)
-        runs.removeAll(keepingCapacity: true)
+        ReusableBuffer.empty(&runs)
         runBuffer = runs
         var paragraph = Paragraph(inlines, style: paragraphStyle(resolved, styleID: styleID), markChange: markup.markChange)
         if let (change, old) = markup.propsChange {

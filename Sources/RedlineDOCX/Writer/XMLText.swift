@@ -74,9 +74,9 @@ struct XMLText {
         (quotes ? MarkupEscaper.xmlAttribute : .xmlText).escape(s, into: &bytes)
     }
 
-    /// Removes the bytes (keeping the capacity).
+    /// Removes the bytes (keeping the capacity, unless a huge block grew it: `ReusableBuffer`).
     mutating func removeAll() {
-        bytes.removeAll(keepingCapacity: true)
+        if bytes.capacity > 64 * ReusableBuffer.keptCapacity { bytes = [] } else { bytes.removeAll(keepingCapacity: true) }
     }
 }
 

@@ -756,7 +756,21 @@ func canonicalInlines(_ runs: consuming [Run]) -> [Inline] {
             }
         }
     }
-    return pairSubstitutions(InlineBuilder.inlines(from: merged))
+    // Pairing looks for deletions: without any, it would only copy every container of the paragraph.
+    let hasDeletion = merged.indices.contains { i in
+        if case .deletion? = merged[i].change { return true }
+        if case .atom(let a) = merged[i].content, containsDeletion(a) { return true }
+        return false
+    }
+    let inlines = InlineBuilder.inlines(from: merged)
+    return hasDeletion ? pairSubstitutions(inlines) : inlines
+}
+
+private func containsDeletion(_ inline: Inline) -> Bool {
+    switch inline {
+    case .deletion, .substitution: return true
+    default: return inline.children.contains(where: containsDeletion)
+    }
 }
 
 /// Pairs a deletion directly followed by an insertion with the same attribution into a substitution.

@@ -32,19 +32,21 @@ enum ReadableInlines {
         func flush(next: Bool = true) {
             guard !plain.isEmpty else { return }
             var runs = plain.runs
+            plain = []  // freed before the copies below (a paragraph can be a million runs)
             if dropStyles { for i in runs.indices { runs[i].format.style = CharacterStyle() } }
             // Formatting changes too: two of one attribution that Word recorded apart are one span.
             for i in runs.indices where runs[i].formatChange?.change.id != nil { runs[i].formatChange?.change.id = nil }
             // Next to a change (or inside one) the text beyond is another version's: spaces there stay put,
             // so accepting or rejecting gives the same formatting as the document without the change.
             if moveSpaces {
-                runs = spacesOutsideEmphasis(runs, before: out.isEmpty && atStart ? [] : .all, after: next ? .all : (atEnd ? [] : .all))
+                spacesOutsideEmphasis(&runs, before: out.isEmpty && atStart ? [] : .all, after: next ? .all : (atEnd ? [] : .all))
                 // A space moved out of bold, say, under a formatting change from plain now has its old
                 // formatting: no change there (as the DOCX reader reads a change to the same formatting).
                 for i in runs.indices where runs[i].formatChange.map({ $0.old == runs[i].format }) == true { runs[i].formatChange = nil }
             }
-            out += InlineBuilder.inlines(from: runs)
-            plain = []
+            let built = InlineBuilder.inlines(from: runs)
+            runs = []
+            if out.isEmpty { out = built } else { out += built }
         }
         func add(_ change: Inline) {
             flush()
@@ -160,11 +162,14 @@ enum ReadableInlines {
     /// Splits the spaces at the start (end) of a text run off it, without the marks that begin (end) there.
     /// Marks are compared with the runs as already moved (left to right for the starts, right to left for
     /// the ends), so a space that a moved space leaves at the edge moves too (`**` + space + `<sub> </sub>x**`
-    /// moves both spaces at once, as a second write would): one pass each way, linear.
-    private static func spacesOutsideEmphasis(_ runs: [Run], before: Marks, after: Marks) -> [Run] {
+    /// moves both spaces at once, as a second write would): one pass each way, linear. At most two arrays
+    /// of runs are alive at once (the input is freed after the first pass, the second is built backwards and
+    /// reversed in place).
+    private static func spacesOutsideEmphasis(_ runs: inout [Run], before: Marks, after: Marks) {
         var left: [Run] = []
         left.reserveCapacity(runs.count)
-        for run in runs {
+        for i in runs.indices {
+            let run = runs[i]
             let previous = left.last.map { Marks($0.format) } ?? before
             guard case .text(let s) = run.content, !run.format.code else { left.append(run); continue }
             let opening = Marks(run.format).subtracting(previous)
@@ -180,9 +185,11 @@ enum ReadableInlines {
                 left.append(mid)
             }
         }
+        runs = []
         var right: [Run] = []
         right.reserveCapacity(left.count)
-        for run in left.reversed() {
+        for i in left.indices.reversed() {
+            let run = left[i]
             let next = right.last.map { Marks($0.format) } ?? after
             guard case .text(let s) = run.content, !run.format.code else { right.append(run); continue }
             let closing = Marks(run.format).subtracting(next)
@@ -198,6 +205,8 @@ enum ReadableInlines {
                 right.append(mid)
             }
         }
-        return right.reversed()
+        left = []
+        right.reverse()
+        runs = right
     }
 }

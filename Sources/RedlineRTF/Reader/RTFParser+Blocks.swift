@@ -19,11 +19,12 @@ extension RTFParser {
             // join the next paragraph, as the DOCX reader reads `w:ins` with `w:del` on a mark.
             return
         }
-        // Take the runs, and give their buffer back emptied: the next paragraph fills it without growing it.
+        // Take the runs, and give their buffer back emptied: the next paragraph fills it without growing it
+        // (unless it is huge: `ReusableBuffer`).
         var runs: [Run] = []
         swap(&runs, &stories[s].runs)
         defer {
-            runs.removeAll(keepingCapacity: true)
+            ReusableBuffer.empty(&runs)
             swap(&runs, &stories[s].runs)
         }
         let sawListText = stories[s].sawListText
