@@ -30,6 +30,8 @@ struct DOCXSink: ChunkSink {
     private let composer: DOCXComposer
     private var header = DocumentHeader()
     private var buffer = XMLText()
+    /// Writes the body buffer out in the middle of a huge block (`XMLText.spill`).
+    private var spill: BodySpill?
     private var media: [ZipSpool] = []
 
     init(output: any ByteOutput, options: WriteOptions, diagnostics: Diagnostics) throws {
@@ -41,6 +43,9 @@ struct DOCXSink: ChunkSink {
         // Level 3: about twice as fast as zlib's default on WordprocessingML, files about 10% larger.
         zip = try ZipWriter(compressionLevel: 3)
         body = try zip.spool("word/document.xml")
+        let spill = BodySpill(body)
+        self.spill = spill
+        buffer.spill = { spill.write(&$0) }
     }
 
     mutating func begin(_ header: DocumentHeader) throws {
@@ -88,6 +93,7 @@ struct DOCXSink: ChunkSink {
     }
 
     private mutating func flush() throws {
+        if let e = spill?.error { throw e }
         try buffer.bytes.withUnsafeBytes { try body.write($0) }
         buffer.removeAll()
     }
@@ -261,5 +267,20 @@ enum ReferenceDocument {
         } catch let e as RedlineError {
             throw RedlineError(e.kind == .io ? .io : .usage, "reference document \(path): \(e.message)")
         }
+    }
+}
+
+/// The body part's spool as the body buffer's spill target: an error is kept and thrown at the next flush.
+final class BodySpill {
+    private let spool: ZipSpool
+    private(set) var error: (any Error)?
+
+    init(_ spool: ZipSpool) { self.spool = spool }
+
+    func write(_ bytes: inout [UInt8]) {
+        if error == nil {
+            do { try bytes.withUnsafeBytes { try spool.write($0) } } catch { self.error = error }
+        }
+        bytes.removeAll(keepingCapacity: true)
     }
 }

@@ -4,6 +4,11 @@ import RedlineCore
 /// fast (no DOM), and the output is exactly what was appended, so it is deterministic.
 struct XMLText {
     private(set) var bytes: [UInt8] = []
+    /// Set on the document body's buffer only: once an element closes with `spillSize` bytes or more
+    /// gathered, they are handed to it (and removed), so one huge paragraph is written out as it goes
+    /// instead of held whole (PERFORMANCE.md, "Small runs"). The body is only ever appended to.
+    var spill: ((inout [UInt8]) -> Void)?
+    static let spillSize = 1 << 20
 
     init() {}
 
@@ -33,6 +38,7 @@ struct XMLText {
         raw("</")
         raw(tag)
         bytes.append(UInt8(ascii: ">"))
+        if bytes.count >= Self.spillSize, let spill { spill(&bytes) }
     }
 
     /// `<tag a="v"/>`
