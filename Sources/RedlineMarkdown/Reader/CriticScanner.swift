@@ -272,9 +272,27 @@ struct CriticScanner {
     @discardableResult
     private mutating func trimSpaces(ifLineEndsAt next: Int) -> [UInt8] {
         guard restOfLineIsBlank(from: next) else { return [] }
+        // A mark first on its line's text, after block syntax only (indent, `>`, a list marker, an ATX
+        // heading's `#`s), as an empty paragraph's or heading's `{++` is: those spaces are no text (and
+        // `## ` needs its space).
+        var k = output.count
+        while k > 0, Self.isLineStartSyntax(output[k - 1]) { k -= 1 }
+        if k == 0 || output[k - 1] == UInt8(ascii: "\n") { return [] }
         var removed: [UInt8] = []
         while let last = output.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") { removed.append(output.removeLast()) }
         return removed
+    }
+
+    /// Characters of the block syntax that can start a line before its text (indents, quote and list
+    /// markers, ATX heading markers).
+    private static func isLineStartSyntax(_ c: UInt8) -> Bool {
+        switch c {
+        case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: ">"), UInt8(ascii: "#"), UInt8(ascii: "-"), UInt8(ascii: "*"),
+             UInt8(ascii: "+"), UInt8(ascii: "."), UInt8(ascii: ")"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return true
+        default:
+            return false
+        }
     }
 
     /// After a change's closer: the spaces its opener took from a line end, unless this line ends too.
