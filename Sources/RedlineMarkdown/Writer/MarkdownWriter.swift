@@ -45,7 +45,8 @@ public struct MarkdownSink: ChunkSink {
     /// The delimiter of the ordered list written last, when nothing was written after it.
     private var previousOrderedDelimiter: Character?
     private var heldNotes: [Note] = []
-    /// The chunk written once the next one arrives (how a paragraph is written depends on the block after it).
+    /// A paragraph with a changed break, written once the next chunk arrives (before an empty paragraph it
+    /// leaves its change open over its break).
     private var held: Chunk?
 
     init(output: any ByteOutput, options: WriteOptions, diagnostics: Diagnostics) {
@@ -64,10 +65,13 @@ public struct MarkdownSink: ChunkSink {
     /// Writes one block and the notes it references.
     public mutating func write(_ chunk: Chunk) throws {
         if let h = held {
+            held = nil
             renderer.nextBlock = chunk.block
             try emit(h)
+            renderer.nextBlock = nil
         }
-        held = chunk
+        // Only a paragraph with a changed break depends on the block after it.
+        if chunk.block.paragraph?.markChange != nil { held = chunk } else { try emit(chunk) }
     }
 
     /// Writes what is still waiting (a break change's closer, notes) and reports the losses.
