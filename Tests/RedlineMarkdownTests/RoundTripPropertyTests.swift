@@ -103,6 +103,20 @@ final class RoundTripPropertyTests: XCTestCase {
         XCTAssertEqual(try MarkdownWriter.string(Document(blocks: [.list(tight)]), diagnostics: d), "- a\n\n  -\n  - b\n")
         XCTAssertEqual(d.count(of: .lossyListSpacing), 1)
         XCTAssertEqual(try MarkdownReader.document("- a\n\n  -\n  - b\n"), Document(blocks: [.list(underText)]))
+        // With --keep-formatting: an empty styled paragraph is a div around nothing; in a list item with a
+        // changed break, its opener is first on its line (spaces after block syntax are no text there).
+        var keep = WriteOptions()
+        keep.preserveFormatting = true
+        let centered = ParagraphStyle(alignment: .center)
+        for (blocks, expected) in [
+            ([.paragraph(Paragraph([], style: centered))], "::: {align=center}\n:::\n"),
+            ([.list(List(kind: .bullet, tight: false, items: [[.paragraph(Paragraph([], style: centered, markChange: .inserted(bob))), para("next")]]))],
+             "- ::: {align=center}\n  {++\n  :::\n\n  ++}{>>@Bob<<}next\n"),
+        ] as [([Block], String)] {
+            let md = try MarkdownWriter.string(Document(blocks: blocks), options: keep)
+            XCTAssertEqual(md, expected)
+            XCTAssertEqual(try MarkdownReader.document(md), Document(blocks: blocks), md)
+        }
         for (blocks, expected) in cases {
             let doc = Document(blocks: blocks)
             let md = try MarkdownWriter.string(doc)
