@@ -103,6 +103,14 @@ final class RoundTripPropertyTests: XCTestCase {
         XCTAssertEqual(try MarkdownWriter.string(Document(blocks: [.list(tight)]), diagnostics: d), "- a\n\n  -\n  - b\n")
         XCTAssertEqual(d.count(of: .lossyListSpacing), 1)
         XCTAssertEqual(try MarkdownReader.document("- a\n\n  -\n  - b\n"), Document(blocks: [.list(underText)]))
+        // In a comment body a change cannot stay open over a break to hold an empty paragraph after a paragraph
+        // that is that change as a whole: the empty paragraph is left out, with lossy.empty-paragraph.
+        let whole = Paragraph([.insertion(bob, [.text("x")])], markChange: .inserted(bob))
+        let comment = Comment(id: "1", author: "Ann", body: [.paragraph(whole), para(""), para("y")])
+        let cd = Diagnostics()
+        let commented = try MarkdownWriter.string(Document(blocks: [.paragraph(Paragraph([.text("t"), .commentPoint("1")]))], comments: [comment]), diagnostics: cd)
+        XCTAssertEqual(cd.count(of: .lossyEmptyParagraph), 1, commented)
+        XCTAssertNil(Self.emptySpanHoldingNothing(commented), commented)
         // With --keep-formatting: an empty styled paragraph is a div around nothing; in a list item with a
         // changed break, its opener is first on its line (spaces after block syntax are no text there).
         var keep = WriteOptions()

@@ -354,7 +354,7 @@ final class MarkdownRenderer {
         // div. After a paragraph that is one change as a whole, which closes its change (in a comment
         // body, or with no CriticMarkup), it is left out: the same text when accepted or rejected.
         if level == nil && body.isEmpty && markChange == nil && p.styleChange == nil && (p.style.isEmpty || !options.preserveFormatting) {
-            if options.criticMarkup && !inCommentBody {
+            if options.criticMarkup {
                 loss(.lossyEmptyParagraph, "an empty paragraph after a paragraph wholly inserted or deleted was left out")
             }
             if !p.style.isEmpty { paragraphStyleLost(p.style, level: nil) }
