@@ -160,7 +160,8 @@ final class ReaderState {
     var text: [UInt8] { context.scanner.output }
 
     func next() throws -> Chunk? {
-        while ready.count < 2 && !done {
+        // (An empty paragraph still waiting to know what follows it does not count.)
+        while ready.count - (tentativeEmpty ? 1 : 0) < 2 && !done {
             try parseGroup()
         }
         if ready.isEmpty { return nil }
@@ -186,6 +187,7 @@ final class ReaderState {
             return try parse(rest.range, firstLine: rest.line)
         }
         guard nextSegment < segmenter.segments.count else {
+            dropTentativeEmpty()
             converter.finishFlow()
             if !converter.comments.isEmpty || !converter.notes.isEmpty {
                 attachPending()
@@ -220,6 +222,7 @@ final class ReaderState {
         let root = try Cmark.parse(parsed, maxDepth: maxDepth)
         for node in root.children where node.kind != .footnoteDefinition {
             var blocks: [Block] = []
+            converter.closerOnlyParagraph = false
             try converter.convert(node, into: &blocks)
             append(blocks)
         }
@@ -229,11 +232,15 @@ final class ReaderState {
 
     private func append(_ blocks: [Block]) {
         // None for a paragraph of delimiters only (its break may belong to the previous block).
+        guard !blocks.isEmpty else { return }
+        if tentativeEmpty, !BlockConverter.joins(blocks[0]) { dropTentativeEmpty() }
+        tentativeEmpty = false
         for b in blocks {
             ready.append(Chunk(b, comments: converter.comments, notes: converter.notes))
             converter.comments = []
             converter.notes = []
         }
+        tentativeEmpty = converter.closerOnlyParagraph
     }
 
     /// The blocks of `range` up to `line`'s paragraph, parsed whole, then that paragraph with its last line
@@ -251,6 +258,7 @@ final class ReaderState {
         let paragraph = blocks.removeLast()
         for node in blocks where node.kind != .footnoteDefinition {
             var out: [Block] = []
+            converter.closerOnlyParagraph = false
             try converter.convert(node, into: &out)
             append(out)
         }
@@ -267,15 +275,26 @@ final class ReaderState {
             if next != nil { self.piecesCut += 1 }
             return next
         }
-        if let p = try converter.paragraph(paragraph.children, more: more, htmlLiterals: html, into: &out) {
-            out.append(.paragraph(p))
-        }
+        converter.closerOnlyParagraph = false
+        try converter.convertParagraph(paragraph.children, more: more, htmlLiterals: html, into: &out)
         append(out)
         if line.upperBound + 1 < range.upperBound {
             let lineNumber = firstLine + text[range.lowerBound..<line.lowerBound].reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
             pendingRange = (line.upperBound + 1..<range.upperBound, lineNumber + 1)
         }
         return true
+    }
+
+    /// The last chunk is an empty paragraph of nothing but a closer, kept only if a paragraph or heading
+    /// follows (`BlockConverter.closerOnlyParagraph`).
+    private var tentativeEmpty = false
+
+    /// Drops the waiting empty paragraph (no paragraph followed it); what it carried goes with the next chunk.
+    private func dropTentativeEmpty() {
+        guard tentativeEmpty, let last = ready.popLast() else { return }
+        tentativeEmpty = false
+        converter.comments = last.comments + converter.comments
+        converter.notes = last.notes + converter.notes
     }
 
     /// Comments or notes collected with no block to carry them go with the last chunk.
