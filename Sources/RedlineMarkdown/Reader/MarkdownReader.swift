@@ -123,6 +123,8 @@ final class ReaderState {
     let options: ReadOptions
     private var nextSegment = 0
     private var ready: [Chunk] = []
+    /// The comments and notes the converter has read, until the block that references them (`ChunkAttacher`).
+    private var attacher = ChunkAttacher()
     private var done = false
     private var footnoteRanges: [String: (range: Range<Int>, line: Int)] = [:]
     private var usedNotes = Set<String>()
@@ -154,29 +156,35 @@ final class ReaderState {
         }
         if ready.isEmpty { return nil }
         if ready.count == 1 && done {
-            // The last chunk carries notes nobody referenced.
+            // The last chunk carries the notes nobody referenced and whatever else is left.
             var last = ready.removeFirst()
             for f in segmenter.footnotes where !usedNotes.contains(f.label) {
-                if let n = try note(f.label) { last.notes.append(n) }
+                if let n = try note(f.label) { attacher.add(n) }
             }
-            last.comments += converter.comments
-            last.notes += converter.notes
-            converter.comments = []
-            converter.notes = []
+            takeConverted()
+            let left = attacher.takeUnreferenced()
+            last.comments += left.comments
+            last.notes += left.notes
             return last
         }
         return ready.removeFirst()
+    }
+
+    /// Moves the comments and notes the converter has read into the attacher.
+    private func takeConverted() {
+        for c in converter.comments { attacher.add(c) }
+        for n in converter.notes { attacher.add(n) }
+        converter.comments = []
+        converter.notes = []
     }
 
     /// Parses the next group of segments into chunks.
     private func parseGroup() throws {
         guard nextSegment < segmenter.segments.count else {
             converter.finishFlow()
-            if !converter.comments.isEmpty || !converter.notes.isEmpty {
-                attachPending()
-            }
+            takeConverted()
             done = true
-            if ready.isEmpty, !segmenter.footnotes.isEmpty {
+            if ready.isEmpty, !attacher.isEmpty || !segmenter.footnotes.isEmpty {
                 ready.append(Chunk(.paragraph(Paragraph([]))))
             }
             return
@@ -202,21 +210,9 @@ final class ReaderState {
                 // A paragraph of delimiters only: its break may belong to the previous block.
                 continue
             }
-            for b in blocks {
-                ready.append(Chunk(b, comments: converter.comments, notes: converter.notes))
-                converter.comments = []
-                converter.notes = []
-            }
+            takeConverted()
+            for b in blocks { ready.append(attacher.chunk(for: b)) }
         }
-    }
-
-    /// Comments or notes collected with no block to carry them go with the last chunk.
-    private func attachPending() {
-        if ready.isEmpty { ready.append(Chunk(.paragraph(Paragraph([])))) }
-        ready[ready.count - 1].comments += converter.comments
-        ready[ready.count - 1].notes += converter.notes
-        converter.comments = []
-        converter.notes = []
     }
 
     /// The text cmark parses for a group: the link definitions it uses first, then the group, then
