@@ -151,7 +151,8 @@ final class ReaderState {
     var text: [UInt8] { context.scanner.output }
 
     func next() throws -> Chunk? {
-        while ready.count < 2 && !done {
+        // (An empty paragraph still waiting to know what follows it does not count.)
+        while ready.count - (tentativeEmpty ? 1 : 0) < 2 && !done {
             try parseGroup()
         }
         if ready.isEmpty { return nil }
@@ -181,6 +182,7 @@ final class ReaderState {
     /// Parses the next group of segments into chunks.
     private func parseGroup() throws {
         guard nextSegment < segmenter.segments.count else {
+            dropTentativeEmpty()
             converter.finishFlow()
             takeConverted()
             done = true
@@ -205,14 +207,31 @@ final class ReaderState {
         let root = try Cmark.parse(parsed, maxDepth: min(options.limits.maxNesting, Limits.maxMarkdownNesting))
         for node in root.children where node.kind != .footnoteDefinition {
             var blocks: [Block] = []
+            converter.closerOnlyParagraph = false
             try converter.convert(node, into: &blocks)
             if blocks.isEmpty {
                 // A paragraph of delimiters only: its break may belong to the previous block.
                 continue
             }
+            if tentativeEmpty, !BlockConverter.joins(blocks[0]) { dropTentativeEmpty() }
+            tentativeEmpty = false
             takeConverted()
             for b in blocks { ready.append(attacher.chunk(for: b)) }
+            tentativeEmpty = converter.closerOnlyParagraph
         }
+    }
+
+    /// The last chunk is an empty paragraph of nothing but a closer, kept only if a paragraph or heading
+    /// follows (`BlockConverter.closerOnlyParagraph`).
+    private var tentativeEmpty = false
+
+    /// Drops the waiting empty paragraph (no paragraph followed it). It anchors nothing, so it carries nothing
+    /// (`ChunkAttacher`); anything it did carry goes back to the attacher.
+    private func dropTentativeEmpty() {
+        guard tentativeEmpty, let last = ready.popLast() else { return }
+        tentativeEmpty = false
+        for c in last.comments { attacher.add(c) }
+        for n in last.notes { attacher.add(n) }
     }
 
     /// The text cmark parses for a group: the link definitions it uses first, then the group, then
