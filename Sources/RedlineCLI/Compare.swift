@@ -178,6 +178,7 @@ extension RedlineCommand {
                                        existing: batch.existing, jobs: batch.selection.threads,
                                        toolVersion: RedlineVersion.string, shard: try batch.shard.map(Shard.init(parsing:)))
             options.compare = CompareBatchOptions(options: compareOptions, dateGiven: dateGiven)
+            options.timeout = batch.timeLimit
             let summary = try batch.run(found, options: options, quiet: quiet, warningsJSON: warningsJSON)
             if stats {
                 let sums = summary.stats ?? [:]

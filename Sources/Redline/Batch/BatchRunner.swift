@@ -74,7 +74,7 @@ public enum Batch {
                 } else if let r = settled(jobs[i], options: options, fingerprint: fingerprint, journal: journal) {
                     record = r
                 } else {
-                    let converted = process?.convert(jobs[i])
+                    let converted = process?.convert(jobs[i], timeLimit: options.timeout)
                         ?? convert(jobs[i], options: options, fingerprint: fingerprint)
                     record = converted.record
                     if let r = converted.upToDate { journal.append(r) }
