@@ -21,11 +21,13 @@ final class WorkerProcess {
 
     deinit { stop() }
 
-    /// Converts `job` in the worker (starting one if none is running). A worker still converting after
-    /// `timeLimit`'s seconds for the job's input size is killed (SIGKILL) and the job fails with kind `timeout`.
+    /// Converts `job` in the worker (starting one if none is running); in a compare batch, compares it
+    /// with its OLD version. A worker still at it after `timeLimit`'s seconds for the job's input size is
+    /// killed (SIGKILL) and the job fails with kind `timeout`.
     func convert(_ job: BatchJob, timeLimit: DocumentTimeLimit = .none) -> (record: BatchRecord, upToDate: UpToDateRecord?) {
         var record = BatchRecord(input: job.input.path, format: job.format?.name, status: .failed,
                                  outputs: job.outputs.map { BatchRecord.Output(path: $0.path, variant: $0.variant.name) })
+        if case .old(let old)? = job.input.pair { record.old = old }
         do {
             if channel == nil { try start() }
             let message = BatchWorkerJob(job, variants: setup.variants)
@@ -48,7 +50,7 @@ final class WorkerProcess {
                 stop()
                 StagedFile.removeStaleTemporaries(for: job.outputs.map(\.path))
                 let s = DocumentTimeLimit.format(limit ?? 0)
-                record.error = BatchRecord.Failure(kind: .timeout, message: "timed out: still converting \(job.input.path) after \(s) s, "
+                record.error = BatchRecord.Failure(kind: .timeout, message: "timed out: still \(setup.compare == nil ? "converting" : "comparing") \(job.input.path) after \(s) s, "
                                                    + "so its worker was killed (\(timeLimit.origin))")
                 return (record, nil)
             case .closed:
@@ -57,7 +59,7 @@ final class WorkerProcess {
             let death = stop()
             // Whatever the worker had staged for this input is garbage now.
             StagedFile.removeStaleTemporaries(for: job.outputs.map(\.path))
-            record.error = BatchRecord.Failure(kind: .crashed, message: "crashed: \(death.how) while converting \(job.input.path)"
+            record.error = BatchRecord.Failure(kind: .crashed, message: "crashed: \(death.how) while \(setup.compare == nil ? "converting" : "comparing") \(job.input.path)"
                                                + (death.said.map { " (\($0))" } ?? ""))
         } catch {
             stop()
