@@ -141,6 +141,14 @@ struct RowDefinition {
     var header = false
     /// Merge flags collected for the next `\cellx`.
     var pending = CellDefinition(right: 0)
+
+    /// `\cellxN`: the pending definition ends at `right`.
+    mutating func appendCell(right: Int) {
+        var c = pending
+        c.right = right
+        cells.append(c)
+        pending = CellDefinition(right: 0)
+    }
 }
 
 /// A table being read: finished rows, the cells of the current row, and the blocks of the current cell.
@@ -185,8 +193,10 @@ struct OpenTable {
                     let d = r.definition.cells[i]
                     def = d
                     if !grid.isEmpty {
-                        span = max(1, grid.filter { $0 > previousRight && $0 <= d.right }.count)
-                        if let start = grid.firstIndex(where: { $0 > previousRight }) { column = start }
+                        // The grid is sorted: two binary searches (a scan per cell was quadratic in a wide row).
+                        let start = Self.firstIndex(in: grid, above: previousRight)
+                        span = max(1, Self.firstIndex(in: grid, above: d.right) - start)
+                        if start < grid.count { column = start }
                     }
                     previousRight = d.right
                 }
@@ -220,6 +230,16 @@ struct OpenTable {
                           headerRowCount: headers, rows: outRows)
         inferColumnAlignments(&table)
         return table
+    }
+
+    /// The index of the first element of the sorted `grid` greater than `value` (`grid.count` if none).
+    static func firstIndex(in grid: [Int], above value: Int) -> Int {
+        var low = 0, high = grid.count
+        while low < high {
+            let mid = (low + high) / 2
+            if grid[mid] > value { high = mid } else { low = mid + 1 }
+        }
+        return low
     }
 
     /// Moves a paragraph alignment shared by every paragraph of a column onto the column.
