@@ -75,7 +75,8 @@ enum Temporaries {
         free(p)
     }
 
-    /// On SIGINT, SIGTERM and SIGHUP: removes the open temporaries, then dies of the signal as before.
+    /// On SIGINT, SIGTERM and SIGHUP: removes the open temporaries and the scratch directory
+    /// (`ScratchDirectory`), then dies of the signal as before.
     static func installHandlers() {
         lock.lock(); defer { lock.unlock() }
         guard !installed else { return }
@@ -85,12 +86,14 @@ enum Temporaries {
             #if os(Linux)
             action.__sigaction_handler.sa_handler = { sig in
                 Temporaries.removeAllForSignal()
+                ScratchDirectory.removeForSignal()
                 signal(sig, SIG_DFL)
                 raise(sig)
             }
             #else
             action.__sigaction_u.__sa_handler = { sig in
                 Temporaries.removeAllForSignal()
+                ScratchDirectory.removeForSignal()
                 signal(sig, SIG_DFL)
                 raise(sig)
             }

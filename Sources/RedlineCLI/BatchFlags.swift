@@ -28,9 +28,25 @@ public struct BatchFlags: ParsableArguments {
                                valueName: "processes|threads"))
     public var isolation: IsolationMode = .processes
 
+    @Option(help: ArgumentHelp("Seconds a worker process may spend on one document before it is killed and the document fails (kind 'timeout'); 0 for no limit. Default: the larger of 600 s and 10 s per MiB of input.",
+                               valueName: "seconds"))
+    public var timeout: Double?
+
     public init() {}
 
+    /// The time limit per document (`--timeout`, else sized by the input).
+    var timeLimit: DocumentTimeLimit {
+        guard let timeout else { return .sized }
+        return timeout == 0 ? .none : .seconds(timeout)
+    }
+
     public func validate() throws {
+        if let timeout {
+            guard timeout.isFinite, timeout >= 0 else { throw ValidationError("--timeout takes seconds, 0 or more (0: no limit)") }
+            if isolation == .threads && timeout > 0 {
+                throw ValidationError("--timeout needs worker processes (--isolation processes): a thread cannot be stopped")
+            }
+        }
         if overwrite && skipExisting { throw ValidationError("--overwrite and --skip-existing exclude each other") }
         if let shard { _ = try Shard(parsing: shard) }
     }
@@ -62,9 +78,10 @@ public struct BatchFlags: ParsableArguments {
             throw RedlineError.usage("no input found in \(inputs.joined(separator: ", "))" + (same ? " (the output directory is never read as input: write elsewhere)" : ""))
         }
         if let shard { found = found.filter { shard.contains($0.relativePath) } }
-        let options = BatchOptions(from: from, to: to, variants: variants, read: read, write: write, outputDirectory: output,
+        var options = BatchOptions(from: from, to: to, variants: variants, read: read, write: write, outputDirectory: output,
                                    existing: existing, jobs: selection.threads,
                                    toolVersion: RedlineVersion.string, shard: shard, isolation: try isolation.batchIsolation())
+        options.timeout = timeLimit
         let summary = try run(found, options: options, quiet: quiet, warningsJSON: warningsJSON)
         if summary.failed > 0 { throw ExitCode(1) }
     }

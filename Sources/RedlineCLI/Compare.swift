@@ -180,6 +180,7 @@ extension RedlineCommand {
                                        toolVersion: RedlineVersion.string, shard: try batch.shard.map(Shard.init(parsing:)),
                                        isolation: try batch.isolation.batchIsolation())
             options.compare = CompareBatchOptions(options: compareOptions, dateGiven: dateGiven)
+            options.timeout = batch.timeLimit
             let summary = try batch.run(found, options: options, quiet: quiet, warningsJSON: warningsJSON)
             if stats {
                 let sums = summary.stats ?? [:]

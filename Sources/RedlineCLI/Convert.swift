@@ -21,7 +21,9 @@ extension RedlineCommand {
             relative paths are kept as written. Inputs convert independently in
             --jobs worker processes; a failed input never stops the others, and
             an input that crashes Redline is reported failed ("crashed: signal
-            N while converting X") while the rest convert.
+            N while converting X") while the rest convert; one still converting
+            after --timeout seconds (default: the larger of 600 s and 10 s per
+            MiB of input) is killed and reported failed ("timed out: ...").
               redline convert manuscripts/ -o out/ --report report.jsonl
               redline convert --manifest list.txt -o out/ --to docx --skip-existing
               redline convert archive/ -o out/ --include '*.docx' --shard 2/8
@@ -56,6 +58,9 @@ extension RedlineCommand {
             if isBatch { try runBatch(); return }
             if batch.report != nil || batch.shard != nil {
                 throw RedlineError.usage("--report and --shard are for batches: name an output directory (-o DIR/)")
+            }
+            if batch.timeout != nil {
+                throw RedlineError.usage("--timeout is for batches, whose documents convert in worker processes; a single conversion runs in this process: stop it with timeout(1), whose SIGTERM removes its temporaries")
             }
             let input = inputs[0]
             let from = try flags.format(named: flags.from, path: input, fallback: input == "-" ? "md" : nil)

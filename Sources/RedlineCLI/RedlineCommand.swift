@@ -20,24 +20,32 @@ public struct RedlineCommand: ParsableCommand {
 
     /// Runs the command line and exits with Redline's documented status: 0, 1 (a document failed), 2 (usage).
     public static func runMain(_ arguments: [String]? = nil) -> Never {
+        // Scratch files go to a directory of this process's own, removed however it ends (a batch worker's
+        // TMPDIR is its batch's).
+        func exit(_ code: Int32) -> Never {
+            ScratchDirectory.leave()
+            Foundation.exit(code)
+        }
         do {
             var command = try parseAsRoot(arguments)
+            if !(command is BatchWorkerCommand) { ScratchDirectory.enter() }
             // Every command works on a thread with a large stack: deeply nested input cannot overflow it.
             try LargeStack.run { try command.run() }
-            Foundation.exit(0)
+            exit(0)
         } catch let e as RedlineError {
             FileHandle.standardError.write(Data("redline: error: \(e.message)\n".utf8))
-            Foundation.exit(e.kind == .usage ? 2 : 1)
+            exit(e.kind == .usage ? 2 : 1)
         } catch let e as ExitCode {
-            Foundation.exit(e.rawValue)
+            exit(e.rawValue)
         } catch {
             let code = exitCode(for: error)
             if code == .success {
-                exit(withError: error)
+                ScratchDirectory.leave()
+                Self.exit(withError: error)
             }
             let message = fullMessage(for: error)
             FileHandle.standardError.write(Data((message.isEmpty ? "" : message + "\n").utf8))
-            Foundation.exit(2)
+            exit(2)
         }
     }
 }

@@ -27,6 +27,9 @@ final class RunsTests: XCTestCase {
         XCTAssertEqual(paired, [.substitution(c, deleted: [.text("old")], inserted: [.text("new")])])
         let other = Change(author: "Bob", date: "d")
         XCTAssertEqual(InlineBuilder.pairingSubstitutions([.deletion(c, [.text("x")]), .insertion(other, [.text("y")])]).count, 2)
+        // An insertion then a deletion stays two changes: a substitution would read the deletion first.
+        let insertedFirst: [Inline] = [.insertion(c, [.text("new")]), .deletion(c, [.text("old")])]
+        XCTAssertEqual(InlineBuilder.pairingSubstitutions(insertedFirst), insertedFirst)
     }
 
     func testDocumentChunksCarryCommentsAndNotes() {

@@ -405,6 +405,51 @@ final class DOCXWriterTests: XCTestCase {
         }
     }
 
+    /// A reference document whose styles are not valid as they stand in the transitional package the writer
+    /// makes is repaired as compare's layout transfer repairs it: pandoc's reference styles (`w:qFormat` after
+    /// `w:pPr`) put in the schema's order, Strict OOXML's namespaces declared as the transitional ones.
+    func testReferenceDocumentFromPandocOrStrictOOXMLGivesValidStyles() throws {
+        let W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+        let z = try ZipWriter()
+        try z.add("[Content_Types].xml", text: """
+            <?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">\
+            <Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>\
+            <Default Extension="xml" ContentType="application/xml"/></Types>
+            """)
+        // As pandoc's reference.docx writes its styles.
+        try z.add("word/styles.xml", text: """
+            <?xml version="1.0" encoding="UTF-8"?><w:styles xmlns:w="\(W)"><w:style w:type="paragraph" w:styleId="BodyText">\
+            <w:name w:val="Body Text"/><w:basedOn w:val="Normal"/><w:pPr><w:spacing w:after="180"/></w:pPr><w:qFormat/>\
+            </w:style></w:styles>
+            """)
+        var pandocLike: [UInt8] = []
+        try z.finish { pandocLike += $0 }
+        let references = [try DOCXTest.file(pandocLike, named: "pandoc-reference.docx").path,
+                          Fixtures.shared("mammoth.js/strict-format.docx")]
+        for reference in references {
+            var options = WriteOptions()
+            options.referenceDocument = reference
+            let docx = try DOCXTest.write(Document(blocks: [
+                .paragraph(Paragraph([.text("x")], style: ParagraphStyle(name: "Body Text"))),
+                .paragraph(Paragraph([.text("y")], style: ParagraphStyle(name: "heading 1"))),
+            ]), options: options)
+            let styles = try DOCXTest.part("word/styles.xml", of: docx)
+            XCTAssertFalse(styles.contains("purl.oclc.org"), reference)
+            XCTAssertTrue(styles.contains("xmlns:w=\"\(W)\""), reference)
+            let out = try DOCXTest.file(docx, named: "with-reference.docx")
+            try OOXMLValidate.assertValid(out.path)
+        }
+        let pandocStyles = try DOCXTest.part("word/styles.xml", of: try DOCXTest.write(Document(blocks: []), options: {
+            var o = WriteOptions(); o.referenceDocument = references[0]; return o
+        }()))
+        XCTAssertTrue(pandocStyles.contains("<w:basedOn w:val=\"Normal\"/><w:qFormat/><w:pPr><w:spacing w:after=\"180\"/></w:pPr>"), pandocStyles)
+        // The Strict reference's own styles are kept (its default font), not replaced by Redline's.
+        let strictStyles = try DOCXTest.part("word/styles.xml", of: try DOCXTest.write(Document(blocks: []), options: {
+            var o = WriteOptions(); o.referenceDocument = references[1]; return o
+        }()))
+        XCTAssertTrue(strictStyles.contains("w:ascii=\"Calibri\""), strictStyles)
+    }
+
     func testPackageDumpShowsPartsAsCanonicalXML() throws {
         let docx = try DOCXTest.write(Document(blocks: [p(.text(" a "), .deletion(ann, [.text("b")]))]))
         let dump = try DOCXPackageDump.text(of: docx)

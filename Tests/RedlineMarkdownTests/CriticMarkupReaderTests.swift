@@ -318,6 +318,14 @@ final class CriticMarkupReaderTests: XCTestCase {
     /// A comment body is text: a `[^1]:` line inside `{>>…<<}` is neither the flow's note definition nor
     /// (as cmark would take it) a link reference definition, and `[^1]` with no definition elsewhere stays
     /// text. Found by fuzz-roundtrip: the reference was read as a note nobody defined and the line vanished.
+    /// `ChunkAttacher`'s rule: a footnote referenced in a footnote comes right after it, in reading order
+    /// (the reader used to put it before the note that references it), as the DOCX reader orders them.
+    func testNestedFootnotesInReadingOrder() throws {
+        let doc = try read("A[^1] and B[^2].\n\n[^1]: One, see[^3].\n[^2]: Two.\n[^3]: Three.\n")
+        XCTAssertEqual(doc.notes.map(\.id), ["1", "3", "2"])
+        XCTAssertEqual(try read(try md(doc)), doc)
+    }
+
     func testFootnoteSyntaxInsideACommentBodyIsText() throws {
         let doc = try read("a [^1] b {>>c\n\n[^1]: Climbing [^1]<<} d\n\n```\n[^2]: code\n```\n\n[^2] e\n")
         XCTAssertEqual(content(doc), [.text("a [^1] b "), .commentPoint("1"), .text(" d")])

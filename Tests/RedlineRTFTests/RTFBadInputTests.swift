@@ -75,6 +75,22 @@ final class RTFBadInputTests: XCTestCase {
         XCTAssertGreaterThan(d.count(of: .rtfParameterClamped), 0)
     }
 
+    /// A row of thousands of cells (issue 15's hostile shapes; its time is `scripts/bench/70-hostile.sh`'s
+    /// "RTF row of 200,000 cells"): every cell kept, column spans from the boundaries (binary searches of the
+    /// grid), a second row whose one cell spans the boundaries it covers.
+    func testWideRowKeepsEveryCellAndItsSpans() throws {
+        let n = 3000
+        let first = "\\trowd" + (1...n).map { "\\cellx\($0 * 10)" }.joined() + "\\pard\\intbl " + (1...n).map { "c\($0)\\cell " }.joined() + "\\row\n"
+        let second = "\\trowd\\cellx10\\cellx\(n * 10)\\pard\\intbl a\\cell b\\cell\\row\n"
+        let doc = try read(Array(("{\\rtf1\\ansi " + first + second + "\\pard\\par}").utf8))
+        guard case .table(let t)? = doc.blocks.first else { return XCTFail("no table: \(doc.blocks.prefix(1))") }
+        XCTAssertEqual(t.columns.count, n)
+        XCTAssertEqual(t.rows[0].cells.count, n)
+        XCTAssertTrue(t.rows[0].cells.allSatisfy { $0.columnSpan == 1 })
+        XCTAssertEqual(t.rows[0].cells.last?.blocks.first?.plainText, "c\(n)")
+        XCTAssertEqual(t.rows[1].cells.map(\.columnSpan), [1, n - 1])
+    }
+
     func testTruncatedFilesAtEveryLength() throws {
         let full = Array(try String(contentsOfFile: RTFTestSupport.corpusFile("rtfparserkit/annotationLibreOffice.rtf"), encoding: .utf8).utf8)
         for n in stride(from: 6, to: full.count, by: 7) {

@@ -186,6 +186,20 @@ final class RTFReaderTests: XCTestCase {
         XCTAssertNil(try source.next())
     }
 
+    /// `ChunkAttacher`'s rule: a comment anchored in a footnote travels with the chunk of the paragraph that
+    /// references the note (it used to wait for the last chunk).
+    func testCommentInANoteTravelsWithTheNote() throws {
+        let rtf = #"{\rtf1\ansi One{\footnote\pard Note{\*\atnid N}\chatn{\*\annotation In note.}.\par}.\par Two{\*\atnid T}\chatn{\*\annotation In body.}.\par}"#
+        var source = try RTFReader().open(.bytes(Array(rtf.utf8)), options: ReadOptions(), diagnostics: Diagnostics())
+        let first = try XCTUnwrap(source.next())
+        XCTAssertEqual(first.notes.count, 1)
+        XCTAssertEqual(first.comments.map { $0.body.first?.plainText }, ["In note."])
+        let second = try XCTUnwrap(source.next())
+        XCTAssertEqual(second.comments.map { $0.body.first?.plainText }, ["In body."])
+        XCTAssertTrue(second.notes.isEmpty)
+        XCTAssertNil(try source.next())
+    }
+
     func testFootnotes() throws {
         let d = try RTFTestSupport.readFile(RTFTestSupport.corpusFile("pandoc/footnote.rtf"))
         XCTAssertEqual(d.notes.count, 2)

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import Redline
 
 /// Batches in worker processes (`--isolation processes`, the default): a worker that really crashes
 /// (`REDLINE_TEST_CRASH_ON`, `BatchWorker.crashVariable`, makes it trap in the middle of writing) fails
@@ -83,6 +84,50 @@ final class BatchWorkerTests: XCTestCase {
         XCTAssertEqual(resumed["four.md"]?["status"] as? String, "skipped")
     }
 
+    /// A worker that hangs (`REDLINE_TEST_HANG_ON`: it stages an output and a temporary, then sleeps) is
+    /// killed at `--timeout`: its input fails with kind `timeout`, nothing it wrote is left, a new worker
+    /// converts the rest, and the batch exits 1.
+    func testAHangingInputTimesOutAloneAndTheBatchGoesOn() throws {
+        let out = tmp + "/out", reportPath = tmp + "/report.jsonl"
+        let r = try redline(["convert", tmp + "/in", "-o", out, "--to", "docx", "--jobs", "1", "--timeout", "1",
+                             "--report", reportPath], ["REDLINE_TEST_HANG_ON=crash1.md"])
+        XCTAssertEqual(r.status, 1, r.stderr)
+        let records = try report(reportPath)
+        XCTAssertEqual(records.count, 6)
+        let record = try XCTUnwrap(records["crash1.md"])
+        XCTAssertEqual(record["status"] as? String, "failed")
+        let error = try XCTUnwrap(record["error"] as? [String: Any])
+        XCTAssertEqual(error["kind"] as? String, "timeout")
+        let message = try XCTUnwrap(error["message"] as? String)
+        XCTAssertEqual(message, "timed out: still converting \(tmp!)/in/a/crash1.md after 1 s, so its worker was killed (--timeout 1)")
+        XCTAssertTrue(r.stderr.contains("FAILED \(tmp!)/in/a/crash1.md") && r.stderr.contains("timed out"), r.stderr)
+        for name in ["one.md", "crash2.md", "two.md", "three.md", "four.md"] {
+            XCTAssertEqual(records[name]?["status"] as? String, "converted", name)
+        }
+        XCTAssertEqual(files(under: out).filter { !$0.hasPrefix(".redline") },
+                       ["a", "a/one.docx", "b", "b/crash2.docx", "b/three.docx", "b/two.docx", "four.docx"],
+                       "the hung input's staged output is removed")
+        XCTAssertEqual(files(under: tmp + "/tmp"), [], "the killed worker's temporary directory is removed")
+    }
+
+    /// The default limit is sized by the input, with a floor no real document comes near; `--timeout 0` is none.
+    func testTimeLimits() throws {
+        XCTAssertEqual(DocumentTimeLimit.sized.seconds(forInputSize: 0), 600)
+        XCTAssertEqual(DocumentTimeLimit.sized.seconds(forInputSize: 60 << 20), 600)
+        XCTAssertEqual(DocumentTimeLimit.sized.seconds(forInputSize: 100 << 20), 1000)
+        XCTAssertEqual(DocumentTimeLimit.seconds(2.5).seconds(forInputSize: 100 << 20), 2.5)
+        XCTAssertNil(DocumentTimeLimit.none.seconds(forInputSize: 1 << 30))
+        // A limit that cannot be kept, or a single conversion (one process: timeout(1) stops it), is a usage error.
+        let threads = try redline(["convert", tmp + "/in", "-o", tmp + "/o1", "--isolation", "threads", "--timeout", "5"])
+        XCTAssertEqual(threads.status, 2, threads.stderr)
+        XCTAssertTrue(threads.stderr.contains("a thread cannot be stopped"), threads.stderr)
+        let single = try redline(["convert", tmp + "/in/four.md", "-o", tmp + "/four.html", "--timeout", "5"])
+        XCTAssertEqual(single.status, 2, single.stderr)
+        XCTAssertTrue(single.stderr.contains("--timeout is for batches"), single.stderr)
+        let negative = try redline(["convert", tmp + "/in", "-o", tmp + "/o2", "--timeout", "-1"])
+        XCTAssertEqual(negative.status, 2, negative.stderr)
+    }
+
     /// Threads and worker processes write the same bytes and the same report (warnings included).
     func testThreadsAndProcessesAgree() throws {
         _ = FileManager.default.createFile(atPath: tmp + "/in/b/bad.md", contents: Data([0x41, 0xff, 0x42, 0x0a]))  // a warning
@@ -123,6 +168,24 @@ final class BatchWorkerTests: XCTestCase {
         XCTAssertEqual(r.status, 0, r.stderr)
         let a = try redline(["convert", docx, "--changes", "accept", "-o", tmp + "/new/sub/three.docx"])
         XCTAssertEqual(a.status, 0, a.stderr)
+    }
+
+    /// A compare batch's pair whose worker hangs is killed at `--timeout` like a conversion's.
+    func testAHangingPairTimesOutInACompareBatch() throws {
+        try makeCompareTrees()
+        let out = tmp + "/cmp", reportPath = tmp + "/cmp.jsonl"
+        let r = try redline(["compare", tmp + "/old", tmp + "/new", "-o", out, "--to", "docx", "--jobs", "1", "--timeout", "1",
+                             "--date", "2024-01-01T00:00:00Z", "--report", reportPath], ["REDLINE_TEST_HANG_ON=crash.md"])
+        XCTAssertEqual(r.status, 1, r.stderr)
+        let records = try report(reportPath)
+        let error = try XCTUnwrap(records["crash.md"]?["error"] as? [String: Any])
+        XCTAssertEqual(error["kind"] as? String, "timeout")
+        XCTAssertEqual(error["message"] as? String,
+                       "timed out: still comparing \(tmp!)/new/sub/crash.md after 1 s, so its worker was killed (--timeout 1)")
+        XCTAssertEqual(records["one.md"]?["status"] as? String, "converted")
+        XCTAssertEqual(files(under: out).filter { !$0.hasPrefix(".redline") },
+                       ["one.docx", "sub", "sub/three.docx", "sub/two.docx"], "the hung pair's staged output is removed")
+        XCTAssertEqual(files(under: tmp + "/tmp"), [], "the killed worker's temporary directory is removed")
     }
 
     /// A compare batch runs its pairs in worker processes too: a pair whose worker crashes fails alone

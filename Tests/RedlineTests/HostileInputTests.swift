@@ -73,7 +73,25 @@ final class HostileInputTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: live))
     }
 
-    /// SIGTERM during a write removes the temporary before the process dies of the signal.
+    /// Scratch files (zip spool, spill files, pictures) go to a directory of the process's own in TMPDIR
+    /// (`ScratchDirectory`): removed at the end of a run, and those of runs killed outright (their process
+    /// is gone) by the next run; a live process's is kept.
+    func testScratchDirectoriesOfRunsKilledOutrightAreRemoved() throws {
+        let scratch = tmp + "/scratch"
+        for d in ["redline-999999999-AbCdEf", "redline-worker-999999999-AbCdEf", "redline-\(getpid())-AbCdEf", "redline-zip-AbCdEf"] {
+            try FileManager.default.createDirectory(atPath: scratch + "/" + d, withIntermediateDirectories: true)
+            FileManager.default.createFile(atPath: scratch + "/" + d + "/archive.zip", contents: Data("partial".utf8))
+        }
+        try "a {++b++}\n".write(toFile: tmp + "/in.md", atomically: true, encoding: .utf8)
+        let r = try RedlineBinary.run(["/usr/bin/env", "TMPDIR=" + scratch, RedlineBinary.executable, "convert", tmp + "/in.md",
+                                       "-o", tmp + "/out.docx"], raw: true)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: scratch).sorted(),
+                       ["redline-\(getpid())-AbCdEf", "redline-zip-AbCdEf"],
+                       "the dead runs' directories and the run's own are removed; a live process's and unknown names are kept")
+    }
+
+    /// SIGTERM during a write removes the temporary and the scratch directory before the process dies of the signal.
     func testTerminatedRunLeavesNoTemporary() throws {
         // The input is a named pipe no one writes to: the run creates its temporary output, then waits for
         // input for as long as the test likes, so the signal always arrives while the temporary exists
@@ -81,7 +99,9 @@ final class HostileInputTests: XCTestCase {
         let input = tmp + "/big.md"
         XCTAssertEqual(mkfifo(input, 0o600), 0, "mkfifo")
         try FileManager.default.createDirectory(atPath: tmp + "/out", withIntermediateDirectories: true)
-        let p = try RedlineBinary.start(["convert", input, "-o", tmp + "/out/big.docx"])
+        let scratch = tmp + "/scratch"
+        try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+        let p = try RedlineBinary.start(["convert", input, "-o", tmp + "/out/big.docx"], environment: ["TMPDIR": scratch])
         var sawTemporary = false
         for _ in 0..<1_000 where p.isRunning {
             if (try? FileManager.default.contentsOfDirectory(atPath: tmp + "/out"))?.contains(where: { $0.contains(".redline-") }) == true {
@@ -95,5 +115,6 @@ final class HostileInputTests: XCTestCase {
         p.waitUntilExit()
         XCTAssertEqual(p.terminationReason, .uncaughtSignal)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: tmp + "/out"), [])
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: scratch), [], "its scratch directory is removed too")
     }
 }

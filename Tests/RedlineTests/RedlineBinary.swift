@@ -34,9 +34,10 @@ enum RedlineBinary {
         return Result(status: p.terminationStatus, stdout: read(out + ".out"), stderr: read(out + ".err"))
     }
 
-    /// Starts `redline ARGS` with its output discarded (to be killed).
-    static func start(_ arguments: [String]) throws -> Process {
+    /// Starts `redline ARGS` with its output discarded (to be killed), `environment` added to this one's.
+    static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> Process {
         let p = process([executable] + arguments, asNobody: false)
+        if !environment.isEmpty { p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
         try p.run()

@@ -28,6 +28,9 @@ w('bold-italic.rtf', '{\\rtf1\\ansi{\\fonttbl{\\f0 Times;}}\\pard ' + ''.join('{
 rows, per = n(1000), 100
 row = '\\trowd ' + ''.join('\\cellx%d' % (100 * (k + 1)) for k in range(per)) + ' ' + ''.join('\\pard\\intbl c%d\\cell ' % k for k in range(per)) + '\\row\n'
 w('table-cells.rtf', '{\\rtf1\\ansi{\\fonttbl{\\f0 Times;}}\n' + row * rows + '\\pard\\par}')
+# One RTF table row of 200,000 cells, each with its own boundary (was quadratic in the cells of a row).
+cells = n(200000)
+w('wide-row.rtf', '{\\rtf1\\ansi\\trowd' + ''.join('\\cellx%d' % (10 * (k + 1)) for k in range(cells)) + '\\pard\\intbl ' + 'c\\cell ' * cells + '\\row\\pard\\par}')
 # A one-paragraph RTF of 100 MB (memory must not follow the paragraph's size beyond a small multiple).
 words = b'lorem ipsum dolor sit amet ' * 1000
 w('one-paragraph.rtf', b'{\\rtf1\\ansi{\\fonttbl{\\f0 Times;}}\\pard ' + words * n(3700) + b'\\par}')

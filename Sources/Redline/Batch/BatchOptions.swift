@@ -110,6 +110,43 @@ public enum BatchIsolation: Sendable, Hashable {
     }
 }
 
+/// How long a batch worker process may spend on one document (`--timeout`) before it is killed and the
+/// document fails with kind `timeout`. Only worker processes can be stopped: on threads there is no limit.
+public enum DocumentTimeLimit: Sendable, Hashable {
+    /// The larger of `Limits.documentSecondsFloor` (600 s) and `Limits.documentSecondsPerMiB` (10 s) per MiB
+    /// of input: no real document comes near it, a hang is stopped within ten minutes.
+    case sized
+    /// This many seconds for every document (`--timeout SECONDS`).
+    case seconds(Double)
+    /// No limit (`--timeout 0`).
+    case none
+
+    /// The limit for an input of `size` bytes, or nil for none.
+    public func seconds(forInputSize size: Int64) -> Double? {
+        switch self {
+        case .sized:
+            let mib = Double(max(size, 0)) / Double(1 << 20)
+            return max(Double(Limits.documentSecondsFloor), (mib * Double(Limits.documentSecondsPerMiB)).rounded(.up))
+        case .seconds(let s): return s > 0 ? s : nil
+        case .none: return nil
+        }
+    }
+
+    /// How the limit was set, for messages: "--timeout 5" or "the default, max(600 s, 10 s per MiB)".
+    var origin: String {
+        switch self {
+        case .sized: return "the default time limit, max(\(Limits.documentSecondsFloor) s, \(Limits.documentSecondsPerMiB) s per MiB of input); raise it with --timeout SECONDS"
+        case .seconds(let s): return "--timeout \(Self.format(s))"
+        case .none: return "no limit"
+        }
+    }
+
+    /// "5", "0.5", "600".
+    static func format(_ s: Double) -> String {
+        s == s.rounded() && s < 1e15 ? String(Int64(s)) : String(s)
+    }
+}
+
 /// Everything a batch needs besides its inputs.
 public struct BatchOptions: Sendable {
     /// The input format, or nil to tell each input's format from its extension.
@@ -134,6 +171,9 @@ public struct BatchOptions: Sendable {
     public var shard: Shard?
     /// Threads or worker processes (not part of the fingerprint: it never changes an output).
     public var isolation: BatchIsolation
+    /// How long a worker process may spend on one document (worker processes only; not part of the
+    /// fingerprint).
+    public var timeout: DocumentTimeLimit = .sized
     /// A compare batch: each input (NEW) is compared with its paired OLD version (`BatchInput.pair`)
     /// instead of converted; `variants` is not used.
     public var compare: CompareBatchOptions?

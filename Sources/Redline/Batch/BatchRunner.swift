@@ -72,14 +72,14 @@ public enum Batch {
                    let r = settledComparison(jobs[i], options: options, fingerprint: fingerprint, journal: journal) {
                     record = r
                 } else if let compare = options.compare {
-                    let compared = process?.convert(jobs[i])
+                    let compared = process?.convert(jobs[i], timeLimit: options.timeout)
                         ?? Batch.compare(jobs[i], compare: compare, options: options, fingerprint: fingerprint)
                     record = compared.record
                     if let r = compared.upToDate { journal.append(r) }
                 } else if let r = settled(jobs[i], options: options, fingerprint: fingerprint, journal: journal) {
                     record = r
                 } else {
-                    let converted = process?.convert(jobs[i])
+                    let converted = process?.convert(jobs[i], timeLimit: options.timeout)
                         ?? convert(jobs[i], options: options, fingerprint: fingerprint)
                     record = converted.record
                     if let r = converted.upToDate { journal.append(r) }

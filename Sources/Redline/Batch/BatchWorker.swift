@@ -22,6 +22,20 @@ public enum BatchWorker {
     /// `BatchWorkerTests` uses it to prove that a crash fails only its input and leaves nothing behind.
     static let crashVariable = "REDLINE_TEST_CRASH_ON"
 
+    /// Test only, like `crashVariable`: input file names on which a worker hangs, as a bug would, in the
+    /// middle of writing: it stages its first output and a temporary file of its own, then sleeps for ever.
+    /// `BatchWorkerTests` uses it to prove that `--timeout` kills it, fails only that input and leaves nothing.
+    static let hangVariable = "REDLINE_TEST_HANG_ON"
+
+    /// What `hangVariable` does.
+    private static func hangWhileWriting(_ job: BatchJob) -> Never {
+        let staged = try? StagedFile(path: job.outputs[0].path)
+        try? staged?.output.write("half an output")
+        try? staged?.output.flush()
+        _ = FileManager.default.createFile(atPath: NSTemporaryDirectory() + "/redline-test-spill", contents: Data("spill".utf8))
+        while true { sleep(3600) }
+    }
+
     /// What `crashVariable` does.
     private static func crashWhileWriting(_ job: BatchJob) -> Never {
         let staged = try? StagedFile(path: job.outputs[0].path)
@@ -40,13 +54,19 @@ public enum BatchWorker {
               let setup = try? decoder.decode(BatchWorkerSetup.self, from: Data(line)),
               let options = try? setup.options()
         else { return false }
-        let crashOn = Set((ProcessInfo.processInfo.environment[crashVariable] ?? "").split(separator: ",").map(String.init))
+        func names(_ variable: String) -> Set<String> {
+            Set((ProcessInfo.processInfo.environment[variable] ?? "").split(separator: ",").map(String.init))
+        }
+        let crashOn = names(crashVariable), hangOn = names(hangVariable)
         while let line = channel.readLine() {
             let result: BatchWorkerResult
             do {
                 let job = try decoder.decode(BatchWorkerJob.self, from: Data(line)).job(options: options)
                 if crashOn.contains((job.input.path as NSString).lastPathComponent) {
                     crashWhileWriting(job)
+                }
+                if hangOn.contains((job.input.path as NSString).lastPathComponent) {
+                    hangWhileWriting(job)
                 }
                 let (record, upToDate) = options.compare.map {
                     Batch.compare(job, compare: $0, options: options, fingerprint: setup.fingerprint)
@@ -167,17 +187,41 @@ final class LineChannel {
 
     /// The next line without its newline; nil at the end of input or on an error.
     func readLine() -> [UInt8]? {
+        if case .line(let l) = readLine(deadline: nil) { return l }
+        return nil
+    }
+
+    /// What `readLine(deadline:)` found.
+    enum Read {
+        case line([UInt8])
+        /// The end of input, or an error.
+        case closed
+        /// Nothing complete arrived before the deadline.
+        case timedOut
+    }
+
+    /// The next line without its newline, waiting until `deadline` at most (nil: for ever).
+    func readLine(deadline: DispatchTime?) -> Read {
         while true {
             if let nl = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
                 let line = Array(buffer[start..<nl])
                 start = nl + 1
                 if start > 65536 { buffer.removeFirst(start); start = 0 }
-                return line
+                return .line(line)
+            }
+            if let deadline {
+                let now = DispatchTime.now().uptimeNanoseconds
+                guard now < deadline.uptimeNanoseconds else { return .timedOut }
+                let ms = Int32(min((deadline.uptimeNanoseconds - now + 999_999) / 1_000_000, UInt64(Int32.max)))
+                var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                let ready = poll(&p, 1, ms)
+                if ready < 0 && errno == EINTR { continue }
+                if ready == 0 { continue }  // the deadline is checked again above
             }
             var piece = [UInt8](repeating: 0, count: 65536)
             let n = piece.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { return nil }
+            guard n > 0 else { return .closed }
             buffer += piece[..<n]
         }
     }

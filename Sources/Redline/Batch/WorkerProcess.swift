@@ -4,7 +4,8 @@ import Foundation
 /// at a time, and replaced when it dies. A worker that dies (a signal: a trap, a stack overflow, the
 /// out-of-memory killer) fails only the job it was converting: its record says so, its outputs' staged
 /// temporaries are removed, and its private `TMPDIR` (the reader's and writers' spill files, picture
-/// stores) goes with it. The next job starts a new worker.
+/// stores) goes with it. The next job starts a new worker. A worker that hangs is killed when its job's
+/// time limit (`DocumentTimeLimit`, `--timeout`) passes, with the same clean-up.
 final class WorkerProcess {
     private let executable: String
     private let setup: BatchWorkerSetup
@@ -21,8 +22,9 @@ final class WorkerProcess {
     deinit { stop() }
 
     /// Converts `job` in the worker (starting one if none is running); in a compare batch, compares it
-    /// with its OLD version.
-    func convert(_ job: BatchJob) -> (record: BatchRecord, upToDate: UpToDateRecord?) {
+    /// with its OLD version. A worker still at it after `timeLimit`'s seconds for the job's input size is
+    /// killed (SIGKILL) and the job fails with kind `timeout`.
+    func convert(_ job: BatchJob, timeLimit: DocumentTimeLimit = .none) -> (record: BatchRecord, upToDate: UpToDateRecord?) {
         var record = BatchRecord(input: job.input.path, format: job.format?.name, status: .failed,
                                  outputs: job.outputs.map { BatchRecord.Output(path: $0.path, variant: $0.variant.name) })
         if case .old(let old)? = job.input.pair { record.old = old }
@@ -36,11 +38,23 @@ final class WorkerProcess {
                 guard channel!.write(line: message) else { throw RedlineError.io("cannot start a worker process: it ended at once") }
             }
             let channel = channel!
-            if let line = channel.readLine() {
+            let limit = timeLimit.seconds(forInputSize: job.input.size)
+            switch channel.readLine(deadline: limit.map { .now() + .nanoseconds(Int(min($0, 1e9) * 1e9)) }) {
+            case .line(let line):
                 let result = try JSONDecoder().decode(BatchWorkerResult.self, from: Data(line))
                 if let r = result.record { return (r, result.upToDate) }
                 record.error = result.failure
                 return (record, nil)
+            case .timedOut:
+                kill(pid, SIGKILL)
+                stop()
+                StagedFile.removeStaleTemporaries(for: job.outputs.map(\.path))
+                let s = DocumentTimeLimit.format(limit ?? 0)
+                record.error = BatchRecord.Failure(kind: .timeout, message: "timed out: still \(setup.compare == nil ? "converting" : "comparing") \(job.input.path) after \(s) s, "
+                                                   + "so its worker was killed (\(timeLimit.origin))")
+                return (record, nil)
+            case .closed:
+                break
             }
             let death = stop()
             // Whatever the worker had staged for this input is garbage now.

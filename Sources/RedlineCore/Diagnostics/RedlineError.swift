@@ -18,6 +18,9 @@ public struct RedlineError: Error, Hashable, Sendable, LocalizedError, CustomStr
         /// The process converting the input died (a batch worker process: a bug in Redline, or the system
         /// ran out of memory). Only batches in worker processes report it.
         case crashed = "crashed"
+        /// The process converting the input ran past its time limit and was killed (a batch worker
+        /// process, `--timeout`). Only batches in worker processes report it.
+        case timeout = "timeout"
     }
 
     public var kind: Kind

@@ -128,38 +128,17 @@ public struct Document: Hashable, Sendable, Codable {
         notes += chunk.notes
     }
 
-    /// The document as chunks: each comment and note travels with the first block that references it
-    /// (replies with their parent); those referenced nowhere travel with the last block.
+    /// The document as chunks, comments and notes attached by `ChunkAttacher`'s rule: each travels with the
+    /// first block that references it (replies with their root, what a note or comment references with it);
+    /// those referenced nowhere travel with the last block.
     public var chunks: [Chunk] {
-        var pendingComments = Dictionary(grouping: comments, by: { $0.parentID ?? $0.id })
-        var pendingNotes = Dictionary(notes.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-        var out: [Chunk] = []
-        for block in blocks {
-            var chunk = Chunk(block)
-            let visit = { (inline: Inline) in
-                switch inline {
-                case .commentStart(let id), .commentEnd(let id), .commentPoint(let id):
-                    if let thread = pendingComments.removeValue(forKey: id) { chunk.comments += thread }
-                case .noteReference(let id):
-                    if let note = pendingNotes.removeValue(forKey: id) { chunk.notes.append(note) }
-                default: break
-                }
-            }
-            block.forEachInline(visit)
-            // What a note in this chunk references first appears here too (a writer meets it in the note).
-            var k = 0
-            while k < chunk.notes.count {
-                for b in chunk.notes[k].blocks { b.forEachInline(visit) }
-                k += 1
-            }
-            out.append(chunk)
-        }
-        let leftComments = comments.filter { pendingComments[$0.parentID ?? $0.id] != nil }
-        let leftNotes = notes.filter { pendingNotes[$0.id] != nil }
-        if !leftComments.isEmpty || !leftNotes.isEmpty {
+        var attacher = ChunkAttacher(comments: comments, notes: notes)
+        var out = blocks.map { attacher.chunk(for: $0) }
+        let left = attacher.takeUnreferenced()
+        if !left.comments.isEmpty || !left.notes.isEmpty {
             if out.isEmpty { out.append(Chunk(.paragraph(Paragraph([])))) }
-            out[out.count - 1].comments += leftComments
-            out[out.count - 1].notes += leftNotes
+            out[out.count - 1].comments += left.comments
+            out[out.count - 1].notes += left.notes
         }
         return out
     }

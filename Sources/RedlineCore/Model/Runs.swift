@@ -304,8 +304,10 @@ public enum InlineBuilder {
         return out
     }
 
-    /// Pairs an adjacent deletion and insertion (either order) with the same author and date into a
-    /// substitution, as Word records typing over a selection.
+    /// Pairs a deletion followed by an insertion with the same author and date into a substitution, as
+    /// Word records typing over a selection. An insertion followed by a deletion stays two changes: a
+    /// substitution reads deleted-then-inserted, so pairing it would swap the two texts (a DOCX whose
+    /// `w:ins` precedes its `w:del` came back with them in the other order).
     public static func pairingSubstitutions(_ inlines: [Inline]) -> [Inline] {
         // Most inlines have nothing to pair: return them as they are instead of rebuilding every container.
         guard hasPair(inlines) else { return inlines }
@@ -315,8 +317,7 @@ public enum InlineBuilder {
             let inline = hasPair(original.children) ? original.mapChildren(pairingSubstitutions) : original
             if let last = out.last {
                 switch (last, inline) {
-                case (.deletion(let a, let d), .insertion(let b, let i)) where a.author == b.author && a.date == b.date,
-                     (.insertion(let b, let i), .deletion(let a, let d)) where a.author == b.author && a.date == b.date:
+                case (.deletion(let a, let d), .insertion(let b, let i)) where a.author == b.author && a.date == b.date:
                     out[out.count - 1] = .substitution(a, deleted: d, inserted: i)
                     continue
                 default: break
@@ -335,7 +336,7 @@ public enum InlineBuilder {
             switch inline {
             case .deletion(let c, let children), .insertion(let c, let children):
                 let isDeletion = if case .deletion = inline { true } else { false }
-                if let p = previous, p.author == c.author, p.date == c.date, previousIsDeletion != isDeletion { return true }
+                if let p = previous, p.author == c.author, p.date == c.date, previousIsDeletion && !isDeletion { return true }
                 if hasPair(children) { return true }
                 previous = c
                 previousIsDeletion = isDeletion

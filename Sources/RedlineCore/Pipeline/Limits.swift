@@ -42,6 +42,15 @@ public struct Limits: Sendable, Codable {
     /// Bytes of a Scrivener binder (`.scrivx`) or of one of its text files.
     public static let maxScrivenerFileBytes = 64 << 20
 
+    /// Wall-clock seconds a batch worker process may spend on one document before it is killed and the
+    /// document fails with kind `timeout`, unless `--timeout` says otherwise: the larger of this floor and
+    /// `documentSecondsPerMiB` per MiB of input. The slowest shapes measured (a million runs) convert at 1.5 MiB or
+    /// more a CPU second, so 10 s a MiB is 15 times that, and 600 s is hours of CPU for the documents people
+    /// write: only a hang (or a machine loaded past use) reaches it.
+    public static let documentSecondsFloor = 600
+    /// Seconds per MiB of input added to a document's time limit above `documentSecondsFloor`.
+    public static let documentSecondsPerMiB = 10
+
     /// `"limit Limits.<name> = <value>"`, for messages.
     public static func name(_ name: String, _ value: some BinaryInteger) -> String { "limit Limits.\(name) = \(value)" }
 }

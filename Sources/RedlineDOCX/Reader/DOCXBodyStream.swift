@@ -1,8 +1,8 @@
 import RedlineCore
 
-/// Turns the body's blocks into chunks as they are read: lists are nested, each comment thread and
-/// note travels with the first block that references it, and whatever is referenced nowhere travels
-/// with the last block (which is why one chunk is held back).
+/// Turns the body's blocks into chunks as they are read: lists are nested, comment threads and notes are
+/// attached by `ChunkAttacher` (each with the first block that references it), and whatever is referenced
+/// nowhere travels with the last block (which is why one chunk is held back).
 final class DOCXBodyStream {
     private let parser: StoryParser
     private var lists: ListBuilder
@@ -12,32 +12,19 @@ final class DOCXBodyStream {
     private var ended = false
     private var done = false
 
-    /// Comment threads by root id (root first, then replies in file order), in file order of roots.
-    private var threads: [String: [Comment]] = [:]
-    private var threadOrder: [String] = []
-    private var notes: [String: Note]
-    private var noteOrder: [String]
+    /// The comments and notes of the side parts, waiting for the block that references them.
+    private var attacher: ChunkAttacher
 
     init(parser: StoryParser, comments: [Comment], notes: [Note]) {
         self.parser = parser
         self.lists = ListBuilder(numbering: parser.context.numbering)
-        for c in comments {
-            let root = c.parentID ?? c.id
-            if threads[root] == nil { threadOrder.append(root) }
-            if c.parentID == nil {
-                threads[root, default: []].insert(c, at: 0)
-            } else {
-                threads[root, default: []].append(c)
-            }
-        }
-        self.notes = Dictionary(notes.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-        self.noteOrder = notes.map(\.id)
+        self.attacher = ChunkAttacher(comments: comments, notes: notes)
     }
 
     func next() throws -> Chunk? {
         while !done {
             if readyIndex < ready.count {
-                let chunk = makeChunk(ready[readyIndex])
+                let chunk = attacher.chunk(for: ready[readyIndex])
                 readyIndex += 1
                 if readyIndex == ready.count { ready.removeAll(keepingCapacity: true); readyIndex = 0 }
                 if let h = held {
@@ -72,32 +59,12 @@ final class DOCXBodyStream {
 
     /// The held chunk with every comment and note nobody referenced.
     private func finalChunk() -> Chunk? {
-        let leftComments = threadOrder.compactMap { threads.removeValue(forKey: $0) }.flatMap { $0 }
-        let leftNotes = noteOrder.compactMap { notes.removeValue(forKey: $0) }
-        if held == nil && leftComments.isEmpty && leftNotes.isEmpty { return nil }
+        let left = attacher.takeUnreferenced()
+        if held == nil && left.comments.isEmpty && left.notes.isEmpty { return nil }
         var chunk = held ?? Chunk(.paragraph(Paragraph([])))
         held = nil
-        chunk.comments += leftComments
-        chunk.notes += leftNotes
-        return chunk
-    }
-
-    /// A chunk for `block` with the comment threads and notes it references first.
-    private func makeChunk(_ block: Block) -> Chunk {
-        var chunk = Chunk(block)
-        func visit(_ inline: Inline) {
-            switch inline {
-            case .commentStart(let id), .commentEnd(let id), .commentPoint(let id):
-                if let thread = threads.removeValue(forKey: id) { chunk.comments += thread }
-            case .noteReference(let id):
-                if let note = notes.removeValue(forKey: id) {
-                    chunk.notes.append(note)
-                    for b in note.blocks { b.forEachInline(visit) }
-                }
-            default: break
-            }
-        }
-        block.forEachInline(visit)
+        chunk.comments += left.comments
+        chunk.notes += left.notes
         return chunk
     }
 }

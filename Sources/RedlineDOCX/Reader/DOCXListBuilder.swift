@@ -5,10 +5,12 @@ import RedlineCore
 /// list, an unnumbered paragraph indented as an open list's text continues its last item, and
 /// anything else closes every open list. Numbers continue across interruptions as Word counts them
 /// (per numbering definition and level; `w:startOverride` restarts). Consecutive quoted blocks (and
-/// the lists among them) are grouped into one block quote.
+/// the lists among them) are grouped into one block quote. These decisions are the DOCX reader's; the
+/// nesting itself is `ListNesting`'s.
 struct ListBuilder {
     let numbering: Numbering
-    private var open: [(numID: String, level: Int, list: List)] = []
+    /// The open lists (keyed by numbering instance) and the block quote being grouped.
+    private var nesting = ListNesting<String>()
     /// The last number used, per counter key and level.
     private var counters: [String: [Int: Int]] = [:]
     /// (numID, level) pairs whose start override has been applied.
@@ -16,39 +18,26 @@ struct ListBuilder {
 
     init(numbering: Numbering) { self.numbering = numbering }
 
-    /// The block quote being grouped, if the last block was quoted.
-    private var quote: [Block]?
-
     /// Takes the next parsed block; returns the top-level blocks completed by it.
     mutating func add(_ parsed: ParsedBlock) -> [Block] {
-        var out: [Block] = []
-        if parsed.quoted != (quote != nil) {
-            let lists = finishLists()
-            if let q = quote {
-                out.append(.blockQuote(q + lists))
-                quote = nil
-            } else {
-                out += lists
-                quote = []
-            }
+        if parsed.quoted != nesting.isQuoting {
+            nesting.closeAllLists()
+            if nesting.isQuoting { nesting.closeQuote() } else { nesting.openQuote() }
         }
-        let blocks = addUnquoted(parsed)
-        if quote != nil { quote! += blocks } else { out += blocks }
-        return out
+        addUnquoted(parsed)
+        return nesting.take()
     }
 
     /// Closes every open list and block quote; returns the completed top-level blocks.
     mutating func finish() -> [Block] {
-        let lists = finishLists()
-        guard let q = quote else { return lists }
-        quote = nil
-        return [.blockQuote(q + lists)]
+        nesting.closeAll()
+        return nesting.take()
     }
 
     /// The indent the writer (and Word) gives the text of a list item at `level`, in points.
     static func itemIndent(level: Int) -> Double { Double(36 * (level + 1)) }
 
-    private mutating func addUnquoted(_ parsed: ParsedBlock) -> [Block] {
+    private mutating func addUnquoted(_ parsed: ParsedBlock) {
         switch parsed {
         case .block(let b, let quoted):
             // In a quote the quote's own indent is the item text's: a continuation there is one step further.
@@ -59,57 +48,36 @@ struct ListBuilder {
             switch b {
             case .paragraph(let x) where x.style.name == nil: (heading, p) = (nil, x)
             case .heading(let level, let x): (heading, p) = (level, x)
-            default: return finishLists() + [b]
+            default:
+                nesting.closeAllLists()
+                nesting.emit(b)
+                return
             }
             if p.markChange == nil, let indent = p.style.leftIndent,
-               let i = open.lastIndex(where: { Self.itemIndent(level: $0.level) + quoteIndent == indent }) {
-                // A continuation paragraph of the last item at that level.
-                var out: [Block] = []
-                while open.count > i + 1 { close(into: &out) }
+               let i = nesting.lastDepth(where: { Self.itemIndent(level: $0.level) + quoteIndent == indent }) {
+                // A continuation paragraph of the last item at that level: an item of two paragraphs, a loose list.
                 p.style.leftIndent = nil
                 if p.styleChange?.old.leftIndent == indent { p.styleChange?.old.leftIndent = nil }
-                let items = open[i].list.items.count
-                open[i].list.items[items - 1].append(heading.map { .heading(level: $0, p) } ?? .paragraph(p))
-                open[i].list.tight = false  // an item of two paragraphs: a loose list
-                return out
+                nesting.continueItem(heading.map { .heading(level: $0, p) } ?? .paragraph(p), depth: i, loose: true)
+                return
             }
-            return finishLists() + [b]
+            nesting.closeAllLists()
+            nesting.emit(b)
         case .listItem(let b, let numID, let level, _):
-            var out: [Block] = []
             let (number, restarted) = count(numID, level)
-            while let top = open.last, top.level > level { close(into: &out) }
-            if let top = open.last, top.level == level {
+            nesting.closeLists(deeperThan: level)
+            if let top = nesting.innermost, top.level == level {
                 // Another numbering instance of the same definition continues an ordered list (Word counts
                 // on) unless it restarts; a bullet list under another instance is another list.
-                let continues = !restarted && top.list.kind != .bullet
-                    && numbering.abstractID(top.numID) == numbering.abstractID(numID)
-                if top.numID == numID || continues {
-                    open[open.count - 1].list.items.append([b])
-                    return out
+                let continues = !restarted && top.kind != .bullet
+                    && numbering.abstractID(top.key) == numbering.abstractID(numID)
+                if top.key == numID || continues {
+                    nesting.addItem(b)
+                    return
                 }
-                close(into: &out)
+                nesting.closeInnermost()
             }
-            open.append((numID, level, List(kind: kind(numID, level, start: number), items: [[b]])))
-            return out
-        }
-    }
-
-    /// Closes every open list; returns the completed top-level block, if any.
-    private mutating func finishLists() -> [Block] {
-        var out: [Block] = []
-        while !open.isEmpty { close(into: &out) }
-        return out
-    }
-
-    private mutating func close(into out: inout [Block]) {
-        let last = open.removeLast()
-        let block = Block.list(last.list)
-        if open.isEmpty {
-            out.append(block)
-        } else {
-            let parent = open.count - 1
-            if open[parent].list.items.isEmpty { open[parent].list.items.append([]) }
-            open[parent].list.items[open[parent].list.items.count - 1].append(block)
+            nesting.startList(key: numID, level: level, kind: kind(numID, level, start: number), item: b)
         }
     }
 

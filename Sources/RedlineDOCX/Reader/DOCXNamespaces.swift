@@ -33,6 +33,16 @@ enum OOXML {
         "http://purl.org/dc/terms/": dcterms,
         "urn:schemas-microsoft-com:office:office": o,
     ]
+
+    /// Strict OOXML namespace URI → the transitional one of the same number (for parts copied into the
+    /// transitional packages Redline writes).
+    static let transitionalURI: [String: String] = {
+        var byNumber: [Int: String] = [:]
+        for (uri, n) in table where uri.hasPrefix("http://schemas.openxmlformats.org/") { byNumber[n] = uri }
+        var map: [String: String] = [:]
+        for (uri, n) in table where uri.hasPrefix("http://purl.oclc.org/ooxml/") { map[uri] = byNumber[n] }
+        return map
+    }()
 }
 
 /// The local names the DOCX reader matches while it reads stories, as numbers: every `XMLReader` of a

@@ -1,4 +1,5 @@
 import RedlineCore
+import RedlineXML
 import RedlineZip
 
 /// Writes a WordprocessingML package (.docx) with real tracked changes, comments (replies and resolved
@@ -263,10 +264,52 @@ enum ReferenceDocument {
             guard let bytes = try archive.read(named: "word/styles.xml") else {
                 throw RedlineError.malformed("it has no word/styles.xml")
             }
-            return try ReferenceStyles(xml: String(decoding: bytes, as: UTF8.self))
+            return try ReferenceStyles(xml: String(decoding: try repaired(styles: bytes), as: UTF8.self))
         } catch let e as RedlineError {
             throw RedlineError(e.kind == .io ? .io : .usage, "reference document \(path): \(e.message)")
         }
+    }
+
+    /// A reference document's `styles.xml` made valid in the transitional package the writer makes, by the
+    /// repair compare's layout transfer makes: each style's children in the schema's order
+    /// (`DOCXLayoutTransfer.ordered`: pandoc's reference document puts `w:qFormat` after `w:pPr`), and Strict
+    /// OOXML's namespaces (`purl.oclc.org`) declared as their transitional ones, every name and value kept
+    /// (the transitional schema takes Strict's measures with units, "8pt"). Returns `bytes` when nothing
+    /// needed repair.
+    static func repaired(styles bytes: [UInt8], limits: Limits = Limits()) throws -> [UInt8] {
+        let x = try XMLReader(bytes: bytes, name: "word/styles.xml", namespaces: OOXML.table, limits: limits)
+        var w = XMLEventWriter(capacity: bytes.count + 4096)
+        w.declaration()
+        var changed = false
+        func mapped(_ f: XMLFragment) -> XMLFragment {
+            var f = f
+            f.declarations = f.declarations.map { d in
+                guard let t = OOXML.transitionalURI[d.uri] else { return d }
+                changed = true
+                var d = d
+                d.uri = t
+                return d
+            }
+            f.children = f.children.map { c in
+                if case .element(let e) = c { return .element(mapped(e)) }
+                return c
+            }
+            return f
+        }
+        while let k = try x.next() {
+            switch k {
+            case .start:
+                if x.depth == 1 && x.namespace == OOXML.w && x.localName == "style" {
+                    w.write(mapped(DOCXLayoutTransfer.ordered(try x.fragment(), changed: &changed)))
+                } else {
+                    w.start(mapped(XMLFragment(prefix: x.prefix, localName: x.localName, namespace: x.namespace,
+                                               declarations: x.declarations, attributes: x.prefixedAttributes)))
+                }
+            case .end: w.end(x)
+            case .text: w.text(x)
+            }
+        }
+        return changed ? w.take() : bytes
     }
 }
 

@@ -57,7 +57,8 @@ final class BlockConverter {
     /// Footnote labels by cmark's reference number (1-based).
     var noteLabels: [String] = []
 
-    // Collected for the current chunk.
+    /// Comments (at their first anchor) and notes (at their first reference) read since the reader last took them
+    /// for its `ChunkAttacher`.
     var comments: [Comment] = []
     var notes: [Note] = []
 

@@ -128,6 +128,8 @@ final class ReaderState {
     let options: ReadOptions
     private var nextSegment = 0
     private var ready: [Chunk] = []
+    /// The comments and notes the converter has read, until the block that references them (`ChunkAttacher`).
+    private var attacher = ChunkAttacher()
     private var done = false
     private var footnoteRanges: [String: (range: Range<Int>, line: Int)] = [:]
     private var usedNotes = Set<String>()
@@ -166,18 +168,26 @@ final class ReaderState {
         }
         if ready.isEmpty { return nil }
         if ready.count == 1 && done {
-            // The last chunk carries notes nobody referenced.
+            // The last chunk carries the notes nobody referenced and whatever else is left.
             var last = ready.removeFirst()
             for f in segmenter.footnotes where !usedNotes.contains(f.label) {
-                if let n = try note(f.label) { last.notes.append(n) }
+                if let n = try note(f.label) { attacher.add(n) }
             }
-            last.comments += converter.comments
-            last.notes += converter.notes
-            converter.comments = []
-            converter.notes = []
+            takeConverted()
+            let left = attacher.takeUnreferenced()
+            last.comments += left.comments
+            last.notes += left.notes
             return last
         }
         return ready.removeFirst()
+    }
+
+    /// Moves the comments and notes the converter has read into the attacher.
+    private func takeConverted() {
+        for c in converter.comments { attacher.add(c) }
+        for n in converter.notes { attacher.add(n) }
+        converter.comments = []
+        converter.notes = []
     }
 
     /// Parses the next group of segments into chunks.
@@ -189,11 +199,9 @@ final class ReaderState {
         guard nextSegment < segmenter.segments.count else {
             dropTentativeEmpty()
             converter.finishFlow()
-            if !converter.comments.isEmpty || !converter.notes.isEmpty {
-                attachPending()
-            }
+            takeConverted()
             done = true
-            if ready.isEmpty, !segmenter.footnotes.isEmpty {
+            if ready.isEmpty, !attacher.isEmpty || !segmenter.footnotes.isEmpty {
                 ready.append(Chunk(.paragraph(Paragraph([]))))
             }
             return
@@ -235,11 +243,8 @@ final class ReaderState {
         guard !blocks.isEmpty else { return }
         if tentativeEmpty, !BlockConverter.joins(blocks[0]) { dropTentativeEmpty() }
         tentativeEmpty = false
-        for b in blocks {
-            ready.append(Chunk(b, comments: converter.comments, notes: converter.notes))
-            converter.comments = []
-            converter.notes = []
-        }
+        takeConverted()
+        for b in blocks { ready.append(attacher.chunk(for: b)) }
         tentativeEmpty = converter.closerOnlyParagraph
     }
 
@@ -289,21 +294,13 @@ final class ReaderState {
     /// follows (`BlockConverter.closerOnlyParagraph`).
     private var tentativeEmpty = false
 
-    /// Drops the waiting empty paragraph (no paragraph followed it); what it carried goes with the next chunk.
+    /// Drops the waiting empty paragraph (no paragraph followed it). It anchors nothing, so it carries nothing
+    /// (`ChunkAttacher`); anything it did carry goes back to the attacher.
     private func dropTentativeEmpty() {
         guard tentativeEmpty, let last = ready.popLast() else { return }
         tentativeEmpty = false
-        converter.comments = last.comments + converter.comments
-        converter.notes = last.notes + converter.notes
-    }
-
-    /// Comments or notes collected with no block to carry them go with the last chunk.
-    private func attachPending() {
-        if ready.isEmpty { ready.append(Chunk(.paragraph(Paragraph([])))) }
-        ready[ready.count - 1].comments += converter.comments
-        ready[ready.count - 1].notes += converter.notes
-        converter.comments = []
-        converter.notes = []
+        for c in last.comments { attacher.add(c) }
+        for n in last.notes { attacher.add(n) }
     }
 
     /// The text cmark parses for a group: the link definitions it uses first, then the group, then

@@ -37,23 +37,25 @@ struct ListPlacement {
 typealias SpecialParagraph = BlockStyleRole
 
 /// Turns a sequence of paragraphs into blocks: list paragraphs into nested lists, quotation paragraphs into a
-/// block quote. Finished blocks wait in `blocks` for the owner to take them.
+/// block quote (the nesting is `ListNesting`'s; where a paragraph goes is decided here). Finished blocks wait
+/// in `blocks` for the owner to take them.
 struct BlockCollector {
-    var blocks: [Block] = []
-    private var lists: [(key: Int, level: Int, list: List)] = []
-    private var quote: [Block]?
+    private var nesting = ListNesting<Int>()
+
+    /// Finished blocks, until taken.
+    var blocks: [Block] { nesting.finished }
 
     mutating func add(_ e: ParagraphEvent) {
         let block: Block = e.headingLevel.map { .heading(level: $0, e.paragraph) } ?? .paragraph(e.paragraph)
         if let l = e.list {
-            closeQuote()
+            nesting.closeQuote()
             addListItem(block, l)
             return
         }
-        closeLists()
+        nesting.closeAllLists()
         switch e.special {
         case .code?:
-            closeQuote()
+            nesting.closeQuote()
             var text = ""
             for inline in e.paragraph.content {
                 switch inline {
@@ -61,84 +63,68 @@ struct BlockCollector {
                 default: text += [inline].plainText
                 }
             }
-            blocks.append(.codeBlock(CodeBlock(text: text + "\n")))
+            nesting.emit(.codeBlock(CodeBlock(text: text + "\n")))
         case .quote?:
             var p = e.paragraph
             p.style.name = nil
-            let inner: Block = e.headingLevel.map { .heading(level: $0, p) } ?? .paragraph(p)
-            quote = (quote ?? []) + [inner]
+            nesting.openQuote()
+            nesting.emit(e.headingLevel.map { .heading(level: $0, p) } ?? .paragraph(p))
         case .rule?:
-            closeQuote()
-            blocks.append(.thematicBreak)
+            nesting.closeQuote()
+            nesting.emit(.thematicBreak)
         case nil:
-            closeQuote()
-            blocks.append(block)
+            nesting.closeQuote()
+            nesting.emit(block)
         }
     }
 
     /// Adds a block that is not a paragraph (a table): ends open lists and quotes first.
     mutating func add(block: Block) {
-        closeLists()
-        closeQuote()
-        blocks.append(block)
+        nesting.closeAll()
+        nesting.emit(block)
     }
 
     /// Ends open lists and quotes.
     mutating func close() {
-        closeLists()
-        closeQuote()
+        nesting.closeAll()
     }
 
     /// Takes the finished blocks.
     mutating func take() -> [Block] {
-        defer { blocks.removeAll(keepingCapacity: true) }
-        return blocks
+        nesting.take()
     }
 
     /// Ends an open quotation (an empty paragraph separates adjacent ones).
     mutating func closeQuote() {
-        if let q = quote { blocks.append(.blockQuote(q)); quote = nil }
+        nesting.closeQuote()
     }
 
     private mutating func addListItem(_ block: Block, _ p: ListPlacement) {
         if p.key == ListPlacement.continueOpenList {
             // A "List Continue" paragraph: a further paragraph of the open item at its level.
-            guard !lists.isEmpty else { blocks.append(block); return }
-            while lists.count > 1, let top = lists.last, top.level > p.level { popList() }
-            let last = lists.count - 1
-            if lists[last].list.items.isEmpty { lists[last].list.items.append([]) }
-            lists[last].list.items[lists[last].list.items.count - 1].append(block)
+            guard nesting.depth > 0 else { nesting.emit(block); return }
+            nesting.closeLists(deeperThan: p.level, keepingOutermost: true)
+            nesting.continueItem(block)
             return
         }
-        if let first = lists.first, first.key != p.key, p.level <= first.level { closeLists() }
-        while lists.count > 1, let top = lists.last, top.level > p.level { popList() }
-        guard let top = lists.last else {
-            lists.append((p.key, p.level, List(kind: p.kind, items: [[block]])))
+        if nesting.depth > 0, nesting.frame(at: 0).key != p.key, p.level <= nesting.frame(at: 0).level {
+            nesting.closeAllLists()
+        }
+        nesting.closeLists(deeperThan: p.level, keepingOutermost: true)
+        guard let top = nesting.innermost else {
+            nesting.startList(key: p.key, level: p.level, kind: p.kind, item: block)
             return
         }
-        let last = lists.count - 1
-        if p.continuation, !top.list.items.isEmpty {
-            lists[last].list.items[top.list.items.count - 1].append(block)
+        if p.continuation, top.itemCount > 0 {
+            nesting.continueItem(block)
         } else if p.level > top.level {
-            lists.append((p.key, p.level, List(kind: p.kind, items: [[block]])))
-        } else if top.list.kind != p.kind && lists.count == 1 {
-            closeLists()
-            lists.append((p.key, p.level, List(kind: p.kind, items: [[block]])))
+            nesting.startList(key: p.key, level: p.level, kind: p.kind, item: block)
+        } else if top.kind != p.kind && nesting.depth == 1 {
+            nesting.closeAllLists()
+            nesting.startList(key: p.key, level: p.level, kind: p.kind, item: block)
         } else {
-            lists[last].list.items.append([block])
+            nesting.addItem(block)
         }
-    }
-
-    private mutating func popList() {
-        let done = lists.removeLast()
-        let i = lists.count - 1
-        if lists[i].list.items.isEmpty { lists[i].list.items.append([]) }
-        lists[i].list.items[lists[i].list.items.count - 1].append(.list(done.list))
-    }
-
-    private mutating func closeLists() {
-        while lists.count > 1 { popList() }
-        if let l = lists.popLast() { blocks.append(.list(l.list)) }
     }
 }
 
@@ -155,6 +141,14 @@ struct RowDefinition {
     var header = false
     /// Merge flags collected for the next `\cellx`.
     var pending = CellDefinition(right: 0)
+
+    /// `\cellxN`: the pending definition ends at `right`.
+    mutating func appendCell(right: Int) {
+        var c = pending
+        c.right = right
+        cells.append(c)
+        pending = CellDefinition(right: 0)
+    }
 }
 
 /// A table being read: finished rows, the cells of the current row, and the blocks of the current cell.
@@ -199,8 +193,10 @@ struct OpenTable {
                     let d = r.definition.cells[i]
                     def = d
                     if !grid.isEmpty {
-                        span = max(1, grid.filter { $0 > previousRight && $0 <= d.right }.count)
-                        if let start = grid.firstIndex(where: { $0 > previousRight }) { column = start }
+                        // The grid is sorted: two binary searches (a scan per cell was quadratic in a wide row).
+                        let start = Self.firstIndex(in: grid, above: previousRight)
+                        span = max(1, Self.firstIndex(in: grid, above: d.right) - start)
+                        if start < grid.count { column = start }
                     }
                     previousRight = d.right
                 }
@@ -234,6 +230,16 @@ struct OpenTable {
                           headerRowCount: headers, rows: outRows)
         inferColumnAlignments(&table)
         return table
+    }
+
+    /// The index of the first element of the sorted `grid` greater than `value` (`grid.count` if none).
+    static func firstIndex(in grid: [Int], above value: Int) -> Int {
+        var low = 0, high = grid.count
+        while low < high {
+            let mid = (low + high) / 2
+            if grid[mid] > value { high = mid } else { low = mid + 1 }
+        }
+        return low
     }
 
     /// Moves a paragraph alignment shared by every paragraph of a column onto the column.

@@ -1,109 +1,67 @@
 import RedlineCore
 
 /// The reader's output queue: finished top-level blocks become chunks carrying the comments and notes they
-/// anchor. A chunk waits while an annotation range is open (its comment comes later in the input).
+/// anchor (`ChunkAttacher`'s rule). Blocks wait while an annotation range is open: its comment comes later
+/// in the input, after the range's end.
 struct RTFChunkOutput {
     /// Chunks ready to hand out, from `position` on.
     var chunks: [Chunk] = []
     var position = 0
-    /// Chunks held back while `openRanges` is not empty.
-    var held: [Chunk] = []
+    /// Blocks held back while `openRanges` is not empty.
+    private var held: [Block] = []
     /// Comments and notes read but not yet attached to a chunk.
-    var pendingComments: [Comment] = []
-    var pendingNotes: [Note] = []
+    private var attacher = ChunkAttacher()
     /// Annotation ranges started (`\atrfstart`) whose annotation has not been read yet.
     var openRanges = Set<String>()
 
-    /// Emits a finished top-level block with the comments and notes it references (others wait for their block).
+    /// Emits a finished top-level block: a chunk now, or once every open annotation range has its comment.
     mutating func emit(_ block: Block) {
-        var c = Chunk(block)
-        if !pendingComments.isEmpty || !pendingNotes.isEmpty {
-            var anchors = Set<String>()
-            var references = Set<String>()
-            block.forEachInline { i in
-                switch i {
-                case .commentStart(let id), .commentEnd(let id), .commentPoint(let id): anchors.insert(id)
-                case .noteReference(let id): references.insert(id)
-                default: break
-                }
-            }
-            let here = pendingComments.filter { anchors.contains($0.parentID ?? $0.id) }
-            pendingComments.removeAll { anchors.contains($0.parentID ?? $0.id) }
-            c.comments = Self.inAnchorOrder(here, block)
-            c.notes = pendingNotes.filter { references.contains($0.id) }
-            pendingNotes.removeAll { references.contains($0.id) }
-        }
         if openRanges.isEmpty {
-            chunks.append(c)
+            chunks.append(attacher.chunk(for: block))
         } else {
-            held.append(c)
+            held.append(block)
         }
     }
 
-    /// A finished comment: into the held chunk that holds its anchor, or with the next chunk.
+    /// A finished note, for the block that references it.
+    mutating func add(_ note: Note) {
+        attacher.add(note)
+    }
+
+    /// A comment whose range is not an annotation range (a Scrivener comment link), for the block that anchors it.
+    mutating func add(_ comment: Comment) {
+        attacher.add(comment)
+    }
+
+    /// A finished annotation: its range is complete, so held blocks may go out.
     mutating func deliver(_ comment: Comment) {
-        if let i = held.firstIndex(where: { chunk in Self.chunkMentions(chunk, comment.parentID ?? comment.id) }) {
-            held[i].comments.append(comment)
-        } else {
-            pendingComments.append(comment)
-        }
+        attacher.add(comment)
         openRanges.remove(comment.id)
         releaseHeldIfPossible()
     }
 
     /// An annotation range that never got its annotation: an empty comment by its anchor.
     mutating func attachEmptyComment(_ id: String) {
-        let c = Comment(id: id, body: [])
-        if let i = held.firstIndex(where: { Self.chunkMentions($0, id) }) { held[i].comments.append(c) } else { pendingComments.append(c) }
+        attacher.add(Comment(id: id, body: []))
     }
 
-    /// The end of the input: held chunks go out; comments and notes still waiting go with the last chunk
+    /// The end of the input: held blocks go out; comments and notes still waiting go with the last chunk
     /// (or an empty paragraph when none is left to hand out).
     mutating func finish() {
         releaseHeldIfPossible()
-        if !pendingComments.isEmpty || !pendingNotes.isEmpty {
-            if chunks.isEmpty || position >= chunks.count {
-                chunks.append(Chunk(.paragraph(Paragraph([])), comments: pendingComments, notes: pendingNotes))
-            } else {
-                chunks[chunks.count - 1].comments += pendingComments
-                chunks[chunks.count - 1].notes += pendingNotes
-            }
-            pendingComments.removeAll()
-            pendingNotes.removeAll()
+        let left = attacher.takeUnreferenced()
+        guard !left.comments.isEmpty || !left.notes.isEmpty else { return }
+        if chunks.isEmpty || position >= chunks.count {
+            chunks.append(Chunk(.paragraph(Paragraph([])), comments: left.comments, notes: left.notes))
+        } else {
+            chunks[chunks.count - 1].comments += left.comments
+            chunks[chunks.count - 1].notes += left.notes
         }
-    }
-
-    /// Comments in the reading order of their anchors in `block`, each reply right after its parent.
-    static func inAnchorOrder(_ comments: [Comment], _ block: Block) -> [Comment] {
-        guard comments.count > 1 else { return comments }
-        var position: [String: Int] = [:]
-        block.forEachInline { i in
-            switch i {
-            case .commentStart(let id), .commentPoint(let id): if position[id] == nil { position[id] = position.count }
-            default: break
-            }
-        }
-        let keyed = comments.enumerated().map { (n, c) -> (Int, Int, Int, Comment) in
-            (position[c.parentID ?? c.id] ?? Int.max, c.parentID == nil ? 0 : 1, n, c)
-        }
-        return keyed.sorted { ($0.0, $0.1, $0.2) < ($1.0, $1.1, $1.2) }.map(\.3)
     }
 
     private mutating func releaseHeldIfPossible() {
         guard openRanges.isEmpty, !held.isEmpty else { return }
-        for i in held.indices { held[i].comments = Self.inAnchorOrder(held[i].comments, held[i].block) }
-        chunks += held
+        for b in held { chunks.append(attacher.chunk(for: b)) }
         held.removeAll()
-    }
-
-    private static func chunkMentions(_ c: Chunk, _ id: String) -> Bool {
-        var found = false
-        c.block.forEachInline { i in
-            switch i {
-            case .commentStart(let x), .commentPoint(let x), .commentEnd(let x): if x == id { found = true }
-            default: break
-            }
-        }
-        return found || c.comments.contains { $0.id == id }
     }
 }

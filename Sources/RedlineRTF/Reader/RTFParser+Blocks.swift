@@ -288,7 +288,7 @@ extension RTFParser {
         switch story.kind {
         case .main: break
         case .note(let id, let kind):
-            out.pendingNotes.append(Note(id: id, kind: kind, blocks: blocks))
+            out.add(Note(id: id, kind: kind, blocks: blocks))
         case .annotation(let info):
             annotationCounter += 1
             let id: String
@@ -320,10 +320,10 @@ extension RTFParser {
             appendAtom(.commentStart(id), story: s)
             if let a = reader.scrivenerAnnotations[id], case .comment(var c) = a {
                 c.id = id
-                out.pendingComments.append(c)
+                out.add(c)
             } else {
                 diagnostics.report(.rtfScrivenerAnnotationMissing, "a Scrivener comment link had no comment text; kept as an empty comment")
-                out.pendingComments.append(Comment(id: id, body: []))
+                out.add(Comment(id: id, body: []))
             }
         }
     }
@@ -335,7 +335,7 @@ extension RTFParser {
         case .comment(let id): appendAtom(.commentEnd(id), story: state.story)
         case .footnote(let n):
             appendNoteReference(n.id, story: state.story)
-            out.pendingNotes.append(n)
+            out.add(n)
         case .plain, .link: break
         }
     }

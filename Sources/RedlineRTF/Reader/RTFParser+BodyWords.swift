@@ -20,12 +20,9 @@ extension RTFParser {
                 ? min(max(2, state.para.tableDepth), max(stories[state.story].tables.count, 1)) : 1
             rowDefinitions[rowDefinitionDepth] = RowDefinition()
         case .cellx:
-            var d = rowDefinitions[rowDefinitionDepth] ?? RowDefinition()
-            var c = d.pending
-            c.right = v
-            d.cells.append(c)
-            d.pending = CellDefinition(right: 0)
-            rowDefinitions[rowDefinitionDepth] = d
+            // In place: a copy taken out of the dictionary and stored back copied every cell so far, each
+            // time (quadratic in the cells of a row).
+            rowDefinitions[rowDefinitionDepth, default: RowDefinition()].appendCell(right: v)
         case .clmgf: rowDefinitions[rowDefinitionDepth, default: RowDefinition()].pending.mergeFirst = true
         case .clmrg: rowDefinitions[rowDefinitionDepth, default: RowDefinition()].pending.mergeContinue = true
         case .clvmgf: rowDefinitions[rowDefinitionDepth, default: RowDefinition()].pending.verticalFirst = true
