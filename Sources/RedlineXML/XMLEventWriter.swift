@@ -76,9 +76,9 @@ extension XMLReader {
     public var declarations: [XMLNamespaceDeclaration] {
         guard let e = current, e.kind == .start, e.nsCount > 0 else { return [] }
         return (Int(e.nsStart)..<Int(e.nsStart + e.nsCount)).map { i in
-            let d = batch.declarations[i]
-            return XMLNamespaceDeclaration(prefix: batch.string(d.prefixStart, d.prefixCount),
-                                           uri: batch.string(d.uriStart, d.uriCount))
+            let d = cursor.batch.declarations[i]
+            return XMLNamespaceDeclaration(prefix: cursor.batch.string(d.prefixStart, d.prefixCount),
+                                           uri: cursor.batch.string(d.uriStart, d.uriCount))
         }
     }
 
@@ -86,9 +86,9 @@ extension XMLReader {
     public var prefixedAttributes: [XMLNodeAttribute] {
         guard let e = current, e.kind == .start else { return [] }
         return (e.start..<(e.start + e.count)).map { i in
-            let a = batch.attributes[i]
+            let a = cursor.batch.attributes[i]
             return XMLNodeAttribute(prefix: a.prefix.map { String(cString: $0) } ?? "", localName: String(cString: a.name),
-                                    namespace: Int(a.namespace), value: batch.string(a.valueStart, a.valueCount))
+                                    namespace: Int(a.namespace), value: cursor.batch.string(a.valueStart, a.valueCount))
         }
     }
 
