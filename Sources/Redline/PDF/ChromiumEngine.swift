@@ -127,24 +127,7 @@ final class DevToolsPipe {
         // Keep both ends away from 3 and 4, which the child's dup2s write.
         let ours = fcntl(pair[0], F_DUPFD_CLOEXEC, 10), theirs = fcntl(pair[1], F_DUPFD, 10)
         close(pair[0]); close(pair[1])
-        var attr = posix_spawnattr_t()
-        posix_spawnattr_init(&attr)
-        defer { posix_spawnattr_destroy(&attr) }
-        posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETPGROUP))
-        posix_spawnattr_setpgroup(&attr, 0)
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        posix_spawn_file_actions_adddup2(&actions, theirs, 3)
-        posix_spawn_file_actions_adddup2(&actions, theirs, 4)
-        posix_spawn_file_actions_addclose(&actions, theirs)
-        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { for a in argv { free(a) } }
-        var pid: pid_t = 0
-        let rc = posix_spawn(&pid, arguments[0], &actions, &attr, &argv, environ)
+        let (pid, rc) = PDFEngine.spawn(arguments, log: log, channel: theirs)
         close(theirs)
         guard rc == 0 else {
             close(ours)
