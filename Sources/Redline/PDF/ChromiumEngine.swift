@@ -21,16 +21,11 @@ public struct ChromiumEngine: PDFRenderer {
     /// The engine on this machine: `REDLINE_CHROMIUM`, else `chromium`, `chromium-browser`,
     /// `google-chrome` on `PATH`. Throws one error naming what to install when there is none.
     public static func locate(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ChromiumEngine {
-        var timeout = (base: 60.0, perDocument: 10.0)
-        if let t = environment["REDLINE_PDF_TIMEOUT"].flatMap(Double.init), t > 0 { timeout = (t, 0) }
-        if let given = environment["REDLINE_CHROMIUM"], !given.isEmpty {
-            guard access(given, X_OK) == 0 else { throw RedlineError.io("\(installHint); REDLINE_CHROMIUM=\(given) is not executable") }
-            return ChromiumEngine(executable: given, timeout: timeout)
-        }
-        guard let found = PDFEngine.search(["chromium", "chromium-browser", "google-chrome"], environment: environment) else {
-            throw RedlineError.io(installHint)
-        }
-        return ChromiumEngine(executable: found, timeout: timeout)
+        let (executable, timeout) = try PDFEngine.find(variable: "REDLINE_CHROMIUM",
+                                                       names: ["chromium", "chromium-browser", "google-chrome"],
+                                                       timeout: (base: 60, perDocument: 10), installHint: installHint,
+                                                       environment: environment)
+        return ChromiumEngine(executable: executable, timeout: timeout)
     }
 
     /// Prints each HTML page in `pages` (paths) to PDF with one browser. Returns, per page, the PDF

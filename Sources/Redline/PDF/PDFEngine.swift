@@ -31,14 +31,24 @@ public struct PDFEngine: PDFRenderer {
     /// The engine on this machine: `REDLINE_SOFFICE`, else `soffice` or `libreoffice` on `PATH`.
     /// Throws one error naming what to install when there is none.
     public static func locate(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> PDFEngine {
-        var timeout = (base: 120.0, perDocument: 20.0)
+        let (executable, timeout) = try find(variable: "REDLINE_SOFFICE", names: ["soffice", "libreoffice"],
+                                             timeout: (base: 120, perDocument: 20), installHint: installHint,
+                                             environment: environment)
+        return PDFEngine(executable: executable, timeout: timeout)
+    }
+
+    /// An engine's executable: `variable` when set (it must be executable), else the first of `names` on
+    /// `PATH`; and its time limit, `timeout` unless `REDLINE_PDF_TIMEOUT` gives one for the whole run.
+    static func find(variable: String, names: [String], timeout: (base: Double, perDocument: Double), installHint: String,
+                     environment: [String: String]) throws -> (String, (base: Double, perDocument: Double)) {
+        var timeout = timeout
         if let t = environment["REDLINE_PDF_TIMEOUT"].flatMap(Double.init), t > 0 { timeout = (t, 0) }
-        if let given = environment["REDLINE_SOFFICE"], !given.isEmpty {
-            guard access(given, X_OK) == 0 else { throw RedlineError.io("\(installHint); REDLINE_SOFFICE=\(given) is not executable") }
-            return PDFEngine(executable: given, timeout: timeout)
+        if let given = environment[variable], !given.isEmpty {
+            guard access(given, X_OK) == 0 else { throw RedlineError.io("\(installHint); \(variable)=\(given) is not executable") }
+            return (given, timeout)
         }
-        guard let found = search(["soffice", "libreoffice"], environment: environment) else { throw RedlineError.io(installHint) }
-        return PDFEngine(executable: found, timeout: timeout)
+        guard let found = search(names, environment: environment) else { throw RedlineError.io(installHint) }
+        return (found, timeout)
     }
 
     /// The first executable called one of `names` in a directory of `PATH`.
