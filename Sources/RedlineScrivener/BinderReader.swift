@@ -97,8 +97,8 @@ public enum BinderReader {
 }
 
 extension String {
-    /// Without leading and trailing white space.
-    var trimmed: String {
+    /// Without leading and trailing white space and newlines (also for the migration in module `Redline`).
+    package var trimmed: String {
         var s = Substring(self)
         while let c = s.first, c.isWhitespace { s.removeFirst() }
         while let c = s.last, c.isWhitespace { s.removeLast() }

@@ -70,16 +70,7 @@ public struct ScrivenerMarkup {
     }
 
     private mutating func resolve(_ block: Block) -> Block {
-        switch block {
-        case .paragraph(var p):
-            p.content = resolve(p.content)
-            return .paragraph(p)
-        case .heading(let l, var p):
-            p.content = resolve(p.content)
-            return .heading(level: l, p)
-        default:
-            return block.mapBlockArrays { $0.map { self.resolve($0) } }
-        }
+        block.mapParagraphContent { resolve($0) }
     }
 
     /// Resolves one paragraph's content. Paragraphs without anything of Scrivener's are returned as they are.

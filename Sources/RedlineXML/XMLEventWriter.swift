@@ -76,9 +76,9 @@ extension XMLReader {
     public var declarations: [XMLNamespaceDeclaration] {
         guard let e = current, e.kind == .start, e.nsCount > 0 else { return [] }
         return (Int(e.nsStart)..<Int(e.nsStart + e.nsCount)).map { i in
-            let d = batch.declarations[i]
-            return XMLNamespaceDeclaration(prefix: batch.string(d.prefixStart, d.prefixCount),
-                                           uri: batch.string(d.uriStart, d.uriCount))
+            let d = cursor.batch.declarations[i]
+            return XMLNamespaceDeclaration(prefix: cursor.batch.string(d.prefixStart, d.prefixCount),
+                                           uri: cursor.batch.string(d.uriStart, d.uriCount))
         }
     }
 
@@ -86,9 +86,9 @@ extension XMLReader {
     public var prefixedAttributes: [XMLNodeAttribute] {
         guard let e = current, e.kind == .start else { return [] }
         return (e.start..<(e.start + e.count)).map { i in
-            let a = batch.attributes[i]
+            let a = cursor.batch.attributes[i]
             return XMLNodeAttribute(prefix: a.prefix.map { String(cString: $0) } ?? "", localName: String(cString: a.name),
-                                    namespace: Int(a.namespace), value: batch.string(a.valueStart, a.valueCount))
+                                    namespace: Int(a.namespace), value: cursor.batch.string(a.valueStart, a.valueCount))
         }
     }
 
@@ -180,7 +180,7 @@ public struct XMLEventWriter {
         if let rename { raw(rename) } else if let n = e.name { cString(n) }
         if e.nsCount > 0 {
             for i in Int(e.nsStart)..<Int(e.nsStart + e.nsCount) {
-                let d = x.batch.declarations[i]
+                let d = x.cursor.batch.declarations[i]
                 raw(" xmlns")
                 if d.prefixCount > 0 { raw(UInt8(ascii: ":")); arena(x, d.prefixStart, d.prefixCount, attribute: false, escape: false) }
                 raw("=\"")
@@ -189,7 +189,7 @@ public struct XMLEventWriter {
             }
         }
         for i in e.start..<(e.start + e.count) {
-            let a = x.batch.attributes[i]
+            let a = x.cursor.batch.attributes[i]
             raw(UInt8(ascii: " "))
             if let p = a.prefix { cString(p); raw(UInt8(ascii: ":")) }
             cString(a.name)
@@ -308,7 +308,7 @@ public struct XMLEventWriter {
 
     private mutating func arena(_ x: XMLReader, _ start: Int, _ count: Int, attribute: Bool, escape doEscape: Bool) {
         guard count > 0 else { return }
-        x.batch.arena.withUnsafeBufferPointer { a in
+        x.cursor.batch.arena.withUnsafeBufferPointer { a in
             let slice = UnsafeBufferPointer(rebasing: a[start..<(start + count)])
             if doEscape { escape(slice, attribute: attribute) } else { bytes.append(contentsOf: slice) }
         }

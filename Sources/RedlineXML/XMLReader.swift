@@ -43,14 +43,12 @@ public final class XMLReader {
     /// The name of the input for messages (`word/document.xml`).
     public let name: String
     /// What the reader is on after the last `next()`.
-    public var kind: XMLNodeKind { currentKind }
+    public var kind: XMLNodeKind { cursor.kind }
 
-    // The reader's state is read for every event, one access at a time: no exclusivity checks.
-    @exclusivity(unchecked) private var currentKind: XMLNodeKind = .end
-    @exclusivity(unchecked) var position = 0
-    /// The events of the current piece of input.
-    @exclusivity(unchecked) var batch = EventBatch()
-    @exclusivity(unchecked) private var finished = false
+    // The reader's hot state, read for every event, skips exclusivity checks (PERFORMANCE.md): two parts,
+    // `cursor` and `nameSlots`, each accessed one access at a time (unchecked, an overlapping access would be
+    // undefined behaviour rather than a trap).
+    @exclusivity(unchecked) var cursor = Cursor()
     /// Where the pieces come from: parsed on this thread, or on a thread of their own.
     private let source: Source
     /// Keeps the interned names of `batch` valid, whenever the parser is freed.
@@ -59,6 +57,16 @@ public final class XMLReader {
     @exclusivity(unchecked) private var nameSlots = [(UnsafePointer<xmlChar>?, String)](repeating: (nil, ""),
                                                                                       count: PointerSlot.count(bits: XMLReader.nameSlotBits))
     private static let nameSlotBits = 9
+
+    /// Where the reader is: the events of the current piece of input and the position in them.
+    struct Cursor {
+        var kind: XMLNodeKind = .end
+        var position = 0
+        /// The events of the current piece of input.
+        var batch = EventBatch()
+        /// The last piece has been read.
+        var finished = false
+    }
 
     private enum Source {
         case inline(ChunkParser)
@@ -110,10 +118,10 @@ public final class XMLReader {
     /// Moves to the next start tag, end tag or text; nil at the end of the document.
     /// Comments, processing instructions and the XML declaration are skipped.
     public func next() throws -> XMLNodeKind? {
-        position += 1
-        if position < batch.items.count {
-            let k = batch.items[position].kind
-            currentKind = k
+        cursor.position += 1
+        if cursor.position < cursor.batch.items.count {
+            let k = cursor.batch.items[cursor.position].kind
+            cursor.kind = k
             return k
         }
         return try nextPiece()
@@ -121,38 +129,38 @@ public final class XMLReader {
 
     /// `next()` at the end of the current piece's events: the next piece (skipping empty ones).
     private func nextPiece() throws -> XMLNodeKind? {
-        while position >= batch.items.count {
-            if finished {
-                position = batch.items.count
+        while cursor.position >= cursor.batch.items.count {
+            if cursor.finished {
+                cursor.position = cursor.batch.items.count
                 return nil
             }
-            position = 0
+            cursor.position = 0
             switch source {
             case .inline(let parser):
                 do {
-                    if try !parser.parse(into: &batch) { finished = true }
+                    if try !parser.parse(into: &cursor.batch) { cursor.finished = true }
                 } catch {
-                    finished = true
+                    cursor.finished = true
                     throw error
                 }
             case .background(let parser):
-                switch parser.next(returning: &batch) {
+                switch parser.next(returning: &cursor.batch) {
                 case .events(let events, let last):
-                    batch = events
-                    if last { finished = true }
+                    cursor.batch = events
+                    if last { cursor.finished = true }
                 case .failure(let error):
-                    finished = true
+                    cursor.finished = true
                     throw error
                 }
             }
         }
-        let k = batch.items[position].kind
-        currentKind = k
+        let k = cursor.batch.items[cursor.position].kind
+        cursor.kind = k
         return k
     }
 
     var current: Event? {
-        position >= 0 && position < batch.items.count ? batch.items[position] : nil
+        cursor.position >= 0 && cursor.position < cursor.batch.items.count ? cursor.batch.items[cursor.position] : nil
     }
 
     /// The local name of the current element (start or end), without prefix.
@@ -183,14 +191,14 @@ public final class XMLReader {
     /// The text of the current text node ("" elsewhere).
     public var text: String {
         guard let e = current, e.kind == .text else { return "" }
-        return batch.string(e.start, e.count)
+        return cursor.batch.string(e.start, e.count)
     }
 
     /// Depth of the current node (the root element is 0).
     public var depth: Int { Int(current?.depth ?? 0) }
 
     /// The 1-based line the parser had reached at the end of the current piece of input, for messages.
-    public var line: Int { batch.line }
+    public var line: Int { cursor.batch.line }
 
     /// The value of the current start element's attribute `local` in namespace number `namespace`
     /// (`noNamespace` for an unprefixed attribute); nil when absent.
@@ -198,9 +206,9 @@ public final class XMLReader {
         guard let e = current, e.kind == .start, e.count > 0 else { return nil }
         return local.withCString { want -> String? in
             for i in e.start..<(e.start + e.count) {
-                let a = batch.attributes[i]
+                let a = cursor.batch.attributes[i]
                 if a.namespace == namespace, strcmp(want, UnsafeRawPointer(a.name).assumingMemoryBound(to: CChar.self)) == 0 {
-                    return batch.string(a.valueStart, a.valueCount)
+                    return cursor.batch.string(a.valueStart, a.valueCount)
                 }
             }
             return nil
@@ -211,9 +219,9 @@ public final class XMLReader {
     public var attributes: [XMLAttribute] {
         guard let e = current, e.kind == .start else { return [] }
         return (e.start..<(e.start + e.count)).map { i in
-            let a = batch.attributes[i]
+            let a = cursor.batch.attributes[i]
             return XMLAttribute(namespace: Int(a.namespace), localName: String(cString: a.name),
-                                value: batch.string(a.valueStart, a.valueCount))
+                                value: cursor.batch.string(a.valueStart, a.valueCount))
         }
     }
 

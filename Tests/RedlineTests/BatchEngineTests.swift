@@ -131,15 +131,19 @@ final class BatchEngineTests: XCTestCase {
         XCTAssertEqual(try String(contentsOfFile: dir + "/out/one.lines", encoding: .utf8), "a\nc\n")
     }
 
+    /// Temporaries of our outputs whose process is gone (999999999 is above any pid_max) are removed; those
+    /// of other targets, and those of a live process (pid 1: a shard or another run still writing), are not.
     func testStaleTemporariesOfOurOutputsAreRemovedOthersAreNot() throws {
         try makeTree()
         let inputs = try selection([dir + "/in"]).discover()
-        try BatchFixture.write("partial", to: dir + "/out/.one.lines.redline-AbC123")
-        try BatchFixture.write("partial", to: dir + "/out/sub/.two.lines.redline-zzzzzz")
-        try BatchFixture.write("someone else's", to: dir + "/out/.other.lines.redline-AbC123")
+        try BatchFixture.write("partial", to: dir + "/out/.one.lines.redline-999999999-AbC123")
+        try BatchFixture.write("partial", to: dir + "/out/sub/.two.lines.redline-999999999-zzzzzz")
+        try BatchFixture.write("someone else's", to: dir + "/out/.other.lines.redline-999999999-AbC123")
+        try BatchFixture.write("in progress", to: dir + "/out/sub/.two.lines.redline-1-AbC123")
         _ = try run(inputs, options(dir + "/out", existing: .skipUpToDate))
         XCTAssertEqual(BatchFixture.files(in: dir + "/out"),
-                       [".other.lines.redline-AbC123", "one.lines", "sub/deeper/three.lines", "sub/two.lines"])
+                       [".other.lines.redline-999999999-AbC123", "one.lines", "sub/.two.lines.redline-1-AbC123",
+                        "sub/deeper/three.lines", "sub/two.lines"])
     }
 
     func testShardsTogetherMakeExactlyOneRun() throws {

@@ -21,16 +21,11 @@ public struct ChromiumEngine: PDFRenderer {
     /// The engine on this machine: `REDLINE_CHROMIUM`, else `chromium`, `chromium-browser`,
     /// `google-chrome` on `PATH`. Throws one error naming what to install when there is none.
     public static func locate(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ChromiumEngine {
-        var timeout = (base: 60.0, perDocument: 10.0)
-        if let t = environment["REDLINE_PDF_TIMEOUT"].flatMap(Double.init), t > 0 { timeout = (t, 0) }
-        if let given = environment["REDLINE_CHROMIUM"], !given.isEmpty {
-            guard access(given, X_OK) == 0 else { throw RedlineError.io("\(installHint); REDLINE_CHROMIUM=\(given) is not executable") }
-            return ChromiumEngine(executable: given, timeout: timeout)
-        }
-        guard let found = PDFEngine.search(["chromium", "chromium-browser", "google-chrome"], environment: environment) else {
-            throw RedlineError.io(installHint)
-        }
-        return ChromiumEngine(executable: found, timeout: timeout)
+        let (executable, timeout) = try PDFEngine.find(variable: "REDLINE_CHROMIUM",
+                                                       names: ["chromium", "chromium-browser", "google-chrome"],
+                                                       timeout: (base: 60, perDocument: 10), installHint: installHint,
+                                                       environment: environment)
+        return ChromiumEngine(executable: executable, timeout: timeout)
     }
 
     /// Prints each HTML page in `pages` (paths) to PDF with one browser. Returns, per page, the PDF
@@ -127,24 +122,7 @@ final class DevToolsPipe {
         // Keep both ends away from 3 and 4, which the child's dup2s write.
         let ours = fcntl(pair[0], F_DUPFD_CLOEXEC, 10), theirs = fcntl(pair[1], F_DUPFD, 10)
         close(pair[0]); close(pair[1])
-        var attr = posix_spawnattr_t()
-        posix_spawnattr_init(&attr)
-        defer { posix_spawnattr_destroy(&attr) }
-        posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETPGROUP))
-        posix_spawnattr_setpgroup(&attr, 0)
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        posix_spawn_file_actions_adddup2(&actions, theirs, 3)
-        posix_spawn_file_actions_adddup2(&actions, theirs, 4)
-        posix_spawn_file_actions_addclose(&actions, theirs)
-        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { for a in argv { free(a) } }
-        var pid: pid_t = 0
-        let rc = posix_spawn(&pid, arguments[0], &actions, &attr, &argv, environ)
+        let (pid, rc) = PDFEngine.spawn(arguments, log: log, channel: theirs)
         close(theirs)
         guard rc == 0 else {
             close(ours)

@@ -20,7 +20,7 @@ public struct CommentNotes: ChunkStage {
             if let parent = c.parentID { replies[parent, default: []].append(c) }
         }
         var c = chunk
-        c.block = annotate(c.block)
+        c.block = c.block.mapParagraphContent { annotate($0) }
         try emit(c)
     }
 
@@ -31,19 +31,6 @@ public struct CommentNotes: ChunkStage {
         var notes: [Inline] = []
         for c in left { notes.append(contentsOf: note(for: c.id)) }
         try emit(Chunk(.paragraph(Paragraph(notes))))
-    }
-
-    private mutating func annotate(_ block: Block) -> Block {
-        switch block {
-        case .paragraph(var p):
-            p.content = annotate(p.content)
-            return .paragraph(p)
-        case .heading(let level, var p):
-            p.content = annotate(p.content)
-            return .heading(level: level, p)
-        default:
-            return block.mapBlockArrays { $0.map { annotate($0) } }
-        }
     }
 
     /// The inlines with each thread's note after the top-level inline holding its anchor's end.

@@ -31,14 +31,24 @@ public struct PDFEngine: PDFRenderer {
     /// The engine on this machine: `REDLINE_SOFFICE`, else `soffice` or `libreoffice` on `PATH`.
     /// Throws one error naming what to install when there is none.
     public static func locate(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> PDFEngine {
-        var timeout = (base: 120.0, perDocument: 20.0)
+        let (executable, timeout) = try find(variable: "REDLINE_SOFFICE", names: ["soffice", "libreoffice"],
+                                             timeout: (base: 120, perDocument: 20), installHint: installHint,
+                                             environment: environment)
+        return PDFEngine(executable: executable, timeout: timeout)
+    }
+
+    /// An engine's executable: `variable` when set (it must be executable), else the first of `names` on
+    /// `PATH`; and its time limit, `timeout` unless `REDLINE_PDF_TIMEOUT` gives one for the whole run.
+    static func find(variable: String, names: [String], timeout: (base: Double, perDocument: Double), installHint: String,
+                     environment: [String: String]) throws -> (String, (base: Double, perDocument: Double)) {
+        var timeout = timeout
         if let t = environment["REDLINE_PDF_TIMEOUT"].flatMap(Double.init), t > 0 { timeout = (t, 0) }
-        if let given = environment["REDLINE_SOFFICE"], !given.isEmpty {
-            guard access(given, X_OK) == 0 else { throw RedlineError.io("\(installHint); REDLINE_SOFFICE=\(given) is not executable") }
-            return PDFEngine(executable: given, timeout: timeout)
+        if let given = environment[variable], !given.isEmpty {
+            guard access(given, X_OK) == 0 else { throw RedlineError.io("\(installHint); \(variable)=\(given) is not executable") }
+            return (given, timeout)
         }
-        guard let found = search(["soffice", "libreoffice"], environment: environment) else { throw RedlineError.io(installHint) }
-        return PDFEngine(executable: found, timeout: timeout)
+        guard let found = search(names, environment: environment) else { throw RedlineError.io(installHint) }
+        return (found, timeout)
     }
 
     /// The first executable called one of `names` in a directory of `PATH`.
@@ -98,9 +108,10 @@ public struct PDFEngine: PDFRenderer {
 
     enum RunStatus { case exited(Int32), timedOut, failedToStart(String) }
 
-    /// Runs `arguments` in a process group of its own, standard input from /dev/null and output to
-    /// `log`; kills the group after `timeout` seconds.
-    static func run(_ arguments: [String], log: String, timeout: Double) -> RunStatus {
+    /// Starts `arguments` in a process group of its own, standard input from /dev/null, standard output and
+    /// error into `log`, and `channel` (when given) as descriptors 3 and 4 (closed in the child after).
+    /// Returns the process and `posix_spawn`'s result (0 when started).
+    static func spawn(_ arguments: [String], log: String, channel: Int32? = nil) -> (pid: pid_t, rc: Int32) {
         var attr = posix_spawnattr_t()
         posix_spawnattr_init(&attr)
         defer { posix_spawnattr_destroy(&attr) }
@@ -112,10 +123,22 @@ public struct PDFEngine: PDFRenderer {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        if let channel {
+            posix_spawn_file_actions_adddup2(&actions, channel, 3)
+            posix_spawn_file_actions_adddup2(&actions, channel, 4)
+            posix_spawn_file_actions_addclose(&actions, channel)
+        }
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { for a in argv { free(a) } }
         var pid: pid_t = 0
         let rc = posix_spawn(&pid, arguments[0], &actions, &attr, &argv, environ)
+        return (pid, rc)
+    }
+
+    /// Runs `arguments` in a process group of its own, standard input from /dev/null and output to
+    /// `log`; kills the group after `timeout` seconds.
+    static func run(_ arguments: [String], log: String, timeout: Double) -> RunStatus {
+        let (pid, rc) = spawn(arguments, log: log)
         guard rc == 0 else { return .failedToStart(String(cString: strerror(rc))) }
         let deadline = Date().addingTimeInterval(timeout)
         var status: Int32 = 0

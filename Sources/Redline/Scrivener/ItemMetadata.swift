@@ -35,17 +35,17 @@ struct ItemMetadata {
         keywords += item.keywordNames
         if !keywords.isEmpty { fields.append(Field(key: "keywords", label: "Keywords", value: .list(keywords))) }
         let reserved: Set<String> = ["title", "synopsis", "label", "status", "keywords", "notes"]
-        for v in item.customMetadata where !v.value.trimmingWhitespace.isEmpty {
+        for v in item.customMetadata where !v.value.trimmed.isEmpty {
             let field = settings.customFields.first { $0.id == v.fieldID }
             if field == nil { unknown("custom metadata field") }
             let label = field?.title ?? v.fieldID
             var key = OutputNames.slug(label)
             if reserved.contains(key) || fields.contains(where: { $0.key == key }) { key = "custom-" + key }
-            let value = field?.options[v.value] ?? v.value.trimmingWhitespace
+            let value = field?.options[v.value] ?? v.value.trimmed
             fields.append(Field(key: key, label: label, value: .text(value)))
         }
         if !text.notes.isEmpty {
-            let plain = text.notes.map(\.plainText).joined(separator: "\n\n").trimmingWhitespace
+            let plain = text.notes.map(\.plainText).joined(separator: "\n\n").trimmed
             if !plain.isEmpty { fields.append(Field(key: "notes", label: "Notes", value: .text(plain))) }
         }
     }
@@ -94,15 +94,5 @@ struct ItemMetadata {
             }
         }
         return formatted(p.content)
-    }
-}
-
-extension String {
-    /// Without leading and trailing white space and newlines.
-    var trimmingWhitespace: String {
-        var s = Substring(self)
-        while let c = s.first, c.isWhitespace { s.removeFirst() }
-        while let c = s.last, c.isWhitespace { s.removeLast() }
-        return String(s)
     }
 }

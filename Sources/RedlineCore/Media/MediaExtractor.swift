@@ -99,32 +99,13 @@ public final class MediaExtractor {
                 throw RedlineError.io("cannot create the media folder \(directory): \(error.localizedDescription)")
             }
             createdDirectory = true
-            // Temporary files a killed run left (never a finished picture: those are renamed into place).
-            for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-            where name.hasPrefix(".") && name.contains(".redline-") {
-                unlink(directory + "/" + name)
-            }
+            // Temporaries a killed run left (never a finished picture: those are renamed into place).
+            Temporaries.removeStale(once: directory)
         }
-        let path = directory + "/" + name
-        let tmp = directory + "/.\(name).redline-\(UUID().uuidString.prefix(8))"
-        let fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard fd >= 0 else {
-            throw RedlineError.io("cannot write in the media folder \(directory): \(String(cString: strerror(errno)))")
-        }
-        let h = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
-        do {
-            // No fsync per picture (300 pictures cost 3 s of syncs): the rename makes a file appear whole, and
-            // a batch syncs its output directory once at the end, as for its documents.
-            try item.read { try h.write(contentsOf: Data($0)) }
-            try h.close()
-        } catch {
-            try? h.close()
-            unlink(tmp)
-            throw RedlineError.io("cannot write \(path): \(error)")
-        }
-        guard rename(tmp, path) == 0 else {
-            unlink(tmp)
-            throw RedlineError.io("cannot write \(path): \(String(cString: strerror(errno)))")
-        }
+        // No fsync per picture (300 pictures cost 3 s of syncs): the rename makes a file appear whole, and
+        // a batch syncs its output directory once at the end, as for its documents.
+        let file = try StagedFile(path: directory + "/" + name)
+        try item.read { try file.output.write($0) }
+        try file.commit()
     }
 }

@@ -68,6 +68,19 @@ public struct CodeBlock: Hashable, Sendable, Codable {
         self.language = language
         self.text = text
     }
+
+    /// The text as the content of one paragraph: its lines joined by line breaks (how the DOCX and RTF
+    /// writers, which have no code block, write it).
+    public var lineBrokenContent: [Inline] {
+        var text = self.text
+        if text.hasSuffix("\n") { text.removeLast() }
+        var inlines: [Inline] = []
+        for (i, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            if i > 0 { inlines.append(.lineBreak) }
+            if !line.isEmpty { inlines.append(.text(String(line))) }
+        }
+        return inlines
+    }
 }
 
 /// Horizontal alignment of a table column.
@@ -172,6 +185,21 @@ extension Block {
             }
             return .table(t)
         case .paragraph, .heading, .codeBlock, .thematicBreak, .raw: return self
+        }
+    }
+
+    /// This block with the content of every paragraph and heading in it, nested ones too, rewritten by
+    /// `transform` in reading order. Other blocks are returned unchanged.
+    public func mapParagraphContent(_ transform: ([Inline]) throws -> [Inline]) rethrows -> Block {
+        switch self {
+        case .paragraph(var p):
+            p.content = try transform(p.content)
+            return .paragraph(p)
+        case .heading(let level, var p):
+            p.content = try transform(p.content)
+            return .heading(level: level, p)
+        default:
+            return try mapBlockArrays { try $0.map { try $0.mapParagraphContent(transform) } }
         }
     }
 

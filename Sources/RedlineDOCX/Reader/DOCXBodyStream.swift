@@ -43,13 +43,13 @@ final class DOCXBodyStream {
             } else {
                 ended = true
                 ready += lists.finish()
-                if !parser.pendingAtoms.isEmpty {
+                if !parser.progress.pendingAtoms.isEmpty {
                     if ready.isEmpty, var h = held {
-                        h.block = StoryParser.appendingAtoms(&parser.pendingAtoms, to: [h.block])[0]
+                        h.block = StoryParser.appendingAtoms(&parser.progress.pendingAtoms, to: [h.block])[0]
                         held = h
                         ready = []
                     } else {
-                        ready = StoryParser.appendingAtoms(&parser.pendingAtoms, to: ready)
+                        ready = StoryParser.appendingAtoms(&parser.progress.pendingAtoms, to: ready)
                     }
                 }
             }

@@ -14,13 +14,13 @@ extension StoryParser {
 
     /// `w:p` (the reader on its start tag): the paragraph, and after it the text of any text boxes in it.
     func paragraph() throws -> [ParsedBlock] {
-        paragraphCount += 1
+        progress.paragraphCount += 1
         let paraID = x.attribute("paraId", in: OOXML.w14)
         var markup = ParagraphMarkup()
-        var runs = runBuffer
-        runBuffer = []
-        runs.append(contentsOf: pendingAtoms)
-        pendingAtoms = []
+        var runs = progress.runBuffer
+        progress.runBuffer = []
+        runs.append(contentsOf: progress.pendingAtoms)
+        progress.pendingAtoms = []
         var extra: [Block] = []
         try forEachChild {
             if x.isElement(.pPr, in: OOXML.w) {
@@ -29,11 +29,11 @@ extension StoryParser {
                 try inlineElement(&runs, &extra, Enclosing())
             }
         }
-        lastParaID = paraID
+        progress.lastParaID = paraID
         if markup.markVanished {
             // The paragraph mark was inserted and deleted again: in no version does the paragraph end
             // here, so its content joins the next paragraph.
-            pendingAtoms = runs
+            progress.pendingAtoms = runs
             return extra.map { .block($0) }
         }
 
@@ -43,7 +43,7 @@ extension StoryParser {
         let resolved = base.props.merged(with: markup.props)
         let inlines = RunNesting.paragraphInlines(from: runs)
         ReusableBuffer.empty(&runs)
-        runBuffer = runs
+        progress.runBuffer = runs
         var paragraph = Paragraph(inlines, style: paragraphStyle(resolved, styleID: styleID), markChange: markup.markChange)
         if let (change, old) = markup.propsChange {
             let oldID = old.styleID ?? styles.defaultParagraphStyleID
@@ -121,10 +121,10 @@ extension StoryParser {
 
     /// A paragraph style's properties through its chain, its heading level and block role, computed once per style.
     private func resolvedStyle(_ id: String?) -> (props: ParaProps, heading: Int?, role: StyleSheet.BlockRole?) {
-        if let cached = styleCache[id ?? ""] { return cached }
+        if let cached = cache.styleCache[id ?? ""] { return cached }
         let props = context.styles.paragraphProps(id)
         let entry = (props, context.styles.headingLevel(props), context.styles.blockRole(id))
-        styleCache[id ?? ""] = entry
+        cache.styleCache[id ?? ""] = entry
         return entry
     }
 
@@ -160,8 +160,8 @@ extension StoryParser {
             switch x.tag {
             case .ins: inner.change = .insertion(change)
             case .del: inner.change = .deletion(change)
-            case .moveFrom: inner.change = .move(Move(change: change, name: moveFromName ?? "move\(change.id ?? "")", side: .from))
-            default: inner.change = .move(Move(change: change, name: moveToName ?? "move\(change.id ?? "")", side: .to))
+            case .moveFrom: inner.change = .move(Move(change: change, name: progress.moveFromName ?? "move\(change.id ?? "")", side: .from))
+            default: inner.change = .move(Move(change: change, name: progress.moveToName ?? "move\(change.id ?? "")", side: .to))
             }
             guard let outer = enclosing.change else {
                 try forEachChild { try inlineElement(&runs, &extra, inner) }
@@ -206,11 +206,14 @@ extension StoryParser {
     /// The look of a run: its properties, in a link or not. (A method on state passed in, not a closure
     /// over it: the run loop is the reader's hottest.)
     private func compute(_ look: inout RunLook, _ enclosing: Enclosing) {
-        let inLink = enclosing.link != nil || fields.contains { $0.link != nil }
+        let inLink = enclosing.link != nil || progress.fields.contains { $0.link != nil }
         if !look.hasProperties && !inLink {
             // Most runs have no properties: their look is the same every time.
-            if plainRunFormat == nil { plainRunFormat = runFormat(look.markup, inLink: false) }
-            look.computed = plainRunFormat
+            if cache.plainRunFormat == nil {
+                let plain = runFormat(look.markup, inLink: false)  // runFormat uses the cache: no access open across it
+                cache.plainRunFormat = plain
+            }
+            look.computed = cache.plainRunFormat
         } else {
             look.computed = runFormat(look.markup, inLink: inLink)
         }
@@ -218,9 +221,9 @@ extension StoryParser {
 
     /// Adds `content` to `runs` with the run's look, unless a field's instruction is being read.
     private func add(_ content: Run.Content, to runs: inout [Run], _ look: inout RunLook, _ enclosing: Enclosing) {
-        if fields.contains(where: { !$0.showingResult }) { return }
+        if progress.fields.contains(where: { !$0.showingResult }) { return }
         if look.computed == nil { compute(&look, enclosing) }
-        let run = Run(content, format: look.computed!.format, link: fields.last(where: { $0.link != nil })?.link ?? enclosing.link,
+        let run = Run(content, format: look.computed!.format, link: progress.fields.last(where: { $0.link != nil })?.link ?? enclosing.link,
                       change: enclosing.change, formatChange: look.computed!.change)
         // Adjacent text of the same look joins the previous run (Word splits runs freely).
         if case .text(let s) = content, let i = runs.indices.last, case .text(var joined) = runs[i].content,
@@ -234,7 +237,7 @@ extension StoryParser {
     }
 
     private func addAtom(_ inline: Inline, to runs: inout [Run], _ enclosing: Enclosing) {
-        if fields.contains(where: { !$0.showingResult }) { return }
+        if progress.fields.contains(where: { !$0.showingResult }) { return }
         runs.append(Run(.atom(inline), change: enclosing.change))
     }
 
@@ -260,17 +263,19 @@ extension StoryParser {
                 return
             case .instrText, .delInstrText:
                 let text = try x.elementText()
-                if !fields.isEmpty, !fields[fields.count - 1].showingResult { fields[fields.count - 1].instruction += text }
+                if let last = progress.fields.indices.last, !progress.fields[last].showingResult {
+                    progress.fields[last].instruction += text
+                }
                 return
             case .fldChar:
                 switch x.attribute("fldCharType", in: OOXML.w) {
-                case "begin": fields.append(Field())
+                case "begin": progress.fields.append(Field())
                 case "separate":
-                    if !fields.isEmpty {
-                        fields[fields.count - 1].showingResult = true
-                        fields[fields.count - 1].link = Self.hyperlink(fromField: fields[fields.count - 1].instruction)
+                    if let last = progress.fields.indices.last {
+                        progress.fields[last].showingResult = true
+                        progress.fields[last].link = Self.hyperlink(fromField: progress.fields[last].instruction)
                     }
-                case "end": if !fields.isEmpty { fields.removeLast() }
+                case "end": if !progress.fields.isEmpty { progress.fields.removeLast() }
                 default: break
                 }
             case .tab, .ptab: add(.text("\t"), to: &runs, &look, enclosing)
@@ -293,7 +298,7 @@ extension StoryParser {
                     addAtom(.noteReference(context.noteLabels[key] ?? key), to: &runs, enclosing)
                 }
             case .commentReference:
-                if let id = x.attribute("id", in: OOXML.w), !context.replyIDs.contains(id), !startedComments.contains(id) {
+                if let id = x.attribute("id", in: OOXML.w), !context.replyIDs.contains(id), !progress.startedComments.contains(id) {
                     // The mark keeps the run's direct formatting (not its "annotation reference" style), so
                     // a comment inside bold text stays inside it (`**a{>>c<<}b**`, `**{>>c<<}**`).
                     var format = TextFormat()
@@ -319,16 +324,16 @@ extension StoryParser {
     /// properties are the paragraph's look, not the run's), without the document's default font and size.
     private func runFormat(_ markup: RunMarkup, inLink: Bool) -> (TextFormat, FormatChange?) {
         // Most runs repeat a recent look: reuse it.
-        for k in recentFormats.indices {
-            let r = recentFormats[k]
+        for k in cache.recentFormats.indices {
+            let r = cache.recentFormats[k]
             if r.inLink == inLink, r.props == markup.props, r.old.isSame(as: markup.formatChange?.1),
                r.change.isSame(as: markup.formatChange?.0) {
                 return r.result
             }
         }
         let result = computeRunFormat(markup, inLink: inLink)
-        if recentFormats.count == 4 { recentFormats.removeLast() }
-        recentFormats.insert((markup.props, markup.formatChange?.1, markup.formatChange?.0, inLink, result), at: 0)
+        if cache.recentFormats.count == 4 { cache.recentFormats.removeLast() }
+        cache.recentFormats.insert((markup.props, markup.formatChange?.1, markup.formatChange?.0, inLink, result), at: 0)
         return result
     }
 
@@ -403,10 +408,10 @@ extension StoryParser {
             case .end: open -= 1
             case .start:
                 if x.isElement(.txbxContent, in: OOXML.w) {
-                    let saved = fields
-                    fields = []
+                    let saved = progress.fields
+                    progress.fields = []
                     extra += try blocks()
-                    fields = saved
+                    progress.fields = saved
                     diagnostics.report(.docxTextBox, "text boxes are kept as paragraphs after their anchor; their position is lost", at: location)
                     continue
                 }

@@ -46,9 +46,9 @@ enum SideParts {
             let id = x.attribute("id", in: OOXML.w) ?? String(comments.count)
             let author = PropertyParser.author(x), date = x.attribute("date", in: OOXML.w)
             let initials = x.attribute("initials", in: OOXML.w)
-            parser.lastParaID = nil
+            parser.progress.lastParaID = nil
             let body = try parser.blocks()
-            if let p = parser.lastParaID { byParaID[p] = comments.count }
+            if let p = parser.progress.lastParaID { byParaID[p] = comments.count }
             comments.append(Comment(id: id, author: author, initials: initials, date: date, body: body))
         }
         guard let ext = package.part("commentsExtended", fallback: "word/commentsExtended.xml") else { return comments }

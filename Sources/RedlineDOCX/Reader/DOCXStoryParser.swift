@@ -20,37 +20,18 @@ enum ParsedBlock {
 /// streaming `XMLReader`. The body is pulled one block-level element at a time (`nextBodyBlocks`);
 /// nested containers are collected whole. State that crosses paragraphs (move ranges, fields, comment
 /// markers between paragraphs) lives here; it is read for nearly every element, one access at a time,
-/// so its exclusivity checks are off (they cost more than the reading).
+/// so its exclusivity checks are off (they cost more than the reading). The unchecked state is three
+/// parts, not one struct: `context`, `progress` and `cache`, each accessed on its own, so an access to one
+/// can never overlap an access to another (unchecked, an overlap would be undefined behaviour, not a trap).
 final class StoryParser {
     let x: XMLReader
     @exclusivity(unchecked) var context: StoryContext
     var diagnostics: Diagnostics { context.diagnostics }
 
-    /// The w14:paraId of the last paragraph read (comments are linked to their replies by it).
-    @exclusivity(unchecked) var lastParaID: String?
-    /// Paragraphs read so far, for diagnostic locations.
-    @exclusivity(unchecked) var paragraphCount = 0
-    /// Comment ids whose range start has been seen (a reference without one is a point comment).
-    @exclusivity(unchecked) var startedComments: Set<String> = []
-    /// Comment markers met between paragraphs, waiting for the next paragraph.
-    @exclusivity(unchecked) var pendingAtoms: [Run] = []
-    /// Open move ranges: range id → name, and the innermost name of each side.
-    @exclusivity(unchecked) var moveNames: [String: String] = [:]
-    @exclusivity(unchecked) var moveFromName: String?
-    @exclusivity(unchecked) var moveToName: String?
-    /// The runs of the last paragraph, emptied: their storage is reused by the next one.
-    @exclusivity(unchecked) var runBuffer: [Run] = []
-    /// Open complex fields, innermost last.
-    @exclusivity(unchecked) var fields: [Field] = []
-    /// The last four run looks computed (properties, old properties, change, in a link) and their results,
-    /// newest first: runs repeat a few looks (plain, italic, bold...) over and over.
-    @exclusivity(unchecked) var recentFormats: [(props: RunProps, old: RunProps?, change: Change?, inLink: Bool, result: (TextFormat, FormatChange?))] = []
-    /// The look of a run without properties outside links (computed once).
-    @exclusivity(unchecked) var plainRunFormat: (TextFormat, FormatChange?)?
-    /// Paragraph styles resolved so far (see `resolvedStyle`).
-    @exclusivity(unchecked) var styleCache: [String: (props: ParaProps, heading: Int?, role: StyleSheet.BlockRole?)] = [:]
-    /// Body-level wrapper elements (w:sdt, w:customXml) currently open.
-    @exclusivity(unchecked) private var bodyWrappers = 0
+    /// What the parser has met so far in the story (see `StoryProgress`).
+    @exclusivity(unchecked) var progress = StoryProgress()
+    /// The run-building caches (see `RunLookCache`).
+    @exclusivity(unchecked) var cache = RunLookCache()
 
     /// A complex field (`w:fldChar begin … separate … end`).
     struct Field {
@@ -64,7 +45,7 @@ final class StoryParser {
         self.context = context
     }
 
-    var location: SourceLocation { SourceLocation(paragraph: max(paragraphCount, 1)) }
+    var location: SourceLocation { SourceLocation(paragraph: max(progress.paragraphCount, 1)) }
 
     // MARK: Containers
 
@@ -129,7 +110,7 @@ final class StoryParser {
             for b in try blockElement() { out += builder.add(b) }
         }
         out += builder.finish()
-        if !pendingAtoms.isEmpty { out = Self.appendingAtoms(&pendingAtoms, to: out) }
+        if !progress.pendingAtoms.isEmpty { out = Self.appendingAtoms(&progress.pendingAtoms, to: out) }
         return out
     }
 
@@ -146,12 +127,12 @@ final class StoryParser {
         while let k = try x.next() {
             switch k {
             case .end:
-                if bodyWrappers == 0 { return nil }
-                bodyWrappers -= 1
+                if progress.bodyWrappers == 0 { return nil }
+                progress.bodyWrappers -= 1
             case .text: continue
             case .start:
                 switch wrapperAction() {
-                case .enter: bodyWrappers += 1
+                case .enter: progress.bodyWrappers += 1
                 case .skip: try x.skipElement()
                 case .alternate:
                     var out: [ParsedBlock] = []
@@ -210,7 +191,7 @@ final class StoryParser {
         case .sectPr:
             try PropertyParser.sectionProperties(x, diagnostics: diagnostics)
         case .commentRangeStart, .commentRangeEnd:
-            if let atom = commentMarker() { pendingAtoms.append(atom) }
+            if let atom = commentMarker() { progress.pendingAtoms.append(atom) }
             try x.skipElement()
         case .moveFromRangeStart, .moveToRangeStart, .moveFromRangeEnd, .moveToRangeEnd, .bookmarkStart:
             rangeMarker()
@@ -384,7 +365,7 @@ final class StoryParser {
     func commentMarker() -> Run? {
         guard let id = x.attribute("id", in: OOXML.w), !context.replyIDs.contains(id) else { return nil }
         if x.tag == .commentRangeStart {
-            startedComments.insert(id)
+            progress.startedComments.insert(id)
             return Run(.atom(.commentStart(id)))
         }
         return Run(.atom(.commentEnd(id)))
@@ -396,16 +377,16 @@ final class StoryParser {
         switch x.tag {
         case .moveFromRangeStart:
             let name = x.attribute("name", in: OOXML.w) ?? "move\(id)"
-            moveNames[id] = name
-            moveFromName = name
+            progress.moveNames[id] = name
+            progress.moveFromName = name
         case .moveToRangeStart:
             let name = x.attribute("name", in: OOXML.w) ?? "move\(id)"
-            moveNames[id] = name
-            moveToName = name
+            progress.moveNames[id] = name
+            progress.moveToName = name
         case .moveFromRangeEnd:
-            if moveNames.removeValue(forKey: id) == moveFromName { moveFromName = nil }
+            if progress.moveNames.removeValue(forKey: id) == progress.moveFromName { progress.moveFromName = nil }
         case .moveToRangeEnd:
-            if moveNames.removeValue(forKey: id) == moveToName { moveToName = nil }
+            if progress.moveNames.removeValue(forKey: id) == progress.moveToName { progress.moveToName = nil }
         case .bookmarkStart:
             if let name = x.attribute("name", in: OOXML.w), !name.hasPrefix("_") {
                 diagnostics.report(.docxBookmark, "bookmarks are not kept (links to them keep their #name)", at: location)
@@ -413,4 +394,37 @@ final class StoryParser {
         default: break
         }
     }
+}
+
+/// What a `StoryParser` has met so far in its story, read and written for nearly every element.
+struct StoryProgress {
+    /// The w14:paraId of the last paragraph read (comments are linked to their replies by it).
+    var lastParaID: String?
+    /// Paragraphs read so far, for diagnostic locations.
+    var paragraphCount = 0
+    /// Comment ids whose range start has been seen (a reference without one is a point comment).
+    var startedComments: Set<String> = []
+    /// Comment markers met between paragraphs, waiting for the next paragraph.
+    var pendingAtoms: [Run] = []
+    /// Open move ranges: range id → name, and the innermost name of each side.
+    var moveNames: [String: String] = [:]
+    var moveFromName: String?
+    var moveToName: String?
+    /// The runs of the last paragraph, emptied: their storage is reused by the next one.
+    var runBuffer: [Run] = []
+    /// Open complex fields, innermost last.
+    var fields: [StoryParser.Field] = []
+    /// Body-level wrapper elements (w:sdt, w:customXml) currently open.
+    var bodyWrappers = 0
+}
+
+/// The run-building caches of a `StoryParser` (PERFORMANCE.md, "DOCX run building").
+struct RunLookCache {
+    /// The last four run looks computed (properties, old properties, change, in a link) and their results,
+    /// newest first: runs repeat a few looks (plain, italic, bold...) over and over.
+    var recentFormats: [(props: RunProps, old: RunProps?, change: Change?, inLink: Bool, result: (TextFormat, FormatChange?))] = []
+    /// The look of a run without properties outside links (computed once).
+    var plainRunFormat: (TextFormat, FormatChange?)?
+    /// Paragraph styles resolved so far (see `resolvedStyle`).
+    var styleCache: [String: (props: ParaProps, heading: Int?, role: StyleSheet.BlockRole?)] = [:]
 }

@@ -178,8 +178,8 @@ final class StoryRewriter {
             inText -= 1
         case .r: try runElement()
         case .tbl: try table()
-        case .tr: try row()
-        case .tc: try cell()
+        case .tr: try heldRowOrCell(row: true)
+        case .tc: try heldRowOrCell(row: false)
         case .pPr, .rPr, .sectPr, .tblPr, .trPr, .tcPr, .tblGrid, .tblPrEx:
             let f = try x.fragment()
             if let r = resolve(f) { w.write(r) }
@@ -462,8 +462,10 @@ final class StoryRewriter {
         }
     }
 
-    /// A row: held until its properties say whether it stays.
-    private func row() throws {
+    /// A row (`w:tr`) or a cell (`w:tc`): held until its properties (`w:trPr`, `w:tcPr`) say whether it stays.
+    /// A row is released by its first child other than properties and `w:tblPrEx`, and counted in
+    /// `rowsWritten` at its end; a cell's first other child starts its blocks, which run to the cell's end.
+    private func heldRowOrCell(row: Bool) throws {
         let mark = w.mark()
         let depth = x.depth
         holds += 1
@@ -475,50 +477,26 @@ final class StoryRewriter {
             case .end:
                 w.end(x)
                 closeCollectors(depth)
-                if !rowsWritten.isEmpty { rowsWritten[rowsWritten.count - 1] += 1 }
+                if row && !rowsWritten.isEmpty { rowsWritten[rowsWritten.count - 1] += 1 }
                 return
             case .text: w.text(x)
             case .start:
-                if name == .trPr {
-                    if try heldProperties(inserted: "ins", deleted: "del", depth: depth, mark: mark, held: held) {
+                let n = name
+                if n == (row ? .trPr : .tcPr) {
+                    if try heldProperties(inserted: row ? "ins" : "cellIns", deleted: row ? "del" : "cellDel",
+                                          depth: depth, mark: mark, held: held) {
                         return
                     }
-                } else {
-                    let n = name
-                    if held && n != .tblPrEx {
-                        holds -= 1
-                        held = false
-                    }
-                    try element(n)
+                    continue
                 }
-            }
-        }
-    }
-
-    /// A cell: held until its properties say whether it stays.
-    private func cell() throws {
-        let mark = w.mark()
-        let depth = x.depth
-        holds += 1
-        var held = true
-        defer { if held { holds -= 1 } }
-        w.start(x)
-        while let k = try x.next() {
-            switch k {
-            case .end:
-                w.end(x)
-                closeCollectors(depth)
-                return
-            case .text: w.text(x)
-            case .start:
-                if name == .tcPr {
-                    if try heldProperties(inserted: "cellIns", deleted: "cellDel", depth: depth, mark: mark, held: held) {
-                        return
-                    }
-                } else {
-                    // The cell's blocks, paragraphs merging as anywhere else; returns on the cell's end.
+                if held && !(row && n == .tblPrEx) {
                     holds -= 1
                     held = false
+                }
+                if row {
+                    try element(n)
+                } else {
+                    // The cell's blocks, paragraphs merging as anywhere else; returns on the cell's end.
                     try contents(pending: true)
                     w.end(x)
                     closeCollectors(depth)

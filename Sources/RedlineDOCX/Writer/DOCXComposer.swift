@@ -109,14 +109,7 @@ final class DOCXComposer {
             if !c.language.isEmpty {
                 diagnostics.report(.docxCodeLanguage, "code block languages are not kept in DOCX", severity: .note)
             }
-            var text = c.text
-            if text.hasSuffix("\n") { text.removeLast() }
-            var inlines: [Inline] = []
-            for (i, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-                if i > 0 { inlines.append(.lineBreak) }
-                if !line.isEmpty { inlines.append(.text(String(line))) }
-            }
-            paragraph(Paragraph(inlines), defaultStyle: "SourceCode", ctx, into: &x)
+            paragraph(Paragraph(c.lineBrokenContent), defaultStyle: "SourceCode", ctx, into: &x)
         case .table(let t):
             table(t, ctx, into: &x)
         case .thematicBreak:

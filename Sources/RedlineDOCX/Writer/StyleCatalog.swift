@@ -30,6 +30,12 @@ struct StyleCatalog {
                 + "<w:outlineLvl w:val=\"\(level - 1)\"/></w:pPr>"
                 + "<w:rPr><w:b/><w:bCs/>\(italic)<w:sz w:val=\"\(sizes[level - 1])\"/><w:szCs w:val=\"\(sizes[level - 1])\"/></w:rPr>"))
         }
+        // Footnote, endnote and comment text share one look; footnote and endnote references another.
+        let noteText = "<w:basedOn w:val=\"Normal\"/><w:uiPriority w:val=\"99\"/><w:unhideWhenUsed/>"
+            + "<w:pPr><w:spacing w:before=\"0\" w:after=\"0\" w:line=\"240\" w:lineRule=\"auto\"/><w:ind w:firstLine=\"0\"/></w:pPr>"
+            + "<w:rPr><w:sz w:val=\"20\"/><w:szCs w:val=\"20\"/></w:rPr>"
+        let noteReference = "<w:basedOn w:val=\"DefaultParagraphFont\"/><w:uiPriority w:val=\"99\"/><w:unhideWhenUsed/>"
+            + "<w:rPr><w:vertAlign w:val=\"superscript\"/></w:rPr>"
         s += [
             Style(kind: .paragraph, id: "Quote", name: BlockStyleRole.quoteName, body:
                 "<w:basedOn w:val=\"Normal\"/><w:next w:val=\"Normal\"/><w:uiPriority w:val=\"29\"/><w:qFormat/>"
@@ -46,18 +52,9 @@ struct StyleCatalog {
                 "<w:basedOn w:val=\"Normal\"/><w:next w:val=\"Normal\"/>"
                 + "<w:pPr><w:pBdr><w:bottom w:val=\"single\" w:sz=\"6\" w:space=\"1\" w:color=\"auto\"/></w:pBdr>"
                 + "<w:ind w:firstLine=\"0\"/></w:pPr>"),
-            Style(kind: .paragraph, id: "FootnoteText", name: "footnote text", body:
-                "<w:basedOn w:val=\"Normal\"/><w:uiPriority w:val=\"99\"/><w:unhideWhenUsed/>"
-                + "<w:pPr><w:spacing w:before=\"0\" w:after=\"0\" w:line=\"240\" w:lineRule=\"auto\"/><w:ind w:firstLine=\"0\"/></w:pPr>"
-                + "<w:rPr><w:sz w:val=\"20\"/><w:szCs w:val=\"20\"/></w:rPr>"),
-            Style(kind: .paragraph, id: "EndnoteText", name: "endnote text", body:
-                "<w:basedOn w:val=\"Normal\"/><w:uiPriority w:val=\"99\"/><w:unhideWhenUsed/>"
-                + "<w:pPr><w:spacing w:before=\"0\" w:after=\"0\" w:line=\"240\" w:lineRule=\"auto\"/><w:ind w:firstLine=\"0\"/></w:pPr>"
-                + "<w:rPr><w:sz w:val=\"20\"/><w:szCs w:val=\"20\"/></w:rPr>"),
-            Style(kind: .paragraph, id: "CommentText", name: "annotation text", body:
-                "<w:basedOn w:val=\"Normal\"/><w:uiPriority w:val=\"99\"/><w:unhideWhenUsed/>"
-                + "<w:pPr><w:spacing w:before=\"0\" w:after=\"0\" w:line=\"240\" w:lineRule=\"auto\"/><w:ind w:firstLine=\"0\"/></w:pPr>"
-                + "<w:rPr><w:sz w:val=\"20\"/><w:szCs w:val=\"20\"/></w:rPr>"),
+            Style(kind: .paragraph, id: "FootnoteText", name: "footnote text", body: noteText),
+            Style(kind: .paragraph, id: "EndnoteText", name: "endnote text", body: noteText),
+            Style(kind: .paragraph, id: "CommentText", name: "annotation text", body: noteText),
             Style(kind: .character, id: "DefaultParagraphFont", name: "Default Paragraph Font", body:
                 "<w:uiPriority w:val=\"1\"/><w:semiHidden/><w:unhideWhenUsed/>", isDefault: true),
             Style(kind: .character, id: "VerbatimChar", name: "Verbatim Char", body:
@@ -66,12 +63,8 @@ struct StyleCatalog {
             Style(kind: .character, id: "Hyperlink", name: "Hyperlink", body:
                 "<w:basedOn w:val=\"DefaultParagraphFont\"/><w:uiPriority w:val=\"99\"/><w:unhideWhenUsed/>"
                 + "<w:rPr><w:color w:val=\"0563C1\"/><w:u w:val=\"single\"/></w:rPr>"),
-            Style(kind: .character, id: "FootnoteReference", name: "footnote reference", body:
-                "<w:basedOn w:val=\"DefaultParagraphFont\"/><w:uiPriority w:val=\"99\"/><w:unhideWhenUsed/>"
-                + "<w:rPr><w:vertAlign w:val=\"superscript\"/></w:rPr>"),
-            Style(kind: .character, id: "EndnoteReference", name: "endnote reference", body:
-                "<w:basedOn w:val=\"DefaultParagraphFont\"/><w:uiPriority w:val=\"99\"/><w:unhideWhenUsed/>"
-                + "<w:rPr><w:vertAlign w:val=\"superscript\"/></w:rPr>"),
+            Style(kind: .character, id: "FootnoteReference", name: "footnote reference", body: noteReference),
+            Style(kind: .character, id: "EndnoteReference", name: "endnote reference", body: noteReference),
             Style(kind: .character, id: "CommentReference", name: "annotation reference", body:
                 "<w:basedOn w:val=\"DefaultParagraphFont\"/><w:uiPriority w:val=\"99\"/><w:unhideWhenUsed/>"
                 + "<w:rPr><w:sz w:val=\"16\"/><w:szCs w:val=\"16\"/></w:rPr>"),

@@ -27,14 +27,7 @@ extension RTFSink {
             if !code.language.isEmpty {
                 diagnostics.report(.rtfCodeLanguageDropped, "code block languages were dropped")
             }
-            var text = code.text
-            if text.hasSuffix("\n") { text.removeLast() }
-            var inlines: [Inline] = []
-            for (i, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-                if i > 0 { inlines.append(.lineBreak) }
-                if !line.isEmpty { inlines.append(.text(String(line))) }
-            }
-            var p = Paragraph(inlines, style: ParagraphStyle(name: BlockStyleRole.code.exactName))
+            var p = Paragraph(code.lineBrokenContent, style: ParagraphStyle(name: BlockStyleRole.code.exactName))
             p.content = [.styled(CharacterStyle(fontFamily: "Courier New"), p.content)]
             writeParagraph(p, headingLevel: nil, context: context, raw: true)
         case .table(let t):
