@@ -60,8 +60,14 @@ struct StoryComparer {
     private var oldStore = TokenStore()
     private var newStore = TokenStore()
 
-    init(options: CompareOptions, diagnostics: Diagnostics) {
+    /// Stories of at least this many blocks have their gaps diffed on two threads (`runJobs`).
+    let parallelMinimum: Int
+    /// The default `parallelMinimum`: below it a second thread costs more than it saves.
+    static let defaultParallelMinimum = 2_000
+
+    init(options: CompareOptions, diagnostics: Diagnostics, parallelMinimum: Int = defaultParallelMinimum) {
         self.options = options
+        self.parallelMinimum = parallelMinimum
         self.change = Change(author: options.author, date: options.date)
         self.diagnostics = diagnostics
         oldTokenizer = Tokenizer(granularity: options.granularity, keepComments: false)
@@ -75,33 +81,127 @@ struct StoryComparer {
         let saved = (oldStore, newStore)
         oldStore = TokenStore(); newStore = TokenStore()
         defer { (oldStore, newStore) = saved }
+        keys.reserveBlocks(old.count + new.count)
         let oldKeys = old.map { keys.key(Self.strippingComments($0)) }
         let newKeys = new.map { keys.key(Self.strippingComments($0)) }
         let matches = Self.droppingCrossedAnchors(SequenceDiff.matches(oldKeys, newKeys, cap: 256), old, new)
-        var ops: [Op] = []
-        var out: [Block] = []
-        // Each gap between equal blocks becomes an edit script; equal blocks are kept as they are.
-        var pendingEqual: [Int: Block] = [:]     // index in ops where an equal block goes
+        // Each gap between equal blocks becomes pieces whose edit scripts are made apart; equal blocks are
+        // kept as they are.
+        var jobs: [GapJob] = []
         var po = 0, pn = 0
-        func gap(_ self_: inout StoryComparer, _ o1: Int, _ n1: Int) {
-            if po < o1 || pn < n1 {
-                let followedByParagraph = n1 < new.count && new[n1].paragraph != nil
-                self_.gapOps(Array(old[po..<o1]), Array(new[pn..<n1]), followedByParagraph: followedByParagraph, into: &ops)
-            }
-        }
         for (i, j) in matches {
-            gap(&self, i, j)
-            pendingEqual[ops.count] = new[j]
-            recordNotePairs(old[i], new[j])
-            newStore.tokens.append(Token(kind: .block, key: 0))
-            ops.append(Op(kind: .pass, tok: Int32(newStore.tokens.count - 1)))
+            gapJobs(old, po..<i, new, pn..<j, into: &jobs)
+            jobs.append(.equal(i, j))
             po = i + 1; pn = j + 1
         }
-        gap(&self, old.count, new.count)
+        gapJobs(old, po..<old.count, new, pn..<new.count, into: &jobs)
+        var ops: [Op] = []
+        var equalBlocks: [(Int, Block)] = []     // index in ops where an equal block goes, in order
+        runJobs(jobs, old, new, ops: &ops, equalBlocks: &equalBlocks)
         let view = TokenView(old: oldStore.tokens, new: newStore.tokens)
         if options.detectMoves { findMoves(&ops, view) }
-        build(ops, view, equalBlocks: pendingEqual, into: &out)
+        var out: [Block] = []
+        build(ops, view, equalBlocks: equalBlocks, into: &out)
         return out
+    }
+
+    /// One step of a story's gap work, in story order: a piece of a gap diffed as one token stream, or an
+    /// equal block kept whole.
+    enum GapJob {
+        case piece(old: Range<Int>, new: Range<Int>, followedByParagraph: Bool)
+        case equal(Int, Int)
+
+        /// Roughly how much work it is (blocks).
+        var weight: Int {
+            switch self {
+            case .piece(let o, let n, _): return o.count + n.count
+            case .equal: return 1
+            }
+        }
+    }
+
+    /// The jobs of one gap: the whole gap, or for a long gap of paragraphs (every paragraph edited: no equal
+    /// block to anchor on) the pieces between the cuts where paragraphs pair by their words, so each piece is
+    /// diffed on its own and work stays linear in the gap.
+    private func gapJobs(_ old: [Block], _ o: Range<Int>, _ new: [Block], _ n: Range<Int>, into jobs: inout [GapJob]) {
+        guard !o.isEmpty || !n.isEmpty else { return }
+        let followedByParagraph = n.upperBound < new.count && new[n.upperBound].paragraph != nil
+        if o.count > 1 && n.count > 1 && old[o].allSatisfy({ $0.paragraph != nil }) && new[n].allSatisfy({ $0.paragraph != nil }) {
+            let cuts = Self.pairCuts(Array(old[o]), Array(new[n]), parallel: parallelMinimum)
+            if cuts.count > 1 {
+                var po = o.lowerBound, pn = n.lowerBound
+                for (k, (i, j)) in cuts.enumerated() {
+                    let last = k == cuts.count - 1
+                    let (oi, nj) = last ? (o.upperBound, n.upperBound) : (o.lowerBound + i, n.lowerBound + j)
+                    jobs.append(.piece(old: po..<oi, new: pn..<nj, followedByParagraph: last ? followedByParagraph : true))
+                    po = oi; pn = nj
+                }
+                return
+            }
+        }
+        jobs.append(.piece(old: o, new: n, followedByParagraph: followedByParagraph))
+    }
+
+    /// Runs the jobs into this comparer's stores: all here, or for a story of at least `parallelMinimum`
+    /// blocks the later half of the work on a second thread with its own stores and keys, absorbed after
+    /// (the ops, tokens and runs come out as one thread would make them; only key numbers differ, and keys
+    /// are only ever compared for equality).
+    private mutating func runJobs(_ jobs: [GapJob], _ old: [Block], _ new: [Block],
+                                  ops: inout [Op], equalBlocks: inout [(Int, Block)]) {
+        let total = jobs.reduce(0) { $0 + $1.weight }
+        guard jobs.count > 1, total >= parallelMinimum else {
+            run(jobs[...], old, new, ops: &ops, equalBlocks: &equalBlocks)
+            return
+        }
+        var split = 0, weight = 0
+        while split < jobs.count - 1 && 2 * weight < total { weight += jobs[split].weight; split += 1 }
+        let worker = StoryComparer(options: options, diagnostics: diagnostics, parallelMinimum: parallelMinimum)
+        let later = jobs[split...]
+        let (_, done) = TwoThreads.run({
+            self.run(jobs[..<split], old, new, ops: &ops, equalBlocks: &equalBlocks)
+        }, {
+            var w = worker
+            var wOps: [Op] = [], wEqual: [(Int, Block)] = []
+            w.run(later, old, new, ops: &wOps, equalBlocks: &wEqual)
+            return (w, wOps, wEqual)
+        })
+        absorb(done.0, ops: done.1, equalBlocks: done.2, into: &ops, &equalBlocks)
+    }
+
+    private mutating func run(_ jobs: ArraySlice<GapJob>, _ old: [Block], _ new: [Block],
+                              ops: inout [Op], equalBlocks: inout [(Int, Block)]) {
+        for job in jobs {
+            switch job {
+            case .piece(let o, let n, let followed):
+                pieceOps(Array(old[o]), Array(new[n]), followedByParagraph: followed, into: &ops)
+            case .equal(let i, let j):
+                equalBlocks.append((ops.count, new[j]))
+                recordNotePairs(old[i], new[j])
+                newStore.tokens.append(Token(kind: .block, key: 0))
+                ops.append(Op(kind: .pass, tok: Int32(newStore.tokens.count - 1)))
+            }
+        }
+    }
+
+    /// Appends what a worker made of the later jobs: its tokens (keys translated into this table), runs and
+    /// blocks after this comparer's, its ops shifted to match, its note pairs after these.
+    private mutating func absorb(_ w: StoryComparer, ops wOps: [Op], equalBlocks wEqual: [(Int, Block)],
+                                 into ops: inout [Op], _ equalBlocks: inout [(Int, Block)]) {
+        let keyMap = keys.translation(of: w.keys)
+        let oldBase = oldStore.append(w.oldStore, keyMap: keyMap)
+        let newBase = newStore.append(w.newStore, keyMap: keyMap)
+        let opBase = ops.count
+        ops.reserveCapacity(ops.count + wOps.count)
+        for var op in wOps {
+            switch op.kind {
+            case .equal: op.tok += newBase; op.other += oldBase
+            case .delete: op.tok += oldBase; if op.other >= 0 { op.other += newBase }
+            case .insert, .pass: op.tok += newBase
+            }
+            ops.append(op)
+        }
+        for (k, b) in wEqual { equalBlocks.append((opBase + k, b)) }
+        notePairs += w.notePairs
     }
 
     /// The equal-block matches without those an edited neighbour crossed: an equal paragraph with an unmatched
@@ -198,33 +298,15 @@ struct StoryComparer {
         }
     }
 
-    /// The edit script of one gap: both sides as token streams (paragraph breaks included), diffed at once,
-    /// so edited paragraphs pair with their old selves and splits and merges are break changes.
-    private mutating func gapOps(_ old: [Block], _ new: [Block], followedByParagraph: Bool, into ops: inout [Op]) {
-        // A long gap of paragraphs (every paragraph edited: no equal block to anchor on) is cut where
-        // paragraphs pair by their words, so each piece is diffed on its own: work stays linear in the gap.
-        if old.count > 1 && new.count > 1 && old.allSatisfy({ $0.paragraph != nil }) && new.allSatisfy({ $0.paragraph != nil }) {
-            let cuts = Self.pairCuts(old, new)
-            if cuts.count > 1 {
-                var po = 0, pn = 0
-                for (k, (i, j)) in cuts.enumerated() {
-                    let last = k == cuts.count - 1
-                    let (oi, nj) = last ? (old.count, new.count) : (i, j)
-                    pieceOps(Array(old[po..<oi]), Array(new[pn..<nj]), followedByParagraph: last ? followedByParagraph : true, into: &ops)
-                    po = oi; pn = nj
-                }
-                return
-            }
-        }
-        pieceOps(old, new, followedByParagraph: followedByParagraph, into: &ops)
-    }
-
     /// Where to cut two runs of paragraphs: (i, j) such that old[..<i] and new[..<j] are compared apart from
     /// the rest, at each paragraph pair whose words mostly agree (containment of hashed word sets at least
     /// one half), found in order with a small look-ahead, and after each pair of paragraphs neither of which
     /// agrees with any paragraph in the look-ahead. The last cut is the end.
-    static func pairCuts(_ old: [Block], _ new: [Block]) -> [(Int, Int)] {
-        let a = old.map(Self.wordHashes), b = new.map(Self.wordHashes)
+    static func pairCuts(_ old: [Block], _ new: [Block], parallel: Int = .max) -> [(Int, Int)] {
+        // The two sides' hashes on two threads when there are many.
+        let (a, b) = old.count + new.count >= parallel
+            ? TwoThreads.run({ old.map(Self.wordHashes) }, { new.map(Self.wordHashes) })
+            : (old.map(Self.wordHashes), new.map(Self.wordHashes))
         func similar(_ x: [UInt64], _ y: [UInt64]) -> Bool {
             let m = min(x.count, y.count)
             if m == 0 { return x.count == y.count }
@@ -632,7 +714,9 @@ struct StoryComparer {
 
     // MARK: Building blocks
 
-    private mutating func build(_ ops: [Op], _ v: TokenView, equalBlocks: [Int: Block], into out: inout [Block]) {
+    /// The result's blocks from the edit script; `equalBlocks` (op index, block), in order, are kept whole.
+    private mutating func build(_ ops: [Op], _ v: TokenView, equalBlocks: [(Int, Block)], into out: inout [Block]) {
+        var nextEqual = 0
         var runs: [Run] = []
         var movesSeen = Set<Int32>()
         func moveName(_ id: Int32) -> String { "move\(id + 1)" }
@@ -652,7 +736,9 @@ struct StoryComparer {
             runs.append(r)
         }
         for (index, op) in ops.enumerated() {
-            if let b = equalBlocks[index] { flush(); out.append(b); continue }
+            if nextEqual < equalBlocks.count && equalBlocks[nextEqual].0 == index {
+                flush(); out.append(equalBlocks[nextEqual].1); nextEqual += 1; continue
+            }
             let t = v.tok(op)
             let tStore = op.kind == .delete ? oldSide : store
             // The common case: an equal text token inside one source run, formatted as the span before it.

@@ -294,3 +294,73 @@ struct Tokenizer {
         closeToken(&keys)
     }
 }
+
+extension KeyTable {
+    /// Room for `n` more block keys (a table that grows rehashes every block it holds).
+    mutating func reserveBlocks(_ n: Int) { blocks.reserveCapacity(blocks.count + n) }
+
+    /// For each key of `other` (by its number, blocks' negative numbers from the end), the key the same
+    /// string or block has in this table, interned here if new. Key 0 (comment anchors, equal-block
+    /// placeholders: never compared) stays 0.
+    mutating func translation(of other: KeyTable) -> KeyTranslation {
+        var positive = [Int32](repeating: 0, count: other.strings.count + other.blocks.count + 1)
+        var negative = [Int32](repeating: 0, count: other.blocks.count + 1)
+        for (s, k) in other.strings { positive[k] = Int32(key(s)) }
+        for (b, k) in other.blocks { negative[-k] = Int32(key(b)) }
+        return KeyTranslation(positive: positive, negative: negative)
+    }
+}
+
+/// Another table's keys in this one's numbers (`KeyTable.translation(of:)`).
+struct KeyTranslation {
+    var positive: [Int32]
+    var negative: [Int32]
+    @inline(__always) subscript(_ k: Int32) -> Int32 { k >= 0 ? positive[Int(k)] : negative[Int(-k)] }
+}
+
+extension TokenStore {
+    /// Appends `other`'s runs, pieces, properties, blocks and tokens after this store's, each token's key
+    /// translated and its indices shifted; the index of `other`'s first token here.
+    func append(_ other: TokenStore, keyMap: KeyTranslation) -> Int32 {
+        let runBase = Int32(runs.count), pieceBase = Int32(pieces.count)
+        let propBase = Int32(props.count), blockBase = Int32(blocks.count), tokenBase = Int32(tokens.count)
+        runs += other.runs
+        pieces.reserveCapacity(pieces.count + other.pieces.count)
+        for var p in other.pieces { p.run += runBase; pieces.append(p) }
+        props += other.props
+        blocks += other.blocks
+        tokens.reserveCapacity(tokens.count + other.tokens.count)
+        for var t in other.tokens {
+            t.key = keyMap[t.key]
+            switch t.kind {
+            case .mark: t.a += propBase
+            case .block: if t.a >= 0 { t.a += blockBase }
+            default: t.a += t.split ? pieceBase : runBase
+            }
+            tokens.append(t)
+        }
+        return tokenBase
+    }
+}
+
+/// Two pieces of work at once: `second` on a `StackThread` (a large stack, as the comparison has) while
+/// `first` runs on the calling thread; both results. When no thread can be started, `second` runs here after
+/// `first`. The two must share nothing mutable.
+enum TwoThreads {
+    static func run<A, B>(_ first: () -> A, _ second: @escaping () -> B) -> (A, B) {
+        let slot = ThreadSlot(second)
+        let thread = StackThread.spawn(name: "redline-cmp") { slot.run() }
+        let a = first()
+        if let thread { thread.join() } else { slot.run() }
+        return (a, slot.result!)
+    }
+}
+
+/// The second thread's work and result. `@unchecked Sendable`: the spawned thread touches it until it ends,
+/// the caller only after joining it.
+private final class ThreadSlot<T>: @unchecked Sendable {
+    let work: () -> T
+    var result: T?
+    init(_ work: @escaping () -> T) { self.work = work }
+    func run() { result = work() }
+}
