@@ -81,20 +81,34 @@ struct StoryComparer {
         let saved = (oldStore, newStore)
         oldStore = TokenStore(); newStore = TokenStore()
         defer { (oldStore, newStore) = saved }
-        keys.reserveBlocks(old.count + new.count)
-        let oldKeys = old.map { keys.key(Self.strippingComments($0)) }
-        let newKeys = new.map { keys.key(Self.strippingComments($0)) }
-        let matches = Self.droppingCrossedAnchors(SequenceDiff.matches(oldKeys, newKeys, cap: 256), old, new)
-        // Each gap between equal blocks becomes pieces whose edit scripts are made apart; equal blocks are
-        // kept as they are.
-        var jobs: [GapJob] = []
-        var po = 0, pn = 0
-        for (i, j) in matches {
-            gapJobs(old, po..<i, new, pn..<j, into: &jobs)
-            jobs.append(.equal(i, j))
-            po = i + 1; pn = j + 1
+        // A long story's block hashes and word hashes are made on two threads, OLD's on one, NEW's on the other.
+        let parallel = old.count + new.count >= parallelMinimum
+        func both<T>(_ f: @escaping (_ blocks: [Block], _ isOld: Bool) -> T) -> (T, T) {
+            parallel ? TwoThreads.run({ f(old, true) }, { f(new, false) }) : (f(old, true), f(new, false))
         }
-        gapJobs(old, po..<old.count, new, pn..<new.count, into: &jobs)
+        let (oldHashed, newHashed) = both { blocks, _ in blocks.map { HashedBlock(Self.strippingComments($0)) } }
+        keys.reserveBlocks(old.count + new.count)
+        let oldKeys = oldHashed.map { keys.key($0) }
+        let newKeys = newHashed.map { keys.key($0) }
+        let matches = Self.droppingCrossedAnchors(SequenceDiff.matches(oldKeys, newKeys, cap: 256), old, new)
+        // The gaps between equal blocks; those long runs of paragraphs that pairCuts cuts get their word hashes.
+        var ends = matches.map { ($0.0, $0.1) }
+        ends.append((old.count, new.count))
+        var starts = [(0, 0)]
+        for (i, j) in matches { starts.append((i + 1, j + 1)) }
+        let gaps = zip(starts, ends).map { s, e in (s.0..<e.0, s.1..<e.1) }
+        let cuttable = gaps.map { (o, n) in
+            o.count > 1 && n.count > 1 && old[o].allSatisfy({ $0.paragraph != nil }) && new[n].allSatisfy({ $0.paragraph != nil })
+        }
+        let (oldWords, newWords) = both { blocks, isOld in
+            zip(gaps, cuttable).map { g, c in c ? blocks[isOld ? g.0 : g.1].map(Self.wordHashes) : [] }
+        }
+        // Each gap becomes pieces whose edit scripts are made apart; equal blocks are kept as they are.
+        var jobs: [GapJob] = []
+        for (g, (o, n)) in gaps.enumerated() {
+            if g > 0 { jobs.append(.equal(matches[g - 1].0, matches[g - 1].1)) }
+            gapJobs(old, o, new, n, cuts: cuttable[g] ? Self.pairCuts(hashes: oldWords[g], newWords[g]) : nil, into: &jobs)
+        }
         var ops: [Op] = []
         var equalBlocks: [(Int, Block)] = []     // index in ops where an equal block goes, in order
         runJobs(jobs, old, new, ops: &ops, equalBlocks: &equalBlocks)
@@ -121,23 +135,21 @@ struct StoryComparer {
     }
 
     /// The jobs of one gap: the whole gap, or for a long gap of paragraphs (every paragraph edited: no equal
-    /// block to anchor on) the pieces between the cuts where paragraphs pair by their words, so each piece is
-    /// diffed on its own and work stays linear in the gap.
-    private func gapJobs(_ old: [Block], _ o: Range<Int>, _ new: [Block], _ n: Range<Int>, into jobs: inout [GapJob]) {
+    /// block to anchor on) the pieces between the `cuts` where paragraphs pair by their words, so each piece
+    /// is diffed on its own and work stays linear in the gap.
+    private func gapJobs(_ old: [Block], _ o: Range<Int>, _ new: [Block], _ n: Range<Int>, cuts: [(Int, Int)]?,
+                         into jobs: inout [GapJob]) {
         guard !o.isEmpty || !n.isEmpty else { return }
         let followedByParagraph = n.upperBound < new.count && new[n.upperBound].paragraph != nil
-        if o.count > 1 && n.count > 1 && old[o].allSatisfy({ $0.paragraph != nil }) && new[n].allSatisfy({ $0.paragraph != nil }) {
-            let cuts = Self.pairCuts(Array(old[o]), Array(new[n]), parallel: parallelMinimum)
-            if cuts.count > 1 {
-                var po = o.lowerBound, pn = n.lowerBound
-                for (k, (i, j)) in cuts.enumerated() {
-                    let last = k == cuts.count - 1
-                    let (oi, nj) = last ? (o.upperBound, n.upperBound) : (o.lowerBound + i, n.lowerBound + j)
-                    jobs.append(.piece(old: po..<oi, new: pn..<nj, followedByParagraph: last ? followedByParagraph : true))
-                    po = oi; pn = nj
-                }
-                return
+        if let cuts, cuts.count > 1 {
+            var po = o.lowerBound, pn = n.lowerBound
+            for (k, (i, j)) in cuts.enumerated() {
+                let last = k == cuts.count - 1
+                let (oi, nj) = last ? (o.upperBound, n.upperBound) : (o.lowerBound + i, n.lowerBound + j)
+                jobs.append(.piece(old: po..<oi, new: pn..<nj, followedByParagraph: last ? followedByParagraph : true))
+                po = oi; pn = nj
             }
+            return
         }
         jobs.append(.piece(old: o, new: n, followedByParagraph: followedByParagraph))
     }
@@ -302,11 +314,12 @@ struct StoryComparer {
     /// the rest, at each paragraph pair whose words mostly agree (containment of hashed word sets at least
     /// one half), found in order with a small look-ahead, and after each pair of paragraphs neither of which
     /// agrees with any paragraph in the look-ahead. The last cut is the end.
-    static func pairCuts(_ old: [Block], _ new: [Block], parallel: Int = .max) -> [(Int, Int)] {
-        // The two sides' hashes on two threads when there are many.
-        let (a, b) = old.count + new.count >= parallel
-            ? TwoThreads.run({ old.map(Self.wordHashes) }, { new.map(Self.wordHashes) })
-            : (old.map(Self.wordHashes), new.map(Self.wordHashes))
+    static func pairCuts(_ old: [Block], _ new: [Block]) -> [(Int, Int)] {
+        pairCuts(hashes: old.map(Self.wordHashes), new.map(Self.wordHashes))
+    }
+
+    /// `pairCuts` of paragraphs given by their `wordHashes`.
+    static func pairCuts(hashes a: [[UInt64]], _ b: [[UInt64]]) -> [(Int, Int)] {
         func similar(_ x: [UInt64], _ y: [UInt64]) -> Bool {
             let m = min(x.count, y.count)
             if m == 0 { return x.count == y.count }
@@ -335,8 +348,8 @@ struct StoryComparer {
             i = ii + 1; j = jj + 1
         }
         // Drop a final cut at the very end (the loop below appends the end).
-        if let l = cuts.last, l.0 == old.count || l.1 == new.count { cuts.removeLast() }
-        cuts.append((old.count, new.count))
+        if let l = cuts.last, l.0 == a.count || l.1 == b.count { cuts.removeLast() }
+        cuts.append((a.count, b.count))
         return cuts
     }
 

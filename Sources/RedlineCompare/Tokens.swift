@@ -101,7 +101,7 @@ struct Token {
 struct KeyTable {
     private var ascii = ByteInterner()
     private var strings: [String: Int] = [:]
-    private var blocks: [Block: Int] = [:]
+    private var blocks: [HashedBlock: Int] = [:]
     private var count = 0
 
     mutating func key(_ s: String) -> Int {
@@ -149,12 +149,25 @@ struct KeyTable {
         return out
     }
 
-    mutating func key(_ b: Block) -> Int {
+    mutating func key(_ b: Block) -> Int { key(HashedBlock(b)) }
+
+    /// The key of a block whose hash is made already (on any thread).
+    mutating func key(_ b: HashedBlock) -> Int {
         if let k = blocks[b] { return k }
         count += 1
         blocks[b] = -count
         return -count
     }
+}
+
+/// A block with its hash made once, wherever it was made: a table of blocks finds, rehashes and compares
+/// it by that number, walking the block again only to confirm a match.
+struct HashedBlock: Hashable {
+    let block: Block
+    let hash: Int
+    init(_ block: Block) { self.block = block; hash = block.hashValue }
+    func hash(into h: inout Hasher) { h.combine(hash) }
+    static func == (x: HashedBlock, y: HashedBlock) -> Bool { x.hash == y.hash && x.block == y.block }
 }
 
 /// Byte strings interned as numbers: an open-addressing table (FNV-1a hashes, linear probing) over one
