@@ -200,8 +200,8 @@ struct StoryComparer {
     private mutating func absorb(_ w: StoryComparer, ops wOps: [Op], equalBlocks wEqual: [(Int, Block)],
                                  into ops: inout [Op], _ equalBlocks: inout [(Int, Block)]) {
         let keyMap = keys.translation(of: w.keys)
-        let oldBase = oldStore.append(w.oldStore, keyMap: keyMap)
-        let newBase = newStore.append(w.newStore, keyMap: keyMap)
+        let (os, ws, ns, wn) = (oldStore, w.oldStore, newStore, w.newStore)
+        let (oldBase, newBase) = TwoThreads.run({ os.append(ws, keyMap: keyMap) }, { ns.append(wn, keyMap: keyMap) })
         let opBase = ops.count
         ops.reserveCapacity(ops.count + wOps.count)
         for var op in wOps {
@@ -729,9 +729,61 @@ struct StoryComparer {
 
     /// The result's blocks from the edit script; `equalBlocks` (op index, block), in order, are kept whole.
     private mutating func build(_ ops: [Op], _ v: TokenView, equalBlocks: [(Int, Block)], into out: inout [Block]) {
-        var nextEqual = 0
+        guard let k = Self.buildSplit(ops, v, minimum: parallelMinimum) else {
+            var seen = Set<Int32>()
+            build(ops[...], v, equalBlocks: equalBlocks[...], movesSeen: &seen, into: &out)
+            return
+        }
+        // The later half on a worker with its own counts, notes and warnings, absorbed after in order. It reads
+        // the same stores; it compares no nested story (`buildSplit`), so it numbers no moves.
+        var worker = self
+        worker.keys = KeyTable()
+        worker.stats = CompareStats()
+        worker.notePairs = []; worker.deletedNotes = []; worker.insertedNotes = []
+        worker.diagnostics = Diagnostics()
+        let e = equalBlocks.firstIndex { $0.0 >= k } ?? equalBlocks.count
+        let laterEqual = equalBlocks[e...]
+        var seen = Set<Int32>()
+        let (_, done) = TwoThreads.run({
+            self.build(ops[..<k], v, equalBlocks: equalBlocks[..<e], movesSeen: &seen, into: &out)
+        }, {
+            var w = worker
+            var wSeen = Set<Int32>(), wOut: [Block] = []
+            w.build(ops[k...], v, equalBlocks: laterEqual, movesSeen: &wSeen, into: &wOut)
+            return (w, wSeen, wOut)
+        })
+        let (w, wSeen, wOut) = done
+        out += wOut
+        stats.add(w.stats)
+        stats.moves -= seen.intersection(wSeen).count      // a move whose insertions both halves saw
+        notePairs += w.notePairs; deletedNotes += w.deletedNotes; insertedNotes += w.insertedNotes
+        diagnostics.absorb([w.diagnostics])
+    }
+
+    /// Where to cut the edit script for two builders: just after the first paragraph break at or past the
+    /// middle that has no equal block token after it (an equal block is compared as a nested story, whose
+    /// moves take the next numbers in order); nil for a script under `minimum` ops or with no such break.
+    static func buildSplit(_ ops: [Op], _ v: TokenView, minimum: Int) -> Int? {
+        guard ops.count >= max(minimum, 2) else { return nil }
+        var from = ops.count / 2
+        for i in stride(from: ops.count - 1, through: from, by: -1) where ops[i].kind == .equal && v.tok(ops[i]).kind == .block {
+            from = i + 1
+            break
+        }
+        var i = from
+        while i < ops.count - 1 {
+            if ops[i].kind != .pass && v.tok(ops[i]).kind == .mark { return i + 1 }
+            i += 1
+        }
+        return nil
+    }
+
+    /// Builds blocks from a part of the edit script that starts at a paragraph's start; `equalBlocks` are
+    /// those whose op index is in `ops`.
+    private mutating func build(_ ops: ArraySlice<Op>, _ v: TokenView, equalBlocks: ArraySlice<(Int, Block)>,
+                                movesSeen: inout Set<Int32>, into out: inout [Block]) {
+        var nextEqual = equalBlocks.startIndex
         var runs: [Run] = []
-        var movesSeen = Set<Int32>()
         func moveName(_ id: Int32) -> String { "move\(id + 1)" }
         // Equal text is gathered into spans of one source run, each materialized once.
         var span: (run: Int32, start: Int32, end: Int32, old: TextFormat?)?
@@ -748,8 +800,9 @@ struct StoryComparer {
             if let of = sp.old, of != r.format { r.formatChange = FormatChange(change: change, old: of) }
             runs.append(r)
         }
-        for (index, op) in ops.enumerated() {
-            if nextEqual < equalBlocks.count && equalBlocks[nextEqual].0 == index {
+        for index in ops.indices {
+            let op = ops[index]
+            if nextEqual < equalBlocks.endIndex && equalBlocks[nextEqual].0 == index {
                 flush(); out.append(equalBlocks[nextEqual].1); nextEqual += 1; continue
             }
             let t = v.tok(op)

@@ -469,19 +469,21 @@ extension TokenStore {
         let runBase = Int32(runs.count), pieceBase = Int32(pieces.count)
         let propBase = Int32(props.count), blockBase = Int32(blocks.count), tokenBase = Int32(tokens.count)
         runs += other.runs
-        pieces.reserveCapacity(pieces.count + other.pieces.count)
-        for var p in other.pieces { p.run += runBase; pieces.append(p) }
+        let pieceStart = pieces.count
+        pieces += other.pieces
+        for i in pieceStart..<pieces.count { pieces[i].run += runBase }
         props += other.props
         blocks += other.blocks
-        tokens.reserveCapacity(tokens.count + other.tokens.count)
-        for var t in other.tokens {
-            t.key = keyMap[t.key]
-            switch t.kind {
-            case .mark: t.a += propBase
-            case .block: if t.a >= 0 { t.a += blockBase }
-            default: t.a += t.split ? pieceBase : runBase
+        tokens += other.tokens
+        tokens.withUnsafeMutableBufferPointer { buf in
+            for i in Int(tokenBase)..<buf.count {
+                buf[i].key = keyMap[buf[i].key]
+                switch buf[i].kind {
+                case .mark: buf[i].a += propBase
+                case .block: if buf[i].a >= 0 { buf[i].a += blockBase }
+                default: buf[i].a += buf[i].split ? pieceBase : runBase
+                }
             }
-            tokens.append(t)
         }
         return tokenBase
     }
