@@ -162,27 +162,44 @@ struct StoryComparer {
                                   ops: inout [Op], equalBlocks: inout [(Int, Block)]) {
         let total = jobs.reduce(0) { $0 + $1.weight }
         guard jobs.count > 1, total >= parallelMinimum else {
-            run(jobs[...], old, new, ops: &ops, equalBlocks: &equalBlocks)
+            run(jobs[...], old, new, ops: &ops, equalBlocks: &equalBlocks, roomFor: total)
             return
         }
         var split = 0, weight = 0
         while split < jobs.count - 1 && 2 * weight < total { weight += jobs[split].weight; split += 1 }
         let worker = StoryComparer(options: options, diagnostics: diagnostics, parallelMinimum: parallelMinimum)
         let later = jobs[split...]
-        let (_, done) = TwoThreads.run({
-            self.run(jobs[..<split], old, new, ops: &ops, equalBlocks: &equalBlocks)
+        var (_, done) = TwoThreads.run({
+            // Room for the worker's share too, so absorbing it copies only that share.
+            self.run(jobs[..<split], old, new, ops: &ops, equalBlocks: &equalBlocks, roomFor: total)
         }, {
             var w = worker
             var wOps: [Op] = [], wEqual: [(Int, Block)] = []
-            w.run(later, old, new, ops: &wOps, equalBlocks: &wEqual)
+            w.run(later, old, new, ops: &wOps, equalBlocks: &wEqual, roomFor: total - weight)
             return (w, wOps, wEqual)
         })
-        absorb(done.0, ops: done.1, equalBlocks: done.2, into: &ops, &equalBlocks)
+        absorb(done.0, ops: &done.1, equalBlocks: done.2, into: &ops, &equalBlocks)
     }
 
+    /// Runs the jobs in order. Once a sample of them is done, the ops and the stores' tokens and runs get the
+    /// room that jobs of `roomFor` weight in all will need at the sample's rate (plus a margin), so the large
+    /// arrays grow once instead of doubling (each doubling copies the array and touches new pages) and a
+    /// worker's share is absorbed without another copy of this one. A wrong guess costs only a regrowth.
     private mutating func run(_ jobs: ArraySlice<GapJob>, _ old: [Block], _ new: [Block],
-                              ops: inout [Op], equalBlocks: inout [(Int, Block)]) {
+                              ops: inout [Op], equalBlocks: inout [(Int, Block)], roomFor total: Int) {
+        var done = 0
+        var reserved = total < 2 * Self.sampleWeight
         for job in jobs {
+            if !reserved && done >= Self.sampleWeight {
+                reserved = true
+                func room(_ n: Int) -> Int { Int(Double(n) * Double(total) / Double(done) * 1.25) }
+                ops.reserveCapacity(room(ops.count))
+                oldStore.tokens.reserveCapacity(room(oldStore.tokens.count))
+                newStore.tokens.reserveCapacity(room(newStore.tokens.count))
+                oldStore.runs.reserveCapacity(room(oldStore.runs.count))
+                newStore.runs.reserveCapacity(room(newStore.runs.count))
+            }
+            done += job.weight
             switch job {
             case .piece(let o, let n, let followed):
                 pieceOps(Array(old[o]), Array(new[n]), followedByParagraph: followed, into: &ops)
@@ -195,22 +212,28 @@ struct StoryComparer {
         }
     }
 
+    /// The jobs' weight (blocks) whose sizes tell how much room all of them need.
+    static let sampleWeight = 512
+
     /// Appends what a worker made of the later jobs: its tokens (keys translated into this table), runs and
     /// blocks after this comparer's, its ops shifted to match, its note pairs after these.
-    private mutating func absorb(_ w: StoryComparer, ops wOps: [Op], equalBlocks wEqual: [(Int, Block)],
+    /// The worker's arrays are emptied as they are copied, so the peak holds one of them twice, not all.
+    private mutating func absorb(_ w: StoryComparer, ops wOps: inout [Op], equalBlocks wEqual: [(Int, Block)],
                                  into ops: inout [Op], _ equalBlocks: inout [(Int, Block)]) {
         let keyMap = keys.translation(of: w.keys)
         let (os, ws, ns, wn) = (oldStore, w.oldStore, newStore, w.newStore)
         let (oldBase, newBase) = TwoThreads.run({ os.append(ws, keyMap: keyMap) }, { ns.append(wn, keyMap: keyMap) })
         let opBase = ops.count
-        ops.reserveCapacity(ops.count + wOps.count)
-        for var op in wOps {
-            switch op.kind {
-            case .equal: op.tok += newBase; op.other += oldBase
-            case .delete: op.tok += oldBase; if op.other >= 0 { op.other += newBase }
-            case .insert, .pass: op.tok += newBase
+        ops += wOps
+        wOps = []
+        ops.withUnsafeMutableBufferPointer { buf in
+            for i in opBase..<buf.count {
+                switch buf[i].kind {
+                case .equal: buf[i].tok += newBase; buf[i].other += oldBase
+                case .delete: buf[i].tok += oldBase; if buf[i].other >= 0 { buf[i].other += newBase }
+                case .insert, .pass: buf[i].tok += newBase
+                }
             }
-            ops.append(op)
         }
         for (k, b) in wEqual { equalBlocks.append((opBase + k, b)) }
         notePairs += w.notePairs
@@ -744,7 +767,7 @@ struct StoryComparer {
         let e = equalBlocks.firstIndex { $0.0 >= k } ?? equalBlocks.count
         let laterEqual = equalBlocks[e...]
         var seen = Set<Int32>()
-        let (_, done) = TwoThreads.run({
+        var (_, done) = TwoThreads.run({
             self.build(ops[..<k], v, equalBlocks: equalBlocks[..<e], movesSeen: &seen, into: &out)
         }, {
             var w = worker

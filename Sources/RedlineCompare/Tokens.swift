@@ -464,17 +464,20 @@ struct KeyTranslation {
 
 extension TokenStore {
     /// Appends `other`'s runs, pieces, properties, blocks and tokens after this store's, each token's key
-    /// translated and its indices shifted; the index of `other`'s first token here.
+    /// translated and its indices shifted, emptying `other` as it goes; the index of `other`'s first token here.
     func append(_ other: TokenStore, keyMap: KeyTranslation) -> Int32 {
         let runBase = Int32(runs.count), pieceBase = Int32(pieces.count)
         let propBase = Int32(props.count), blockBase = Int32(blocks.count), tokenBase = Int32(tokens.count)
         runs += other.runs
+        other.runs = []
         let pieceStart = pieces.count
         pieces += other.pieces
+        other.pieces = []
         for i in pieceStart..<pieces.count { pieces[i].run += runBase }
         props += other.props
         blocks += other.blocks
         tokens += other.tokens
+        other.tokens = []
         tokens.withUnsafeMutableBufferPointer { buf in
             for i in Int(tokenBase)..<buf.count {
                 buf[i].key = keyMap[buf[i].key]
