@@ -90,4 +90,32 @@ final class ParallelCompareTests: XCTestCase {
         table.forEach { _, _ in seen += 1 }
         XCTAssertEqual(seen, 20_000)
     }
+
+    /// The build is cut just after a paragraph break at or past the middle, never before an equal block token
+    /// (a nested story, whose moves are numbered in order), and not at all for short scripts.
+    func testBuildSplitsAfterABreakWithNoNestedStoryAfter() {
+        var tokens: [Token] = []
+        func tok(_ kind: Token.Kind) -> Int32 {
+            tokens.append(kind == .mark || kind == .block ? Token(kind: kind, key: 1, extra: 0)
+                          : Token(kind: kind, key: 2, piece: Piece(run: 0, start: 0, end: 1), chars: 1))
+            return Int32(tokens.count - 1)
+        }
+        // Ten paragraphs of three words each.
+        var ops: [Op] = []
+        for _ in 0..<10 {
+            for _ in 0..<3 { let t = tok(.word); ops.append(Op(kind: .equal, tok: t, other: t)) }
+            let m = tok(.mark); ops.append(Op(kind: .equal, tok: m, other: m))
+        }
+        var v = TokenView(old: tokens, new: tokens)
+        XCTAssertEqual(StoryComparer.buildSplit(ops, v, minimum: 2), 24)      // after the sixth break (op 23)
+        XCTAssertNil(StoryComparer.buildSplit(ops, v, minimum: 1_000))
+        // An equal block late in the script: the cut comes after it.
+        let b = tok(.block)
+        ops.insert(Op(kind: .equal, tok: b, other: b), at: 32)
+        v = TokenView(old: tokens, new: tokens)
+        XCTAssertEqual(StoryComparer.buildSplit(ops, v, minimum: 2), 37)
+        // One at the very end: no cut.
+        ops.append(Op(kind: .equal, tok: b, other: b))
+        XCTAssertNil(StoryComparer.buildSplit(ops, v, minimum: 2))
+    }
 }
