@@ -13,6 +13,14 @@ public enum DocumentComparer {
     /// The comparison of `old` with `new`, and counts of what changed. Warnings go to `diagnostics`.
     public static func compare(old: Document, new: Document, options: CompareOptions = CompareOptions(),
                                diagnostics: Diagnostics = Diagnostics()) -> (Document, CompareStats) {
+        compare(old: old, new: new, options: options, diagnostics: diagnostics,
+                parallelMinimum: StoryComparer.defaultParallelMinimum)
+    }
+
+    /// `compare`, with stories of at least `parallelMinimum` blocks diffed on two threads (tests set it
+    /// low to check that two threads give what one gives).
+    static func compare(old: Document, new: Document, options: CompareOptions, diagnostics: Diagnostics,
+                        parallelMinimum: Int) -> (Document, CompareStats) {
         let oldMarks = trackedChangeCount(old), newMarks = trackedChangeCount(new)
         if oldMarks + newMarks > 0 {
             diagnostics.report(.compareInputChanges,
@@ -26,7 +34,7 @@ public enum DocumentComparer {
                                "OLD's \(a.comments.count) comments are not carried into the comparison (NEW's are kept)",
                                count: a.comments.count)
         }
-        var s = StoryComparer(options: options, diagnostics: diagnostics)
+        var s = StoryComparer(options: options, diagnostics: diagnostics, parallelMinimum: parallelMinimum)
         let blocks = s.compare(a.blocks, b.blocks)
 
         // Notes: each compared as its own story with the note it replaced; inserted and deleted ones marked whole.

@@ -60,8 +60,14 @@ struct StoryComparer {
     private var oldStore = TokenStore()
     private var newStore = TokenStore()
 
-    init(options: CompareOptions, diagnostics: Diagnostics) {
+    /// Stories of at least this many blocks have their gaps diffed on two threads (`runJobs`).
+    let parallelMinimum: Int
+    /// The default `parallelMinimum`: below it a second thread costs more than it saves.
+    static let defaultParallelMinimum = 2_000
+
+    init(options: CompareOptions, diagnostics: Diagnostics, parallelMinimum: Int = defaultParallelMinimum) {
         self.options = options
+        self.parallelMinimum = parallelMinimum
         self.change = Change(author: options.author, date: options.date)
         self.diagnostics = diagnostics
         oldTokenizer = Tokenizer(granularity: options.granularity, keepComments: false)
@@ -75,33 +81,162 @@ struct StoryComparer {
         let saved = (oldStore, newStore)
         oldStore = TokenStore(); newStore = TokenStore()
         defer { (oldStore, newStore) = saved }
-        let oldKeys = old.map { keys.key(Self.strippingComments($0)) }
-        let newKeys = new.map { keys.key(Self.strippingComments($0)) }
+        // A long story's block hashes and word hashes are made on two threads, OLD's on one, NEW's on the other.
+        let parallel = old.count + new.count >= parallelMinimum
+        func both<T>(_ f: @escaping (_ blocks: [Block], _ isOld: Bool) -> T) -> (T, T) {
+            parallel ? TwoThreads.run({ f(old, true) }, { f(new, false) }) : (f(old, true), f(new, false))
+        }
+        let (oldHashed, newHashed) = both { blocks, _ in blocks.map { HashedBlock(Self.strippingComments($0)) } }
+        keys.reserveBlocks(old.count + new.count)
+        let oldKeys = oldHashed.map { keys.key($0) }
+        let newKeys = newHashed.map { keys.key($0) }
         let matches = Self.droppingCrossedAnchors(SequenceDiff.matches(oldKeys, newKeys, cap: 256), old, new)
+        // The gaps between equal blocks; those long runs of paragraphs that pairCuts cuts get their word hashes.
+        var ends = matches.map { ($0.0, $0.1) }
+        ends.append((old.count, new.count))
+        var starts = [(0, 0)]
+        for (i, j) in matches { starts.append((i + 1, j + 1)) }
+        let gaps = zip(starts, ends).map { s, e in (s.0..<e.0, s.1..<e.1) }
+        let cuttable = gaps.map { (o, n) in
+            o.count > 1 && n.count > 1 && old[o].allSatisfy({ $0.paragraph != nil }) && new[n].allSatisfy({ $0.paragraph != nil })
+        }
+        let (oldWords, newWords) = both { blocks, isOld in
+            zip(gaps, cuttable).map { g, c in c ? blocks[isOld ? g.0 : g.1].map(Self.wordHashes) : [] }
+        }
+        // Each gap becomes pieces whose edit scripts are made apart; equal blocks are kept as they are.
+        var jobs: [GapJob] = []
+        for (g, (o, n)) in gaps.enumerated() {
+            if g > 0 { jobs.append(.equal(matches[g - 1].0, matches[g - 1].1)) }
+            gapJobs(old, o, new, n, cuts: cuttable[g] ? Self.pairCuts(hashes: oldWords[g], newWords[g]) : nil, into: &jobs)
+        }
         var ops: [Op] = []
-        var out: [Block] = []
-        // Each gap between equal blocks becomes an edit script; equal blocks are kept as they are.
-        var pendingEqual: [Int: Block] = [:]     // index in ops where an equal block goes
-        var po = 0, pn = 0
-        func gap(_ self_: inout StoryComparer, _ o1: Int, _ n1: Int) {
-            if po < o1 || pn < n1 {
-                let followedByParagraph = n1 < new.count && new[n1].paragraph != nil
-                self_.gapOps(Array(old[po..<o1]), Array(new[pn..<n1]), followedByParagraph: followedByParagraph, into: &ops)
-            }
-        }
-        for (i, j) in matches {
-            gap(&self, i, j)
-            pendingEqual[ops.count] = new[j]
-            recordNotePairs(old[i], new[j])
-            newStore.tokens.append(Token(kind: .block, key: 0))
-            ops.append(Op(kind: .pass, tok: Int32(newStore.tokens.count - 1)))
-            po = i + 1; pn = j + 1
-        }
-        gap(&self, old.count, new.count)
+        var equalBlocks: [(Int, Block)] = []     // index in ops where an equal block goes, in order
+        runJobs(jobs, old, new, ops: &ops, equalBlocks: &equalBlocks)
         let view = TokenView(old: oldStore.tokens, new: newStore.tokens)
         if options.detectMoves { findMoves(&ops, view) }
-        build(ops, view, equalBlocks: pendingEqual, into: &out)
+        var out: [Block] = []
+        build(ops, view, equalBlocks: equalBlocks, into: &out)
         return out
+    }
+
+    /// One step of a story's gap work, in story order: a piece of a gap diffed as one token stream, or an
+    /// equal block kept whole.
+    enum GapJob {
+        case piece(old: Range<Int>, new: Range<Int>, followedByParagraph: Bool)
+        case equal(Int, Int)
+
+        /// Roughly how much work it is (blocks).
+        var weight: Int {
+            switch self {
+            case .piece(let o, let n, _): return o.count + n.count
+            case .equal: return 1
+            }
+        }
+    }
+
+    /// The jobs of one gap: the whole gap, or for a long gap of paragraphs (every paragraph edited: no equal
+    /// block to anchor on) the pieces between the `cuts` where paragraphs pair by their words, so each piece
+    /// is diffed on its own and work stays linear in the gap.
+    private func gapJobs(_ old: [Block], _ o: Range<Int>, _ new: [Block], _ n: Range<Int>, cuts: [(Int, Int)]?,
+                         into jobs: inout [GapJob]) {
+        guard !o.isEmpty || !n.isEmpty else { return }
+        let followedByParagraph = n.upperBound < new.count && new[n.upperBound].paragraph != nil
+        if let cuts, cuts.count > 1 {
+            var po = o.lowerBound, pn = n.lowerBound
+            for (k, (i, j)) in cuts.enumerated() {
+                let last = k == cuts.count - 1
+                let (oi, nj) = last ? (o.upperBound, n.upperBound) : (o.lowerBound + i, n.lowerBound + j)
+                jobs.append(.piece(old: po..<oi, new: pn..<nj, followedByParagraph: last ? followedByParagraph : true))
+                po = oi; pn = nj
+            }
+            return
+        }
+        jobs.append(.piece(old: o, new: n, followedByParagraph: followedByParagraph))
+    }
+
+    /// Runs the jobs into this comparer's stores: all here, or for a story of at least `parallelMinimum`
+    /// blocks the later half of the work on a second thread with its own stores and keys, absorbed after
+    /// (the ops, tokens and runs come out as one thread would make them; only key numbers differ, and keys
+    /// are only ever compared for equality).
+    private mutating func runJobs(_ jobs: [GapJob], _ old: [Block], _ new: [Block],
+                                  ops: inout [Op], equalBlocks: inout [(Int, Block)]) {
+        let total = jobs.reduce(0) { $0 + $1.weight }
+        guard jobs.count > 1, total >= parallelMinimum else {
+            run(jobs[...], old, new, ops: &ops, equalBlocks: &equalBlocks, roomFor: total)
+            return
+        }
+        var split = 0, weight = 0
+        while split < jobs.count - 1 && 2 * weight < total { weight += jobs[split].weight; split += 1 }
+        let worker = StoryComparer(options: options, diagnostics: diagnostics, parallelMinimum: parallelMinimum)
+        let later = jobs[split...]
+        var (_, done) = TwoThreads.run({
+            // Room for the worker's share too, so absorbing it copies only that share.
+            self.run(jobs[..<split], old, new, ops: &ops, equalBlocks: &equalBlocks, roomFor: total)
+        }, {
+            var w = worker
+            var wOps: [Op] = [], wEqual: [(Int, Block)] = []
+            w.run(later, old, new, ops: &wOps, equalBlocks: &wEqual, roomFor: total - weight)
+            return (w, wOps, wEqual)
+        })
+        absorb(done.0, ops: &done.1, equalBlocks: done.2, into: &ops, &equalBlocks)
+    }
+
+    /// Runs the jobs in order. Once a sample of them is done, the ops and the stores' tokens and runs get the
+    /// room that jobs of `roomFor` weight in all will need at the sample's rate (plus a margin), so the large
+    /// arrays grow once instead of doubling (each doubling copies the array and touches new pages) and a
+    /// worker's share is absorbed without another copy of this one. A wrong guess costs only a regrowth.
+    private mutating func run(_ jobs: ArraySlice<GapJob>, _ old: [Block], _ new: [Block],
+                              ops: inout [Op], equalBlocks: inout [(Int, Block)], roomFor total: Int) {
+        var done = 0
+        var reserved = total < 2 * Self.sampleWeight
+        for job in jobs {
+            if !reserved && done >= Self.sampleWeight {
+                reserved = true
+                func room(_ n: Int) -> Int { Int(Double(n) * Double(total) / Double(done) * 1.25) }
+                ops.reserveCapacity(room(ops.count))
+                oldStore.tokens.reserveCapacity(room(oldStore.tokens.count))
+                newStore.tokens.reserveCapacity(room(newStore.tokens.count))
+                oldStore.runs.reserveCapacity(room(oldStore.runs.count))
+                newStore.runs.reserveCapacity(room(newStore.runs.count))
+            }
+            done += job.weight
+            switch job {
+            case .piece(let o, let n, let followed):
+                pieceOps(Array(old[o]), Array(new[n]), followedByParagraph: followed, into: &ops)
+            case .equal(let i, let j):
+                equalBlocks.append((ops.count, new[j]))
+                recordNotePairs(old[i], new[j])
+                newStore.tokens.append(Token(kind: .block, key: 0))
+                ops.append(Op(kind: .pass, tok: Int32(newStore.tokens.count - 1)))
+            }
+        }
+    }
+
+    /// The jobs' weight (blocks) whose sizes tell how much room all of them need.
+    static let sampleWeight = 512
+
+    /// Appends what a worker made of the later jobs: its tokens (keys translated into this table), runs and
+    /// blocks after this comparer's, its ops shifted to match, its note pairs after these.
+    /// The worker's arrays are emptied as they are copied, so the peak holds one of them twice, not all.
+    private mutating func absorb(_ w: StoryComparer, ops wOps: inout [Op], equalBlocks wEqual: [(Int, Block)],
+                                 into ops: inout [Op], _ equalBlocks: inout [(Int, Block)]) {
+        let keyMap = keys.translation(of: w.keys)
+        let (os, ws, ns, wn) = (oldStore, w.oldStore, newStore, w.newStore)
+        let (oldBase, newBase) = TwoThreads.run({ os.append(ws, keyMap: keyMap) }, { ns.append(wn, keyMap: keyMap) })
+        let opBase = ops.count
+        ops += wOps
+        wOps = []
+        ops.withUnsafeMutableBufferPointer { buf in
+            for i in opBase..<buf.count {
+                switch buf[i].kind {
+                case .equal: buf[i].tok += newBase; buf[i].other += oldBase
+                case .delete: buf[i].tok += oldBase; if buf[i].other >= 0 { buf[i].other += newBase }
+                case .insert, .pass: buf[i].tok += newBase
+                }
+            }
+        }
+        for (k, b) in wEqual { equalBlocks.append((opBase + k, b)) }
+        notePairs += w.notePairs
     }
 
     /// The equal-block matches without those an edited neighbour crossed: an equal paragraph with an unmatched
@@ -198,33 +333,16 @@ struct StoryComparer {
         }
     }
 
-    /// The edit script of one gap: both sides as token streams (paragraph breaks included), diffed at once,
-    /// so edited paragraphs pair with their old selves and splits and merges are break changes.
-    private mutating func gapOps(_ old: [Block], _ new: [Block], followedByParagraph: Bool, into ops: inout [Op]) {
-        // A long gap of paragraphs (every paragraph edited: no equal block to anchor on) is cut where
-        // paragraphs pair by their words, so each piece is diffed on its own: work stays linear in the gap.
-        if old.count > 1 && new.count > 1 && old.allSatisfy({ $0.paragraph != nil }) && new.allSatisfy({ $0.paragraph != nil }) {
-            let cuts = Self.pairCuts(old, new)
-            if cuts.count > 1 {
-                var po = 0, pn = 0
-                for (k, (i, j)) in cuts.enumerated() {
-                    let last = k == cuts.count - 1
-                    let (oi, nj) = last ? (old.count, new.count) : (i, j)
-                    pieceOps(Array(old[po..<oi]), Array(new[pn..<nj]), followedByParagraph: last ? followedByParagraph : true, into: &ops)
-                    po = oi; pn = nj
-                }
-                return
-            }
-        }
-        pieceOps(old, new, followedByParagraph: followedByParagraph, into: &ops)
-    }
-
     /// Where to cut two runs of paragraphs: (i, j) such that old[..<i] and new[..<j] are compared apart from
     /// the rest, at each paragraph pair whose words mostly agree (containment of hashed word sets at least
     /// one half), found in order with a small look-ahead, and after each pair of paragraphs neither of which
     /// agrees with any paragraph in the look-ahead. The last cut is the end.
     static func pairCuts(_ old: [Block], _ new: [Block]) -> [(Int, Int)] {
-        let a = old.map(Self.wordHashes), b = new.map(Self.wordHashes)
+        pairCuts(hashes: old.map(Self.wordHashes), new.map(Self.wordHashes))
+    }
+
+    /// `pairCuts` of paragraphs given by their `wordHashes`.
+    static func pairCuts(hashes a: [[UInt64]], _ b: [[UInt64]]) -> [(Int, Int)] {
         func similar(_ x: [UInt64], _ y: [UInt64]) -> Bool {
             let m = min(x.count, y.count)
             if m == 0 { return x.count == y.count }
@@ -253,8 +371,8 @@ struct StoryComparer {
             i = ii + 1; j = jj + 1
         }
         // Drop a final cut at the very end (the loop below appends the end).
-        if let l = cuts.last, l.0 == old.count || l.1 == new.count { cuts.removeLast() }
-        cuts.append((old.count, new.count))
+        if let l = cuts.last, l.0 == a.count || l.1 == b.count { cuts.removeLast() }
+        cuts.append((a.count, b.count))
         return cuts
     }
 
@@ -632,9 +750,63 @@ struct StoryComparer {
 
     // MARK: Building blocks
 
-    private mutating func build(_ ops: [Op], _ v: TokenView, equalBlocks: [Int: Block], into out: inout [Block]) {
+    /// The result's blocks from the edit script; `equalBlocks` (op index, block), in order, are kept whole.
+    private mutating func build(_ ops: [Op], _ v: TokenView, equalBlocks: [(Int, Block)], into out: inout [Block]) {
+        guard let k = Self.buildSplit(ops, v, minimum: parallelMinimum) else {
+            var seen = Set<Int32>()
+            build(ops[...], v, equalBlocks: equalBlocks[...], movesSeen: &seen, into: &out)
+            return
+        }
+        // The later half on a worker with its own counts, notes and warnings, absorbed after in order. It reads
+        // the same stores; it compares no nested story (`buildSplit`), so it numbers no moves.
+        var worker = self
+        worker.keys = KeyTable()
+        worker.stats = CompareStats()
+        worker.notePairs = []; worker.deletedNotes = []; worker.insertedNotes = []
+        worker.diagnostics = Diagnostics()
+        let e = equalBlocks.firstIndex { $0.0 >= k } ?? equalBlocks.count
+        let laterEqual = equalBlocks[e...]
+        var seen = Set<Int32>()
+        var (_, done) = TwoThreads.run({
+            self.build(ops[..<k], v, equalBlocks: equalBlocks[..<e], movesSeen: &seen, into: &out)
+        }, {
+            var w = worker
+            var wSeen = Set<Int32>(), wOut: [Block] = []
+            w.build(ops[k...], v, equalBlocks: laterEqual, movesSeen: &wSeen, into: &wOut)
+            return (w, wSeen, wOut)
+        })
+        let (w, wSeen, wOut) = done
+        out += wOut
+        stats.add(w.stats)
+        stats.moves -= seen.intersection(wSeen).count      // a move whose insertions both halves saw
+        notePairs += w.notePairs; deletedNotes += w.deletedNotes; insertedNotes += w.insertedNotes
+        diagnostics.absorb([w.diagnostics])
+    }
+
+    /// Where to cut the edit script for two builders: just after the first paragraph break at or past the
+    /// middle that has no equal block token after it (an equal block is compared as a nested story, whose
+    /// moves take the next numbers in order); nil for a script under `minimum` ops or with no such break.
+    static func buildSplit(_ ops: [Op], _ v: TokenView, minimum: Int) -> Int? {
+        guard ops.count >= max(minimum, 2) else { return nil }
+        var from = ops.count / 2
+        for i in stride(from: ops.count - 1, through: from, by: -1) where ops[i].kind == .equal && v.tok(ops[i]).kind == .block {
+            from = i + 1
+            break
+        }
+        var i = from
+        while i < ops.count - 1 {
+            if ops[i].kind != .pass && v.tok(ops[i]).kind == .mark { return i + 1 }
+            i += 1
+        }
+        return nil
+    }
+
+    /// Builds blocks from a part of the edit script that starts at a paragraph's start; `equalBlocks` are
+    /// those whose op index is in `ops`.
+    private mutating func build(_ ops: ArraySlice<Op>, _ v: TokenView, equalBlocks: ArraySlice<(Int, Block)>,
+                                movesSeen: inout Set<Int32>, into out: inout [Block]) {
+        var nextEqual = equalBlocks.startIndex
         var runs: [Run] = []
-        var movesSeen = Set<Int32>()
         func moveName(_ id: Int32) -> String { "move\(id + 1)" }
         // Equal text is gathered into spans of one source run, each materialized once.
         var span: (run: Int32, start: Int32, end: Int32, old: TextFormat?)?
@@ -651,8 +823,11 @@ struct StoryComparer {
             if let of = sp.old, of != r.format { r.formatChange = FormatChange(change: change, old: of) }
             runs.append(r)
         }
-        for (index, op) in ops.enumerated() {
-            if let b = equalBlocks[index] { flush(); out.append(b); continue }
+        for index in ops.indices {
+            let op = ops[index]
+            if nextEqual < equalBlocks.endIndex && equalBlocks[nextEqual].0 == index {
+                flush(); out.append(equalBlocks[nextEqual].1); nextEqual += 1; continue
+            }
             let t = v.tok(op)
             let tStore = op.kind == .delete ? oldSide : store
             // The common case: an equal text token inside one source run, formatted as the span before it.

@@ -94,23 +94,142 @@ struct Token {
     var characterCount: Int { Int(chars) }
 }
 
-/// Interns comparison keys as integers, shared by both sides of one comparison.
+/// Interns comparison keys as integers, shared by both sides of one comparison. Equal keys are equal as
+/// Swift strings (canonical equivalence): a key that is all ASCII is interned by its bytes (`ByteInterner`:
+/// no `String` and no SipHash per token), any other as a `String`, except one whose only non-ASCII scalars
+/// are the three that are canonically ASCII (`canonicalASCII`), which goes in as those ASCII bytes.
 struct KeyTable {
+    private var ascii = ByteInterner()
     private var strings: [String: Int] = [:]
-    private var blocks: [Block: Int] = [:]
+    private var blocks: [HashedBlock: Int] = [:]
+    private var count = 0
 
     mutating func key(_ s: String) -> Int {
-        if let k = strings[s] { return k }
-        let k = strings.count + blocks.count + 1
-        strings[s] = k
-        return k
+        var s = s
+        return s.withUTF8 { key(bytes: $0) }
     }
 
-    mutating func key(_ b: Block) -> Int {
+    /// The key of a text given as UTF-8.
+    mutating func key(bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var isASCII = true
+        for b in bytes where b >= 0x80 { isASCII = false; break }
+        if isASCII { return asciiKey(bytes) }
+        let s = String(decoding: bytes, as: UTF8.self)
+        if let k = strings[s] { return k }
+        if let folded = Self.canonicalASCII(s) {
+            let k = folded.withUnsafeBufferPointer { asciiKey($0) }
+            strings[s] = k
+            return k
+        }
+        count += 1
+        strings[s] = count
+        return count
+    }
+
+    @inline(__always)
+    private mutating func asciiKey(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        let (k, added) = ascii.key(bytes, ifNew: Int32(count + 1))
+        if added { count += 1 }
+        return Int(k)
+    }
+
+    /// The ASCII string canonically equivalent to `s` (its non-ASCII scalars all among U+037E GREEK QUESTION
+    /// MARK, U+1FEF GREEK VARIA and U+212A KELVIN SIGN, whose decompositions are `;`, `` ` `` and `K`), or nil.
+    static func canonicalASCII(_ s: String) -> [UInt8]? {
+        var out: [UInt8] = []
+        for u in s.unicodeScalars {
+            switch u.value {
+            case 0..<0x80: out.append(UInt8(u.value))
+            case 0x037E: out.append(0x3B)
+            case 0x1FEF: out.append(0x60)
+            case 0x212A: out.append(0x4B)
+            default: return nil
+            }
+        }
+        return out
+    }
+
+    mutating func key(_ b: Block) -> Int { key(HashedBlock(b)) }
+
+    /// The key of a block whose hash is made already (on any thread).
+    mutating func key(_ b: HashedBlock) -> Int {
         if let k = blocks[b] { return k }
-        let k = -(blocks.count + 1)
-        blocks[b] = k
-        return k
+        count += 1
+        blocks[b] = -count
+        return -count
+    }
+}
+
+/// A block with its hash made once, wherever it was made: a table of blocks finds, rehashes and compares
+/// it by that number, walking the block again only to confirm a match.
+struct HashedBlock: Hashable {
+    let block: Block
+    let hash: Int
+    init(_ block: Block) { self.block = block; hash = block.hashValue }
+    func hash(into h: inout Hasher) { h.combine(hash) }
+    static func == (x: HashedBlock, y: HashedBlock) -> Bool { x.hash == y.hash && x.block == y.block }
+}
+
+/// Byte strings interned as numbers: an open-addressing table (FNV-1a hashes, linear probing) over one
+/// byte arena, so looking a token up costs a hash of its bytes and one comparison.
+struct ByteInterner {
+    private var slots = [Int32](repeating: -1, count: 1024)     // entry index, -1 empty
+    private var hashes: [UInt64] = []
+    private var starts: [Int32] = []
+    private var ends: [Int32] = []
+    private(set) var values: [Int32] = []
+    private var arena: [UInt8] = []
+
+    /// The value of `bytes`; when they are not in the table yet, `ifNew`, stored with them (and true).
+    @inline(__always)
+    mutating func key(_ bytes: UnsafeBufferPointer<UInt8>, ifNew: Int32) -> (Int32, Bool) {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in bytes { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+        let mask = slots.count - 1
+        var i = Int(truncatingIfNeeded: h ^ (h >> 29)) & mask
+        while true {
+            let e = Int(slots[i])
+            if e < 0 { break }
+            if hashes[e] == h && equal(e, bytes) { return (values[e], false) }
+            i = (i + 1) & mask
+        }
+        let v = ifNew
+        slots[i] = Int32(hashes.count)
+        hashes.append(h)
+        starts.append(Int32(arena.count))
+        arena.append(contentsOf: bytes)
+        ends.append(Int32(arena.count))
+        values.append(v)
+        if 2 * hashes.count > slots.count { grow() }
+        return (v, true)
+    }
+
+    private func equal(_ e: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let s = Int(starts[e]), n = Int(ends[e]) - s
+        guard n == bytes.count else { return false }
+        return arena.withUnsafeBufferPointer { a in
+            for k in 0..<n where a[s + k] != bytes[k] { return false }
+            return true
+        }
+    }
+
+    private mutating func grow() {
+        slots = [Int32](repeating: -1, count: slots.count * 2)
+        let mask = slots.count - 1
+        for (e, h) in hashes.enumerated() {
+            var i = Int(truncatingIfNeeded: h ^ (h >> 29)) & mask
+            while slots[i] >= 0 { i = (i + 1) & mask }
+            slots[i] = Int32(e)
+        }
+    }
+
+    /// Each entry's bytes and value, in the order they came.
+    func forEach(_ body: (UnsafeBufferPointer<UInt8>, Int32) -> Void) {
+        arena.withUnsafeBufferPointer { a in
+            for e in values.indices {
+                body(UnsafeBufferPointer(rebasing: a[Int(starts[e])..<Int(ends[e])]), values[e])
+            }
+        }
     }
 }
 
@@ -147,10 +266,16 @@ struct Tokenizer {
 
     /// The tokens of one paragraph's runs (no break token), their runs kept in `store`.
     func tokens(_ runs: [Run], keys: inout KeyTable, store: TokenStore) {
+        // The store's tokens are held here while the paragraph is cut: appending to a local array costs no
+        // exclusivity check of a class property per token.
+        var tokens = store.tokens
+        store.tokens = []
+        defer { store.tokens = tokens }
         var curOpen = false    // a token is being built
         var curClass = CharClass.single
         var curChars: Int32 = 0
         var firstPiece = Int32(store.pieces.count)
+        var closedPieces = 0           // pieces of the open token in earlier runs (in `store.pieces` from `firstPiece`)
         var pieceStart: Int32 = -1     // UTF-8 offset where the open piece began in the current run
         var offset: Int32 = 0          // UTF-8 offset in the current run
         var runIndex: Int32 = -1
@@ -163,6 +288,7 @@ struct Tokenizer {
         func closePiece() {
             if pieceStart >= 0 && offset > pieceStart {
                 store.pieces.append(Piece(run: runIndex, start: pieceStart, end: offset))
+                closedPieces += 1
                 if curLinked { links = true }
             }
             pieceStart = -1
@@ -176,9 +302,27 @@ struct Tokenizer {
             let u = s.utf8
             return s[u.index(u.startIndex, offsetBy: Int(p.start))..<u.index(u.startIndex, offsetBy: Int(p.end))]
         }
-        func closeToken(_ keys: inout KeyTable) {
+        /// Ends the open token; `bytes` are the current run's UTF-8 when the caller has them at hand.
+        func closeToken(_ keys: inout KeyTable, _ bytes: UnsafeBufferPointer<UInt8>?) {
+            let kind: Token.Kind = curClass == .word ? .word : curClass == .space ? .space : .punct
+            if curOpen && closedPieces == 0 && pieceStart >= 0 && offset > pieceStart && !curLinked {
+                // The common case: one piece of the current run, no link. Its key from its bytes, no `String`.
+                let k: Int
+                if let bytes {
+                    k = keys.key(bytes: UnsafeBufferPointer(rebasing: bytes[Int(pieceStart)..<Int(offset)]))
+                } else {
+                    var t = curText
+                    k = t.withUTF8 { keys.key(bytes: UnsafeBufferPointer(rebasing: $0[Int(pieceStart)..<Int(offset)])) }
+                }
+                tokens.append(Token(kind: kind, key: Int32(k), piece: Piece(run: runIndex, start: pieceStart, end: offset), chars: curChars))
+                pieceStart = -1
+                curOpen = false
+                curChars = 0
+                return
+            }
             closePiece()
-            let n = Int32(store.pieces.count) - firstPiece
+            let n = Int32(closedPieces)
+            closedPieces = 0
             guard curOpen, n > 0 else { firstPiece = Int32(store.pieces.count); curOpen = false; return }
             var k = n == 1 ? String(text(of: store.pieces[Int(firstPiece)])) : ""
             if n > 1 { for p in store.pieces[Int(firstPiece)...] { k += text(of: p) } }
@@ -187,11 +331,10 @@ struct Tokenizer {
                     k += "\u{1}\(p.end - p.start)\u{1}\(store.runs[Int(p.run)].link?.url ?? "")"
                 }
             }
-            let kind: Token.Kind = curClass == .word ? .word : curClass == .space ? .space : .punct
             if n == 1 {
-                store.tokens.append(Token(kind: kind, key: Int32(keys.key(k)), piece: store.pieces.removeLast(), chars: curChars))
+                tokens.append(Token(kind: kind, key: Int32(keys.key(k)), piece: store.pieces.removeLast(), chars: curChars))
             } else {
-                store.tokens.append(Token(kind: kind, key: Int32(keys.key(k)), first: firstPiece, count: n, chars: curChars))
+                tokens.append(Token(kind: kind, key: Int32(keys.key(k)), first: firstPiece, count: n, chars: curChars))
             }
             firstPiece = Int32(store.pieces.count)
             curOpen = false
@@ -199,8 +342,8 @@ struct Tokenizer {
             links = false
         }
         func atom(_ key: Int, _ keys: inout KeyTable, kind: Token.Kind = .atom) {
-            closeToken(&keys)
-            store.tokens.append(Token(kind: kind, key: Int32(key), piece: Piece(run: runIndex, start: -1, end: -1), chars: 1))
+            closeToken(&keys, nil)
+            tokens.append(Token(kind: kind, key: Int32(key), piece: Piece(run: runIndex, start: -1, end: -1), chars: 1))
             firstPiece = Int32(store.pieces.count)
         }
 
@@ -251,7 +394,7 @@ struct Tokenizer {
                     }
                     if !joins {
                         if curOpen {
-                            closeToken(&keys)
+                            closeToken(&keys, bytes)
                         }
                         pieceStart = offset
                         curOpen = true
@@ -263,12 +406,12 @@ struct Tokenizer {
                 }
                 }
             case .lineBreak:
-                closeToken(&keys)
+                closeToken(&keys, nil)
                 store.runs.append(run)
                 runIndex = Int32(store.runs.count - 1)
                 atom(keys.key("\u{2}br"), &keys)
             case .atom(let inline):
-                closeToken(&keys)
+                closeToken(&keys, nil)
                 switch inline {
                 case .commentStart, .commentEnd, .commentPoint:
                     guard keepComments else { continue }
@@ -291,6 +434,82 @@ struct Tokenizer {
                 atom(keys.key(key), &keys)
             }
         }
-        closeToken(&keys)
+        closeToken(&keys, nil)
     }
+}
+
+extension KeyTable {
+    /// Room for `n` more block keys (a table that grows rehashes every block it holds).
+    mutating func reserveBlocks(_ n: Int) { blocks.reserveCapacity(blocks.count + n) }
+
+    /// For each key of `other` (by its number, blocks' negative numbers from the end), the key the same
+    /// string or block has in this table, interned here if new. Key 0 (comment anchors, equal-block
+    /// placeholders: never compared) stays 0.
+    mutating func translation(of other: KeyTable) -> KeyTranslation {
+        var positive = [Int32](repeating: 0, count: other.count + 1)
+        var negative = [Int32](repeating: 0, count: other.count + 1)
+        other.ascii.forEach { bytes, k in positive[Int(k)] = Int32(key(bytes: bytes)) }
+        for (s, k) in other.strings { positive[k] = Int32(key(s)) }
+        for (b, k) in other.blocks { negative[-k] = Int32(key(b)) }
+        return KeyTranslation(positive: positive, negative: negative)
+    }
+}
+
+/// Another table's keys in this one's numbers (`KeyTable.translation(of:)`).
+struct KeyTranslation {
+    var positive: [Int32]
+    var negative: [Int32]
+    @inline(__always) subscript(_ k: Int32) -> Int32 { k >= 0 ? positive[Int(k)] : negative[Int(-k)] }
+}
+
+extension TokenStore {
+    /// Appends `other`'s runs, pieces, properties, blocks and tokens after this store's, each token's key
+    /// translated and its indices shifted, emptying `other` as it goes; the index of `other`'s first token here.
+    func append(_ other: TokenStore, keyMap: KeyTranslation) -> Int32 {
+        let runBase = Int32(runs.count), pieceBase = Int32(pieces.count)
+        let propBase = Int32(props.count), blockBase = Int32(blocks.count), tokenBase = Int32(tokens.count)
+        runs += other.runs
+        other.runs = []
+        let pieceStart = pieces.count
+        pieces += other.pieces
+        other.pieces = []
+        for i in pieceStart..<pieces.count { pieces[i].run += runBase }
+        props += other.props
+        blocks += other.blocks
+        tokens += other.tokens
+        other.tokens = []
+        tokens.withUnsafeMutableBufferPointer { buf in
+            for i in Int(tokenBase)..<buf.count {
+                buf[i].key = keyMap[buf[i].key]
+                switch buf[i].kind {
+                case .mark: buf[i].a += propBase
+                case .block: if buf[i].a >= 0 { buf[i].a += blockBase }
+                default: buf[i].a += buf[i].split ? pieceBase : runBase
+                }
+            }
+        }
+        return tokenBase
+    }
+}
+
+/// Two pieces of work at once: `second` on a `StackThread` (a large stack, as the comparison has) while
+/// `first` runs on the calling thread; both results. When no thread can be started, `second` runs here after
+/// `first`. The two must share nothing mutable.
+enum TwoThreads {
+    static func run<A, B>(_ first: () -> A, _ second: @escaping () -> B) -> (A, B) {
+        let slot = ThreadSlot(second)
+        let thread = StackThread.spawn(name: "redline-cmp") { slot.run() }
+        let a = first()
+        if let thread { thread.join() } else { slot.run() }
+        return (a, slot.result!)
+    }
+}
+
+/// The second thread's work and result. `@unchecked Sendable`: the spawned thread touches it until it ends,
+/// the caller only after joining it.
+private final class ThreadSlot<T>: @unchecked Sendable {
+    let work: () -> T
+    var result: T?
+    init(_ work: @escaping () -> T) { self.work = work }
+    func run() { result = work() }
 }
