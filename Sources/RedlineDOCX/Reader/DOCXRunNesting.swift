@@ -65,12 +65,11 @@ enum RunNesting {
         }
     }
 
-    /// `InlineBuilder.pairingSubstitutions`'s pairing of two adjacent inlines: a deletion and an
-    /// insertion (either order) with the same author and date make a substitution.
+    /// `InlineBuilder.pairingSubstitutions`'s pairing of two adjacent inlines: a deletion followed by an
+    /// insertion with the same author and date make a substitution.
     private static func paired(_ a: Inline, _ b: Inline) -> Inline? {
         switch (a, b) {
-        case (.deletion(let a, let d), .insertion(let b, let i)) where a.author == b.author && a.date == b.date,
-             (.insertion(let b, let i), .deletion(let a, let d)) where a.author == b.author && a.date == b.date:
+        case (.deletion(let a, let d), .insertion(let b, let i)) where a.author == b.author && a.date == b.date:
             return .substitution(a, deleted: d, inserted: i)
         default:
             return nil
