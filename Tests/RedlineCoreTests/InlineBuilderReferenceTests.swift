@@ -136,8 +136,7 @@ private enum Reference {
         for inline in inlines.map({ $0.mapChildren(pairingSubstitutions) }) {
             if let last = out.last {
                 switch (last, inline) {
-                case (.deletion(let a, let d), .insertion(let b, let i)) where a.author == b.author && a.date == b.date,
-                     (.insertion(let b, let i), .deletion(let a, let d)) where a.author == b.author && a.date == b.date:
+                case (.deletion(let a, let d), .insertion(let b, let i)) where a.author == b.author && a.date == b.date:
                     out[out.count - 1] = .substitution(a, deleted: d, inserted: i)
                     continue
                 default: break

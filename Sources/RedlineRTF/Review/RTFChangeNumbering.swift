@@ -6,8 +6,8 @@ import RedlineCore
 /// where it stands in its paragraph.
 ///
 /// A span is the run of content of one story, within one paragraph, whose revision (insertion or deletion,
-/// author, date) stays the same; a deletion and an insertion next to each other by the same author at the
-/// same date share an id, as the model pairs them into one substitution. Text marked both inserted and
+/// author, date) stays the same; a deletion followed by an insertion by the same author at the same date
+/// share an id, as the model pairs them into one substitution (an insertion followed by a deletion does not). Text marked both inserted and
 /// deleted (one reviewer's insertion another deleted) has two ids, its insertion's and its deletion's (the
 /// reader nests the deletion in the insertion). A revised paragraph mark (at `\par`,
 /// or at a cell or row end that closes a paragraph) is a change of its own. Content without a revision ends
@@ -31,7 +31,7 @@ struct RTFChangeNumbering {
     mutating func content(story: Int, key: Key?) -> String? {
         while open.count <= story { open.append(nil) }
         guard let key else { open[story] = nil; return nil }
-        if let o = open[story], o.key.author == key.author, o.key.date == key.date, o.key.inserted == key.inserted {
+        if let o = open[story], Self.continues(o.key, with: key) {
             open[story] = (key, o.id, o.insertion)
             return o.id
         }
@@ -46,6 +46,13 @@ struct RTFChangeNumbering {
         return id
     }
 
+    /// Whether content with revision `key` continues the span whose revision so far is `open`: the same
+    /// revision, or the insertion after a deletion by the same author at the same date (a substitution).
+    private static func continues(_ open: Key, with key: Key) -> Bool {
+        open.author == key.author && open.date == key.date && open.inserted == key.inserted
+            && (open.deletion == key.deletion || (open.deletion && !key.deletion))
+    }
+
     /// The id of the insertion around the current deleted text of `story` (see `Key.inserted`).
     func insertionID(story: Int) -> String? {
         story < open.count ? open[story]?.insertion : nil
@@ -54,8 +61,7 @@ struct RTFChangeNumbering {
     /// The ids `content(story:key:)` and `insertionID(story:)` would give, without moving on.
     func peek(story: Int, key: Key?) -> (id: String?, insertion: String?) {
         guard let key else { return (nil, nil) }
-        if story < open.count, let o = open[story], o.key.author == key.author, o.key.date == key.date,
-           o.key.inserted == key.inserted { return (o.id, o.insertion) }
+        if story < open.count, let o = open[story], Self.continues(o.key, with: key) { return (o.id, o.insertion) }
         if key.inserted != nil { return (String(next + 1), String(next)) }
         return (String(next), nil)
     }
