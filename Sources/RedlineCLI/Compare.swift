@@ -20,9 +20,10 @@ extension RedlineCommand {
               redline compare v1.md v2.md --stats
               redline compare old/ new/ -o changes/ --to docx --report report.jsonl
             Two directories compare files paired by relative path without extension, as a batch like convert's
-            (--jobs, --report, --shard, progress; existing outputs need --overwrite or --skip-existing, which
-            keeps those whose two inputs and options are unchanged); a file on one side only is reported
-            (status unpaired), not an error. --manifest is not for compare.
+            (--jobs, --report, --shard, --isolation, progress; existing outputs need --overwrite or --skip-existing,
+            which keeps those whose two inputs and options are unchanged); each pair is compared in a worker
+            process unless --isolation threads, so a pair that crashes Redline fails alone. A file on one side
+            only is reported (status unpaired), not an error. --manifest is not for compare.
 
             Exit status: 0 compared, 1 a document failed, 2 usage error.
             """)
@@ -176,7 +177,8 @@ extension RedlineCommand {
             var options = BatchOptions(from: from, to: to, variants: [OutputVariant(name: "compared", suffix: "", review: ReviewOptions())],
                                        read: readOptions, write: writeOptions(), outputDirectory: output,
                                        existing: batch.existing, jobs: batch.selection.threads,
-                                       toolVersion: RedlineVersion.string, shard: try batch.shard.map(Shard.init(parsing:)))
+                                       toolVersion: RedlineVersion.string, shard: try batch.shard.map(Shard.init(parsing:)),
+                                       isolation: try batch.isolation.batchIsolation())
             options.compare = CompareBatchOptions(options: compareOptions, dateGiven: dateGiven)
             let summary = try batch.run(found, options: options, quiet: quiet, warningsJSON: warningsJSON)
             if stats {

@@ -147,7 +147,7 @@ public final class ZipArchive: @unchecked Sendable {
         let stream = try open(entry)
         var out: [UInt8] = []
         out.reserveCapacity(Int(min(entry.declaredSize, 1 << 24)))
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        var buffer = [UInt8](unsafeUninitializedCapacity: 1 << 16) { _, count in count = 1 << 16 }  // only what is read is used
         while true {
             let n = try buffer.withUnsafeMutableBytes { try stream.read(into: $0) }
             if n == 0 { break }

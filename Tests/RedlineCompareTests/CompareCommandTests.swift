@@ -23,8 +23,12 @@ final class CompareCommandTests: XCTestCase {
         return path
     }
 
+    /// Runs the command in this process; a batch on threads (the test runner cannot be a batch's worker process).
     func run(_ args: [String]) throws {
-        var command = try RedlineCommand.parseAsRoot(args)
+        var isDirectory: ObjCBool = false
+        let batch = args.first == "compare" && args.count > 2
+            && FileManager.default.fileExists(atPath: args[1], isDirectory: &isDirectory) && isDirectory.boolValue
+        var command = try RedlineCommand.parseAsRoot(args + (batch ? ["--isolation", "threads"] : []))
         try LargeStack.run { try command.run() }
     }
 

@@ -84,6 +84,52 @@ final class DOCXMarkdownRoundTripTests: XCTestCase {
         XCTAssertGreaterThan(checked, 100)
     }
 
+    /// Word's empty paragraphs in Markdown without an empty span: an empty numbered paragraph is a bare list
+    /// marker, an empty paragraph inserted after a paragraph (that paragraph's mark inserted) is the closer of
+    /// that break change alone, an empty paragraph whose own mark is deleted is `{--` blank line `--}`. The
+    /// DOCX written from that Markdown is valid and gives the same Markdown back; accepted and rejected text
+    /// are the source's.
+    func testWordEmptyParagraphsWithoutEmptySpans() throws {
+        let ann = Change(author: "Ann", date: "2024-01-15T14:30:00Z", id: "1"), bob = Change(author: "Bob", date: "2024-01-16T09:00:00Z", id: "2")
+        func para(_ t: String, _ m: ParagraphMarkChange? = nil) -> Block { .paragraph(Paragraph(t.isEmpty ? [] : [.text(t)], markChange: m)) }
+        let list = List(kind: .ordered(start: 1, delimiter: "."), tight: true, items: [[para("a")], [para("")], [para("b")]])
+        let doc0 = try Converter.read(.bytes(DOCXTest.write(Document(blocks: [
+            para("Before."), .list(list), para("Typed, then Enter twice.", .inserted(ann)), para(""), para("After."),
+            para("", .deleted(bob)), para("End."),
+        ]))), format: FormatRegistry.named("docx")!)
+        let md = MemoryOutput()
+        try Converter.write(doc0, format: FormatRegistry.named("md")!, to: md)
+        let text = String(decoding: md.bytes, as: UTF8.self)
+        XCTAssertEqual(text, """
+            Before.
+
+            1. a
+            2.
+            3. b
+
+            Typed, then Enter twice.{++
+
+            ++}{>>@Ann (2024-01-15T14:30:00Z)<<}
+
+            After.
+
+            {--
+
+            --}{>>@Bob (2024-01-16T09:00:00Z)<<}End.
+
+            """)
+        let docx = try DOCXTest.file(DOCXTest.write(try Converter.read(.bytes(md.bytes), format: FormatRegistry.named("md")!)))
+        try OOXMLValidate.assertValid(docx.path)
+        let doc1 = try Converter.read(.file(docx.path), format: FormatRegistry.named("docx")!)
+        let again = MemoryOutput()
+        try Converter.write(doc1, format: FormatRegistry.named("md")!, to: again)
+        XCTAssertEqual(String(decoding: again.bytes, as: UTF8.self), text)
+        for mode in [ChangeMode.accept, .reject] {
+            XCTAssertEqual(try doc1.applying([ReviewTransform(mode)]).blocks.map(\.plainText),
+                           try doc0.applying([ReviewTransform(mode)]).blocks.map(\.plainText), "\(mode)")
+        }
+    }
+
     /// Redline's RTF re-saved by LibreOffice as DOCX: LibreOffice drops the revision of a wholly inserted
     /// (deleted) paragraph's break, and the Markdown of that DOCX still holds no empty span; its accepted and
     /// rejected text are those of the source.

@@ -315,22 +315,49 @@ struct DocumentGenerator {
     }
 
     /// An empty paragraph that carries nothing (no mark or style change, no style, no mark change on the
-    /// paragraph before it) is not written: Markdown has no empty paragraph. A paragraph that is one
+    /// paragraph before it) is not written: Markdown has no empty paragraph. One after a paragraph with a
+    /// mark change is written as that change's closer alone, which reads back as an empty paragraph when a
+    /// paragraph or heading follows (what it joins), else as nothing. A paragraph that is one
     /// insertion (deletion) as a whole has its break in that change (CriticMarkup cannot say otherwise,
     /// `lossy.unchanged-break`), unless the paragraph before ends in that change's break (it continues it).
-    static func droppingEmptyParagraphs(_ blocks: [Block]) -> [Block] {
+    /// In a list item, an empty first paragraph is kept (the marker alone on its line).
+    static func droppingEmptyParagraphs(_ blocks: [Block], keepingFirst: Bool = false) -> [Block] {
         var out: [Block] = []
+        var afterMark: [Int] = []
         for b in wholeParagraphMarks(blocks) {
-            if case .paragraph(let p) = b, p.content.isEmpty, p.markChange == nil, p.styleChange == nil, p.style.isEmpty {
+            if case .paragraph(let p) = b, isPlainEmpty(p), !(keepingFirst && out.isEmpty) {
                 switch out.last {
-                case .paragraph(let q)? where q.markChange != nil: break
-                case .heading(_, let q)? where q.markChange != nil: break
+                case .paragraph(let q)? where q.markChange != nil: afterMark.append(out.count)
+                case .heading(_, let q)? where q.markChange != nil: afterMark.append(out.count)
                 default: continue
                 }
             }
             out.append(b)
         }
+        for k in afterMark.reversed() where k + 1 >= out.count || !joins(out[k + 1]) { out.remove(at: k) }
         return out
+    }
+
+    /// The paragraph is `m`'s change as a whole (written `{++text++}`, no closer of its own).
+    static func isWhole(_ p: Paragraph, _ m: ParagraphMarkChange) -> Bool {
+        guard p.content.count == 1 else { return false }
+        switch (p.content[0], m) {
+        case (.insertion(var a, _), .inserted(var b)), (.deletion(var a, _), .deleted(var b)):
+            a.id = nil; b.id = nil
+            return a == b
+        default: return false
+        }
+    }
+
+    static func isPlainEmpty(_ p: Paragraph) -> Bool {
+        p.content.isEmpty && p.markChange == nil && p.styleChange == nil && p.style.isEmpty
+    }
+
+    static func joins(_ b: Block) -> Bool {
+        switch b {
+        case .paragraph, .heading: return true
+        default: return false
+        }
     }
 
     /// A paragraph that is one insertion (deletion) as a whole gets its break in that change, unless the
@@ -392,8 +419,25 @@ struct DocumentGenerator {
             // A row whose every non-empty cell is one insertion (deletion) is an inserted (deleted) row.
             return .table(TableRowChanges.unmarked(t))
         case .list(var l):
-            // A list item's empty paragraphs are written (`- []{}` holds the item's shape).
-            l.items = l.items.map { separatingLists(wholeParagraphMarks($0.map { canonical($0, trimSpaces: trimSpaces) })) }
+            // A list item's empty first paragraph is its marker alone on its line; other empty paragraphs in
+            // it are as anywhere.
+            l.items = l.items.map { separatingLists(droppingEmptyParagraphs($0.map { canonical($0, trimSpaces: trimSpaces) }, keepingFirst: true)) }
+            // An empty item is its bare marker, which cannot interrupt an item's text: the list is loose then.
+            if l.tight && l.items.contains(where: { item in
+                zip(item, item.dropFirst()).contains { a, b in
+                    guard case .paragraph(let p) = a, !(item.first == a && isPlainEmpty(p)), case .list(let n) = b else { return false }
+                    return n.items.first.map { $0.isEmpty || $0.first?.paragraph.map(isPlainEmpty) == true && $0.first == .paragraph($0.first!.paragraph!) } ?? false
+                }
+            }) { l.tight = false }
+            // One item with one block written (an empty first paragraph is its bare marker; a changed break
+            // at its end is a closer of its own, after a blank line): no blank line inside it, so cmark reads
+            // it tight.
+            if !l.tight, l.items.count == 1, let item = l.items.first {
+                var written = item.count
+                if case .paragraph(let p)? = item.first, isPlainEmpty(p) { written -= 1 }
+                if let p = item.last?.paragraph, let m = p.markChange, !isWhole(p, m) { written += 1 }
+                if written < 2 { l.tight = true }
+            }
             return .list(l)
         default: return b.mapBlockArrays { separatingLists(droppingEmptyParagraphs($0.map { canonical($0, trimSpaces: trimSpaces) })) }
         }

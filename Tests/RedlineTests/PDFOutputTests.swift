@@ -236,6 +236,36 @@ final class PDFOutputTests: XCTestCase {
         XCTAssertTrue(text.contains("five") && text.contains("seven") && text.contains("renewable"), text)
     }
 
+    /// `compare --pdf-engine` (the option group convert has) renders with the engine it names, and only with
+    /// it: a single pair and a directory batch, each engine's program wrapped to count its runs.
+    func testCompareUsesTheEngineItIsGiven() throws {
+        try require("pdftotext")
+        for engine in Self.engines { try require(engine: engine) }
+        try "# Lease\n\nThe lease runs for five years.\n".write(toFile: tmp + "/old.md", atomically: true, encoding: .utf8)
+        try "# Lease\n\nThe lease runs for seven years.\n".write(toFile: tmp + "/new.md", atomically: true, encoding: .utf8)
+        for d in ["olds", "news"] { try FileManager.default.createDirectory(atPath: tmp + "/" + d, withIntermediateDirectories: true) }
+        try "Paid monthly.\n".write(toFile: tmp + "/olds/rent.md", atomically: true, encoding: .utf8)
+        try "Paid weekly.\n".write(toFile: tmp + "/news/rent.md", atomically: true, encoding: .utf8)
+        for engine in Self.engines {
+            let wrappers = try Self.engines.map { try countingEngine($0) }
+            for w in wrappers { try? FileManager.default.removeItem(atPath: w.log) }
+            let env = ["/usr/bin/env"] + wrappers.map(\.variable) + ["REDLINE_PDF_GATHER_SECONDS=300", RedlineBinary.executable]
+            let one = try RedlineBinary.run(env + ["compare", tmp + "/old.md", tmp + "/new.md", "-o", tmp + "/diff-\(engine).pdf",
+                                                   "--pdf-engine", engine], raw: true)
+            XCTAssertEqual(one.status, 0, one.stderr)
+            let diff = try text(ofPDF: tmp + "/diff-\(engine).pdf")
+            XCTAssertTrue(diff.contains("five") && diff.contains("seven"), diff)
+            let batch = try RedlineBinary.run(env + ["compare", tmp + "/olds", tmp + "/news", "-o", tmp + "/batch-\(engine)",
+                                                     "--to", "pdf", "--pdf-engine", engine], raw: true)
+            XCTAssertEqual(batch.status, 0, batch.stderr)
+            XCTAssertTrue(try text(ofPDF: tmp + "/batch-\(engine)/rent.pdf").contains("weekly"))
+            for (other, w) in zip(Self.engines, wrappers) {
+                let started = FileManager.default.fileExists(atPath: w.log) ? try runs(w.log) : 0
+                XCTAssertEqual(started, other == engine ? 2 : 0, "--pdf-engine \(engine): runs of \(other)")
+            }
+        }
+    }
+
     /// A wrapper around `engine`'s program that logs each start, so a test can count engine runs; the
     /// environment assignment that makes Redline use it.
     func countingEngine(_ engine: String) throws -> (variable: String, log: String) {

@@ -107,6 +107,11 @@ RUNNER
   chmod +x "$runner"
   bench_run compare_batch "$runner"
   awk -v n="$pairs" -v s="${SECS_compare_batch:-99}" 'BEGIN{ r = n / s; printf "  batch: %d pairs, %.0f pairs/s (target >= 500: %s)\n", n, r, (r >= 500 ? "met" : "NOT met") }'
+  # The same on threads (the default above runs each pair in a worker process).
+  sed 's/ --report / --isolation threads --report /' "$runner" > "$runner.threads"
+  chmod +x "$runner.threads"
+  bench_run compare_batch_threads "$runner.threads"
+  awk -v n="$pairs" -v s="${SECS_compare_batch_threads:-99}" 'BEGIN{ printf "  batch on threads: %d pairs, %.0f pairs/s\n", n, n / s }'
   # DOCX results laid into NEW's package (styles, headers, sections).
   cat > "$runner.docx" <<RUNNER
 #!/bin/sh

@@ -54,8 +54,7 @@ public enum Batch {
         let state = RunState(jobs: jobs, start: start)
         let fingerprint = options.fingerprint
         // Formats that gather many documents into one run of another program (PDF) convert on threads.
-        // So do compare batches, for now (each job reads two inputs and writes its journal line itself).
-        let executable = options.to.batchWidth == nil && options.compare == nil ? options.isolation.executable : nil
+        let executable = options.to.batchWidth == nil ? options.isolation.executable : nil
         let setup = BatchWorkerSetup(options: options, fingerprint: fingerprint)
         if executable != nil { WorkerProcess.removeStaleDirectories() }
         // Every worker joins (a PDF render queue) before any starts, so the first to finish cannot take
@@ -69,8 +68,14 @@ public enum Batch {
             return WorkerPool.Worker(run: { i in
                 let jobStart = DispatchTime.now()
                 var record: BatchRecord
-                if let compare = options.compare {
-                    record = compared(jobs[i], compare: compare, options: options, fingerprint: fingerprint, journal: journal)
+                if options.compare != nil,
+                   let r = settledComparison(jobs[i], options: options, fingerprint: fingerprint, journal: journal) {
+                    record = r
+                } else if let compare = options.compare {
+                    let compared = process?.convert(jobs[i])
+                        ?? Batch.compare(jobs[i], compare: compare, options: options, fingerprint: fingerprint)
+                    record = compared.record
+                    if let r = compared.upToDate { journal.append(r) }
                 } else if let r = settled(jobs[i], options: options, fingerprint: fingerprint, journal: journal) {
                     record = r
                 } else {
@@ -92,21 +97,6 @@ public enum Batch {
         let summary = BatchSummary(records: records, seconds: state.progress.elapsed, shard: options.shard?.description)
         observer?.batchFinished(summary)
         return (records, summary)
-    }
-
-    /// A compare batch's job (`compareJob`, on the pool thread).
-    static func compared(_ job: BatchJob, compare: CompareBatchOptions, options: BatchOptions, fingerprint: String,
-                         journal: UpToDateJournal) -> BatchRecord {
-        let record = BatchRecord(input: job.input.path, format: job.format?.name, status: .failed,
-                                 outputs: job.outputs.map { BatchRecord.Output(path: $0.path, variant: $0.variant.name) })
-        do {
-            if let problem = job.input.problem { throw problem }
-            return try compareJob(job, compare: compare, record: record, options: options, fingerprint: fingerprint, journal: journal)
-        } catch {
-            var failed = record
-            failed.error = BatchRecord.Failure(error)
-            return failed
-        }
     }
 
     /// The record of an input that needs no conversion: one that cannot be converted (a problem found

@@ -5,17 +5,18 @@ import Foundation
 /// lines:
 ///
 ///     batch ──▶ worker   BatchWorkerSetup   once: the options, by format name
-///     batch ──▶ worker   BatchWorkerJob     one input to convert
+///     batch ──▶ worker   BatchWorkerJob     one input to convert (or, in a compare batch, to compare
+///                                           with its OLD version)
 ///     batch ◀── worker   BatchWorkerResult  its record (and up-to-date record), then the next job ...
 ///
-/// The worker converts one job at a time with `Batch.convert`, exactly as a batch thread does, and
-/// stops at the end of its input. The batch keeps the journal and the report; a worker only writes
+/// The worker does one job at a time with `Batch.convert` (or `Batch.compare`), exactly as a batch thread
+/// does, and stops at the end of its input. The batch keeps the journal and the report; a worker only writes
 /// outputs (through `StagedFile`s) and its own temporaries (under a `TMPDIR` of its own).
 public enum BatchWorker {
     /// The descriptor a worker reads jobs from and writes results to.
     public static let descriptor: Int32 = 3
 
-    /// Test only: a comma-separated list of input file names (no directory) on which a worker crashes
+    /// Test only: a comma-separated list of input file names (no directory; NEW's in a compare batch) on which a worker crashes
     /// as a bug would, in the middle of writing: it stages its first output and a temporary file of its
     /// own, writes a little, then traps (`fatalError`). Unset, it does nothing; threads never look at it.
     /// `BatchWorkerTests` uses it to prove that a crash fails only its input and leaves nothing behind.
@@ -47,7 +48,9 @@ public enum BatchWorker {
                 if crashOn.contains((job.input.path as NSString).lastPathComponent) {
                     crashWhileWriting(job)
                 }
-                let (record, upToDate) = Batch.convert(job, options: options, fingerprint: setup.fingerprint)
+                let (record, upToDate) = options.compare.map {
+                    Batch.compare(job, compare: $0, options: options, fingerprint: setup.fingerprint)
+                } ?? Batch.convert(job, options: options, fingerprint: setup.fingerprint)
                 result = BatchWorkerResult(record: record, upToDate: upToDate)
             } catch {
                 result = BatchWorkerResult(failure: BatchRecord.Failure(error))
@@ -69,6 +72,8 @@ struct BatchWorkerSetup: Codable, Sendable {
     var existing: String
     var toolVersion: String
     var fingerprint: String
+    /// A compare batch's options (nil for convert and export).
+    var compare: CompareBatchOptions?
 
     init(options: BatchOptions, fingerprint: String) {
         from = options.from?.name
@@ -80,6 +85,7 @@ struct BatchWorkerSetup: Codable, Sendable {
         existing = options.existing.rawValue
         toolVersion = options.toolVersion
         self.fingerprint = fingerprint
+        compare = options.compare
     }
 
     func options() throws -> BatchOptions {
@@ -87,15 +93,20 @@ struct BatchWorkerSetup: Codable, Sendable {
             guard let f = FormatRegistry.named(name) else { throw RedlineError.usage("worker: unknown format \(name)") }
             return f
         }
-        return BatchOptions(from: try from.map(format), to: try format(to), variants: variants, read: read, write: write,
-                            outputDirectory: outputDirectory, existing: ExistingOutputs(rawValue: existing) ?? .refuse,
-                            jobs: 1, toolVersion: toolVersion)
+        var options = BatchOptions(from: try from.map(format), to: try format(to), variants: variants, read: read,
+                                   write: write, outputDirectory: outputDirectory,
+                                   existing: ExistingOutputs(rawValue: existing) ?? .refuse, jobs: 1, toolVersion: toolVersion)
+        options.compare = compare
+        return options
     }
 }
 
-/// One input for a worker to convert (only inputs with a known, readable format are sent).
+/// One input for a worker to convert (only inputs with a known, readable format are sent), or the NEW
+/// version of a pair to compare with `old`.
 struct BatchWorkerJob: Codable, Sendable {
     var path: String
+    /// A compare batch: the OLD version this input is compared with.
+    var old: String?
     var relativePath: String
     var size: Int64
     var format: String
@@ -110,6 +121,7 @@ struct BatchWorkerJob: Codable, Sendable {
 
     init(_ job: BatchJob, variants: [OutputVariant]) {
         path = job.input.path
+        if case .old(let o)? = job.input.pair { old = o }
         relativePath = job.input.relativePath
         size = job.input.size
         format = job.format?.name ?? ""
@@ -118,13 +130,15 @@ struct BatchWorkerJob: Codable, Sendable {
     }
 
     func job(options: BatchOptions) throws -> BatchJob {
-        guard let f = FormatRegistry.named(format) else { throw RedlineError.usage("worker: unknown format \(format)") }
+        // A compare job's format may be unknown (each side's is told from its extension when read).
+        let f = FormatRegistry.named(format)
+        guard f != nil || old != nil else { throw RedlineError.usage("worker: unknown format \(format)") }
         let outputs = try self.outputs.map { o -> (variant: OutputVariant, path: String) in
             guard options.variants.indices.contains(o.variant) else { throw RedlineError.usage("worker: no version \(o.variant)") }
             return (options.variants[o.variant], o.path)
         }
-        return BatchJob(input: BatchInput(path: path, relativePath: relativePath, size: size), format: f,
-                        outputs: outputs, recordKey: recordKey)
+        return BatchJob(input: BatchInput(path: path, relativePath: relativePath, size: size, pair: old.map { .old($0) }),
+                        format: f, outputs: outputs, recordKey: recordKey)
     }
 }
 

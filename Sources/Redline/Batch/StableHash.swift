@@ -44,7 +44,7 @@ public struct StableHash: Sendable {
         guard fd >= 0 else { throw RedlineError.io("cannot open the file: \(String(cString: strerror(errno)))") }
         defer { close(fd) }
         var h = StableHash()
-        var buffer = [UInt8](repeating: 0, count: 1 << 18)
+        var buffer = [UInt8](unsafeUninitializedCapacity: 1 << 18) { _, count in count = 1 << 18 }  // only what is read is used
         while true {
             let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if n < 0 {

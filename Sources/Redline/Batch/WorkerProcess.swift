@@ -20,10 +20,12 @@ final class WorkerProcess {
 
     deinit { stop() }
 
-    /// Converts `job` in the worker (starting one if none is running).
+    /// Converts `job` in the worker (starting one if none is running); in a compare batch, compares it
+    /// with its OLD version.
     func convert(_ job: BatchJob) -> (record: BatchRecord, upToDate: UpToDateRecord?) {
         var record = BatchRecord(input: job.input.path, format: job.format?.name, status: .failed,
                                  outputs: job.outputs.map { BatchRecord.Output(path: $0.path, variant: $0.variant.name) })
+        if case .old(let old)? = job.input.pair { record.old = old }
         do {
             if channel == nil { try start() }
             let message = BatchWorkerJob(job, variants: setup.variants)
@@ -43,7 +45,7 @@ final class WorkerProcess {
             let death = stop()
             // Whatever the worker had staged for this input is garbage now.
             StagedFile.removeStaleTemporaries(for: job.outputs.map(\.path))
-            record.error = BatchRecord.Failure(kind: .crashed, message: "crashed: \(death.how) while converting \(job.input.path)"
+            record.error = BatchRecord.Failure(kind: .crashed, message: "crashed: \(death.how) while \(setup.compare == nil ? "converting" : "comparing") \(job.input.path)"
                                                + (death.said.map { " (\($0))" } ?? ""))
         } catch {
             stop()

@@ -62,6 +62,9 @@ extension DiagnosticCode {
     /// A paragraph wholly inserted (deleted) but for its break, written as inserted (deleted) with it:
     /// CriticMarkup cannot tell the two apart.
     public static let lossyUnchangedBreak: DiagnosticCode = "lossy.unchanged-break"
+    /// An empty paragraph after a paragraph wholly inserted or deleted, left out where CriticMarkup cannot
+    /// hold it (a comment body): accepting or rejecting gives the same text but for that empty paragraph.
+    public static let lossyEmptyParagraph: DiagnosticCode = "lossy.empty-paragraph"
     /// Characters Markdown cannot hold (NUL, other control characters) dropped.
     public static let lossyControlCharacter: DiagnosticCode = "lossy.control-character"
 

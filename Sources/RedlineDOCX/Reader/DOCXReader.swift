@@ -33,7 +33,9 @@ struct DOCXSource: ChunkSource {
     init(_ input: DocumentInput, limits: Limits, diagnostics: Diagnostics) throws {
         let package = try DOCXPackage(input, limits: limits)
         var styles = StyleSheet()
-        if let e = package.part("styles", fallback: "word/styles.xml") { styles = try StyleSheet(try package.xml(e), diagnostics: diagnostics) }
+        if let e = package.part("styles", fallback: "word/styles.xml") {
+            styles = try StyleSheetCache.shared.sheet(e, in: package, diagnostics: diagnostics)
+        }
         var numbering = Numbering()
         if let e = package.part("numbering", fallback: "word/numbering.xml") { numbering = try Numbering(try package.xml(e)) }
         let defaultStyle = styles.defaultParagraphStyleID

@@ -129,7 +129,11 @@ public enum DOCXLayoutTransfer {
     /// parts cannot be mixed into a transitional package, nor its styles used as reference.
     public static func isStrict(_ input: DocumentInput, limits: Limits = Limits()) -> Bool {
         guard let p = try? DOCXPackage(input, limits: limits), let e = p.archive.entry(named: p.documentPart),
-              let x = try? p.xml(e) else { return false }
+              let stream = try? p.archive.open(e) else { return false }
+        // Small pieces: the root element is at the start, so the parser need not take in 64 KiB of the body.
+        guard let x = try? XMLReader(name: e.name, namespaces: OOXML.table, names: OOXML.names, limits: limits, read: { b in
+            try stream.read(into: UnsafeMutableRawBufferPointer(rebasing: b[..<min(b.count, 4096)]))
+        }) else { return false }
         while let k = try? x.next() {
             if k == .start { return x.namespaceURI.hasPrefix("http://purl.oclc.org/ooxml/") }
         }

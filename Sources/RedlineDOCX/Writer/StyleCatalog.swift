@@ -226,45 +226,91 @@ struct StyleCatalog {
 }
 
 /// The styles of a reference DOCX (`--reference-doc`): its `styles.xml` text and the styles it defines.
+/// Both are found by scanning the UTF-8 bytes for the literal tags (a compare writes NEW as reference
+/// document for every DOCX pair, so this runs once per output: PERFORMANCE.md "Compare batches").
 struct ReferenceStyles {
     let xml: String
     let styles: [StyleCatalog.Style]
+    /// `xml`'s UTF-8.
+    private let bytes: [UInt8]
 
     /// Reads the style ids, names and kinds from `xml` (a `styles.xml`, any namespace prefix).
     init(xml: String) throws {
         self.xml = xml
-        guard xml.range(of: "</w:styles>") != nil else {
+        let b = Array(xml.utf8)
+        bytes = b
+        guard Self.find("</w:styles>", in: b, from: 0, to: b.count) != nil else {
             throw RedlineError.malformed("its styles.xml has no w:styles element")
         }
         var found: [StyleCatalog.Style] = []
-        var rest = xml[...]
-        while let start = rest.range(of: "<w:style ") {
-            let after = rest[start.upperBound...]
-            let end = after.range(of: "</w:style>")?.lowerBound ?? after.endIndex
-            let element = after[..<end]
-            let header = element[..<(element.firstIndex(of: ">") ?? element.endIndex)]
-            if let id = Self.attribute("w:styleId", in: header) {
-                let kind = StyleCatalog.Style.Kind(rawValue: Self.attribute("w:type", in: header) ?? "paragraph") ?? .paragraph
-                let name = element.range(of: "<w:name ").flatMap { r in
-                    Self.attribute("w:val", in: element[r.upperBound...].prefix { $0 != ">" })
+        var rest = 0
+        while let start = Self.find("<w:style ", in: b, from: rest, to: b.count) {
+            let after = start + 9
+            let end = Self.find("</w:style>", in: b, from: after, to: b.count) ?? b.count
+            let header = b[after..<end].firstIndex(of: UInt8(ascii: ">")) ?? end
+            if let id = Self.attribute("w:styleId", in: b, after, header) {
+                let kind = StyleCatalog.Style.Kind(rawValue: Self.attribute("w:type", in: b, after, header) ?? "paragraph") ?? .paragraph
+                let name = Self.find("<w:name ", in: b, from: after, to: end).flatMap { r in
+                    Self.attribute("w:val", in: b, r + 8, b[(r + 8)..<end].firstIndex(of: UInt8(ascii: ">")) ?? end)
                 } ?? id
                 found.append(StyleCatalog.Style(kind: kind, id: id, name: name, body: ""))
             }
-            rest = after[end...]
+            rest = end
         }
         styles = found
     }
 
-    /// `xml` with `definitions` inserted before `</w:styles>`.
+    /// `xml` with `definitions` inserted before the last `</w:styles>`.
     func inserting(_ definitions: String) -> String {
-        guard let r = xml.range(of: "</w:styles>", options: .backwards) else { return xml }
-        return xml.replacingCharacters(in: r.lowerBound..<r.lowerBound, with: definitions)
+        var at: Int?
+        var from = 0
+        while let i = Self.find("</w:styles>", in: bytes, from: from, to: bytes.count) { at = i; from = i + 1 }
+        guard let at else { return xml }
+        var out = [UInt8]()
+        out.reserveCapacity(bytes.count + definitions.utf8.count)
+        out += bytes[..<at]
+        out += definitions.utf8
+        out += bytes[at...]
+        return String(decoding: out, as: UTF8.self)
     }
 
-    private static func attribute(_ name: String, in s: Substring) -> String? {
-        guard let r = s.range(of: name + "=\"") else { return nil }
-        let value = s[r.upperBound...].prefix { $0 != "\"" }
-        return String(value).replacingOccurrences(of: "&amp;", with: "&").replacingOccurrences(of: "&quot;", with: "\"")
+    /// The first `needle` (ASCII) in `b[from..<to]`.
+    private static func find(_ needle: StaticString, in b: [UInt8], from: Int, to: Int) -> Int? {
+        let n = needle.utf8CodeUnitCount
+        guard n > 0, to - from >= n else { return nil }
+        return needle.withUTF8Buffer { nb -> Int? in
+            b.withUnsafeBufferPointer { hb -> Int? in
+                let first = nb[0]
+                var i = from
+                let last = to - n
+                while i <= last {
+                    if hb[i] == first {
+                        var k = 1
+                        while k < n && hb[i + k] == nb[k] { k += 1 }
+                        if k == n { return i }
+                    }
+                    i += 1
+                }
+                return nil
+            }
+        }
+    }
+
+    /// The value of the first `name="..."` in `b[from..<to]` (up to its closing quote or `to`), its
+    /// `&amp;`, `&quot;`, `&lt;` and `&gt;` replaced in that order.
+    private static func attribute(_ name: StaticString, in b: [UInt8], _ from: Int, _ to: Int) -> String? {
+        var from = from, start = 0
+        while true {
+            guard let r = find(name, in: b, from: from, to: to) else { return nil }
+            start = r + name.utf8CodeUnitCount
+            if start + 2 <= to && b[start] == UInt8(ascii: "=") && b[start + 1] == UInt8(ascii: "\"") { break }
+            from = r + 1  // `name` without `="` after it: look further, as a search for `name="` does
+        }
+        start += 2
+        let end = b[start..<to].firstIndex(of: UInt8(ascii: "\"")) ?? to
+        let value = String(decoding: b[start..<end], as: UTF8.self)
+        guard b[start..<end].contains(UInt8(ascii: "&")) else { return value }
+        return value.replacingOccurrences(of: "&amp;", with: "&").replacingOccurrences(of: "&quot;", with: "\"")
             .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
     }
 }

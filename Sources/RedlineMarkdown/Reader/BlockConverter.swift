@@ -83,6 +83,8 @@ final class BlockConverter {
     /// The run count when the last empty span `[]{}` closed (an empty span at the very end keeps a
     /// paragraph that is one change from reading as a whole inserted or deleted paragraph).
     private var emptySpanAt: Int?
+    /// The paragraph converted last held only the closer of a change carried over from the one before.
+    private var closedCarriedChange = false
     /// The change open when the paragraph began, and whether any of its text is in it.
     private var carriedChange: Int?
     private var usedCarriedChange = false
@@ -111,8 +113,37 @@ final class BlockConverter {
     // MARK: Blocks
 
     /// Converts the children of a container; `previous` is the block list they are appended to.
+    /// An empty paragraph of nothing but a closer (`closerOnlyParagraph`) stays only when a paragraph or
+    /// heading follows it in the container.
     func convert(_ nodes: [MDNode], into out: inout [Block]) throws {
-        for node in nodes { try convert(node, into: &out) }
+        var tentative: Int?
+        for node in nodes {
+            let count = out.count
+            closerOnlyParagraph = false
+            try convert(node, into: &out)
+            if let t = tentative, out.count > count {
+                if !Self.joins(out[count]) { out.remove(at: t) }
+                tentative = nil
+            }
+            if closerOnlyParagraph { tentative = out.count - 1 }
+        }
+        closerOnlyParagraph = false
+        if let t = tentative { out.remove(at: t) }
+    }
+
+    /// Set when the last paragraph converted held nothing but the closer of a change carried over from
+    /// the paragraph before (and its attribution), and was kept as an empty paragraph. That empty
+    /// paragraph is what the changed break before it joins on accept or reject: it stays only when a
+    /// paragraph or heading follows it (else the closer says that the previous break is changed, nothing
+    /// more, which is how a changed break before a list or at a container's end is written).
+    var closerOnlyParagraph = false
+
+    /// A paragraph or heading: what a changed break joins.
+    static func joins(_ b: Block) -> Bool {
+        switch b {
+        case .paragraph, .heading: return true
+        default: return false
+        }
     }
 
     /// Converts one block node, appending zero or more blocks to `out`.
@@ -125,13 +156,26 @@ final class BlockConverter {
                     divStyles.append(style)
                     divTables.append(fence.table)
                 }
-                if fence.contentNodes.isEmpty == false, let p = try paragraph(fence.contentNodes, into: &out) {
-                    out.append(.paragraph(p))
+                if fence.contentNodes.isEmpty == false {
+                    if let p = try paragraph(fence.contentNodes, into: &out) {
+                        out.append(.paragraph(p))
+                    } else if closedCarriedChange && fence.opens != nil {
+                        // `::: {…}` `++}` `:::`: an empty styled paragraph after a changed break.
+                        out.append(.paragraph(Paragraph([], style: currentDivStyle)))
+                    }
+                } else if fence.opens != nil && fence.closes {
+                    // `::: {…}` `:::`: an empty paragraph with that style.
+                    out.append(.paragraph(Paragraph([], style: currentDivStyle)))
                 }
                 if fence.closes { closeDiv() }
                 return
             }
-            if let p = try paragraph(node.children, into: &out) { out.append(.paragraph(p)) }
+            if let p = try paragraph(node.children, into: &out) {
+                out.append(.paragraph(p))
+            } else if closedCarriedChange {
+                out.append(.paragraph(Paragraph([], style: currentDivStyle)))
+                closerOnlyParagraph = true
+            }
         case .heading:
             if let p = try paragraph(node.children, into: &out) {
                 out.append(.heading(level: max(1, min(6, node.level)), p))
@@ -146,6 +190,11 @@ final class BlockConverter {
             var items: [[Block]] = []
             for item in node.children {
                 var inner: [Block] = []
+                // A marker alone on its line (`-`, or `-` with the item's blocks on the lines below) is an
+                // empty first paragraph: Word's empty numbered paragraph.
+                if item.children.first.map({ $0.startLine > item.startLine }) ?? true {
+                    inner.append(.paragraph(Paragraph([], style: currentDivStyle)))
+                }
                 try convert(item.children, into: &inner)
                 items.append(inner)
             }
@@ -287,6 +336,14 @@ final class BlockConverter {
         } else {
             nodes = []
         }
+        // `::: {…}` and `:::` on the next line: a div around nothing (an empty styled paragraph).
+        if node.endLine == node.startLine + 1, f.opens != nil, !nodes.contains(where: { $0.kind == .softBreak || $0.kind == .lineBreak }) {
+            let last = sourceLine(node.endLine).drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: ">") }
+            if last.first == UInt8(ascii: ":"), case .some(nil) = fenceLine(last) {
+                f.closes = true
+                return f
+            }
+        }
         // A closing fence as the last line.
         if node.endLine > node.startLine {
             let last = sourceLine(node.endLine)
@@ -312,6 +369,8 @@ final class BlockConverter {
         nestedRuns = []
         sawSpan = false
         emptySpanAt = nil
+        closedCarriedChange = false
+        let startChange = change?.index
         carriedChange = outerChange ?? change?.index
         usedCarriedChange = false
         styleChange = nil
@@ -337,6 +396,14 @@ final class BlockConverter {
         while let first = runs.first, Self.isBreak(first) { runs.removeFirst() }
         let mark = currentMarkChange
         if runs.isEmpty && !sawSpan && styleChange == nil {
+            // Only delimiters, a change opened here and open over the break (`{++` blank line `++}`):
+            // an empty paragraph whose break is that change.
+            if outerChange == nil, !inCell, let m = mark ?? trailingMark, trailingMark != nil || change?.index != startChange {
+                return Paragraph([], style: currentDivStyle, markChange: m)
+            }
+            // Only the closer of the change carried from the previous paragraph: that paragraph's break
+            // is changed, and this may be the empty paragraph it joins (the caller decides).
+            closedCarriedChange = !inCell && startChange != nil && change == nil && mark == nil
             // Only delimiters: no paragraph. A break inside a change belongs to the previous paragraph.
             if let m = mark, !inCell, let last = out.indices.last {
                 out[last] = Self.settingMark(out[last], m)

@@ -295,9 +295,28 @@ struct CriticScanner {
     @discardableResult
     private mutating func trimSpaces(ifLineEndsAt next: Int) -> [UInt8] {
         guard restOfLineIsBlank(from: next) else { return [] }
+        // A mark first on its line's text, after block syntax only (indent, `>`, a list marker, an ATX
+        // heading's `#`s), as an empty paragraph's or heading's `{++` is: those spaces are no text (and
+        // `## ` needs its space).
+        var k = output.count
+        while k > 0, output[k - 1] != UInt8(ascii: "\n") { k -= 1 }
+        if Self.isBlockSyntax(output[k...]) { return [] }
         var removed: [UInt8] = []
         while let last = output.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") { removed.append(output.removeLast()) }
         return removed
+    }
+
+    /// Whether a line's start holds only block syntax: indents and `>`, list markers (`-`, `*`, `+`, `1.`,
+    /// `1)`), ATX heading markers (`##`), each followed by a space.
+    private static func isBlockSyntax(_ line: ArraySlice<UInt8>) -> Bool {
+        for token in line.split(whereSeparator: { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: ">") }) {
+            let digits = token.prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }.count
+            if token.count == 1, [UInt8(ascii: "-"), UInt8(ascii: "*"), UInt8(ascii: "+")].contains(token.first!) { continue }
+            if digits >= 1, digits <= 9, token.count == digits + 1, token.last == UInt8(ascii: ".") || token.last == UInt8(ascii: ")") { continue }
+            if token.count <= 6, token.allSatisfy({ $0 == UInt8(ascii: "#") }) { continue }
+            return false
+        }
+        return true
     }
 
     /// After a change's closer: the spaces its opener took from a line end, unless this line ends too.

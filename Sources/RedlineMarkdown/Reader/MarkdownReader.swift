@@ -149,7 +149,8 @@ final class ReaderState {
     var text: [UInt8] { context.scanner.output }
 
     func next() throws -> Chunk? {
-        while ready.count < 2 && !done {
+        // (An empty paragraph still waiting to know what follows it does not count.)
+        while ready.count - (tentativeEmpty ? 1 : 0) < 2 && !done {
             try parseGroup()
         }
         if ready.isEmpty { return nil }
@@ -171,6 +172,7 @@ final class ReaderState {
     /// Parses the next group of segments into chunks.
     private func parseGroup() throws {
         guard nextSegment < segmenter.segments.count else {
+            dropTentativeEmpty()
             converter.finishFlow()
             if !converter.comments.isEmpty || !converter.notes.isEmpty {
                 attachPending()
@@ -197,17 +199,33 @@ final class ReaderState {
         let root = try Cmark.parse(parsed, maxDepth: min(options.limits.maxNesting, Limits.maxMarkdownNesting))
         for node in root.children where node.kind != .footnoteDefinition {
             var blocks: [Block] = []
+            converter.closerOnlyParagraph = false
             try converter.convert(node, into: &blocks)
             if blocks.isEmpty {
                 // A paragraph of delimiters only: its break may belong to the previous block.
                 continue
             }
+            if tentativeEmpty, !BlockConverter.joins(blocks[0]) { dropTentativeEmpty() }
+            tentativeEmpty = false
             for b in blocks {
                 ready.append(Chunk(b, comments: converter.comments, notes: converter.notes))
                 converter.comments = []
                 converter.notes = []
             }
+            tentativeEmpty = converter.closerOnlyParagraph
         }
+    }
+
+    /// The last chunk is an empty paragraph of nothing but a closer, kept only if a paragraph or heading
+    /// follows (`BlockConverter.closerOnlyParagraph`).
+    private var tentativeEmpty = false
+
+    /// Drops the waiting empty paragraph (no paragraph followed it); what it carried goes with the next chunk.
+    private func dropTentativeEmpty() {
+        guard tentativeEmpty, let last = ready.popLast() else { return }
+        tentativeEmpty = false
+        converter.comments = last.comments + converter.comments
+        converter.notes = last.notes + converter.notes
     }
 
     /// Comments or notes collected with no block to carry them go with the last chunk.

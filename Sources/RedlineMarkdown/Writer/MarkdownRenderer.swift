@@ -20,9 +20,10 @@ final class MarkdownRenderer {
     /// The last block written in the current container was a paragraph or heading with a mark change: an
     /// empty paragraph after it is written (it is what that mark joins to on accept or reject).
     private var previousHadMark = false
-    /// Writing a list item's blocks: an empty paragraph there holds the item's shape (`- []{}` before a
-    /// nested list), so it is written.
-    private var keepsEmptyParagraphs = false
+    /// The block written after the one being written in the same container (nil at its end, or not yet
+    /// known): a paragraph with a mark change before an empty paragraph leaves its change open over its
+    /// break, so that the closer alone stands for the empty paragraph.
+    var nextBlock: Block?
     /// Distinct fonts, sizes, colours and backgrounds dropped (reported as counts at the end).
     private var lostFonts = Set<String>(), lostSizes = Set<Double>(), lostColors = Set<RGBColor>(), lostBackgrounds = Set<RGBColor>()
 
@@ -169,15 +170,15 @@ final class MarkdownRenderer {
 
     /// A sequence of blocks (a container's content), joined by blank lines (single newlines when tight);
     /// a waiting closer is flushed at the end, inside the container.
-    func sequence(_ blocks: [Block], tight: Bool, keepEmptyParagraphs: Bool = false) -> String {
-        let saved = keepsEmptyParagraphs
-        keepsEmptyParagraphs = keepEmptyParagraphs
-        defer { keepsEmptyParagraphs = saved }
+    func sequence(_ blocks: [Block], tight: Bool) -> String {
+        let savedNext = nextBlock
+        defer { nextBlock = savedNext }
         var parts: [String] = []
         var previous: Block?
         var bullet: Character = "-"
         previousHadMark = false
-        for var b in blocks {
+        for (k, var b) in blocks.enumerated() {
+            nextBlock = k + 1 < blocks.count ? blocks[k + 1] : nil
             // Two ordered lists in a row with one delimiter read as one list: the second takes the other.
             if case .list(var l) = b, case .ordered(let s, let d) = l.kind, case .list(let p)? = previous,
                case .ordered(_, let pd) = p.kind, pd == d {
@@ -236,8 +237,14 @@ final class MarkdownRenderer {
     /// An empty paragraph that carries nothing (no mark or style change, no style kept, no mark before
     /// it) is not written: reading Markdown never gives one back, so dropping it is a normalisation.
     private func isWrittenAsNothing(_ p: Paragraph) -> Bool {
-        !keepsEmptyParagraphs && Self.isBlank(p.content) && p.markChange == nil && p.styleChange == nil && !previousHadMark && pendingCloser == nil
-            && (p.style.isEmpty || !options.preserveFormatting)
+        isPlainEmpty(p) && !previousHadMark && pendingCloser == nil
+    }
+
+    /// Blank, with no mark or style change and no style to write: an empty paragraph the text can only
+    /// hold as the closer of the change before it (after a paragraph with a mark change), as a bare list
+    /// marker (an item's first block), or not at all.
+    func isPlainEmpty(_ p: Paragraph) -> Bool {
+        Self.isBlank(p.content) && p.markChange == nil && p.styleChange == nil && (p.style.isEmpty || !options.preserveFormatting)
     }
 
     private static func isEdgeBreak(_ i: Inline) -> Bool {
@@ -314,8 +321,11 @@ final class MarkdownRenderer {
         // This paragraph's break is in the change its text ends with: leave that change open across it
         // (unless the paragraph is that change alone, which `{++…++}` already says, and it did not continue).
         let implied = Self.impliedMark(p.content)
+        // Before an empty paragraph, a paragraph that is its change as a whole leaves it open too
+        // (`{++text` blank line `++}`): the closer alone is the empty paragraph.
+        let beforeEmpty = nextBlock.map { if case .paragraph(let q) = $0 { return isPlainEmpty(q) }; return false } ?? false
         let leaveOpen = options.criticMarkup && !inCommentBody && markChange != nil
-            && Self.edgeChange(p.content, first: false) == markChange && (implied == nil || continuing)
+            && Self.edgeChange(p.content, first: false) == markChange && (implied == nil || continuing || beforeEmpty)
         r.omitLastCloser = leaveOpen
         if let sc = p.styleChange {
             if options.criticMarkup && !inCommentBody {
@@ -328,7 +338,6 @@ final class MarkdownRenderer {
                 loss(.lossyParagraphStyleChange, "paragraph style changes were dropped")
             }
         }
-        let isEmpty = p.content.isEmpty
         if level == nil, r.bytes.isEmpty, case .raw(let f, _)? = p.content.first, f == "html" {
             // A tag alone at a paragraph's start would read as an HTML block.
             r.bytes += "[]{}".utf8
@@ -339,9 +348,18 @@ final class MarkdownRenderer {
         r.keepTrailingSpaces = bareOpener && options.criticMarkup && !inCommentBody
         r.render(p.content)
         var body = r.out
-        if level == nil && (isEmpty || body.isEmpty) { body += "[]{}" }
-        // An empty heading keeps its `# ` when a delimiter follows (the reader drops spaces before one).
-        if level != nil && body.isEmpty && markChange != nil { body = "[]{}" }
+        // An empty paragraph is written as what it carries: its mark change alone (`{++` blank line `++}`:
+        // a paragraph holding only an opener is an empty one), the closer of the change before it (which
+        // the reader keeps as an empty paragraph when a paragraph follows), its style change, its style's
+        // div. After a paragraph that is one change as a whole, which closes its change (in a comment
+        // body, or with no CriticMarkup), it is left out: the same text when accepted or rejected.
+        if level == nil && body.isEmpty && markChange == nil && p.styleChange == nil && (p.style.isEmpty || !options.preserveFormatting) {
+            if options.criticMarkup {
+                loss(.lossyEmptyParagraph, "an empty paragraph after a paragraph wholly inserted or deleted was left out")
+            }
+            if !p.style.isEmpty { paragraphStyleLost(p.style, level: nil) }
+            return ""
+        }
         // A paragraph that is one insertion or deletion reads as inserted or deleted with its break: one
         // whose break is unchanged cannot be told from it (an empty span `[]{}` would, but no one writes
         // those), so its break comes back in the change. Accepting gives the same text; rejecting an
@@ -387,7 +405,8 @@ final class MarkdownRenderer {
         }
         if !p.style.isEmpty {
             if options.preserveFormatting {
-                text = "::: {" + AttributeList.write(FormatAttributes.tokens(p.style)) + "}\n" + text + "\n:::"
+                // An empty styled paragraph is a div with nothing in it.
+                text = "::: {" + AttributeList.write(FormatAttributes.tokens(p.style)) + "}\n" + (text.isEmpty ? "" : text + "\n") + ":::"
             } else {
                 paragraphStyleLost(p.style, level: level)
             }
@@ -479,12 +498,18 @@ final class MarkdownRenderer {
         // In a tight list two blocks of an item meet without a blank line, and a paragraph after a
         // paragraph joins it, as does an ordered list not starting at 1 (only `1.` interrupts a
         // paragraph): such a list is written loose.
+        // An empty item is its bare marker, which cannot interrupt a paragraph either (and `-` under a
+        // paragraph's line underlines a heading): a list starting with one after an item's text makes the
+        // outer list loose too.
         let tight = l.tight && !l.items.contains { item in
             zip(item, item.dropFirst()).contains { a, b in
                 if case .list = a { return false }
                 if case .list(let nested) = b {
-                    if case .ordered(let start, _) = nested.kind, start != 1, a.paragraph != nil { return true }
-                    return false
+                    // (An empty first paragraph is no text: its marker is alone on its line.)
+                    guard let p = a.paragraph, !(item.first == a && isPlainEmpty(p) && a == .paragraph(p)) else { return false }
+                    if case .ordered(let start, _) = nested.kind, start != 1 { return true }
+                    guard case .paragraph = a else { return false }
+                    return nested.items.first.map(startsEmpty) ?? false
                 }
                 return true
             }
@@ -499,15 +524,25 @@ final class MarkdownRenderer {
             case .bullet: marker = String(bullet)
             case .ordered(let start, let d): marker = String(start + n) + String(d)
             }
-            let inner = sequence(item, tight: tight, keepEmptyParagraphs: true)
+            let inner = sequence(item, tight: tight)
+            let pad = String(repeating: " ", count: marker.count + 1)
             if inner.isEmpty {
                 items.append(marker)
+            } else if startsEmpty(item) {
+                // An empty first paragraph: the marker alone on its line, the item's other blocks below it.
+                items.append(marker + "\n" + prefixLines(inner, first: pad, rest: pad))
             } else {
-                let pad = String(repeating: " ", count: marker.count + 1)
                 items.append(prefixLines(inner, first: marker + " ", rest: pad))
             }
         }
         return items.joined(separator: tight ? "\n" : "\n\n")
+    }
+
+    /// An item with no blocks, or whose first block is an empty paragraph written as nothing: its marker
+    /// is alone on its line (the reader gives such an item an empty first paragraph back).
+    private func startsEmpty(_ item: [Block]) -> Bool {
+        guard case .paragraph(let p)? = item.first else { return item.isEmpty }
+        return isPlainEmpty(p)
     }
 
     private func codeBlock(_ c: CodeBlock) -> String {

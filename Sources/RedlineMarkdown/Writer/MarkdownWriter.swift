@@ -45,6 +45,9 @@ public struct MarkdownSink: ChunkSink {
     /// The delimiter of the ordered list written last, when nothing was written after it.
     private var previousOrderedDelimiter: Character?
     private var heldNotes: [Note] = []
+    /// A paragraph with a changed break, written once the next chunk arrives (before an empty paragraph it
+    /// leaves its change open over its break).
+    private var held: Chunk?
 
     init(output: any ByteOutput, options: WriteOptions, diagnostics: Diagnostics) {
         self.output = output
@@ -60,10 +63,24 @@ public struct MarkdownSink: ChunkSink {
     }
 
     /// Writes one block and the notes it references.
-    public mutating func write(_ chunk: Chunk) throws { try emit(chunk) }
+    public mutating func write(_ chunk: Chunk) throws {
+        if let h = held {
+            held = nil
+            renderer.nextBlock = chunk.block
+            try emit(h)
+            renderer.nextBlock = nil
+        }
+        // Only a paragraph with a changed break depends on the block after it.
+        if chunk.block.paragraph?.markChange != nil { held = chunk } else { try emit(chunk) }
+    }
 
     /// Writes what is still waiting (a break change's closer, notes) and reports the losses.
     public mutating func finish() throws {
+        if let h = held {
+            renderer.nextBlock = nil
+            held = nil
+            try emit(h)
+        }
         if let closer = renderer.takePendingCloser() { try put(closer) }
         try writeHeldNotes()
         if renderer.options.criticMarkup, renderer.unanchoredComments > 0 {
