@@ -27,9 +27,41 @@ final class RunsTests: XCTestCase {
         XCTAssertEqual(paired, [.substitution(c, deleted: [.text("old")], inserted: [.text("new")])])
         let other = Change(author: "Bob", date: "d")
         XCTAssertEqual(InlineBuilder.pairingSubstitutions([.deletion(c, [.text("x")]), .insertion(other, [.text("y")])]).count, 2)
-        // An insertion then a deletion stays two changes: a substitution would read the deletion first.
+        // An insertion before a deletion stays as it is: a substitution would show the deleted text first.
         let insertedFirst: [Inline] = [.insertion(c, [.text("new")]), .deletion(c, [.text("old")])]
         XCTAssertEqual(InlineBuilder.pairingSubstitutions(insertedFirst), insertedFirst)
+        XCTAssertEqual(InlineBuilder.pairingSubstitutions([.strong(insertedFirst)]), [.strong(insertedFirst)])
+    }
+
+    func testRunsWithEnclosingInsertions() {
+        let ann = Change(author: "Ann"), bob = Change(author: "Bob")
+        let from = Move(change: bob, name: "m1", side: .from)
+        let inlines: [Inline] = [
+            .deletion(bob, [.text("a")]),
+            .insertion(ann, [.text("b"), .strong([.deletion(bob, [.text("c")])]), .move(from, [.text("d")])]),
+            .move(Move(change: ann, name: "m1", side: .to), [.deletion(bob, [.text("e")]), .insertion(bob, [.text("f")])]),
+            .deletion(bob, [.insertion(ann, [.deletion(bob, [.text("g")])])]),
+        ]
+        let tracked = inlines.runsWithEnclosingInsertions
+        XCTAssertEqual(tracked.map(\.run), inlines.runs)
+        XCTAssertEqual(tracked.map(\.insertion), [nil, nil, ann, ann, ann, nil, nil])
+    }
+
+    func testGridColumnCountCountsColumnsCoveredFromAbove() {
+        func cells(_ n: Int, rowSpan: Int = 1) -> [TableCell] { (0..<n).map { _ in TableCell([], rowSpan: rowSpan) } }
+        // A cell spanning two rows in column 0: the row below has three cells of its own beside it.
+        var t = Table(columns: [], headerRowCount: 0, rows: [
+            TableRow(cells(3)),
+            TableRow([TableCell([], rowSpan: 2)] + cells(2)),
+            TableRow(cells(3)),
+        ])
+        XCTAssertEqual(t.gridColumnCount, 4)
+        t.rows[2] = TableRow(cells(2))
+        XCTAssertEqual(t.gridColumnCount, 3)
+        // A span reaching past the last cell of a row below.
+        t = Table(columns: [.left], headerRowCount: 0, rows: [TableRow(cells(1) + [TableCell([], columnSpan: 2, rowSpan: 2)]), TableRow(cells(1))])
+        XCTAssertEqual(t.gridColumnCount, 3)
+        XCTAssertEqual(Table(columns: [], headerRowCount: 0, rows: []).gridColumnCount, 1)
     }
 
     func testDocumentChunksCarryCommentsAndNotes() {

@@ -268,6 +268,26 @@ final class CriticMarkupReaderTests: XCTestCase {
         XCTAssertEqual(doc.blocks[2], .codeBlock(CodeBlock(text: "{==z==}\n")))
     }
 
+    func testHTMLBlocksAreNotScanned() throws {
+        // A mark opener in raw HTML opens nothing (it stayed open into the next paragraphs).
+        let doc = try read("<div>{++D\n\nx {++a++}{>>@Bob<<} y\n\n<!-- {--\n\n--} -->\n\n<x-tag a='1'>\n{--b\n\nz--}\n")
+        XCTAssertEqual(doc.blocks[0], .raw(format: "html", text: "<div>{++D\n"))
+        XCTAssertEqual(content(doc, 1), [.text("x "), .insertion(Change(author: "Bob"), [.text("a")]), .text(" y")])
+        XCTAssertEqual(doc.blocks[2], .raw(format: "html", text: "<!-- {--\n\n--} -->\n"))
+        XCTAssertEqual(doc.blocks[3], .raw(format: "html", text: "<x-tag a='1'>\n{--b\n"))
+        XCTAssertEqual(doc.blocks[4].plainText, "z--}")
+        // Kind 7 (a lone tag) cannot interrupt a paragraph: there the marks are read.
+        let inParagraph = try read("p\n<x-tag>{++a++}\n")
+        XCTAssertTrue(inParagraph.blocks[0].paragraph?.content.contains { if case .insertion = $0 { true } else { false } } ?? false)
+    }
+
+    func testBacktickInLinkDestinationIsEscaped() throws {
+        let doc = try read("- {--[a](<x\\`y>)--}\n  - {--b \\`c--}\n")
+        let text = try md(doc)
+        XCTAssertTrue(text.contains("(<x\\`y>)"), text)
+        XCTAssertEqual(try read(text), doc)
+    }
+
     func testEscapedMarksAreText() throws {
         let doc = try read("\\{++not++} \\{>>either<<}\n")
         XCTAssertEqual(doc.blocks.first?.plainText, "{++not++} {>>either<<}")

@@ -145,7 +145,7 @@ final class RTFDOCXTests: XCTestCase {
         /// As runs, where an inner change wins (what RTF keeps), then nested again.
         func carried(_ xs: [Inline]) -> [Inline] {
             let moved = inlines(xs)
-            if RTFSink.hasNestedChange(moved, inChange: false) { codes.insert("rtf.nested-change") }
+            if RTFSink.hasNestedChange(moved, in: .none) { codes.insert("rtf.nested-change") }
             return InlineBuilder.pairingSubstitutions(InlineBuilder.inlines(from: moved.runs))
         }
         func block(_ b: Block) -> Block {

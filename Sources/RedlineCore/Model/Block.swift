@@ -138,6 +138,44 @@ public struct Table: Hashable, Sendable, Codable {
     }
 }
 
+extension Table {
+    /// The grid columns the rows need, as the DOCX and RTF writers lay them out: each row's cells take, in
+    /// order, the columns that no cell spanning rows from above covers (so a row beside such a cell reaches
+    /// further right than its own cells' spans add up to); at least `columns.count`, and 1.
+    public var gridColumnCount: Int {
+        var covered: [(rows: Int, span: Int)] = []  // per column: rows still covered from above, and how wide
+        var widest = max(columns.count, 1)
+        for row in rows {
+            var col = 0
+            var cells = row.cells[...]
+            while true {
+                if col < covered.count, covered[col].rows > 0 {
+                    covered[col].rows -= 1
+                    col += covered[col].span
+                    continue
+                }
+                guard let c = cells.popFirst() else { break }
+                let span = max(c.columnSpan, 1)
+                while covered.count < col + span { covered.append((0, 1)) }
+                if c.rowSpan > 1 { covered[col] = (c.rowSpan - 1, span) }
+                col += span
+            }
+            widest = max(widest, col)
+            // Cells spanning rows from above beyond this row's last cell cover their columns in it too.
+            while col < covered.count {
+                if covered[col].rows > 0 {
+                    covered[col].rows -= 1
+                    widest = max(widest, col + covered[col].span)
+                    col += covered[col].span
+                } else {
+                    col += 1
+                }
+            }
+        }
+        return widest
+    }
+}
+
 /// Block content. A document streams as a sequence of top-level blocks.
 public indirect enum Block: Hashable, Sendable, Codable {
     case paragraph(Paragraph)

@@ -101,43 +101,84 @@ extension Array where Element == Inline {
     public var runs: [Run] {
         var out: [Run] = []
         var ctx = Run(.text(""))
-        appendRuns(to: &out, context: &ctx)
+        var track: EnclosingInsertions?
+        appendRuns(to: &out, context: &ctx, track: &track)
         return out
     }
 
-    private func appendRuns(to out: inout [Run], context ctx: inout Run) {
-        for inline in self {
-            let saved = ctx
-            defer { ctx = saved }
-            switch inline {
-            case .text(let s):
-                var r = ctx; r.content = .text(s); out.append(r)
-            case .code(let s):
-                var r = ctx; r.content = .text(s); r.format.code = true; out.append(r)
-            case .lineBreak:
-                var r = ctx; r.content = .lineBreak; out.append(r)
-            case .softBreak, .image, .raw, .noteReference, .commentStart, .commentEnd, .commentPoint:
-                var r = ctx; r.content = .atom(inline); out.append(r)
-            case .emphasis(let c): ctx.format.italic = true; c.appendRuns(to: &out, context: &ctx)
-            case .strong(let c): ctx.format.bold = true; c.appendRuns(to: &out, context: &ctx)
-            case .strikethrough(let c): ctx.format.strikethrough = true; c.appendRuns(to: &out, context: &ctx)
-            case .underline(let c): ctx.format.underline = true; c.appendRuns(to: &out, context: &ctx)
-            case .superscript(let c): ctx.format.superscript = true; c.appendRuns(to: &out, context: &ctx)
-            case .subscript(let c): ctx.format.subscript = true; c.appendRuns(to: &out, context: &ctx)
-            case .smallCaps(let c): ctx.format.smallCaps = true; c.appendRuns(to: &out, context: &ctx)
-            case .highlight(let c): ctx.format.highlight = true; c.appendRuns(to: &out, context: &ctx)
-            case .styled(let s, let c):
-                ctx.format.style = ctx.format.style.merged(with: s); c.appendRuns(to: &out, context: &ctx)
-            case .link(let l, let c): ctx.link = l; c.appendRuns(to: &out, context: &ctx)
-            case .insertion(let ch, let c): ctx.change = .insertion(ch); c.appendRuns(to: &out, context: &ctx)
-            case .deletion(let ch, let c): ctx.change = .deletion(ch); c.appendRuns(to: &out, context: &ctx)
-            case .move(let m, let c): ctx.change = .move(m); c.appendRuns(to: &out, context: &ctx)
-            case .formatChange(let f, let c): ctx.formatChange = f; c.appendRuns(to: &out, context: &ctx)
-            case .substitution(let ch, let d, let i):
-                ctx.change = .deletion(ch); d.appendRuns(to: &out, context: &ctx)
-                ctx.change = .insertion(ch); i.appendRuns(to: &out, context: &ctx)
+    /// These inlines as flat runs (`runs`), each with the insertion (or a move's destination) it sits in when
+    /// the run's own change is a deletion (or a move's source) inside one: text one reviewer inserted and
+    /// another deleted, which a run's one change cannot hold and RTF writes as `\revised` with `\deleted`.
+    public var runsWithEnclosingInsertions: [(run: Run, insertion: Change?)] {
+        var out: [Run] = []
+        var ctx = Run(.text(""))
+        var track: EnclosingInsertions? = EnclosingInsertions()
+        appendRuns(to: &out, context: &ctx, track: &track)
+        return Swift.zip(out, track!.perRun).map { (run: $0, insertion: $1) }
+    }
+
+    private func appendRuns(to out: inout [Run], context ctx: inout Run, track: inout EnclosingInsertions?) {
+        func append(_ r: Run) {
+            out.append(r)
+            guard track != nil else { return }
+            switch r.change {
+            case .deletion?: track!.perRun.append(track!.current)
+            case .move(let m)? where m.side == .from: track!.perRun.append(track!.current)
+            default: track!.perRun.append(nil)
             }
         }
+        for inline in self {
+            let saved = ctx
+            let savedTrack = track?.current
+            defer {
+                ctx = saved
+                if track != nil { track!.current = savedTrack }
+            }
+            switch inline {
+            case .text(let s):
+                var r = ctx; r.content = .text(s); append(r)
+            case .code(let s):
+                var r = ctx; r.content = .text(s); r.format.code = true; append(r)
+            case .lineBreak:
+                var r = ctx; r.content = .lineBreak; append(r)
+            case .softBreak, .image, .raw, .noteReference, .commentStart, .commentEnd, .commentPoint:
+                var r = ctx; r.content = .atom(inline); append(r)
+            case .emphasis(let c): ctx.format.italic = true; c.appendRuns(to: &out, context: &ctx, track: &track)
+            case .strong(let c): ctx.format.bold = true; c.appendRuns(to: &out, context: &ctx, track: &track)
+            case .strikethrough(let c): ctx.format.strikethrough = true; c.appendRuns(to: &out, context: &ctx, track: &track)
+            case .underline(let c): ctx.format.underline = true; c.appendRuns(to: &out, context: &ctx, track: &track)
+            case .superscript(let c): ctx.format.superscript = true; c.appendRuns(to: &out, context: &ctx, track: &track)
+            case .subscript(let c): ctx.format.subscript = true; c.appendRuns(to: &out, context: &ctx, track: &track)
+            case .smallCaps(let c): ctx.format.smallCaps = true; c.appendRuns(to: &out, context: &ctx, track: &track)
+            case .highlight(let c): ctx.format.highlight = true; c.appendRuns(to: &out, context: &ctx, track: &track)
+            case .styled(let s, let c):
+                ctx.format.style = ctx.format.style.merged(with: s); c.appendRuns(to: &out, context: &ctx, track: &track)
+            case .link(let l, let c): ctx.link = l; c.appendRuns(to: &out, context: &ctx, track: &track)
+            case .insertion(let ch, let c):
+                track?.enter(insertion: ch, in: ctx.change)
+                ctx.change = .insertion(ch); c.appendRuns(to: &out, context: &ctx, track: &track)
+            case .deletion(let ch, let c): ctx.change = .deletion(ch); c.appendRuns(to: &out, context: &ctx, track: &track)
+            case .move(let m, let c):
+                if m.side == .to { track?.enter(insertion: m.change, in: ctx.change) }
+                ctx.change = .move(m); c.appendRuns(to: &out, context: &ctx, track: &track)
+            case .formatChange(let f, let c): ctx.formatChange = f; c.appendRuns(to: &out, context: &ctx, track: &track)
+            case .substitution(let ch, let d, let i):
+                ctx.change = .deletion(ch); d.appendRuns(to: &out, context: &ctx, track: &track)
+                ctx.change = .insertion(ch); i.appendRuns(to: &out, context: &ctx, track: &track)
+            }
+        }
+    }
+}
+
+/// What `runsWithEnclosingInsertions` keeps while it flattens: the insertion the walk is in (only one that
+/// is in no other change) and, per run so far, the insertion a deleted run sits in.
+private struct EnclosingInsertions {
+    var current: Change?
+    var perRun: [Change?] = []
+
+    /// Entering an insertion (or a move's destination) whose surroundings carry `outer`.
+    mutating func enter(insertion: Change, in outer: RunChange?) {
+        current = outer == nil ? insertion : nil
     }
 }
 

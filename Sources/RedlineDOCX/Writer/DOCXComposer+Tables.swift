@@ -7,7 +7,7 @@ extension DOCXComposer {
     func table(_ t: Table, _ ctx: Context, into x: inout XMLText) {
         if ctx.story == .body { closePendingMove(into: &x) }
         guard !t.rows.isEmpty else { return }  // Word needs a row in every table; an empty one has no text.
-        let columns = max(t.columns.count, t.rows.map { $0.cells.reduce(0) { $0 + max($1.columnSpan, 1) } }.max() ?? 0, 1)
+        let columns = t.gridColumnCount
         let widths: [Int]
         if let w = t.columnWidths, w.count == columns {
             widths = w.map { Int(($0 * 20).rounded()) }

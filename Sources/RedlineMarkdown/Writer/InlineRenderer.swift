@@ -19,6 +19,8 @@ struct InlineRenderer {
     var inHeading = false
     /// Comment ranges written in the short form `{==…==}{>>…<<}` (no other anchor or highlight inside).
     var shortRanges = Set<String>()
+    /// Short-form ranges whose `{==` is written and whose `==}` and comment are not yet.
+    private var openShortRanges = Set<String>()
     /// The last thing written was `==}` of a plain highlight, or a comment: a comment written next that is
     /// not a reply would attach to it, so a separator `[]{}` goes between.
     private var commentWouldAttach = false
@@ -53,6 +55,7 @@ struct InlineRenderer {
         let saved = owner.sideTables
         for _ in 0..<4 {
             topLevelCount = inlines.count
+            openShortRanges = []
             for (k, inline) in inlines.enumerated() {
                 topLevelIndex = k
                 write(inline)
@@ -382,7 +385,12 @@ struct InlineRenderer {
             emit("{>>" + CommentText.header(author: f.change.author, date: f.change.date, attributes: tokens) + "<<}")
         case .commentStart(let id):
             if shortRanges.contains(id) {
-                emit("{==")
+                // Only while its comment is still to be written (an id anchored twice has it written at the
+                // first): `{====}` without it would be a highlight the next comment attaches to.
+                if owner.hasComment(id) {
+                    emit("{==")
+                    openShortRanges.insert(id)
+                }
             } else if owner.hasComment(id) {
                 // A range is named only when its comment is written: an anchor of a comment the document
                 // does not hold (a DOCX without its comments part) would leave an end marker with no start.
@@ -390,8 +398,10 @@ struct InlineRenderer {
             }
         case .commentEnd(let id):
             if shortRanges.contains(id) {
-                emit("==}")
-                writeThread(id, rangeName: nil, attached: true)
+                if openShortRanges.remove(id) != nil {
+                    emit("==}")
+                    writeThread(id, rangeName: nil, attached: true)
+                }
             } else if let name = owner.endRangeName(for: id) {
                 emit("{>>/" + name + "<<}")
             }
@@ -534,7 +544,9 @@ struct InlineRenderer {
         var s = "<"
         for c in url.unicodeScalars {
             switch c {
-            case "<", ">", "\\": s += "\\"; s.unicodeScalars.append(c)
+            // A bare backtick could open a code span that ends in a later backtick, which takes precedence
+            // over the link (and the CriticMarkup pre-pass would skip the marks up to it).
+            case "<", ">", "\\", "`": s += "\\"; s.unicodeScalars.append(c)
             case "&": s += "&amp;"
             case "\n": s += "%0A"
             case "\r": s += "%0D"
@@ -549,7 +561,7 @@ struct InlineRenderer {
         var s = " \""
         for c in t.unicodeScalars {
             switch c {
-            case "\"", "\\": s += "\\"; s.unicodeScalars.append(c)
+            case "\"", "\\", "`": s += "\\"; s.unicodeScalars.append(c)
             case "&": s += "&amp;"
             case "\n": s += "&#10;"
             case "\r": s += "&#13;"

@@ -145,42 +145,44 @@ extension RTFSink {
     // MARK: Runs
 
     mutating func writeInlines(_ inlines: [Inline]) {
-        if Self.hasNestedChange(inlines, inChange: false) {
+        if Self.hasNestedChange(inlines, in: .none) {
             diagnostics.report(.rtfNestedChange, "a change inside another change (other than text inserted, then deleted by someone else) was written as the inner change only")
         }
         var openLink: Link?
-        for inline in inlines {
-            // A deletion inside an insertion (canonical inlines put changes outermost) is a run marked
-            // both `\revised` (the insertion) and `\deleted`, as Word writes it.
-            var outer: Change?
-            if case .insertion(let c, _) = inline { outer = c }
-            for r in [inline].runs {
-                if r.link != openLink {
-                    if openLink != nil { emit("}}") }
-                    openLink = r.link
-                    if let l = r.link { openField(l) }
-                }
-                if case .deletion? = r.change { outerInsertion = outer } else { outerInsertion = nil }
-                writeRun(r)
+        // A deletion (or a move's source) inside an insertion (or a move's destination) is a run marked both
+        // `\revised` (the insertion) and `\deleted`, as Word writes it.
+        for (r, enclosing) in inlines.runsWithEnclosingInsertions {
+            if r.link != openLink {
+                if openLink != nil { emit("}}") }
+                openLink = r.link
+                if let l = r.link { openField(l) }
             }
+            outerInsertion = enclosing
+            writeRun(r)
         }
         outerInsertion = nil
         if openLink != nil { emit("}}") }
     }
 
+    /// Which change the inlines `hasNestedChange` looks at sit in.
+    enum ChangeNesting { case none, insertion, deletion }
+
     /// True when a tracked change sits inside another in a way RTF cannot mark (a run carries one insertion
-    /// and one deletion: only a deletion directly inside an insertion is written whole).
-    static func hasNestedChange(_ xs: [Inline], inChange: Bool) -> Bool {
+    /// and one deletion: only a deletion or a move's source inside an insertion or a move's destination,
+    /// itself in no change, is written whole).
+    static func hasNestedChange(_ xs: [Inline], in outer: ChangeNesting) -> Bool {
         for x in xs {
             switch x {
-            case .insertion(_, let kids) where !inChange:
-                for k in kids {
-                    if case .deletion(_, let d) = k { if hasNestedChange(d, inChange: true) { return true } } else if hasNestedChange([k], inChange: true) { return true }
-                }
-            case .insertion, .deletion, .substitution, .move:
-                if inChange || hasNestedChange(x.children, inChange: true) { return true }
+            case .insertion(_, let kids):
+                if outer != .none || hasNestedChange(kids, in: .insertion) { return true }
+            case .move(let m, let kids) where m.side == .to:
+                if outer != .none || hasNestedChange(kids, in: .insertion) { return true }
+            case .deletion(_, let kids), .move(_, let kids):
+                if outer == .deletion || hasNestedChange(kids, in: .deletion) { return true }
+            case .substitution:
+                if outer != .none || hasNestedChange(x.children, in: .deletion) { return true }
             default:
-                if hasNestedChange(x.children, inChange: inChange) { return true }
+                if hasNestedChange(x.children, in: outer) { return true }
             }
         }
         return false
@@ -256,6 +258,7 @@ extension RTFSink {
         case .move(let m)?:
             diagnostics.report(.rtfMoveAsChange, "tracked moves were written as deletions and insertions")
             if m.side == .from {
+                if let i = outerInsertion { emit("\\revised\\revauth\(tables.author(i.author))\(dateWord("\\revdttm", i.date))") }
                 emit("\\deleted\\revauthdel\(tables.author(m.change.author))\(dateWord("\\revdttmdel", m.change.date))")
             } else {
                 emit("\\revised\\revauth\(tables.author(m.change.author))\(dateWord("\\revdttm", m.change.date))")
@@ -428,7 +431,7 @@ extension RTFSink {
         // A row that cannot be written so (no text, or a cell with changes of its own) keeps its change
         // and is written as a plain row with rtf.row-change-dropped.
         let t = t.rows.contains(where: { $0.change != nil }) ? TableRowChanges.marked(t).table : t
-        let columnCount = max(t.columns.count, t.rows.map { $0.cells.reduce(0) { $0 + $1.columnSpan } }.max() ?? 0, 1)
+        let columnCount = t.gridColumnCount
         var widths = (t.columnWidths?.count == columnCount ? t.columnWidths! : []).map { RTFParagraphFormat.twips($0) }
         if widths.isEmpty { widths = Array(repeating: 9360 / columnCount, count: columnCount) }
         var bounds: [Int] = []
