@@ -46,16 +46,20 @@ public final class XMLReader {
     public var kind: XMLNodeKind { cursor.kind }
 
     // The reader's hot state, read for every event, skips exclusivity checks (PERFORMANCE.md): two parts,
-    // `cursor` and `nameSlots`, each accessed one access at a time (unchecked, an overlapping access would be
+    // `cursor` and `nameStrings`, each accessed one access at a time (unchecked, an overlapping access would be
     // undefined behaviour rather than a trap).
     @exclusivity(unchecked) var cursor = Cursor()
     /// Where the pieces come from: parsed on this thread, or on a thread of their own.
     private let source: Source
     /// Keeps the interned names of `batch` valid, whenever the parser is freed.
     private let internedNames: NameDictionary
-    /// Local names by libxml2's interned pointer: a direct-mapped table (names repeat endlessly).
-    @exclusivity(unchecked) private var nameSlots = [(UnsafePointer<xmlChar>?, String)](repeating: (nil, ""),
-                                                                                      count: PointerSlot.count(bits: XMLReader.nameSlotBits))
+    /// Local names by libxml2's interned pointer: a direct-mapped table (names repeat endlessly) of the
+    /// pointer and the name's place in `nameStrings`, in raw memory: made and freed in a few hundred
+    /// instructions, where an array of 512 (pointer, `String`) pairs cost some 40,000 per reader, and a small
+    /// DOCX opens a dozen readers (PERFORMANCE.md, "Compare batches").
+    private let nameSlots = NameSlots()
+    /// The local names `nameSlots` point to: one per slot at most (a slot taken over reuses its string's place).
+    @exclusivity(unchecked) private var nameStrings: [String] = []
     private static let nameSlotBits = 9
 
     /// Where the reader is: the events of the current piece of input and the position in them.
@@ -111,8 +115,43 @@ public final class XMLReader {
         source = .background(try BackgroundParser(parser))
     }
 
+    /// `names` numbered by position (the first of equal names wins). Readers are made by the dozen per
+    /// small document with the same few lists (`OOXML.names`), so the last few tables are kept, found again
+    /// by the list (an array compares equal to itself at once, by its storage).
     private static func numbers(_ names: [String]) -> [String: Int] {
-        Dictionary(names.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
+        if names.isEmpty { return [:] }
+        return numberTables.table(for: names)
+    }
+
+    private static let numberTables = NumberTables()
+
+    /// `nameSlots`' raw table, freed with the reader.
+    private final class NameSlots {
+        let slots: UnsafeMutablePointer<(UnsafePointer<xmlChar>?, Int32)>
+        init() {
+            let count = PointerSlot.count(bits: XMLReader.nameSlotBits)
+            slots = .allocate(capacity: count)
+            slots.initialize(repeating: (nil, -1), count: count)
+        }
+        deinit { slots.deallocate() }
+    }
+
+    /// The recent name tables, shared by every reader of the process.
+    private final class NumberTables: @unchecked Sendable {
+        private let lock = NSLock()
+        private var recent: [(names: [String], table: [String: Int])] = []
+
+        func table(for names: [String]) -> [String: Int] {
+            lock.lock()
+            if let hit = recent.first(where: { $0.names == names }) { lock.unlock(); return hit.table }
+            lock.unlock()
+            let table = Dictionary(names.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
+            lock.lock()
+            if recent.count == 8 { recent.removeFirst() }
+            recent.append((names, table))
+            lock.unlock()
+            return table
+        }
     }
 
     /// Moves to the next start tag, end tag or text; nil at the end of the document.
@@ -167,9 +206,17 @@ public final class XMLReader {
     public var localName: String {
         guard let p = current?.name else { return "" }
         let slot = PointerSlot.index(p, bits: Self.nameSlotBits)
-        if nameSlots[slot].0 == p { return nameSlots[slot].1 }
+        let slots = nameSlots.slots
+        let (held, place) = slots[slot]
+        if held == p { return nameStrings[Int(place)] }
         let s = String(cString: p)
-        nameSlots[slot] = (p, s)
+        if place >= 0 {
+            nameStrings[Int(place)] = s
+            slots[slot].0 = p
+        } else {
+            slots[slot] = (p, Int32(nameStrings.count))
+            nameStrings.append(s)
+        }
         return s
     }
 

@@ -112,6 +112,75 @@ final class PairFixedCostTests: XCTestCase {
         XCTAssertEqual(results.all[3]?.blocks, c.blocks)
     }
 
+    /// Relationship types and targets split per byte when ASCII (`ASCIIPath`): the same kinds and resolved
+    /// targets as the Character splits they replaced (kept here as the oracle), for ASCII and other names.
+    func testRelationshipsReadAsTheCharacterSplitsRead() throws {
+        func oracleResolve(_ target: String, base: String) -> String {
+            var parts: [Substring] = target.hasPrefix("/") ? [] : base.split(separator: "/")
+            for seg in target.split(separator: "/") {
+                if seg == ".." { if !parts.isEmpty { parts.removeLast() } } else if seg != "." { parts.append(seg) }
+            }
+            return parts.joined(separator: "/")
+        }
+        let rels: [(type: String, target: String, external: Bool)] = [
+            ("http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles", "styles.xml", false),
+            ("http://schemas.openxmlformats.org/officeDocument/2006/relationships/image/", "../media/./a.png", false),
+            ("http://example.com/rel//", "/word//x.xml", false),
+            ("noSlash", "média/é.png", false),
+            ("http://example.com/répertoire/kind", "../../../up.xml", false),
+            ("http://schemas.openxmlformats.org/officeDocument/2006/relationships/hyperlink", "http://x.org/a/../b", true),
+            ("", "", false),
+        ]
+        let xml = "<?xml version=\"1.0\"?><Relationships xmlns=\"http://schemas.openxmlformats.org/package/2006/relationships\">"
+            + rels.enumerated().map { i, r in
+                "<Relationship Id=\"rId\(i)\" Type=\"\(r.type)\" Target=\"\(r.target)\"\(r.external ? " TargetMode=\"External\"" : "")/>"
+            }.joined() + "</Relationships>"
+        for base in ["word", "", "word/sub", "dé/x"] {
+            let got = try DOCXPackage.readRelationships(Array(xml.utf8), base: base, name: "t.rels", limits: Limits())
+            XCTAssertEqual(got.count, rels.count)
+            for (i, r) in rels.enumerated() {
+                let g = try XCTUnwrap(got["rId\(i)"])
+                XCTAssertEqual(g.kind, String(r.type.split(separator: "/").last ?? ""), r.type)
+                XCTAssertEqual(g.target, r.external ? r.target : oracleResolve(r.target, base: base), "\(r.target) in \(base)")
+                XCTAssertEqual(g.external, r.external)
+            }
+        }
+    }
+
+    /// The package's own relationships are read once, when it opens, and the core properties are found
+    /// through them (a core part where the relationship says, not at the usual path).
+    func testCorePropertiesFoundThroughThePackagesRelationships() throws {
+        let zip = try ZipWriter()
+        let w = "xmlns:w=\"http://schemas.openxmlformats.org/wordprocessingml/2006/main\""
+        try zip.add("[Content_Types].xml", text: """
+            <?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">\
+            <Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>\
+            <Default Extension="xml" ContentType="application/xml"/>\
+            <Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>
+            """)
+        try zip.add("_rels/.rels", text: """
+            <?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">\
+            <Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/>\
+            <Relationship Id="rId2" Type="http://schemas.openxmlformats.org/package/2006/relationships/metadata/core-properties" Target="meta/props.xml"/></Relationships>
+            """)
+        try zip.add("meta/props.xml", text: """
+            <?xml version="1.0" encoding="UTF-8"?><cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties" \
+            xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>Found by relationship</dc:title></cp:coreProperties>
+            """)
+        try zip.add("docProps/core.xml", text: """
+            <?xml version="1.0" encoding="UTF-8"?><cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties" \
+            xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>The usual path</dc:title></cp:coreProperties>
+            """)
+        try zip.add("word/document.xml", text: "<?xml version=\"1.0\" encoding=\"UTF-8\"?><w:document \(w)><w:body><w:p><w:r><w:t>x</w:t></w:r></w:p></w:body></w:document>")
+        var bytes: [UInt8] = []
+        try zip.finish { bytes += $0 }
+        let package = try DOCXPackage(.bytes(bytes), limits: Limits())
+        XCTAssertEqual(package.rootRelationships["rId2"]?.target, "meta/props.xml")
+        XCTAssertEqual(package.documentPart, "word/document.xml")
+        let doc = try Converter.read(.bytes(bytes), format: FormatRegistry.named("docx")!, diagnostics: Diagnostics())
+        XCTAssertEqual(doc.metadata["title"], .text("Found by relationship"))
+    }
+
     private final class Results: @unchecked Sendable {
         private let lock = NSLock()
         private var slots: [Int: Document] = [:]

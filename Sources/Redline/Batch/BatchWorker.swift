@@ -162,19 +162,39 @@ struct BatchWorkerJob: Codable, Sendable {
     }
 }
 
-/// A worker's answer to one job.
+/// A worker's answer to one job. The up-to-date record's warnings and stats are the record's (a job's
+/// record and its journal line tell the same): they are sent once, which halves the line each side
+/// encodes and decodes per input (PERFORMANCE.md, "Compare batches").
 struct BatchWorkerResult: Codable, Sendable {
     var record: BatchRecord?
-    var upToDate: UpToDateRecord?
+    /// The up-to-date record; without its warnings and stats when `sharesRecord` (read `upToDateRecord`).
+    private var upToDate: UpToDateRecord?
+    /// True when `upToDate`'s warnings and stats were left out as equal to `record`'s.
+    private var sharesRecord: Bool?
     /// The job could not even be understood (a worker of another build).
     var failure: BatchRecord.Failure?
 
     init(record: BatchRecord, upToDate: UpToDateRecord?) {
         self.record = record
-        self.upToDate = upToDate
+        if var u = upToDate, u.warnings == record.warnings, u.stats == record.stats {
+            u.warnings = []
+            u.stats = nil
+            sharesRecord = true
+            self.upToDate = u
+        } else {
+            self.upToDate = upToDate
+        }
     }
 
     init(failure: BatchRecord.Failure) { self.failure = failure }
+
+    /// The up-to-date record the worker made, whole.
+    var upToDateRecord: UpToDateRecord? {
+        guard var u = upToDate, sharesRecord == true, let record else { return upToDate }
+        u.warnings = record.warnings
+        u.stats = record.stats
+        return u
+    }
 }
 
 /// JSON lines over a file descriptor (a socket), read in 64 KiB pieces.

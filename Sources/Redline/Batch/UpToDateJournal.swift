@@ -17,6 +17,8 @@ final class UpToDateJournal: @unchecked Sendable {
     /// The records of this run's journal file, to carry over those of inputs this run does not touch.
     private var own: [String: UpToDateRecord] = [:]
     private var current: [String: UpToDateRecord] = [:]
+    /// The lines `append` wrote, by key, which `compact` writes again instead of encoding each record twice.
+    private var appended: [String: [UInt8]] = [:]
     private var fd: Int32 = -1
 
     /// Reads every journal under `outputDirectory` and opens this run's journal for appending.
@@ -65,7 +67,7 @@ final class UpToDateJournal: @unchecked Sendable {
         guard let r = candidates.last(where: { $0.isUpToDate(options: options, input: input, other: other, outputs: outputs) }) else {
             return nil
         }
-        lock.lock(); current[key] = r; lock.unlock()
+        lock.lock(); current[key] = r; appended[key] = nil; lock.unlock()
         return r
     }
 
@@ -75,9 +77,11 @@ final class UpToDateJournal: @unchecked Sendable {
         e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         guard var line = try? e.encode(record) else { return }
         line.append(UInt8(ascii: "\n"))
+        let bytes = [UInt8](line)
         lock.lock(); defer { lock.unlock() }
         current[record.key] = record
-        writeAll([UInt8](line))
+        appended[record.key] = bytes
+        writeAll(bytes)
     }
 
     private func writeAll(_ bytes: [UInt8]) {
@@ -103,9 +107,15 @@ final class UpToDateJournal: @unchecked Sendable {
         e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         guard let file = try? StagedFile(path: path) else { return }
         for key in keep.keys.sorted() {
-            guard var line = try? e.encode(keep[key]!) else { continue }
-            line.append(UInt8(ascii: "\n"))
-            guard (try? file.output.write(bytes: [UInt8](line))) != nil else { file.discard(); return }
+            let bytes: [UInt8]
+            if let line = appended[key] {
+                bytes = line
+            } else {
+                guard var line = try? e.encode(keep[key]!) else { continue }
+                line.append(UInt8(ascii: "\n"))
+                bytes = [UInt8](line)
+            }
+            guard (try? file.output.write(bytes: bytes)) != nil else { file.discard(); return }
         }
         try? file.commit()
     }

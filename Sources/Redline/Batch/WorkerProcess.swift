@@ -42,7 +42,7 @@ final class WorkerProcess {
             switch channel.readLine(deadline: limit.map { .now() + .nanoseconds(Int(min($0, 1e9) * 1e9)) }) {
             case .line(let line):
                 let result = try JSONDecoder().decode(BatchWorkerResult.self, from: Data(line))
-                if let r = result.record { return (r, result.upToDate) }
+                if let r = result.record { return (r, result.upToDateRecord) }
                 record.error = result.failure
                 return (record, nil)
             case .timedOut:

@@ -21,6 +21,9 @@ final class DOCXPackage {
     let documentPart: String
     /// The main document's relationships by id.
     let relationships: [String: Relationship]
+    /// The package's own relationships (`_rels/.rels`: main document, core properties...) by id; empty
+    /// when the package has none. Read once here, for every part that needs them.
+    let rootRelationships: [String: Relationship]
 
     init(_ input: DocumentInput, limits: Limits) throws {
         self.name = input.displayName
@@ -35,8 +38,10 @@ final class DOCXPackage {
         }
         var main = "word/document.xml"
         if let root = archive.entry(named: "_rels/.rels") {
-            let rels = try Self.readRelationships(try archive.read(root), base: "", name: root.name, limits: limits)
-            if let r = rels.values.first(where: { $0.kind == "officeDocument" && !$0.external }) { main = r.target }
+            rootRelationships = try Self.readRelationships(try archive.read(root), base: "", name: root.name, limits: limits)
+            if let r = rootRelationships.values.first(where: { $0.kind == "officeDocument" && !$0.external }) { main = r.target }
+        } else {
+            rootRelationships = [:]
         }
         guard let doc = archive.entry(named: main) ?? archive.entry(named: "word/document.xml") else {
             throw RedlineError.malformed("not a Word document: the package has no \(main) (a zip, but not a DOCX)")
@@ -89,7 +94,8 @@ final class DOCXPackage {
             guard k == .start, x.localName == "Relationship", let id = x.attribute("Id"),
                   let type = x.attribute("Type"), let target = x.attribute("Target") else { continue }
             let external = x.attribute("TargetMode") == "External"
-            let kind = String(type.split(separator: "/").last ?? "")
+            let kind = String(ASCIIPath.components(type, omittingEmpty: true)?.last
+                              ?? type.split(separator: "/").last ?? "")
             out[id] = Relationship(kind: kind, target: external ? target : resolve(target, base: base), external: external)
         }
         return out
@@ -109,8 +115,8 @@ final class DOCXPackage {
 
     /// A relationship target resolved against the source part's folder (`media/a.png` → `word/media/a.png`).
     static func resolve(_ target: String, base: String) -> String {
-        var parts: [Substring] = target.hasPrefix("/") ? [] : base.split(separator: "/")
-        for seg in target.split(separator: "/") {
+        var parts: [Substring] = target.hasPrefix("/") ? [] : ASCIIPath.components(base, omittingEmpty: true) ?? base.split(separator: "/")
+        for seg in ASCIIPath.components(target, omittingEmpty: true) ?? target.split(separator: "/") {
             if seg == ".." { if !parts.isEmpty { parts.removeLast() } } else if seg != "." { parts.append(seg) }
         }
         return parts.joined(separator: "/")

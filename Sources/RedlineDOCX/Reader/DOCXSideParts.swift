@@ -9,10 +9,8 @@ enum SideParts {
     /// `docProps/core.xml` → metadata (title, author, subject, keywords, description, created, modified).
     static func metadata(_ package: DOCXPackage) throws -> Metadata {
         var m = Metadata()
-        let rootRels = package.archive.entry(named: "_rels/.rels")
         var part = "docProps/core.xml"
-        if let r = rootRels, let rels = try? DOCXPackage.readRelationships(try package.archive.read(r), base: "", name: r.name, limits: package.limits),
-           let core = rels.values.first(where: { $0.kind == "core-properties" && !$0.external }) {
+        if let core = package.rootRelationships.values.first(where: { $0.kind == "core-properties" && !$0.external }) {
             part = core.target
         }
         guard let entry = package.archive.entry(named: part) else { return m }
