@@ -45,9 +45,26 @@ public final class ZipArchive: @unchecked Sendable {
     /// Lowercased name → the first entry with it (OPC names compare case-insensitively).
     private let byLowerName: [String: Int]
 
+    /// Files up to this size are read whole with one `read` and opened from memory: from the file, libzip
+    /// seeks and reads again for every part it opens (a small DOCX's parts cost some hundred system calls,
+    /// a tenth of a small comparison's CPU). PERFORMANCE.md, "Compare batches".
+    static let inMemoryMaxBytes = 8 << 20
+
     /// Opens the archive at `path`; messages start with `displayName` (default: the path; "" for none).
+    /// A file of at most `inMemoryMaxBytes` is read into memory first (the same archive either way).
     public convenience init(path: String, limits: Limits = Limits(), displayName: String? = nil) throws {
+        try self.init(path: path, limits: limits, displayName: displayName, inMemoryAtMost: Self.inMemoryMaxBytes)
+    }
+
+    /// `init(path:limits:displayName:)` reading files of at most `inMemoryAtMost` bytes into memory (tests
+    /// compare both ways).
+    convenience init(path: String, limits: Limits = Limits(), displayName: String? = nil, inMemoryAtMost: Int) throws {
         let path = path, label = displayName ?? path
+        if let storage = Self.readWhole(path, atMost: inMemoryAtMost) {
+            let z = try Self.open(storage, label: label)
+            try self.init(handle: z, storage: storage, displayName: label, limits: limits)
+            return
+        }
         let prefix = Self.prefix(ofFile: path)
         if prefix.isEmpty, FileManager.default.fileExists(atPath: path) {
             throw RedlineError.malformed(Self.label(label, "the file is empty, not a zip archive"))
@@ -65,19 +82,32 @@ public final class ZipArchive: @unchecked Sendable {
         if bytes.isEmpty { throw RedlineError.malformed(Self.label(label, "empty, not a zip archive")) }
         let storage = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 8)
         bytes.withUnsafeBytes { storage.copyMemory(from: $0) }
+        let z = try Self.open(storage, label: label)
+        try self.init(handle: z, storage: storage, displayName: label, limits: limits)
+    }
+
+    /// libzip's archive over `storage` (not empty); on failure `storage` is freed and the error thrown.
+    private static func open(_ storage: UnsafeMutableRawBufferPointer, label: String) throws -> OpaquePointer {
         var error = zip_error_t()
         zip_error_init(&error)
         defer { zip_error_fini(&error) }
-        guard let source = zip_source_buffer_create(storage.baseAddress, UInt64(bytes.count), 0, &error) else {
+        guard let source = zip_source_buffer_create(storage.baseAddress, UInt64(storage.count), 0, &error) else {
             storage.deallocate()
             throw RedlineError.io(Self.label(label, "cannot read zip data: \(String(cString: zip_error_strerror(&error)))"))
         }
         guard let z = zip_open_from_source(source, ZIP_RDONLY, &error) else {
             zip_source_free(source)
+            let prefix = Array(UnsafeRawBufferPointer(rebasing: storage.prefix(8)))
             storage.deallocate()
-            throw Self.openError(code: zip_error_code_zip(&error), name: label, prefix: Array(bytes.prefix(8)))
+            throw Self.openError(code: zip_error_code_zip(&error), name: label, prefix: prefix)
         }
-        try self.init(handle: z, storage: storage, displayName: label, limits: limits)
+        return z
+    }
+
+    /// The whole content of the regular file at `path` when it holds between 1 and `limit` bytes and reads
+    /// whole; nil otherwise (the caller then opens the file as before, with its messages).
+    static func readWhole(_ path: String, atMost limit: Int) -> UnsafeMutableRawBufferPointer? {
+        WholeFile.load(path, atMost: limit)
     }
 
     private init(handle: OpaquePointer, storage: UnsafeMutableRawBufferPointer?, displayName: String, limits: Limits) throws {
@@ -229,5 +259,32 @@ public final class ZipArchive: @unchecked Sendable {
         }
         if prefix.isEmpty { return .malformed(label(name, "the file is empty, not a zip archive")) }
         return .malformed(label(name, "not a zip archive"))
+    }
+}
+
+/// `ZipArchive.readWhole`, out of the class (whose `open` and `read` methods would hide the system calls).
+private enum WholeFile {
+    static func load(_ path: String, atMost limit: Int) -> UnsafeMutableRawBufferPointer? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, st.st_size > 0, st.st_size <= limit else { return nil }
+        let size = Int(st.st_size)
+        let storage = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 8)
+        var done = 0
+        while done < size {
+            let n = read(fd, storage.baseAddress! + done, size - done)
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { break }
+            done += n
+        }
+        // A file that changed size while read is opened from the file instead.
+        var extra: UInt8 = 0
+        guard done == size, read(fd, &extra, 1) == 0 else {
+            storage.deallocate()
+            return nil
+        }
+        return storage
     }
 }

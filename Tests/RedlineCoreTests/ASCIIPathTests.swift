@@ -12,6 +12,8 @@ final class ASCIIPathTests: XCTestCase {
             for omitting in [true, false] {
                 XCTAssertEqual(ASCIIPath.components(s, omittingEmpty: omitting),
                                s.split(separator: "/", omittingEmptySubsequences: omitting), "\(s.debugDescription)")
+                XCTAssertEqual(ASCIIPath.components(s, separator: "-", omittingEmpty: omitting),
+                               s.split(separator: "-", omittingEmptySubsequences: omitting), "\(s.debugDescription)")
                 XCTAssertEqual(ASCIIPath.componentsEitherSlash(s, omittingEmpty: omitting),
                                s.split(omittingEmptySubsequences: omitting) { $0 == "/" || $0 == "\\" }, "\(s.debugDescription)")
             }
@@ -27,5 +29,7 @@ final class ASCIIPathTests: XCTestCase {
         XCTAssertTrue(ASCIIPath.isASCII(""))
         XCTAssertEqual(ASCIIPath.components("", omittingEmpty: false), [""])
         XCTAssertEqual(ASCIIPath.components("", omittingEmpty: true), [])
+        XCTAssertNil(ASCIIPath.components("a-b", separator: "é", omittingEmpty: true))
+        XCTAssertNil(ASCIIPath.components("redline-1-é", separator: "-", omittingEmpty: false))
     }
 }

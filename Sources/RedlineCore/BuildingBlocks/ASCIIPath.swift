@@ -10,6 +10,14 @@ public enum ASCIIPath {
         pieces(s, omittingEmpty: omittingEmpty) { $0 == UInt8(ascii: "/") }
     }
 
+    /// `s.split(separator: separator, omittingEmptySubsequences: omittingEmpty)` when `s` is all ASCII (and
+    /// `separator` an ASCII character), else nil.
+    @inlinable
+    public static func components(_ s: String, separator: Character, omittingEmpty: Bool) -> [Substring]? {
+        guard let b = separator.asciiValue else { return nil }
+        return pieces(s, omittingEmpty: omittingEmpty) { $0 == b }
+    }
+
     /// `s.split(omittingEmptySubsequences: omittingEmpty) { $0 == "/" || $0 == "\\" }` when `s` is all ASCII,
     /// else nil.
     @inlinable

@@ -1,7 +1,7 @@
 /// Every safety limit on untrusted input, in one place (README "Reliability" lists each with its value and
 /// the error it gives). Each error names the limit (`Limits.name`) and the file. The instance values can
 /// be changed per conversion (`ReadOptions.limits`); the static ones are fixed.
-public struct Limits: Sendable, Codable {
+public struct Limits: Sendable, Codable, Hashable {
     /// Total bytes a zip archive (DOCX) may inflate to, all entries together.
     public var maxInflatedBytes: UInt64 = 2 << 30
     /// Bytes one zip entry may inflate to.

@@ -60,7 +60,10 @@ public enum ScratchDirectory {
     /// Removes `redline-PID-XXXXXX` and `redline-worker-PID-XXXXXX` directories in `base` whose process is gone.
     static func removeStale(in base: String) {
         for name in (try? FileManager.default.contentsOfDirectory(atPath: base)) ?? [] where name.hasPrefix("redline-") {
-            let parts = name.split(separator: "-", omittingEmptySubsequences: false)
+            // Split per byte when ASCII (a crowded /tmp held thousands of other `redline-` names: splitting
+            // them by Character took 25 ms at every start).
+            let parts = ASCIIPath.components(name, separator: "-", omittingEmpty: false)
+                ?? name.split(separator: "-", omittingEmptySubsequences: false)
             guard parts.count == 3 || (parts.count == 4 && parts[1] == "worker"), parts.last!.count == 6,
                   let pid = pid_t(parts[parts.count - 2]), pid > 0, pid != getpid(), kill(pid, 0) != 0, errno == ESRCH
             else { continue }

@@ -422,10 +422,25 @@ public enum DOCXLayoutTransfer {
     /// The generated styles part (NEW's styles, as the writer took them from NEW) with the children of each
     /// style in the schema's order, when NEW had some out of it (pandoc's reference styles put `w:qFormat`
     /// after `w:pPr`); nil when every style is in order already (the part is then copied as it is).
+    /// Kept by the exact bytes of the part (the pairs of a compare batch nearly always share their styles).
     static func orderedStyles(_ gen: DOCXPackage, part: String) throws -> [UInt8]? {
         guard let entry = gen.archive.entry(named: part) else { return nil }
-        let x = try gen.xml(entry)
-        var w = XMLEventWriter(capacity: Int(min(entry.declaredSize + 4096, 1 << 24)))
+        guard entry.declaredSize <= UInt64(ExactBytesCache<[UInt8]?>.maxBytes) else {
+            return try orderedStyles(try gen.xml(entry), size: entry.declaredSize)
+        }
+        let bytes = try gen.archive.read(entry)
+        return try orderedStylesCache.value(for: bytes, limits: gen.limits) {
+            try orderedStyles(try XMLReader(bytes: bytes, name: entry.name, namespaces: OOXML.table, names: OOXML.names,
+                                            limits: gen.limits), size: UInt64(bytes.count))
+        }
+    }
+
+    /// `orderedStyles(_:part:)`'s results by the part's bytes.
+    static let orderedStylesCache = ExactBytesCache<[UInt8]?>()
+
+    /// The styles part read by `x` (`size` bytes) with each style's children in order; nil when all were.
+    private static func orderedStyles(_ x: XMLReader, size: UInt64) throws -> [UInt8]? {
+        var w = XMLEventWriter(capacity: Int(min(size + 4096, 1 << 24)))
         w.declaration()
         var changed = false
         while let k = try x.next() {

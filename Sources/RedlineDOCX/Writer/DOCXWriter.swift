@@ -264,7 +264,8 @@ enum ReferenceDocument {
             guard let bytes = try archive.read(named: "word/styles.xml") else {
                 throw RedlineError.malformed("it has no word/styles.xml")
             }
-            return try ReferenceStyles(xml: String(decoding: try repaired(styles: bytes), as: UTF8.self))
+            let styles = try repairedStyles.value(for: bytes, limits: Limits()) { try repaired(styles: bytes) }
+            return try ReferenceStyles(xml: String(decoding: styles, as: UTF8.self))
         } catch let e as RedlineError {
             throw RedlineError(e.kind == .io ? .io : .usage, "reference document \(path): \(e.message)")
         }
@@ -276,6 +277,10 @@ enum ReferenceDocument {
     /// OOXML's namespaces (`purl.oclc.org`) declared as their transitional ones, every name and value kept
     /// (the transitional schema takes Strict's measures with units, "8pt"). Returns `bytes` when nothing
     /// needed repair.
+    /// `repaired(styles:)` of the reference documents' `styles.xml` seen so far, by their exact bytes (compare
+    /// uses NEW as reference document for every pair).
+    static let repairedStyles = ExactBytesCache<[UInt8]>()
+
     static func repaired(styles bytes: [UInt8], limits: Limits = Limits()) throws -> [UInt8] {
         let x = try XMLReader(bytes: bytes, name: "word/styles.xml", namespaces: OOXML.table, limits: limits)
         var w = XMLEventWriter(capacity: bytes.count + 4096)
