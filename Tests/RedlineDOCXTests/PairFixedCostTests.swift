@@ -181,6 +181,68 @@ final class PairFixedCostTests: XCTestCase {
         XCTAssertEqual(doc.metadata["title"], .text("Found by relationship"))
     }
 
+    /// A package holding `styles` as `word/styles.xml` (and a one-paragraph body), as bytes.
+    private func package(styles: String) throws -> [UInt8] {
+        let zip = try ZipWriter()
+        let w = "xmlns:w=\"http://schemas.openxmlformats.org/wordprocessingml/2006/main\""
+        try zip.add("[Content_Types].xml", text: """
+            <?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">\
+            <Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>\
+            <Default Extension="xml" ContentType="application/xml"/>\
+            <Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>
+            """)
+        try zip.add("_rels/.rels", text: """
+            <?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">\
+            <Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>
+            """)
+        try zip.add("word/styles.xml", text: "<?xml version=\"1.0\" encoding=\"UTF-8\"?><w:styles \(w)>\(styles)</w:styles>")
+        try zip.add("word/document.xml", text: "<?xml version=\"1.0\" encoding=\"UTF-8\"?><w:document \(w)><w:body><w:p/></w:body></w:document>")
+        var bytes: [UInt8] = []
+        try zip.finish { bytes += $0 }
+        return bytes
+    }
+
+    /// Compare's DOCX output repairs NEW's styles (as reference document) and orders the written styles part
+    /// once per distinct bytes (`ExactBytesCache`): a second pair with the same styles gets the same result
+    /// from the cache; other bytes are worked on anew; each result is the one the uncached function gives.
+    func testReferenceAndOrderedStylesKeptByExactBytes() throws {
+        let tag = UUID().uuidString
+        let outOfOrder = "<w:style w:type=\"paragraph\" w:styleId=\"A\"><w:name w:val=\"A \(tag)\"/><w:pPr><w:jc w:val=\"center\"/></w:pPr>"
+            + "<w:qFormat/></w:style>"
+        let inOrder = "<w:style w:type=\"paragraph\" w:styleId=\"B\"><w:name w:val=\"B \(tag)\"/><w:qFormat/></w:style>"
+        let dir = NSTemporaryDirectory() + "/pair-fixed-\(tag)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        for (name, styles) in [("a", outOfOrder), ("b", outOfOrder), ("c", inOrder)] {
+            FileManager.default.createFile(atPath: "\(dir)/\(name).docx", contents: Data(try package(styles: styles)))
+        }
+        let before = ReferenceDocument.repairedStyles.hits
+        let a = try ReferenceDocument.styles(path: dir + "/a.docx")
+        let b = try ReferenceDocument.styles(path: dir + "/b.docx")
+        XCTAssertEqual(ReferenceDocument.repairedStyles.hits, before + 1, "b has a's styles.xml")
+        let c = try ReferenceDocument.styles(path: dir + "/c.docx")
+        XCTAssertEqual(ReferenceDocument.repairedStyles.hits, before + 1)
+        let zipA = try ZipArchive(path: dir + "/a.docx")
+        let direct = try ReferenceDocument.repaired(styles: try XCTUnwrap(zipA.read(named: "word/styles.xml")))
+        XCTAssertEqual(a.xml, String(decoding: direct, as: UTF8.self))
+        XCTAssertEqual(b.xml, a.xml)
+        XCTAssertTrue(a.xml.contains("<w:qFormat/><w:pPr>"), a.xml)
+        XCTAssertTrue(c.xml.contains("B \(tag)"))
+
+        let orderedBefore = DOCXLayoutTransfer.orderedStylesCache.hits
+        let ga = try DOCXPackage(.bytes(try package(styles: outOfOrder)), limits: Limits())
+        let gb = try DOCXPackage(.bytes(try package(styles: outOfOrder)), limits: Limits())
+        let gc = try DOCXPackage(.bytes(try package(styles: inOrder)), limits: Limits())
+        let oa = try DOCXLayoutTransfer.orderedStyles(ga, part: "word/styles.xml")
+        let ob = try DOCXLayoutTransfer.orderedStyles(gb, part: "word/styles.xml")
+        XCTAssertEqual(DOCXLayoutTransfer.orderedStylesCache.hits, orderedBefore + 1)
+        XCTAssertEqual(oa, ob)
+        XCTAssertTrue(String(decoding: try XCTUnwrap(oa), as: UTF8.self).contains("<w:qFormat/><w:pPr>"))
+        XCTAssertNil(try DOCXLayoutTransfer.orderedStyles(gc, part: "word/styles.xml"), "in order already: copied as it is")
+        XCTAssertNil(try DOCXLayoutTransfer.orderedStyles(gc, part: "word/styles.xml"))
+        XCTAssertEqual(DOCXLayoutTransfer.orderedStylesCache.hits, orderedBefore + 2, "a nil result is kept too")
+    }
+
     private final class Results: @unchecked Sendable {
         private let lock = NSLock()
         private var slots: [Int: Document] = [:]
