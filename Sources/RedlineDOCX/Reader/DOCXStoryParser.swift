@@ -313,16 +313,11 @@ final class StoryParser {
 
     /// Reports each descendant element named in `names` under `code`; ends on the element's end tag.
     func countChanges(_ names: Set<String>, _ code: DiagnosticCode) throws {
-        var open = 1
-        while open > 0, let k = try x.next() {
-            if k == .start {
-                open += 1
-                if names.contains(x.localName) {
-                    diagnostics.report(code, "tracked table, row and cell property changes are not kept", at: location)
-                }
-            } else if k == .end {
-                open -= 1
+        try x.forEachDescendant {
+            if names.contains(x.localName) {
+                diagnostics.report(code, "tracked table, row and cell property changes are not kept", at: location)
             }
+            return false
         }
     }
 
