@@ -14,9 +14,7 @@ extension RedlineCommand {
         public init() {}
 
         public func run() throws {
-            // Served on one large-stack thread: each job then runs on it (`LargeStack.run` inline) instead of
-            // starting a thread of 256 MiB stack per job (PERFORMANCE.md, "Compare batches").
-            guard try LargeStack.run({ BatchWorker.serve() }) else {
+            guard BatchWorker.serve() else {
                 throw RedlineError.usage("batch-worker is started by a batch (convert or export with -o DIR), not by hand")
             }
         }
