@@ -24,7 +24,7 @@ final class RunLayoutTests: XCTestCase {
             .text("a"), .strong([.emphasis([.text("b"), .code("c")])]), .lineBreak, .softBreak,
             .styled(CharacterStyle(fontFamily: "Palatino"), [.text("d")]), .link(Link(url: "https://e.com"), [.text("e")]),
             .image(Image(source: "p.png", alt: "p")), .raw(format: "html", text: "<br>"), .noteReference("1"),
-            .insertion(change, [.text("f")]), .deletion(change, [.text("g")]),
+            .insertion(change, [.text("f")]), .deletion(change, [.text("g")]), .text(" "),
             .substitution(change, deleted: [.text("h")], inserted: [.text("i")]),
             .move(Move(change: change, name: "m", side: .to), [.text("j")]),
             .formatChange(FormatChange(change: change, old: TextFormat(bold: true)), [.text("k")]),
