@@ -598,6 +598,8 @@ final class BlockConverter {
     }
 
     private func text(_ literal: String, _ ctx: TreeFormat) throws {
+        // Most text holds no placeholder: added as it is, without an array of pieces (what `pieces` gives).
+        guard Placeholder.mayContain(literal) else { return add(.text(literal), ctx) }
         for piece in Placeholder.pieces(literal) {
             switch piece {
             case .text(let t): add(.text(String(t)), ctx)
