@@ -79,6 +79,13 @@ enum AttributeList {
                 || (c.value >= 0x61 && c.value <= 0x7A) || "#.-_:/%+".unicodeScalars.contains(c)
         }
         if bare { return v }
+        return doubleQuoted(v) { c in "<>}]".unicodeScalars.contains(c) ? "\\" + String(c) : nil }
+    }
+
+    /// `v` in double quotes with `"`, `\`, newline, carriage return and tab escaped as `\"`, `\\`, `\n`,
+    /// `\r`, `\t`, and any other scalar as `escape` writes it (nil: as it is). Attribute values and YAML
+    /// front matter strings are quoted so, each escaping a few more characters of its own.
+    static func doubleQuoted(_ v: String, escape: (Unicode.Scalar) -> String?) -> String {
         var s = "\""
         for c in v.unicodeScalars {
             switch c {
@@ -87,11 +94,8 @@ enum AttributeList {
             case "\n": s += "\\n"
             case "\r": s += "\\r"
             case "\t": s += "\\t"
-            case "<": s += "\\<"
-            case ">": s += "\\>"
-            case "}": s += "\\}"
-            case "]": s += "\\]"
-            default: s.unicodeScalars.append(c)
+            default:
+                if let e = escape(c) { s += e } else { s.unicodeScalars.append(c) }
             }
         }
         return s + "\""

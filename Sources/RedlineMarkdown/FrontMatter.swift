@@ -189,23 +189,10 @@ enum FrontMatter {
 
     /// A YAML double-quoted string.
     static func quote(_ t: String) -> String {
-        var s = "\""
-        for u in t.unicodeScalars {
-            switch u {
-            case "\"": s += "\\\""
-            case "\\": s += "\\\\"
-            case "\n": s += "\\n"
-            case "\t": s += "\\t"
-            case "\r": s += "\\r"
-            default:
-                if u.value < 0x20 || u.value == 0x7F || (u.value >= 0x80 && u.value < 0xA0) || u.value == 0xFEFF {
-                    s += "\\u" + String(repeating: "0", count: 4 - String(u.value, radix: 16).count) + String(u.value, radix: 16)
-                } else {
-                    s.unicodeScalars.append(u)
-                }
-            }
+        AttributeList.doubleQuoted(t) { u in
+            guard u.value < 0x20 || u.value == 0x7F || (u.value >= 0x80 && u.value < 0xA0) || u.value == 0xFEFF else { return nil }
+            return "\\u" + String(repeating: "0", count: 4 - String(u.value, radix: 16).count) + String(u.value, radix: 16)
         }
-        return s + "\""
     }
 }
 

@@ -8,12 +8,6 @@ public struct ScrivenerComment: Hashable, Sendable {
     public var isFootnote: Bool
     /// The body as written: an RTF document.
     public var rtf: String
-
-    public init(id: String, isFootnote: Bool, rtf: String) {
-        self.id = id
-        self.isFootnote = isFootnote
-        self.rtf = rtf
-    }
 }
 
 /// Reads `content.comments` (Scrivener 3) or `<ID>.comments` (Scrivener 2):

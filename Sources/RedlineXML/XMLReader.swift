@@ -234,6 +234,20 @@ public final class XMLReader {
         }
     }
 
+    /// From a start tag, calls `visit` on each start tag inside the element, in document order, ending on
+    /// the element's end tag. `visit` returns true when it has read the element it was called on up to its
+    /// end tag (with `elementText`, `skipElement` or a parser of its own), false to go on into it.
+    public func forEachDescendant(_ visit: () throws -> Bool) throws {
+        var open = 1
+        while open > 0, let k = try next() {
+            switch k {
+            case .text: continue
+            case .end: open -= 1
+            case .start: if try !visit() { open += 1 }
+            }
+        }
+    }
+
     /// From a start tag, the concatenated text inside the element, ending on its end tag.
     public func elementText() throws -> String {
         guard kind == .start else { return "" }

@@ -58,6 +58,27 @@ final class XMLReaderTests: XCTestCase {
         XCTAssertNil(try r.next(), "stays at the end")
     }
 
+    func testForEachDescendantVisitsStartTagsAndEndsOnTheEndTag() throws {
+        let xml = #"<root><a><b><c/>text<t>read whole<u/></t></b><d/></a><after/></root>"#
+        let r = try XMLReader(bytes: Array(xml.utf8), name: "t", namespaces: [:])
+        XCTAssertEqual(try r.next(), .start)
+        XCTAssertEqual(try r.next(), .start)
+        var visited: [String] = []
+        var read = ""
+        try r.forEachDescendant {
+            visited.append(r.localName)
+            guard r.localName == "t" else { return false }
+            read = try r.elementText()
+            return true
+        }
+        XCTAssertEqual(visited, ["b", "c", "t", "d"], "not into what the visitor read itself")
+        XCTAssertEqual(read, "read whole")
+        XCTAssertEqual(r.kind, .end)
+        XCTAssertEqual(r.localName, "a")
+        XCTAssertEqual(try r.next(), .start)
+        XCTAssertEqual(r.localName, "after")
+    }
+
     func testStreamsFromAClosureInSmallPieces() throws {
         let body = String(repeating: "<p>para</p>", count: 20_000)
         let bytes = Array("<doc>\(body)</doc>".utf8)

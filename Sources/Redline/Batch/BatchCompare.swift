@@ -7,8 +7,7 @@ extension Batch {
     /// pair must be compared (`compare(_:compare:options:fingerprint:)`, on a thread or in a worker).
     static func settledComparison(_ job: BatchJob, options: BatchOptions, fingerprint: String,
                                   journal: UpToDateJournal) -> BatchRecord? {
-        var record = BatchRecord(input: job.input.path, format: job.format?.name, status: .failed,
-                                 outputs: job.outputs.map { BatchRecord.Output(path: $0.path, variant: $0.variant.name) })
+        var record = job.pendingRecord
         if let problem = job.input.problem {
             record.error = BatchRecord.Failure(problem)
             return record
@@ -42,10 +41,7 @@ extension Batch {
     /// record (covering both inputs) the batch appends to its journal.
     static func compare(_ job: BatchJob, compare: CompareBatchOptions, options: BatchOptions,
                         fingerprint: String) -> (record: BatchRecord, upToDate: UpToDateRecord?) {
-        var record = BatchRecord(input: job.input.path, format: job.format?.name, status: .failed,
-                                 outputs: job.outputs.map { BatchRecord.Output(path: $0.path, variant: $0.variant.name) })
-        var upToDate: UpToDateRecord?
-        do {
+        job.run { record in
             guard case .old(let old)? = job.input.pair else { throw RedlineError.usage("a compare job without its OLD version") }
             guard let (_, path) = job.outputs.first else { throw RedlineError.usage("a compare job without an output") }
             record.old = old
@@ -75,19 +71,12 @@ extension Batch {
             record.status = .converted
             record.warnings = WarningCount.folding(diagnostics.all)
             record.stats = stats.jsonObject
-            if let out = UpToDateRecord.state(of: path) {
-                var r = UpToDateRecord(key: job.recordKey, options: fingerprint, input: newState, outputs: [out],
-                                       warnings: record.warnings)
-                r.other = oldState
-                r.stats = record.stats
-                let media = options.mediaFiles(forOutput: path).compactMap { UpToDateRecord.state(of: $0) }
-                if !media.isEmpty { r.media = media }
-                upToDate = r
-            }
-        } catch {
-            record.status = .failed
-            record.error = BatchRecord.Failure(error)
+            guard let out = UpToDateRecord.state(of: path) else { return nil }
+            var r = UpToDateRecord(key: job.recordKey, options: fingerprint, input: newState, outputs: [out],
+                                   warnings: record.warnings, mediaFiles: options.mediaFiles(forOutput: path))
+            r.other = oldState
+            r.stats = record.stats
+            return r
         }
-        return (record, upToDate)
     }
 }

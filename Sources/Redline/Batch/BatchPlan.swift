@@ -8,6 +8,26 @@ struct BatchJob: Sendable {
     var outputs: [(variant: OutputVariant, path: String)]
     /// The key of this input's up-to-date record: its first output, relative to the output directory.
     var recordKey: String
+
+    /// This job's record before anything is done: failed, with the outputs it would write.
+    var pendingRecord: BatchRecord {
+        BatchRecord(input: input.path, format: format?.name, status: .failed,
+                    outputs: outputs.map { BatchRecord.Output(path: $0.path, variant: $0.variant.name) })
+    }
+
+    /// Does the job's work on its `pendingRecord`: the record as `work` leaves it and the up-to-date
+    /// record it returns, or, when `work` throws, the record failed with the error and no up-to-date record.
+    func run(_ work: (inout BatchRecord) throws -> UpToDateRecord?) -> (record: BatchRecord, upToDate: UpToDateRecord?) {
+        var record = pendingRecord
+        do {
+            let upToDate = try work(&record)
+            return (record, upToDate)
+        } catch {
+            record.status = .failed
+            record.error = BatchRecord.Failure(error)
+            return (record, nil)
+        }
+    }
 }
 
 /// Turns inputs into jobs and checks the plan as a whole before anything is written: no two inputs

@@ -51,7 +51,8 @@ public struct WarningCount: Codable, Sendable, Hashable {
     }
 }
 
-/// One line of a batch report: what happened to one input.
+/// One line of a batch report: what happened to one input. Made by the batch (its memberwise initializers,
+/// and its `Output`'s and `Failure`'s, are the compiler's, internal); callers read it or decode it from a report.
 public struct BatchRecord: Codable, Sendable, Hashable {
     /// The outcome for an input.
     public enum Status: String, Codable, Sendable {
@@ -71,11 +72,6 @@ public struct BatchRecord: Codable, Sendable, Hashable {
         public var path: String
         /// `marked`, `clean` or `original`.
         public var variant: String
-
-        public init(path: String, variant: String) {
-            self.path = path
-            self.variant = variant
-        }
     }
 
     /// A failure's kind (`RedlineError.Kind`) and message.
@@ -84,20 +80,6 @@ public struct BatchRecord: Codable, Sendable, Hashable {
         public var kind: RedlineError.Kind
         /// One readable line.
         public var message: String
-
-        public init(kind: RedlineError.Kind, message: String) {
-            self.kind = kind
-            self.message = message
-        }
-
-        /// The failure an error stands for (an error that is not a `RedlineError` counts as malformed input).
-        public init(_ error: any Error) {
-            if let e = error as? RedlineError {
-                self.init(kind: e.kind, message: e.message)
-            } else {
-                self.init(kind: .malformedInput, message: String(describing: error))
-            }
-        }
     }
 
     /// Always `input`, to tell these lines from the summary line.
@@ -113,25 +95,25 @@ public struct BatchRecord: Codable, Sendable, Hashable {
     /// Why it failed (status `failed` only).
     public var error: Failure?
     /// Its warnings (reader's and every writer's), folded by code.
-    public var warnings: [WarningCount]
+    public var warnings: [WarningCount] = []
     /// Wall-clock seconds this input took.
-    public var seconds: Double
+    public var seconds: Double = 0
     /// Compare batches: the OLD version `input` (NEW) was compared with.
     public var old: String?
     /// Compare batches, status `unpaired`: the tree the input was found in alone, `old` or `new`.
     public var onlyIn: String?
     /// Compare batches: the counts of what changed (`CompareStats.jsonObject`).
     public var stats: [String: Int]?
+}
 
-    public init(input: String, format: String?, status: Status, outputs: [Output], error: Failure? = nil,
-                warnings: [WarningCount] = [], seconds: Double = 0) {
-        self.input = input
-        self.format = format
-        self.status = status
-        self.outputs = outputs
-        self.error = error
-        self.warnings = warnings
-        self.seconds = seconds
+extension BatchRecord.Failure {
+    /// The failure an error stands for (an error that is not a `RedlineError` counts as malformed input).
+    public init(_ error: any Error) {
+        if let e = error as? RedlineError {
+            self.init(kind: e.kind, message: e.message)
+        } else {
+            self.init(kind: .malformedInput, message: String(describing: error))
+        }
     }
 }
 

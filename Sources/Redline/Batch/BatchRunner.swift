@@ -102,8 +102,7 @@ public enum Batch {
     /// The record of an input that needs no conversion: one that cannot be converted (a problem found
     /// while looking for it, no reader) or whose outputs are up to date. Nil when it must be converted.
     static func settled(_ job: BatchJob, options: BatchOptions, fingerprint: String, journal: UpToDateJournal) -> BatchRecord? {
-        var record = BatchRecord(input: job.input.path, format: job.format?.name, status: .failed,
-                                 outputs: job.outputs.map { BatchRecord.Output(path: $0.path, variant: $0.variant.name) })
+        var record = job.pendingRecord
         let problem: RedlineError?
         if let p = job.input.problem {
             problem = p
@@ -131,10 +130,7 @@ public enum Batch {
     /// process for the batch that started it). Returns its record and, when every output was written, the
     /// up-to-date record the batch appends to its journal.
     static func convert(_ job: BatchJob, options: BatchOptions, fingerprint: String) -> (record: BatchRecord, upToDate: UpToDateRecord?) {
-        let outputs = job.outputs.map { BatchRecord.Output(path: $0.path, variant: $0.variant.name) }
-        var record = BatchRecord(input: job.input.path, format: job.format?.name, status: .failed, outputs: outputs)
-        var upToDate: UpToDateRecord?
-        do {
+        job.run { record in
             guard let format = job.format, let reader = format.reader else {
                 throw RedlineError.unsupported("Redline cannot read \(job.input.path)")
             }
@@ -170,18 +166,10 @@ public enum Batch {
             merged.absorb([readDiagnostics] + branchDiagnostics)
             record.warnings = WarningCount.folding(merged.all)
             let outputStates = paths.compactMap { UpToDateRecord.state(of: $0) }
-            if outputStates.count == paths.count {
-                var r = UpToDateRecord(key: job.recordKey, options: fingerprint, input: inputState,
-                                       outputs: outputStates, warnings: record.warnings)
-                let media = paths.flatMap { options.mediaFiles(forOutput: $0) }.compactMap { UpToDateRecord.state(of: $0) }
-                if !media.isEmpty { r.media = media }
-                upToDate = r
-            }
-        } catch {
-            record.status = .failed
-            record.error = BatchRecord.Failure(error)
+            guard outputStates.count == paths.count else { return nil }
+            return UpToDateRecord(key: job.recordKey, options: fingerprint, input: inputState, outputs: outputStates,
+                                  warnings: record.warnings, mediaFiles: paths.flatMap { options.mediaFiles(forOutput: $0) })
         }
-        return (record, upToDate)
     }
 
     /// DOCX → DOCX or RTF → RTF with review decisions in some version and no option that needs the model: every

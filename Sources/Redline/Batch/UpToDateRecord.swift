@@ -79,3 +79,12 @@ struct UpToDateRecord: Codable, Sendable, Hashable {
         return s
     }
 }
+
+extension UpToDateRecord {
+    /// A record of an input converted into `outputs`, with those of the picture files at `mediaFiles` that exist.
+    init(key: String, options: String, input: FileState, outputs: [FileState], warnings: [WarningCount], mediaFiles: [String]) {
+        self.init(key: key, options: options, input: input, outputs: outputs, warnings: warnings)
+        let states = mediaFiles.compactMap { Self.state(of: $0) }
+        if !states.isEmpty { self.media = states }
+    }
+}

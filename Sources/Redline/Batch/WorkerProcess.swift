@@ -25,8 +25,7 @@ final class WorkerProcess {
     /// with its OLD version. A worker still at it after `timeLimit`'s seconds for the job's input size is
     /// killed (SIGKILL) and the job fails with kind `timeout`.
     func convert(_ job: BatchJob, timeLimit: DocumentTimeLimit = .none) -> (record: BatchRecord, upToDate: UpToDateRecord?) {
-        var record = BatchRecord(input: job.input.path, format: job.format?.name, status: .failed,
-                                 outputs: job.outputs.map { BatchRecord.Output(path: $0.path, variant: $0.variant.name) })
+        var record = job.pendingRecord
         if case .old(let old)? = job.input.pair { record.old = old }
         do {
             if channel == nil { try start() }

@@ -10,15 +10,8 @@ public struct MediaItem: Hashable, Sendable, Codable {
     public let byteCount: Int
     /// Pixel size and resolution, when the header is readable (PNG, JPEG, GIF, BMP).
     public let info: PictureInfo?
-    let file: MediaFile?
-
-    init(id: String, kind: MediaKind, byteCount: Int, info: PictureInfo?, file: MediaFile?) {
-        self.id = id
-        self.kind = kind
-        self.byteCount = byteCount
-        self.info = info
-        self.file = file
-    }
+    /// Not encoded: a decoded item has no bytes at hand.
+    var file: MediaFile? = nil
 
     /// The picture's bytes (read from its file).
     public func bytes() throws -> [UInt8] {
@@ -46,23 +39,6 @@ public struct MediaItem: Hashable, Sendable, Codable {
     public func hash(into h: inout Hasher) { h.combine(id) }
 
     enum CodingKeys: String, CodingKey { case id, kind, byteCount, info }
-
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        id = try c.decode(String.self, forKey: .id)
-        kind = try c.decode(MediaKind.self, forKey: .kind)
-        byteCount = try c.decode(Int.self, forKey: .byteCount)
-        info = try c.decodeIfPresent(PictureInfo.self, forKey: .info)
-        file = nil
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id)
-        try c.encode(kind, forKey: .kind)
-        try c.encode(byteCount, forKey: .byteCount)
-        try c.encodeIfPresent(info, forKey: .info)
-    }
 }
 
 /// A temporary file holding one picture; removed (with its folder, once empty) when released.

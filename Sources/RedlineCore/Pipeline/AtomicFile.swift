@@ -151,19 +151,9 @@ enum Temporaries {
         for sig in [SIGINT, SIGTERM, SIGHUP] {
             var action = sigaction()
             #if os(Linux)
-            action.__sigaction_handler.sa_handler = { sig in
-                Temporaries.removeAllForSignal()
-                ScratchDirectory.removeForSignal()
-                signal(sig, SIG_DFL)
-                raise(sig)
-            }
+            action.__sigaction_handler.sa_handler = { Temporaries.removeAllAndDie(of: $0) }
             #else
-            action.__sigaction_u.__sa_handler = { sig in
-                Temporaries.removeAllForSignal()
-                ScratchDirectory.removeForSignal()
-                signal(sig, SIG_DFL)
-                raise(sig)
-            }
+            action.__sigaction_u.__sa_handler = { Temporaries.removeAllAndDie(of: $0) }
             #endif
             sigemptyset(&action.sa_mask)
             action.sa_flags = 0
@@ -177,6 +167,14 @@ enum Temporaries {
             #endif
             if !ignored { sigaction(sig, &action, nil) }
         }
+    }
+
+    /// The signal handler: removes the open temporaries and the scratch directory, then dies of `sig`.
+    private static func removeAllAndDie(of sig: Int32) {
+        removeAllForSignal()
+        ScratchDirectory.removeForSignal()
+        signal(sig, SIG_DFL)
+        raise(sig)
     }
 
     private static func removeAllForSignal() {

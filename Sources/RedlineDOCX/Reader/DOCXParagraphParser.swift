@@ -401,40 +401,34 @@ extension StoryParser {
         var target: String?
         var size: (Double, Double)?
         var chart = false, object = x.tag == .object
-        var open = 1
-        while open > 0, let k = try x.next() {
-            switch k {
-            case .text: continue
-            case .end: open -= 1
-            case .start:
-                if x.isElement(.txbxContent, in: OOXML.w) {
-                    let saved = progress.fields
-                    progress.fields = []
-                    extra += try blocks()
-                    progress.fields = saved
-                    diagnostics.report(.docxTextBox, "text boxes are kept as paragraphs after their anchor; their position is lost", at: location)
-                    continue
-                }
-                open += 1
-                switch (x.namespace, x.tag) {
-                case (OOXML.wp, .docPr):
-                    alt = x.attribute("descr") ?? ""
-                    title = x.attribute("title") ?? ""
-                case (OOXML.wp, .extent):
-                    if let cx = x.attribute("cx").flatMap(Double.init), let cy = x.attribute("cy").flatMap(Double.init),
-                       cx > 0, cy > 0, size == nil {
-                        size = (cx / 12700, cy / 12700)
-                    }
-                case (OOXML.a, .blip):
-                    target = x.attribute("embed", in: OOXML.r) ?? x.attribute("link", in: OOXML.r)
-                case (OOXML.v, .imagedata):
-                    target = x.attribute("id", in: OOXML.r) ?? target
-                    if title.isEmpty { title = x.attribute("title", in: OOXML.o) ?? "" }
-                case (OOXML.c, .chart): chart = true
-                case (OOXML.o, .OLEObject): object = true
-                default: break
-                }
+        try x.forEachDescendant {
+            if x.isElement(.txbxContent, in: OOXML.w) {
+                let saved = progress.fields
+                progress.fields = []
+                extra += try blocks()
+                progress.fields = saved
+                diagnostics.report(.docxTextBox, "text boxes are kept as paragraphs after their anchor; their position is lost", at: location)
+                return true
             }
+            switch (x.namespace, x.tag) {
+            case (OOXML.wp, .docPr):
+                alt = x.attribute("descr") ?? ""
+                title = x.attribute("title") ?? ""
+            case (OOXML.wp, .extent):
+                if let cx = x.attribute("cx").flatMap(Double.init), let cy = x.attribute("cy").flatMap(Double.init),
+                   cx > 0, cy > 0, size == nil {
+                    size = (cx / 12700, cy / 12700)
+                }
+            case (OOXML.a, .blip):
+                target = x.attribute("embed", in: OOXML.r) ?? x.attribute("link", in: OOXML.r)
+            case (OOXML.v, .imagedata):
+                target = x.attribute("id", in: OOXML.r) ?? target
+                if title.isEmpty { title = x.attribute("title", in: OOXML.o) ?? "" }
+            case (OOXML.c, .chart): chart = true
+            case (OOXML.o, .OLEObject): object = true
+            default: break
+            }
+            return false
         }
         if chart || object {
             diagnostics.report(.docxChart, "charts and embedded objects are not kept (their text lives outside the document)", at: location)
@@ -457,14 +451,10 @@ extension StoryParser {
     func equation() throws -> [Run] {
         diagnostics.report(.docxEquation, "equations are kept as plain text", at: location)
         var out = ""
-        var open = 1
-        while open > 0, let k = try x.next() {
-            switch k {
-            case .text: continue
-            case .end: open -= 1
-            case .start:
-                if x.isElement(.t, in: OOXML.m) { out += try x.elementText() } else { open += 1 }
-            }
+        try x.forEachDescendant {
+            guard x.isElement(.t, in: OOXML.m) else { return false }
+            out += try x.elementText()
+            return true
         }
         return out.isEmpty ? [] : [Run(.text(out))]
     }

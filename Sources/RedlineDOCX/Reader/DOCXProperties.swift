@@ -283,16 +283,11 @@ enum PropertyParser {
 
     /// `w:sectPr`: nothing the model keeps, but a tracked change of it is reported.
     static func sectionProperties(_ x: XMLReader, diagnostics: Diagnostics?) throws {
-        var open = 1
-        while open > 0, let k = try x.next() {
-            if k == .start {
-                open += 1
-                if x.isElement("sectPrChange", in: OOXML.w) {
-                    diagnostics?.report(.docxSectionChange, "tracked section changes (page size, margins, columns) are not kept")
-                }
-            } else if k == .end {
-                open -= 1
+        try x.forEachDescendant {
+            if x.isElement("sectPrChange", in: OOXML.w) {
+                diagnostics?.report(.docxSectionChange, "tracked section changes (page size, margins, columns) are not kept")
             }
+            return false
         }
     }
 

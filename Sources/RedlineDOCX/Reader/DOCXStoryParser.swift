@@ -239,41 +239,8 @@ final class StoryParser {
         let columns = max(widths.count, rows.map { $0.cells.reduce(0) { $0 + $1.columnSpan } }.max() ?? 0)
         var table = Table(columns: Array(repeating: .none, count: columns), columnWidths: widths.isEmpty ? nil : widths,
                           headerRowCount: headerRows, rows: rows)
-        Self.columnAlignments(&table)
+        table.inferColumnAlignments()
         return table
-    }
-
-    /// A column whose every cell holds only paragraphs, all aligned alike (left, centre or right), has that
-    /// alignment, and its paragraphs lose theirs (a writer aligns a column's paragraphs so, ours too). Only
-    /// for tables whose cells span one column each.
-    static func columnAlignments(_ table: inout Table) {
-        let rows = table.rows
-        guard !rows.isEmpty, rows.allSatisfy({ $0.cells.count == table.columns.count && $0.cells.allSatisfy { $0.columnSpan == 1 } })
-        else { return }
-        for c in table.columns.indices {
-            var common: ParagraphAlignment??
-            for row in rows {
-                for b in row.cells[c].blocks {
-                    guard case .paragraph(let p) = b, p.styleChange == nil else { common = .some(nil); break }
-                    if common == nil { common = p.style.alignment } else if common! != p.style.alignment { common = .some(nil) }
-                }
-            }
-            let alignment: ColumnAlignment
-            switch common {
-            case .left??: alignment = .left
-            case .center??: alignment = .center
-            case .right??: alignment = .right
-            default: continue
-            }
-            table.columns[c] = alignment
-            for r in table.rows.indices {
-                table.rows[r].cells[c].blocks = table.rows[r].cells[c].blocks.map { b in
-                    guard case .paragraph(var p) = b else { return b }
-                    p.style.alignment = nil
-                    return .paragraph(p)
-                }
-            }
-        }
     }
 
     private func tableRow(rowIndex: Int, mergeOrigin: inout [Int: (Int, Int)], rows: inout [TableRow]) throws -> (TableRow, Bool) {
@@ -346,16 +313,11 @@ final class StoryParser {
 
     /// Reports each descendant element named in `names` under `code`; ends on the element's end tag.
     func countChanges(_ names: Set<String>, _ code: DiagnosticCode) throws {
-        var open = 1
-        while open > 0, let k = try x.next() {
-            if k == .start {
-                open += 1
-                if names.contains(x.localName) {
-                    diagnostics.report(code, "tracked table, row and cell property changes are not kept", at: location)
-                }
-            } else if k == .end {
-                open -= 1
+        try x.forEachDescendant {
+            if names.contains(x.localName) {
+                diagnostics.report(code, "tracked table, row and cell property changes are not kept", at: location)
             }
+            return false
         }
     }
 

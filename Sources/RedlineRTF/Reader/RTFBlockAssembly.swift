@@ -228,7 +228,7 @@ struct OpenTable {
         let headers = rows.prefix { $0.definition.header }.count
         var table = Table(columns: Array(repeating: .none, count: columnCount), columnWidths: widths,
                           headerRowCount: headers, rows: outRows)
-        inferColumnAlignments(&table)
+        table.inferColumnAlignments()
         return table
     }
 
@@ -240,48 +240,5 @@ struct OpenTable {
             if grid[mid] > value { high = mid } else { low = mid + 1 }
         }
         return low
-    }
-
-    /// Moves a paragraph alignment shared by every paragraph of a column onto the column.
-    /// One pass over the cells (a pass per column was quadratic on a table of 100,000 cells).
-    private func inferColumnAlignments(_ t: inout Table) {
-        let n = t.columns.count
-        guard n > 0 else { return }
-        var shared = [ParagraphAlignment??](repeating: nil, count: n)
-        var ok = [Bool](repeating: true, count: n)
-        for row in t.rows {
-            var column = 0
-            for cell in row.cells {
-                defer { column += cell.columnSpan }
-                guard column < n, cell.columnSpan == 1, ok[column] else { continue }
-                for b in cell.blocks {
-                    guard let p = b.paragraph else { continue }
-                    if shared[column] == nil { shared[column] = .some(p.style.alignment) }
-                    else if shared[column]! != p.style.alignment { ok[column] = false }
-                }
-            }
-        }
-        var moved = [Bool](repeating: false, count: n)
-        for c in 0..<n {
-            guard ok[c], let s = shared[c], let a = s else { continue }
-            t.columns[c] = ColumnAlignment(rawValue: a == .justified ? "none" : a.rawValue) ?? .none
-            moved[c] = t.columns[c] != .none
-        }
-        guard moved.contains(true) else { return }
-        for ri in t.rows.indices {
-            var column = 0
-            for ci in t.rows[ri].cells.indices {
-                let span = t.rows[ri].cells[ci].columnSpan
-                defer { column += span }
-                guard column < n, span == 1, moved[column] else { continue }
-                t.rows[ri].cells[ci].blocks = t.rows[ri].cells[ci].blocks.map { b in
-                    switch b {
-                    case .paragraph(var p): p.style.alignment = nil; return .paragraph(p)
-                    case .heading(let l, var p): p.style.alignment = nil; return .heading(level: l, p)
-                    default: return b
-                    }
-                }
-            }
-        }
     }
 }
