@@ -45,6 +45,9 @@ final class RunsTests: XCTestCase {
         let tracked = inlines.runsWithEnclosingInsertions
         XCTAssertEqual(tracked.map(\.run), inlines.runs)
         XCTAssertEqual(tracked.map(\.insertion), [nil, nil, ann, ann, ann, nil, nil])
+        let (runs, insertions) = inlines.runsAndEnclosingInsertions
+        XCTAssertEqual(runs, inlines.runs)
+        XCTAssertEqual(insertions, [2: ann, 3: ann, 4: ann])
     }
 
     func testGridColumnCountCountsColumnsCoveredFromAbove() {

@@ -51,7 +51,12 @@ public struct Image: Hashable, Sendable, Codable {
 ///
 /// Formatting nests (`.strong([.emphasis([.text("x")])])`). Run-based formats go through `TextFormat`,
 /// `InlineBuilder` (runs to inlines, in canonical nesting order) and `Inline.runs` (inlines to runs).
-public indirect enum Inline: Hashable, Sendable, Codable {
+///
+/// Only the cases with a large payload are `indirect` (boxed): text, code, the formatting toggles and the
+/// anchors are held in place, so an inline is 24 bytes and a text or a bold span costs no box of its own
+/// (a paragraph of a million runs allocated one box per inline; PERFORMANCE.md, "Small runs";
+/// `RunLayoutTests` guards it).
+public enum Inline: Hashable, Sendable, Codable {
     case text(String)
     case emphasis([Inline])
     case strong([Inline])
@@ -63,26 +68,26 @@ public indirect enum Inline: Hashable, Sendable, Codable {
     /// Highlighted text with no comment attached (CriticMarkup `{==…==}` alone, Word's highlight).
     case highlight([Inline])
     /// Font, size, colours, caps, named character style.
-    case styled(CharacterStyle, [Inline])
+    indirect case styled(CharacterStyle, [Inline])
     case code(String)
-    case link(Link, [Inline])
-    case image(Image)
+    indirect case link(Link, [Inline])
+    indirect case image(Image)
     /// A hard line break inside a paragraph.
     case lineBreak
     /// A line ending in the source that is not a break (Markdown's soft break; renders as a space).
     case softBreak
     /// Source-format content kept verbatim (e.g. inline HTML in Markdown). `format` is "html", "rtf", ...
-    case raw(format: String, text: String)
+    indirect case raw(format: String, text: String)
     /// A reference to a footnote or endnote in the document's notes.
     case noteReference(String)
 
     // Review marks.
-    case insertion(Change, [Inline])
-    case deletion(Change, [Inline])
+    indirect case insertion(Change, [Inline])
+    indirect case deletion(Change, [Inline])
     /// A deletion paired with an insertion by the same hand (CriticMarkup `{~~old~>new~~}`).
-    case substitution(Change, deleted: [Inline], inserted: [Inline])
-    case move(Move, [Inline])
-    case formatChange(FormatChange, [Inline])
+    indirect case substitution(Change, deleted: [Inline], inserted: [Inline])
+    indirect case move(Move, [Inline])
+    indirect case formatChange(FormatChange, [Inline])
 
     /// Start of the range of the comment with this id.
     case commentStart(String)

@@ -74,6 +74,9 @@ public struct Run: Hashable, Sendable, Codable {
         h.combine(formatChange)
     }
 
+    /// True when the run has no link, change or format change (one test, not three optionals copied).
+    public var hasNoExtras: Bool { extras == nil }
+
     /// A text run.
     public static func text(_ s: String, _ format: TextFormat = TextFormat()) -> Run { Run(.text(s), format: format) }
 }
@@ -92,7 +95,10 @@ private final class RunExtras: Sendable {
 
     /// nil when nothing is set.
     static func make(link: Link?, change: RunChange?, formatChange: FormatChange?) -> RunExtras? {
-        link == nil && change == nil && formatChange == nil ? nil : RunExtras(link: link, change: change, formatChange: formatChange)
+        // Matched in place: `== nil` on these optionals copied each value first (a few hundred instructions
+        // a run in the readers).
+        if case nil = link, case nil = change, case nil = formatChange { return nil }
+        return RunExtras(link: link, change: change, formatChange: formatChange)
     }
 }
 
@@ -110,22 +116,31 @@ extension Array where Element == Inline {
     /// the run's own change is a deletion (or a move's source) inside one: text one reviewer inserted and
     /// another deleted, which a run's one change cannot hold and RTF writes as `\revised` with `\deleted`.
     public var runsWithEnclosingInsertions: [(run: Run, insertion: Change?)] {
+        let (runs, insertions) = runsAndEnclosingInsertions
+        return runs.enumerated().map { (run: $1, insertion: insertions[$0]) }
+    }
+
+    /// What `runsWithEnclosingInsertions` gives, as the runs and, by run index, the insertions of the
+    /// runs that sit in one (most runs do not): no second array of a million pairs for a huge paragraph
+    /// (PERFORMANCE.md, "Small runs").
+    public var runsAndEnclosingInsertions: (runs: [Run], insertions: [Int: Change]) {
         var out: [Run] = []
         var ctx = Run(.text(""))
         var track: EnclosingInsertions? = EnclosingInsertions()
         appendRuns(to: &out, context: &ctx, track: &track)
-        return Swift.zip(out, track!.perRun).map { (run: $0, insertion: $1) }
+        return (out, track!.byRun)
     }
 
     private func appendRuns(to out: inout [Run], context ctx: inout Run, track: inout EnclosingInsertions?) {
         func append(_ r: Run) {
-            out.append(r)
-            guard track != nil else { return }
-            switch r.change {
-            case .deletion?: track!.perRun.append(track!.current)
-            case .move(let m)? where m.side == .from: track!.perRun.append(track!.current)
-            default: track!.perRun.append(nil)
+            if track != nil, let insertion = track!.current {
+                switch r.change {
+                case .deletion?: track!.byRun[out.count] = insertion
+                case .move(let m)? where m.side == .from: track!.byRun[out.count] = insertion
+                default: break
+                }
             }
+            out.append(r)
         }
         for inline in self {
             let saved = ctx
@@ -171,10 +186,10 @@ extension Array where Element == Inline {
 }
 
 /// What `runsWithEnclosingInsertions` keeps while it flattens: the insertion the walk is in (only one that
-/// is in no other change) and, per run so far, the insertion a deleted run sits in.
+/// is in no other change) and, by run index, the insertion a deleted run sits in.
 private struct EnclosingInsertions {
     var current: Change?
-    var perRun: [Change?] = []
+    var byRun: [Int: Change] = [:]
 
     /// Entering an insertion (or a move's destination) whose surroundings carry `outer`.
     mutating func enter(insertion: Change, in outer: RunChange?) {
@@ -288,7 +303,7 @@ public enum InlineBuilder {
         // Skip levels no run uses (most runs are plain or have one toggle). The tests go through indices:
         // `contains(where:)` on the runs themselves would copy every run it looks at.
         let indices = runs.indices
-        if level == 0 && !indices.contains(where: { !runs[$0].format.style.isEmpty }) { level = 1 }
+        if level == 0 && !indices.contains(where: { runs[$0].format.hasStyle }) { level = 1 }
         if level >= 1 && !indices.contains(where: { runs[$0].format.hasToggles }) { level = toggleCount + 1 }
         while level >= 1 && level <= toggleCount && !indices.contains(where: { isOn(runs[$0].format, level) }) { level += 1 }
         if level > toggleCount {

@@ -41,7 +41,7 @@ enum RunNesting {
         toggles.reserveCapacity(runs.count)
         for i in runs.indices {
             guard runs[i].link == nil, runs[i].formatChange == nil, !runs[i].format.code,
-                  runs[i].format.style.isEmpty, let t = toggle(runs[i].format) else { return nil }
+                  !runs[i].format.hasStyle, let t = toggle(runs[i].format) else { return nil }
             toggles.append(t)
         }
         return toggles

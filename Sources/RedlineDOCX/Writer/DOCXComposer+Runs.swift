@@ -226,9 +226,19 @@ extension DOCXComposer {
     private func openRun(_ r: Run, into x: inout XMLText) {
         x.raw("<w:r>")
         if r.format.isPlain && r.formatChange == nil && r.link == nil { return }  // most runs: no properties
+        guard let fc = r.formatChange else {
+            // Written in place, not through a buffer of its own (one allocation a run); an empty `w:rPr` is
+            // taken back. `Properties.run` closes no element, so nothing is spilled before it is decided.
+            let mark = x.count
+            x.raw("<w:rPr>")
+            let properties = x.count
+            Properties.run(r.format, styleID: characterStyleID(r.format, inLink: r.link != nil), into: &x)
+            if x.count == properties { x.removeLast(x.count - mark) } else { x.close("w:rPr") }
+            return
+        }
         var props = XMLText()
         Properties.run(r.format, styleID: characterStyleID(r.format, inLink: r.link != nil), into: &props)
-        if let fc = r.formatChange {
+        do {
             props.open("w:rPrChange", changeAttributes(fc.change))
             props.open("w:rPr")
             Properties.run(fc.old, styleID: characterStyleID(fc.old, inLink: r.link != nil), into: &props)

@@ -15,6 +15,14 @@ struct XMLText {
     /// True when nothing was appended.
     var isEmpty: Bool { bytes.isEmpty }
 
+    /// The number of bytes held (a mark for `removeLast`).
+    var count: Int { bytes.count }
+
+    /// Takes back the last `n` bytes appended (something written in place that turned out empty).
+    mutating func removeLast(_ n: Int) {
+        bytes.removeLast(n)
+    }
+
     /// Appends markup as is (tags the writer spells out itself).
     mutating func raw(_ s: String) {
         bytes.append(contentsOf: s.utf8)
@@ -50,8 +58,14 @@ struct XMLText {
     }
 
     /// `<tag w:val="value"/>`, the most common WordprocessingML property.
+    /// Written as `empty(tag, [("w:val", value)])` writes it, without the attribute array (one allocation
+    /// per property of every run).
     mutating func val(_ tag: String, _ value: String) {
-        empty(tag, [("w:val", value)])
+        bytes.append(UInt8(ascii: "<"))
+        raw(tag)
+        raw(" w:val=\"")
+        escape(value, quotes: true)
+        raw("\"/>")
     }
 
     /// `<tag>text</tag>` with the text escaped.

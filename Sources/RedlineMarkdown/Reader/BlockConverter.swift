@@ -598,6 +598,8 @@ final class BlockConverter {
     }
 
     private func text(_ literal: String, _ ctx: TreeFormat) throws {
+        // Most text holds no placeholder: added as it is, without an array of pieces (what `pieces` gives).
+        guard Placeholder.mayContain(literal) else { return add(.text(literal), ctx) }
         for piece in Placeholder.pieces(literal) {
             switch piece {
             case .text(let t): add(.text(String(t)), ctx)
@@ -714,18 +716,20 @@ final class BlockConverter {
     // MARK: Runs
 
     private func add(_ content: Run.Content, _ ctx: TreeFormat, code: Bool = false) {
-        var f = TextFormat()
-        f.bold = ctx.bold || flat.bold > 0
-        f.italic = ctx.italic || flat.italic > 0
-        f.strikethrough = ctx.strike || flat.strike > 0
-        f.underline = flat.underline > 0
-        f.smallCaps = flat.smallCaps > 0
-        f.superscript = flat.superscript > 0
-        f.subscript = flat.subscript > 0
-        f.highlight = highlight || flat.highlight > 0
-        f.code = code
-        for s in flat.styles { f.style = f.style.merged(with: s) }
+        // The converter's state is read once into locals: each read of a class property is an exclusivity
+        // check, and this runs for every run of a paragraph (PERFORMANCE.md, "Small runs").
+        let flat = self.flat
+        var f = TextFormat(bold: ctx.bold || flat.bold > 0, italic: ctx.italic || flat.italic > 0,
+                           underline: flat.underline > 0, strikethrough: ctx.strike || flat.strike > 0,
+                           superscript: flat.superscript > 0, subscript: flat.subscript > 0,
+                           smallCaps: flat.smallCaps > 0, highlight: highlight || flat.highlight > 0, code: code)
+        if !flat.styles.isEmpty {
+            var style = CharacterStyle()
+            for s in flat.styles { style = style.merged(with: s) }
+            f.style = style
+        }
         var run = Run(content, format: f, link: ctx.link, formatChange: formatChange)
+        let outerChange = self.outerChange
         if let c = change {
             if c.index == carriedChange || (outerChange != nil && outerChange == carriedChange) { usedCarriedChange = true }
             let sc = context.scanner.changes[c.index]
@@ -818,8 +822,8 @@ func canonicalInlines(_ runs: consuming [Run]) -> [Inline] {
     for i in merged.indices {
         let r = merged[i]
         if kept > 0, case .text(let b) = r.content, case .text(let a) = merged[kept - 1].content,
-           merged[kept - 1].change == r.change, merged[kept - 1].link == r.link,
-           merged[kept - 1].formatChange == r.formatChange, merged[kept - 1].format == r.format {
+           merged[kept - 1].change.isSame(as: r.change), merged[kept - 1].link.isSame(as: r.link),
+           merged[kept - 1].formatChange.isSame(as: r.formatChange), merged[kept - 1].format == r.format {
             merged[kept - 1].content = .text(a + b)
         } else {
             if kept != i { merged[kept] = r }
@@ -827,7 +831,7 @@ func canonicalInlines(_ runs: consuming [Run]) -> [Inline] {
         }
     }
     merged.removeLast(merged.count - kept)
-    if merged.allSatisfy({ $0.format == TextFormat() && $0.link == nil && $0.change == nil && $0.formatChange == nil }) {
+    if merged.allSatisfy({ $0.format.isPlain && $0.hasNoExtras }) {
         return merged.compactMap { r -> Inline? in
             switch r.content {
             case .text(let t): return t.isEmpty ? nil : .text(t)

@@ -484,7 +484,7 @@ struct InlineRenderer {
         switch i {
         case .text(let s):
             guard let u = first ? s.unicodeScalars.first : s.unicodeScalars.last else { return .punct }
-            if u.properties.isWhitespace { return .space }
+            if u.isASCII ? CharacterClass.isASCIIWhitespace(u) : u.properties.isWhitespace { return .space }
             // Reserved characters are written as placeholders, which begin and end with punctuation.
             if Placeholder.isReserved(u.value) || u == Placeholder.sentinel { return .punct }
             if u.isASCII ? isASCIIPunctuation(UInt8(u.value)) : isUnicodePunctuation(u) { return .punct }

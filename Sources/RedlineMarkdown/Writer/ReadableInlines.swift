@@ -99,7 +99,45 @@ enum ReadableInlines {
 
     /// True for the whitespace CommonMark's flanking rules see (spaces, tabs, no-break and other spaces).
     static func isSpace(_ c: Character) -> Bool {
-        c == " " || c == "\t" || c.unicodeScalars.first.map { $0.properties.generalCategory == .spaceSeparator } == true
+        // ASCII first: the Unicode property tables cost a few hundred instructions a look-up, and the only
+        // ASCII space separator is the space itself (a CR LF character is neither).
+        if let a = c.asciiValue { return a == 0x20 || a == 0x09 }
+        return c.unicodeScalars.first.map { $0.properties.generalCategory == .spaceSeparator } == true
+    }
+
+    /// Where the characters at the start of `s` that are spaces (`isSpace`) end. Read as bytes when they are
+    /// ASCII and an ASCII byte (or the end) follows them, so no grapheme cluster can join across (no ASCII
+    /// character extends one, and only CR LF joins two); else by characters. Walking `s` by characters with
+    /// `prefix(while:)` cost a few thousand instructions a run (PERFORMANCE.md, "Small runs").
+    static func endOfLeadingSpaces(_ s: String) -> String.Index {
+        let u = s.utf8
+        var i = u.startIndex
+        while i != u.endIndex, u[i] == 0x20 || u[i] == 0x09 { i = u.index(after: i) }
+        if i == u.endIndex || u[i] < 0x80 { return i }
+        var j = s.startIndex
+        while j != s.endIndex, isSpace(s[j]) { j = s.index(after: j) }
+        return j
+    }
+
+    /// Where the characters at the end of `s` that are spaces (`isSpace`) start (as `endOfLeadingSpaces`,
+    /// from the end: bytes when an ASCII byte, or the start, precedes them, since no ASCII character is a
+    /// prefix that joins the next).
+    static func startOfTrailingSpaces(_ s: String) -> String.Index {
+        let u = s.utf8
+        var i = u.endIndex
+        while i != u.startIndex {
+            let p = u.index(before: i)
+            guard u[p] == 0x20 || u[p] == 0x09 else { break }
+            i = p
+        }
+        if i == u.startIndex || u[u.index(before: i)] < 0x80 { return i }
+        var j = s.endIndex
+        while j != s.startIndex {
+            let p = s.index(before: j)
+            guard isSpace(s[p]) else { break }
+            j = p
+        }
+        return j
     }
 
     private struct Scan {
@@ -173,15 +211,15 @@ enum ReadableInlines {
             let previous = left.last.map { Marks($0.format) } ?? before
             guard case .text(let s) = run.content, !run.format.code else { left.append(run); continue }
             let opening = Marks(run.format).subtracting(previous)
-            let lead = opening.isEmpty ? 0 : s.prefix(while: isSpace).count
-            guard lead > 0 else { left.append(run); continue }
+            let lead = opening.isEmpty ? s.startIndex : endOfLeadingSpaces(s)
+            guard lead != s.startIndex else { left.append(run); continue }
             var r = run
-            r.content = .text(String(s.prefix(lead)))
+            r.content = .text(String(s[..<lead]))
             opening.clear(&r.format)
             left.append(r)
-            if lead < s.count {
+            if lead != s.endIndex {
                 var mid = run
-                mid.content = .text(String(s.dropFirst(lead)))
+                mid.content = .text(String(s[lead...]))
                 left.append(mid)
             }
         }
@@ -193,20 +231,29 @@ enum ReadableInlines {
             let next = right.last.map { Marks($0.format) } ?? after
             guard case .text(let s) = run.content, !run.format.code else { right.append(run); continue }
             let closing = Marks(run.format).subtracting(next)
-            let trail = closing.isEmpty ? 0 : s.reversed().prefix(while: isSpace).count
-            guard trail > 0 else { right.append(run); continue }
+            let trail = closing.isEmpty ? s.endIndex : startOfTrailingSpaces(s)
+            guard trail != s.endIndex else { right.append(run); continue }
             var r = run
-            r.content = .text(String(s.suffix(trail)))
+            r.content = .text(String(s[trail...]))
             closing.clear(&r.format)
             right.append(r)
-            if trail < s.count {
+            if trail != s.startIndex {
                 var mid = run
-                mid.content = .text(String(s.dropLast(trail)))
+                mid.content = .text(String(s[..<trail]))
                 right.append(mid)
             }
         }
         left = []
         right.reverse()
         runs = right
+    }
+}
+
+/// Character tests with an ASCII fast path that give exactly what the Unicode properties give.
+enum CharacterClass {
+    /// `u.properties.isWhitespace` for an ASCII scalar: TAB, LF, VT, FF, CR and the space.
+    @inline(__always)
+    static func isASCIIWhitespace(_ u: Unicode.Scalar) -> Bool {
+        (0x09...0x0D).contains(u.value) || u.value == 0x20
     }
 }

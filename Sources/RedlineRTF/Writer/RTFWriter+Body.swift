@@ -151,13 +151,15 @@ extension RTFSink {
         var openLink: Link?
         // A deletion (or a move's source) inside an insertion (or a move's destination) is a run marked both
         // `\revised` (the insertion) and `\deleted`, as Word writes it.
-        for (r, enclosing) in inlines.runsWithEnclosingInsertions {
-            if r.link != openLink {
+        let (runs, insertions) = inlines.runsAndEnclosingInsertions
+        for k in runs.indices {
+            let r = runs[k]
+            if !r.link.isSame(as: openLink) {
                 if openLink != nil { emit("}}") }
                 openLink = r.link
                 if let l = r.link { openField(l) }
             }
-            outerInsertion = enclosing
+            outerInsertion = insertions.isEmpty ? nil : insertions[k]
             writeRun(r)
         }
         outerInsertion = nil
@@ -226,27 +228,29 @@ extension RTFSink {
     }
 
     private mutating func writeFormat(_ r: Run) {
-        var f = r.format
-        if let preset = options.characterPreset { f.style = preset.merged(with: f.style) }
+        let f = r.format
+        // The style read once (each read of `TextFormat.style` builds a value: a few hundred instructions).
+        var style = f.style
+        if let preset = options.characterPreset { style = preset.merged(with: style) }
         if f.bold { emit("\\b") }
         if f.italic { emit("\\i") }
         if f.underline { emit("\\ul") }
         if f.strikethrough { emit("\\strike") }
-        if f.style.doubleStrikethrough { emit("\\striked1") }
+        if style.doubleStrikethrough { emit("\\striked1") }
         if f.superscript { emit("\\super") }
         if f.subscript { emit("\\sub") }
         if f.smallCaps { emit("\\scaps") }
-        if f.style.allCaps { emit("\\caps") }
+        if style.allCaps { emit("\\caps") }
         if f.highlight { emit("\\highlight\(tables.color(.yellow))") }
         if f.code {
             emit("\\cs\(tables.style("Verbatim Char", character: true))\\f\(tables.font("Courier New"))")
         } else {
-            if let n = f.style.name { emit("\\cs\(tables.style(n, character: true))") }
-            if let family = f.style.fontFamily { emit("\\f\(tables.font(family))") }
+            if let n = style.name { emit("\\cs\(tables.style(n, character: true))") }
+            if let family = style.fontFamily { emit("\\f\(tables.font(family))") }
         }
-        if let s = f.style.fontSize { emit("\\fs\(min(max(Int((s * 2).rounded()), 1), 3276))") }
-        if let c = f.style.color { emit("\\cf\(tables.color(c))") }
-        if let c = f.style.backgroundColor { emit("\\chcbpat\(tables.color(c))") }
+        if let s = style.fontSize { emit("\\fs\(min(max(Int((s * 2).rounded()), 1), 3276))") }
+        if let c = style.color { emit("\\cf\(tables.color(c))") }
+        if let c = style.backgroundColor { emit("\\chcbpat\(tables.color(c))") }
         if r.formatChange != nil {
             diagnostics.report(.rtfFormatChangeDropped, "tracked formatting changes were written as the new formatting")
         }
