@@ -30,6 +30,28 @@ final class CriticMarkupReaderTests: XCTestCase {
         XCTAssertEqual(try md(doc), "a {++new++}{>>@Ann Smith (2024-01-15T14:30:00Z)<<} {--old--}{>>@Bob<<} {~~x~>y~~}{>>@(2024-02-01)<<}\n")
     }
 
+    /// Each highlight takes its own thread (the scanner's id index, `CriticScanner.commentIndex`): 300
+    /// highlights, every third comment with a reply, each anchored where it stands and in that order.
+    func testManyHighlightsEachTakeTheirOwnThread() throws {
+        let source = (0..<300).map { k in
+            "S\(k) {==h\(k)==}{>>@A | c\(k)<<}" + (k % 3 == 0 ? "{>>@B | r\(k)<<}" : "") + "\n\n"
+        }.joined()
+        let doc = try read(source)
+        XCTAssertEqual(doc.blocks.count, 300)
+        var expected: [String] = []
+        for k in 0..<300 {
+            guard case .commentStart(let id)? = content(doc, k).first(where: { if case .commentStart = $0 { true } else { false } }) else {
+                return XCTFail("no anchor in block \(k)")
+            }
+            let c = try XCTUnwrap(doc.comments.first { $0.id == id })
+            XCTAssertEqual(c.body, [.paragraph(Paragraph([.text("c\(k)")]))])
+            expected.append("c\(k)")
+            if k % 3 == 0 { expected.append("r\(k)") }
+        }
+        XCTAssertEqual(doc.comments.map { $0.body.first?.paragraph?.content ?? [] }, expected.map { [.text($0)] })
+        XCTAssertEqual(doc.comments.filter { $0.parentID != nil }.count, 100)
+    }
+
     func testScimarkComment() throws {
         let doc = try read("See {==this part==}{>>@alice (2024-01-15 14:30) | Check the **date**.<<} now.\n")
         XCTAssertEqual(content(doc), [.text("See "), .commentStart("1"), .text("this part"), .commentEnd("1"), .text(" now.")])

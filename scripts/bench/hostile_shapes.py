@@ -42,12 +42,54 @@ body += '<w:r><w:t>deep</w:t></w:r>' + '</w:del></w:ins>' * (depth // 2)
 doc = ('<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
        '<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p>'
        + body + '</w:p></w:body></w:document>')
-def docx(name, document):
+def docx(name, document, parts=()):
+    """A DOCX of `document` (word/document.xml) and `parts`: (name, relationship type, content type, xml)."""
+    ns = 'http://schemas.openxmlformats.org/'
+    overrides = ''.join('<Override PartName="/word/%s" ContentType="%s"/>' % (p, ct) for p, _, ct, _ in parts)
+    rels = ''.join('<Relationship Id="rId%d" Type="%sofficeDocument/2006/relationships/%s" Target="%s"/>' % (i + 1, ns, t, p)
+                   for i, (p, t, _, _) in enumerate(parts))
     with zipfile.ZipFile(os.path.join(out, name), 'w', zipfile.ZIP_DEFLATED) as z:
-        z.writestr('[Content_Types].xml', '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>')
+        z.writestr('[Content_Types].xml', '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/>' + overrides + '</Types>')
         z.writestr('_rels/.rels', '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>')
+        if parts:
+            z.writestr('word/_rels/document.xml.rels', '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' + rels + '</Relationships>')
         z.writestr('word/document.xml', document)
+        for p, _, _, xml in parts:
+            z.writestr('word/' + p, xml)
 docx('nested-changes.docx', doc)
 # An ordinary DOCX with 1,000,000 runs (about 25 MB): must not be refused as a zip bomb.
 runs = '<w:r><w:rPr><w:b/></w:rPr><w:t xml:space="preserve">word </w:t></w:r><w:r><w:rPr><w:i/></w:rPr><w:t xml:space="preserve">word </w:t></w:r>' * n(500000)
 docx('million-runs.docx', '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p>' + runs + '</w:p></w:body></w:document>')
+
+# A comments part of 600,000 comments (138 MB at scale 1), each anchored in its own paragraph; every fourth
+# comment a reply to the one before it (commentsExtended.xml), every fifth resolved. Many small pieces: memory
+# must stay a small multiple of the part.
+count = n(600000)
+W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" xmlns:w14="http://schemas.microsoft.com/office/word/2010/wordml" xmlns:w15="http://schemas.microsoft.com/office/word/2012/wordml"'
+def comment(i):
+    return ('<w:comment w:id="%d" w:author="Reviewer %d" w:date="2024-05-%02dT10:%02d:00Z" w:initials="R%d">'
+            '<w:p w14:paraId="%08X"><w:r><w:annotationRef/></w:r>'
+            '<w:r><w:t xml:space="preserve">Comment %d: is this the word you mean?</w:t></w:r></w:p></w:comment>'
+            % (i, i % 7, 1 + i % 28, i % 60, i % 7, 0x100000 + i, i))
+def is_reply(i): return i % 4 == 3
+def anchored(i):
+    ids = [i, i + 1] if i + 1 < count and is_reply(i + 1) else [i]
+    return (''.join('<w:commentRangeStart w:id="%d"/>' % k for k in ids) + '<w:r><w:t xml:space="preserve">Sentence %d of the manuscript, under review. </w:t></w:r>' % i
+            + ''.join('<w:commentRangeEnd w:id="%d"/><w:r><w:commentReference w:id="%d"/></w:r>' % (k, k) for k in ids))
+body = ''.join('<w:p>' + anchored(i) + '</w:p>' for i in range(count) if not is_reply(i))
+comments = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:comments %s>%s</w:comments>' % (W, ''.join(comment(i) for i in range(count)))
+extended = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w15:commentsEx %s>%s</w15:commentsEx>' % (W, ''.join(
+    '<w15:commentEx w15:paraId="%08X"%s w15:done="%d"/>' % (0x100000 + i, ' w15:paraIdParent="%08X"' % (0x100000 + i - 1) if is_reply(i) else '', 1 if i % 5 == 0 else 0)
+    for i in range(count)))
+docx('many-comments.docx', '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document %s><w:body>%s</w:body></w:document>' % (W, body), [
+    ('comments.xml', 'comments', 'application/vnd.openxmlformats-officedocument.wordprocessingml.comments+xml', comments),
+    ('commentsExtended.xml', 'commentsExtended', 'application/vnd.openxmlformats-officedocument.wordprocessingml.commentsExtended+xml', extended)])
+del body, comments, extended
+# The same in CriticMarkup (a highlight and its comment, replies as a second comment) and RTF (annotations).
+w('many-comments.md', ''.join('Sentence %d of the manuscript, {==under review==}{>>@Reviewer %d (2024-05-%02dT10:%02d:00Z) | Comment %d: is this the word you mean?<<}%s\n\n'
+                              % (i, i % 7, 1 + i % 28, i % 60, i, '{>>@Reviewer 1 (2024-05-02T10:00:00Z) | A reply.<<}' if i % 4 == 2 else '')
+                              for i in range(count)))
+w('many-comments.rtf', '{\\rtf1\\ansi{\\fonttbl{\\f0 Times;}}\n' + ''.join(
+    '\\pard Sentence %d of the manuscript, {\\*\\atrfstart %d}under review{\\*\\atrfend %d}{\\*\\atnid R%d}{\\*\\atnauthor Reviewer %d}\\chatn'
+    '{\\*\\annotation{\\*\\atnref %d}{\\*\\atndate 130120606}\\pard\\plain\\chatn Comment %d: is this the word you mean?\\par}.\\par\n'
+    % (i, i, i, i % 7, i % 7, i, i) for i in range(count)) + '}')

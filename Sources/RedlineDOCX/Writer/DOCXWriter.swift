@@ -34,6 +34,8 @@ struct DOCXSink: ChunkSink {
     /// Writes the body buffer out in the middle of a huge block (`XMLText.spill`).
     private var spill: BodySpill?
     private var media: [ZipSpool] = []
+    /// `word/comments.xml`, written as each comment comes (`SpooledPart`); nil until the first comment.
+    private var commentsPart: SpooledPart?
 
     init(output: any ByteOutput, options: WriteOptions, diagnostics: Diagnostics) throws {
         self.output = output
@@ -64,14 +66,14 @@ struct DOCXSink: ChunkSink {
         for n in chunk.notes { composer.notes.kinds[n.id] = n.kind }
         composer.block(chunk.block, DOCXComposer.Context(), into: &buffer)
         for n in chunk.notes { note(n) }
-        for c in chunk.comments { comment(c) }
+        for c in chunk.comments { try comment(c) }
         try storeMedia()
         if buffer.bytes.count >= 1 << 16 { try flush() }
     }
 
     mutating func finish() throws {
         composer.closePendingMove(into: &buffer)
-        closeDanglingAnchors()
+        try closeDanglingAnchors()
         try storeMedia()
         buffer.raw("<w:sectPr><w:pgSz w:w=\"12240\" w:h=\"15840\"/><w:pgMar w:top=\"1440\" w:right=\"1440\" "
                    + "w:bottom=\"1440\" w:left=\"1440\" w:header=\"720\" w:footer=\"720\" w:gutter=\"0\"/></w:sectPr>")
@@ -101,18 +103,21 @@ struct DOCXSink: ChunkSink {
 
     // MARK: Comments and notes
 
-    private func comment(_ c: Comment) {
+    /// Writes `c` into `word/comments.xml` (once per id).
+    private mutating func comment(_ c: Comment) throws {
         guard !composer.comments.written.contains(c.id) else { return }
         composer.comments.written.insert(c.id)
         let n = composer.comments.number(c.id)
         var a = [("w:id", String(n)), ("w:author", c.author ?? "")]
         if let d = c.date, let v = composer.dateTime(d) { a.append(("w:date", v)) }
         if let i = c.initials { a.append(("w:initials", i)) }
-        var x = XMLText()
-        x.open("w:comment", a)
-        let para = composer.commentBody(c.body, into: &x)
-        x.close("w:comment")
-        composer.comments.xml.append(x)
+        var part = try commentsPart ?? openCommentsPart()
+        commentsPart = nil  // `part` is the only reference while it grows: appending never copies it
+        part.x.open("w:comment", a)
+        let para = composer.commentBody(c.body, into: &part.x)
+        part.x.close("w:comment")
+        try part.flushIfFull()
+        commentsPart = part
         composer.comments.lastParaIDs[c.id] = para
         composer.comments.extended.append((para, c.parentID.flatMap { composer.comments.lastParaIDs[$0] }, c.resolved))
     }
@@ -133,7 +138,7 @@ struct DOCXSink: ChunkSink {
 
     /// Completes what the text left open: comment ranges without an end, comments without an anchor,
     /// anchors and references without a body. Anchors go into one last paragraph.
-    private mutating func closeDanglingAnchors() {
+    private mutating func closeDanglingAnchors() throws {
         var tail = XMLText()
         for id in composer.comments.ids {
             let n = composer.comments.number(id)
@@ -154,7 +159,7 @@ struct DOCXSink: ChunkSink {
         }
         for id in composer.comments.ids where !composer.comments.written.contains(id) {
             diagnostics.report(.docxCommentMissing, "comment '\(id)' is anchored in the text but missing; an empty comment was written")
-            comment(Comment(id: id, body: []))
+            try comment(Comment(id: id, body: []))
         }
         for id in composer.notes.referenced where !composer.notes.written.contains(id) {
             diagnostics.report(.docxNoteMissing, "note '\(id)' is referenced but missing; an empty note was written")
@@ -164,7 +169,7 @@ struct DOCXSink: ChunkSink {
 
     // MARK: The package
 
-    private func writePackage() throws {
+    private mutating func writePackage() throws {
         let c = PackageParts.Contents(
             numbering: !composer.lists.isEmpty, footnotes: composer.notes.footnoteCount > 0,
             endnotes: composer.notes.endnoteCount > 0, comments: !composer.comments.isEmpty,
@@ -214,37 +219,47 @@ struct DOCXSink: ChunkSink {
         if let linkRels { try zip.add("word/_rels/\(name).rels", text: linkRels) }
     }
 
-    private func addComments(_ linkRels: String?) throws {
-        let t = composer.comments
-        var x = XMLText()
-        x.raw(xmlDeclaration)
-        x.open("w:comments", [("xmlns:w", NS.w), ("xmlns:r", NS.r), ("xmlns:wp", NS.wp), ("xmlns:w14", NS.w14), ("xmlns:mc", NS.mc),
-                              ("mc:Ignorable", "w14")])
-        x.append(t.xml)
-        x.close("w:comments")
-        try zip.add("word/comments.xml", bytes: x.bytes)
+    /// `word/comments.xml` begun: the declaration and the root's start tag.
+    private func openCommentsPart() throws -> SpooledPart {
+        var part = SpooledPart(try zip.spool("word/comments.xml"))
+        part.x.raw(xmlDeclaration)
+        part.x.open("w:comments", [("xmlns:w", NS.w), ("xmlns:r", NS.r), ("xmlns:wp", NS.wp), ("xmlns:w14", NS.w14), ("xmlns:mc", NS.mc),
+                                   ("mc:Ignorable", "w14")])
+        return part
+    }
+
+    /// Adds the comments parts: `comments.xml` (spooled as the comments came), then `commentsExtended.xml`
+    /// and `commentsIds.xml`, each spooled as it is made.
+    private mutating func addComments(_ linkRels: String?) throws {
+        var part = try commentsPart ?? openCommentsPart()
+        commentsPart = nil
+        part.x.close("w:comments")
+        try zip.add(try part.finished())
         if let linkRels { try zip.add("word/_rels/comments.xml.rels", text: linkRels) }
 
-        var ext = XMLText()
-        ext.raw(xmlDeclaration)
-        ext.open("w15:commentsEx", [("xmlns:w15", NS.w15), ("xmlns:mc", NS.mc), ("mc:Ignorable", "w15")])
+        let t = composer.comments
+        var ext = SpooledPart(try zip.spool("word/commentsExtended.xml"))
+        ext.x.raw(xmlDeclaration)
+        ext.x.open("w15:commentsEx", [("xmlns:w15", NS.w15), ("xmlns:mc", NS.mc), ("mc:Ignorable", "w15")])
         for e in t.extended {
             var a = [("w15:paraId", e.paraID)]
             if let p = e.parent { a.append(("w15:paraIdParent", p)) }
             a.append(("w15:done", e.done ? "1" : "0"))
-            ext.empty("w15:commentEx", a)
+            ext.x.empty("w15:commentEx", a)
+            try ext.flushIfFull()
         }
-        ext.close("w15:commentsEx")
-        try zip.add("word/commentsExtended.xml", bytes: ext.bytes)
+        ext.x.close("w15:commentsEx")
+        try zip.add(try ext.finished())
 
-        var ids = XMLText()
-        ids.raw(xmlDeclaration)
-        ids.open("w16cid:commentsIds", [("xmlns:w16cid", NS.w16cid), ("xmlns:mc", NS.mc), ("mc:Ignorable", "w16cid")])
+        var ids = SpooledPart(try zip.spool("word/commentsIds.xml"))
+        ids.x.raw(xmlDeclaration)
+        ids.x.open("w16cid:commentsIds", [("xmlns:w16cid", NS.w16cid), ("xmlns:mc", NS.mc), ("mc:Ignorable", "w16cid")])
         for (i, e) in t.extended.enumerated() {
-            ids.empty("w16cid:commentId", [("w16cid:paraId", e.paraID), ("w16cid:durableId", composer.hex8(0x1000_0000 + i + 1))])
+            ids.x.empty("w16cid:commentId", [("w16cid:paraId", e.paraID), ("w16cid:durableId", composer.hex8(0x1000_0000 + i + 1))])
+            try ids.flushIfFull()
         }
-        ids.close("w16cid:commentsIds")
-        try zip.add("word/commentsIds.xml", bytes: ids.bytes)
+        ids.x.close("w16cid:commentsIds")
+        try zip.add(try ids.finished())
     }
 }
 
@@ -331,4 +346,32 @@ final class BodySpill {
         }
         bytes.removeAll(keepingCapacity: true)
     }
+}
+
+/// A side part written as it is made (`comments.xml` and its companions): XML gathered in a small buffer
+/// and moved to a zip spool (a temporary file) whenever the buffer passes 64 KiB, so a part of any size
+/// holds no more than that in memory (PERFORMANCE.md, "Comments").
+struct SpooledPart {
+    let spool: ZipSpool
+    var x = XMLText()
+
+    init(_ spool: ZipSpool) { self.spool = spool }
+
+    /// Moves the buffer to the spool once it holds `flushSize` bytes or more.
+    mutating func flushIfFull() throws {
+        if x.bytes.count >= Self.flushSize { try flush() }
+    }
+
+    /// The spool with everything written, for `ZipWriter.add(_:)`.
+    mutating func finished() throws -> ZipSpool {
+        try flush()
+        return spool
+    }
+
+    private mutating func flush() throws {
+        try spool.write(x.bytes)
+        x.removeAll()
+    }
+
+    static let flushSize = 1 << 16
 }

@@ -1,7 +1,8 @@
 import RedlineCore
 
 /// The comments of a package as they are written: model ids to `w:id` numbers, replies, which anchors
-/// were written, and the `comments.xml` / `commentsExtended.xml` / `commentsIds.xml` entries so far.
+/// were written, and the `commentsExtended.xml` / `commentsIds.xml` entries so far (`comments.xml` itself is
+/// spooled as each comment is written: `SpooledPart`).
 struct CommentTable {
     private(set) var numbers: [String: Int] = [:]
     /// Model ids in the order their numbers were given (see `number(_:)` for the numbers).
@@ -13,8 +14,6 @@ struct CommentTable {
     var referenced: Set<Int> = []
     /// Ids whose body was written.
     var written: Set<String> = []
-    /// The `w:comment` elements.
-    var xml = XMLText()
     /// One entry per written comment: its last paragraph id, its parent's, and whether it is resolved.
     var extended: [(paraID: String, parent: String?, done: Bool)] = []
     var lastParaIDs: [String: String] = [:]

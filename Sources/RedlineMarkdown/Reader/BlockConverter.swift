@@ -695,7 +695,7 @@ final class BlockConverter {
     }
 
     private func emitThread(startingWith id: String) throws {
-        guard let first = context.scanner.comments.firstIndex(where: { $0.comment.id == id }) else { return }
+        guard let first = context.scanner.commentIndex(of: id) else { return }
         var ids = [first]
         var k = first + 1
         while k < context.scanner.comments.count, context.scanner.comments[k].comment.parentID == id {

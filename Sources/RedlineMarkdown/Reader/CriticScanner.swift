@@ -55,6 +55,9 @@ struct CriticScanner {
     private(set) var changes: [ScannedChange] = []
     private(set) var highlights: [ScannedHighlight] = []
     private(set) var comments: [ScannedComment] = []
+    /// The index in `comments` of each comment id (its first comment): a highlight's thread is found in
+    /// constant time, not by a search of every comment (which made 600,000 comments quadratic).
+    private var commentIndices: [String: Int] = [:]
     private(set) var styleChanges: [ParagraphStyleChange] = []
     /// Milestone names (`[#name]`) to comment ids.
     private var rangeNames: [String: String] = [:]
@@ -549,10 +552,14 @@ struct CriticScanner {
             let offset = max(0, min(item.body.count, item.text.utf8.count - t.body.utf8.count))
             comments.append(ScannedComment(comment: c, body: (item.body.lowerBound + offset)..<item.body.upperBound))
             ids.append(comments.count - 1)
+            if commentIndices[id] == nil { commentIndices[id] = comments.count - 1 }
             if parent == nil { parent = id }
         }
         return ids
     }
+
+    /// The index in `comments` of the first comment with this id.
+    func commentIndex(of id: String) -> Int? { commentIndices[id] }
 
     /// `![`: the `[` of an image (an escaped `\!` does not count).
     private func isImageBracket(at k: Int) -> Bool {
