@@ -91,6 +91,17 @@ final class RTFBadInputTests: XCTestCase {
         XCTAssertEqual(t.rows[1].cells.map(\.columnSpan), [1, n - 1])
     }
 
+    /// `\cellx` values that go back (a row definition continued without `\trowd`, found by fuzz-rtf) bring a row
+    /// back to a column it opened a vertical merge in itself: the continuing cell is an ordinary cell, not a crash.
+    func testVerticalMergeBackIntoItsOwnRowIsAnOrdinaryCell() throws {
+        let row = "\\trowd\\cellx3000\\clvmgf\\cellx6000\\cellx9000\\cellx3000\\clvmrg\\cellx6000"
+            + "\\pard\\intbl a\\cell b\\cell c\\cell d\\cell e\\cell\\row\n"
+        let doc = try read(Array(("{\\rtf1\\ansi " + row + "\\pard\\par}").utf8))
+        guard case .table(let t)? = doc.blocks.first else { return XCTFail("no table: \(doc.blocks.prefix(1))") }
+        XCTAssertEqual(t.rows.count, 1)
+        XCTAssertEqual(t.rows[0].cells.map { $0.blocks.first?.plainText ?? "" }, ["a", "b", "c", "d", "e"])
+    }
+
     func testTruncatedFilesAtEveryLength() throws {
         let full = Array(try String(contentsOfFile: RTFTestSupport.corpusFile("rtfparserkit/annotationLibreOffice.rtf"), encoding: .utf8).utf8)
         for n in stride(from: 6, to: full.count, by: 7) {

@@ -206,7 +206,9 @@ struct OpenTable {
                     column += span
                     continue
                 }
-                if let d = def, d.verticalContinue, let anchor = vertical[column] {
+                // Only a cell of an earlier row can be extended: definitions out of order (`\cellx` values
+                // that go back, as when `\trowd` is missing) can bring a row back to a column it opened itself.
+                if let d = def, d.verticalContinue, let anchor = vertical[column], anchor.row < outRows.count {
                     outRows[anchor.row].cells[anchor.cell].rowSpan += 1
                     column += span
                     continue
