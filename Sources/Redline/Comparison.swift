@@ -133,7 +133,7 @@ public enum Comparison {
         if options.write.mediaOutput == nil { options.write.mediaOutput = .beside(path) }
         var stats = CompareStats()
         do {
-            try AtomicFile.write(to: path) { out in
+            try AtomicFile.write(to: path, protecting: [old, new]) { out in
                 stats = try compare(old: old, new: new, options: options, into: out, diagnostics: diagnostics)
             }
         } catch let e as RedlineError where !e.message.hasPrefix(old + ":") && !e.message.hasPrefix(new + ":") {

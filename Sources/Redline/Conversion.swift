@@ -98,7 +98,9 @@ public enum Converter {
                                diagnostics: Diagnostics) throws {
         var options = options
         if options.write.mediaOutput == nil { options.write.mediaOutput = .beside(path) }
-        try AtomicFile.write(to: path) { out in
+        var inputs: [String] = []
+        if case .file(let p) = input { inputs = [p] }
+        try AtomicFile.write(to: path, protecting: inputs) { out in
             try convert(input, to: out, options: options, diagnostics: diagnostics)
         }
     }

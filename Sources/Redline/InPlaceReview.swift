@@ -49,7 +49,9 @@ public enum InPlaceReview {
     /// Applies `review` to `input` (DOCX unless `format` says RTF), writing the file at `path` whole or not at all.
     public static func review(_ input: DocumentInput, format: Format? = nil, toFile path: String, review: ReviewOptions,
                               limits: Limits = Limits()) throws {
-        try AtomicFile.write(to: path) { out in
+        var inputs: [String] = []
+        if case .file(let p) = input { inputs = [p] }
+        try AtomicFile.write(to: path, protecting: inputs) { out in
             try Self.review(input, format: format, to: out, review: review, limits: limits)
         }
     }

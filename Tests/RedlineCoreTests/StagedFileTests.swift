@@ -52,4 +52,54 @@ final class StagedFileTests: XCTestCase {
         XCTAssertEqual(Temporaries.removeStale(in: dir), 1)
         XCTAssertEqual(names(), ([live, mine] + unrelated).sorted())
     }
+
+    /// `-o /dev/null` (or any device or pipe) is written, never replaced: renaming a temporary over it
+    /// turned /dev/null into a plain file when the bench ran as root. A named pipe stands in for the device.
+    func testATargetThatIsNotARegularFileIsWrittenDirectly() throws {
+        let fifo = dir + "/pipe"
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        let received = LockedData()
+        let reader = Thread {
+            if let handle = FileHandle(forReadingAtPath: fifo) { received.set(handle.readDataToEndOfFile()) }
+        }
+        reader.start()
+        try AtomicFile.write(to: fifo) { try $0.write("through the pipe") }
+        for _ in 0..<10_000 where !received.isSet { usleep(1000) }
+        if !received.isSet {  // the pipe was replaced: release the reader still waiting to open it
+            XCTFail("nothing arrived through the pipe")
+            let fd = open(fifo, O_WRONLY | O_NONBLOCK)
+            if fd >= 0 { close(fd) }
+        }
+        XCTAssertEqual(String(decoding: received.get(), as: UTF8.self), "through the pipe")
+        var info = stat()
+        XCTAssertEqual(lstat(fifo, &info), 0)
+        XCTAssertEqual(info.st_mode & S_IFMT, S_IFIFO, "the pipe is still a pipe")
+        XCTAssertEqual(names(), ["pipe"], "no temporary beside it")
+        XCTAssertThrowsError(try StagedFile(path: dir)) { XCTAssertTrue("\($0)".contains("directory"), "\($0)") }
+    }
+
+    /// A symbolic link is followed: the file it names is replaced whole, the link stays a link.
+    func testASymbolicLinkIsFollowedAndKept() throws {
+        try FileManager.default.createDirectory(atPath: dir + "/real", withIntermediateDirectories: true)
+        try "old".write(toFile: dir + "/real/out.md", atomically: false, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: dir + "/link.md", withDestinationPath: "real/out.md")
+        try AtomicFile.write(to: dir + "/link.md") { try $0.write("new") }
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: dir + "/link.md"), "real/out.md")
+        XCTAssertEqual(try String(contentsOfFile: dir + "/real/out.md", encoding: .utf8), "new")
+        XCTAssertEqual(names(), ["link.md", "real"])
+        // A dangling link gets its target created.
+        try FileManager.default.createSymbolicLink(atPath: dir + "/new.md", withDestinationPath: dir + "/real/new.md")
+        try AtomicFile.write(to: dir + "/new.md") { try $0.write("made") }
+        XCTAssertEqual(try String(contentsOfFile: dir + "/real/new.md", encoding: .utf8), "made")
+        XCTAssertNotNil(try? FileManager.default.destinationOfSymbolicLink(atPath: dir + "/new.md"))
+    }
+}
+
+/// Bytes handed from a reader thread to the test.
+private final class LockedData: @unchecked Sendable {
+    private let lock = NSLock()
+    private var data: Data?
+    func set(_ d: Data) { lock.lock(); data = d; lock.unlock() }
+    var isSet: Bool { lock.lock(); defer { lock.unlock() }; return data != nil }
+    func get() -> Data { lock.lock(); defer { lock.unlock() }; return data ?? Data() }
 }

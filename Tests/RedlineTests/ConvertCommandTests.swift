@@ -30,6 +30,30 @@ final class ConvertCommandTests: XCTestCase {
         XCTAssertTrue(marked.stdout.contains("{--small --}"), marked.stdout)
     }
 
+    /// An output that is an input (the same path, or a link to it) is refused with status 2 and the input
+    /// stays as it was, for convert, compare and in-place review alike.
+    func testAnOutputThatIsTheInputIsRefusedAndTheInputKept() throws {
+        let input = tmp + "/in.md", other = tmp + "/other.md"
+        let text = "Hello {++big ++}world.\n"
+        try text.write(toFile: input, atomically: true, encoding: .utf8)
+        try "Hello world.\n".write(toFile: other, atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: tmp + "/link.md", withDestinationPath: input)
+        for arguments in [["convert", input, "-o", input, "--changes", "accept"],
+                          ["convert", input, "-o", tmp + "/link.md", "--changes", "accept"],
+                          ["compare", other, input, "-o", input]] {
+            let r = try RedlineBinary.run(arguments)
+            XCTAssertEqual(r.status, 2, "\(arguments): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains("is the input"), r.stderr)
+            XCTAssertEqual(try String(contentsOfFile: input, encoding: .utf8), text)
+        }
+        let docx = tmp + "/in.docx"
+        XCTAssertEqual(try RedlineBinary.run(["convert", input, "-o", docx]).status, 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: docx))
+        let review = try RedlineBinary.run(["convert", docx, "-o", docx, "--changes", "accept"])
+        XCTAssertEqual(review.status, 2, review.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: docx)), before)
+    }
+
     func testStdinToStdout() throws {
         let r = try RedlineBinary.run(["convert", "-", "--changes", "accept"], stdin: "a {++b++}\n")
         XCTAssertEqual(r.status, 0, r.stderr)

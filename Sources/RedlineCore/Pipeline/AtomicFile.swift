@@ -11,11 +11,18 @@ import Foundation
 
 /// An output file being written: bytes go to a temporary file beside the target, and `commit` renames it
 /// into place, so the target is always either its old self or the complete new file.
+///
+/// Two kinds of target are not replaced: a symbolic link is followed (the file it names is staged and
+/// replaced, the link stays), and an existing target that is not a regular file (`/dev/null`, `/dev/stdout`,
+/// a named pipe) is written directly, as a shell redirection would: renaming over it would replace a
+/// device with a plain file.
 public final class StagedFile {
     /// The target path.
     public let path: String
-    /// The temporary file's path.
+    /// The temporary file's path (the target itself when it is written directly).
     public let temporaryPath: String
+    /// True when the target is not a regular file and is written in place.
+    public let writesDirectly: Bool
     /// Where to write the content.
     public let output: FileDescriptorOutput
     private var fd: Int32
@@ -24,8 +31,21 @@ public final class StagedFile {
 
     /// Creates the temporary file in the target's directory.
     public init(path: String) throws {
+        var info = stat()
+        if stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
+            if info.st_mode & S_IFMT == S_IFDIR { throw RedlineError.io("cannot write \(path): it is a directory") }
+            let fd = open(path, O_WRONLY | O_CLOEXEC)
+            guard fd >= 0 else { throw RedlineError.io("cannot write \(path): \(String(cString: strerror(errno)))") }
+            self.path = path
+            self.fd = fd
+            self.temporaryPath = path
+            self.writesDirectly = true
+            self.output = FileDescriptorOutput(fd: fd, name: path)
+            self.slot = -1
+            return
+        }
         Temporaries.installHandlers()
-        let url = URL(fileURLWithPath: path)
+        let url = URL(fileURLWithPath: StagedFile.followingLinks(path))
         let dir = url.deletingLastPathComponent().path
         var template = Array((dir + "/." + url.lastPathComponent + Temporaries.marker + "\(getpid())-XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
@@ -35,8 +55,30 @@ public final class StagedFile {
         self.path = path
         self.fd = fd
         self.temporaryPath = String(cString: template)
+        self.writesDirectly = false
         self.output = FileDescriptorOutput(fd: fd, name: path)
         self.slot = Temporaries.register(temporaryPath)
+        self.renameTarget = url.path
+    }
+
+    /// Where the temporary is renamed to: `path`, or the file a symbolic link at `path` names.
+    private var renameTarget: String = ""
+
+    /// `path` with symbolic links followed (the links' final target, which need not exist yet); `path`
+    /// itself when it is not a link.
+    static func followingLinks(_ path: String) -> String {
+        var current = path
+        for _ in 0..<40 {
+            var info = stat()
+            guard lstat(current, &info) == 0, info.st_mode & S_IFMT == S_IFLNK,
+                  let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: current) else {
+                return current
+            }
+            current = destination.hasPrefix("/")
+                ? destination
+                : URL(fileURLWithPath: current).deletingLastPathComponent().appendingPathComponent(destination).path
+        }
+        return current
     }
 
     deinit { discard() }
@@ -50,12 +92,17 @@ public final class StagedFile {
             discard()
             throw error
         }
+        if writesDirectly {
+            close(fd)
+            fd = -1
+            return
+        }
         fchmod(fd, 0o644)
         if sync { fsync(fd) }
         close(fd)
         fd = -1
         defer { release() }
-        guard rename(temporaryPath, path) == 0 else {
+        guard rename(temporaryPath, renameTarget) == 0 else {
             let reason = String(cString: strerror(errno))
             unlink(temporaryPath)
             throw RedlineError.io("cannot write \(path): \(reason)")
@@ -67,6 +114,7 @@ public final class StagedFile {
         guard fd >= 0 else { return }
         close(fd)
         fd = -1
+        if writesDirectly { return }
         unlink(temporaryPath)
         release()
     }
@@ -94,7 +142,13 @@ public enum AtomicFile {
     /// Calls `body` with an output into a temporary file in the target's directory; on success the file
     /// is flushed, synced and renamed to `path` (replacing it); on failure it is removed. The first write
     /// into a directory in this process removes the temporaries there whose process is gone.
-    public static func write(to path: String, _ body: (any ByteOutput) throws -> Void) throws {
+    /// `protecting` names inputs the output must not be: writing over one of them (the same path, a link
+    /// to it, a hard link) is refused before anything is read, since Redline never modifies an input.
+    public static func write(to path: String, protecting inputs: [String] = [],
+                             _ body: (any ByteOutput) throws -> Void) throws {
+        if let input = inputs.first(where: { isSameFile($0, path) }) {
+            throw RedlineError.usage("the output \(path) is the input \(input): write it elsewhere (Redline never modifies an input)")
+        }
         Temporaries.removeStale(once: URL(fileURLWithPath: path).deletingLastPathComponent().path)
         let file = try StagedFile(path: path)
         do {
@@ -105,6 +159,13 @@ public enum AtomicFile {
         }
         try file.commit(sync: true)
     }
+}
+
+/// Whether `a` and `b` name the same existing file (same device and inode, links followed).
+public func isSameFile(_ a: String, _ b: String) -> Bool {
+    var x = stat(), y = stat()
+    guard stat(a, &x) == 0, stat(b, &y) == 0 else { return false }
+    return x.st_dev == y.st_dev && x.st_ino == y.st_ino
 }
 
 /// The temporaries this process has open, in C memory a signal handler can walk (it only calls `unlink`,
