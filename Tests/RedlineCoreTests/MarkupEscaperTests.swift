@@ -9,9 +9,9 @@ final class MarkupEscaperTests: XCTestCase {
         XCTAssertEqual(MarkupEscaper.html.escaped(sample),
                        "a&amp;b&lt;c&gt;d&quot;e\tf\ng\rh\u{1}i\u{7F}j\u{FFFE}k\u{FFFF}lé")
         XCTAssertEqual(MarkupEscaper.xmlText.escaped(sample),
-                       "a&amp;b&lt;c&gt;d\"e\tf\ng\rhi\u{7F}j\u{FFFE}k\u{FFFF}lé")
+                       "a&amp;b&lt;c&gt;d\"e\tf\ng\rhi\u{7F}jklé")
         XCTAssertEqual(MarkupEscaper.xmlAttribute.escaped(sample),
-                       "a&amp;b&lt;c&gt;d&quot;e&#9;f&#10;g&#13;hi\u{7F}j\u{FFFE}k\u{FFFF}lé")
+                       "a&amp;b&lt;c&gt;d&quot;e&#9;f&#10;g&#13;hi\u{7F}jklé")
         XCTAssertEqual(MarkupEscaper.copiedXMLText.escaped(sample),
                        "a&amp;b&lt;c&gt;d\"e\tf\ng&#13;h\u{1}i\u{7F}j\u{FFFE}k\u{FFFF}lé")
         XCTAssertEqual(MarkupEscaper.copiedXMLAttribute.escaped(sample),

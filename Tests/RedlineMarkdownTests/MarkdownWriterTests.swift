@@ -117,4 +117,40 @@ final class MarkdownWriterTests: XCTestCase {
         let item = Block.list(List(kind: .bullet, tight: true, items: [[p(""), list]]))
         XCTAssertEqual(try MarkdownReader.document(try md(Document(blocks: [item]))).blocks, [item])
     }
+
+    /// CriticMarkup nests only a deletion in an insertion. Other changes inside a change (from a DOCX, or a
+    /// fuzzed Markdown) keep their text: a substitution in an insertion is its deletion then its inserted
+    /// text, an insertion in an insertion is text, anything inside a deletion or a substitution is text;
+    /// the Markdown reads back with the same text (the marks would otherwise be read as text).
+    func testChangesCriticMarkupCannotNestKeepTheirText() throws {
+        let a = Change(author: "A"), b = Change(author: "B")
+        let doc = Document(blocks: [.paragraph(Paragraph([
+            .insertion(a, [.text("one "), .substitution(b, deleted: [.text("two")], inserted: [.text("three")]), .text(" four")]),
+            .text(" "),
+            .insertion(a, [.text("five "), .insertion(b, [.text("six")])]),
+            .text(" "),
+            .deletion(a, [.text("seven "), .insertion(b, [.text("eight")]), .deletion(b, [.text(" nine")])]),
+            .text(" "),
+            .substitution(a, deleted: [.deletion(b, [.text("ten")])], inserted: [.insertion(b, [.text("eleven")])]),
+        ]))])
+        let written = try md(doc)
+        XCTAssertEqual(written, """
+            {++one {--two--}{>>@B<<}three four++}{>>@A<<} {++five six++}{>>@A<<} {--seven eight nine--}{>>@A<<} \
+            {~~ten~>eleven~~}{>>@A<<}
+
+            """)
+        let back = try MarkdownReader.document(written)
+        XCTAssertEqual(back.blocks.map(\.plainText), doc.blocks.map(\.plainText))
+    }
+
+    /// A link's URL or title holding a mark's closer (`--}`) or opener is written with the braces escaped:
+    /// `[r](--})` inside a deletion would close it.
+    func testBracesInLinkDestinationsAndTitlesAreEscaped() throws {
+        let doc = Document(blocks: [.paragraph(Paragraph([
+            .deletion(Change(), [.link(Link(url: "--}", title: "{>>x"), [.text("r")])]), .text(" after"),
+        ]))])
+        let written = try md(doc)
+        XCTAssertEqual(written, "{--[r](<--\\}> \"\\{>>x\")--} after\n")
+        XCTAssertEqual(try MarkdownReader.document(written).blocks, doc.blocks)
+    }
 }

@@ -35,9 +35,10 @@ public struct MarkupEscaper: Sendable {
     /// HTML text and attribute values.
     public static let html = MarkupEscaper(quotes: true, dropsControls: false)
     /// XML character data written from the model (characters XML 1.0 forbids dropped).
-    public static let xmlText = MarkupEscaper(quotes: false, dropsControls: true)
+    public static let xmlText = MarkupEscaper(quotes: false, dropsControls: true, dropsNoncharacters: true)
     /// XML attribute values written from the model (TAB, LF, CR kept through attribute normalisation).
-    public static let xmlAttribute = MarkupEscaper(quotes: true, references: [9, 10, 13], dropsControls: true)
+    public static let xmlAttribute = MarkupEscaper(quotes: true, references: [9, 10, 13], dropsControls: true,
+                                                   dropsNoncharacters: true)
     /// Character data copied from a parsed XML document (a CR in it came from `&#13;` and stays one).
     public static let copiedXMLText = MarkupEscaper(quotes: false, references: [13], dropsControls: false)
     /// Attribute values copied from a parsed XML document.

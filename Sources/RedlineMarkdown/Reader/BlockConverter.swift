@@ -557,7 +557,14 @@ final class BlockConverter {
         case .lineBreak:
             add(.lineBreak, ctx)
         case .code:
-            add(.text(context.restore(n.literal)), ctx, code: true)
+            // A mark restored into a code span may bring line ends (a comment's blank line); CommonMark makes
+            // a code span's line ends spaces, and a span cannot hold a blank line when written again.
+            var code = context.restore(n.literal)
+            if code.utf8.contains(where: { $0 == 10 || $0 == 13 }) {
+                code = code.replacingOccurrences(of: "\r\n", with: " ")
+                    .replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\r", with: " ")
+            }
+            add(.text(code), ctx, code: true)
         case .htmlInline:
             let index = htmlCounter
             htmlCounter += 1

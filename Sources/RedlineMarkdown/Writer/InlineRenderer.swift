@@ -26,6 +26,10 @@ struct InlineRenderer {
     private var commentWouldAttach = false
     /// Inside `{==…==}` of a formatting change, where a highlight uses the span form `[…]{.mark}`.
     private var inFormatChange = false
+    /// The insertion or deletion being written, if any: CriticMarkup nests only a deletion in an insertion,
+    /// so other changes inside one are written as their text (`nested(_:)`).
+    private var enclosingChange: EnclosingChange = .none
+    private enum EnclosingChange { case none, insertion, deletion }
     /// Emphasis written so far in this paragraph (numbers them, so a second pass can tell them apart).
     private var delimitedCount = 0
     /// Emphasis that must use HTML tags (its delimiters would not be read back in their place).
@@ -315,6 +319,12 @@ struct InlineRenderer {
     private mutating func write(_ inline: Inline) {
         let edgeIndex = topLevelIndex
         topLevelIndex = -1
+        if enclosingChange != .none {
+            switch inline {
+            case .insertion, .deletion, .substitution, .move: nested(inline); return
+            default: break
+            }
+        }
         switch inline {
         case .text(let s): text(s)
         case .softBreak:
@@ -369,7 +379,14 @@ struct InlineRenderer {
         case .insertion(let ch, let c): change("{++", c, "++}", ch, [], edgeIndex: edgeIndex)
         case .deletion(let ch, let c): change("{--", c, "--}", ch, [], edgeIndex: edgeIndex)
         case .substitution(let ch, let d, let i):
-            emit("{~~"); write(d); emit("~>"); write(i); emit("~~}")
+            // Neither side of a substitution holds a change CriticMarkup can read: nested ones keep their text.
+            emit("{~~")
+            enclosingChange = .deletion
+            write(d)
+            emit("~>")
+            write(i)
+            enclosingChange = .none
+            emit("~~}")
             attribution(ch, [])
         case .move(let m, let c):
             let attrs = [AttributeToken("move", m.name)]
@@ -410,13 +427,31 @@ struct InlineRenderer {
         }
     }
 
+    /// A change inside an insertion or deletion. A deletion in an insertion is written as one; the rest
+    /// have no CriticMarkup form (the reader would take their marks as text) and keep their text: an
+    /// insertion in an insertion, or anything in a deletion, is the enclosing change's text; a
+    /// substitution in an insertion is its deletion, then its inserted text.
+    private mutating func nested(_ inline: Inline) {
+        switch (enclosingChange, inline) {
+        case (.insertion, .deletion(let ch, let c)): change("{--", c, "--}", ch, [])
+        case (.insertion, .move(let m, let c)) where m.side == .from: change("{--", c, "--}", m.change, [])
+        case (.insertion, .substitution(let ch, let d, let i)): change("{--", d, "--}", ch, []); write(i)
+        case (_, .insertion(_, let c)), (_, .deletion(_, let c)), (_, .move(_, let c)): write(c)
+        case (_, .substitution(_, let d, let i)): write(d); write(i)
+        default: break
+        }
+    }
+
     /// `edgeIndex`: the inline's index among the paragraph's top-level inlines (-1 when nested).
     private mutating func change(_ open: String, _ c: [Inline], _ close: String, _ ch: Change, _ attrs: [AttributeToken],
                                  edgeIndex: Int = -1) {
         let skipOpen = edgeIndex == 0 && omitFirstOpener
         let skipClose = edgeIndex >= 0 && edgeIndex == topLevelCount - 1 && omitLastCloser
         if !skipOpen { emit(open) }
+        let outer = enclosingChange
+        enclosingChange = open == "{++" ? .insertion : .deletion
         write(c)
+        enclosingChange = outer
         if !skipClose {
             emit(close)
             attribution(ch, attrs)
@@ -539,6 +574,7 @@ struct InlineRenderer {
     static func destination(_ url: String) -> String {
         let safe = !url.isEmpty && url.unicodeScalars.allSatisfy { c in
             c.value > 0x20 && c != "(" && c != ")" && c != "<" && c != ">" && c != "\\" && c != "`" && c != "&" && c != "\u{7F}"
+                && c != "{" && c != "}"
         }
         if safe { return url }
         var s = "<"
@@ -546,7 +582,8 @@ struct InlineRenderer {
             switch c {
             // A bare backtick could open a code span that ends in a later backtick, which takes precedence
             // over the link (and the CriticMarkup pre-pass would skip the marks up to it).
-            case "<", ">", "\\", "`": s += "\\"; s.unicodeScalars.append(c)
+            // A brace escaped keeps a `--}` or `{>>` in a URL from reading as a CriticMarkup mark.
+            case "<", ">", "\\", "`", "{", "}": s += "\\"; s.unicodeScalars.append(c)
             case "&": s += "&amp;"
             case "\n": s += "%0A"
             case "\r": s += "%0D"
@@ -561,7 +598,7 @@ struct InlineRenderer {
         var s = " \""
         for c in t.unicodeScalars {
             switch c {
-            case "\"", "\\", "`": s += "\\"; s.unicodeScalars.append(c)
+            case "\"", "\\", "`", "{", "}": s += "\\"; s.unicodeScalars.append(c)
             case "&": s += "&amp;"
             case "\n": s += "&#10;"
             case "\r": s += "&#13;"
