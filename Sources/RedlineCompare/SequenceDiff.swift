@@ -36,16 +36,87 @@ enum SequenceDiff {
             out += script
             return
         }
-        // Too different for Myers within the cap: split at unique common elements.
-        let anchors = patienceAnchors(a, a0, a1, b, b0, b1)
-        if anchors.isEmpty { return }
+        // Too different for Myers within the cap: split at unique common elements, else at unique common
+        // runs of `k` elements (a long paragraph over a small vocabulary has no unique word, but has unique
+        // word sequences), else, for a large range, halfway through both sides.
+        var anchors = patienceAnchors(a, a0, a1, b, b0, b1)
+        var width = 1
+        if anchors.isEmpty {
+            // The width that anchors most of the range: short runs survive dense edits, long ones a small
+            // vocabulary.
+            for k in [8, 32] where k * 4 <= min(a1 - a0, b1 - b0) {
+                let found = runAnchors(a, a0, a1, b, b0, b1, width: k)
+                if found.count * k > anchors.count * width { anchors = found; width = k }
+            }
+        }
+        if anchors.isEmpty {
+            // No anchor at all (one word repeated; a text repeating itself): a replacement, unless the range
+            // is large and its two sides are made of the same elements, where halving keeps each half's
+            // changes local (still exact: every pair is a match). Unrelated sides stay one replacement.
+            let n = a1 - a0, m = b1 - b0
+            guard n + m > 16 * cap, n > 1, m > 1, sharesMostValues(a, a0, a1, b, b0, b1) else { return }
+            solve(a, a0, a0 + n / 2, b, b0, b0 + m / 2, cap: cap, into: &out)
+            solve(a, a0 + n / 2, a1, b, b0 + m / 2, b1, cap: cap, into: &out)
+            return
+        }
         var pa = a0, pb = b0
         for (i, j) in anchors {
             solve(a, pa, i, b, pb, j, cap: cap, into: &out)
-            out.append((i, j))
-            pa = i + 1; pb = j + 1
+            for t in 0..<width { out.append((i + t, j + t)) }
+            pa = i + width; pb = j + width
         }
         solve(a, pa, a1, b, pb, b1, cap: cap, into: &out)
+    }
+
+    /// Whether at least half of the distinct values of `b`'s range occur in `a`'s.
+    static func sharesMostValues(_ a: UnsafeBufferPointer<Int>, _ a0: Int, _ a1: Int,
+                                 _ b: UnsafeBufferPointer<Int>, _ b0: Int, _ b1: Int) -> Bool {
+        let inA = Set(a[a0..<a1])
+        let inB = Set(b[b0..<b1])
+        return inB.filter(inA.contains).count * 2 >= inB.count
+    }
+
+    /// Runs of `width` elements that occur exactly once in each range and are equal, as (i, j) starts on a
+    /// longest increasing run of j, none overlapping the one before.
+    static func runAnchors(_ a: UnsafeBufferPointer<Int>, _ a0: Int, _ a1: Int,
+                           _ b: UnsafeBufferPointer<Int>, _ b0: Int, _ b1: Int, width: Int) -> [(Int, Int)] {
+        // A polynomial hash of each window, rolled along (wrapping arithmetic; equal windows are checked).
+        func hashes(_ s: UnsafeBufferPointer<Int>, _ s0: Int, _ s1: Int) -> [Int] {
+            let base = 1_000_003
+            var top = 1
+            for _ in 1..<width { top = top &* base }
+            var h = 0
+            var out: [Int] = []
+            out.reserveCapacity(s1 - s0 - width + 1)
+            for i in s0..<s1 {
+                if i - s0 >= width { h = h &- s[i - width] &* top }
+                h = h &* base &+ s[i]
+                if i - s0 >= width - 1 { out.append(h) }
+            }
+            return out
+        }
+        let ha = hashes(a, a0, a1), hb = hashes(b, b0, b1)
+        var countA: [Int: (Int, Int)] = [:]
+        countA.reserveCapacity(ha.count)
+        for (i, h) in ha.enumerated() {
+            if let e = countA[h] { countA[h] = (e.0 + 1, e.1) } else { countA[h] = (1, a0 + i) }
+        }
+        var countB: [Int: (Int, Int)] = [:]
+        for (j, h) in hb.enumerated() where countA[h]?.0 == 1 {
+            if let e = countB[h] { countB[h] = (e.0 + 1, e.1) } else { countB[h] = (1, b0 + j) }
+        }
+        var candidates: [(Int, Int)] = []
+        for (i, h) in ha.enumerated() {
+            guard countA[h]?.0 == 1, let e = countB[h], e.0 == 1 else { continue }
+            let ai = a0 + i, bj = e.1
+            if (0..<width).allSatisfy({ a[ai + $0] == b[bj + $0] }) { candidates.append((ai, bj)) }
+        }
+        var out: [(Int, Int)] = []
+        for (i, j) in longestIncreasing(candidates) {
+            if let last = out.last, i < last.0 + width || j < last.1 + width { continue }
+            out.append((i, j))
+        }
+        return out
     }
 
     /// Myers' greedy forward algorithm; nil when the edit distance exceeds `cap`.

@@ -16,6 +16,22 @@ final class CompareBasicTests: XCTestCase {
         return (r, s)
     }
 
+    /// One long paragraph against nothing, and against itself edited: one insertion holding the whole text
+    /// (built in place: it was quadratic in the words, `InlineBuilder.appendMerging`), and exact both ways.
+    func testOneLongParagraphAgainstNothingAndEdited() {
+        let words = (0..<30_000).map { "w\($0 % 97)" }
+        let text = words.joined(separator: " ")
+        let (r, _) = Self.compared([], [text])
+        guard case .paragraph(let p)? = r.blocks.first, case .insertion(_, let inserted)? = p.content.first else {
+            return XCTFail("\(r.blocks.first.map { "\($0)" } ?? "nothing")")
+        }
+        XCTAssertEqual(p.content.count, 1)
+        XCTAssertEqual(inserted, [.text(text)])
+        let edited = words.enumerated().map { $0.offset % 50 == 0 ? "changed" : $0.element }.joined(separator: " ")
+        let (_, s) = Self.compared([text], [edited])
+        XCTAssertEqual(s.substitutions, 600)
+    }
+
     /// Edit-script ops are token indices and tokens are a few integers: 600,000 words stay within memory.
     func testOpsAndTokensStaySmall() {
         XCTAssertEqual(MemoryLayout<Op>.stride, 16)

@@ -93,3 +93,19 @@ w('many-comments.rtf', '{\\rtf1\\ansi{\\fonttbl{\\f0 Times;}}\n' + ''.join(
     '\\pard Sentence %d of the manuscript, {\\*\\atrfstart %d}under review{\\*\\atrfend %d}{\\*\\atnid R%d}{\\*\\atnauthor Reviewer %d}\\chatn'
     '{\\*\\annotation{\\*\\atnref %d}{\\*\\atndate 130120606}\\pard\\plain\\chatn Comment %d: is this the word you mean?\\par}.\\par\n'
     % (i, i, i, i % 7, i % 7, i, i) for i in range(count)) + '}')
+
+# Compare on one huge paragraph (found in the last session of 2026-11-24: merging a paragraph's one-run-a-word
+# result copied the text so far on every word, 118 s for these): 1,000,000 words against a copy with every
+# fiftieth word changed, an empty document against it, and 1,000,000 times the same word against a copy with
+# every thousandth replaced (no unique word to anchor on).
+import random
+rnd = random.Random(1)
+vocab = ['alpha', 'beta', 'gamma', 'delta', 'harbour', 'light', 'keeper', 'storm', 'bell', 'water', 'grey', 'morning']
+para = [rnd.choice(vocab) for _ in range(n(1000000))]
+w('compare-paragraph-old.md', ' '.join(para) + '\n')
+w('compare-paragraph-new.md', ' '.join('changed' if k % 50 == 0 else p for k, p in enumerate(para)) + '\n')
+w('compare-empty.md', '')
+same = n(1000000)
+w('compare-same-word-old.md', ' '.join(['a'] * same) + '\n')
+w('compare-same-word-new.md', ' '.join('b' if k % 1000 == 0 else 'a' for k in range(same)) + '\n')
+del para
