@@ -16,15 +16,26 @@ extension Array where Element == Inline {
         var out: [NestedRun] = []
         out.reserveCapacity(runs.count)
         for r in runs {
-            if case .text(let b) = r.run.content, let last = out.last, case .text(let a) = last.run.content,
-               last.changes == r.changes, last.run.format == r.run.format, last.run.link == r.run.link,
-               last.run.formatChange == r.run.formatChange {
-                out[out.count - 1].run.content = .text(a + b)
+            if case .text(let b) = r.run.content, Self.continues(out, with: r) {
+                // Taken out before it grows, so it grows in place: `a + b` copied the text so far for every
+                // run (a paragraph of 200,000 soft-broken lines took 4.9 s).
+                guard case .text(var a) = out[out.count - 1].run.content else { continue }
+                out[out.count - 1].run.content = .lineBreak
+                a += b
+                out[out.count - 1].run.content = .text(a)
             } else {
                 out.append(r)
             }
         }
         return out
+    }
+
+    /// Whether `r` is text that extends the last of `out` (text of the same formatting, changes and link),
+    /// read in place so that no copy of the last run's text stays alive.
+    private static func continues(_ out: [NestedRun], with r: NestedRun) -> Bool {
+        guard let k = out.indices.last, case .text = out[k].run.content else { return false }
+        return out[k].changes == r.changes && out[k].run.format == r.run.format && out[k].run.link == r.run.link
+            && out[k].run.formatChange == r.run.formatChange
     }
 
     /// Flattens with an explicit stack rather than recursion, so deeply nested inlines from hostile
