@@ -153,4 +153,21 @@ final class MarkdownWriterTests: XCTestCase {
         XCTAssertEqual(written, "{--[r](<--\\}> \"\\{>>x\")--} after\n")
         XCTAssertEqual(try MarkdownReader.document(written).blocks, doc.blocks)
     }
+
+    /// Word records each typing session as its own `w:ins`: thousands of insertions of one attribution in a
+    /// row are one mark, gathered and made readable once (joining each to the one before was quadratic).
+    func testManyAdjacentInsertionsOfOneAttributionAreOneMark() throws {
+        let ann = Change(author: "Ann", date: "2024-01-01T00:00:00Z")
+        var inlines: [Inline] = [.text("Start ")]
+        for k in 0..<10_000 {
+            var c = ann
+            c.id = "\(k)"
+            inlines.append(.insertion(c, [k % 3 == 0 ? .strong([.text("b\(k)")]) : .text("w\(k) ")]))
+        }
+        inlines.append(.text(" end."))
+        let written = try md(Document(blocks: [.paragraph(Paragraph(inlines))]))
+        XCTAssertEqual(written.components(separatedBy: "{++").count - 1, 1, String(written.prefix(200)))
+        XCTAssertTrue(written.hasPrefix("Start {++**b0**w1 w2 **b3**"), String(written.prefix(200)))
+        XCTAssertTrue(written.hasSuffix("++}{>>@Ann (2024-01-01T00:00:00Z)<<} end.\n"), String(written.suffix(200)))
+    }
 }

@@ -4,7 +4,7 @@
 # and full size into bench-out/hostile-S; one row per shape and size (time, CPU, peak memory).
 for scale in 0.5 1.0; do
   dir=$BENCH_OUT/hostile-$scale
-  [ -f "$dir/million-runs.docx" ] && [ -f "$dir/soft-broken-lines.md" ] || python3 scripts/bench/hostile_shapes.py "$dir" "$scale"
+  [ -f "$dir/million-runs.docx" ] && [ -f "$dir/many-insertions.docx" ] || python3 scripts/bench/hostile_shapes.py "$dir" "$scale"
   s=${scale/./_}
   bench_run "hostile_critic_line_md_$s" "$REDLINE" convert "$dir/critic-line.md" --to md -o "$BENCH_OUT/h.md"
   bench_run "hostile_wide_table_md_$s" "$REDLINE" convert "$dir/wide-table.md" --to md -o "$BENCH_OUT/h.md"
@@ -30,6 +30,7 @@ for scale in 0.5 1.0; do
   bench_run "hostile_many_comments_md_to_docx_$s" "$REDLINE" convert "$dir/many-comments.md" --to docx -o "$BENCH_OUT/h.docx"
   bench_run "hostile_many_comments_rtf_$s" "$REDLINE" convert "$dir/many-comments.rtf" --to md -o "$BENCH_OUT/h.md"
   bench_run "hostile_one_paragraph_rtf_$s" "$REDLINE" convert "$dir/one-paragraph.rtf" --to md -o "$BENCH_OUT/h.md"
+  bench_run "hostile_many_insertions_docx_$s" "$REDLINE" convert "$dir/many-insertions.docx" --to md -o "$BENCH_OUT/h.md"
   bench_run "hostile_soft_broken_lines_to_docx_$s" "$REDLINE" convert "$dir/soft-broken-lines.md" --to docx -o "$BENCH_OUT/h.docx"
   bench_run "hostile_compare_paragraph_$s" "$REDLINE" compare "$dir/compare-paragraph-old.md" "$dir/compare-paragraph-new.md" -o "$BENCH_OUT/h.md" -q --date 2024-01-01T00:00:00Z
   bench_run "hostile_compare_empty_$s" "$REDLINE" compare "$dir/compare-empty.md" "$dir/compare-paragraph-old.md" -o "$BENCH_OUT/h.md" -q --date 2024-01-01T00:00:00Z
@@ -38,7 +39,7 @@ done
 for shape in critic_line_md wide_table_md fenced_divs_md bold_italic_to_md bold_italic_to_docx bold_italic_to_rtf bold_italic_to_html \
     bold_italic_rtf bold_italic_rtf_to_docx bold_italic_rtf_to_rtf bold_italic_rtf_to_html table_cells_rtf wide_row_rtf nested_changes_docx \
     million_runs_docx million_runs_docx_to_docx million_runs_docx_to_rtf million_runs_docx_to_html many_comments_docx many_comments_docx_to_docx many_comments_md many_comments_md_to_docx \
-    many_comments_rtf one_paragraph_rtf soft_broken_lines_to_docx compare_paragraph compare_empty compare_same_word; do
+    many_comments_rtf one_paragraph_rtf many_insertions_docx soft_broken_lines_to_docx compare_paragraph compare_empty compare_same_word; do
   a="SECS_hostile_${shape}_0_5" b="SECS_hostile_${shape}_1_0" ma="MB_hostile_${shape}_0_5" mb="MB_hostile_${shape}_1_0"
   awk -v l="$shape" -v a="${!a:-0}" -v b="${!b:-0}" -v ma="${!ma:-0}" -v mb="${!mb:-0}" 'BEGIN{
     printf "  %-24s doubling: time x%.2f, memory x%.2f; full size %.2f s (target < 2 s: %s)\n", l, (a > 0 ? b / a : 0), (ma > 0 ? mb / ma : 0), b, (b < 2 ? "met" : "NOT met") }'
