@@ -97,7 +97,7 @@ public final class ZipArchive: @unchecked Sendable {
         }
         guard let z = zip_open_from_source(source, ZIP_RDONLY, &error) else {
             zip_source_free(source)
-            let prefix = Array(UnsafeRawBufferPointer(rebasing: storage.prefix(8)))
+            let prefix = Array(UnsafeRawBufferPointer(rebasing: storage.prefix(32)))
             storage.deallocate()
             throw Self.openError(code: zip_error_code_zip(&error), name: label, prefix: prefix)
         }
@@ -242,8 +242,8 @@ public final class ZipArchive: @unchecked Sendable {
     private static func prefix(ofFile path: String) -> [UInt8] {
         guard let f = fopen(path, "rb") else { return [] }
         defer { fclose(f) }
-        var b = [UInt8](repeating: 0, count: 8)
-        let n = fread(&b, 1, 8, f)
+        var b = [UInt8](repeating: 0, count: 32)
+        let n = fread(&b, 1, 32, f)
         return Array(b.prefix(n))
     }
 
@@ -258,6 +258,7 @@ public final class ZipArchive: @unchecked Sendable {
             return .malformed(label(name, "the zip archive is truncated or damaged (its central directory is missing or wrong)"))
         }
         if prefix.isEmpty { return .malformed(label(name, "the file is empty, not a zip archive")) }
+        if let kind = FileSniffing.looksLike(prefix) { return .malformed(label(name, "not a zip archive: \(kind)")) }
         return .malformed(label(name, "not a zip archive"))
     }
 }

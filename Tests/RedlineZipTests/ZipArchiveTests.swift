@@ -46,6 +46,9 @@ final class ZipArchiveTests: XCTestCase {
     func testNotAZip() {
         assertError(.malformedInput, "not a zip archive") { _ = try ZipArchive(path: bad("not-a-zip.docx")) }
         assertError(.malformedInput, "not a zip archive") { _ = try ZipArchive(bytes: Array("hello".utf8)) }
+        assertError(.malformedInput, "not a zip archive: it is an RTF file (name it .rtf or pass --from rtf)") {
+            _ = try ZipArchive(bytes: Array("{\\rtf1\\ansi hello}".utf8))
+        }
         assertError(.malformedInput, "empty") { _ = try ZipArchive(bytes: []) }
     }
 

@@ -98,7 +98,7 @@ final class RTFParser {
         // tokenizer skips NUL bytes: /dev/zero would be read forever).
         let head = try tokenizer.head()
         guard let k = head.firstIndex(where: { ![0, 9, 10, 13, 32, 0xEF, 0xBB, 0xBF].contains($0) }),
-              head[k] == UInt8(ascii: "{") else { throw notRTF(name) }
+              head[k] == UInt8(ascii: "{") else { throw notRTF(name, head) }
         var first = try tokenizer.next()
         if first == .text {
             var t = tokenizer.text[...]
@@ -112,8 +112,11 @@ final class RTFParser {
         stack.append(state)  // the document group
     }
 
-    private func notRTF(_ name: String) -> RedlineError {
-        .malformed("\(name) is not RTF: it does not start with {\\rtf")
+    private func notRTF(_ name: String, _ head: ArraySlice<UInt8> = []) -> RedlineError {
+        if let kind = FileSniffing.looksLike(Array(head.prefix(32))), !kind.hasPrefix("it is an RTF") {
+            return .malformed("\(name) is not RTF: \(kind)")
+        }
+        return .malformed("\(name) is not RTF: it does not start with {\\rtf")
     }
 
     // MARK: The loop
