@@ -16,5 +16,6 @@ let package = Package(
         .executableTarget(name: "fuzz-zip", dependencies: ["FuzzSupport"]),
         .executableTarget(name: "fuzz-binder", dependencies: ["FuzzSupport"]),
         .executableTarget(name: "fuzz-roundtrip", dependencies: ["FuzzSupport"]),
+        .executableTarget(name: "fuzz-compare", dependencies: ["FuzzSupport"]),
     ]
 )

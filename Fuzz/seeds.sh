@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=Fuzz/.corpus
-mkdir -p "$out"/{markdown,rtf,docx,docx-xml,zip,binder,roundtrip}
+mkdir -p "$out"/{markdown,rtf,docx,docx-xml,zip,binder,roundtrip,compare}
 copy() { local dir=$1; shift; for f in "$@"; do [ -f "$f" ] && [ "$(stat -c %s "$f")" -le 1048576 ] && cp -n "$f" "$out/$dir/$(sha1sum "$f" | cut -c1-16)"; done; return 0; }
 copy markdown $(find Corpus Golden -name '*.md' -o -name '*.txt' | sort)
 copy rtf $(find Corpus Golden -name '*.rtf' | sort)
@@ -18,7 +18,16 @@ done
 for f in "$out"/markdown/*; do printf '\0' | cat - "$f" > "$out/roundtrip/m-$(basename "$f")"; done
 for f in "$out"/rtf/*; do printf '\1' | cat - "$f" > "$out/roundtrip/r-$(basename "$f")"; done
 for f in "$out"/docx-xml/*; do printf '\2' | cat - "$f" > "$out/roundtrip/x-$(basename "$f")"; done
-for t in markdown rtf docx docx-xml zip binder roundtrip; do
+# compare: OLD, a NUL byte, NEW: the compare goldens' pairs, and each Markdown seed against the next.
+for d in Corpus/compare/*/; do
+  [ -f "$d/old.md" ] && [ -f "$d/new.md" ] && { cat "$d/old.md"; printf '\0'; cat "$d/new.md"; } > "$out/compare/c-$(basename "$d")"
+done
+prev=
+for f in "$out"/markdown/*; do
+  [ -n "$prev" ] && [ "$(stat -c %s "$f")" -le 65536 ] && [ "$(stat -c %s "$prev")" -le 65536 ] && { cat "$prev"; printf '\0'; cat "$f"; } > "$out/compare/p-$(basename "$f")"
+  prev=$f
+done
+for t in markdown rtf docx docx-xml zip binder roundtrip compare; do
   [ -d "Fuzz/regressions/$t" ] && cp -n Fuzz/regressions/$t/* "$out/$t/" 2>/dev/null || true
 done
-for t in markdown rtf docx docx-xml zip binder roundtrip; do echo "$t: $(ls "$out/$t" | wc -l) seeds"; done
+for t in markdown rtf docx docx-xml zip binder roundtrip compare; do echo "$t: $(ls "$out/$t" | wc -l) seeds"; done

@@ -1,5 +1,6 @@
 import Foundation
 import Redline
+import RedlineCompare
 import RedlineCore
 import RedlineZip
 import XCTest
@@ -76,6 +77,21 @@ final class FuzzRegressionTests: XCTestCase {
             let (input, format) = first % 3 == 2 ? (try docx(documentXML: rest), "docx") : (rest, first % 3 == 0 ? "md" : "rtf")
             if let doc = read(input, format, name) { try writeAll(doc, name) }
         }
+        for (name, bytes) in try inputs("compare") { compare(bytes, name) }
         XCTAssertFalse(try inputs("markdown").isEmpty)
+    }
+
+    /// The fuzz-compare target's check: OLD and NEW Markdown split at the first NUL byte, compared with and
+    /// without moves; accepting gives NEW and rejecting OLD (inputs' own changes taken as accepted).
+    private func compare(_ bytes: [UInt8], _ name: String) {
+        let cut = bytes.firstIndex(of: 0) ?? bytes.count / 2
+        guard let a0 = read(Array(bytes[..<cut]), "md", name), let b0 = read(Array(bytes[min(cut + 1, bytes.count)...]), "md", name)
+        else { return }
+        let a = DocumentComparer.accepted(a0), b = DocumentComparer.accepted(b0)
+        for moves in [true, false] {
+            let (result, _) = DocumentComparer.compare(old: a, new: b, options: CompareOptions(date: "2024-01-01T00:00:00Z", detectMoves: moves))
+            XCTAssertEqual(ExactnessNormalization.document(DocumentComparer.accepted(result)), ExactnessNormalization.document(b), "\(name): accept")
+            XCTAssertEqual(ExactnessNormalization.document(DocumentComparer.rejected(result)), ExactnessNormalization.document(a), "\(name): reject")
+        }
     }
 }

@@ -2,6 +2,7 @@ import Redline
 import RedlineCore
 import RedlineZip
 import RedlineScrivener
+import RedlineCompare
 
 /// What every fuzz target shares: read an input in a format (errors are fine, crashes are not), write a
 /// document and read it back, and the text both must keep.
@@ -57,6 +58,25 @@ public enum Fuzz {
             if after != before && !mediaLoss {
                 fatalError("\(format) write+read changed the text:\n\(String(before).debugDescription)\n\(String(after).debugDescription)")
             }
+        }
+    }
+
+    /// Reads `old` and `new` as Markdown and compares them: no crash, accepting the result gives NEW and
+    /// rejecting it gives OLD (the exactness the compare tests check on generated pairs; changes already in
+    /// an input count as accepted, as compare reads them), with and without moves, and the result's
+    /// Markdown reads back.
+    public static func compare(_ old: [UInt8], _ new: [UInt8]) {
+        guard let a0 = read(old, "md"), let b0 = read(new, "md") else { return }
+        let a = DocumentComparer.accepted(a0), b = DocumentComparer.accepted(b0)
+        for moves in [true, false] {
+            var options = CompareOptions(date: "2024-01-01T00:00:00Z")
+            options.detectMoves = moves
+            let (result, _) = DocumentComparer.compare(old: a, new: b, options: options)
+            let accepted = ExactnessNormalization.document(DocumentComparer.accepted(result))
+            let rejected = ExactnessNormalization.document(DocumentComparer.rejected(result))
+            if accepted != ExactnessNormalization.document(b) { fatalError("compare (moves: \(moves)): accepting did not give NEW") }
+            if rejected != ExactnessNormalization.document(a) { fatalError("compare (moves: \(moves)): rejecting did not give OLD") }
+            guard read(write(result, "md"), "md") != nil else { fatalError("the Markdown reader refused a compare result") }
         }
     }
 

@@ -1,0 +1,48 @@
+import RedlineCore
+
+/// What both sides of an exactness check (accepting a comparison gives NEW, rejecting it OLD) are brought
+/// to: comments dropped, notes renumbered in the order of their first reference (unreferenced ones dropped),
+/// inlines in canonical nesting, tables without rows dropped,
+/// the header (metadata, defaults) left out: metadata is not compared; a block quote holding only empty
+/// paragraphs dropped (the model has no mark for a whole container: a deleted quote is left empty on accept).
+public enum ExactnessNormalization {
+    /// `d` as an exactness check compares it.
+    public static func document(_ d: Document) -> Document {
+        var ids: [String: String] = [:]
+        var order: [String] = []
+        func visitInlines(_ c: [Inline]) -> [Inline] {
+            c.compactMap { i -> Inline? in
+                switch i {
+                case .commentStart, .commentEnd, .commentPoint: return nil
+                case .noteReference(let id):
+                    if ids[id] == nil { ids[id] = "\(ids.count + 1)"; order.append(id) }
+                    return .noteReference(ids[id]!)
+                default: return i.mapChildren(visitInlines)
+                }
+            }
+        }
+        func visit(_ blocks: [Block]) -> [Block] {
+            blocks.compactMap { b -> Block? in
+                switch b {
+                case .paragraph(var p): p.content = InlineBuilder.inlines(from: visitInlines(p.content).runs); return .paragraph(p)
+                case .heading(let l, var p): p.content = InlineBuilder.inlines(from: visitInlines(p.content).runs); return .heading(level: l, p)
+                case .table(let t) where t.rows.isEmpty: return nil
+                case .blockQuote(let c):
+                    let v = visit(c)
+                    return v.allSatisfy({ $0.paragraph?.content.isEmpty ?? false }) ? nil : .blockQuote(v)
+                default: return b.mapBlockArrays(visit)
+                }
+            }
+        }
+        let blocks = visit(d.blocks)
+        let byID = Dictionary(d.notes.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        var notes: [Note] = []
+        var k = 0
+        while k < order.count {
+            let id = order[k]
+            if let n = byID[id] { notes.append(Note(id: ids[id]!, kind: n.kind, blocks: visit(n.blocks))) }
+            k += 1
+        }
+        return Document(header: DocumentHeader(), blocks: blocks, comments: [], notes: notes)
+    }
+}
