@@ -63,15 +63,19 @@ public enum Fuzz {
 
     /// Reads `old` and `new` as Markdown and compares them: no crash, accepting the result gives NEW and
     /// rejecting it gives OLD (the exactness the compare tests check on generated pairs; changes already in
-    /// an input count as accepted, as compare reads them), with and without moves, and the result's
-    /// Markdown reads back.
+    /// an input count as accepted, as compare reads them; unless compare reported a block it cannot mark),
+    /// with and without moves, and the result's Markdown reads back.
     public static func compare(_ old: [UInt8], _ new: [UInt8]) {
         guard let a0 = read(old, "md"), let b0 = read(new, "md") else { return }
         let a = DocumentComparer.accepted(a0), b = DocumentComparer.accepted(b0)
         for moves in [true, false] {
             var options = CompareOptions(date: "2024-01-01T00:00:00Z")
             options.detectMoves = moves
-            let (result, _) = DocumentComparer.compare(old: a, new: b, options: options)
+            let d = Diagnostics()
+            let (result, _) = DocumentComparer.compare(old: a, new: b, options: options, diagnostics: d)
+            // A code block, raw block or rule has no change marks: compare says so (compare.untracked-block)
+            // and leaves a deleted one out, so rejecting cannot give OLD then.
+            if d.count(of: .compareUntrackedBlock) > 0 { continue }
             let accepted = ExactnessNormalization.document(DocumentComparer.accepted(result))
             let rejected = ExactnessNormalization.document(DocumentComparer.rejected(result))
             if accepted != ExactnessNormalization.document(b) { fatalError("compare (moves: \(moves)): accepting did not give NEW") }
