@@ -30,7 +30,13 @@ public struct ReviewTransform: ChunkStage, ModelRewriter {
         // Changes without a source id get the ordinals `redline changes` lists, so `id=` filters match.
         var numbered = chunk
         try numbering.process(chunk) { numbered = $0 }
-        guard var c = descend(into: numbered) else { return }  // never nil: no block is deleted here
+        guard var c = descend(into: numbered) else {
+            // A table whose rows all went: its comments and notes wait for the next chunk; a paragraph
+            // waiting to join the next one still waits.
+            orphanComments += numbered.comments.compactMap { rewriteComment($0) }
+            orphanNotes += numbered.notes.compactMap { rewriteNote($0) }
+            return
+        }
         if let p = pending {
             pending = nil
             if let merged = merge(p.block, into: c.block) {
@@ -149,8 +155,8 @@ public struct ReviewTransform: ChunkStage, ModelRewriter {
         return p
     }
 
-    /// A quote, a list item or a list that the decisions empty goes with its content, so no empty shell is
-    /// left (a wholly inserted or deleted list item is its paragraphs with their text and marks changed, as
+    /// A quote, a list item, a list or a table that the decisions empty goes with its content, so no empty
+    /// shell is left (a wholly inserted or deleted list item is its paragraphs with their text and marks changed, as
     /// Word writes one). Containers that were empty to begin with stay.
     public mutating func rewriteBlock(_ block: Block) -> Block? {
         switch block {
@@ -168,6 +174,11 @@ public struct ReviewTransform: ChunkStage, ModelRewriter {
             if items.isEmpty && !l.items.isEmpty { return nil }
             l.items = items
             return .list(l)
+        case .table(let t):
+            // A table whose every row goes goes too (as Word removes it), so the paragraphs around it can
+            // join: a paragraph break inserted before an inserted table and paragraph is rejected with them.
+            guard case .table(let r)? = descend(into: block) else { return nil }
+            return r.rows.isEmpty && !t.rows.isEmpty ? nil : .table(r)
         default:
             return descend(into: block)
         }
