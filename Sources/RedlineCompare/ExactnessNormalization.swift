@@ -4,7 +4,8 @@ import RedlineCore
 /// to: comments dropped, notes renumbered in the order of their first reference (unreferenced ones dropped),
 /// inlines in canonical nesting, tables without rows dropped,
 /// the header (metadata, defaults) left out: metadata is not compared; a block quote holding only empty
-/// paragraphs dropped (the model has no mark for a whole container: a deleted quote is left empty on accept).
+/// paragraphs dropped (the model has no mark for a whole container: a deleted quote is left empty on accept);
+/// a story of one empty paragraph is empty.
 public enum ExactnessNormalization {
     /// `d` as an exactness check compares it.
     public static func document(_ d: Document) -> Document {
@@ -34,7 +35,10 @@ public enum ExactnessNormalization {
                 }
             }
         }
-        let blocks = visit(d.blocks)
+        var blocks = visit(d.blocks)
+        // A story of one empty paragraph is an empty story (a DOCX always has a paragraph; a comment anchored
+        // in nothing else keeps one when its insertion is rejected).
+        if blocks.count == 1, blocks[0].paragraph?.content.isEmpty == true, case .paragraph = blocks[0] { blocks = [] }
         let byID = Dictionary(d.notes.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         var notes: [Note] = []
         var k = 0
