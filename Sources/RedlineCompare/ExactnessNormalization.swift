@@ -5,7 +5,7 @@ import RedlineCore
 /// inlines in canonical nesting, tables without rows dropped,
 /// the header (metadata, defaults) left out: metadata is not compared; a block quote holding only empty
 /// paragraphs dropped (the model has no mark for a whole container: a deleted quote is left empty on accept);
-/// a story of one empty paragraph is empty.
+/// a paragraph that held only comment anchors dropped with them; a story of one empty paragraph is empty.
 public enum ExactnessNormalization {
     /// `d` as an exactness check compares it.
     public static func document(_ d: Document) -> Document {
@@ -25,7 +25,12 @@ public enum ExactnessNormalization {
         func visit(_ blocks: [Block]) -> [Block] {
             blocks.compactMap { b -> Block? in
                 switch b {
-                case .paragraph(var p): p.content = InlineBuilder.inlines(from: visitInlines(p.content).runs); return .paragraph(p)
+                case .paragraph(var p):
+                    let held = !p.content.isEmpty
+                    p.content = InlineBuilder.inlines(from: visitInlines(p.content).runs)
+                    // A paragraph that held only comment anchors (kept on reject so its comments stay
+                    // somewhere) goes with the comments.
+                    return held && p.content.isEmpty ? nil : .paragraph(p)
                 case .heading(let l, var p): p.content = InlineBuilder.inlines(from: visitInlines(p.content).runs); return .heading(level: l, p)
                 case .table(let t) where t.rows.isEmpty: return nil
                 case .blockQuote(let c):
