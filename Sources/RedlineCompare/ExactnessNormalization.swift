@@ -5,7 +5,7 @@ import RedlineCore
 /// inlines in canonical nesting, tables without rows dropped,
 /// the header (metadata, defaults) left out: metadata is not compared; a block quote holding only empty
 /// paragraphs dropped (the model has no mark for a whole container: a deleted quote is left empty on accept);
-/// a paragraph that held only comment anchors dropped with them; a story of one empty paragraph is empty.
+/// a paragraph or heading that held only comment anchors dropped with them; a story of one empty paragraph is empty.
 public enum ExactnessNormalization {
     /// `d` as an exactness check compares it.
     public static func document(_ d: Document) -> Document {
@@ -31,7 +31,10 @@ public enum ExactnessNormalization {
                     // A paragraph that held only comment anchors (kept on reject so its comments stay
                     // somewhere) goes with the comments.
                     return held && p.content.isEmpty ? nil : .paragraph(p)
-                case .heading(let l, var p): p.content = InlineBuilder.inlines(from: visitInlines(p.content).runs); return .heading(level: l, p)
+                case .heading(let l, var p):
+                    let held = !p.content.isEmpty
+                    p.content = InlineBuilder.inlines(from: visitInlines(p.content).runs)
+                    return held && p.content.isEmpty ? nil : .heading(level: l, p)
                 case .table(let t) where t.rows.isEmpty: return nil
                 case .blockQuote(let c):
                     let v = visit(c)
