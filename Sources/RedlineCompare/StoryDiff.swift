@@ -320,6 +320,11 @@ struct StoryComparer {
         return start..<store.tokens.count
     }
 
+    /// A list kind as a reader sees it: `1.`, `4)` or `-`.
+    static func numbering(_ k: ListKind) -> String {
+        if case .ordered(let start, let delimiter) = k { return "\(start)\(delimiter)" } else { return "-" }
+    }
+
     static func kindName(_ b: Block) -> String {
         switch b {
         case .paragraph: return "p"
@@ -994,6 +999,11 @@ struct StoryComparer {
     }
 
     private mutating func compareList(_ a: List, _ b: List) -> Block {
+        if a.kind != b.kind {
+            // Only a list's items carry marks: a new start number or delimiter cannot be tracked.
+            diagnostics.report(.compareUntrackedBlock,
+                               "a list's numbering changed (\(Self.numbering(a.kind)) → \(Self.numbering(b.kind))): the new numbering is kept unmarked")
+        }
         var l = b
         l.items = pairUp(a.items, b.items,
                          key: { s, item in s.keys.key(.blockQuote(item.map(Self.strippingComments))) },
