@@ -409,7 +409,9 @@ struct Tokenizer {
                 closeToken(&keys, nil)
                 store.runs.append(run)
                 runIndex = Int32(store.runs.count - 1)
-                atom(keys.key("\u{2}br"), &keys)
+                // A break's key names the link it is in (as a picture's does): one linked on one side only
+                // is a change, not an equal token whose NEW link would survive a reject.
+                atom(keys.key(run.link.map { "\u{2}br\u{1}" + $0.url + "\u{1}" + $0.title } ?? "\u{2}br"), &keys)
             case .atom(let inline):
                 closeToken(&keys, nil)
                 switch inline {
@@ -427,7 +429,7 @@ struct Tokenizer {
                 switch inline {
                 case .noteReference: key = "\u{2}note"
                 case .image(let i): key = "\u{2}img\u{1}\(i.source)\u{1}\(i.alt)\u{1}\(i.title)\u{1}\(run.link?.url ?? "")"
-                case .softBreak: key = "\u{2}soft"
+                case .softBreak: key = run.link.map { "\u{2}soft\u{1}" + $0.url + "\u{1}" + $0.title } ?? "\u{2}soft"
                 case .raw(let f, let t): key = "\u{2}raw\u{1}\(f)\u{1}\(t)"
                 default: key = "\u{2}\(inline)"
                 }
