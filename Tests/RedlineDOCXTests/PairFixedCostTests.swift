@@ -150,30 +150,14 @@ final class PairFixedCostTests: XCTestCase {
     /// The package's own relationships are read once, when it opens, and the core properties are found
     /// through them (a core part where the relationship says, not at the usual path).
     func testCorePropertiesFoundThroughThePackagesRelationships() throws {
-        let zip = try ZipWriter()
-        let w = "xmlns:w=\"http://schemas.openxmlformats.org/wordprocessingml/2006/main\""
-        try zip.add("[Content_Types].xml", text: """
-            <?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">\
-            <Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>\
-            <Default Extension="xml" ContentType="application/xml"/>\
-            <Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>
-            """)
-        try zip.add("_rels/.rels", text: """
-            <?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">\
-            <Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/>\
-            <Relationship Id="rId2" Type="http://schemas.openxmlformats.org/package/2006/relationships/metadata/core-properties" Target="meta/props.xml"/></Relationships>
-            """)
-        try zip.add("meta/props.xml", text: """
+        let core = { (title: String) in """
             <?xml version="1.0" encoding="UTF-8"?><cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties" \
-            xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>Found by relationship</dc:title></cp:coreProperties>
-            """)
-        try zip.add("docProps/core.xml", text: """
-            <?xml version="1.0" encoding="UTF-8"?><cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties" \
-            xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>The usual path</dc:title></cp:coreProperties>
-            """)
-        try zip.add("word/document.xml", text: "<?xml version=\"1.0\" encoding=\"UTF-8\"?><w:document \(w)><w:body><w:p><w:r><w:t>x</w:t></w:r></w:p></w:body></w:document>")
-        var bytes: [UInt8] = []
-        try zip.finish { bytes += $0 }
+            xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>\(title)</dc:title></cp:coreProperties>
+            """ }
+        let bytes = try MinimalDOCX.package(
+            body: "<w:p><w:r><w:t>x</w:t></w:r></w:p>",
+            extraParts: [("meta/props.xml", core("Found by relationship")), ("docProps/core.xml", core("The usual path"))],
+            packageRelationships: "<Relationship Id=\"rId2\" Type=\"http://schemas.openxmlformats.org/package/2006/relationships/metadata/core-properties\" Target=\"meta/props.xml\"/>")
         let package = try DOCXPackage(.bytes(bytes), limits: Limits())
         XCTAssertEqual(package.rootRelationships["rId2"]?.target, "meta/props.xml")
         XCTAssertEqual(package.documentPart, "word/document.xml")
@@ -183,23 +167,9 @@ final class PairFixedCostTests: XCTestCase {
 
     /// A package holding `styles` as `word/styles.xml` (and a one-paragraph body), as bytes.
     private func package(styles: String) throws -> [UInt8] {
-        let zip = try ZipWriter()
-        let w = "xmlns:w=\"http://schemas.openxmlformats.org/wordprocessingml/2006/main\""
-        try zip.add("[Content_Types].xml", text: """
-            <?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">\
-            <Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>\
-            <Default Extension="xml" ContentType="application/xml"/>\
-            <Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>
-            """)
-        try zip.add("_rels/.rels", text: """
-            <?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">\
-            <Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>
-            """)
-        try zip.add("word/styles.xml", text: "<?xml version=\"1.0\" encoding=\"UTF-8\"?><w:styles \(w)>\(styles)</w:styles>")
-        try zip.add("word/document.xml", text: "<?xml version=\"1.0\" encoding=\"UTF-8\"?><w:document \(w)><w:body><w:p/></w:body></w:document>")
-        var bytes: [UInt8] = []
-        try zip.finish { bytes += $0 }
-        return bytes
+        try MinimalDOCX.package(body: "<w:p/>", extraParts: [
+            ("word/styles.xml", "<?xml version=\"1.0\" encoding=\"UTF-8\"?><w:styles \(MinimalDOCX.w)>\(styles)</w:styles>"),
+        ])
     }
 
     /// Compare's DOCX output repairs NEW's styles (as reference document) and orders the written styles part

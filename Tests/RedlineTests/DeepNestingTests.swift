@@ -1,6 +1,6 @@
 import Foundation
+import RedlineTestSupport
 import XCTest
-import RedlineZip
 
 /// Hostile nesting as deep as the readers allow converts, or fails with one clear error, to every
 /// format: never a crash (conversions run on threads with large stacks).
@@ -61,23 +61,9 @@ final class DeepNestingTests: XCTestCase {
     /// A DOCX whose body is a table nested thousands deep, a paragraph "deep" in the innermost cell.
     private func deepDOCX() throws -> String {
         let levels = 3_300  // three elements a level: under the XML reader's 10,000
-        let w = "xmlns:w=\"http://schemas.openxmlformats.org/wordprocessingml/2006/main\""
         let body = String(repeating: "<w:tbl><w:tr><w:tc>", count: levels) + "<w:p><w:r><w:t>deep</w:t></w:r></w:p>"
             + String(repeating: "</w:tc></w:tr></w:tbl>", count: levels)
-        let zip = try ZipWriter()
-        try zip.add("[Content_Types].xml", text: """
-            <?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">\
-            <Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>\
-            <Default Extension="xml" ContentType="application/xml"/>\
-            <Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>
-            """)
-        try zip.add("_rels/.rels", text: """
-            <?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">\
-            <Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>
-            """)
-        try zip.add("word/document.xml", text: "<?xml version=\"1.0\" encoding=\"UTF-8\"?><w:document \(w)><w:body>\(body)</w:body></w:document>")
-        var bytes: [UInt8] = []
-        try zip.finish { bytes += $0 }
+        let bytes = try MinimalDOCX.package(body: body)
         let input = tmp + "/deep.docx"
         FileManager.default.createFile(atPath: input, contents: Data(bytes))
         return input

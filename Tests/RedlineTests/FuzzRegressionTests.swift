@@ -2,7 +2,7 @@ import Foundation
 import Redline
 import RedlineCompare
 import RedlineCore
-import RedlineZip
+import RedlineTestSupport
 import XCTest
 
 /// The inputs kept in Fuzz/regressions (crashers fuzzing or hostile testing found, once fixed) run through
@@ -49,21 +49,7 @@ final class FuzzRegressionTests: XCTestCase {
 
     /// `document.xml` in the smallest package the DOCX reader accepts, as the fuzz package's `Fuzz.docx` wraps it.
     private func docx(documentXML: [UInt8]) throws -> [UInt8] {
-        let z = try ZipWriter(compressionLevel: 0)
-        try z.add("[Content_Types].xml", text: """
-            <?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">\
-            <Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>\
-            <Default Extension="xml" ContentType="application/xml"/>\
-            <Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>
-            """)
-        try z.add("_rels/.rels", text: """
-            <?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">\
-            <Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>
-            """)
-        try z.add("word/document.xml", bytes: documentXML)
-        var out: [UInt8] = []
-        try z.finish { out.append(contentsOf: $0) }
-        return out
+        try MinimalDOCX.package(documentXML: documentXML, compressionLevel: 0)
     }
 
     func testKeptInputs() throws {
