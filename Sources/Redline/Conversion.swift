@@ -98,9 +98,7 @@ public enum Converter {
                                diagnostics: Diagnostics) throws {
         var options = options
         if options.write.mediaOutput == nil { options.write.mediaOutput = .beside(path) }
-        var inputs: [String] = []
-        if case .file(let p) = input { inputs = [p] }
-        try AtomicFile.write(to: path, protecting: inputs) { out in
+        try AtomicFile.write(to: path, protecting: input.path.map { [$0] } ?? []) { out in
             try convert(input, to: out, options: options, diagnostics: diagnostics)
         }
     }

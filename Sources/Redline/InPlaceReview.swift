@@ -49,9 +49,7 @@ public enum InPlaceReview {
     /// Applies `review` to `input` (DOCX unless `format` says RTF), writing the file at `path` whole or not at all.
     public static func review(_ input: DocumentInput, format: Format? = nil, toFile path: String, review: ReviewOptions,
                               limits: Limits = Limits()) throws {
-        var inputs: [String] = []
-        if case .file(let p) = input { inputs = [p] }
-        try AtomicFile.write(to: path, protecting: inputs) { out in
+        try AtomicFile.write(to: path, protecting: input.path.map { [$0] } ?? []) { out in
             try Self.review(input, format: format, to: out, review: review, limits: limits)
         }
     }

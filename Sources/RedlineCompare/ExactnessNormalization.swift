@@ -25,16 +25,12 @@ public enum ExactnessNormalization {
         func visit(_ blocks: [Block]) -> [Block] {
             blocks.compactMap { b -> Block? in
                 switch b {
-                case .paragraph(var p):
-                    let held = !p.content.isEmpty
-                    p.content = InlineBuilder.inlines(from: visitInlines(p.content).runs)
-                    // A paragraph that held only comment anchors (kept on reject so its comments stay
-                    // somewhere) goes with the comments.
-                    return held && p.content.isEmpty ? nil : .paragraph(p)
-                case .heading(let l, var p):
-                    let held = !p.content.isEmpty
-                    p.content = InlineBuilder.inlines(from: visitInlines(p.content).runs)
-                    return held && p.content.isEmpty ? nil : .heading(level: l, p)
+                case .paragraph(let p), .heading(_, let p):
+                    // A paragraph or heading that held only comment anchors (kept on reject so its comments
+                    // stay somewhere) goes with the comments.
+                    let content = InlineBuilder.inlines(from: visitInlines(p.content).runs)
+                    if content.isEmpty && !p.content.isEmpty { return nil }
+                    return b.mapParagraphContent { _ in content }
                 case .table(let t) where t.rows.isEmpty: return nil
                 case .blockQuote(let c):
                     let v = visit(c)

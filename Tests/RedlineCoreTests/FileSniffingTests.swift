@@ -13,6 +13,7 @@ final class FileSniffingTests: XCTestCase {
         XCTAssertEqual(FileSniffing.looksLike(Array("<!DOCTYPE html><html>".utf8))?.hasPrefix("it is HTML"), true)
         XCTAssertEqual(FileSniffing.looksLike(Array("  <?xml version=\"1.0\"?>".utf8))?.hasPrefix("it is an XML file"), true)
         XCTAssertNil(FileSniffing.looksLike(Array("# A heading".utf8)))
+        XCTAssertNil(FileSniffing.looksLike(Array("[\\rtf] is how an RTF file starts".utf8)), "only letters fold: [ is not {")
         XCTAssertNil(FileSniffing.looksLike([]))
     }
 }

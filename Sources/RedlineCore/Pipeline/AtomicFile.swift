@@ -25,6 +25,8 @@ public final class StagedFile {
     public let writesDirectly: Bool
     /// Where to write the content.
     public let output: FileDescriptorOutput
+    /// Where the temporary is renamed to: `path`, or the file a symbolic link at `path` names.
+    private let renameTarget: String
     private var fd: Int32
     /// The temporary's slot in `Temporaries` (-1 when none).
     private var slot: Int
@@ -42,6 +44,7 @@ public final class StagedFile {
             self.writesDirectly = true
             self.output = FileDescriptorOutput(fd: fd, name: path)
             self.slot = -1
+            self.renameTarget = path
             return
         }
         Temporaries.installHandlers()
@@ -60,9 +63,6 @@ public final class StagedFile {
         self.slot = Temporaries.register(temporaryPath)
         self.renameTarget = url.path
     }
-
-    /// Where the temporary is renamed to: `path`, or the file a symbolic link at `path` names.
-    private var renameTarget: String = ""
 
     /// `path` with symbolic links followed (the links' final target, which need not exist yet); `path`
     /// itself when it is not a link.
@@ -149,8 +149,8 @@ public enum AtomicFile {
         if let input = inputs.first(where: { isSameFile($0, path) }) {
             throw RedlineError.usage("the output \(path) is the input \(input): write it elsewhere (Redline never modifies an input)")
         }
-        Temporaries.removeStale(once: URL(fileURLWithPath: path).deletingLastPathComponent().path)
         let file = try StagedFile(path: path)
+        if !file.writesDirectly { Temporaries.removeStale(once: URL(fileURLWithPath: file.temporaryPath).deletingLastPathComponent().path) }
         do {
             try body(file.output)
         } catch {

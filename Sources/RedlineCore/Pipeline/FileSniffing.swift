@@ -9,7 +9,9 @@ public enum FileSniffing {
         while let b = p.first, b == 9 || b == 10 || b == 13 || b == 32 { p = p.dropFirst() }
         func starts(_ s: String) -> Bool {
             let u = Array(s.utf8)
-            return p.count >= u.count && zip(p.prefix(u.count), u).allSatisfy { $0 == $1 || ($0 | 0x20) == ($1 | 0x20) }
+            // ASCII letters compare without case (`{\RTF1`, `<!DOCTYPE`); other bytes exactly.
+            func folded(_ b: UInt8) -> UInt8 { (0x41...0x5A).contains(b) ? b | 0x20 : b }
+            return p.count >= u.count && zip(p.prefix(u.count), u).allSatisfy { folded($0) == folded($1) }
         }
         if starts("{\\rtf") { return "it is an RTF file (name it .rtf or pass --from rtf)" }
         if prefix.starts(with: [0x50, 0x4B, 0x03, 0x04]) { return "it is a zip archive, perhaps a DOCX (name it .docx or pass --from docx)" }

@@ -13,6 +13,12 @@ public enum DocumentInput: Sendable {
         }
     }
 
+    /// The file's path; nil for bytes in memory.
+    public var path: String? {
+        if case .file(let p) = self { return p }
+        return nil
+    }
+
     /// All the bytes. Readers that can stream should open the file themselves instead.
     public func readAll() throws -> [UInt8] {
         switch self {

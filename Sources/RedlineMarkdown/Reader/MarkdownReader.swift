@@ -17,7 +17,7 @@ public struct MarkdownReader: FormatReader {
     /// Reads the whole input and runs the CriticMarkup pre-pass; blocks are parsed as they are asked for.
     public func open(_ input: DocumentInput, options: ReadOptions, diagnostics: Diagnostics) throws -> any ChunkSource {
         var base = FileManager.default.currentDirectoryPath
-        if case .file(let path) = input { base = URL(fileURLWithPath: path).deletingLastPathComponent().path }
+        if let path = input.path { base = URL(fileURLWithPath: path).deletingLastPathComponent().path }
         return try MarkdownSource(bytes: input.readAll(), options: options, diagnostics: diagnostics, baseDirectory: base)
     }
 
