@@ -340,28 +340,16 @@ public enum InlineBuilder {
     }
 
     /// Appends `inline` as `normalized` places it: text after text (code after code) is merged into it,
-    /// and empty text is dropped. The merged string is taken out of the array before it grows, so it is
-    /// extended in place: `a + b` copied the whole text so far on every merge, quadratic in a paragraph
-    /// of many same-format runs (compare gives one run per word: 200,000 words took 5.4 s).
+    /// in place (`Inline.appendText`: compare gives one run a word, and `a + b` made 200,000 words 5.4 s),
+    /// and empty text is dropped.
     @inline(__always)
     private static func appendMerging(_ inline: Inline, to out: inout [Inline]) {
+        // The last inline is looked at in place: a copy of it would keep its text shared.
         switch inline {
         case .text(let b):
-            if case .text(var a)? = out.last {
-                out[out.count - 1] = .lineBreak  // drops the array's reference: `a` is unique
-                a += b
-                out[out.count - 1] = .text(a)
-            } else if !b.isEmpty {
-                out.append(inline)
-            }
+            if let k = out.indices.last, case .text = out[k] { out[k].appendText(b) } else if !b.isEmpty { out.append(inline) }
         case .code(let b):
-            if case .code(var a)? = out.last {
-                out[out.count - 1] = .lineBreak
-                a += b
-                out[out.count - 1] = .code(a)
-            } else {
-                out.append(inline)
-            }
+            if let k = out.indices.last, case .code = out[k] { out[k].appendText(b) } else { out.append(inline) }
         default:
             out.append(inline)
         }

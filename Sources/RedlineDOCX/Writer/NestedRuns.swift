@@ -17,12 +17,8 @@ extension Array where Element == Inline {
         out.reserveCapacity(runs.count)
         for r in runs {
             if case .text(let b) = r.run.content, Self.continues(out, with: r) {
-                // Taken out before it grows, so it grows in place: `a + b` copied the text so far for every
-                // run (a paragraph of 200,000 soft-broken lines took 4.9 s).
-                guard case .text(var a) = out[out.count - 1].run.content else { continue }
-                out[out.count - 1].run.content = .lineBreak
-                a += b
-                out[out.count - 1].run.content = .text(a)
+                // In place (`a + b` made a paragraph of 200,000 soft-broken lines take 4.9 s).
+                out[out.count - 1].run.content.appendText(b)
             } else {
                 out.append(r)
             }

@@ -828,12 +828,10 @@ func canonicalInlines(_ runs: consuming [Run]) -> [Inline] {
     var kept = 0
     for i in merged.indices {
         let r = merged[i]
-        if kept > 0, case .text(let b) = r.content, case .text(var a) = merged[kept - 1].content,
+        if kept > 0, case .text(let b) = r.content, case .text = merged[kept - 1].content,
            merged[kept - 1].change.isSame(as: r.change), merged[kept - 1].link.isSame(as: r.link),
            merged[kept - 1].formatChange.isSame(as: r.formatChange), merged[kept - 1].format == r.format {
-            merged[kept - 1].content = .lineBreak  // so that `a` grows in place (`a + b` copied it each time)
-            a += b
-            merged[kept - 1].content = .text(a)
+            merged[kept - 1].content.appendText(b)
         } else {
             if kept != i { merged[kept] = r }
             kept += 1
