@@ -192,8 +192,10 @@ public final class ZipArchive: @unchecked Sendable {
         return try read(e)
     }
 
-    /// A stream over `entry`'s inflated content, for reading large entries in pieces.
-    public func open(_ entry: ZipEntry) throws -> ZipEntryStream {
+    /// A stream over `entry`'s inflated content, for reading large entries in pieces. With `again`, a
+    /// second reading of an entry read whole already: its bytes are not counted twice against
+    /// `Limits.maxInflatedBytes` (the DOCX reader reads `comments.xml` once for its index, once for bodies).
+    public func open(_ entry: ZipEntry, again: Bool = false) throws -> ZipEntryStream {
         if entry.isEncrypted {
             throw RedlineError.unsupported(label("zip entry '\(entry.name)' is encrypted; Redline does not decrypt"))
         }
@@ -210,7 +212,7 @@ public final class ZipArchive: @unchecked Sendable {
         guard let f = opened else {
             throw RedlineError.malformed(label("cannot open zip entry '\(entry.name)': \(lastError())"))
         }
-        return ZipEntryStream(archive: self, entry: entry, file: f)
+        return ZipEntryStream(archive: self, entry: entry, file: f, countsTowardArchive: !again)
     }
 
     /// Runs `body` (libzip calls on this archive or its entries) under the archive's lock.

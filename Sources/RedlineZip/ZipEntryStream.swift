@@ -14,11 +14,15 @@ public final class ZipEntryStream {
     private let archive: ZipArchive
     private var file: OpaquePointer?
     private var crc = CRC32()
+    /// False for a second stream over an entry already read whole: its bytes count against the entry's
+    /// limits but not again against the archive's total.
+    private let countsTowardArchive: Bool
 
-    init(archive: ZipArchive, entry: ZipEntry, file: OpaquePointer) {
+    init(archive: ZipArchive, entry: ZipEntry, file: OpaquePointer, countsTowardArchive: Bool = true) {
         self.archive = archive
         self.entry = entry
         self.file = file
+        self.countsTowardArchive = countsTowardArchive
     }
 
     deinit { close() }
@@ -41,7 +45,7 @@ public final class ZipEntryStream {
             close()
             throw RedlineError.malformed(archive.label("zip entry '\(entry.name)' is damaged: its content does not match its CRC-32"))
         }
-        try checkLimits(archiveTotal: archive.addInflated(UInt64(n)))
+        try checkLimits(archiveTotal: archive.addInflated(countsTowardArchive ? UInt64(n) : 0))
         return Int(n)
     }
 

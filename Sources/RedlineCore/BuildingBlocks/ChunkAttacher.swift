@@ -19,6 +19,10 @@
 ///   (the RTF reader does, while an annotation range is open).
 /// - Notes sharing an id travel together; nothing is dropped. Whatever no block references is left for
 ///   `takeUnreferenced()`, which the reader puts into its last chunk.
+/// - A reader that reads comments as the body needs them (the DOCX reader) attaches with a `supply`
+///   closure: called with the id of every anchor met (in the body and in the bodies taken), it returns
+///   the comments to add before that anchor is looked up, in the order the reader would have added them
+///   all up front, so the chunks are the same as with every comment added first.
 public struct ChunkAttacher: Sendable {
     private struct Thread: Sendable {
         /// When the thread was first added (the order `takeUnreferenced` keeps).
@@ -71,7 +75,13 @@ public struct ChunkAttacher: Sendable {
     /// Appends to `chunk` the pending threads and notes its block references.
     public mutating func attach(to chunk: inout Chunk) {
         guard !isEmpty else { return }
-        collect(chunk.block, into: &chunk)
+        collect(chunk.block, into: &chunk, supply: { _ in [] })
+    }
+
+    /// Appends to `chunk` the pending threads and notes its block references, adding first, at each
+    /// comment anchor, the comments `supply` returns for its id (see the type's rule).
+    public mutating func attach(to chunk: inout Chunk, supply: (String) throws -> [Comment]) rethrows {
+        try collect(chunk.block, into: &chunk, supply: supply)
     }
 
     /// Takes everything no block referenced: threads in the order their roots were first added, then
@@ -84,19 +94,20 @@ public struct ChunkAttacher: Sendable {
         return (comments, notes)
     }
 
-    private mutating func collect(_ block: Block, into chunk: inout Chunk) {
-        block.forEachInline { inline in
+    private mutating func collect(_ block: Block, into chunk: inout Chunk, supply: (String) throws -> [Comment]) rethrows {
+        try block.forEachInline { inline in
             switch inline {
             case .commentStart(let id), .commentEnd(let id), .commentPoint(let id):
+                for c in try supply(id) { add(c) }
                 guard let thread = threads.removeValue(forKey: id) else { return }
                 let comments = thread.comments
                 chunk.comments += comments
-                for c in comments { for b in c.body { collect(b, into: &chunk) } }
+                for c in comments { for b in c.body { try collect(b, into: &chunk, supply: supply) } }
             case .noteReference(let id):
                 guard let taken = notes.removeValue(forKey: id) else { return }
                 for n in taken.notes {
                     chunk.notes.append(n)
-                    for b in n.blocks { collect(b, into: &chunk) }
+                    for b in n.blocks { try collect(b, into: &chunk, supply: supply) }
                 }
             default: break
             }

@@ -110,6 +110,43 @@ public final class Diagnostics: @unchecked Sendable {
         for e in entries { report(e.diagnostic) }
     }
 
+    /// How many codes have been reported so far: a place to `insert` diagnostics at later.
+    public var mark: Int {
+        lock.lock(); defer { lock.unlock() }
+        return items.count
+    }
+
+    /// Puts `other`'s diagnostics where they would be had they been reported when `mark` was taken, at
+    /// `stamp`: after the codes reported before the mark, before those reported since. Counts add up; a code
+    /// reported both before the mark and in `other` keeps its first message, one reported in `other` and
+    /// since the mark keeps `other`'s. For work done out of its order: the DOCX reader parses comments as
+    /// the body reaches them but reports their warnings where it once read them all, before the body.
+    public func insert(_ other: Diagnostics, at mark: Int, stamp: Int) {
+        guard other !== self else { return }
+        other.lock.lock()
+        let middle = other.items
+        other.lock.unlock()
+        guard !middle.isEmpty else { return }
+        lock.lock(); defer { lock.unlock() }
+        let cut = min(max(mark, 0), items.count)
+        let later = items[cut...], laterStamps = firstStamps[cut...]
+        items.removeSubrange(cut...)
+        firstStamps.removeSubrange(cut...)
+        index = index.filter { $0.value < cut }
+        func add(_ d: Diagnostic, _ stamp: Int) {
+            if let i = index[d.code] {
+                items[i].count += d.count
+                firstStamps[i] = min(firstStamps[i], stamp)
+            } else {
+                index[d.code] = items.count
+                items.append(d)
+                firstStamps.append(stamp)
+            }
+        }
+        for d in middle { add(d, stamp) }
+        for (d, s) in zip(later, laterStamps) { add(d, s) }
+    }
+
     /// Records a diagnostic as is (merging with an earlier one of the same code).
     public func report(_ d: Diagnostic) {
         report(d.code, d.message, at: d.location, count: d.count, severity: d.severity)

@@ -12,19 +12,28 @@ final class DOCXBodyStream {
     private var ended = false
     private var done = false
 
-    /// The comments and notes of the side parts, waiting for the block that references them.
+    /// The notes, and the comments read so far, waiting for the block that references them.
     private var attacher: ChunkAttacher
+    /// The comments part, read as the body's anchors need its comments.
+    private let comments: DOCXCommentStream?
 
-    init(parser: StoryParser, comments: [Comment], notes: [Note]) {
+    /// With `commentsWhole`, every comment is read first (the same chunks; tests compare the two ways).
+    init(parser: StoryParser, comments: DOCXCommentStream?, notes: [Note], commentsWhole: Bool = false) throws {
         self.parser = parser
         self.lists = ListBuilder(numbering: parser.context.numbering)
-        self.attacher = ChunkAttacher(comments: comments, notes: notes)
+        self.attacher = ChunkAttacher(comments: commentsWhole ? try comments?.rest() ?? [] : [], notes: notes)
+        self.comments = comments
     }
+
+    /// How many comments have been parsed so far (tests check they are read as their anchors come).
+    var commentsRead: Int { comments?.parsed ?? 0 }
 
     func next() throws -> Chunk? {
         while !done {
             if readyIndex < ready.count {
-                let chunk = attacher.chunk(for: ready[readyIndex])
+                var chunk = Chunk(ready[readyIndex])
+                let comments = self.comments
+                try attacher.attach(to: &chunk) { id in try comments?.through(thread: id) ?? [] }
                 readyIndex += 1
                 if readyIndex == ready.count { ready.removeAll(keepingCapacity: true); readyIndex = 0 }
                 if let h = held {
@@ -36,7 +45,7 @@ final class DOCXBodyStream {
             }
             if ended {
                 done = true
-                return finalChunk()
+                return try finalChunk()
             }
             if let parsed = try parser.nextBodyBlocks() {
                 for p in parsed { ready += lists.add(p) }
@@ -58,7 +67,8 @@ final class DOCXBodyStream {
     }
 
     /// The held chunk with every comment and note nobody referenced.
-    private func finalChunk() -> Chunk? {
+    private func finalChunk() throws -> Chunk? {
+        for c in try comments?.rest() ?? [] { attacher.add(c) }
         let left = attacher.takeUnreferenced()
         if held == nil && left.comments.isEmpty && left.notes.isEmpty { return nil }
         var chunk = held ?? Chunk(.paragraph(Paragraph([])))

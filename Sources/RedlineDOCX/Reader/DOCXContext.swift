@@ -9,7 +9,7 @@ struct StoryContext {
     var relationships: [String: Relationship]
     /// Comment ids that are replies: their anchors are not kept (a reply has no anchor of its own).
     var replyIDs: Set<String>
-    let diagnostics: Diagnostics
+    var diagnostics: Diagnostics
     /// The document's default paragraph formatting, which paragraphs do not repeat.
     var defaultParagraph: ParagraphStyle
     /// The document's default character formatting, which runs do not repeat.

@@ -68,14 +68,14 @@ final class DOCXPackage {
     /// A streaming XML reader over `entry`, numbering `names` (the story parser's by default). A large part
     /// (the body of a long document) is inflated and parsed on a thread of its own, ahead of the story
     /// parser; the result is the same either way.
-    func xml(_ entry: ZipEntry, names: [String] = OOXML.names) throws -> XMLReader {
+    func xml(_ entry: ZipEntry, names: [String] = OOXML.names, again: Bool = false) throws -> XMLReader {
         if entry.declaredSize >= Self.backgroundParseSize {
-            let stream = try archive.open(entry)
+            let stream = try archive.open(entry, again: again)
             return try XMLReader(parsingInBackground: entry.name, namespaces: OOXML.table, names: names, limits: limits) {
                 try stream.read(into: $0)
             }
         }
-        let stream = try archive.open(entry)
+        let stream = try archive.open(entry, again: again)
         return try XMLReader(name: entry.name, namespaces: OOXML.table, names: names, limits: limits) {
             try stream.read(into: $0)
         }

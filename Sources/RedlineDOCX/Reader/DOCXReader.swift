@@ -5,7 +5,8 @@ import RedlineZip
 /// Reads DOCX (Word 2007+, Transitional and Strict): text, formatting, lists, tables, notes, comments
 /// and every kind of tracked change, into the document model.
 ///
-/// Side parts (relationships, styles, numbering, comments, notes, core properties) are read first;
+/// Side parts (relationships, styles, numbering, notes, core properties) are read first, and an index of
+/// the comments (`DOCXCommentStream`: each comment's body is parsed when the body reaches its anchor);
 /// `word/document.xml` is then streamed: each top-level block becomes a chunk as soon as it is read,
 /// never a DOM of the whole body. Covered: paragraphs, headings (outline level through the style
 /// chain), runs (bold, italic, underline, strike, double strike, caps, small caps, super/subscript,
@@ -30,7 +31,8 @@ struct DOCXSource: ChunkSource {
     let header: DocumentHeader
     private let body: DOCXBodyStream
 
-    init(_ input: DocumentInput, limits: Limits, diagnostics: Diagnostics) throws {
+    /// With `commentsWhole`, every comment is read before the body (as the reader once did; tests compare).
+    init(_ input: DocumentInput, limits: Limits, diagnostics: Diagnostics, commentsWhole: Bool = false) throws {
         let package = try DOCXPackage(input, limits: limits)
         var styles = StyleSheet()
         if let e = package.part("styles", fallback: "word/styles.xml") {
@@ -45,8 +47,8 @@ struct DOCXSource: ChunkSource {
         var context = StoryContext(styles: styles, numbering: numbering, relationships: package.relationships, replyIDs: [],
                                    diagnostics: diagnostics, defaultParagraph: defaultParagraph, defaultCharacter: defaultCharacter)
         context.pictures = DOCXPictures(archive: package.archive, store: MediaStore(limits: limits))
-        let comments = try SideParts.comments(package, context: context)
-        context.replyIDs = Set(comments.filter { $0.parentID != nil }.map(\.id))
+        let comments = try DOCXCommentStream(package, context: context)
+        context.replyIDs = comments?.replyIDs ?? []
         let (notes, noteLabels) = SideParts.numbered(try SideParts.notes(package, kind: .footnote, context: context)
             + SideParts.notes(package, kind: .endnote, context: context))
         context.noteLabels = noteLabels
@@ -58,10 +60,13 @@ struct DOCXSource: ChunkSource {
         guard try parser.enterBody() else {
             throw RedlineError.malformed("\(package.documentPart) has no w:body: not a Word document")
         }
-        body = DOCXBodyStream(parser: parser, comments: comments, notes: notes)
+        body = try DOCXBodyStream(parser: parser, comments: comments, notes: notes, commentsWhole: commentsWhole)
     }
 
     mutating func next() throws -> Chunk? { try body.next() }
+
+    /// How many comments have been parsed so far.
+    var commentsRead: Int { body.commentsRead }
 }
 
 extension DOCXPackage {

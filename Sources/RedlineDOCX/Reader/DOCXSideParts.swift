@@ -3,8 +3,7 @@ import RedlineCore
 import RedlineXML
 import RedlineZip
 
-/// The parts read before the body: core properties, comments (with replies and resolved state from
-/// `commentsExtended.xml`) and notes.
+/// The parts read before the body: core properties and notes (comments: `DOCXCommentStream`).
 enum SideParts {
     /// `docProps/core.xml` → metadata (title, author, subject, keywords, description, created, modified).
     static func metadata(_ package: DOCXPackage) throws -> Metadata {
@@ -27,49 +26,6 @@ enum SideParts {
                 : .text(value)
         }
         return m
-    }
-
-    /// `comments.xml` with `commentsExtended.xml`: every comment in file order, replies linked to their
-    /// parent, resolved state set.
-    static func comments(_ package: DOCXPackage, context: StoryContext) throws -> [Comment] {
-        guard let entry = package.part("comments", fallback: "word/comments.xml") else { return [] }
-        var ctx = context
-        ctx.relationships = try relationships(of: entry, in: package)
-        let parser = StoryParser(try package.xml(entry), context: ctx)
-        let x = parser.x
-        var comments: [Comment] = []
-        var byParaID: [String: Int] = [:]
-        while let k = try x.next() {
-            guard k == .start, x.isElement("comment", in: OOXML.w) else { continue }
-            let id = x.attribute("id", in: OOXML.w) ?? String(comments.count)
-            let author = PropertyParser.author(x), date = x.attribute("date", in: OOXML.w)
-            let initials = x.attribute("initials", in: OOXML.w)
-            parser.progress.lastParaID = nil
-            let body = try parser.blocks()
-            if let p = parser.progress.lastParaID { byParaID[p] = comments.count }
-            comments.append(Comment(id: id, author: author, initials: initials, date: date, body: body))
-        }
-        guard let ext = package.part("commentsExtended", fallback: "word/commentsExtended.xml") else { return comments }
-        let y = try package.xml(ext)
-        while let k = try y.next() {
-            guard k == .start, y.localName == "commentEx", let p = y.attribute("paraId", in: OOXML.w15), let i = byParaID[p] else { continue }
-            if let done = y.attribute("done", in: OOXML.w15), done == "1" || done == "true" { comments[i].resolved = true }
-            if let parent = y.attribute("paraIdParent", in: OOXML.w15), let j = byParaID[parent], j != i {
-                comments[i].parentID = comments[j].id
-            }
-        }
-        // Threads hang from their root comment.
-        let index = Dictionary(comments.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { a, _ in a })
-        for i in comments.indices {
-            var parent = comments[i].parentID
-            var hops = 0
-            while let p = parent, let j = index[p], let up = comments[j].parentID, hops < comments.count {
-                parent = up
-                hops += 1
-            }
-            comments[i].parentID = parent == comments[i].id ? nil : parent
-        }
-        return comments
     }
 
     /// `footnotes.xml` or `endnotes.xml`: every note (separators skipped), ids prefixed `fn`/`en`.
