@@ -5,8 +5,8 @@ final class CriticContext {
     let source: [UInt8]
     let scanner: CriticScanner
     let diagnostics: Diagnostics
-    /// Comment indices already handed out (a comment travels once, with its anchor's chunk).
-    var emittedComments = Set<Int>()
+    /// Per comment index, whether it was handed out (a comment travels once, with its anchor's chunk).
+    var emittedComments: [Bool]
     /// Loads linked pictures when the writer embeds them (`ReadOptions.loadLinkedMedia`); nil: links stay links.
     var pictures: MarkdownPictures?
 
@@ -14,6 +14,7 @@ final class CriticContext {
         self.source = source
         self.scanner = scanner
         self.diagnostics = diagnostics
+        emittedComments = [Bool](repeating: false, count: scanner.comments.count)
     }
 
     /// `s` with every placeholder replaced by the source text it stands for (for code, URLs, raw HTML).
@@ -653,7 +654,7 @@ final class BlockConverter {
             }
         case (.comment, .comments(let ids, let isRangeStart)):
             guard let first = ids.first else { return }
-            let id = scanner.comments[first].comment.id
+            let id = scanner.commentID(first)
             add(.atom(isRangeStart ? .commentStart(id) : .commentPoint(id)), ctx)
             try emit(ids)
         case (.commentEnd, .commentEnd(let id)):
@@ -705,17 +706,17 @@ final class BlockConverter {
         guard let first = context.scanner.commentIndex(of: id) else { return }
         var ids = [first]
         var k = first + 1
-        while k < context.scanner.comments.count, context.scanner.comments[k].comment.parentID == id {
+        while k < context.scanner.comments.count, context.scanner.comments[k].parent == first {
             ids.append(k); k += 1
         }
         try emit(ids)
     }
 
     private func emit(_ ids: [Int]) throws {
-        for i in ids where !context.emittedComments.contains(i) {
-            context.emittedComments.insert(i)
-            var c = context.scanner.comments[i].comment
-            c.body = try bodyParser?(context.scanner.comments[i].body) ?? []
+        for i in ids where !context.emittedComments[i] {
+            context.emittedComments[i] = true
+            var (c, body) = context.scanner.comment(at: i)
+            c.body = try bodyParser?(body) ?? []
             comments.append(c)
         }
     }

@@ -19,11 +19,14 @@ enum ScannedHighlight {
     case formatChange(FormatChange)
 }
 
-/// A comment found by the pre-pass; its Markdown body is parsed when the reader reaches its anchor.
+/// A comment found by the pre-pass, kept small (a document may hold hundreds of thousands): where its
+/// text is in the source and which comment it replies to. `CriticScanner.comment(at:)` reads its author,
+/// date and attributes again when the reader reaches its anchor, and the reader then parses its body.
 struct ScannedComment {
-    var comment: Comment
-    /// Where the body's Markdown is in the scanned source.
-    var body: Range<Int>
+    /// The text between `{>>` and `<<}` in the scanned source.
+    var text: Range<Int>
+    /// The index of the thread's first comment for a reply, else -1.
+    var parent: Int
 }
 
 /// One placeholder's meaning.
@@ -54,10 +57,10 @@ struct CriticScanner {
     private(set) var originals: [Range<Int>] = []
     private(set) var changes: [ScannedChange] = []
     private(set) var highlights: [ScannedHighlight] = []
+    /// Comment `k` has the id `idPrefix` + (`firstCommentID` + k) (`commentID`), so a highlight's thread is
+    /// found from its id in constant time (`commentIndex`), with no table of ids.
     private(set) var comments: [ScannedComment] = []
-    /// The index in `comments` of each comment id (its first comment): a highlight's thread is found in
-    /// constant time, not by a search of every comment (which made 600,000 comments quadratic).
-    private var commentIndices: [String: Int] = [:]
+    private let firstCommentID: Int
     private(set) var styleChanges: [ParagraphStyleChange] = []
     /// Milestone names (`[#name]`) to comment ids.
     private var rangeNames: [String: String] = [:]
@@ -92,6 +95,7 @@ struct CriticScanner {
         self.source = source
         self.diagnostics = diagnostics
         self.nextCommentID = firstCommentID
+        self.firstCommentID = firstCommentID
         self.idPrefix = idPrefix
         self.notes = notes
         var k = notes ? 0 : source.count
@@ -422,7 +426,7 @@ struct CriticScanner {
                         n += 1
                     }
                     let ids = makeComments(Array(thread.prefix(n)), rangeStart: false)
-                    highlights[open.index] = .comment(id: comments[ids[0]].comment.id)
+                    highlights[open.index] = .comment(id: commentID(ids[0]))
                     addEntry(.highlight(open.index), kind: .highlightClose, original: start..<thread[n - 1].end)
                     if n < thread.count { emitStandalone(Array(thread.dropFirst(n)), from: thread[n - 1].end) }
                 }
@@ -530,7 +534,7 @@ struct CriticScanner {
             let part = Array(rest.prefix(n))
             let name = t.attribute("#")?.value
             let ids = makeComments(part, rangeStart: name != nil)
-            if let name { rangeNames[name] = comments[ids[0]].comment.id }
+            if let name { rangeNames[name] = commentID(ids[0]) }
             addEntry(.comments(ids, isRangeStart: name != nil), kind: .comment, original: from..<part[part.count - 1].end)
             from = part[part.count - 1].end
             rest = rest.dropFirst(n)
@@ -540,26 +544,37 @@ struct CriticScanner {
     /// Records a thread's comments (the first anchored, the rest replies); returns their indices.
     private mutating func makeComments(_ thread: [(text: Substring, body: Range<Int>, end: Int)], rangeStart: Bool) -> [Int] {
         var ids: [Int] = []
-        var parent: String?
         for item in thread {
-            let t = CommentText(item.text)
-            let id = idPrefix + String(nextCommentID)
             nextCommentID += 1
-            var c = Comment(id: id, author: t.author, date: t.date, body: [], resolved: t.hasFlag("resolved"),
-                            parentID: parent)
-            c.initials = t.attribute("initials")?.value
-            // The source is valid UTF-8 (MarkdownSource.normalized), so this is exact; clamped all the same.
-            let offset = max(0, min(item.body.count, item.text.utf8.count - t.body.utf8.count))
-            comments.append(ScannedComment(comment: c, body: (item.body.lowerBound + offset)..<item.body.upperBound))
+            comments.append(ScannedComment(text: item.body, parent: ids.first ?? -1))
             ids.append(comments.count - 1)
-            if commentIndices[id] == nil { commentIndices[id] = comments.count - 1 }
-            if parent == nil { parent = id }
         }
         return ids
     }
 
-    /// The index in `comments` of the first comment with this id.
-    func commentIndex(of id: String) -> Int? { commentIndices[id] }
+    /// The id of comment `k`.
+    func commentID(_ k: Int) -> String { idPrefix + String(firstCommentID + k) }
+
+    /// The index in `comments` of the comment with this id.
+    func commentIndex(of id: String) -> Int? {
+        guard id.hasPrefix(idPrefix), let n = Int(id.dropFirst(idPrefix.count)) else { return nil }
+        let k = n - firstCommentID
+        guard comments.indices.contains(k), commentID(k) == id else { return nil }
+        return k
+    }
+
+    /// Comment `k` (its body empty) and where its body's Markdown is in the source.
+    func comment(at k: Int) -> (comment: Comment, body: Range<Int>) {
+        let s = comments[k]
+        let text = Substring(decoding: source[s.text], as: UTF8.self)
+        let t = CommentText(text)
+        var c = Comment(id: commentID(k), author: t.author, date: t.date, body: [], resolved: t.hasFlag("resolved"),
+                        parentID: s.parent >= 0 ? commentID(s.parent) : nil)
+        c.initials = t.attribute("initials")?.value
+        // The source is valid UTF-8 (MarkdownSource.normalized), so this is exact; clamped all the same.
+        let offset = max(0, min(s.text.count, text.utf8.count - t.body.utf8.count))
+        return (c, (s.text.lowerBound + offset)..<s.text.upperBound)
+    }
 
     /// `![`: the `[` of an image (an escaped `\!` does not count).
     private func isImageBracket(at k: Int) -> Bool {

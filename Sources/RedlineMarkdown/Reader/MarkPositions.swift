@@ -55,8 +55,8 @@ public struct MarkPositions: Sendable {
                 case .plain: break
                 }
             case .comments(let list, _):
-                for k in list where comments[scanner.comments[k].comment.id] == nil {
-                    comments[scanner.comments[k].comment.id] = at
+                for k in list where comments[scanner.commentID(k)] == nil {
+                    comments[scanner.commentID(k)] = at
                 }
             case .styleChange:
                 changes["change.paragraph-style", default: []].append(at)
