@@ -157,17 +157,18 @@ extension DOCXComposer {
                 diagnostics.report(.docxNestedComment, "comments inside comments cannot be carried in DOCX and were dropped")
                 return
             }
-            for n in comments.thread(id) {
+            for k in comments.thread(id) {
+                let n = comments.number(at: k)
                 switch inline {
                 case .commentStart:
-                    if comments.started.insert(n).inserted { x.empty("w:commentRangeStart", [("w:id", String(n))]) }
+                    if comments.mark(.started, at: k) { x.empty("w:commentRangeStart", [("w:id", String(n))]) }
                 case .commentEnd:
-                    if comments.started.contains(n), comments.ended.insert(n).inserted {
+                    if comments.has(.started, at: k), comments.mark(.ended, at: k) {
                         x.empty("w:commentRangeEnd", [("w:id", String(n))])
                     }
-                    reference(n, r.format, into: &x)
+                    reference(k, r.format, into: &x)
                 default:
-                    reference(n, r.format, into: &x)
+                    reference(k, r.format, into: &x)
                 }
             }
         case .noteReference(let id):
@@ -209,8 +210,9 @@ extension DOCXComposer {
     /// The run holding a comment's reference mark (it makes the comment visible at this point).
     /// It carries the emphasis around it (bold, italic...; not size or font, which the reference style sets),
     /// so a comment inside bold text reads back inside it.
-    private func reference(_ n: Int, _ format: TextFormat, into x: inout XMLText) {
-        guard comments.referenced.insert(n).inserted else { return }
+    private func reference(_ place: Int, _ format: TextFormat, into x: inout XMLText) {
+        guard comments.mark(.referenced, at: place) else { return }
+        let n = comments.number(at: place)
         var f = format
         f.style = CharacterStyle()
         guard f != TextFormat() else {

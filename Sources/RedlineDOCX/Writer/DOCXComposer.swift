@@ -58,7 +58,8 @@ final class DOCXComposer {
     /// Paragraph ids handed out to comment paragraphs (`w14:paraId`).
     private var paraIDCount = 0
     /// The paragraph id of the last paragraph rendered in a comment.
-    private var lastParaID: String?
+    /// The number of the last comment paragraph's `w14:paraId` (`hex8`).
+    private var lastParaID: Int?
     /// Run markup to open the next paragraph with (a note's or a comment's reference mark).
     private var storyPrefix: String?
     /// A move range in the body still open at the end of the last paragraph, and its range id.
@@ -198,9 +199,8 @@ final class DOCXComposer {
         }
         if ctx.story == .comment {
             paraIDCount += 1
-            let id = hex8(paraIDCount)
-            lastParaID = id
-            x.open("w:p", [("w14:paraId", id), ("w14:textId", "77777777")])
+            lastParaID = paraIDCount
+            x.open("w:p", [("w14:paraId", hex8(paraIDCount)), ("w14:textId", "77777777")])
         } else {
             x.open("w:p")
         }
@@ -290,14 +290,15 @@ final class DOCXComposer {
 
     // MARK: Comment and note stories
 
-    /// Renders a comment's body (story prefix: the annotation reference mark); returns its last paragraph id.
-    func commentBody(_ blocks: [Block], into x: inout XMLText) -> String {
+    /// Renders a comment's body (story prefix: the annotation reference mark); returns the number of its
+    /// last paragraph's id (`hex8`; 0 when it has none).
+    func commentBody(_ blocks: [Block], into x: inout XMLText) -> Int {
         storyPrefix = "<w:r><w:rPr><w:rStyle w:val=\"CommentReference\"/></w:rPr><w:annotationRef/></w:r>"
         lastParaID = nil
         var ctx = Context()
         ctx.story = .comment
         storyBlocks(blocks, ctx, into: &x)
-        return lastParaID ?? "00000000"
+        return lastParaID ?? 0
     }
 
     /// Renders a note's body, opening with the note's reference mark.

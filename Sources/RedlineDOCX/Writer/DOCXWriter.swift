@@ -34,8 +34,11 @@ struct DOCXSink: ChunkSink {
     /// Writes the body buffer out in the middle of a huge block (`XMLText.spill`).
     private var spill: BodySpill?
     private var media: [ZipSpool] = []
-    /// `word/comments.xml`, written as each comment comes (`SpooledPart`); nil until the first comment.
-    private var commentsPart: SpooledPart?
+    /// `word/comments.xml`, `commentsExtended.xml` and `commentsIds.xml`, written as each comment comes
+    /// (`SpooledPart`); nil until the first comment.
+    private var commentsPart: SpooledPart?, extendedPart: SpooledPart?, idsPart: SpooledPart?
+    /// Comments written so far (their `w16cid:durableId` numbers).
+    private var commentsWritten = 0
 
     init(output: any ByteOutput, options: WriteOptions, diagnostics: Diagnostics) throws {
         self.output = output
@@ -103,11 +106,12 @@ struct DOCXSink: ChunkSink {
 
     // MARK: Comments and notes
 
-    /// Writes `c` into `word/comments.xml` (once per id).
+    /// Writes `c` into `word/comments.xml` (once per id), and its entries into `commentsExtended.xml` (last
+    /// paragraph id, its parent's, resolved state) and `commentsIds.xml`.
     private mutating func comment(_ c: Comment) throws {
-        guard !composer.comments.written.contains(c.id) else { return }
-        composer.comments.written.insert(c.id)
-        let n = composer.comments.number(c.id)
+        let k = composer.comments.place(c.id)
+        guard composer.comments.mark(.written, at: k) else { return }
+        let n = composer.comments.number(at: k)
         var a = [("w:id", String(n)), ("w:author", c.author ?? "")]
         if let d = c.date, let v = composer.dateTime(d) { a.append(("w:date", v)) }
         if let i = c.initials { a.append(("w:initials", i)) }
@@ -118,8 +122,22 @@ struct DOCXSink: ChunkSink {
         part.x.close("w:comment")
         try part.flushIfFull()
         commentsPart = part
-        composer.comments.lastParaIDs[c.id] = para
-        composer.comments.extended.append((para, c.parentID.flatMap { composer.comments.lastParaIDs[$0] }, c.resolved))
+        composer.comments.setParagraphID(para, at: k)
+
+        var ext = try extendedPart ?? openExtendedPart()
+        extendedPart = nil
+        var e = [("w15:paraId", composer.hex8(para))]
+        if let p = c.parentID.flatMap({ composer.comments.paragraphID(of: $0) }) { e.append(("w15:paraIdParent", composer.hex8(p))) }
+        e.append(("w15:done", c.resolved ? "1" : "0"))
+        ext.x.empty("w15:commentEx", e)
+        try ext.flushIfFull()
+        extendedPart = ext
+        var ids = try idsPart ?? openIDsPart()
+        idsPart = nil
+        commentsWritten += 1
+        ids.x.empty("w16cid:commentId", [("w16cid:paraId", composer.hex8(para)), ("w16cid:durableId", composer.hex8(0x1000_0000 + commentsWritten))])
+        try ids.flushIfFull()
+        idsPart = ids
     }
 
     private func note(_ n: Note) {
@@ -140,16 +158,14 @@ struct DOCXSink: ChunkSink {
     /// anchors and references without a body. Anchors go into one last paragraph.
     private mutating func closeDanglingAnchors() throws {
         var tail = XMLText()
-        for id in composer.comments.ids {
-            let n = composer.comments.number(id)
-            if composer.comments.started.contains(n) && !composer.comments.ended.contains(n) {
+        for (k, id) in composer.comments.ids.enumerated() {
+            let n = composer.comments.number(at: k)
+            if composer.comments.has(.started, at: k) && composer.comments.mark(.ended, at: k) {
                 tail.empty("w:commentRangeEnd", [("w:id", String(n))])
-                composer.comments.ended.insert(n)
             }
-            if !composer.comments.referenced.contains(n) {
+            if composer.comments.mark(.referenced, at: k) {
                 diagnostics.report(.docxCommentUnanchored, "comment '\(id)' has no anchor in the text; it was anchored at the end")
                 tail.raw("<w:r><w:rPr><w:rStyle w:val=\"CommentReference\"/></w:rPr><w:commentReference w:id=\"\(n)\"/></w:r>")
-                composer.comments.referenced.insert(n)
             }
         }
         if !tail.isEmpty {
@@ -157,7 +173,7 @@ struct DOCXSink: ChunkSink {
             buffer.append(tail)
             buffer.raw("</w:p>")
         }
-        for id in composer.comments.ids where !composer.comments.written.contains(id) {
+        for id in composer.comments.ids where !composer.comments.isWritten(id) {
             diagnostics.report(.docxCommentMissing, "comment '\(id)' is anchored in the text but missing; an empty comment was written")
             try comment(Comment(id: id, body: []))
         }
@@ -228,8 +244,24 @@ struct DOCXSink: ChunkSink {
         return part
     }
 
-    /// Adds the comments parts: `comments.xml` (spooled as the comments came), then `commentsExtended.xml`
-    /// and `commentsIds.xml`, each spooled as it is made.
+    /// `word/commentsExtended.xml` begun.
+    private func openExtendedPart() throws -> SpooledPart {
+        var part = SpooledPart(try zip.spool("word/commentsExtended.xml"))
+        part.x.raw(xmlDeclaration)
+        part.x.open("w15:commentsEx", [("xmlns:w15", NS.w15), ("xmlns:mc", NS.mc), ("mc:Ignorable", "w15")])
+        return part
+    }
+
+    /// `word/commentsIds.xml` begun.
+    private func openIDsPart() throws -> SpooledPart {
+        var part = SpooledPart(try zip.spool("word/commentsIds.xml"))
+        part.x.raw(xmlDeclaration)
+        part.x.open("w16cid:commentsIds", [("xmlns:w16cid", NS.w16cid), ("xmlns:mc", NS.mc), ("mc:Ignorable", "w16cid")])
+        return part
+    }
+
+    /// Adds the comments parts, each spooled as the comments came: `comments.xml`, then `commentsExtended.xml`
+    /// and `commentsIds.xml`.
     private mutating func addComments(_ linkRels: String?) throws {
         var part = try commentsPart ?? openCommentsPart()
         commentsPart = nil
@@ -237,27 +269,13 @@ struct DOCXSink: ChunkSink {
         try zip.add(try part.finished())
         if let linkRels { try zip.add("word/_rels/comments.xml.rels", text: linkRels) }
 
-        let t = composer.comments
-        var ext = SpooledPart(try zip.spool("word/commentsExtended.xml"))
-        ext.x.raw(xmlDeclaration)
-        ext.x.open("w15:commentsEx", [("xmlns:w15", NS.w15), ("xmlns:mc", NS.mc), ("mc:Ignorable", "w15")])
-        for e in t.extended {
-            var a = [("w15:paraId", e.paraID)]
-            if let p = e.parent { a.append(("w15:paraIdParent", p)) }
-            a.append(("w15:done", e.done ? "1" : "0"))
-            ext.x.empty("w15:commentEx", a)
-            try ext.flushIfFull()
-        }
+        var ext = try extendedPart ?? openExtendedPart()
+        extendedPart = nil
         ext.x.close("w15:commentsEx")
         try zip.add(try ext.finished())
 
-        var ids = SpooledPart(try zip.spool("word/commentsIds.xml"))
-        ids.x.raw(xmlDeclaration)
-        ids.x.open("w16cid:commentsIds", [("xmlns:w16cid", NS.w16cid), ("xmlns:mc", NS.mc), ("mc:Ignorable", "w16cid")])
-        for (i, e) in t.extended.enumerated() {
-            ids.x.empty("w16cid:commentId", [("w16cid:paraId", e.paraID), ("w16cid:durableId", composer.hex8(0x1000_0000 + i + 1))])
-            try ids.flushIfFull()
-        }
+        var ids = try idsPart ?? openIDsPart()
+        idsPart = nil
         ids.x.close("w16cid:commentsIds")
         try zip.add(try ids.finished())
     }
