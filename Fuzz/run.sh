@@ -5,6 +5,8 @@
 # Crashes, timeouts (10 s an input) and leaks stop a target; its input is left in Fuzz/.artifacts/TARGET/
 # (keep it as Fuzz/regressions/TARGET/NAME once fixed). Each run's last status line goes to
 # Fuzz/.artifacts/TARGET.log. FUZZ_NICE (default 19) and FUZZ_RSS_MB (default 2048) adjust the run.
+# FUZZ_SEED (default 0: libFuzzer picks one) fixes the mutation sequence, so a run can be repeated: CI's brief run
+# (`make fuzz-ci`) uses FUZZ_SEED=1, so what it finds it finds again on the next run of the same commit.
 set -uo pipefail
 cd "$(dirname "$0")"
 seconds=${1:?usage: Fuzz/run.sh SECONDS [TARGET...]}; shift
@@ -24,7 +26,7 @@ status=0
 for t in "${targets[@]}"; do
   mkdir -p ".artifacts/$t"
   bin=.build/release/fuzz-$t
-  nice -n "${FUZZ_NICE:-19}" "$bin" ".corpus/$t" -dict="dict/$t.dict" -max_total_time="$seconds" -timeout="${FUZZ_TIMEOUT:-10}" \
+  nice -n "${FUZZ_NICE:-19}" "$bin" ".corpus/$t" -dict="dict/$t.dict" -max_total_time="$seconds" -seed="${FUZZ_SEED:-0}" -timeout="${FUZZ_TIMEOUT:-10}" \
     -rss_limit_mb="${FUZZ_RSS_MB:-2048}" -max_len=65536 -artifact_prefix=".artifacts/$t/" -print_final_stats=1 \
     >".artifacts/$t.log" 2>&1
   rc=$?
