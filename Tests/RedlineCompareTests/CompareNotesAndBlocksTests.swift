@@ -48,4 +48,11 @@ final class CompareNotesAndBlocksTests: XCTestCase {
                      "Intro.\n\n- one\n- two\n\nBetween.\n\n| a | b |\n| --- | --- |\n| c | d |\n\n## Details\n\nLast.\n")
         try compared("Intro.\n\n- one\n- two\n\n## Details\n\nLast.\n", "Intro.\n\n## The Storm\n\nLast.\n")
     }
+
+    /// NEW's comment in an inserted list item stays when the item is rejected (comments are never lost), so
+    /// rejecting leaves an item holding only the comment: the exactness check drops it with the comment, as it
+    /// drops such a paragraph.
+    func testACommentInAnInsertedListItemIsAllThatRejectingLeaves() throws {
+        try compared("Intro.\n", "Intro.\n\n- one item{>>@Editor (2024-05-01T09:00:00Z) | why?<<} here\n")
+    }
 }
