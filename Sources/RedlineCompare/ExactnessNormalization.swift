@@ -5,7 +5,8 @@ import RedlineCore
 /// inlines in canonical nesting, tables without rows dropped,
 /// the header (metadata, defaults) left out: metadata is not compared; a block quote holding only empty
 /// paragraphs dropped (the model has no mark for a whole container: a deleted quote is left empty on accept);
-/// a paragraph or heading that held only comment anchors dropped with them; a story of one empty paragraph is empty.
+/// a paragraph or heading that held only comment anchors dropped with them, and a list item (and a list)
+/// left empty by that; a story of one empty paragraph is empty.
 public enum ExactnessNormalization {
     /// `d` as an exactness check compares it.
     public static func document(_ d: Document) -> Document {
@@ -32,6 +33,15 @@ public enum ExactnessNormalization {
                     if content.isEmpty && !p.content.isEmpty { return nil }
                     return b.mapParagraphContent { _ in content }
                 case .table(let t) where t.rows.isEmpty: return nil
+                case .list(var l):
+                    // Likewise a list item that held only such a paragraph, and a list left with no item.
+                    let items = l.items.compactMap { item -> [Block]? in
+                        let v = visit(item)
+                        return v.isEmpty && !item.isEmpty ? nil : v
+                    }
+                    if items.isEmpty && !l.items.isEmpty { return nil }
+                    l.items = items
+                    return .list(l)
                 case .blockQuote(let c):
                     let v = visit(c)
                     return v.allSatisfy({ $0.paragraph?.content.isEmpty ?? false }) ? nil : .blockQuote(v)
