@@ -54,23 +54,28 @@ struct CommentText {
     mutating func parseHeader<Units: BidirectionalCollection>(_ s: Substring, units u: Units) -> Bool
         where Units.Index == String.Index, Units.Element: HeaderUnit {
         var i = u.startIndex
-        var name = ""
+        // Text is taken a run at a time, from `run` up to `i`: a backslash ends a run, and the character
+        // it escapes starts the next.
+        var name = "", run = i
         func at(_ c: Units.Element) -> Bool { i < u.endIndex && u[i] == c }
         func skipSpaces() { while at(" ") || at("\t") { i = u.index(after: i) } }
         while i < u.endIndex, u[i] != "(", u[i] != "[", u[i] != "|", u[i] != "\n" {
-            if u[i] == "\\", u.index(after: i) < u.endIndex { i = u.index(after: i) }
-            u[i].append(to: &name); i = u.index(after: i)
+            if u[i] == "\\", u.index(after: i) < u.endIndex { name += s[run..<i]; i = u.index(after: i); run = i }
+            i = u.index(after: i)
         }
+        name += s[run..<i]
         if at("\n") { return false }
         var date: String?
         if at("(") {
             i = u.index(after: i)
             var d = ""
+            run = i
             while i < u.endIndex, u[i] != ")" {
                 if u[i] == "\n" { return false }
-                if u[i] == "\\", u.index(after: i) < u.endIndex { i = u.index(after: i) }
-                u[i].append(to: &d); i = u.index(after: i)
+                if u[i] == "\\", u.index(after: i) < u.endIndex { d += s[run..<i]; i = u.index(after: i); run = i }
+                i = u.index(after: i)
             }
+            d += s[run..<i]
             guard at(")") else { return false }
             i = u.index(after: i)
             date = d
@@ -213,14 +218,8 @@ extension String {
 }
 
 /// A step of `CommentText.parseHeader`: a character, or a Unicode scalar of ASCII text.
-protocol HeaderUnit: Equatable, ExpressibleByUnicodeScalarLiteral {
-    func append(to s: inout String)
-}
+protocol HeaderUnit: Equatable, ExpressibleByUnicodeScalarLiteral {}
 
-extension Character: HeaderUnit {
-    func append(to s: inout String) { s.append(self) }
-}
+extension Character: HeaderUnit {}
 
-extension Unicode.Scalar: HeaderUnit {
-    func append(to s: inout String) { s.unicodeScalars.append(self) }
-}
+extension Unicode.Scalar: HeaderUnit {}

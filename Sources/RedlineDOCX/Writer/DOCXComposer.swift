@@ -329,10 +329,16 @@ final class DOCXComposer {
 
     /// An eight-digit upper-case hexadecimal id (`w14:paraId`, `w16cid:durableId`).
     func hex8(_ n: Int) -> String {
-        let digits = Array("0123456789ABCDEF")
-        var v = n
-        var out = [Character](repeating: "0", count: 8)
-        for i in (0..<8).reversed() { out[i] = digits[v & 15]; v >>= 4 }
-        return String(out)
+        // Written as bytes into the string's own storage (eight bytes: a small string, no allocation); a
+        // document of many comments asks for three of these a comment.
+        String(unsafeUninitializedCapacity: 8) { out in
+            var v = n
+            for i in (0..<8).reversed() {
+                let d = UInt8(v & 15)
+                out[i] = d < 10 ? UInt8(ascii: "0") + d : UInt8(ascii: "A") + d - 10
+                v >>= 4
+            }
+            return 8
+        }
     }
 }
