@@ -6,7 +6,8 @@ import RedlineCore
 /// the header (metadata, defaults) left out: metadata is not compared; a block quote holding only empty
 /// paragraphs dropped (the model has no mark for a whole container: a deleted quote is left empty on accept);
 /// a paragraph or heading that held only comment anchors dropped with them, and a list item (and a list)
-/// left empty by that; a story of one empty paragraph is empty.
+/// left empty by that; a story of one empty paragraph is empty, and so is the empty last paragraph of a
+/// document with comments (where review puts comments whose anchors went).
 public enum ExactnessNormalization {
     /// `d` as an exactness check compares it.
     public static func document(_ d: Document) -> Document {
@@ -53,6 +54,11 @@ public enum ExactnessNormalization {
         // A story of one empty paragraph is an empty story (a DOCX always has a paragraph; a comment anchored
         // in nothing else keeps one when its insertion is rejected).
         if blocks.count == 1, blocks[0].paragraph?.content.isEmpty == true, case .paragraph = blocks[0] { blocks = [] }
+        // Likewise an empty last paragraph of a document with comments: review keeps one at the end to hold the
+        // comments whose anchors went with rejected (or accepted-away) blocks, such as an inserted table.
+        if !d.comments.isEmpty, let last = blocks.last, last.paragraph?.content.isEmpty == true, case .paragraph = last {
+            blocks.removeLast()
+        }
         let byID = Dictionary(d.notes.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         var notes: [Note] = []
         var k = 0

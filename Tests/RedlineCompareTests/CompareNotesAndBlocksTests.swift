@@ -55,4 +55,10 @@ final class CompareNotesAndBlocksTests: XCTestCase {
     func testACommentInAnInsertedListItemIsAllThatRejectingLeaves() throws {
         try compared("Intro.\n", "Intro.\n\n- one item{>>@Editor (2024-05-01T09:00:00Z) | why?<<} here\n")
     }
+
+    /// NEW's comment in an inserted table at the end: rejecting drops the table, and review keeps an empty
+    /// last paragraph to hold the comment; the exactness check drops that paragraph with the comment.
+    func testACommentInAnInsertedLastTableIsAllThatRejectingLeaves() throws {
+        try compared("Intro.\n", "Intro.\n\nAdded.\n\n| a | b |\n| --- | --- |\n| c{>>@Editor (2024-05-01T09:00:00Z) | why?<<} | d |\n")
+    }
 }
