@@ -61,4 +61,11 @@ final class CompareNotesAndBlocksTests: XCTestCase {
     func testACommentInAnInsertedLastTableIsAllThatRejectingLeaves() throws {
         try compared("Intro.\n", "Intro.\n\nAdded.\n\n| a | b |\n| --- | --- |\n| c{>>@Editor (2024-05-01T09:00:00Z) | why?<<} | d |\n")
     }
+
+    /// An empty quote (a lone ">") between a paragraph whose inserted break is rejected and the paragraph it
+    /// joins: review lets the join pass it (it stopped the join, so rejecting split OLD's paragraph in two).
+    func testAnEmptyQuoteDoesNotStopARejectedBreakJoining() throws {
+        try compared("Alpha.\n", "Becheta.\n\n> \n\nBechetamma.\n")
+        try compared("Alpha beta.\n", "Alpha.\n\n>\n\n- \n\nbeta.\n")
+    }
 }

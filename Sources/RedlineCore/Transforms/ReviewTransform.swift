@@ -37,6 +37,12 @@ public struct ReviewTransform: ChunkStage, ModelRewriter {
             orphanNotes += numbered.notes.compactMap { rewriteNote($0) }
             return
         }
+        if pending != nil && Self.isEmptyContainer(c.block) {
+            // An empty quote or list (Markdown's lone ">") holds nothing a break could join: the paragraph
+            // waiting to join the next one passes it and still waits.
+            try emit(c)
+            return
+        }
         if let p = pending {
             pending = nil
             if let merged = merge(p.block, into: c.block) {
@@ -94,6 +100,10 @@ public struct ReviewTransform: ChunkStage, ModelRewriter {
         var carry: Block?
         for b in blocks {
             guard var block = rewriteBlock(b) else { continue }
+            if carry != nil && Self.isEmptyContainer(block) {
+                out.append(block)
+                continue
+            }
             if let c = carry {
                 carry = nil
                 if let m = merge(c, into: block) { block = m } else if !Self.isEmptyParagraph(c) { out.append(clearMark(c)) }
@@ -209,6 +219,16 @@ public struct ReviewTransform: ChunkStage, ModelRewriter {
     }
 
     private static func isEmptyParagraph(_ block: Block) -> Bool { block.paragraph?.content.isEmpty ?? false }
+
+    /// A quote, list or table with nothing in it, which a paragraph joining the next one passes.
+    private static func isEmptyContainer(_ block: Block) -> Bool {
+        switch block {
+        case .blockQuote(let b): return b.isEmpty
+        case .list(let l): return l.items.allSatisfy(\.isEmpty)
+        case .table(let t): return t.rows.isEmpty
+        default: return false
+        }
+    }
 
     private func clearMark(_ block: Block) -> Block {
         switch block {
