@@ -68,4 +68,15 @@ final class CompareNotesAndBlocksTests: XCTestCase {
         try compared("Alpha.\n", "Becheta.\n\n> \n\nBechetamma.\n")
         try compared("Alpha beta.\n", "Alpha.\n\n>\n\n- \n\nbeta.\n")
     }
+
+    /// NEW's comment in an inserted list between a paragraph whose inserted break is rejected and the one it
+    /// joins: the rejected list leaves only the comment's anchor, which joins the paragraph instead of keeping
+    /// an empty item that split OLD's paragraph in two.
+    func testACommentLeftByARejectedListDoesNotStopTheJoin() throws {
+        for r in try compared("Alpha beta.\n", "# Gamma\n\n- item{>>@Ann Editor (2024-03-01T10:00:00Z) | c<<} one\n\nbeta.\n") {
+            let rejected = DocumentComparer.rejected(r)
+            XCTAssertEqual(rejected.blocks.count, 1)
+            XCTAssertEqual(rejected.comments.count, 1)
+        }
+    }
 }
