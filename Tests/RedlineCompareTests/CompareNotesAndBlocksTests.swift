@@ -55,4 +55,41 @@ final class CompareNotesAndBlocksTests: XCTestCase {
     func testACommentInAnInsertedListItemIsAllThatRejectingLeaves() throws {
         try compared("Intro.\n", "Intro.\n\n- one item{>>@Editor (2024-05-01T09:00:00Z) | why?<<} here\n")
     }
+
+    /// NEW's comment in an inserted table at the end: rejecting drops the table, and review keeps an empty
+    /// last paragraph to hold the comment; the exactness check drops that paragraph with the comment.
+    func testACommentInAnInsertedLastTableIsAllThatRejectingLeaves() throws {
+        try compared("Intro.\n", "Intro.\n\nAdded.\n\n| a | b |\n| --- | --- |\n| c{>>@Editor (2024-05-01T09:00:00Z) | why?<<} | d |\n")
+    }
+
+    /// An empty quote (a lone ">") between a paragraph whose inserted break is rejected and the paragraph it
+    /// joins: review lets the join pass it (it stopped the join, so rejecting split OLD's paragraph in two).
+    func testAnEmptyQuoteDoesNotStopARejectedBreakJoining() throws {
+        try compared("Alpha.\n", "Becheta.\n\n> \n\nBechetamma.\n")
+        try compared("Alpha beta.\n", "Alpha.\n\n>\n\n- \n\nbeta.\n")
+    }
+
+    /// NEW's comment in an inserted list between a paragraph whose inserted break is rejected and the one it
+    /// joins: the rejected list leaves only the comment's anchor, which joins the paragraph instead of keeping
+    /// an empty item that split OLD's paragraph in two.
+    func testACommentLeftByARejectedListDoesNotStopTheJoin() throws {
+        for r in try compared("Alpha beta.\n", "# Gamma\n\n- item{>>@Ann Editor (2024-03-01T10:00:00Z) | c<<} one\n\nbeta.\n") {
+            let rejected = DocumentComparer.rejected(r)
+            XCTAssertEqual(rejected.blocks.count, 1)
+            XCTAssertEqual(rejected.comments.count, 1)
+        }
+    }
+
+    /// OLD referenced one note twice, NEW has a note for each reference: the second reference is a
+    /// substitution (OLD's to the first note, NEW's to its own, inserted note), so rejecting gives one note.
+    func testOneNoteReferencedTwiceAgainstTwoNotes() throws {
+        for r in try compared("One[^a] and two[^a].\n\n[^a]: Note.\n", "One[^a] and two[^b].\n\n[^a]: Note.\n\n[^b]: Other.\n") {
+            XCTAssertEqual(r.notes.count, 2)
+        }
+    }
+
+    /// The other way round: OLD's two notes, NEW's one note referenced twice.
+    func testTwoNotesAgainstOneNoteReferencedTwice() throws {
+        try compared("One[^a] and two[^b].\n\n[^a]: Note.\n\n[^b]: Other.\n", "One[^a] and two[^a].\n\n[^a]: Note.\n")
+    }
 }
