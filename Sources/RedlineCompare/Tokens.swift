@@ -328,7 +328,8 @@ struct Tokenizer {
             if n > 1 { for p in store.pieces[Int(firstPiece)...] { k += text(of: p) } }
             if links {
                 for p in store.pieces[Int(firstPiece)...] {
-                    k += "\u{1}\(p.end - p.start)\u{1}\(store.runs[Int(p.run)].link?.url ?? "")"
+                    let link = store.runs[Int(p.run)].link
+                    k += "\u{1}\(p.end - p.start)\u{1}\(link?.url ?? "")\u{1}\(link?.title ?? "")"
                 }
             }
             if n == 1 {
@@ -428,7 +429,7 @@ struct Tokenizer {
                 let key: String
                 switch inline {
                 case .noteReference: key = "\u{2}note"
-                case .image(let i): key = "\u{2}img\u{1}\(i.source)\u{1}\(i.alt)\u{1}\(i.title)\u{1}\(run.link?.url ?? "")"
+                case .image(let i): key = "\u{2}img\u{1}\(i.source)\u{1}\(i.alt)\u{1}\(i.title)\u{1}\(run.link?.url ?? "")\u{1}\(run.link?.title ?? "")"
                 case .softBreak: key = run.link.map { "\u{2}soft\u{1}" + $0.url + "\u{1}" + $0.title } ?? "\u{2}soft"
                 case .raw(let f, let t): key = "\u{2}raw\u{1}\(f)\u{1}\(t)"
                 default: key = "\u{2}\(inline)"

@@ -92,4 +92,13 @@ final class CompareNotesAndBlocksTests: XCTestCase {
     func testTwoNotesAgainstOneNoteReferencedTwice() throws {
         try compared("One[^a] and two[^b].\n\n[^a]: Note.\n\n[^b]: Other.\n", "One[^a] and two[^a].\n\n[^a]: Note.\n")
     }
+
+    /// A link whose title alone changed is a change (its words were equal tokens keyed by the URL only, so
+    /// rejecting kept NEW's title).
+    func testALinkTitleChangeIsAChange() throws {
+        for r in try compared("See [a link](https://example.com/t \"Tydes\").\n", "See [a link](https://example.com/t \"Tides\").\n") {
+            XCTAssertGreaterThan(DocumentComparer.trackedChangeCount(r), 0)
+        }
+        try compared("See [![pic](p.png)](https://example.com/t \"A\").\n", "See [![pic](p.png)](https://example.com/t \"B\").\n")
+    }
 }
