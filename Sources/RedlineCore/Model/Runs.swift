@@ -216,6 +216,12 @@ public enum InlineBuilder {
     /// The inlines for `runs`.
     public static func inlines(from runs: [Run]) -> [Inline] {
         var out: [Inline] = []
+        // No run with a change, link or format change (most paragraphs): one group at each of those
+        // levels, so straight to the formatting (each level's grouping read three optionals a run).
+        if !runs.indices.contains(where: { !runs[$0].hasNoExtras }) {
+            formatted(runs[...], level: 0, into: &out)
+            return out
+        }
         var i = 0
         while i < runs.count {
             var j = i + 1
