@@ -5,6 +5,10 @@
 # Crashes, timeouts (10 s an input) and leaks stop a target; its input is left in Fuzz/.artifacts/TARGET/
 # (keep it as Fuzz/regressions/TARGET/NAME once fixed). Each run's last status line goes to
 # Fuzz/.artifacts/TARGET.log. FUZZ_NICE (default 19) and FUZZ_RSS_MB (default 2048) adjust the run.
+# FUZZ_SEED (default 0: libFuzzer picks one) fixes the mutation sequence and FUZZ_RUNS ("TARGET:N ...") caps a
+# target's executions, so a run can be repeated exactly: CI's brief run (`make fuzz-ci`) uses both, with Swift's
+# hashing made deterministic, so it runs the same inputs on every run of a commit (or, on a slower machine, the
+# first of them) and what it finds it finds again. FUZZ_CORPUS (default .corpus) names the corpus folder in Fuzz/.
 set -uo pipefail
 cd "$(dirname "$0")"
 seconds=${1:?usage: Fuzz/run.sh SECONDS [TARGET...]}; shift
@@ -19,12 +23,14 @@ if [ "${FUZZ_NO_BUILD:-0}" != 1 ]; then
   swift build -c release -Xswiftc -sanitize=fuzzer,address >.build-fuzz.log 2>&1 || { tail -30 .build-fuzz.log; exit 2; }
   echo "fuzz: built in $(( $(date +%s) - start )) s"
 fi
-./seeds.sh >/dev/null
+corpus=${FUZZ_CORPUS:-.corpus}
+./seeds.sh "$corpus" >/dev/null
 status=0
+runs_of() { for r in ${FUZZ_RUNS:-}; do [ "${r%%:*}" = "$1" ] && { echo "${r#*:}"; return; }; done; echo -1; }
 for t in "${targets[@]}"; do
   mkdir -p ".artifacts/$t"
   bin=.build/release/fuzz-$t
-  nice -n "${FUZZ_NICE:-19}" "$bin" ".corpus/$t" -dict="dict/$t.dict" -max_total_time="$seconds" -timeout="${FUZZ_TIMEOUT:-10}" \
+  nice -n "${FUZZ_NICE:-19}" "$bin" "$corpus/$t" -dict="dict/$t.dict" -max_total_time="$seconds" -seed="${FUZZ_SEED:-0}" -runs="$(runs_of "$t")" -reload=0 -timeout="${FUZZ_TIMEOUT:-10}" \
     -rss_limit_mb="${FUZZ_RSS_MB:-2048}" -max_len=65536 -artifact_prefix=".artifacts/$t/" -print_final_stats=1 \
     >".artifacts/$t.log" 2>&1
   rc=$?
@@ -34,7 +40,7 @@ for t in "${targets[@]}"; do
     echo "fuzz-$t: FAILED after ${execs:-?} executions: $(grep -m1 -E 'ERROR|Fatal error|==[0-9]+==' ".artifacts/$t.log")"
     ls -t ".artifacts/$t" | head -1 | sed "s|^|  input: Fuzz/.artifacts/$t/|"
   else
-    echo "fuzz-$t: ${execs:-?} executions in $seconds s, no crash, hang or leak"
+    echo "fuzz-$t: ${execs:-?} executions (at most $seconds s), no crash, hang or leak"
   fi
 done
 exit $status

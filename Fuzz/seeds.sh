@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Builds each fuzz target's seed corpus from Corpus/, Golden/ and Fuzz/regressions into Fuzz/.corpus/TARGET
-# (not committed: libFuzzer adds what it finds there). Usage: Fuzz/seeds.sh
+# (not committed: libFuzzer adds what it finds there), or into Fuzz/DIR/TARGET. Usage: Fuzz/seeds.sh [DIR]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-out=Fuzz/.corpus
+out=Fuzz/${1:-.corpus}
 mkdir -p "$out"/{markdown,rtf,docx,docx-xml,zip,binder,roundtrip,compare}
 copy() { local dir=$1; shift; for f in "$@"; do [ -f "$f" ] && [ "$(stat -c %s "$f")" -le 1048576 ] && cp -n "$f" "$out/$dir/$(sha1sum "$f" | cut -c1-16)"; done; return 0; }
 copy markdown $(find Corpus Golden -name '*.md' -o -name '*.txt' | sort)

@@ -37,30 +37,65 @@ public enum DocumentComparer {
         var s = StoryComparer(options: options, diagnostics: diagnostics, parallelMinimum: parallelMinimum)
         let blocks = s.compare(a.blocks, b.blocks)
 
-        // Notes: each compared as its own story with the note it replaced; inserted and deleted ones marked whole.
-        let oldNotes = Dictionary(a.notes.map { ($0.id, $0) }, uniquingKeysWith: { x, _ in x })
-        var pairedOld: [String: String] = [:]     // new id → old id
-        for (o, n) in s.notePairs where pairedOld[n] == nil { pairedOld[n] = o }
-        var notes: [Note] = []
-        var done = Set<String>()
-        let inserted = Set(s.insertedNotes)
-        for note in b.notes {
-            var n = note
-            if let oid = pairedOld[note.id], let on = oldNotes[oid] {
-                n.blocks = s.compare(on.blocks, note.blocks)
-            } else if inserted.contains(note.id) {
-                n.blocks = s.markedStory(note.blocks, inserted: true)
-            }
-            notes.append(n)
-            done.insert(note.id)
-        }
-        for (oid, rid) in s.deletedNotes where !done.contains(rid) {
-            guard let on = oldNotes[oid] else { continue }
-            notes.append(Note(id: rid, kind: on.kind, blocks: s.markedStory(on.blocks, inserted: false)))
-            done.insert(rid)
-        }
-        let doc = Document(header: b.header, blocks: blocks, comments: b.comments, notes: notes)
+        let (noteBlocks, notes) = compareNotes(old: a.notes, new: b.notes, blocks: blocks, comparer: &s)
+        let doc = Document(header: b.header, blocks: noteBlocks, comments: b.comments, notes: notes)
         return (doc, s.stats)
+    }
+
+    /// The result's notes: each NEW note whose reference matched one of OLD's compared as its own story with
+    /// that note, inserted and deleted ones marked whole; and `blocks` with the references of deleted notes
+    /// that also kept a matched reference pointed at the matched note (OLD referencing one note twice, or a
+    /// note referencing itself), so rejecting gives OLD's one note, not a copy.
+    ///
+    /// Comparing a note's story can meet further references (notes in notes), so the pairs, insertions and
+    /// deletions are taken as they come: every pair first (only comparing a paired note finds more pairs),
+    /// then insertions, then deletions, each note decided once.
+    private static func compareNotes(old oldList: [Note], new newList: [Note], blocks: [Block],
+                                     comparer s: inout StoryComparer) -> ([Block], [Note]) {
+        let oldNotes = Dictionary(oldList.map { ($0.id, $0) }, uniquingKeysWith: { x, _ in x })
+        let newNotes = Dictionary(newList.map { ($0.id, $0) }, uniquingKeysWith: { x, _ in x })
+        var decided: [String: [Block]] = [:]    // new id → its blocks in the result
+        var pairedNew: [String: String] = [:]   // old id → the first new id its reference matched
+        var deleted: [Note] = []
+        var deletedIDs = Set<String>()
+        var renamed: [String: String] = [:]     // a deleted note's result id → the new id of its pair
+        var pairs = 0, insertions = 0, deletions = 0
+        while true {
+            if pairs < s.notePairs.count {
+                let (o, n) = s.notePairs[pairs]
+                pairs += 1
+                if pairedNew[o] == nil { pairedNew[o] = n }
+                guard decided[n] == nil, let on = oldNotes[o], let nn = newNotes[n] else { continue }
+                decided[n] = s.compare(on.blocks, nn.blocks)
+            } else if insertions < s.insertedNotes.count {
+                let id = s.insertedNotes[insertions]
+                insertions += 1
+                guard decided[id] == nil, let nn = newNotes[id] else { continue }
+                decided[id] = s.markedStory(nn.blocks, inserted: true)
+            } else if deletions < s.deletedNotes.count {
+                let (oid, rid) = s.deletedNotes[deletions]
+                deletions += 1
+                guard deletedIDs.insert(rid).inserted, let on = oldNotes[oid] else { continue }
+                if let nid = pairedNew[oid], newNotes[nid] != nil { renamed[rid] = nid; continue }
+                deleted.append(Note(id: rid, kind: on.kind, blocks: s.markedStory(on.blocks, inserted: false)))
+            } else {
+                break
+            }
+        }
+        var notes = newList.map { note -> Note in
+            var n = note
+            if let b = decided[note.id] { n.blocks = b }
+            return n
+        } + deleted
+        guard !renamed.isEmpty else { return (blocks, notes) }
+        func rename(_ inlines: [Inline]) -> [Inline] {
+            inlines.map { i in
+                if case .noteReference(let id) = i, let to = renamed[id] { return .noteReference(to) }
+                return i.children.isEmpty ? i : i.mapChildren(rename)
+            }
+        }
+        for k in notes.indices { notes[k].blocks = notes[k].blocks.map { $0.mapParagraphContent(rename) } }
+        return (blocks.map { $0.mapParagraphContent(rename) }, notes)
     }
 
     /// The tracked changes in a document: marks in the text, paragraph mark and style changes, row changes.

@@ -5,7 +5,8 @@ import RedlineCore
 /// inlines in canonical nesting, tables without rows dropped,
 /// the header (metadata, defaults) left out: metadata is not compared; a block quote holding only empty
 /// paragraphs dropped (the model has no mark for a whole container: a deleted quote is left empty on accept);
-/// a paragraph or heading that held only comment anchors dropped with them; a story of one empty paragraph is empty.
+/// a paragraph or heading that held only comment anchors dropped with them, and every empty paragraph (what
+/// such a paragraph is when its comments are not carried), and a list item (and a list) left empty by that.
 public enum ExactnessNormalization {
     /// `d` as an exactness check compares it.
     public static func document(_ d: Document) -> Document {
@@ -27,11 +28,23 @@ public enum ExactnessNormalization {
                 switch b {
                 case .paragraph(let p), .heading(_, let p):
                     // A paragraph or heading that held only comment anchors (kept on reject so its comments
-                    // stay somewhere) goes with the comments.
+                    // stay somewhere) goes with the comments, and so does an empty paragraph, which is what
+                    // is left of one when its comments are not carried (compare drops OLD's, review keeps an
+                    // empty paragraph for comments whose anchors went with a rejected table).
                     let content = InlineBuilder.inlines(from: visitInlines(p.content).runs)
+                    if content.isEmpty, case .paragraph = b { return nil }
                     if content.isEmpty && !p.content.isEmpty { return nil }
                     return b.mapParagraphContent { _ in content }
                 case .table(let t) where t.rows.isEmpty: return nil
+                case .list(var l):
+                    // Likewise a list item that held only such a paragraph, and a list left with no item.
+                    let items = l.items.compactMap { item -> [Block]? in
+                        let v = visit(item)
+                        return v.isEmpty && !item.isEmpty ? nil : v
+                    }
+                    if items.isEmpty && !l.items.isEmpty { return nil }
+                    l.items = items
+                    return .list(l)
                 case .blockQuote(let c):
                     let v = visit(c)
                     return v.allSatisfy({ $0.paragraph?.content.isEmpty ?? false }) ? nil : .blockQuote(v)
@@ -39,10 +52,7 @@ public enum ExactnessNormalization {
                 }
             }
         }
-        var blocks = visit(d.blocks)
-        // A story of one empty paragraph is an empty story (a DOCX always has a paragraph; a comment anchored
-        // in nothing else keeps one when its insertion is rejected).
-        if blocks.count == 1, blocks[0].paragraph?.content.isEmpty == true, case .paragraph = blocks[0] { blocks = [] }
+        let blocks = visit(d.blocks)
         let byID = Dictionary(d.notes.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         var notes: [Note] = []
         var k = 0

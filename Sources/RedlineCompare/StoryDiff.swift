@@ -876,8 +876,14 @@ struct StoryComparer {
                 let p = Paragraph(content, style: style, markChange: mark, styleChange: styleChange)
                 out.append(level == 0 ? .paragraph(p) : .heading(level: level, p))
             case .block:
-                if !runs.isEmpty {
-                    // Text with no break of its own before a block (cannot happen with well-formed streams).
+                // Text with no break of its own before a block. Only one side's own changes can be here, when
+                // the clean-up slid them past the other side's block (OLD's deleted heading words before NEW's
+                // inserted table): they stay pending for the paragraph whose break comes next, where rejecting
+                // (or accepting) puts them back with that paragraph, and the block they passed goes. Anything
+                // else cannot happen with well-formed streams and closes a paragraph of its own.
+                let slidPast = (op.kind == .insert || op.kind == .delete)
+                    && runs.allSatisfy { Self.isOnlyOnOneSide($0, insertedSide: op.kind == .delete) }
+                if !runs.isEmpty && !slidPast {
                     out.append(.paragraph(Paragraph(InlineBuilder.pairingSubstitutions(InlineBuilder.inlines(from: runs)))))
                     runs = []
                 }
@@ -921,6 +927,16 @@ struct StoryComparer {
         flush()
         if !runs.isEmpty {
             out.append(.paragraph(Paragraph(InlineBuilder.pairingSubstitutions(InlineBuilder.inlines(from: runs)))))
+        }
+    }
+
+    /// Whether `run` is only in NEW (`insertedSide`) or only in OLD: inserted or moved to, deleted or moved from.
+    private static func isOnlyOnOneSide(_ run: Run, insertedSide: Bool) -> Bool {
+        switch run.change {
+        case .insertion?: return insertedSide
+        case .deletion?: return !insertedSide
+        case .move(let m)?: return (m.side == .to) == insertedSide
+        case nil: return false
         }
     }
 

@@ -37,6 +37,21 @@ public struct ReviewTransform: ChunkStage, ModelRewriter {
             orphanNotes += numbered.notes.compactMap { rewriteNote($0) }
             return
         }
+        if pending != nil && Self.isEmptyContainer(c.block) {
+            // An empty quote or list (Markdown's lone ">") holds nothing a break could join: the paragraph
+            // waiting to join the next one passes it and still waits.
+            try emit(c)
+            return
+        }
+        if var p = pending, let anchors = Self.onlyCommentAnchors(c.block) {
+            // A quote or list left with nothing but comment anchors (its inserted items rejected): the anchors
+            // join the waiting paragraph, which still waits, so the list does not split what the break joins.
+            p.block = p.block.mapParagraphContent { $0 + anchors }
+            p.comments += c.comments
+            p.notes += c.notes
+            pending = p
+            return
+        }
         if let p = pending {
             pending = nil
             if let merged = merge(p.block, into: c.block) {
@@ -94,6 +109,14 @@ public struct ReviewTransform: ChunkStage, ModelRewriter {
         var carry: Block?
         for b in blocks {
             guard var block = rewriteBlock(b) else { continue }
+            if carry != nil && Self.isEmptyContainer(block) {
+                out.append(block)
+                continue
+            }
+            if let c = carry, let anchors = Self.onlyCommentAnchors(block) {
+                carry = c.mapParagraphContent { $0 + anchors }
+                continue
+            }
             if let c = carry {
                 carry = nil
                 if let m = merge(c, into: block) { block = m } else if !Self.isEmptyParagraph(c) { out.append(clearMark(c)) }
@@ -209,6 +232,41 @@ public struct ReviewTransform: ChunkStage, ModelRewriter {
     }
 
     private static func isEmptyParagraph(_ block: Block) -> Bool { block.paragraph?.content.isEmpty ?? false }
+
+    /// The comment anchors of a quote or list that holds nothing else, in reading order; nil for other blocks.
+    private static func onlyCommentAnchors(_ block: Block) -> [Inline]? {
+        switch block {
+        case .blockQuote, .list: break
+        default: return nil
+        }
+        var anchors: [Inline] = []
+        func collect(_ b: Block) -> Bool {
+            if case .paragraph(let p) = b {
+                for i in p.content {
+                    switch i {
+                    case .commentStart, .commentEnd, .commentPoint: anchors.append(i)
+                    default: return false
+                    }
+                }
+                return true
+            }
+            switch b {
+            case .blockQuote, .list: return b.childBlocks.allSatisfy(collect)
+            default: return false
+            }
+        }
+        return !block.childBlocks.isEmpty && collect(block) ? anchors : nil
+    }
+
+    /// A quote, list or table with nothing in it, which a paragraph joining the next one passes.
+    private static func isEmptyContainer(_ block: Block) -> Bool {
+        switch block {
+        case .blockQuote(let b): return b.isEmpty
+        case .list(let l): return l.items.allSatisfy(\.isEmpty)
+        case .table(let t): return t.rows.isEmpty
+        default: return false
+        }
+    }
 
     private func clearMark(_ block: Block) -> Block {
         switch block {

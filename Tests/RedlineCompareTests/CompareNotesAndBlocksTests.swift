@@ -1,0 +1,82 @@
+import XCTest
+import Redline
+import RedlineCompare
+import RedlineCore
+
+/// Shapes fuzz-compare found where accepting did not give NEW or rejecting did not give OLD: a note that
+/// references itself, and a deleted heading's words that the clean-up slid past NEW's inserted blocks.
+final class CompareNotesAndBlocksTests: XCTestCase {
+    private func read(_ markdown: String) throws -> Document {
+        try Converter.read(.bytes(Array(markdown.utf8)), format: FormatRegistry.named("md")!)
+    }
+
+    /// OLD and NEW read as Markdown and compared, with and without moves: accepting gives NEW, rejecting OLD.
+    @discardableResult
+    private func compared(_ old: String, _ new: String, file: StaticString = #filePath, line: UInt = #line) throws -> [Document] {
+        let a = try read(old), b = try read(new)
+        return [true, false].map { moves in
+            let (r, _) = DocumentComparer.compare(old: a, new: b, options: CompareOptions(date: "2024-01-01T00:00:00Z", detectMoves: moves))
+            XCTAssertEqual(ExactnessNormalization.document(DocumentComparer.accepted(r)), ExactnessNormalization.document(b),
+                           "accept (moves: \(moves))", file: file, line: line)
+            XCTAssertEqual(ExactnessNormalization.document(DocumentComparer.rejected(r)), ExactnessNormalization.document(a),
+                           "reject (moves: \(moves))", file: file, line: line)
+            return r
+        }
+    }
+
+    /// A deleted reference to a note whose other reference matched points at the matched note: rejecting
+    /// gives OLD's one note (a copy named `old-1` made it two).
+    func testANoteReferencingItselfStaysOneNote() throws {
+        for r in try compared("Text.[^1]\n\n[^1]: See note[^1] again.\n", "Text.[^1]\n\n[^1]: Plain.\n") {
+            XCTAssertEqual(r.notes.map(\.id), ["1"])
+        }
+        try compared("One[^a] and two[^a].\n\n[^a]: Note.\n", "One[^a] and three.\n\n[^a]: Note.\n")
+    }
+
+    /// A note referenced only from inside another note is compared too (the pairs found while comparing a
+    /// note's story were not taken).
+    func testANoteReferencedFromANoteIsCompared() throws {
+        for r in try compared("Text.[^1]\n\n[^1]: First[^2].\n\n[^2]: Inner old.\n", "Text.[^1]\n\n[^1]: First[^2].\n\n[^2]: Inner new.\n") {
+            XCTAssertEqual(r.notes.count, 2)
+        }
+    }
+
+    /// OLD's heading words deleted before NEW's inserted list and table stay in the heading whose mark
+    /// matched, so rejecting gives the heading back (it came back a plain paragraph and an empty heading).
+    func testDeletedHeadingWordsPastInsertedBlocksStayInTheirHeading() throws {
+        try compared("Intro.\n\n## The Storm\n\nLast.\n",
+                     "Intro.\n\n- one\n- two\n\nBetween.\n\n| a | b |\n| --- | --- |\n| c | d |\n\n## Details\n\nLast.\n")
+        try compared("Intro.\n\n- one\n- two\n\n## Details\n\nLast.\n", "Intro.\n\n## The Storm\n\nLast.\n")
+    }
+
+    /// NEW's comment in an inserted list item stays when the item is rejected (comments are never lost), so
+    /// rejecting leaves an item holding only the comment: the exactness check drops it with the comment, as it
+    /// drops such a paragraph.
+    func testACommentInAnInsertedListItemIsAllThatRejectingLeaves() throws {
+        try compared("Intro.\n", "Intro.\n\n- one item{>>@Editor (2024-05-01T09:00:00Z) | why?<<} here\n")
+    }
+
+    /// NEW's comment in an inserted table at the end: rejecting drops the table, and review keeps an empty
+    /// last paragraph to hold the comment; the exactness check drops that paragraph with the comment.
+    func testACommentInAnInsertedLastTableIsAllThatRejectingLeaves() throws {
+        try compared("Intro.\n", "Intro.\n\nAdded.\n\n| a | b |\n| --- | --- |\n| c{>>@Editor (2024-05-01T09:00:00Z) | why?<<} | d |\n")
+    }
+
+    /// An empty quote (a lone ">") between a paragraph whose inserted break is rejected and the paragraph it
+    /// joins: review lets the join pass it (it stopped the join, so rejecting split OLD's paragraph in two).
+    func testAnEmptyQuoteDoesNotStopARejectedBreakJoining() throws {
+        try compared("Alpha.\n", "Becheta.\n\n> \n\nBechetamma.\n")
+        try compared("Alpha beta.\n", "Alpha.\n\n>\n\n- \n\nbeta.\n")
+    }
+
+    /// NEW's comment in an inserted list between a paragraph whose inserted break is rejected and the one it
+    /// joins: the rejected list leaves only the comment's anchor, which joins the paragraph instead of keeping
+    /// an empty item that split OLD's paragraph in two.
+    func testACommentLeftByARejectedListDoesNotStopTheJoin() throws {
+        for r in try compared("Alpha beta.\n", "# Gamma\n\n- item{>>@Ann Editor (2024-03-01T10:00:00Z) | c<<} one\n\nbeta.\n") {
+            let rejected = DocumentComparer.rejected(r)
+            XCTAssertEqual(rejected.blocks.count, 1)
+            XCTAssertEqual(rejected.comments.count, 1)
+        }
+    }
+}
