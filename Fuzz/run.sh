@@ -6,9 +6,9 @@
 # (keep it as Fuzz/regressions/TARGET/NAME once fixed). Each run's last status line goes to
 # Fuzz/.artifacts/TARGET.log. FUZZ_NICE (default 19) and FUZZ_RSS_MB (default 2048) adjust the run.
 # FUZZ_SEED (default 0: libFuzzer picks one) fixes the mutation sequence and FUZZ_RUNS ("TARGET:N ...") caps a
-# target's executions, so a run can be repeated exactly: CI's brief run (`make fuzz-ci`) uses both, with Swift's
-# hashing made deterministic, so it runs the same inputs on every run of a commit (or, on a slower machine, the
-# first of them) and what it finds it finds again. FUZZ_CORPUS (default .corpus) names the corpus folder in Fuzz/.
+# target's executions, so a run can be repeated: CI's brief run (`make fuzz-ci`) uses both, with Swift's hashing
+# made deterministic, so it runs nearly the same inputs on every run of a commit (threads make coverage differ a
+# little) and what it finds it is likely to find again. FUZZ_CORPUS (default .corpus) names the corpus folder in Fuzz/.
 set -uo pipefail
 cd "$(dirname "$0")"
 seconds=${1:?usage: Fuzz/run.sh SECONDS [TARGET...]}; shift

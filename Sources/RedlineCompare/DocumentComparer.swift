@@ -43,9 +43,14 @@ public enum DocumentComparer {
     }
 
     /// The result's notes: each NEW note whose reference matched one of OLD's compared as its own story with
-    /// that note, inserted and deleted ones marked whole; and `blocks` with the references of deleted notes
-    /// that also kept a matched reference pointed at the matched note (OLD referencing one note twice, or a
-    /// note referencing itself), so rejecting gives OLD's one note, not a copy.
+    /// that note, inserted and deleted ones marked whole; and `blocks` with the references mended where OLD and
+    /// NEW refer to notes differently:
+    /// - a deleted reference to a note whose other reference matched points at the matched note (OLD referring
+    ///   to one note twice, or a note referring to itself), so rejecting gives OLD's one note, not a copy;
+    /// - where OLD referred to one note twice and NEW has a note for each, NEW's second reference is a
+    ///   substitution of OLD's reference for NEW's, its note inserted whole;
+    /// - where OLD had two notes and NEW refers to one of them twice (in the body), NEW's second reference is a
+    ///   substitution of OLD's reference to its own note (deleted whole) for NEW's.
     ///
     /// Comparing a note's story can meet further references (notes in notes), so the pairs, insertions and
     /// deletions are taken as they come: every pair first (only comparing a paired note finds more pairs),
@@ -54,20 +59,66 @@ public enum DocumentComparer {
                                      comparer s: inout StoryComparer) -> ([Block], [Note]) {
         let oldNotes = Dictionary(oldList.map { ($0.id, $0) }, uniquingKeysWith: { x, _ in x })
         let newNotes = Dictionary(newList.map { ($0.id, $0) }, uniquingKeysWith: { x, _ in x })
+        // The body's matched references, in reading order: NEW id → the OLD ids its references matched.
+        var bodyPairs: [String: [String]] = [:]
+        for (o, n) in s.notePairs { bodyPairs[n, default: []].append(o) }
         var decided: [String: [Block]] = [:]    // new id → its blocks in the result
-        var pairedNew: [String: String] = [:]   // old id → the first new id its reference matched
+        var pairedNew: [String: String] = [:]   // old id → the new id it was compared with
+        var pairedOld: [String: String] = [:]   // new id → the old id it was compared with
+        var renamed: [String: String] = [:]     // a deleted note's result id → the new id of its pair
+        var substituted: [String: String] = [:] // a new id → the new id of the note OLD's reference there had
+        var pairs = 0
+        while pairs < s.notePairs.count {
+            let (o, n) = s.notePairs[pairs]
+            pairs += 1
+            guard decided[n] == nil, let on = oldNotes[o], let nn = newNotes[n] else { continue }
+            if let first = pairedNew[o], first != n {
+                substituted[n] = first
+                decided[n] = s.markedStory(nn.blocks, inserted: true)
+                continue
+            }
+            pairedNew[o] = n
+            pairedOld[n] = o
+            decided[n] = s.compare(on.blocks, nn.blocks)
+        }
+
+        // The body's references, mended; a second OLD note met there is deleted (its reference "old-ID").
+        let change = s.change
+        var substitutions = 0
+        var seen: [String: Int] = [:]
+        func rewrite(_ inlines: [Inline], inChange: Bool, inBody: Bool) -> [Inline] {
+            inlines.map { i in
+                switch i {
+                case .noteReference(let id):
+                    if let to = renamed[id] { return .noteReference(to) }
+                    guard !inChange else { return i }
+                    if let first = substituted[id] {
+                        substitutions += 1
+                        return .substitution(change, deleted: [.noteReference(first)], inserted: [i])
+                    }
+                    guard inBody, let olds = bodyPairs[id] else { return i }
+                    let k = seen[id, default: 0]
+                    seen[id] = k + 1
+                    guard k < olds.count, let o = pairedOld[id], olds[k] != o, oldNotes[olds[k]] != nil else { return i }
+                    substitutions += 1
+                    let oldRef = pairedNew[olds[k]] ?? "old-" + olds[k]
+                    if pairedNew[olds[k]] == nil { s.deletedNotes.append((olds[k], oldRef)) }
+                    return .substitution(change, deleted: [.noteReference(oldRef)], inserted: [i])
+                case .insertion, .deletion, .substitution, .move:
+                    return i.mapChildren { rewrite($0, inChange: true, inBody: inBody) }
+                default:
+                    return i.children.isEmpty ? i : i.mapChildren { rewrite($0, inChange: inChange, inBody: inBody) }
+                }
+            }
+        }
+        let mendsBody = !substituted.isEmpty || bodyPairs.values.contains { Set($0).count > 1 }
+        let body = mendsBody ? blocks.map { $0.mapParagraphContent { rewrite($0, inChange: false, inBody: true) } } : blocks
+
         var deleted: [Note] = []
         var deletedIDs = Set<String>()
-        var renamed: [String: String] = [:]     // a deleted note's result id → the new id of its pair
-        var pairs = 0, insertions = 0, deletions = 0
+        var insertions = 0, deletions = 0
         while true {
-            if pairs < s.notePairs.count {
-                let (o, n) = s.notePairs[pairs]
-                pairs += 1
-                if pairedNew[o] == nil { pairedNew[o] = n }
-                guard decided[n] == nil, let on = oldNotes[o], let nn = newNotes[n] else { continue }
-                decided[n] = s.compare(on.blocks, nn.blocks)
-            } else if insertions < s.insertedNotes.count {
+            if insertions < s.insertedNotes.count {
                 let id = s.insertedNotes[insertions]
                 insertions += 1
                 guard decided[id] == nil, let nn = newNotes[id] else { continue }
@@ -87,15 +138,14 @@ public enum DocumentComparer {
             if let b = decided[note.id] { n.blocks = b }
             return n
         } + deleted
-        guard !renamed.isEmpty else { return (blocks, notes) }
-        func rename(_ inlines: [Inline]) -> [Inline] {
-            inlines.map { i in
-                if case .noteReference(let id) = i, let to = renamed[id] { return .noteReference(to) }
-                return i.children.isEmpty ? i : i.mapChildren(rename)
-            }
-        }
+        s.stats.substitutions += substitutions
+        s.stats.insertions += substitutions
+        s.stats.deletions += substitutions
+        guard !renamed.isEmpty else { return (body, notes) }
+        func rename(_ inlines: [Inline]) -> [Inline] { rewrite(inlines, inChange: false, inBody: false) }
+        substituted = [:]
         for k in notes.indices { notes[k].blocks = notes[k].blocks.map { $0.mapParagraphContent(rename) } }
-        return (blocks.map { $0.mapParagraphContent(rename) }, notes)
+        return (body.map { $0.mapParagraphContent(rename) }, notes)
     }
 
     /// The tracked changes in a document: marks in the text, paragraph mark and style changes, row changes.

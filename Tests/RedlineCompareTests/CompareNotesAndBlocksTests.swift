@@ -79,4 +79,17 @@ final class CompareNotesAndBlocksTests: XCTestCase {
             XCTAssertEqual(rejected.comments.count, 1)
         }
     }
+
+    /// OLD referenced one note twice, NEW has a note for each reference: the second reference is a
+    /// substitution (OLD's to the first note, NEW's to its own, inserted note), so rejecting gives one note.
+    func testOneNoteReferencedTwiceAgainstTwoNotes() throws {
+        for r in try compared("One[^a] and two[^a].\n\n[^a]: Note.\n", "One[^a] and two[^b].\n\n[^a]: Note.\n\n[^b]: Other.\n") {
+            XCTAssertEqual(r.notes.count, 2)
+        }
+    }
+
+    /// The other way round: OLD's two notes, NEW's one note referenced twice.
+    func testTwoNotesAgainstOneNoteReferencedTwice() throws {
+        try compared("One[^a] and two[^b].\n\n[^a]: Note.\n\n[^b]: Other.\n", "One[^a] and two[^a].\n\n[^a]: Note.\n")
+    }
 }
