@@ -42,4 +42,45 @@ final class RunPropertiesTests: XCTestCase {
             XCTAssertTrue(xml.contains(expected), "missing \(expected) in \(xml)")
         }
     }
+
+    func testRunPropertiesCacheKeepsTheLastFewUnstyledLooks() {
+        var cache = RunPropertiesCache()
+        let looks = [TextFormat(), TextFormat(bold: true), TextFormat(italic: true), TextFormat(code: true), TextFormat(underline: true)]
+        for (k, f) in looks.enumerated() { cache.keep([UInt8(k)], for: f, inLink: false) }
+        XCTAssertNil(cache.element(for: looks[0], inLink: false), "the oldest of five is dropped")
+        for k in 1..<5 { XCTAssertEqual(cache.element(for: looks[k], inLink: false), [UInt8(k)]) }
+        XCTAssertNil(cache.element(for: looks[4], inLink: true), "in a link is another look")
+        let styled = TextFormat(style: CharacterStyle(fontSize: 14))
+        cache.keep([9], for: styled, inLink: false)
+        XCTAssertNil(cache.element(for: styled, inLink: false), "a look with a character style is not kept")
+    }
+
+    /// Runs cycling through more looks than the cache keeps, in and out of links: every run's properties
+    /// are what `Properties.run` writes for it afresh.
+    func testCachedRunPropertiesAreWhatIsWrittenAfresh() throws {
+        let looks = [TextFormat(), TextFormat(bold: true), TextFormat(italic: true), TextFormat(bold: true, italic: true),
+                     TextFormat(code: true), TextFormat(underline: true, highlight: true),
+                     TextFormat(strikethrough: true, superscript: true)]
+        var runs: [Run] = []
+        var expected: [String] = []
+        var rng = SystemRandomNumberGenerator()
+        var previous = -1
+        for k in 0..<300 {
+            var look = Int.random(in: 0..<looks.count, using: &rng)
+            if look == previous { look = (look + 1) % looks.count }
+            previous = look
+            let inLink = k % 50 >= 40
+            let f = looks[look]
+            runs.append(Run(.text("r\(k) "), format: f, link: inLink ? Link(url: "https://example.com") : nil))
+            var props = XMLText()
+            Properties.run(f, styleID: f.code ? "VerbatimChar" : inLink ? "Hyperlink" : nil, into: &props)
+            expected.append(props.isEmpty ? "" : "<w:rPr>" + String(decoding: props.bytes, as: UTF8.self) + "</w:rPr>")
+        }
+        let doc = Document(blocks: [.paragraph(Paragraph(InlineBuilder.inlines(from: runs)))])
+        let xml = try DOCXTest.part("word/document.xml", of: DOCXTest.write(doc))
+        for (k, rPr) in expected.enumerated() {
+            let run = "<w:r>" + rPr + "<w:t xml:space=\"preserve\">r\(k) </w:t></w:r>"
+            XCTAssertTrue(xml.contains(run), "missing \(run)")
+        }
+    }
 }

@@ -77,6 +77,13 @@ public struct Run: Hashable, Sendable, Codable {
     /// True when the run has no link, change or format change (one test, not three optionals copied).
     public var hasNoExtras: Bool { extras == nil }
 
+    /// True when the run's link, change and format change equal `other`'s (without copying them when
+    /// neither run has any, or both share them).
+    public func hasSameExtras(as other: Run) -> Bool {
+        if extras === other.extras { return true }
+        return change.isSame(as: other.change) && link.isSame(as: other.link) && formatChange.isSame(as: other.formatChange)
+    }
+
     /// A text run.
     public static func text(_ s: String, _ format: TextFormat = TextFormat()) -> Run { Run(.text(s), format: format) }
 }
@@ -209,6 +216,12 @@ public enum InlineBuilder {
     /// The inlines for `runs`.
     public static func inlines(from runs: [Run]) -> [Inline] {
         var out: [Inline] = []
+        // No run with a change, link or format change (most paragraphs): one group at each of those
+        // levels, so straight to the formatting (each level's grouping read three optionals a run).
+        if !runs.indices.contains(where: { !runs[$0].hasNoExtras }) {
+            formatted(runs[...], level: 0, into: &out)
+            return out
+        }
         var i = 0
         while i < runs.count {
             var j = i + 1

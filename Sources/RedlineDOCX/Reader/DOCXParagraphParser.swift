@@ -324,16 +324,17 @@ extension StoryParser {
     /// properties are the paragraph's look, not the run's), without the document's default font and size.
     private func runFormat(_ markup: RunMarkup, inLink: Bool) -> (TextFormat, FormatChange?) {
         // Most runs repeat a recent look: reuse it.
-        for k in cache.recentFormats.indices {
-            let r = cache.recentFormats[k]
-            if r.inLink == inLink, r.props == markup.props, r.old.isSame(as: markup.formatChange?.1),
-               r.change.isSame(as: markup.formatChange?.0) {
-                return r.result
-            }
+        for k in cache.recentFormats.indices
+        where cache.recentFormats[k].inLink == inLink && cache.recentFormats[k].props == markup.props
+            && cache.recentFormats[k].old.isSame(as: markup.formatChange?.1)
+            && cache.recentFormats[k].change.isSame(as: markup.formatChange?.0) {
+            return (cache.recentFormats[k].format, cache.recentFormats[k].formatChange)
         }
         let result = computeRunFormat(markup, inLink: inLink)
         if cache.recentFormats.count == 4 { cache.recentFormats.removeLast() }
-        cache.recentFormats.insert((markup.props, markup.formatChange?.1, markup.formatChange?.0, inLink, result), at: 0)
+        cache.recentFormats.insert(RunLookCache.RecentLook(props: markup.props, old: markup.formatChange?.1,
+                                                          change: markup.formatChange?.0, inLink: inLink,
+                                                          format: result.0, formatChange: result.1), at: 0)
         return result
     }
 

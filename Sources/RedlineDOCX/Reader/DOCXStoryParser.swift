@@ -384,9 +384,21 @@ struct StoryProgress {
 struct RunLookCache {
     /// The last four run looks computed (properties, old properties, change, in a link) and their results,
     /// newest first: runs repeat a few looks (plain, italic, bold...) over and over.
-    var recentFormats: [(props: RunProps, old: RunProps?, change: Change?, inLink: Bool, result: (TextFormat, FormatChange?))] = []
+    /// A struct, not a tuple, read in place by index: a tuple element was copied whole (through the
+    /// runtime's generic witnesses) for every look compared, ~450 instructions a run.
+    var recentFormats: [RecentLook] = []
     /// The look of a run without properties outside links (computed once).
     var plainRunFormat: (TextFormat, FormatChange?)?
+
+    /// A run look and what it resolved to.
+    struct RecentLook {
+        var props: RunProps
+        var old: RunProps?
+        var change: Change?
+        var inLink: Bool
+        var format: TextFormat
+        var formatChange: FormatChange?
+    }
     /// Paragraph styles resolved so far (see `resolvedStyle`).
     var styleCache: [String: (props: ParaProps, heading: Int?, role: StyleSheet.BlockRole?)] = [:]
 }

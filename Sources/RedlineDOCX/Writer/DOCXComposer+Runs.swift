@@ -21,7 +21,7 @@ extension DOCXComposer {
         }
         for nested in runs {
             let run = nested.run
-            if run.link != state.link {
+            if !run.link.isSame(as: state.link) {
                 closeChanges(to: 0, &state, into: &x)
                 if state.linkOpen { x.close("w:hyperlink") }
                 state.linkOpen = false
@@ -32,6 +32,8 @@ extension DOCXComposer {
             var keep = 0
             while keep < state.open.count, keep < nested.changes.count, state.open[keep].change == nested.changes[keep] { keep += 1 }
             closeChanges(to: keep, &state, into: &x)
+            // Most runs have no change: no slice of the empty array, no search of it.
+            guard !nested.changes.isEmpty else { self.run(run, ctx, deleted: false, into: &x); continue }
             for c in nested.changes[keep...] { openChange(c, &state, into: &x) }
             self.run(run, ctx, deleted: nested.changes.contains { if case .deletion = $0 { return true } else { return false } },
                      into: &x)
@@ -229,12 +231,22 @@ extension DOCXComposer {
         x.raw("<w:r>")
         if r.format.isPlain && r.formatChange == nil && r.link == nil { return }  // most runs: no properties
         guard let fc = r.formatChange else {
+            let inLink = r.link != nil
+            if !r.format.hasStyle {
+                // A look written before (`RunPropertiesCache`): its bytes again.
+                if let element = runProperties.element(for: r.format, inLink: inLink) { return x.appendElement(element) }
+                var props = XMLText()
+                Properties.run(r.format, styleID: characterStyleID(r.format, inLink: inLink), into: &props)
+                if !props.isEmpty { props.wrap("w:rPr") }
+                runProperties.keep(props.bytes, for: r.format, inLink: inLink)
+                return x.appendElement(props.bytes)
+            }
             // Written in place, not through a buffer of its own (one allocation a run); an empty `w:rPr` is
             // taken back. `Properties.run` closes no element, so nothing is spilled before it is decided.
             let mark = x.count
             x.raw("<w:rPr>")
             let properties = x.count
-            Properties.run(r.format, styleID: characterStyleID(r.format, inLink: r.link != nil), into: &x)
+            Properties.run(r.format, styleID: characterStyleID(r.format, inLink: inLink), into: &x)
             if x.count == properties { x.removeLast(x.count - mark) } else { x.close("w:rPr") }
             return
         }

@@ -64,6 +64,8 @@ final class DOCXComposer {
     private var storyPrefix: String?
     /// A move range in the body still open at the end of the last paragraph, and its range id.
     var pendingMove: (move: Move, rangeID: String)?
+    /// The run properties of the last few looks written (`RunPropertiesCache`).
+    var runProperties = RunPropertiesCache()
 
     // Notes.
     var notes = NoteTable()

@@ -7,23 +7,31 @@ struct NestedRun {
     var changes: [RunChange] = []
 }
 
+/// One level of `appendNestedRuns`' walk: the inlines, the next one's index, and what encloses them.
+private struct NestedRunFrame {
+    var items: [Inline]
+    var index = 0
+    var ctx: NestedRun
+}
+
 extension Array where Element == Inline {
     /// These inlines as runs, like `[Inline].runs`, keeping an insertion around a deletion where they nest.
     /// A soft break is a space, and adjacent text of the same formatting and changes is one run.
     var nestedRuns: [NestedRun] {
         var runs: [NestedRun] = []
         appendNestedRuns(to: &runs, context: NestedRun(run: Run(.text(""))))
-        var out: [NestedRun] = []
-        out.reserveCapacity(runs.count)
-        for r in runs {
-            if case .text(let b) = r.run.content, Self.continues(out, with: r) {
-                // In place (`a + b` made a paragraph of 200,000 soft-broken lines take 4.9 s).
-                out[out.count - 1].run.content.appendText(b)
-            } else {
-                out.append(r)
-            }
+        return runs
+    }
+
+    /// Appends `r` to `out`, or its text to the last run when `r` continues it: merged as the runs are
+    /// made, in one array (a second pass over a copy cost a paragraph of a million runs ~0.3 s; PERFORMANCE.md,
+    /// "Small runs"). The last run is extended in place (`a + b` made 200,000 soft-broken lines take 4.9 s).
+    private static func appendMerging(_ r: NestedRun, to out: inout [NestedRun]) {
+        if case .text(let b) = r.run.content, continues(out, with: r) {
+            out[out.count - 1].run.content.appendText(b)
+        } else {
+            out.append(r)
         }
-        return out
     }
 
     /// Whether `r` is text that extends the last of `out` (text of the same formatting, changes and link),
@@ -37,7 +45,7 @@ extension Array where Element == Inline {
     /// Flattens with an explicit stack rather than recursion, so deeply nested inlines from hostile
     /// input cannot overflow the call stack.
     private func appendNestedRuns(to out: inout [NestedRun], context base: NestedRun) {
-        var stack: [(items: [Inline], index: Int, ctx: NestedRun)] = [(self, 0, base)]
+        var stack: [NestedRunFrame] = [NestedRunFrame(items: self, ctx: base)]
         /// At most an insertion (or a move) and, inside it, a deletion: Word nests nothing else, and a change
         /// inside one of its own kind takes its place.
         func changed(_ c: RunChange, _ ctx: NestedRun) -> NestedRun {
@@ -52,22 +60,24 @@ extension Array where Element == Inline {
             ctx.run.change = ctx.changes.last
             return ctx
         }
-        while var top = stack.popLast() {
-            guard top.index < top.items.count else { continue }
-            let inline = top.items[top.index]
-            top.index += 1
-            stack.append(top)
-            var ctx = top.ctx
-            func push(_ children: [Inline]) { stack.append((children, 0, ctx)) }
+        // The top frame is advanced in place (popping and pushing it back for every inline cost a copy of
+        // its context and a retain of its array each time), and a frame is a struct: as a tuple it was
+        // copied through the runtime's generic tuple witnesses.
+        while let top = stack.indices.last {
+            guard stack[top].index < stack[top].items.count else { stack.removeLast(); continue }
+            let inline = stack[top].items[stack[top].index]
+            stack[top].index += 1
+            var ctx = stack[top].ctx
+            func push(_ children: [Inline]) { stack.append(NestedRunFrame(items: children, ctx: ctx)) }
             switch inline {
             case .text(let s):
-                ctx.run.content = .text(s); out.append(ctx)
+                ctx.run.content = .text(s); Self.appendMerging(ctx, to: &out)
             case .code(let s):
-                ctx.run.content = .text(s); ctx.run.format.code = true; out.append(ctx)
+                ctx.run.content = .text(s); ctx.run.format.code = true; Self.appendMerging(ctx, to: &out)
             case .lineBreak:
                 ctx.run.content = .lineBreak; out.append(ctx)
             case .softBreak:
-                ctx.run.content = .text(" "); out.append(ctx)
+                ctx.run.content = .text(" "); Self.appendMerging(ctx, to: &out)
             case .image, .raw, .noteReference, .commentStart, .commentEnd, .commentPoint:
                 ctx.run.content = .atom(inline); out.append(ctx)
             case .emphasis(let c): ctx.run.format.italic = true; push(c)
@@ -86,8 +96,8 @@ extension Array where Element == Inline {
             case .formatChange(let f, let c): ctx.run.formatChange = f; push(c)
             case .substitution(let ch, let d, let i):
                 // The deleted part first: pushed last.
-                stack.append((i, 0, changed(.insertion(ch), ctx)))
-                stack.append((d, 0, changed(.deletion(ch), ctx)))
+                stack.append(NestedRunFrame(items: i, ctx: changed(.insertion(ch), ctx)))
+                stack.append(NestedRunFrame(items: d, ctx: changed(.deletion(ch), ctx)))
             }
         }
     }

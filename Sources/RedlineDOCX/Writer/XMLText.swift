@@ -24,8 +24,27 @@ struct XMLText {
     }
 
     /// Appends markup as is (tags the writer spells out itself).
+    /// Copied from the string's own UTF-8 storage: `append(contentsOf: s.utf8)` went through the generic
+    /// sequence copy, ~170 instructions for a tag of a few bytes, four to six times a run
+    /// (PERFORMANCE.md, "Small runs").
     mutating func raw(_ s: String) {
-        bytes.append(contentsOf: s.utf8)
+        let done: Void? = s.utf8.withContiguousStorageIfAvailable { bytes.append(contentsOf: $0) }
+        if done == nil { bytes.append(contentsOf: s.utf8) }
+    }
+
+    /// Appends a whole element (or nothing) written before, handing the bytes on as `close` does.
+    mutating func appendElement(_ element: [UInt8]) {
+        bytes.append(contentsOf: element)
+        if bytes.count >= Self.spillSize, let spill { spill(&bytes) }
+    }
+
+    /// Puts the bytes held inside `<tag>` and `</tag>`.
+    mutating func wrap(_ tag: String) {
+        var inner: [UInt8] = []
+        swap(&inner, &bytes)
+        open(tag)
+        bytes.append(contentsOf: inner)
+        close(tag)
     }
 
     /// Appends another piece.

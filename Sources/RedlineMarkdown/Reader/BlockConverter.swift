@@ -726,17 +726,27 @@ final class BlockConverter {
     private func add(_ content: Run.Content, _ ctx: TreeFormat, code: Bool = false) {
         // The converter's state is read once into locals: each read of a class property is an exclusivity
         // check, and this runs for every run of a paragraph (PERFORMANCE.md, "Small runs").
+        // The format is set field by field on a plain one: `TextFormat`'s initializer builds an empty
+        // `CharacterStyle` for its default argument (~200 instructions a run).
         let flat = self.flat
-        var f = TextFormat(bold: ctx.bold || flat.bold > 0, italic: ctx.italic || flat.italic > 0,
-                           underline: flat.underline > 0, strikethrough: ctx.strike || flat.strike > 0,
-                           superscript: flat.superscript > 0, subscript: flat.subscript > 0,
-                           smallCaps: flat.smallCaps > 0, highlight: highlight || flat.highlight > 0, code: code)
+        var f = Self.plain
+        f.bold = ctx.bold || flat.bold > 0
+        f.italic = ctx.italic || flat.italic > 0
+        f.underline = flat.underline > 0
+        f.strikethrough = ctx.strike || flat.strike > 0
+        f.superscript = flat.superscript > 0
+        f.subscript = flat.subscript > 0
+        f.smallCaps = flat.smallCaps > 0
+        f.highlight = highlight || flat.highlight > 0
+        f.code = code
         if !flat.styles.isEmpty {
             var style = CharacterStyle()
             for s in flat.styles { style = style.merged(with: s) }
             f.style = style
         }
-        var run = Run(content, format: f, link: ctx.link, formatChange: formatChange)
+        let formatChange = self.formatChange
+        var run = ctx.link == nil && formatChange == nil
+            ? Run(content, format: f) : Run(content, format: f, link: ctx.link, formatChange: formatChange)
         let outerChange = self.outerChange
         if let c = change {
             if c.index == carriedChange || (outerChange != nil && outerChange == carriedChange) { usedCarriedChange = true }
@@ -750,6 +760,8 @@ final class BlockConverter {
         }
         if outerChange != nil { nestedRuns.append(run) } else { runs.append(run) }
     }
+
+    private static let plain = TextFormat()
 
     /// The outer insertion (or move) as a run change.
     private func runChange(_ index: Int) -> RunChange {
@@ -825,21 +837,21 @@ final class BlockConverter {
 func canonicalInlines(_ runs: consuming [Run]) -> [Inline] {
     // Adjacent text runs that differ in nothing else are one run (cmark splits text at every
     // punctuation mark; fewer runs make the nesting cheaper). Merged in place: no second array.
+    // The runs are compared in place and moved down by swapping: a copy of each (`let r = merged[i]`) cost
+    // a retain and release of its text and boxes (PERFORMANCE.md, "Small runs").
     var merged = runs
     var kept = 0
     for i in merged.indices {
-        let r = merged[i]
-        if kept > 0, case .text(let b) = r.content, case .text = merged[kept - 1].content,
-           merged[kept - 1].change.isSame(as: r.change), merged[kept - 1].link.isSame(as: r.link),
-           merged[kept - 1].formatChange.isSame(as: r.formatChange), merged[kept - 1].format == r.format {
+        if kept > 0, case .text(let b) = merged[i].content, case .text = merged[kept - 1].content,
+           merged[kept - 1].format == merged[i].format, merged[kept - 1].hasSameExtras(as: merged[i]) {
             merged[kept - 1].content.appendText(b)
         } else {
-            if kept != i { merged[kept] = r }
+            if kept != i { merged.swapAt(kept, i) }
             kept += 1
         }
     }
     merged.removeLast(merged.count - kept)
-    if merged.allSatisfy({ $0.format.isPlain && $0.hasNoExtras }) {
+    if !merged.indices.contains(where: { !merged[$0].format.isPlain || !merged[$0].hasNoExtras }) {
         return merged.compactMap { r -> Inline? in
             switch r.content {
             case .text(let t): return t.isEmpty ? nil : .text(t)

@@ -1,5 +1,6 @@
 internal import CCmarkGFM
 import RedlineCore
+import Foundation
 
 /// A parsed Markdown node: a Swift mirror of one cmark-gfm node, so nothing outside this file
 /// touches the C library. Block nodes carry their source lines (1-based, in the parsed text).
@@ -11,6 +12,15 @@ struct MDNode {
         case text, softBreak, lineBreak, code, htmlInline, emphasis, strong, strikethrough, link, image
         case footnoteReference
         case other
+
+        /// An inline node (whose source position the reader never reads: it is not mirrored).
+        var isInline: Bool {
+            switch self {
+            case .text, .softBreak, .lineBreak, .code, .htmlInline, .emphasis, .strong, .strikethrough, .link, .image,
+                 .footnoteReference: return true
+            default: return false
+            }
+        }
     }
 
     var kind: Kind
@@ -75,23 +85,34 @@ enum Cmark {
         cmark_gfm_core_extensions_ensure_registered()
         var options = CMARK_OPT_UNSAFE
         if footnotes { options |= CMARK_OPT_FOOTNOTES }
-        guard let parser = cmark_parser_new(Int32(options)) else { return MDNode(kind: .document) }
-        defer { cmark_parser_free(parser) }
-        for name in ["table", "strikethrough"] {
-            if let ext = cmark_find_syntax_extension(name) { cmark_parser_attach_syntax_extension(parser, ext) }
-        }
-        text.withUnsafeBufferPointer { buf in
-            buf.baseAddress.map { base in
-                base.withMemoryRebound(to: CChar.self, capacity: buf.count) { cmark_parser_feed(parser, $0, buf.count) }
-            }
-        }
-        guard let root = cmark_parser_finish(parser) else { return MDNode(kind: .document) }
-        defer { cmark_node_free(root) }
+        // cmark's tree lives in an arena (`CmarkArena`), dropped whole once mirrored: no node is freed one
+        // by one. The arena's life is this scope: the parser and the tree do not leave it.
         var tooDeep = false
-        let doc = mirror(root, depth: maxDepth, tooDeep: &tooDeep)
+        // One parse at a time in the process: cmark-gfm keeps the extensions' special characters (`~` of
+        // strikethrough) in one global table that attaching an extension adds to and freeing a parser
+        // takes from, so a parser freed on another thread made `~~s~~` plain text here (compare reads its
+        // two documents on two threads; `CmarkArenaTests` parses on eight).
+        parseLock.lock()
+        defer { parseLock.unlock() }
+        let doc = CmarkArena.scoped { mem -> MDNode in
+            guard let parser = cmark_parser_new_with_mem(Int32(options), mem) else { return MDNode(kind: .document) }
+            defer { cmark_parser_free(parser) }
+            for name in ["table", "strikethrough"] {
+                if let ext = cmark_find_syntax_extension(name) { cmark_parser_attach_syntax_extension(parser, ext) }
+            }
+            text.withUnsafeBufferPointer { buf in
+                buf.baseAddress.map { base in
+                    base.withMemoryRebound(to: CChar.self, capacity: buf.count) { cmark_parser_feed(parser, $0, buf.count) }
+                }
+            }
+            guard let root = cmark_parser_finish(parser) else { return MDNode(kind: .document) }
+            return mirror(root, depth: maxDepth, tooDeep: &tooDeep)
+        }
         if tooDeep { throw RedlineError.limit("Markdown nesting deeper than \(maxDepth) levels (\(Limits.name("maxMarkdownNesting", maxDepth)))") }
         return doc
     }
+
+    private static let parseLock = NSLock()
 
     private static func string(_ p: UnsafePointer<CChar>?) -> String {
         guard let p else { return "" }
@@ -101,9 +122,12 @@ enum Cmark {
     private static func mirror(_ node: OpaquePointer, depth: Int, tooDeep: inout Bool) -> MDNode {
         var n = MDNode(kind: kind(of: node))
         guard depth > 0 else { tooDeep = true; return n }
-        n.startLine = Int(cmark_node_get_start_line(node))
-        n.endLine = Int(cmark_node_get_end_line(node))
-        n.startColumn = Int(cmark_node_get_start_column(node))
+        // Only blocks' positions are read (inline nodes' were three calls each for a million of them).
+        if !n.kind.isInline {
+            n.startLine = Int(cmark_node_get_start_line(node))
+            n.endLine = Int(cmark_node_get_end_line(node))
+            n.startColumn = Int(cmark_node_get_start_column(node))
+        }
         switch n.kind {
         case .text, .code, .htmlInline, .htmlBlock:
             n.literal = string(cmark_node_get_literal(node))
@@ -139,19 +163,19 @@ enum Cmark {
                 || string(cmark_node_get_type_string(node)) == "table_header"
         default: break
         }
-        // Each child is freed once mirrored, so cmark's tree shrinks as the mirror grows: a paragraph of a
-        // million inlines is held once, not twice (PERFORMANCE.md, "Small runs").
+        // No child is freed: the tree's arena goes whole after the mirror (`CmarkArena`). A huge paragraph's
+        // tree is a piece's (`ParagraphPieces`), not the paragraph's.
         // The children counted first (a pointer walk), so the array is allocated once, not doubled ~20
         // times for a paragraph of a million inlines.
         var count = 0
         var next = cmark_node_first_child(node)
         while let c = next { count += 1; next = cmark_node_next(c) }
+        guard count > 0 else { return n }
         n.children.reserveCapacity(count)
         var child = cmark_node_first_child(node)
         while let c = child {
             n.children.append(mirror(c, depth: depth - 1, tooDeep: &tooDeep))
             child = cmark_node_next(c)
-            cmark_node_free(c)
         }
         return n
     }

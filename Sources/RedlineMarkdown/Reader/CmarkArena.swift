@@ -1,0 +1,103 @@
+internal import CCmarkGFM
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The memory of one cmark-gfm parse: cmark allocates every node, literal and delimiter through it from
+/// large zeroed blocks, frees nothing one by one, and the blocks go back when the parse's tree has been
+/// mirrored. cmark's own `calloc`/`free` per node were a sixth of reading a paragraph of a million runs
+/// (PERFORMANCE.md, "Small runs"). Each thread has its own current arena (cmark's allocator callbacks carry
+/// no context, and cmark-gfm's built-in arena is one global for the whole process).
+final class CmarkArena {
+    /// Bytes of a block; a larger request gets a block of its own.
+    static let blockSize = 1 << 20
+    /// Each allocation is preceded by its size (for `realloc`), keeping 16-byte alignment.
+    private static let header = 16
+
+    private var blocks: [UnsafeMutableRawPointer] = []
+    private var current: UnsafeMutableRawPointer?
+    private var used = 0
+    private var capacity = 0
+
+    deinit { for b in blocks { free(b) } }
+
+    /// Runs `body` with an allocator for cmark that takes from a new arena, freed when `body` returns.
+    /// Nothing cmark allocated with it may be used after that.
+    static func scoped<T>(_ body: (UnsafeMutablePointer<cmark_mem>) throws -> T) rethrows -> T {
+        let arena = CmarkArena()
+        let previous = pthread_getspecific(key)
+        pthread_setspecific(key, Unmanaged.passUnretained(arena).toOpaque())
+        defer { pthread_setspecific(key, previous) }
+        var mem = cmark_mem(
+            calloc: { count, size in CmarkArena.withCurrent { $0.allocate(count, size) } },
+            realloc: { old, size in CmarkArena.withCurrent { $0.reallocate(old, size) } },
+            free: { _ in })
+        return try withExtendedLifetime(arena) { try withUnsafeMutablePointer(to: &mem) { try body($0) } }
+    }
+
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
+
+    private static func withCurrent(_ body: (CmarkArena) -> UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {
+        guard let p = pthread_getspecific(key) else { fatalError("cmark allocated outside CmarkArena.scoped") }
+        return Unmanaged<CmarkArena>.fromOpaque(p)._withUnsafeGuaranteedRef(body)
+    }
+
+    private static func rounded(_ n: Int) -> Int { (n + 15) & ~15 }
+
+    /// `count × size` zeroed bytes (blocks come zeroed from `calloc` and are never reused).
+    func allocate(_ count: Int, _ size: Int) -> UnsafeMutableRawPointer {
+        let (bytes, overflow) = count.multipliedReportingOverflow(by: size)
+        guard !overflow, bytes < Int.max / 2 else { Self.outOfMemory() }
+        let need = Self.header + Self.rounded(bytes)
+        if need > capacity - used {
+            if need > Self.blockSize / 4 {
+                // A large piece (a long line's buffer): a block of its own; the current block stays.
+                let b = newBlock(need)
+                b.storeBytes(of: need - Self.header, as: Int.self)
+                return b + Self.header
+            }
+            current = newBlock(Self.blockSize)
+            used = 0
+            capacity = Self.blockSize
+        }
+        let p = current! + used
+        p.storeBytes(of: need - Self.header, as: Int.self)
+        used += need
+        return p + Self.header
+    }
+
+    /// cmark's `realloc`: the last piece of the current block grows in place, another is copied.
+    func reallocate(_ old: UnsafeMutableRawPointer?, _ size: Int) -> UnsafeMutableRawPointer {
+        guard let old else { return allocate(1, size) }
+        let oldSize = (old - Self.header).load(as: Int.self)
+        if size <= oldSize { return old }
+        let newSize = Self.rounded(size)
+        if let c = current, old + oldSize == c + used, used - oldSize + newSize <= capacity {
+            (old - Self.header).storeBytes(of: newSize, as: Int.self)
+            used += newSize - oldSize
+            return old
+        }
+        let p = allocate(1, size)
+        p.copyMemory(from: old, byteCount: oldSize)
+        return p
+    }
+
+    private func newBlock(_ size: Int) -> UnsafeMutableRawPointer {
+        guard let b = calloc(1, size) else { Self.outOfMemory() }
+        blocks.append(b)
+        return b
+    }
+
+    /// What cmark's own allocator does when the system has no memory left.
+    private static func outOfMemory() -> Never {
+        let message = "[cmark] calloc returned null pointer, aborting\n"
+        _ = message.withCString { write(2, $0, strlen($0)) }
+        abort()
+    }
+}
