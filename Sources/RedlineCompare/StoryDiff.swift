@@ -110,13 +110,20 @@ struct StoryComparer {
             gapJobs(old, o, new, n, cuts: cuttable[g] ? Self.pairCuts(hashes: oldWords[g], newWords[g]) : nil, into: &jobs)
         }
         var ops: [Op] = []
-        var equalBlocks: [(Int, Block)] = []     // index in ops where an equal block goes, in order
+        var equalBlocks: [EqualBlock] = []     // where in ops each equal block goes, in order
         runJobs(jobs, old, new, ops: &ops, equalBlocks: &equalBlocks)
         let view = TokenView(old: oldStore.tokens, new: newStore.tokens)
         if options.detectMoves { findMoves(&ops, view) }
         var out: [Block] = []
         build(ops, view, equalBlocks: equalBlocks, into: &out)
         return out
+    }
+
+    /// An equal block kept whole: where in the edit script it goes, and its NEW and OLD forms.
+    struct EqualBlock {
+        var op: Int
+        var new: Block
+        var old: Block
     }
 
     /// One step of a story's gap work, in story order: a piece of a gap diffed as one token stream, or an
@@ -159,7 +166,7 @@ struct StoryComparer {
     /// (the ops, tokens and runs come out as one thread would make them; only key numbers differ, and keys
     /// are only ever compared for equality).
     private mutating func runJobs(_ jobs: [GapJob], _ old: [Block], _ new: [Block],
-                                  ops: inout [Op], equalBlocks: inout [(Int, Block)]) {
+                                  ops: inout [Op], equalBlocks: inout [EqualBlock]) {
         let total = jobs.reduce(0) { $0 + $1.weight }
         guard jobs.count > 1, total >= parallelMinimum else {
             run(jobs[...], old, new, ops: &ops, equalBlocks: &equalBlocks, roomFor: total)
@@ -174,7 +181,7 @@ struct StoryComparer {
             self.run(jobs[..<split], old, new, ops: &ops, equalBlocks: &equalBlocks, roomFor: total)
         }, {
             var w = worker
-            var wOps: [Op] = [], wEqual: [(Int, Block)] = []
+            var wOps: [Op] = [], wEqual: [EqualBlock] = []
             w.run(later, old, new, ops: &wOps, equalBlocks: &wEqual, roomFor: total - weight)
             return (w, wOps, wEqual)
         })
@@ -186,7 +193,7 @@ struct StoryComparer {
     /// arrays grow once instead of doubling (each doubling copies the array and touches new pages) and a
     /// worker's share is absorbed without another copy of this one. A wrong guess costs only a regrowth.
     private mutating func run(_ jobs: ArraySlice<GapJob>, _ old: [Block], _ new: [Block],
-                              ops: inout [Op], equalBlocks: inout [(Int, Block)], roomFor total: Int) {
+                              ops: inout [Op], equalBlocks: inout [EqualBlock], roomFor total: Int) {
         var done = 0
         var reserved = total < 2 * Self.sampleWeight
         for job in jobs {
@@ -204,8 +211,7 @@ struct StoryComparer {
             case .piece(let o, let n, let followed):
                 pieceOps(Array(old[o]), Array(new[n]), followedByParagraph: followed, into: &ops)
             case .equal(let i, let j):
-                equalBlocks.append((ops.count, new[j]))
-                recordNotePairs(old[i], new[j])
+                equalBlocks.append(EqualBlock(op: ops.count, new: new[j], old: old[i]))
                 newStore.tokens.append(Token(kind: .block, key: 0))
                 ops.append(Op(kind: .pass, tok: Int32(newStore.tokens.count - 1)))
             }
@@ -218,8 +224,8 @@ struct StoryComparer {
     /// Appends what a worker made of the later jobs: its tokens (keys translated into this table), runs and
     /// blocks after this comparer's, its ops shifted to match, its note pairs after these.
     /// The worker's arrays are emptied as they are copied, so the peak holds one of them twice, not all.
-    private mutating func absorb(_ w: StoryComparer, ops wOps: inout [Op], equalBlocks wEqual: [(Int, Block)],
-                                 into ops: inout [Op], _ equalBlocks: inout [(Int, Block)]) {
+    private mutating func absorb(_ w: StoryComparer, ops wOps: inout [Op], equalBlocks wEqual: [EqualBlock],
+                                 into ops: inout [Op], _ equalBlocks: inout [EqualBlock]) {
         let keyMap = keys.translation(of: w.keys)
         let (os, ws, ns, wn) = (oldStore, w.oldStore, newStore, w.newStore)
         let (oldBase, newBase) = TwoThreads.run({ os.append(ws, keyMap: keyMap) }, { ns.append(wn, keyMap: keyMap) })
@@ -235,7 +241,7 @@ struct StoryComparer {
                 }
             }
         }
-        for (k, b) in wEqual { equalBlocks.append((opBase + k, b)) }
+        for e in wEqual { equalBlocks.append(EqualBlock(op: opBase + e.op, new: e.new, old: e.old)) }
         notePairs += w.notePairs
     }
 
@@ -756,7 +762,7 @@ struct StoryComparer {
     // MARK: Building blocks
 
     /// The result's blocks from the edit script; `equalBlocks` (op index, block), in order, are kept whole.
-    private mutating func build(_ ops: [Op], _ v: TokenView, equalBlocks: [(Int, Block)], into out: inout [Block]) {
+    private mutating func build(_ ops: [Op], _ v: TokenView, equalBlocks: [EqualBlock], into out: inout [Block]) {
         guard let k = Self.buildSplit(ops, v, minimum: parallelMinimum) else {
             var seen = Set<Int32>()
             build(ops[...], v, equalBlocks: equalBlocks[...], movesSeen: &seen, into: &out)
@@ -769,7 +775,7 @@ struct StoryComparer {
         worker.stats = CompareStats()
         worker.notePairs = []; worker.deletedNotes = []; worker.insertedNotes = []
         worker.diagnostics = Diagnostics()
-        let e = equalBlocks.firstIndex { $0.0 >= k } ?? equalBlocks.count
+        let e = equalBlocks.firstIndex { $0.op >= k } ?? equalBlocks.count
         let laterEqual = equalBlocks[e...]
         var seen = Set<Int32>()
         var (_, done) = TwoThreads.run({
@@ -808,7 +814,7 @@ struct StoryComparer {
 
     /// Builds blocks from a part of the edit script that starts at a paragraph's start; `equalBlocks` are
     /// those whose op index is in `ops`.
-    private mutating func build(_ ops: ArraySlice<Op>, _ v: TokenView, equalBlocks: ArraySlice<(Int, Block)>,
+    private mutating func build(_ ops: ArraySlice<Op>, _ v: TokenView, equalBlocks: ArraySlice<EqualBlock>,
                                 movesSeen: inout Set<Int32>, into out: inout [Block]) {
         var nextEqual = equalBlocks.startIndex
         var runs: [Run] = []
@@ -830,8 +836,10 @@ struct StoryComparer {
         }
         for index in ops.indices {
             let op = ops[index]
-            if nextEqual < equalBlocks.endIndex && equalBlocks[nextEqual].0 == index {
-                flush(); out.append(equalBlocks[nextEqual].1); nextEqual += 1; continue
+            if nextEqual < equalBlocks.endIndex && equalBlocks[nextEqual].op == index {
+                // Its note pairs are taken here, in reading order with the gaps' (compareNotes relies on it).
+                let e = equalBlocks[nextEqual]
+                flush(); recordNotePairs(e.old, e.new); out.append(e.new); nextEqual += 1; continue
             }
             let t = v.tok(op)
             let tStore = op.kind == .delete ? oldSide : store

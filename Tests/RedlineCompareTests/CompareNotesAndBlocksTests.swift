@@ -101,4 +101,15 @@ final class CompareNotesAndBlocksTests: XCTestCase {
         }
         try compared("See [![pic](p.png)](https://example.com/t \"A\").\n", "See [![pic](p.png)](https://example.com/t \"B\").\n")
     }
+
+    /// The same with the second reference in an equal paragraph after an edited one: the body's note pairs are
+    /// taken in reading order (an equal block's were taken before the gaps', so the wrong reference was mended).
+    func testTwoNotesAgainstOneReferencedTwiceAcrossAnEqualParagraph() throws {
+        try compared("Edited here[^b].\n\nSame[^a].\n\n[^a]: A.\n\n[^b]: B.\n", "Edited there[^a].\n\nSame[^a].\n\n[^a]: A.\n")
+    }
+
+    /// A list that only turned loose (blank lines between items) is not a change the check compares.
+    func testAListThatTurnedLooseIsExact() throws {
+        try compared("- one\n- two\n", "- one\n\n- two\n")
+    }
 }
