@@ -86,17 +86,18 @@ public enum DocumentComparer {
         let change = s.change
         var substitutions = 0
         var seen: [String: Int] = [:]
-        func rewrite(_ inlines: [Inline], inChange: Bool, inBody: Bool) -> [Inline] {
+        /// `mending`: the body's pass (substitutions); otherwise only deleted notes' references are renamed.
+        func rewrite(_ inlines: [Inline], inChange: Bool, mending: Bool) -> [Inline] {
             inlines.map { i in
                 switch i {
                 case .noteReference(let id):
                     if let to = renamed[id] { return .noteReference(to) }
-                    guard !inChange else { return i }
+                    guard mending, !inChange else { return i }
                     if let first = substituted[id] {
                         substitutions += 1
                         return .substitution(change, deleted: [.noteReference(first)], inserted: [i])
                     }
-                    guard inBody, let olds = bodyPairs[id] else { return i }
+                    guard let olds = bodyPairs[id] else { return i }
                     let k = seen[id, default: 0]
                     seen[id] = k + 1
                     guard k < olds.count, let o = pairedOld[id], olds[k] != o, oldNotes[olds[k]] != nil else { return i }
@@ -105,14 +106,14 @@ public enum DocumentComparer {
                     if pairedNew[olds[k]] == nil { s.deletedNotes.append((olds[k], oldRef)) }
                     return .substitution(change, deleted: [.noteReference(oldRef)], inserted: [i])
                 case .insertion, .deletion, .substitution, .move:
-                    return i.mapChildren { rewrite($0, inChange: true, inBody: inBody) }
+                    return i.mapChildren { rewrite($0, inChange: true, mending: mending) }
                 default:
-                    return i.children.isEmpty ? i : i.mapChildren { rewrite($0, inChange: inChange, inBody: inBody) }
+                    return i.children.isEmpty ? i : i.mapChildren { rewrite($0, inChange: inChange, mending: mending) }
                 }
             }
         }
         let mendsBody = !substituted.isEmpty || bodyPairs.values.contains { Set($0).count > 1 }
-        let body = mendsBody ? blocks.map { $0.mapParagraphContent { rewrite($0, inChange: false, inBody: true) } } : blocks
+        let body = mendsBody ? blocks.map { $0.mapParagraphContent { rewrite($0, inChange: false, mending: true) } } : blocks
 
         var deleted: [Note] = []
         var deletedIDs = Set<String>()
@@ -142,8 +143,7 @@ public enum DocumentComparer {
         s.stats.insertions += substitutions
         s.stats.deletions += substitutions
         guard !renamed.isEmpty else { return (body, notes) }
-        func rename(_ inlines: [Inline]) -> [Inline] { rewrite(inlines, inChange: false, inBody: false) }
-        substituted = [:]
+        func rename(_ inlines: [Inline]) -> [Inline] { rewrite(inlines, inChange: false, mending: false) }
         for k in notes.indices { notes[k].blocks = notes[k].blocks.map { $0.mapParagraphContent(rename) } }
         return (body.map { $0.mapParagraphContent(rename) }, notes)
     }
