@@ -83,4 +83,25 @@ final class ParagraphPiecesTests: XCTestCase {
             XCTAssertEqual(got, expected, text)
         }
     }
+
+    /// The pieces after the first are parsed ahead on a thread of their own (`Prefetch`): an error in a late
+    /// piece (emphasis nested deeper than the limit) comes out of the read as it does when read whole.
+    func testAnErrorInALatePieceIsTheReadsError() throws {
+        var options = ReadOptions()
+        options.limits.maxNesting = 20
+        let deep = String(repeating: "*a ", count: 40) + "b" + String(repeating: " a*", count: 40)
+        let text = String(repeating: "word ", count: 400) + deep + String(repeating: " word", count: 400) + "\n"
+        func read(_ sizes: ParagraphPieces.Sizes) -> String {
+            do {
+                var source = try MarkdownSource(bytes: Array(text.utf8), options: options, diagnostics: Diagnostics(), pieceSizes: sizes)
+                _ = try Document(reading: &source)
+                return "no error"
+            } catch {
+                return "\(error)"
+            }
+        }
+        let whole = read(Self.whole)
+        XCTAssertTrue(whole.contains("nesting deeper than"), whole)
+        XCTAssertEqual(read(ParagraphPieces.Sizes(piece: 64, hugeLine: 256)), whole)
+    }
 }

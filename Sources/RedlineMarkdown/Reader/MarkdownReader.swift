@@ -251,9 +251,12 @@ final class ReaderState {
     /// The blocks of `range` up to `line`'s paragraph, parsed whole, then that paragraph with its last line
     /// `line` parsed in pieces; false (nothing done) when no cut in `line` is safe.
     private func parseInPieces(_ range: Range<Int>, line: Range<Int>, firstLine: Int) throws -> Bool {
-        var pieces = ParagraphPieces(text: text, line: line, from: line.lowerBound, sizes: pieceSizes) { [unowned self] r in
-            let (parsed, prepended) = self.groupText(r)
-            return (try Cmark.parse(parsed, maxDepth: self.maxDepth), prepended > 0)
+        // The pieces after the first are parsed on a thread of their own while the converter builds this
+        // one's runs (`Prefetch`), so parsing touches nothing of the reader's: it has its own copies.
+        let text = self.text, definitions = segmenter.linkDefinitions, maxDepth = self.maxDepth
+        var pieces = ParagraphPieces(text: text, line: line, from: line.lowerBound, sizes: pieceSizes) { r in
+            let (parsed, prepended) = Self.groupText(text, r, definitions: definitions)
+            return (try Cmark.parse(parsed, maxDepth: maxDepth), prepended > 0)
         }
         guard let root = try pieces.first(of: range) else { return false }
         let (parsed, prependedLines) = groupText(range.lowerBound..<pieces.position)
@@ -275,8 +278,10 @@ final class ReaderState {
             while let nodes = try scout.next() { html += BlockConverter.htmlLiterals(nodes) }
         }
         var out: [Block] = []
+        let ahead = Prefetch(walking: pieces) { try $0.next() }
+        defer { ahead.stop() }
         let more = { () throws -> [MDNode]? in
-            let next = try pieces.next()
+            let next = try ahead.next()
             if next != nil { self.piecesCut += 1 }
             return next
         }
@@ -306,10 +311,15 @@ final class ReaderState {
     /// The text cmark parses for a group: the link definitions it uses first, then the group, then
     /// nothing else.
     private func groupText(_ range: Range<Int>) -> ([UInt8], Int) {
+        Self.groupText(text, range, definitions: segmenter.linkDefinitions)
+    }
+
+    /// `groupText(_:)` of `range` in `text`, with the link definitions `definitions`.
+    private static func groupText(_ text: [UInt8], _ range: Range<Int>, definitions: [String: [UInt8]]) -> ([UInt8], Int) {
         let group = text[range]
         var prefix: [UInt8] = []
         var prepended = 0
-        if !segmenter.linkDefinitions.isEmpty {
+        if !definitions.isEmpty {
             var seenLabels = Set<String>()
             var k = group.startIndex
             while k < group.endIndex {
@@ -323,7 +333,7 @@ final class ReaderState {
                 let inner = group[(k + 1)..<j]
                 do {
                     let label = Segmenter.normalizeLabel(inner)
-                    if let def = segmenter.linkDefinitions[label], seenLabels.insert(label).inserted {
+                    if let def = definitions[label], seenLabels.insert(label).inserted {
                         prefix += def + [UInt8(ascii: "\n"), UInt8(ascii: "\n")]
                         prepended += 2
                     }

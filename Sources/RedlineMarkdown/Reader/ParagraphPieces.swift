@@ -24,9 +24,9 @@ import RedlineCore
 /// follows), and the first piece must end in a top-level paragraph that does not start with `[` (link
 /// reference definitions) or `:` (a fenced div line), whose text passes the same test.
 /// `ParagraphPiecesTests` compares piecewise and whole parsing on random inline Markdown.
-struct ParagraphPieces {
+struct ParagraphPieces: Sendable {
     /// Sizes: a line of at least `hugeLine` bytes is read in pieces of about `piece` bytes.
-    struct Sizes {
+    struct Sizes: Sendable {
         var piece = 64 * 1024
         var hugeLine = 256 * 1024
         static let standard = Sizes()
@@ -37,14 +37,14 @@ struct ParagraphPieces {
     let line: Range<Int>
     let sizes: Sizes
     /// Parses a byte range (with the link definitions it uses in front) as a document.
-    let parse: (Range<Int>) throws -> (root: MDNode, hasDefinitions: Bool)
+    let parse: @Sendable (Range<Int>) throws -> (root: MDNode, hasDefinitions: Bool)
     /// Where the next piece starts.
     private(set) var position: Int
     /// Where the parsed range starts (the walk back over the paragraph's lines stops there).
     private var lowerLimit = 0
 
     init(text: [UInt8], line: Range<Int>, from start: Int, sizes: Sizes,
-         parse: @escaping (Range<Int>) throws -> (root: MDNode, hasDefinitions: Bool)) {
+         parse: @escaping @Sendable (Range<Int>) throws -> (root: MDNode, hasDefinitions: Bool)) {
         self.text = text
         self.line = line
         self.sizes = sizes
