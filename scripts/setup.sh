@@ -13,7 +13,7 @@ need_deb=()
 have_deb() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 want() { for p in "$@"; do have_deb "$p" || need_deb+=("$p"); done; }
 
-want pkg-config libzip-dev libxml2-dev libcmark-gfm-dev libcmark-gfm-extensions-dev zip unzip
+want pkg-config libzip-dev zlib1g-dev libxml2-dev libcmark-gfm-dev libcmark-gfm-extensions-dev zip unzip
 case "$what" in
   test) want libreoffice-writer-nogui pandoc poppler-utils chromium man-db ;;
   bench) want pandoc time hyperfine ;;

@@ -97,13 +97,17 @@ public final class ZipWriter {
     /// A temporary file for an entry written piece by piece; `add(_:)` puts it into the archive.
     public func spool(_ name: String) throws -> ZipSpool {
         spoolCount += 1
-        return try ZipSpool(path: directory + "/spool-\(spoolCount)", name: name)
+        return try ZipSpool(path: directory + "/spool-\(spoolCount)", name: name, level: Int32(level))
     }
 
     /// Closes `spool` and adds it as the next entry (libzip reads the file when the archive is finished).
     public func add(_ spool: ZipSpool) throws {
         let za = try open(spool.name)
         try spool.close()
+        if let deflated = spool.deflated {
+            let source = try DeflatedFileSource.make(za, path: spool.path, deflated, level: Int32(level))
+            return try add(spool.name, source: source, to: za)
+        }
         guard let source = zip_source_file(za, spool.path, 0, 0) else { throw lastError("cannot add \(spool.name)") }
         try add(spool.name, source: source, to: za)
     }
@@ -163,29 +167,38 @@ public final class ZipWriter {
     }
 }
 
-/// The bytes of one zip entry, written in pieces to a temporary file through a 256 KiB buffer.
+/// The bytes of one zip entry, written in pieces to a temporary file through a 256 KiB buffer. An entry
+/// larger than the buffer is deflated as it comes, on a thread of its own (`BackgroundDeflater`); a smaller
+/// one is left to libzip.
 public final class ZipSpool {
     let path: String
     let name: String
     private var file: UnsafeMutablePointer<FILE>?
     private var buffer: [UInt8] = []
     private let capacity = 1 << 18
+    private let level: Int32
+    private var deflater: BackgroundDeflater?
+    /// The deflated entry's sums, once closed, when it was deflated here.
+    private(set) var deflated: BackgroundDeflater.Result?
     /// Bytes written so far.
     public private(set) var count = 0
     /// Bytes of memory the buffer holds (its capacity): 256 KiB while open, 0 once closed.
     var bufferedCapacity: Int { buffer.capacity }
 
-    init(path: String, name: String) throws {
+    init(path: String, name: String, level: Int32 = 6) throws {
         guard let f = fopen(path, "wb") else {
             throw RedlineError.io("cannot create a temporary file: \(String(cString: strerror(errno)))")
         }
         self.path = path
         self.name = name
+        self.level = level
         file = f
         buffer.reserveCapacity(capacity)
     }
 
-    deinit { if let file { fclose(file) } }
+    deinit {
+        if let deflater { deflater.cancel() } else if let file { fclose(file) }
+    }
 
     /// Appends `bytes`.
     public func write(_ bytes: UnsafeRawBufferPointer) throws {
@@ -209,20 +222,40 @@ public final class ZipSpool {
     /// Flushes and closes the file; the archive reads it when finished.
     public func close() throws {
         guard let f = file else { return }
-        try flush()
-        buffer = []  // a closed spool waits for `finish` holding no memory (one per picture adds up)
         file = nil
+        if let deflater {
+            self.deflater = nil
+            if !buffer.isEmpty { try deflater.put(buffer) }
+            buffer = []
+            deflated = try deflater.finish()
+            return
+        }
+        if !buffer.isEmpty { try buffer.withUnsafeBytes { try put($0, to: f) } }
+        buffer = []  // a closed spool waits for `finish` holding no memory (one per picture adds up)
         guard fclose(f) == 0 else { throw RedlineError.io("cannot write a temporary file: \(String(cString: strerror(errno)))") }
     }
 
+    /// Hands the full buffer on: to the deflater, started with the first one.
     private func flush() throws {
         guard !buffer.isEmpty else { return }
-        try buffer.withUnsafeBytes { try put($0) }
-        buffer.removeAll(keepingCapacity: true)
+        try startDeflating()
+        try deflater!.put(buffer)
+        buffer = []
+        buffer.reserveCapacity(capacity)
     }
 
     private func put(_ bytes: UnsafeRawBufferPointer) throws {
+        try startDeflating()
+        try deflater!.put(Array(bytes))
+    }
+
+    private func startDeflating() throws {
+        guard deflater == nil else { return }
         guard let f = file else { throw RedlineError.io("\(name) was already closed") }
+        deflater = try BackgroundDeflater(file: f, level: level)
+    }
+
+    private func put(_ bytes: UnsafeRawBufferPointer, to f: UnsafeMutablePointer<FILE>) throws {
         guard fwrite(bytes.baseAddress, 1, bytes.count, f) == bytes.count else {
             throw RedlineError.io("cannot write a temporary file: \(String(cString: strerror(errno)))")
         }

@@ -70,4 +70,49 @@ final class ZipWriterTests: XCTestCase {
         try zip.add("a", text: "1")
         XCTAssertThrowsError(try zip.add("a", text: "2")) { XCTAssertTrue("\($0)".contains("duplicate")) }
     }
+
+    /// A spool larger than its buffer is deflated beside the writer (`BackgroundDeflater`) and handed to
+    /// libzip as deflated: the archive must be byte for byte what libzip gives deflating the same bytes
+    /// itself, at each level, for text, incompressible bytes, and sizes around the buffer's 256 KiB,
+    /// written in random pieces (some larger than the buffer).
+    func testDeflatingBesideTheWriterGivesLibzipsBytes() throws {
+        var rng = SystemRandomNumberGenerator()
+        let buffer = 1 << 18
+        var text: [UInt8] = []
+        while text.count < 3_000_000 { text += Array("<w:r><w:rPr><w:b/></w:rPr><w:t>word \(text.count % 977)</w:t></w:r>".utf8) }
+        let noise = (0..<1_200_000).map { _ in UInt8.random(in: 0...255, using: &rng) }
+        let cases: [(String, [UInt8])] = [
+            ("text, one byte short", Array(text[..<(buffer - 1)])), ("text, the buffer", Array(text[..<buffer])),
+            ("text, one byte over", Array(text[..<(buffer + 1)])), ("text, 3 MB", text), ("noise, 1.2 MB", noise),
+        ]
+        for level in [1, 6, 9] {
+            for (label, bytes) in cases {
+                func build(spooled: Bool) throws -> [UInt8] {
+                    let zip = try ZipWriter(compressionLevel: level)
+                    try zip.add("first.xml", text: "<first/>")
+                    if spooled {
+                        let spool = try zip.spool("word/document.xml")
+                        var k = 0
+                        while k < bytes.count {
+                            let n = min(bytes.count - k, Int.random(in: 1...(buffer + 5_000), using: &rng))
+                            try spool.write(Array(bytes[k..<(k + n)]))
+                            k += n
+                        }
+                        try zip.add(spool)
+                    } else {
+                        try zip.add("word/document.xml", bytes: bytes)
+                    }
+                    try zip.add("last.xml", text: "<last/>")
+                    var out: [UInt8] = []
+                    try zip.finish { out.append(contentsOf: $0) }
+                    return out
+                }
+                let spooled = try build(spooled: true), whole = try build(spooled: false)
+                XCTAssertEqual(spooled.count, whole.count, "level \(level), \(label)")
+                XCTAssertTrue(spooled == whole, "level \(level), \(label): the archives differ")
+                let read = try ZipArchive(bytes: spooled)
+                XCTAssertEqual(try read.read(named: "word/document.xml"), bytes, "level \(level), \(label)")
+            }
+        }
+    }
 }
