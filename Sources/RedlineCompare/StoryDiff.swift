@@ -747,11 +747,12 @@ struct StoryComparer {
         guard !inss.isEmpty else { return }
         var byKey: [[Int32]: [Int]] = [:]
         for (n, d) in dels.enumerated() { byKey[(d.start..<d.end).map { v.tok(ops[$0]).key }, default: []].append(n) }
+        var taken: [[Int32]: Int] = [:]  // how many of each key's deletions are paired (no list copied per pair)
         for ins in inss {
             let k = (ins.start..<ins.end).map { v.tok(ops[$0]).key }
-            guard var list = byKey[k], !list.isEmpty else { continue }
-            let d = dels[list.removeFirst()]
-            byKey[k] = list
+            guard let list = byKey[k], case let t = taken[k, default: 0], t < list.count else { continue }
+            let d = dels[list[t]]
+            taken[k] = t + 1
             let id = Int32(moveCounter)
             moveCounter += 1
             for x in d.start..<d.end { ops[x].move = id }

@@ -33,6 +33,26 @@ final class CmarkArenaTests: XCTestCase {
         XCTAssertEqual(arena.reallocate(grown, 10), grown, "shrinking keeps the piece")
     }
 
+    /// Blocks come from `malloc`, which hands back memory another arena dirtied: every allocation is still
+    /// zeroed (only what is handed out is zeroed, not the whole block).
+    func testAllocationsAreZeroedInReusedMemory() {
+        for round in 0..<4 {
+            do {
+                let dirty = CmarkArena()
+                for _ in 0..<600 {
+                    dirty.allocate(1, 4_000).initializeMemory(as: UInt8.self, repeating: 0xA5, count: 4_000)
+                }
+            }
+            let arena = CmarkArena()
+            for k in 0..<600 {
+                let size = [24, 4_000, 130][k % 3]
+                let p = arena.allocate(k % 2 + 1, size)
+                XCTAssertTrue((0..<((k % 2 + 1) * size)).allSatisfy { p.load(fromByteOffset: $0, as: UInt8.self) == 0 },
+                              "round \(round), piece \(k) not zeroed")
+            }
+        }
+    }
+
     func testParsesOnManyThreadsAtOnceGiveWhatOneGives() throws {
         let text = Array(String(repeating: "**b** *i* [l](u) `c` ~~s~~ <b>h</b>\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n", count: 200).utf8)
         let expected = Self.dump(try Cmark.parse(text))

@@ -58,4 +58,39 @@ final class RobustnessTests: XCTestCase {
         }
         XCTAssertGreaterThan(invalid, 30, "seed \(seed): the random inputs were not random enough to check anything")
     }
+
+    /// Line breaks leading a paragraph are dropped by the reader and by the writer (Markdown has no such
+    /// break), all at once: one at a time from the front was quadratic (200,000 took 15 s; the benchmark row
+    /// `hostile_leading_breaks_md` times the full shape).
+    func testLeadingBreaksAreDroppedWhole() throws {
+        let doc = try MarkdownReader.document(String(repeating: "\\\n", count: 3_000) + "x\n")
+        XCTAssertEqual(doc.blocks, [.paragraph(Paragraph([.text("x")]))])
+        let many = Document(blocks: [.paragraph(Paragraph(Array(repeating: .lineBreak, count: 3_000) + [.text("y")]
+                                                          + Array(repeating: .lineBreak, count: 5)))])
+        XCTAssertEqual(try MarkdownWriter.string(many), "y\n")
+    }
+
+    /// The reader's queue of chunks keeps their order through any mix of appends, takes from the front and
+    /// drops from the back (`ChunkQueue`, which replaced `removeFirst()` on an array: quadratic in the chunks
+    /// of a group), against an array doing the same.
+    func testChunkQueueKeepsOrder() {
+        var rng = SeededRandom(seed: 0xC0E0)
+        var queue = ChunkQueue(), model: [Chunk] = []
+        for step in 0..<20_000 {
+            switch Int.random(in: 0..<10, using: &rng) {
+            case 0..<5:
+                let c = Chunk(.paragraph(Paragraph([.text("c\(step)")])))
+                queue.append(c); model.append(c)
+            case 5..<9 where !model.isEmpty:
+                XCTAssertEqual(queue.removeFirst(), model.removeFirst())
+            case 9:
+                XCTAssertEqual(queue.popLast(), model.popLast())
+            default:
+                break
+            }
+            XCTAssertEqual(queue.count, model.count)
+            XCTAssertEqual(queue.isEmpty, model.isEmpty)
+        }
+        while !model.isEmpty { XCTAssertEqual(queue.removeFirst(), model.removeFirst()) }
+    }
 }

@@ -24,6 +24,14 @@ w('fenced-divs.md', ''.join('::: {custom-style="S%d"}\npara %d\n:::\n\n' % (i % 
 # 1,000,000 alternately bold and italic runs in one paragraph (Markdown and RTF inputs).
 w('bold-italic.md', ''.join('**b%d** *i%d* ' % (i, i) for i in range(n(500000))) + '\n')
 w('bold-italic.rtf', '{\\rtf1\\ansi{\\fonttbl{\\f0 Times;}}\\pard ' + ''.join('{\\b b%d }{\\i i%d }' % (i, i) for i in range(n(500000))) + '\\par}')
+# Found in the last session of 2026-11-25 (hostile shapes not in the issue): 200,000 line breaks leading a
+# paragraph, in Markdown and RTF (quadratic: each was removed from the front of the paragraph one by one);
+# 1,000,000 one-word paragraphs (quadratic within each 48 KiB group: chunks taken from the front of an array);
+# 300,000 CriticMarkup comments on one line (each comment's body parse zeroed a 1 MiB block).
+w('leading-breaks.md', '\\\n' * n(200000) + 'x\n')
+w('leading-breaks.rtf', '{\\rtf1\\ansi ' + '\\line ' * n(200000) + 'x\\par}')
+w('many-paragraphs.md', 'p\n\n' * n(1000000))
+w('comments-line.md', 'word {>>c<<} ' * n(300000) + '\n')
 # An RTF table with 100,000 cells (1,000 rows of 100).
 rows, per = n(1000), 100
 row = '\\trowd ' + ''.join('\\cellx%d' % (100 * (k + 1)) for k in range(per)) + ' ' + ''.join('\\pard\\intbl c%d\\cell ' % k for k in range(per)) + '\\row\n'

@@ -425,7 +425,8 @@ final class BlockConverter {
             }
             runs.removeLast()
         }
-        while let first = runs.first, Self.isBreak(first) { runs.removeFirst() }
+        // Leading breaks dropped at once (one `removeFirst()` each moved the whole paragraph: quadratic).
+        runs.removeFirst(runs.firstIndex { !Self.isBreak($0) } ?? runs.count)
         let mark = currentMarkChange
         if runs.isEmpty && !sawSpan && styleChange == nil {
             // Only delimiters, a change opened here and open over the break (`{++` blank line `++}`):

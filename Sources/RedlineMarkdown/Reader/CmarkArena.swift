@@ -6,7 +6,7 @@ import Darwin
 #endif
 
 /// The memory of one cmark-gfm parse: cmark allocates every node, literal and delimiter through it from
-/// large zeroed blocks, frees nothing one by one, and the blocks go back when the parse's tree has been
+/// large blocks (each allocation zeroed as cmark's `calloc` promises), frees nothing one by one, and the blocks go back when the parse's tree has been
 /// mirrored. cmark's own `calloc`/`free` per node were a sixth of reading a paragraph of a million runs
 /// (PERFORMANCE.md, "Small runs"). Each thread has its own current arena (cmark's allocator callbacks carry
 /// no context, and cmark-gfm's built-in arena is one global for the whole process).
@@ -50,8 +50,17 @@ final class CmarkArena {
 
     private static func rounded(_ n: Int) -> Int { (n + 15) & ~15 }
 
-    /// `count × size` zeroed bytes (blocks come zeroed from `calloc` and are never reused).
+    /// `count × size` zeroed bytes. Only the bytes handed out are zeroed: a block is taken from `malloc`, so a
+    /// parse of a few bytes (a comment's body, of which a document may have many thousands) does not pay
+    /// for zeroing a whole 1 MiB block (`calloc` did so once `malloc`'s threshold for fresh pages rose).
     func allocate(_ count: Int, _ size: Int) -> UnsafeMutableRawPointer {
+        let p = take(count, size)
+        memset(p, 0, count * size)
+        return p
+    }
+
+    /// `count × size` bytes, not zeroed.
+    private func take(_ count: Int, _ size: Int) -> UnsafeMutableRawPointer {
         let (bytes, overflow) = count.multipliedReportingOverflow(by: size)
         guard !overflow, bytes < Int.max / 2 else { Self.outOfMemory() }
         let need = Self.header + Self.rounded(bytes)
@@ -74,7 +83,7 @@ final class CmarkArena {
 
     /// cmark's `realloc`: the last piece of the current block grows in place, another is copied.
     func reallocate(_ old: UnsafeMutableRawPointer?, _ size: Int) -> UnsafeMutableRawPointer {
-        guard let old else { return allocate(1, size) }
+        guard let old else { return take(1, size) }
         let oldSize = (old - Self.header).load(as: Int.self)
         if size <= oldSize { return old }
         let newSize = Self.rounded(size)
@@ -83,13 +92,13 @@ final class CmarkArena {
             used += newSize - oldSize
             return old
         }
-        let p = allocate(1, size)
+        let p = take(1, size)
         p.copyMemory(from: old, byteCount: oldSize)
         return p
     }
 
     private func newBlock(_ size: Int) -> UnsafeMutableRawPointer {
-        guard let b = calloc(1, size) else { Self.outOfMemory() }
+        guard let b = malloc(size) else { Self.outOfMemory() }
         blocks.append(b)
         return b
     }

@@ -294,7 +294,8 @@ final class MarkdownRenderer {
         // A break first or last in a paragraph is no break in Markdown (the reader drops it): not written.
         if p.content.first.map(Self.isEdgeBreak) == true || p.content.last.map(Self.isEdgeBreak) == true {
             loss(.lossyBreak, "a line break at a paragraph's start or end was dropped")
-            while p.content.first.map(Self.isEdgeBreak) == true { p.content.removeFirst() }
+            // All at once (one `removeFirst()` each moved the whole paragraph: quadratic in leading breaks).
+            p.content.removeFirst(p.content.firstIndex { !Self.isEdgeBreak($0) } ?? p.content.count)
             while p.content.last.map(Self.isEdgeBreak) == true { p.content.removeLast() }
         }
         if level == nil && isWrittenAsNothing(p) {
