@@ -129,4 +129,13 @@ final class CompareNotesAndBlocksTests: XCTestCase {
         try compared("# {>>c<<}\n", "")
         try compared("Intro.\n\n## {>>note to self<<}\n\nText.\n", "Intro.\n\nText.\n")
     }
+
+    /// NEW's comment in an inserted table that ends the document: rejecting drops the table and keeps the
+    /// comment, in an empty paragraph (with no paragraph after the table it was lost).
+    func testACommentInAnInsertedTableAtTheEndIsKeptOnReject() throws {
+        for r in try compared("Intro.\n", "Intro.\n\n| t{>>@Ann (2024-01-01T00:00:00Z) | keep me<<} |\n|---|\n| x |\n") {
+            XCTAssertEqual(DocumentComparer.rejected(r).comments.map(\.id), r.comments.map(\.id))
+            XCTAssertEqual(r.comments.count, 1)
+        }
+    }
 }

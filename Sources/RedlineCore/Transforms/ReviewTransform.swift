@@ -88,7 +88,12 @@ public struct ReviewTransform: ChunkStage, ModelRewriter {
                 c.comments = orphanComments + c.comments
                 try emit(c)
             }
+        } else if !orphanComments.isEmpty {
+            // The last chunk was a table whose rows all went: its comments stay, in a plain empty paragraph.
+            try emit(Chunk(.paragraph(Paragraph([])), comments: orphanComments))
         }
+        orphanComments = []
+        orphanNotes = []
     }
 
     /// Resolves changes in a block array: paragraph content and styles, row changes, and merges.
