@@ -9,6 +9,8 @@
 # target's executions, so a run can be repeated: CI's brief run (`make fuzz-ci`) uses both, with Swift's hashing
 # made deterministic, so it runs nearly the same inputs on every run of a commit (threads make coverage differ a
 # little) and what it finds it is likely to find again. FUZZ_CORPUS (default .corpus) names the corpus folder in Fuzz/.
+# FUZZ_FLAGS adds libFuzzer flags: FUZZ_FLAGS="-fork=1 -ignore_crashes=1" keeps a target going after a finding
+# (each finding's input is left in Fuzz/.artifacts/TARGET/ and counted), so one run gives all it finds.
 set -uo pipefail
 cd "$(dirname "$0")"
 seconds=${1:?usage: Fuzz/run.sh SECONDS [TARGET...]}; shift
@@ -30,15 +32,19 @@ runs_of() { for r in ${FUZZ_RUNS:-}; do [ "${r%%:*}" = "$1" ] && { echo "${r#*:}
 for t in "${targets[@]}"; do
   mkdir -p ".artifacts/$t"
   bin=.build/release/fuzz-$t
+  touch ".artifacts/$t.log.start"
   nice -n "${FUZZ_NICE:-19}" "$bin" "$corpus/$t" -dict="dict/$t.dict" -max_total_time="$seconds" -seed="${FUZZ_SEED:-0}" -runs="$(runs_of "$t")" -reload=0 -timeout="${FUZZ_TIMEOUT:-10}" \
     -rss_limit_mb="${FUZZ_RSS_MB:-2048}" -max_len=65536 -artifact_prefix=".artifacts/$t/" -print_final_stats=1 \
-    >".artifacts/$t.log" 2>&1
+    ${FUZZ_FLAGS:-} >".artifacts/$t.log" 2>&1
   rc=$?
   execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' ".artifacts/$t.log" | grep -o '[0-9]*$')
-  if [ $rc -ne 0 ]; then
+  # A fork run's executions are the last "#N" status line's; its findings are the inputs it left.
+  [ -n "$execs" ] || execs=$(grep -o '^#[0-9]*' ".artifacts/$t.log" | tail -1 | tr -d '#')
+  found=$(find ".artifacts/$t" -type f -newer ".artifacts/$t.log.start" | wc -l)
+  if [ $rc -ne 0 ] || [ "$found" -gt 0 ]; then
     status=1
-    echo "fuzz-$t: FAILED after ${execs:-?} executions: $(grep -m1 -E 'ERROR|Fatal error|==[0-9]+==' ".artifacts/$t.log")"
-    ls -t ".artifacts/$t" | head -1 | sed "s|^|  input: Fuzz/.artifacts/$t/|"
+    echo "fuzz-$t: FAILED after ${execs:-?} executions, $found inputs left: $(grep -m1 -E 'ERROR|Fatal error|==[0-9]+==' ".artifacts/$t.log")"
+    find ".artifacts/$t" -type f -newer ".artifacts/$t.log.start" | sed "s|^|  input: Fuzz/|"
   else
     echo "fuzz-$t: ${execs:-?} executions (at most $seconds s), no crash, hang or leak"
   fi

@@ -80,13 +80,20 @@ public struct ReviewTransform: ChunkStage, ModelRewriter {
             if let kept = keepAlone(p) {
                 try emit(kept)
             } else if !p.comments.isEmpty || !orphanComments.isEmpty {
-                // Comments must stay somewhere; notes whose references went are dropped with them.
+                // Comments must stay somewhere; notes whose references went are dropped with them. What holds
+                // them is a plain paragraph (as `Document.chunks` makes for comments and notes with no block),
+                // whatever the emptied one was: a heading whose words all went leaves no empty heading.
                 var c = p
-                c.block = clearMark(c.block)
+                c.block = .paragraph(clearMark(c.block).paragraph ?? Paragraph([]))
                 c.comments = orphanComments + c.comments
                 try emit(c)
             }
+        } else if !orphanComments.isEmpty {
+            // The last chunk was a table whose rows all went: its comments stay, in a plain empty paragraph.
+            try emit(Chunk(.paragraph(Paragraph([])), comments: orphanComments))
         }
+        orphanComments = []
+        orphanNotes = []
     }
 
     /// Resolves changes in a block array: paragraph content and styles, row changes, and merges.
