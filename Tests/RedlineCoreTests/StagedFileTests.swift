@@ -30,6 +30,24 @@ final class StagedFileTests: XCTestCase {
         XCTAssertEqual(names(), ["out.md"])
     }
 
+    /// The temporary is named and registered before it is created (a SIGTERM between `mkstemp` and the
+    /// registration left it behind: HostileInputTests.testTerminatedRunLeavesNoTemporary under load).
+    func testTemporariesAreCreatedExclusivelyWithModeSixHundred() throws {
+        let prefix = dir + "/.t.md" + Temporaries.marker + "\(getpid())-"
+        let a = try Temporaries.create(prefix: prefix, in: dir)
+        let b = try Temporaries.create(prefix: prefix, in: dir)
+        defer { for t in [a, b] { close(t.fd); unlink(t.path); Temporaries.unregister(t.slot) } }
+        XCTAssertNotEqual(a.path, b.path)
+        XCTAssertGreaterThanOrEqual(a.slot, 0)
+        XCTAssertEqual(Temporaries.parse((a.path as NSString).lastPathComponent)?.target, "t.md")
+        var info = stat()
+        XCTAssertEqual(stat(a.path, &info), 0)
+        XCTAssertEqual(info.st_mode & 0o777, 0o600)
+        XCTAssertThrowsError(try Temporaries.create(prefix: dir + "/missing/x-", in: dir + "/missing")) { error in
+            XCTAssertTrue("\(error)".contains("cannot write in \(dir)/missing"), "\(error)")
+        }
+    }
+
     func testFailedWriteLeavesTheTargetAndNoTemporary() throws {
         try "old".write(toFile: dir + "/out.md", atomically: false, encoding: .utf8)
         struct Stop: Error {}

@@ -50,17 +50,13 @@ public final class StagedFile {
         Temporaries.installHandlers()
         let url = URL(fileURLWithPath: StagedFile.followingLinks(path))
         let dir = url.deletingLastPathComponent().path
-        var template = Array((dir + "/." + url.lastPathComponent + Temporaries.marker + "\(getpid())-XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else {
-            throw RedlineError.io("cannot write in \(dir): \(String(cString: strerror(errno)))")
-        }
+        let (fd, temporaryPath, slot) = try Temporaries.create(prefix: dir + "/." + url.lastPathComponent + Temporaries.marker + "\(getpid())-", in: dir)
         self.path = path
         self.fd = fd
-        self.temporaryPath = String(cString: template)
+        self.temporaryPath = temporaryPath
         self.writesDirectly = false
         self.output = FileDescriptorOutput(fd: fd, name: path)
-        self.slot = Temporaries.register(temporaryPath)
+        self.slot = slot
         self.renameTarget = url.path
     }
 
@@ -193,6 +189,23 @@ enum Temporaries {
             return i
         }
         return -1
+    }
+
+    /// Creates a new file named `prefix` and six random letters or digits (as `mkstemp` would, mode 0600),
+    /// registered before it exists: a signal arriving at any moment of its creation finds it in the slots
+    /// (after `mkstemp` and before registering, a SIGTERM would leave the file behind).
+    static func create(prefix: String, in dir: String) throws -> (fd: Int32, path: String, slot: Int) {
+        let letters = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+        for _ in 0..<100 {
+            let path = prefix + String((0..<6).map { _ in letters.randomElement()! })
+            let slot = register(path)
+            let fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            if fd >= 0 { return (fd, path, slot) }
+            let error = errno
+            unregister(slot)
+            if error != EEXIST { throw RedlineError.io("cannot write in \(dir): \(String(cString: strerror(error)))") }
+        }
+        throw RedlineError.io("cannot write in \(dir): no free temporary name after 100 tries")
     }
 
     static func unregister(_ slot: Int) {
