@@ -64,6 +64,24 @@ final class MarkdownWriterTests: XCTestCase {
         XCTAssertEqual(again.notes.sorted { $0.id < $1.id }, nested.notes, text)
     }
 
+    /// A link whose text starts with a caret is written `[\^x](url)`: `[^x](url)` reads back as the note
+    /// reference `[^x]` when the document has a note x (fuzz-roundtrip: the note's text appeared).
+    func testALinkTextOpeningWithACaretIsNotANoteReference() throws {
+        let doc = Document(blocks: [.paragraph(Paragraph([.link(Link(url: "g"), [.text("^n"), .emphasis([.text("e")])]),
+                                                          .noteReference("n")]))],
+                           notes: [Note(id: "n", blocks: [.paragraph(Paragraph([.text("note")]))])])
+        let text = try md(doc)
+        XCTAssertTrue(text.hasPrefix("[\\^n*e*](g)[^n]"), text)
+        let again = try MarkdownReader.document(text)
+        XCTAssertEqual(again.blocks, doc.blocks, text)
+        XCTAssertEqual(again.notes, doc.notes, text)
+        // The fuzz input, minimised: a link reference definition labelled `^tide` beside the note tide.
+        let read = try MarkdownReader.document("[^tide]:\n>~~~\n[^tide]\n\n[^tide]:g")
+        let written = try md(read)
+        XCTAssertEqual(try MarkdownReader.document(written).blocks, read.blocks, written)
+        XCTAssertEqual(try MarkdownReader.document(written).notes, read.notes, written)
+    }
+
     /// No empty span at a paragraph's end: a paragraph of spaces is left out like an empty one (docx2python's
     /// comments.docx ends in one), and a paragraph wholly inserted but for its break (LibreOffice drops the
     /// break's revision when it re-saves Redline's RTF as DOCX) is written as inserted with its break.

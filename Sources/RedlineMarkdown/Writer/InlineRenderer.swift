@@ -359,7 +359,16 @@ struct InlineRenderer {
             if l.title.isEmpty, c.count == 1, case .text(let t) = c[0], Self.isAutolink(text: t, url: l.url) {
                 emit("<" + t + ">")
             } else {
-                emit("["); write(c); emit("](" + Self.destination(l.url) + Self.title(l.title) + ")")
+                emit("[")
+                // cmark-gfm reads `[^x](url)` as the footnote reference `[^x]` when a note x exists, and text
+                // when none does: a caret opening a link's text is escaped.
+                if case .text(let t)? = c.first, t.hasPrefix("^") {
+                    emit("\\^")
+                    write([.text(String(t.dropFirst()))] + c.dropFirst())
+                } else {
+                    write(c)
+                }
+                emit("](" + Self.destination(l.url) + Self.title(l.title) + ")")
             }
         case .image(let i):
             emit("![")
