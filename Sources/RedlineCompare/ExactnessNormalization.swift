@@ -18,6 +18,25 @@ public enum ExactnessNormalization {
         return document(Document(header: d.header, blocks: d.blocks.map(StoryComparer.strippingComments), notes: notes))
     }
 
+    /// `d` with every table's columns (alignments, widths) left out, nested tables and notes' too: what a check
+    /// compares on reject when compare reported `compare.table-columns` (it keeps NEW's columns, which no change
+    /// mark carries, so rejecting gives OLD's rows under NEW's columns); the rows and cells are still compared.
+    public static func withoutTableColumns(_ d: Document) -> Document {
+        func visit(_ blocks: [Block]) -> [Block] {
+            blocks.map { b in
+                let mapped = b.mapBlockArrays(visit)
+                guard case .table(var t) = mapped else { return mapped }
+                t.columns = []
+                t.columnWidths = nil
+                return .table(t)
+            }
+        }
+        var out = d
+        out.blocks = visit(d.blocks)
+        for k in out.notes.indices { out.notes[k].blocks = visit(out.notes[k].blocks) }
+        return out
+    }
+
     /// `d` as an exactness check compares it.
     public static func document(_ d: Document) -> Document {
         var ids: [String: String] = [:]

@@ -1043,60 +1043,75 @@ struct StoryComparer {
         if a.columns.count != b.columns.count {
             diagnostics.report(.compareTableColumns, "a table's columns changed: the new columns are kept")
         }
-        var rows: [TableRow] = []
-        let oldRows = a.rows.enumerated().map { ($0.offset, $0.element) }
-        let newRows = b.rows.enumerated().map { ($0.offset, $0.element) }
-        let results: [(TableRow, Int?, Int?)] = pairUpRows(oldRows, newRows)
-        var acceptCount = 0, rejectCount = 0
-        var header: Int? = nil
-        if b.headerRowCount == 0 && a.headerRowCount == 0 { header = 0 }
-        for (idx, (row, oi, ni)) in results.enumerated() {
-            rows.append(row)
-            if ni != nil { acceptCount += 1 }
-            if oi != nil { rejectCount += 1 }
-            if header == nil && acceptCount == b.headerRowCount && rejectCount == a.headerRowCount {
-                header = idx + 1
+        let ka = a.rows.map { keys.key(.table(Table(columns: [], headerRowCount: 0, rows: [Self.stripRow($0)]))) }
+        let kb = b.rows.map { keys.key(.table(Table(columns: [], headerRowCount: 0, rows: [Self.stripRow($0)]))) }
+        // The result's first rows are its header rows, and review keeps as header rows those of them that stay:
+        // exact when some first rows hold OLD's header rows and NEW's and no others. The rows aligned as a whole
+        // leave no such place when an equal row changed sides (OLD's body row is NEW's header row) or NEW's
+        // header rows, inserted, come after OLD's deleted ones (columns changed, so no row pairs): then header
+        // rows are aligned with header rows and body rows with body rows.
+        var plan = Self.rowPlan(ka[...], kb[...], a.rows, b.rows)
+        var header = Self.headerEdge(plan, old: a.headerRowCount, new: b.headerRowCount)
+        if header == nil {
+            let ha = min(a.headerRowCount, a.rows.count), hb = min(b.headerRowCount, b.rows.count)
+            let split = Self.rowPlan(ka[..<ha], kb[..<hb], a.rows, b.rows) + Self.rowPlan(ka[ha...], kb[hb...], a.rows, b.rows)
+            if let edge = Self.headerEdge(split, old: a.headerRowCount, new: b.headerRowCount) { plan = split; header = edge }
+        }
+        t.rows = plan.map { step in
+            switch step {
+            case .paired(let i, let j):
+                var row = b.rows[j]
+                for c in row.cells.indices { row.cells[c].blocks = compare(a.rows[i].cells[c].blocks, row.cells[c].blocks) }
+                return row
+            case .deleted(let i):
+                var row = a.rows[i]
+                for c in row.cells.indices { row.cells[c].blocks = markedStory(row.cells[c].blocks, inserted: false) }
+                row.change = .deleted(change); stats.rowChanges += 1
+                return row
+            case .inserted(let j):
+                var row = b.rows[j]
+                for c in row.cells.indices { row.cells[c].blocks = markedStory(row.cells[c].blocks, inserted: true) }
+                row.change = .inserted(change); stats.rowChanges += 1
+                return row
             }
         }
-        t.rows = rows
         t.headerRowCount = header ?? b.headerRowCount
         return .table(t)
     }
 
-    /// Rows aligned (equal rows by LCS, the rows between paired in order when they have as many cells).
-    private mutating func pairUpRows(_ a: [(Int, TableRow)], _ b: [(Int, TableRow)]) -> [(TableRow, Int?, Int?)] {
-        let ka = a.map { keys.key(.table(Table(columns: [], headerRowCount: 0, rows: [Self.stripRow($0.1)]))) }
-        let kb = b.map { keys.key(.table(Table(columns: [], headerRowCount: 0, rows: [Self.stripRow($0.1)]))) }
-        let m = SequenceDiff.matches(ka, kb, cap: 256)
-        var out: [(TableRow, Int?, Int?)] = []
-        var pa = 0, pb = 0
-        func gap(_ s: inout StoryComparer, _ i: Int, _ j: Int) {
-            while pa < i && pb < j && a[pa].1.cells.count == b[pb].1.cells.count {
-                var row = b[pb].1
-                for c in row.cells.indices { row.cells[c].blocks = s.compare(a[pa].1.cells[c].blocks, row.cells[c].blocks) }
-                out.append((row, a[pa].0, b[pb].0)); pa += 1; pb += 1
-            }
-            while pa < i {
-                var row = a[pa].1
-                for c in row.cells.indices { row.cells[c].blocks = s.markedStory(row.cells[c].blocks, inserted: false) }
-                row.change = .deleted(s.change); s.stats.rowChanges += 1
-                out.append((row, a[pa].0, nil)); pa += 1
-            }
-            while pb < j {
-                var row = b[pb].1
-                for c in row.cells.indices { row.cells[c].blocks = s.markedStory(row.cells[c].blocks, inserted: true) }
-                row.change = .inserted(s.change); s.stats.rowChanges += 1
-                out.append((row, nil, b[pb].0)); pb += 1
-            }
+    /// How many first rows of `plan` hold exactly OLD's `old` header rows and NEW's `new` (0 when neither
+    /// table has any), or nil when no first rows do.
+    private static func headerEdge(_ plan: [RowStep], old: Int, new: Int) -> Int? {
+        if old == 0 && new == 0 { return 0 }
+        var acceptCount = 0, rejectCount = 0
+        for (idx, step) in plan.enumerated() {
+            if case .deleted = step {} else { acceptCount += 1 }
+            if case .inserted = step {} else { rejectCount += 1 }
+            if acceptCount == new && rejectCount == old { return idx + 1 }
+        }
+        return nil
+    }
+
+    /// One row of a compared table: OLD's row `i` paired with NEW's row `j`, deleted or inserted.
+    private enum RowStep { case paired(Int, Int), deleted(Int), inserted(Int) }
+
+    /// Rows of two ranges aligned (indices into OLD's and NEW's rows): equal rows by LCS of their keys, the
+    /// rows between paired in order while they have as many cells, the rest deleted, then inserted.
+    private static func rowPlan(_ ka: ArraySlice<Int>, _ kb: ArraySlice<Int>, _ a: [TableRow], _ b: [TableRow]) -> [RowStep] {
+        let m = SequenceDiff.matches(Array(ka), Array(kb), cap: 256)
+        var out: [RowStep] = []
+        var pa = ka.startIndex, pb = kb.startIndex
+        func gap(_ i: Int, _ j: Int) {
+            while pa < i && pb < j && a[pa].cells.count == b[pb].cells.count { out.append(.paired(pa, pb)); pa += 1; pb += 1 }
+            while pa < i { out.append(.deleted(pa)); pa += 1 }
+            while pb < j { out.append(.inserted(pb)); pb += 1 }
         }
         for (i, j) in m {
-            gap(&self, i, j)
-            var row = b[j].1
-            for c in row.cells.indices { row.cells[c].blocks = compare(a[i].1.cells[c].blocks, row.cells[c].blocks) }
-            out.append((row, a[i].0, b[j].0))
-            pa = i + 1; pb = j + 1
+            gap(ka.startIndex + i, kb.startIndex + j)
+            out.append(.paired(ka.startIndex + i, kb.startIndex + j))
+            pa = ka.startIndex + i + 1; pb = kb.startIndex + j + 1
         }
-        gap(&self, a.count, b.count)
+        gap(ka.endIndex, kb.endIndex)
         return out
     }
 
