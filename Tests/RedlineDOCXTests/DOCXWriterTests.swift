@@ -305,6 +305,19 @@ final class DOCXWriterTests: XCTestCase {
         XCTAssertFalse(xml.contains("q.png"), "a picture without alt text leaves nothing: \(xml)")
     }
 
+    /// XML 1.0 cannot hold C0 controls other than tab and line breaks, nor U+FFFE and U+FFFF: they are dropped
+    /// and said (found by fuzz-roundtrip: an RTF `\\'01` vanished from the DOCX without a word).
+    func testForbiddenCharactersAreDroppedAndReported() throws {
+        let d = Diagnostics()
+        let xml = try body([p(.text("a\u{1}b\u{FFFF}c")), p(.deletion(ann, [.text("d\u{1B}e")]))], diagnostics: d)
+        XCTAssertTrue(xml.contains(">abc</w:t>"), xml)
+        XCTAssertTrue(xml.contains(">de</w:delText>"), xml)
+        XCTAssertEqual(d.count(of: .lossyControlCharacter), 2)
+        let clean = Diagnostics()
+        _ = try body([p(.text("tab\there, line\nbreak, \u{FFFD}\u{FEFF}\u{FF0C}"))], diagnostics: clean)
+        XCTAssertEqual(clean.count(of: .lossyControlCharacter), 0)
+    }
+
     func testWhatDOCXCannotCarryIsReported() throws {
         let d = Diagnostics()
         _ = try body([.raw(format: "html", text: "<div/>"), p(.raw(format: "html", text: "<b>"), .image(Image(source: "x.png"))),

@@ -303,6 +303,38 @@ final class CriticMarkupReaderTests: XCTestCase {
         XCTAssertTrue(inParagraph.blocks[0].paragraph?.content.contains { if case .insertion = $0 { true } else { false } } ?? false)
     }
 
+    func testALoneTagAfterAListItemOrQuoteOpensAnHTMLBlock() throws {
+        // cmark: the list item (or quote) does not continue on an unindented `<mark>`, so no paragraph is
+        // open there and a lone tag starts an HTML block, which ends at the blank line: a comment opened in it
+        // is text, and its closer after the blank line too (found by fuzz-roundtrip: the first read joined
+        // the blank line into the raw block, which read back as two blocks).
+        for opener in ["- e", "> e"] {
+            let doc = try read("\(opener)\n<mark>\nThe a{>>/i\n\n nextpar0<<}\n")
+            XCTAssertTrue(doc.comments.isEmpty, opener)
+            XCTAssertTrue(doc.blocks.contains(.raw(format: "html", text: "<mark>\nThe a{>>/i\n")), "\(opener): \(doc.blocks)")
+            XCTAssertTrue(doc.blocks.contains { $0.plainText == "nextpar0<<}" }, opener)
+            XCTAssertEqual(try read(try md(doc)), doc, opener)
+        }
+        // A footnote definition's text is read on its own, where `<mark>` continues its first paragraph.
+        let note = try read("[^n]: e\n<mark>\nThe a{>>/i\n\n nextpar0<<}\n\n[^n]\n")
+        XCTAssertEqual(note.comments.count, 1)
+        XCTAssertEqual(try read(try md(note)), note)
+        // After a paragraph line set as a heading's underline no paragraph is open either.
+        let afterSetext = try read("p\n===\n<mark>\n{++a++}\n")
+        XCTAssertEqual(afterSetext.blocks[1], .raw(format: "html", text: "<mark>\n{++a++}\n"))
+    }
+
+    func testAFenceInsideAnHTMLBlockOpensNoCode() throws {
+        // cmark: `<di>` opens an HTML block holding the fence-like line; the later fence opens code to the
+        // end, which holds the definition-like line. The pre-passes used to pair the two fences and take
+        // `[^n]:a` as a footnote definition (found by fuzz-roundtrip).
+        let doc = try read("x\n\n<di>\n``` a\n\ny\n```\n\n[^n]:a\n")
+        XCTAssertTrue(doc.notes.isEmpty, "\(doc.notes)")
+        XCTAssertEqual(doc.blocks.last, .codeBlock(CodeBlock(text: "\n[^n]:a\n")))
+        XCTAssertEqual(doc.blocks[1], .raw(format: "html", text: "<di>\n``` a\n"))
+        XCTAssertEqual(try read(try md(doc)), doc)
+    }
+
     func testBacktickInLinkDestinationIsEscaped() throws {
         let doc = try read("- {--[a](<x\\`y>)--}\n  - {--b \\`c--}\n")
         let text = try md(doc)

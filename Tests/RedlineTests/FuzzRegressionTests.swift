@@ -22,9 +22,13 @@ final class FuzzRegressionTests: XCTestCase {
         catch { XCTFail("\(name): \(error)"); return nil }
     }
 
-    /// The letters and digits of every block (the fuzz package's `Fuzz.text`): what a write and a read must keep.
+    /// The letters and digits of every block as Unicode scalars (the fuzz package's `Fuzz.text`): what a write
+    /// and a read must keep.
     private func text(_ doc: Document) -> String {
-        doc.blocks.map(\.plainText).joined(separator: " ").filter { $0.isLetter || $0.isNumber }
+        var kept = String.UnicodeScalarView()
+        kept.append(contentsOf: doc.blocks.map(\.plainText).joined(separator: " ").unicodeScalars
+            .filter { $0.properties.isAlphabetic || $0.properties.numericType != nil })
+        return String(kept)
     }
 
     /// Writes every writable format; Markdown, DOCX and RTF must read back with the same text unless the

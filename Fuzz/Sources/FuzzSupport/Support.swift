@@ -32,11 +32,15 @@ public enum Fuzz {
     }
 
     /// The letters and digits of every block, note and comment: what a write and a read must keep
-    /// (markup, spacing and escapes may change).
-    public static func text(_ doc: Document) -> [Character] {
+    /// (markup, spacing and escapes may change). Unicode scalars, not `Character`s (compared as a `String`,
+    /// up to canonical equivalence): a dropped control character may join a combining mark to the letter
+    /// before it, the same letters in other clusters.
+    public static func text(_ doc: Document) -> String {
         var s = ""
         for b in doc.blocks { s += b.plainText; s += " " }
-        return s.filter { $0.isLetter || $0.isNumber }
+        var kept = String.UnicodeScalarView()
+        kept.append(contentsOf: s.unicodeScalars.filter { $0.properties.isAlphabetic || $0.properties.numericType != nil })
+        return String(kept)
     }
 
     /// Reads `bytes` as `from`, then writes every writable format and reads the readable ones back: no

@@ -65,7 +65,7 @@ extension DiagnosticCode {
     /// An empty paragraph after a paragraph wholly inserted or deleted, left out where CriticMarkup cannot
     /// hold it (a comment body): accepting or rejecting gives the same text but for that empty paragraph.
     public static let lossyEmptyParagraph: DiagnosticCode = "lossy.empty-paragraph"
-    /// Characters Markdown cannot hold (NUL, other control characters) dropped.
+    /// Characters the target cannot hold, dropped: NUL in Markdown; in DOCX (XML 1.0) control characters other than tab and line breaks, and U+FFFE and U+FFFF.
     public static let lossyControlCharacter: DiagnosticCode = "lossy.control-character"
 
     // Pictures (`media.*`): what the media store could not load or keep, for every reader and writer.

@@ -276,7 +276,21 @@ extension DOCXComposer {
     private func text(_ s: String, deleted: Bool, into x: inout XMLText) {
         let (open, close) = deleted ? ("<w:delText xml:space=\"preserve\">", "</w:delText>")
                                     : ("<w:t xml:space=\"preserve\">", "</w:t>")
-        if !s.utf8.contains(where: { $0 == 9 || $0 == 10 || $0 == 13 }) {
+        var breaks = false, forbidden = false
+        var previous: (UInt8, UInt8) = (0, 0)
+        for b in s.utf8 {
+            if b < 0x20 {
+                if b == 9 || b == 10 || b == 13 { breaks = true } else { forbidden = true }
+            } else if b >= 0xBE, previous == (0xEF, 0xBF), b <= 0xBF {
+                forbidden = true  // U+FFFE, U+FFFF
+            }
+            previous = (previous.1, b)
+        }
+        if forbidden {
+            diagnostics.report(.lossyControlCharacter,
+                               "control characters and U+FFFE/U+FFFF cannot be written in DOCX (XML 1.0 forbids them) and were dropped")
+        }
+        if !breaks {
             x.raw(open)
             x.text(s)
             x.raw(close)

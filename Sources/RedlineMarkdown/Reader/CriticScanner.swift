@@ -69,11 +69,8 @@ struct CriticScanner {
 
     private var i = 0
     private var line = 1
-    private var fence: (char: UInt8, length: Int)?
-    /// The top-level HTML block being copied, by what ends it.
-    private var htmlBlock: HTMLBlockStart.End?
-    /// Whether the line before this one was blank (an HTML block of kind 7 starts only after one here).
-    private var previousLineBlank = true
+    /// Which lines are fenced code or HTML blocks, copied as they are.
+    private var verbatimLines = VerbatimLines()
     private var openChange: (index: Int, entry: Int, switchEntry: Int?, joinSpaces: [UInt8])?
     /// The insertion around `openChange` when that is a deletion nested in it (`{++a{--b--}++}`: text one
     /// reviewer inserted and another deleted, as Word nests `w:del` in `w:ins`). Nothing nests deeper.
@@ -157,41 +154,19 @@ struct CriticScanner {
 
     // MARK: Lines and code
 
-    /// Handles fenced code at a line start: copies the whole line when it opens, closes or is inside a fence.
     /// Handles an HTML block (copied whole: cmark makes it raw HTML, where marks are text, so a mark must
     /// neither open nor close in it) and fenced code at a line start: copies the whole line when it opens,
     /// closes or is inside one.
     private mutating func handleLineStart() throws -> Bool {
         var end = i
         while end < source.count, source[end] != UInt8(ascii: "\n") { end += 1 }
-        let line = source[i..<end]
-        let blank = line.allSatisfy { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
-        let afterBlank = previousLineBlank
-        previousLineBlank = blank
-        if let f = fence {
-            if Segmenter.closes(line, f) { fence = nil }
+        switch verbatimLines.next(source[i..<end]) {
+        case .opensVerbatim, .verbatim:
             copyLine()
             return true
+        case .blank, .text:
+            return false
         }
-        if let h = htmlBlock {
-            if h.ends(line, blank: blank) {
-                htmlBlock = nil
-                if blank { return false }
-            }
-            copyLine()
-            return true
-        }
-        if let f = Segmenter.fence(line) {
-            fence = f
-            copyLine()
-            return true
-        }
-        if let h = HTMLBlockStart.end(of: line, afterBlankLine: afterBlank) {
-            if !h.ends(line, blank: false) { htmlBlock = h }
-            copyLine()
-            return true
-        }
-        return false
     }
 
     private func restOfLineIsBlank(from k: Int) -> Bool {
@@ -692,122 +667,4 @@ struct CriticScanner {
 
 @inline(__always) func isASCIIPunctuation(_ b: UInt8) -> Bool {
     (b >= 0x21 && b <= 0x2F) || (b >= 0x3A && b <= 0x40) || (b >= 0x5B && b <= 0x60) || (b >= 0x7B && b <= 0x7E)
-}
-
-/// CommonMark's HTML block starts (cmark-gfm 0.29: kinds 1 to 7) at the start of a line that is in no
-/// container (column 0), which the CriticMarkup pre-pass copies whole as cmark will keep them.
-enum HTMLBlockStart {
-    /// What ends an HTML block: a line containing one of these (kinds 1 to 5, the line included), or a
-    /// blank line (kinds 6 and 7).
-    enum End {
-        case lineContaining([[UInt8]])
-        case blankLine
-
-        func ends(_ line: ArraySlice<UInt8>, blank: Bool) -> Bool {
-            switch self {
-            case .blankLine: return blank
-            case .lineContaining(let needles): return needles.contains { HTMLBlockStart.contains(line, $0) }
-            }
-        }
-    }
-
-    private static let kind6Names: Set<String> = [
-        "address", "article", "aside", "base", "basefont", "blockquote", "body", "caption", "center", "col",
-        "colgroup", "dd", "details", "dialog", "dir", "div", "dl", "dt", "fieldset", "figcaption", "figure",
-        "footer", "form", "frame", "frameset", "h1", "h2", "h3", "h4", "h5", "h6", "head", "header", "hr",
-        "html", "iframe", "legend", "li", "link", "main", "menu", "menuitem", "nav", "noframes", "ol",
-        "optgroup", "option", "p", "param", "section", "source", "summary", "table", "tbody", "td", "tfoot",
-        "th", "thead", "title", "tr", "track", "ul",
-    ]
-
-    /// What ends the HTML block `line` starts; nil when it starts none (or is indented). Kind 7 (a lone
-    /// complete tag) cannot interrupt a paragraph: it is taken only after a blank line.
-    static func end(of line: ArraySlice<UInt8>, afterBlankLine: Bool) -> End? {
-        guard line.first == UInt8(ascii: "<") else { return nil }
-        let rest = line.dropFirst()
-        if rest.starts(with: Array("!--".utf8)) { return .lineContaining([Array("-->".utf8)]) }
-        if rest.first == UInt8(ascii: "?") { return .lineContaining([Array("?>".utf8)]) }
-        if rest.starts(with: Array("![CDATA[".utf8)) { return .lineContaining([Array("]]>".utf8)]) }
-        if rest.first == UInt8(ascii: "!"), let c = rest.dropFirst().first, isLetter(c) {
-            return .lineContaining([[UInt8(ascii: ">")]])
-        }
-        let closing = rest.first == UInt8(ascii: "/")
-        let nameStart = closing ? rest.dropFirst() : rest
-        let name = nameStart.prefix { isLetter($0) || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: "-") }
-        guard let first = name.first, isLetter(first) else { return nil }
-        let lower = String(decoding: name.map { $0 | 0x20 }, as: UTF8.self)
-        let after = nameStart.dropFirst(name.count)
-        if !closing, ["script", "pre", "style"].contains(lower), after.first.map({ [0x20, 0x09, UInt8(ascii: ">")].contains($0) }) ?? true {
-            return .lineContaining(["</script>", "</pre>", "</style>"].map { Array($0.utf8) })
-        }
-        if kind6Names.contains(lower) {
-            let ok = after.first.map { [0x20, 0x09, UInt8(ascii: ">")].contains($0) } ?? true
-                || after.starts(with: Array("/>".utf8))
-            if ok { return .blankLine }
-        }
-        guard afterBlankLine, isCompleteTag(nameStart.dropFirst(name.count), closing: closing) else { return nil }
-        return .blankLine
-    }
-
-    /// Whether `s` (after a tag name) ends an open tag (attributes, `/`, `>`) or a closing tag (`>`), with
-    /// nothing but spaces after it.
-    private static func isCompleteTag(_ s: ArraySlice<UInt8>, closing: Bool) -> Bool {
-        func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 }
-        var k = s.startIndex
-        func skipSpaces() { while k < s.endIndex, isSpace(s[k]) { k += 1 } }
-        if !closing {
-            while true {
-                let before = k
-                skipSpaces()
-                guard k < s.endIndex else { return false }
-                let c = s[k]
-                guard k > before, isLetter(c) || c == UInt8(ascii: "_") || c == UInt8(ascii: ":") else { break }
-                while k < s.endIndex, isLetter(s[k]) || (s[k] >= 0x30 && s[k] <= 0x39) || [UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: ":"), UInt8(ascii: "-")].contains(s[k]) { k += 1 }
-                let afterName = k
-                skipSpaces()
-                if k < s.endIndex, s[k] == UInt8(ascii: "=") {
-                    k += 1
-                    skipSpaces()
-                    guard k < s.endIndex else { return false }
-                    if s[k] == UInt8(ascii: "\"") || s[k] == UInt8(ascii: "'") {
-                        let q = s[k]
-                        k += 1
-                        while k < s.endIndex, s[k] != q { k += 1 }
-                        guard k < s.endIndex else { return false }
-                        k += 1
-                    } else {
-                        let start = k
-                        while k < s.endIndex, !isSpace(s[k]), !"\"'=<>`".utf8.contains(s[k]) { k += 1 }
-                        guard k > start else { return false }
-                    }
-                } else {
-                    k = afterName
-                }
-            }
-            skipSpaces()
-            if k < s.endIndex, s[k] == UInt8(ascii: "/") { k += 1 }
-        } else {
-            skipSpaces()
-        }
-        guard k < s.endIndex, s[k] == UInt8(ascii: ">") else { return false }
-        k += 1
-        return s[k...].allSatisfy(isSpace)
-    }
-
-    private static func isLetter(_ b: UInt8) -> Bool { (b | 0x20) >= UInt8(ascii: "a") && (b | 0x20) <= UInt8(ascii: "z") }
-
-    /// Whether `line` contains `needle`, ASCII letters matched case-insensitively.
-    static func contains(_ line: ArraySlice<UInt8>, _ needle: [UInt8]) -> Bool {
-        guard line.count >= needle.count, !needle.isEmpty else { return false }
-        var k = line.startIndex
-        while k + needle.count <= line.endIndex {
-            var m = 0
-            while m < needle.count, fold(line[k + m]) == fold(needle[m]) { m += 1 }
-            if m == needle.count { return true }
-            k += 1
-        }
-        return false
-    }
-
-    private static func fold(_ b: UInt8) -> UInt8 { isLetter(b) ? b | 0x20 : b }
 }

@@ -3,7 +3,8 @@
 /// and footnote definitions.
 ///
 /// A cut is made before a line that starts at column 0 with a character that is not a list marker, after a
-/// blank line, outside fenced code and HTML comments: such a line always starts a new top-level block.
+/// blank line, outside fenced code and HTML blocks (`VerbatimLines`, as the CriticMarkup pre-pass sees
+/// them): such a line always starts a new top-level block.
 struct Segmenter {
     /// The main flow, as consecutive byte ranges (footnote definitions left out).
     private(set) var segments: [Range<Int>] = []
@@ -19,8 +20,7 @@ struct Segmenter {
         var lineStart = 0
         var lineNo = 1
         var previousBlank = true
-        var fence: (char: UInt8, length: Int)?
-        var inHTMLComment = false
+        var verbatim = VerbatimLines()
         var current = 0
         var currentLine = 1
         var currentIsFootnote: String?
@@ -41,33 +41,26 @@ struct Segmenter {
             while lineEnd < text.count, text[lineEnd] != UInt8(ascii: "\n") { lineEnd += 1 }
             let next = min(lineEnd + 1, text.count)
             let line = text[lineStart..<lineEnd]
-            let blank = line.allSatisfy { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
             let indent = line.prefix { $0 == UInt8(ascii: " ") }.count
+            let kind = verbatim.next(line)
 
-            if let f = fence {
-                if Segmenter.closes(line, f) { fence = nil }
-            } else if inHTMLComment {
-                if Segmenter.contains(line, "-->") { inHTMLComment = false }
-            } else if !blank {
+            if kind == .text || kind == .opensVerbatim {
+                let footnote = kind == .text && indent == 0 ? Segmenter.footnoteLabel(line) : nil
                 if (previousBlank && indent == 0 && (currentIsFootnote != nil || !Segmenter.isListMarkerLine(line)))
-                    || (indent == 0 && Segmenter.footnoteLabel(line) != nil) {
+                    || footnote != nil {
                     close(at: lineStart)
                     current = lineStart
                     currentLine = lineNo
-                    currentIsFootnote = Segmenter.footnoteLabel(line)
+                    currentIsFootnote = footnote
                 }
-                if let f = Segmenter.fence(line) {
-                    fence = f
-                } else if indent < 4 {
+                if kind == .text, indent < 4 {
                     let body = line.dropFirst(indent)
-                    if body.starts(with: Array("<!--".utf8)), !Segmenter.contains(body.dropFirst(4), "-->") {
-                        inHTMLComment = true
-                    } else if c0(body) == UInt8(ascii: "["), let (label, def) = Segmenter.linkDefinition(body) {
+                    if c0(body) == UInt8(ascii: "["), let (label, def) = Segmenter.linkDefinition(body) {
                         linkDefinitions[label] = Array(def)
                     }
                 }
             }
-            previousBlank = blank && fence == nil
+            previousBlank = kind == .blank
             lineStart = next
             lineNo += 1
         }

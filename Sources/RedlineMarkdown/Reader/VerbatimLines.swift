@@ -1,0 +1,218 @@
+/// Follows Markdown text line by line the way cmark opens and closes the blocks whose lines it keeps
+/// verbatim: fenced code and HTML blocks. The pre-passes (`CriticScanner`, `Segmenter`) find no marks,
+/// cuts or definitions in those lines, and both must agree with cmark, and with each other, about which
+/// lines they are: the fence-like line inside an HTML block (`<div>` then ```` ``` ````) opens no code.
+///
+/// Containers are followed only as far as that needs: whether a top-level paragraph is open (a lone
+/// complete tag, an HTML block of kind 7, cannot interrupt one, but it can follow a list item or quote).
+struct VerbatimLines {
+    /// What a line is.
+    enum Line: Equatable {
+        /// Opens fenced code or an HTML block (and may close it on the same line).
+        case opensVerbatim
+        /// Inside fenced code or an HTML block, or the line that closes it.
+        case verbatim
+        /// Blank, outside any verbatim block (a blank line that ends an HTML block of kind 6 or 7 too).
+        case blank
+        /// Anything else.
+        case text
+    }
+
+    private var fence: (char: UInt8, length: Int)?
+    private var htmlBlock: HTMLBlockStart.End?
+    /// The last line continued a top-level paragraph.
+    private var paragraphOpen = false
+    /// The last block opened in a list item or block quote.
+    private var inContainer = false
+    private var previousBlank = true
+
+    /// Classifies the next line (without its newline) and moves past it.
+    mutating func next(_ line: ArraySlice<UInt8>) -> Line {
+        let blank = line.allSatisfy { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+        let afterBlank = previousBlank
+        previousBlank = false
+        if let f = fence {
+            if Segmenter.closes(line, f) { fence = nil }
+            return .verbatim
+        }
+        if let h = htmlBlock {
+            guard h.ends(line, blank: blank) else { return .verbatim }
+            htmlBlock = nil
+            if !blank { return .verbatim }
+        }
+        if blank {
+            previousBlank = true
+            paragraphOpen = false
+            return .blank
+        }
+        let indent = line.prefix { $0 == UInt8(ascii: " ") }.count
+        let body = line.dropFirst(min(indent, 3))
+        if let f = Segmenter.fence(line) {
+            fence = f
+            paragraphOpen = false
+            return .opensVerbatim
+        }
+        if indent == 0 || (indent < 4 && !inContainer),
+           let h = HTMLBlockStart.end(of: body, interruptingParagraph: paragraphOpen) {
+            if !h.ends(body, blank: false) { htmlBlock = h }
+            paragraphOpen = false
+            return .opensVerbatim
+        }
+        // (A footnote definition's first line is a paragraph: the reader parses the definition's text alone,
+        // where the lines after it continue that paragraph.)
+        if indent < 4, body.first == UInt8(ascii: ">") || Segmenter.isListMarkerLine(body) {
+            inContainer = true
+            paragraphOpen = false
+        } else if indent >= 4 {
+            // A paragraph's continuation (it stays open), a container's content, or indented code (none is).
+        } else if Self.isHeadingOrBreak(body, afterParagraph: paragraphOpen) {
+            if indent == 0 { inContainer = false }
+            paragraphOpen = false
+        } else if inContainer {
+            // A lazy continuation of the container's paragraph, or after a blank line a new top-level one.
+            if afterBlank && indent == 0 {
+                inContainer = false
+                paragraphOpen = true
+            }
+        } else {
+            paragraphOpen = true
+        }
+        return .text
+    }
+
+    /// An ATX heading, a thematic break, or (after a paragraph line) a setext heading's underline.
+    private static func isHeadingOrBreak(_ body: ArraySlice<UInt8>, afterParagraph: Bool) -> Bool {
+        guard let c = body.first else { return false }
+        func isSpace(_ b: UInt8) -> Bool { b == UInt8(ascii: " ") || b == UInt8(ascii: "\t") }
+        if c == UInt8(ascii: "#") {
+            let n = body.prefix { $0 == c }.count
+            return n <= 6 && (body.count == n || isSpace(body[body.startIndex + n]))
+        }
+        if c == UInt8(ascii: "*") || c == UInt8(ascii: "-") || c == UInt8(ascii: "_") {
+            if body.allSatisfy({ $0 == c || isSpace($0) }), body.filter({ $0 == c }).count >= 3 { return true }
+        }
+        if afterParagraph, c == UInt8(ascii: "=") || c == UInt8(ascii: "-") {
+            let n = body.prefix { $0 == c }.count
+            return body.dropFirst(n).allSatisfy(isSpace)
+        }
+        return false
+    }
+}
+
+/// CommonMark's HTML block starts (cmark-gfm 0.29: kinds 1 to 7) at the start of a line (after at most three spaces),
+/// which the pre-passes copy whole as cmark will keep them (`VerbatimLines`).
+enum HTMLBlockStart {
+    /// What ends an HTML block: a line containing one of these (kinds 1 to 5, the line included), or a
+    /// blank line (kinds 6 and 7).
+    enum End {
+        case lineContaining([[UInt8]])
+        case blankLine
+
+        func ends(_ line: ArraySlice<UInt8>, blank: Bool) -> Bool {
+            switch self {
+            case .blankLine: return blank
+            case .lineContaining(let needles): return needles.contains { HTMLBlockStart.contains(line, $0) }
+            }
+        }
+    }
+
+    private static let kind6Names: Set<String> = [
+        "address", "article", "aside", "base", "basefont", "blockquote", "body", "caption", "center", "col",
+        "colgroup", "dd", "details", "dialog", "dir", "div", "dl", "dt", "fieldset", "figcaption", "figure",
+        "footer", "form", "frame", "frameset", "h1", "h2", "h3", "h4", "h5", "h6", "head", "header", "hr",
+        "html", "iframe", "legend", "li", "link", "main", "menu", "menuitem", "nav", "noframes", "ol",
+        "optgroup", "option", "p", "param", "section", "source", "summary", "table", "tbody", "td", "tfoot",
+        "th", "thead", "title", "tr", "track", "ul",
+    ]
+
+    /// What ends the HTML block `line` (its indent removed) starts; nil when it starts none. Kind 7 (a lone
+    /// complete tag) cannot interrupt a paragraph.
+    static func end(of line: ArraySlice<UInt8>, interruptingParagraph: Bool) -> End? {
+        guard line.first == UInt8(ascii: "<") else { return nil }
+        let rest = line.dropFirst()
+        if rest.starts(with: Array("!--".utf8)) { return .lineContaining([Array("-->".utf8)]) }
+        if rest.first == UInt8(ascii: "?") { return .lineContaining([Array("?>".utf8)]) }
+        if rest.starts(with: Array("![CDATA[".utf8)) { return .lineContaining([Array("]]>".utf8)]) }
+        if rest.first == UInt8(ascii: "!"), let c = rest.dropFirst().first, isLetter(c) {
+            return .lineContaining([[UInt8(ascii: ">")]])
+        }
+        let closing = rest.first == UInt8(ascii: "/")
+        let nameStart = closing ? rest.dropFirst() : rest
+        let name = nameStart.prefix { isLetter($0) || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: "-") }
+        guard let first = name.first, isLetter(first) else { return nil }
+        let lower = String(decoding: name.map { $0 | 0x20 }, as: UTF8.self)
+        let after = nameStart.dropFirst(name.count)
+        if !closing, ["script", "pre", "style"].contains(lower), after.first.map({ [0x20, 0x09, UInt8(ascii: ">")].contains($0) }) ?? true {
+            return .lineContaining(["</script>", "</pre>", "</style>"].map { Array($0.utf8) })
+        }
+        if kind6Names.contains(lower) {
+            let ok = after.first.map { [0x20, 0x09, UInt8(ascii: ">")].contains($0) } ?? true
+                || after.starts(with: Array("/>".utf8))
+            if ok { return .blankLine }
+        }
+        guard !interruptingParagraph, isCompleteTag(nameStart.dropFirst(name.count), closing: closing) else { return nil }
+        return .blankLine
+    }
+
+    /// Whether `s` (after a tag name) ends an open tag (attributes, `/`, `>`) or a closing tag (`>`), with
+    /// nothing but spaces after it.
+    private static func isCompleteTag(_ s: ArraySlice<UInt8>, closing: Bool) -> Bool {
+        func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 }
+        var k = s.startIndex
+        func skipSpaces() { while k < s.endIndex, isSpace(s[k]) { k += 1 } }
+        if !closing {
+            while true {
+                let before = k
+                skipSpaces()
+                guard k < s.endIndex else { return false }
+                let c = s[k]
+                guard k > before, isLetter(c) || c == UInt8(ascii: "_") || c == UInt8(ascii: ":") else { break }
+                while k < s.endIndex, isLetter(s[k]) || (s[k] >= 0x30 && s[k] <= 0x39) || [UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: ":"), UInt8(ascii: "-")].contains(s[k]) { k += 1 }
+                let afterName = k
+                skipSpaces()
+                if k < s.endIndex, s[k] == UInt8(ascii: "=") {
+                    k += 1
+                    skipSpaces()
+                    guard k < s.endIndex else { return false }
+                    if s[k] == UInt8(ascii: "\"") || s[k] == UInt8(ascii: "'") {
+                        let q = s[k]
+                        k += 1
+                        while k < s.endIndex, s[k] != q { k += 1 }
+                        guard k < s.endIndex else { return false }
+                        k += 1
+                    } else {
+                        let start = k
+                        while k < s.endIndex, !isSpace(s[k]), !"\"'=<>`".utf8.contains(s[k]) { k += 1 }
+                        guard k > start else { return false }
+                    }
+                } else {
+                    k = afterName
+                }
+            }
+            skipSpaces()
+            if k < s.endIndex, s[k] == UInt8(ascii: "/") { k += 1 }
+        } else {
+            skipSpaces()
+        }
+        guard k < s.endIndex, s[k] == UInt8(ascii: ">") else { return false }
+        k += 1
+        return s[k...].allSatisfy(isSpace)
+    }
+
+    private static func isLetter(_ b: UInt8) -> Bool { (b | 0x20) >= UInt8(ascii: "a") && (b | 0x20) <= UInt8(ascii: "z") }
+
+    /// Whether `line` contains `needle`, ASCII letters matched case-insensitively.
+    static func contains(_ line: ArraySlice<UInt8>, _ needle: [UInt8]) -> Bool {
+        guard line.count >= needle.count, !needle.isEmpty else { return false }
+        var k = line.startIndex
+        while k + needle.count <= line.endIndex {
+            var m = 0
+            while m < needle.count, fold(line[k + m]) == fold(needle[m]) { m += 1 }
+            if m == needle.count { return true }
+            k += 1
+        }
+        return false
+    }
+
+    private static func fold(_ b: UInt8) -> UInt8 { isLetter(b) ? b | 0x20 : b }
+}
