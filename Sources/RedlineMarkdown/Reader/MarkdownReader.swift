@@ -224,7 +224,7 @@ final class ReaderState {
         if let line = ParagraphPieces.hugeLine(in: text, range, sizes: pieceSizes), try parseInPieces(range, line: line, firstLine: firstLine) {
             return
         }
-        let (parsed, prependedLines) = groupText(range)
+        let (parsed, prependedLines) = Self.groupText(text, range, definitions: segmenter.linkDefinitions)
         converter.setParsedText(parsed)
         converter.firstLineNumber = firstLine - prependedLines
         let root = try Cmark.parse(parsed, maxDepth: maxDepth)
@@ -259,7 +259,7 @@ final class ReaderState {
             return (try Cmark.parse(parsed, maxDepth: maxDepth), prepended > 0)
         }
         guard let root = try pieces.first(of: range) else { return false }
-        let (parsed, prependedLines) = groupText(range.lowerBound..<pieces.position)
+        let (parsed, prependedLines) = Self.groupText(text, range.lowerBound..<pieces.position, definitions: segmenter.linkDefinitions)
         converter.setParsedText(parsed)
         converter.firstLineNumber = firstLine - prependedLines
         var blocks = root.children
@@ -308,13 +308,9 @@ final class ReaderState {
         for n in last.notes { attacher.add(n) }
     }
 
-    /// The text cmark parses for a group: the link definitions it uses first, then the group, then
-    /// nothing else.
-    private func groupText(_ range: Range<Int>) -> ([UInt8], Int) {
-        Self.groupText(text, range, definitions: segmenter.linkDefinitions)
-    }
-
-    /// `groupText(_:)` of `range` in `text`, with the link definitions `definitions`.
+    /// The text cmark parses for the group `range` of `text`: the link definitions (of `definitions`) it uses
+    /// first, then the group, then nothing else; and how many lines were put before it. Static, so a
+    /// prefetching thread can call it with copies of the text and definitions.
     private static func groupText(_ text: [UInt8], _ range: Range<Int>, definitions: [String: [UInt8]]) -> ([UInt8], Int) {
         let group = text[range]
         var prefix: [UInt8] = []
