@@ -167,4 +167,21 @@ final class CompareNotesAndBlocksTests: XCTestCase {
         try compared("| A |\n|---|\n| B |\n", "| B |\n|---|\n| A |\n")
         try compared("::: {header-rows=0}\n\n| A |\n|---|\n| B |\n\n:::\n", "| A |\n|---|\n| B |\n")
     }
+
+    /// NEW's inserted list item whose words were bold around a comment, between a paragraph whose inserted
+    /// break is rejected and the one it joins: rejecting leaves the comment's anchor inside empty bold, which
+    /// review now takes as only an anchor, so the joined paragraph is OLD's (the item stayed, with an emptied
+    /// `**…**`, and OLD's paragraph came back split in two). Found by a one-hour fuzz-compare run.
+    func testACommentInsideBoldInARejectedListDoesNotStopTheJoin() throws {
+        for r in try compared("his dline.\n", "#ricy\n\n* **:x{>>24-0)<<} bel**\n\n>\n\nO.\n") {
+            let rejected = DocumentComparer.rejected(r)
+            XCTAssertEqual(rejected.blocks.filter { $0.paragraph != nil }.map(\.plainText), ["his dline."])
+            XCTAssertFalse(rejected.blocks.contains { if case .list = $0 { true } else { false } })
+            XCTAssertEqual(rejected.comments.count, 1)
+        }
+        try compared("Alpha beta.\n", "Gamma\n\n- *item{>>c<<} one*\n\nbeta.\n")
+        // Struck-through text in a quote, and a quote in a quote (two more inputs of that run).
+        try compared("Alpha beta.\n", "Gamma\n\n> ~~quoted{>>c<<} words~~\n\nbeta.\n")
+        try compared("Alpha beta.\n", "Gamma\n\n> > ==marked{>>c<<}==\n\nbeta.\n")
+    }
 }
