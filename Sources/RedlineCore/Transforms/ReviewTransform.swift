@@ -242,7 +242,8 @@ public struct ReviewTransform: ChunkStage, ModelRewriter {
 
     /// The comment anchors of a quote or list that holds nothing else, in reading order; nil for other blocks.
     /// Formatting or a link around nothing but anchors is nothing else: what a rejected insertion leaves of
-    /// bold text holding a comment (`**{>>…<<}**`).
+    /// bold text holding a comment (`**{>>…<<}**`). Every paragraph must hold an anchor: a list of empty items
+    /// (which stays when review empties nothing in it) is not joined away.
     private static func onlyCommentAnchors(_ block: Block) -> [Inline]? {
         switch block {
         case .blockQuote, .list: break
@@ -260,7 +261,11 @@ public struct ReviewTransform: ChunkStage, ModelRewriter {
             return true
         }
         func collect(_ b: Block) -> Bool {
-            if case .paragraph(let p) = b { return collectInlines(p.content) }
+            // A paragraph holds some anchor: an empty one (an empty list item's) is not only anchors.
+            if case .paragraph(let p) = b {
+                let before = anchors.count
+                return collectInlines(p.content) && anchors.count > before
+            }
             switch b {
             case .blockQuote, .list: return b.childBlocks.allSatisfy(collect)
             default: return false
