@@ -6,7 +6,8 @@ import RedlineCore
 /// the header (metadata, defaults) left out: metadata is not compared; a block quote holding only empty
 /// paragraphs dropped (the model has no mark for a whole container: a deleted quote is left empty on accept);
 /// a paragraph or heading that held only comment anchors dropped with them, and every empty paragraph (what
-/// such a paragraph is when its comments are not carried), and a list item (and a list) left empty by that;
+/// such a paragraph is when its comments are not carried), and a list item (and a list) left empty by that,
+/// but for an item that was empty to begin with (no blocks or only empty paragraphs, both an empty item);
 /// lists all tight (Markdown's blank lines between items are layout no change mark carries).
 public enum ExactnessNormalization {
     /// OLD as an exactness check compares rejecting with: compare does not carry OLD's comments
@@ -68,11 +69,11 @@ public enum ExactnessNormalization {
                 case .list(var l):
                     // Likewise a list item that held only such a paragraph, and a list left with no item; and
                     // tight or loose is not compared (Markdown's blank lines between items, which no change mark
-                    // carries and no other format has).
+                    // carries and no other format has). An empty item is one, with or without an empty paragraph.
                     l.tight = true
                     let items = l.items.compactMap { item -> [Block]? in
                         let v = visit(item)
-                        return v.isEmpty && !item.isEmpty ? nil : v
+                        return v.isEmpty && !StoryComparer.isEmptyItem(item) ? nil : v
                     }
                     if items.isEmpty && !l.items.isEmpty { return nil }
                     l.items = items

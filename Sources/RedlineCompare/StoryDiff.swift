@@ -1012,7 +1012,7 @@ struct StoryComparer {
     private mutating func compareContainer(_ old: Block, _ new: Block) -> Block {
         switch (old, new) {
         case (.table(let a), .table(let b)): return compareTable(a, b)
-        case (.blockQuote(let a), .blockQuote(let b)): return .blockQuote(compare(a, b))
+        case (.blockQuote(let a), .blockQuote(let b)): return .blockQuote(compareQuoted(a, b))
         case (.list(let a), .list(let b)): return compareList(a, b)
         default:
             if Self.strippingComments(old) != Self.strippingComments(new) {
@@ -1023,6 +1023,24 @@ struct StoryComparer {
         }
     }
 
+    /// The stories of two paired quotes compared. An empty one (a lone `>`) is taken as one empty paragraph:
+    /// otherwise the other side's last break is wholly inserted (deleted), and rejecting (accepting) removes the
+    /// emptied quote where OLD (NEW) has it empty.
+    private mutating func compareQuoted(_ old: [Block], _ new: [Block]) -> [Block] {
+        let standIn = [Block.paragraph(Paragraph([]))]
+        switch (old.isEmpty, new.isEmpty) {
+        case (true, false): return compare(standIn, new)
+        case (false, true): return compare(old, standIn)
+        default: return compare(old, new)
+        }
+    }
+
+    /// Whether a list item is an empty one: no blocks, or only empty paragraphs (what the Markdown reader gives
+    /// for a bare `-`, depending on the items around it).
+    static func isEmptyItem(_ item: [Block]) -> Bool {
+        item.allSatisfy { if case .paragraph(let p) = $0 { return p.content.isEmpty } else { return false } }
+    }
+
     private mutating func compareList(_ a: List, _ b: List) -> Block {
         if a.kind != b.kind {
             // Only a list's items carry marks: a new start number or delimiter cannot be tracked.
@@ -1030,9 +1048,14 @@ struct StoryComparer {
                                "a list's numbering changed (\(Self.numbering(a.kind)) → \(Self.numbering(b.kind))): the new numbering is kept unmarked")
         }
         var l = b
+        // An empty item (no blocks, or only empty paragraphs: one item either way) pairs only with an empty one,
+        // and is kept as NEW has it. Paired with an item that has text, rejecting would give OLD's empty item
+        // holding NEW's comments, which cannot be told from NEW's inserted item kept for its comments (the
+        // exactness check drops such an item); deleted and inserted whole, each side's item stays its own.
         l.items = pairUp(a.items, b.items,
-                         key: { s, item in s.keys.key(.blockQuote(item.map(Self.strippingComments))) },
-                         paired: { s, x, y in s.compare(x, y) },
+                         key: { s, item in s.keys.key(.blockQuote(Self.isEmptyItem(item) ? [] : item.map(Self.strippingComments))) },
+                         pairs: { x, y in Self.isEmptyItem(x) == Self.isEmptyItem(y) },
+                         paired: { s, x, y in Self.isEmptyItem(y) ? y : s.compare(x, y) },
                          deleted: { s, x in s.markedStory(x, inserted: false, wholeContainer: true) },
                          inserted: { s, y in s.markedStory(y, inserted: true, wholeContainer: true) })
         return .list(l)
@@ -1121,9 +1144,11 @@ struct StoryComparer {
         return r
     }
 
-    /// Aligns two arrays of stories (list items): equal ones by LCS, the others paired in order.
+    /// Aligns two arrays of stories (list items): equal ones by LCS, the others in order, paired where `pairs`
+    /// allows, else the old one deleted and the new one inserted.
     private mutating func pairUp(_ a: [[Block]], _ b: [[Block]],
                                  key: (inout StoryComparer, [Block]) -> Int,
+                                 pairs: ([Block], [Block]) -> Bool,
                                  paired: (inout StoryComparer, [Block], [Block]) -> [Block],
                                  deleted: (inout StoryComparer, [Block]) -> [Block],
                                  inserted: (inout StoryComparer, [Block]) -> [Block]) -> [[Block]] {
@@ -1134,7 +1159,15 @@ struct StoryComparer {
         var out: [[Block]] = []
         var pa = 0, pb = 0
         func gap(_ s: inout StoryComparer, _ i: Int, _ j: Int) {
-            while pa < i && pb < j { out.append(paired(&s, a[pa], b[pb])); pa += 1; pb += 1 }
+            while pa < i && pb < j {
+                if pairs(a[pa], b[pb]) {
+                    out.append(paired(&s, a[pa], b[pb]))
+                } else {
+                    out.append(deleted(&s, a[pa]))
+                    out.append(inserted(&s, b[pb]))
+                }
+                pa += 1; pb += 1
+            }
             while pa < i { out.append(deleted(&s, a[pa])); pa += 1 }
             while pb < j { out.append(inserted(&s, b[pb])); pb += 1 }
         }
@@ -1151,8 +1184,16 @@ struct StoryComparer {
 
     /// A story marked wholly inserted or deleted: every paragraph's text, and every break but the last, or
     /// with `wholeContainer` (a list item or quote that comes or goes whole) every break, so resolving the
-    /// marks empties the container and it goes (`ReviewTransform` removes emptied containers).
+    /// marks empties the container and it goes (`ReviewTransform` removes emptied containers). An empty
+    /// container (an empty list item `-`, a lone `>`) has no break to mark: it gets one empty paragraph whose
+    /// break carries the mark (as Word marks an empty numbered paragraph), which Markdown writes `{--` blank
+    /// line `--}` and DOCX and RTF as a paragraph mark change; review keeps a container that was empty to begin
+    /// with, so unmarked it stayed on accepting its deletion (rejecting its insertion).
     mutating func markedStory(_ blocks: [Block], inserted: Bool, wholeContainer: Bool = false) -> [Block] {
+        if wholeContainer && blocks.isEmpty {
+            stats.paragraphMarkChanges += 1
+            return [.paragraph(Paragraph([], markChange: inserted ? .inserted(change) : .deleted(change)))]
+        }
         var out: [Block] = []
         for (n, b) in blocks.enumerated() {
             guard var m = marked(b, inserted: inserted) else { continue }

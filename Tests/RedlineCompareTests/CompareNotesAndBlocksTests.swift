@@ -167,4 +167,52 @@ final class CompareNotesAndBlocksTests: XCTestCase {
         try compared("| A |\n|---|\n| B |\n", "| B |\n|---|\n| A |\n")
         try compared("::: {header-rows=0}\n\n| A |\n|---|\n| B |\n\n:::\n", "| A |\n|---|\n| B |\n")
     }
+
+    /// An empty list item or quote deleted or inserted whole: it has no text and no break to mark, so it was
+    /// written unmarked and accepting its deletion (rejecting its insertion) kept it. It now carries one empty
+    /// paragraph whose break is the change (found by a one-hour fuzz-compare run: `- :::` against nothing), and
+    /// review no longer joins away a list of empty items as if it held only comment anchors.
+    func testADeletedOrInsertedEmptyItemOrQuoteIsMarked() throws {
+        func hasQuote(_ d: Document) -> Bool { d.blocks.contains { if case .blockQuote = $0 { true } else { false } } }
+        try compared("- :::\n", "")
+        try compared("", "- :::\n")
+        try compared("- a\n-\n- b\n", "- a\n- b\n")
+        try compared("- a\n- b\n", "- a\n-\n- b\n")
+        // Inside a quote, after a deleted quote, and against an item with text.
+        try compared(">\n", "> - :::\n")
+        try compared("Text.\n\n>\n", "- :::\n")
+        try compared("- :::\n", "- a\n")
+        try compared("- a\n", "- :::\n")
+        // An empty item is one with or without an empty paragraph (the reader gives both for a bare `-`); one
+        // paired with an item holding a comment is replaced, so rejecting gives OLD's empty item, not NEW's comment.
+        try compared("-\n", "- :::\n")
+        try compared("- :::\n", "- a{>>c<<}\n")
+        try compared("Alpha.\n\n- \n\nbeta.\n", "Intro.\n\n- one item{>>c<<} here\n")
+        // The check does not compare empty quotes (their deletion left one on accept); the result does.
+        for r in try compared("Text.\n\n>\n", "Text.\n") {
+            XCTAssertFalse(hasQuote(DocumentComparer.accepted(r)))
+            XCTAssertTrue(hasQuote(DocumentComparer.rejected(r)))
+        }
+        for r in try compared("Text.\n", "Text.\n\n>\n") {
+            XCTAssertTrue(hasQuote(DocumentComparer.accepted(r)))
+            XCTAssertFalse(hasQuote(DocumentComparer.rejected(r)))
+        }
+    }
+
+    /// NEW's inserted list item whose words were bold around a comment, between a paragraph whose inserted
+    /// break is rejected and the one it joins: rejecting leaves the comment's anchor inside empty bold, which
+    /// review now takes as only an anchor, so the joined paragraph is OLD's (the item stayed, with an emptied
+    /// `**…**`, and OLD's paragraph came back split in two). Found by a one-hour fuzz-compare run.
+    func testACommentInsideBoldInARejectedListDoesNotStopTheJoin() throws {
+        for r in try compared("his dline.\n", "#ricy\n\n* **:x{>>24-0)<<} bel**\n\n>\n\nO.\n") {
+            let rejected = DocumentComparer.rejected(r)
+            XCTAssertEqual(rejected.blocks.filter { $0.paragraph != nil }.map(\.plainText), ["his dline."])
+            XCTAssertFalse(rejected.blocks.contains { if case .list = $0 { true } else { false } })
+            XCTAssertEqual(rejected.comments.count, 1)
+        }
+        try compared("Alpha beta.\n", "Gamma\n\n- *item{>>c<<} one*\n\nbeta.\n")
+        // Struck-through text in a quote, and a quote in a quote (two more inputs of that run).
+        try compared("Alpha beta.\n", "Gamma\n\n> ~~quoted{>>c<<} words~~\n\nbeta.\n")
+        try compared("Alpha beta.\n", "Gamma\n\n> > ==marked{>>c<<}==\n\nbeta.\n")
+    }
 }

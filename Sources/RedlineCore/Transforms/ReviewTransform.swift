@@ -241,21 +241,30 @@ public struct ReviewTransform: ChunkStage, ModelRewriter {
     private static func isEmptyParagraph(_ block: Block) -> Bool { block.paragraph?.content.isEmpty ?? false }
 
     /// The comment anchors of a quote or list that holds nothing else, in reading order; nil for other blocks.
+    /// Formatting or a link around nothing but anchors is nothing else: what a rejected insertion leaves of
+    /// bold text holding a comment (`**{>>…<<}**`). Every paragraph must hold an anchor: a list of empty items
+    /// (which stays when review empties nothing in it) is not joined away.
     private static func onlyCommentAnchors(_ block: Block) -> [Inline]? {
         switch block {
         case .blockQuote, .list: break
         default: return nil
         }
         var anchors: [Inline] = []
-        func collect(_ b: Block) -> Bool {
-            if case .paragraph(let p) = b {
-                for i in p.content {
-                    switch i {
-                    case .commentStart, .commentEnd, .commentPoint: anchors.append(i)
-                    default: return false
-                    }
+        func collectInlines(_ inlines: [Inline]) -> Bool {
+            for i in inlines {
+                switch i {
+                case .commentStart, .commentEnd, .commentPoint: anchors.append(i)
+                case .text, .code, .image, .lineBreak, .softBreak, .raw, .noteReference: return false
+                default: if !collectInlines(i.children) { return false }
                 }
-                return true
+            }
+            return true
+        }
+        func collect(_ b: Block) -> Bool {
+            // A paragraph holds some anchor: an empty one (an empty list item's) is not only anchors.
+            if case .paragraph(let p) = b {
+                let before = anchors.count
+                return collectInlines(p.content) && anchors.count > before
             }
             switch b {
             case .blockQuote, .list: return b.childBlocks.allSatisfy(collect)
