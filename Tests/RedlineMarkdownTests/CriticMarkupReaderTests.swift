@@ -315,6 +315,12 @@ final class CriticMarkupReaderTests: XCTestCase {
             XCTAssertTrue(doc.blocks.contains { $0.plainText == "nextpar0<<}" }, opener)
             XCTAssertEqual(try read(try md(doc)), doc, opener)
         }
+        // Code at column 0 ends the list: the line after it opens a top-level paragraph, which a lone tag
+        // cannot interrupt.
+        let afterCode = try read("- e\n```\n```\nfoo\n<mark>\n{++a++}\n")
+        XCTAssertEqual(afterCode.blocks.count, 3, "\(afterCode.blocks)")
+        XCTAssertTrue(afterCode.blocks[2].paragraph?.content.contains { if case .insertion = $0 { true } else { false } } ?? false,
+                      "\(afterCode.blocks)")
         // A footnote definition's text is read on its own, where `<mark>` continues its first paragraph.
         let note = try read("[^n]: e\n<mark>\nThe a{>>/i\n\n nextpar0<<}\n\n[^n]\n")
         XCTAssertEqual(note.comments.count, 1)

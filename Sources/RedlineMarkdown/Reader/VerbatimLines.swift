@@ -50,12 +50,14 @@ struct VerbatimLines {
         if let f = Segmenter.fence(line) {
             fence = f
             paragraphOpen = false
+            if indent == 0 && line.first == f.char { inContainer = false }  // not in a list or quote: it ends them
             return .opensVerbatim
         }
         if indent == 0 || (indent < 4 && !inContainer),
            let h = HTMLBlockStart.end(of: body, interruptingParagraph: paragraphOpen) {
             if !h.ends(body, blank: false) { htmlBlock = h }
             paragraphOpen = false
+            if indent == 0 { inContainer = false }
             return .opensVerbatim
         }
         // (A footnote definition's first line is a paragraph: the reader parses the definition's text alone,
