@@ -2,9 +2,11 @@
 /// bounded on long documents), and finds what must be shared across groups: link reference definitions
 /// and footnote definitions.
 ///
-/// A cut is made before a line that starts at column 0 with a character that is not a list marker, after a
-/// blank line, outside fenced code and HTML blocks (`VerbatimLines`, as the CriticMarkup pre-pass sees
-/// them): such a line always starts a new top-level block.
+/// A cut is made before a line that starts at column 0 after a blank line, outside fenced code and HTML blocks
+/// (`VerbatimLines`, as the CriticMarkup pre-pass sees them), unless it is a list marker while a list or quote
+/// may go on: such a line always starts a new top-level block. (A list item after a blank line may continue a
+/// loose list; after any other block it starts a new list, so a document of many small lists and other blocks
+/// is still cut.)
 struct Segmenter {
     /// The main flow, as consecutive byte ranges (footnote definitions left out).
     private(set) var segments: [Range<Int>] = []
@@ -42,11 +44,12 @@ struct Segmenter {
             let next = min(lineEnd + 1, text.count)
             let line = text[lineStart..<lineEnd]
             let indent = line.prefix { $0 == UInt8(ascii: " ") }.count
+            let listMayGoOn = verbatim.inContainer
             let kind = verbatim.next(line)
 
             if kind == .text || kind == .opensVerbatim {
                 let footnote = kind == .text && indent == 0 ? Segmenter.footnoteLabel(line) : nil
-                if (previousBlank && indent == 0 && (currentIsFootnote != nil || !Segmenter.isListMarkerLine(line)))
+                if (previousBlank && indent == 0 && (currentIsFootnote != nil || !listMayGoOn || !Segmenter.isListMarkerLine(line)))
                     || footnote != nil {
                     close(at: lineStart)
                     current = lineStart

@@ -22,8 +22,8 @@ struct VerbatimLines {
     private var htmlBlock: HTMLBlockStart.End?
     /// The last line continued a top-level paragraph.
     private var paragraphOpen = false
-    /// The last block opened in a list item or block quote.
-    private var inContainer = false
+    /// The last block opened in a list item or block quote: a list may still go on after a blank line.
+    private(set) var inContainer = false
     private var previousBlank = true
 
     /// Classifies the next line (without its newline) and moves past it.
