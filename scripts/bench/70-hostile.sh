@@ -4,13 +4,15 @@
 # and full size into bench-out/hostile-S; one row per shape and size (time, CPU, peak memory).
 for scale in 0.5 1.0; do
   dir=$BENCH_OUT/hostile-$scale
-  [ -f "$dir/million-runs.docx" ] && [ -f "$dir/many-insertions.docx" ] && [ -f "$dir/comments-line.md" ] || python3 scripts/bench/hostile_shapes.py "$dir" "$scale"
+  [ -f "$dir/million-runs.docx" ] && [ -f "$dir/many-insertions.docx" ] && [ -f "$dir/long-list.md" ] || python3 scripts/bench/hostile_shapes.py "$dir" "$scale"
   s=${scale/./_}
   bench_run "hostile_critic_line_md_$s" "$REDLINE" convert "$dir/critic-line.md" --to md -o "$BENCH_OUT/h.md"
   bench_run "hostile_leading_breaks_md_$s" "$REDLINE" convert "$dir/leading-breaks.md" --to md -o "$BENCH_OUT/h.md"
   bench_run "hostile_leading_breaks_rtf_$s" "$REDLINE" convert "$dir/leading-breaks.rtf" --to md -o "$BENCH_OUT/h.md"
   bench_run "hostile_many_paragraphs_md_$s" "$REDLINE" convert "$dir/many-paragraphs.md" --to md -o "$BENCH_OUT/h.md"
   bench_run "hostile_comments_line_md_$s" "$REDLINE" convert "$dir/comments-line.md" --to md -o "$BENCH_OUT/h.md"
+  bench_run "hostile_lists_closed_by_tags_md_$s" "$REDLINE" convert "$dir/lists-closed-by-tags.md" --to md -o "$BENCH_OUT/h.md"
+  bench_run "hostile_long_list_md_$s" "$REDLINE" convert "$dir/long-list.md" --to md -o "$BENCH_OUT/h.md"
   bench_run "hostile_wide_table_md_$s" "$REDLINE" convert "$dir/wide-table.md" --to md -o "$BENCH_OUT/h.md"
   bench_run "hostile_fenced_divs_md_$s" "$REDLINE" convert "$dir/fenced-divs.md" --to md -o "$BENCH_OUT/h.md"
   bench_run "hostile_bold_italic_to_md_$s" "$REDLINE" convert "$dir/bold-italic.md" --to md -o "$BENCH_OUT/h.md"
