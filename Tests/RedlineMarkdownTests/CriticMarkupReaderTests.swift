@@ -321,6 +321,14 @@ final class CriticMarkupReaderTests: XCTestCase {
         XCTAssertEqual(afterCode.blocks.count, 3, "\(afterCode.blocks)")
         XCTAssertTrue(afterCode.blocks[2].paragraph?.content.contains { if case .insertion = $0 { true } else { false } } ?? false,
                       "\(afterCode.blocks)")
+        // An ordered item from 2, or an empty item, cannot interrupt a paragraph: it is the paragraph's text, and
+        // so is the lone tag after it; one from 1 can, and after its list the tag opens an HTML block (as it
+        // does after a bare `-`, a setext heading's underline).
+        for (item, endsParagraph) in [("2. x", false), ("+", false), ("1. x", true), ("* x", true), ("-", true)] {
+            let doc = try read("p\n\(item)\n<mark>\n{++a++}\n")
+            let marked = doc.blocks.contains { $0.paragraph?.content.contains { if case .insertion = $0 { true } else { false } } ?? false }
+            XCTAssertEqual(marked, !endsParagraph, "\(item): \(doc.blocks)")
+        }
         // A footnote definition's text is read on its own, where `<mark>` continues its first paragraph.
         let note = try read("[^n]: e\n<mark>\nThe a{>>/i\n\n nextpar0<<}\n\n[^n]\n")
         XCTAssertEqual(note.comments.count, 1)

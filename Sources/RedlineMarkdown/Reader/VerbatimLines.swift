@@ -62,7 +62,8 @@ struct VerbatimLines {
         }
         // (A footnote definition's first line is a paragraph: the reader parses the definition's text alone,
         // where the lines after it continue that paragraph.)
-        if indent < 4, body.first == UInt8(ascii: ">") || Segmenter.isListMarkerLine(body) {
+        if indent < 4, body.first == UInt8(ascii: ">")
+            || (Segmenter.isListMarkerLine(body) && (!paragraphOpen || Self.listItemInterruptsParagraph(body))) {
             inContainer = true
             paragraphOpen = false
         } else if indent >= 4 {
@@ -80,6 +81,15 @@ struct VerbatimLines {
             paragraphOpen = true
         }
         return .text
+    }
+
+    /// Whether a list marker line may interrupt a paragraph (CommonMark: not an empty item, and an ordered one
+    /// only from 1); otherwise it continues the paragraph (`2. x` after a paragraph line is its text).
+    private static func listItemInterruptsParagraph(_ body: ArraySlice<UInt8>) -> Bool {
+        let marker = body.prefix { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }
+        guard body.dropFirst(marker.count).contains(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }) else { return false }
+        guard let first = marker.first, first >= UInt8(ascii: "0"), first <= UInt8(ascii: "9") else { return true }
+        return marker.dropLast().elementsEqual([UInt8(ascii: "1")])
     }
 
     /// An ATX heading, a thematic break, or (after a paragraph line) a setext heading's underline.
