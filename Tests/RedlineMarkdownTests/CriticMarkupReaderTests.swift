@@ -329,6 +329,11 @@ final class CriticMarkupReaderTests: XCTestCase {
             let marked = doc.blocks.contains { $0.paragraph?.content.contains { if case .insertion = $0 { true } else { false } } ?? false }
             XCTAssertEqual(marked, !endsParagraph, "\(item): \(doc.blocks)")
         }
+        // A table is no paragraph: after its rows a lone tag opens an HTML block (cmark-gfm), and a comment
+        // opened in it is text (it was joined over the blank line, and the Markdown written read back otherwise).
+        let afterTable = try read("| a |\n|---|\n<mark>\nThe a{>>/i\n\n nextpar0<<}\n")
+        XCTAssertEqual(afterTable.blocks[1], .raw(format: "html", text: "<mark>\nThe a{>>/i\n"))
+        XCTAssertEqual(try read(try md(afterTable)), afterTable)
         // A footnote definition's text is read on its own, where `<mark>` continues its first paragraph.
         let note = try read("[^n]: e\n<mark>\nThe a{>>/i\n\n nextpar0<<}\n\n[^n]\n")
         XCTAssertEqual(note.comments.count, 1)

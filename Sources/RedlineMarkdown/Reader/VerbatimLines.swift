@@ -20,8 +20,11 @@ struct VerbatimLines {
 
     private var fence: (char: UInt8, length: Int)?
     private var htmlBlock: HTMLBlockStart.End?
-    /// The last line continued a top-level paragraph.
-    private var paragraphOpen = false
+    /// What the last line left open at the top level: a paragraph (which a lone tag cannot interrupt, and a
+    /// delimiter row turns into a table) or a table (whose rows any other block's start ends).
+    private var open: OpenLeaf = .none
+    private enum OpenLeaf { case none, paragraph, table }
+    private var paragraphOpen: Bool { open == .paragraph }
     /// The last block opened in a list item or block quote: a list may still go on after a blank line.
     private(set) var inContainer = false
     private var previousBlank = true
@@ -42,21 +45,21 @@ struct VerbatimLines {
         }
         if blank {
             previousBlank = true
-            paragraphOpen = false
+            open = .none
             return .blank
         }
         let indent = line.prefix { $0 == UInt8(ascii: " ") }.count
         let body = line.dropFirst(min(indent, 3))
         if let f = Segmenter.fence(line) {
             fence = f
-            paragraphOpen = false
+            open = .none
             if indent == 0 && line.first == f.char { inContainer = false }  // not in a list or quote: it ends them
             return .opensVerbatim
         }
         if indent == 0 || (indent < 4 && !inContainer),
            let h = HTMLBlockStart.end(of: body, interruptingParagraph: paragraphOpen) {
             if !h.ends(body, blank: false) { htmlBlock = h }
-            paragraphOpen = false
+            open = .none
             if indent == 0 { inContainer = false }
             return .opensVerbatim
         }
@@ -65,20 +68,24 @@ struct VerbatimLines {
         if indent < 4, body.first == UInt8(ascii: ">")
             || (Segmenter.isListMarkerLine(body) && (!paragraphOpen || Self.listItemInterruptsParagraph(body))) {
             inContainer = true
-            paragraphOpen = false
+            open = .none
         } else if indent >= 4 {
             // A paragraph's continuation (it stays open), a container's content, or indented code (none is).
         } else if Self.isHeadingOrBreak(body, afterParagraph: paragraphOpen) {
             if indent == 0 { inContainer = false }
-            paragraphOpen = false
+            open = .none
+        } else if open == .table {
+            // A row (cmark-gfm ends a table at a blank line or another block's start).
+        } else if paragraphOpen && Self.isDelimiterRow(body) {
+            open = .table
         } else if inContainer {
             // A lazy continuation of the container's paragraph, or after a blank line a new top-level one.
             if afterBlank && indent == 0 {
                 inContainer = false
-                paragraphOpen = true
+                open = .paragraph
             }
         } else {
-            paragraphOpen = true
+            open = .paragraph
         }
         return .text
     }
@@ -90,6 +97,12 @@ struct VerbatimLines {
         guard body.dropFirst(marker.count).contains(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }) else { return false }
         guard let first = marker.first, first >= UInt8(ascii: "0"), first <= UInt8(ascii: "9") else { return true }
         return marker.dropLast().elementsEqual([UInt8(ascii: "1")])
+    }
+
+    /// A GFM table's delimiter row (`| --- | :-: |`): pipes, dashes, colons and spaces, with a pipe and a dash.
+    private static func isDelimiterRow(_ body: ArraySlice<UInt8>) -> Bool {
+        body.contains(UInt8(ascii: "|")) && body.contains(UInt8(ascii: "-"))
+            && body.allSatisfy { [UInt8(ascii: "|"), UInt8(ascii: "-"), UInt8(ascii: ":"), UInt8(ascii: " "), UInt8(ascii: "\t")].contains($0) }
     }
 
     /// An ATX heading, a thematic break, or (after a paragraph line) a setext heading's underline.
