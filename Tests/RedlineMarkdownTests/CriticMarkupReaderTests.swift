@@ -354,6 +354,21 @@ final class CriticMarkupReaderTests: XCTestCase {
         XCTAssertEqual(try read(try md(doc)), doc)
     }
 
+    func testCodeOpenedInAQuoteOrListItemEndsWithIt() throws {
+        // Fenced code has no lazy lines: a line outside the quote or item ends both, unclosed or not, and the
+        // marks after it are read (they were text to the end of the document).
+        for text in ["> ```\n> {++x++}\n{++a++}\n", "- ```\n  {++x++}\n{++a++}\n", "1. a\n\n   ```\n   {++x++}\n{++a++}\n"] {
+            let doc = try read(text)
+            XCTAssertEqual(doc.blocks.last?.paragraph?.content, [.insertion(Change(), [.text("a")])], "\(text): \(doc.blocks)")
+            XCTAssertEqual(try read(try md(doc)), doc, text)
+        }
+        // Lines the item or quote goes on with stay code, a blank line too.
+        let inItem = try read("- ```\n  {++x++}\n\n  y\n  ```\n")
+        if case .list(let l) = inItem.blocks[0] {
+            XCTAssertEqual(l.items[0], [.codeBlock(CodeBlock(text: "{++x++}\n\ny\n"))])
+        } else { XCTFail("\(inItem.blocks)") }
+    }
+
     func testBacktickInLinkDestinationIsEscaped() throws {
         let doc = try read("- {--[a](<x\\`y>)--}\n  - {--b \\`c--}\n")
         let text = try md(doc)

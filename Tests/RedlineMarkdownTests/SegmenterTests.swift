@@ -17,6 +17,11 @@ final class SegmenterTests: XCTestCase {
         XCTAssertEqual(segments("p\n\n- a\n"), ["p\n\n", "- a\n"])
     }
 
+    func testCodeLeftOpenInAQuoteDoesNotStopTheCuts() {
+        XCTAssertEqual(segments("> ```\n\np\n\nq\n"), ["> ```\n\n", "p\n\n", "q\n"])
+        XCTAssertEqual(segments("```\n\np\n\nq\n"), ["```\n\np\n\nq\n"])
+    }
+
     func testALooseListOrAQuoteIsNotCut() {
         XCTAssertEqual(segments("- a\n\n- b\n\n- c\n"), ["- a\n\n- b\n\n- c\n"])
         XCTAssertEqual(segments("- a\nlazy\n\n- b\n"), ["- a\nlazy\n\n- b\n"])

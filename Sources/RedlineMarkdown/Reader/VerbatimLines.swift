@@ -19,6 +19,10 @@ struct VerbatimLines {
     }
 
     private var fence: (char: UInt8, length: Int)?
+    /// Where the open fence stands: at the top level, in a quote (a line without `>` ends both), or in a list
+    /// item whose content starts at this column (a line indented less ends both): fenced code has no lazy lines.
+    private var fenceContainer: FenceContainer = .none
+    private enum FenceContainer { case none, quote, item(indent: Int) }
     private var htmlBlock: HTMLBlockStart.End?
     /// What the last line left open at the top level: a paragraph (which a lone tag cannot interrupt, and a
     /// delimiter row turns into a table) or a table (whose rows any other block's start ends).
@@ -35,8 +39,13 @@ struct VerbatimLines {
         let afterBlank = previousBlank
         previousBlank = false
         if let f = fence {
-            if Segmenter.closes(line, f) { fence = nil }
-            return .verbatim
+            if fenceGoesOn(line, blank: blank) {
+                if Segmenter.closes(line, f) { fence = nil }
+                return .verbatim
+            }
+            // The quote or list item ends here, and its code with it: the line is a top-level one.
+            fence = nil
+            inContainer = false
         }
         if let h = htmlBlock {
             guard h.ends(line, blank: blank) else { return .verbatim }
@@ -52,6 +61,10 @@ struct VerbatimLines {
         let body = line.dropFirst(min(indent, 3))
         if let f = Segmenter.fence(line) {
             fence = f
+            let first = line.dropFirst(indent).first
+            fenceContainer = first == UInt8(ascii: ">") ? .quote
+                : first != f.char ? .item(indent: line.firstIndex(of: f.char).map { $0 - line.startIndex } ?? 0)
+                : inContainer && indent > 0 ? .item(indent: indent) : .none
             open = .none
             if indent == 0 && line.first == f.char { inContainer = false }  // not in a list or quote: it ends them
             return .opensVerbatim
@@ -88,6 +101,16 @@ struct VerbatimLines {
             open = .paragraph
         }
         return .text
+    }
+
+    /// Whether a line stays in the container the open fence stands in (a blank line ends a quote, not an item).
+    private func fenceGoesOn(_ line: ArraySlice<UInt8>, blank: Bool) -> Bool {
+        let indent = line.prefix { $0 == UInt8(ascii: " ") }.count
+        switch fenceContainer {
+        case .none: return true
+        case .quote: return !blank && indent < 4 && line.dropFirst(indent).first == UInt8(ascii: ">")
+        case .item(let column): return blank || indent >= column
+        }
     }
 
     /// Whether a list marker line may interrupt a paragraph (CommonMark: not an empty item, and an ordered one
