@@ -369,6 +369,24 @@ final class CriticMarkupReaderTests: XCTestCase {
         } else { XCTFail("\(inItem.blocks)") }
     }
 
+    func testHTMLBlocksInAQuoteOrListItemAreNotScanned() throws {
+        // cmark opens HTML blocks inside quotes and list items too; a comment opened in one is text, and the
+        // block ends at the quote's or item's blank line (found in review: the comment was joined over it).
+        for text in ["> <mark>\n> The a{>>/i\n>\n> nextpar0<<}\n", "- x\n\n  <mark>\n  The a{>>/i\n\n  nextpar0<<}\n",
+                     "- <div>\n  {++a\n\n  b++}\n", "> <!-- {++a\n>\n> b++} -->\n"] {
+            let doc = try read(text)
+            XCTAssertTrue(doc.comments.isEmpty, text)
+            let written = try md(doc)
+            XCTAssertFalse(written.contains("\u{2E2A}"), "\(text): \(written)")
+            XCTAssertEqual(try read(try md(doc)), doc, text)
+        }
+        // A lone tag cannot interrupt a paragraph in a quote either; after the quote's blank line it can.
+        let inParagraph = try read("> p\n> <mark>\n> {++a++}\n")
+        XCTAssertTrue("\(inParagraph.blocks)".contains("insertion"), "\(inParagraph.blocks)")
+        let afterBlank = try read("> p\n>\n> <mark>\n> {++a++}\n")
+        XCTAssertFalse("\(afterBlank.blocks)".contains("insertion"), "\(afterBlank.blocks)")
+    }
+
     func testBacktickInLinkDestinationIsEscaped() throws {
         let doc = try read("- {--[a](<x\\`y>)--}\n  - {--b \\`c--}\n")
         let text = try md(doc)

@@ -19,11 +19,12 @@ struct VerbatimLines {
     }
 
     private var fence: (char: UInt8, length: Int)?
-    /// Where the open fence stands: at the top level, in a quote (a line without `>` ends both), or in a list
-    /// item whose content starts at this column (a line indented less ends both): fenced code has no lazy lines.
-    private var fenceContainer: FenceContainer = .none
-    private enum FenceContainer { case none, quote, item(indent: Int) }
     private var htmlBlock: HTMLBlockStart.End?
+    /// Where the open fence or HTML block stands: at the top level, in a quote (a line without `>` ends both,
+    /// and a blank line), or in a list item whose content starts at this column (a non-blank line indented
+    /// less ends both): neither has lazy lines.
+    private var container: VerbatimContainer = .none
+    private enum VerbatimContainer { case none, quote, item(indent: Int) }
     /// What the last line left open at the top level: a paragraph (which a lone tag cannot interrupt, and a
     /// delimiter row turns into a table) or a table (whose rows any other block's start ends).
     private var open: OpenLeaf = .none
@@ -32,25 +33,36 @@ struct VerbatimLines {
     /// The last block opened in a list item or block quote: a list may still go on after a blank line.
     private(set) var inContainer = false
     private var previousBlank = true
+    /// The last line was blank once its quote markers are taken off (`>` alone ends a paragraph in a quote).
+    private var previousContentBlank = true
 
     /// Classifies the next line (without its newline) and moves past it.
     mutating func next(_ line: ArraySlice<UInt8>) -> Line {
-        let blank = line.allSatisfy { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
-        let afterBlank = previousBlank
+        let blank = line.allSatisfy(Self.isSpace)
+        let afterBlank = previousBlank, afterContentBlank = previousContentBlank
         previousBlank = false
-        if let f = fence {
-            if fenceGoesOn(line, blank: blank) {
-                if Segmenter.closes(line, f) { fence = nil }
-                return .verbatim
+        let markersEnd = Segmenter.afterContainerMarkers(line)
+        let contentBlank = line[markersEnd...].allSatisfy(Self.isSpace)
+        previousContentBlank = contentBlank
+        if fence != nil || htmlBlock != nil {
+            if staysInContainer(line, blank: blank) {
+                if let f = fence {
+                    if Segmenter.closes(line, f) { fence = nil }
+                    return .verbatim
+                }
+                if let h = htmlBlock {
+                    // In a quote, `>` alone is the blank line that ends kinds 6 and 7.
+                    let innerBlank = if case .quote = container { contentBlank } else { blank }
+                    guard h.ends(line, blank: innerBlank) else { return .verbatim }
+                    htmlBlock = nil
+                    if !innerBlank { return .verbatim }  // the line holding the end (kinds 1 to 5)
+                }
+            } else {
+                // The quote or list item ends here, and its code or HTML with it: the line is a top-level one.
+                fence = nil
+                htmlBlock = nil
+                inContainer = false
             }
-            // The quote or list item ends here, and its code with it: the line is a top-level one.
-            fence = nil
-            inContainer = false
-        }
-        if let h = htmlBlock {
-            guard h.ends(line, blank: blank) else { return .verbatim }
-            htmlBlock = nil
-            if !blank { return .verbatim }
         }
         if blank {
             previousBlank = true
@@ -61,19 +73,16 @@ struct VerbatimLines {
         let body = line.dropFirst(min(indent, 3))
         if let f = Segmenter.fence(line) {
             fence = f
-            let first = line.dropFirst(indent).first
-            fenceContainer = first == UInt8(ascii: ">") ? .quote
-                : first != f.char ? .item(indent: line.firstIndex(of: f.char).map { $0 - line.startIndex } ?? 0)
-                : inContainer && indent > 0 ? .item(indent: indent) : .none
+            container = containerOf(line, indent: indent, contentStart: line.firstIndex(of: f.char) ?? markersEnd)
             open = .none
             if indent == 0 && line.first == f.char { inContainer = false }  // not in a list or quote: it ends them
             return .opensVerbatim
         }
-        if indent == 0 || (indent < 4 && !inContainer),
-           let h = HTMLBlockStart.end(of: body, interruptingParagraph: paragraphOpen) {
-            if !h.ends(body, blank: false) { htmlBlock = h }
+        if let h = htmlBlockStart(line, indent: indent, body: body, markersEnd: markersEnd, afterContentBlank: afterContentBlank) {
+            if !h.ends(line, blank: false) { htmlBlock = h }
+            container = containerOf(line, indent: indent, contentStart: markersEnd)
             open = .none
-            if indent == 0 { inContainer = false }
+            if indent == 0 && line.first == UInt8(ascii: "<") { inContainer = false }
             return .opensVerbatim
         }
         // (A footnote definition's first line is a paragraph: the reader parses the definition's text alone,
@@ -103,14 +112,39 @@ struct VerbatimLines {
         return .text
     }
 
-    /// Whether a line stays in the container the open fence stands in (a blank line ends a quote, not an item).
-    private func fenceGoesOn(_ line: ArraySlice<UInt8>, blank: Bool) -> Bool {
+    /// Whether a line stays in the container the open fence or HTML block stands in (a blank line ends a
+    /// quote, not a list item).
+    private func staysInContainer(_ line: ArraySlice<UInt8>, blank: Bool) -> Bool {
         let indent = line.prefix { $0 == UInt8(ascii: " ") }.count
-        switch fenceContainer {
+        switch container {
         case .none: return true
         case .quote: return !blank && indent < 4 && line.dropFirst(indent).first == UInt8(ascii: ">")
         case .item(let column): return blank || indent >= column
         }
+    }
+
+    /// The container a fence or HTML block opening on `line` stands in, its content starting at `contentStart`.
+    private func containerOf(_ line: ArraySlice<UInt8>, indent: Int, contentStart: Int) -> VerbatimContainer {
+        let first = line.dropFirst(indent).first
+        if first == UInt8(ascii: ">") { return .quote }
+        if contentStart > line.startIndex + indent { return .item(indent: contentStart - line.startIndex) }  // after a list marker
+        return inContainer && indent > 0 ? .item(indent: indent) : .none
+    }
+
+    /// What ends the HTML block `line` opens, if it opens one: at the top level (column 0, or indented up to
+    /// three spaces outside any list), or inside a quote or list item after its markers or indent. A lone tag
+    /// (kind 7) cannot interrupt a paragraph: at the top level the tracked one; in a container, unless the
+    /// line before was blank in it or this line opens a list item.
+    private func htmlBlockStart(_ line: ArraySlice<UInt8>, indent: Int, body: ArraySlice<UInt8>, markersEnd: Int,
+                                afterContentBlank: Bool) -> HTMLBlockStart.End? {
+        let hasMarkers = markersEnd > line.startIndex + indent  // `>` or a list marker before the content
+        if !hasMarkers && (indent == 0 || (indent < 4 && !inContainer)) {
+            return HTMLBlockStart.end(of: body, interruptingParagraph: paragraphOpen)
+        }
+        guard hasMarkers || inContainer else { return nil }
+        let content = line[markersEnd...]
+        let opensItem = indent < 4 && Segmenter.isListMarkerLine(line.dropFirst(indent))
+        return HTMLBlockStart.end(of: content, interruptingParagraph: !(afterContentBlank || opensItem))
     }
 
     /// Whether a list marker line may interrupt a paragraph (CommonMark: not an empty item, and an ordered one
@@ -121,6 +155,8 @@ struct VerbatimLines {
         guard let first = marker.first, first >= UInt8(ascii: "0"), first <= UInt8(ascii: "9") else { return true }
         return marker.dropLast().elementsEqual([UInt8(ascii: "1")])
     }
+
+    private static func isSpace(_ b: UInt8) -> Bool { b == UInt8(ascii: " ") || b == UInt8(ascii: "\t") }
 
     /// A GFM table's delimiter row (`| --- | :-: |`): pipes, dashes, colons and spaces, with a pipe and a dash.
     private static func isDelimiterRow(_ body: ArraySlice<UInt8>) -> Bool {
