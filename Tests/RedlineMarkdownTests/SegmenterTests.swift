@@ -46,3 +46,29 @@ final class SegmenterTests: XCTestCase {
         if case .list(let l) = doc.blocks[4] { XCTAssertEqual(l.items.count, 2) } else { XCTFail() }
     }
 }
+
+/// The nesting check made before cmark parses (`Cmark.opensTooDeep`): cmark builds every level of a line of
+/// markers before the depth is seen, about 300 bytes a level.
+final class NestingPrecheckTests: XCTestCase {
+    func testALineOpeningTooManyLevelsIsFoundBeforeParsing() {
+        let deep = String(repeating: ">", count: 3_000)
+        XCTAssertTrue(Cmark.opensTooDeep(Array((deep + " x\n").utf8), limit: 2_000))
+        XCTAssertTrue(Cmark.opensTooDeep(Array(("p\n\n" + String(repeating: "- > 1. ", count: 1_000) + "x\n").utf8), limit: 2_000))
+        XCTAssertFalse(Cmark.opensTooDeep(Array((String(repeating: "> ", count: 1_990) + "x\n").utf8), limit: 2_000))
+        // Nothing opens in code, in an HTML block, or on a thematic break.
+        XCTAssertFalse(Cmark.opensTooDeep(Array(("```\n" + deep + "\n```\n").utf8), limit: 2_000))
+        XCTAssertFalse(Cmark.opensTooDeep(Array(("    " + deep + "\n").utf8), limit: 2_000))
+        XCTAssertFalse(Cmark.opensTooDeep(Array(("<div>\n" + deep + "\n").utf8), limit: 2_000))
+        XCTAssertFalse(Cmark.opensTooDeep(Array((String(repeating: "* ", count: 3_000) + "\n").utf8), limit: 2_000))
+    }
+
+    func testAMillionQuoteMarkersFailWithTheNestingError() {
+        let text = String(repeating: ">", count: 1_000_000) + " <div>\n"
+        XCTAssertThrowsError(try MarkdownReader.document(text, diagnostics: Diagnostics())) { error in
+            XCTAssertTrue("\(error)".contains("nesting deeper than 2000"), "\(error)")
+        }
+        // A thematic break of many markers is read as one.
+        let rule = try? MarkdownReader.document(String(repeating: "* ", count: 3_000) + "\n", diagnostics: Diagnostics())
+        XCTAssertEqual(rule?.blocks, [.thematicBreak])
+    }
+}

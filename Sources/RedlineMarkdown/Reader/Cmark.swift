@@ -82,6 +82,9 @@ struct MDNode {
 enum Cmark {
     /// Parses `text` and returns the document node; throws when nesting is deeper than `maxDepth`.
     static func parse(_ text: [UInt8], footnotes: Bool = false, maxDepth: Int = 2_000) throws -> MDNode {
+        if opensTooDeep(text, limit: maxDepth) {
+            throw RedlineError.limit("Markdown nesting deeper than \(maxDepth) levels (\(Limits.name("maxMarkdownNesting", maxDepth)))")
+        }
         cmark_gfm_core_extensions_ensure_registered()
         var options = CMARK_OPT_UNSAFE
         if footnotes { options |= CMARK_OPT_FOOTNOTES }
@@ -113,6 +116,51 @@ enum Cmark {
     }
 
     private static let parseLock = NSLock()
+
+    /// Whether some line opens more than `limit` quotes and list items before its text (`> > - > …`). cmark
+    /// builds every level before the mirror sees the depth, about 300 bytes a level: a 5 MB line of `>` took
+    /// 1.4 GB before the nesting error. Deeper nesting over several lines needs its indentation to grow with
+    /// every level, so it cannot be deep in a file of any size cmark could hold. Lines of fenced code, HTML
+    /// blocks and indented code open nothing (`VerbatimLines`), nor does a thematic break (`* * * …`).
+    static func opensTooDeep(_ text: [UInt8], limit: Int) -> Bool {
+        func isSpace(_ b: UInt8) -> Bool { b == UInt8(ascii: " ") || b == UInt8(ascii: "\t") }
+        func isDigit(_ b: UInt8) -> Bool { b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") }
+        let n = text.count
+        var lines = VerbatimLines()
+        var lineStart = 0
+        while lineStart < n {
+            var lineEnd = lineStart
+            while lineEnd < n, text[lineEnd] != UInt8(ascii: "\n") { lineEnd += 1 }
+            defer { lineStart = lineEnd + 1 }
+            let inContainer = lines.inContainer
+            guard lines.next(text[lineStart..<lineEnd]) != .verbatim else { continue }
+            var k = lineStart
+            while k < lineEnd, text[k] == UInt8(ascii: " ") { k += 1 }
+            if k - lineStart >= 4 && !inContainer { continue }  // indented code, or a paragraph's text
+            var depth = 0
+            var bullets = Set<UInt8>()
+            while k < lineEnd {
+                let c = text[k]
+                if c == UInt8(ascii: ">") { depth += 1; k += 1; continue }
+                if isSpace(c) { k += 1; continue }
+                if c == UInt8(ascii: "-") || c == UInt8(ascii: "*") || c == UInt8(ascii: "+"), k + 1 < lineEnd, isSpace(text[k + 1]) {
+                    depth += 1; bullets.insert(c); k += 2; continue
+                }
+                var d = k
+                while d < lineEnd, d - k < 9, isDigit(text[d]) { d += 1 }
+                if d > k, d + 1 < lineEnd, text[d] == UInt8(ascii: ".") || text[d] == UInt8(ascii: ")"), isSpace(text[d + 1]) {
+                    depth += 1; bullets.insert(0); k = d + 2; continue
+                }
+                break
+            }
+            guard depth > limit else { continue }
+            // `* * * …` or `- - - …` (`>`s before it or not) is a thematic break when nothing else is on the line.
+            if bullets.count == 1, let b = bullets.first, b == UInt8(ascii: "*") || b == UInt8(ascii: "-"),
+               text[k..<lineEnd].allSatisfy({ isSpace($0) || $0 == b }) { continue }
+            return true
+        }
+        return false
+    }
 
     private static func string(_ p: UnsafePointer<CChar>?) -> String {
         guard let p else { return "" }
