@@ -11,15 +11,32 @@ final class SegmenterTests: XCTestCase {
 
     func testAListAfterAnotherBlockStartsAPart() {
         // Lists each closed by an HTML block (a lone tag right after the item): many small parts, not one.
-        XCTAssertEqual(segments("- a\n<mark>\n\n- b\n<mark>\n\n- c\n"), ["- a\n<mark>\n\n", "- b\n<mark>\n\n", "- c\n"])
-        XCTAssertEqual(segments("- a\n# h\n\n- b\n"), ["- a\n# h\n\n", "- b\n"])
-        XCTAssertEqual(segments("- a\n```\n```\n\n- b\n"), ["- a\n```\n```\n\n", "- b\n"])
+        // (The tag, heading or code is a part of its own too: each starts a new block at column 0.)
+        XCTAssertEqual(segments("- a\n<mark>\n\n- b\n<mark>\n\n- c\n"), ["- a\n", "<mark>\n\n", "- b\n", "<mark>\n\n", "- c\n"])
+        XCTAssertEqual(segments("- a\n# h\n\n- b\n"), ["- a\n", "# h\n\n", "- b\n"])
+        XCTAssertEqual(segments("- a\n```\n```\n\n- b\n"), ["- a\n", "```\n```\n\n", "- b\n"])
         XCTAssertEqual(segments("p\n\n- a\n"), ["p\n\n", "- a\n"])
     }
 
     func testCodeLeftOpenInAQuoteDoesNotStopTheCuts() {
         XCTAssertEqual(segments("> ```\n\np\n\nq\n"), ["> ```\n\n", "p\n\n", "q\n"])
         XCTAssertEqual(segments("```\n\np\n\nq\n"), ["```\n\np\n\nq\n"])
+    }
+
+    func testAHeadingCodeOrHTMLAtColumnZeroIsACutWithoutABlankLine() {
+        XCTAssertEqual(segments("# a\np\n# b\nq\n"), ["# a\np\n", "# b\nq\n"])
+        XCTAssertEqual(segments("p\n```\nx\n```\n- a\n<div>\n"), ["p\n", "```\nx\n```\n- a\n", "<div>\n"])
+        // Not a heading inside a list item, nor `#` without a space, nor a lone tag that continues a paragraph.
+        XCTAssertEqual(segments("- a\n  # b\n"), ["- a\n  # b\n"])
+        XCTAssertEqual(segments("#c\np\n<mark>\n"), ["#c\np\n<mark>\n"])
+    }
+
+    func testPartsWithoutBlankLinesParseAsTheWholeDocument() throws {
+        let text = "# A\ntext {++ins\n# B\nmore++}\n- item\n# C\n> quote\n```\ncode\n```\n<div>\nx\n"
+        let doc = try MarkdownReader.document(text, diagnostics: Diagnostics())
+        XCTAssertEqual(doc.blocks.count, 9, "\(doc.blocks)")
+        XCTAssertEqual(try MarkdownReader.document(try MarkdownWriter.string(doc, options: WriteOptions(), diagnostics: Diagnostics()),
+                                                   diagnostics: Diagnostics()), doc)
     }
 
     func testALooseListOrAQuoteIsNotCut() {

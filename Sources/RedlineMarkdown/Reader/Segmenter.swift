@@ -6,7 +6,7 @@
 /// (`VerbatimLines`, as the CriticMarkup pre-pass sees them), unless it is a list marker while a list or quote
 /// may go on: such a line always starts a new top-level block. (A list item after a blank line may continue a
 /// loose list; after any other block it starts a new list, so a document of many small lists and other blocks
-/// is still cut.)
+/// is still cut.) A heading, fenced code or an HTML block at column 0 is a cut even without a blank line.
 struct Segmenter {
     /// The main flow, as consecutive byte ranges (footnote definitions left out).
     private(set) var segments: [Range<Int>] = []
@@ -50,7 +50,7 @@ struct Segmenter {
             if kind == .text || kind == .opensVerbatim {
                 let footnote = kind == .text && indent == 0 ? Segmenter.footnoteLabel(line) : nil
                 if (previousBlank && indent == 0 && (currentIsFootnote != nil || !listMayGoOn || !Segmenter.isListMarkerLine(line)))
-                    || footnote != nil {
+                    || footnote != nil || Segmenter.alwaysStartsBlock(line, kind) {
                     close(at: lineStart)
                     current = lineStart
                     currentLine = lineNo
@@ -71,6 +71,17 @@ struct Segmenter {
     }
 
     private func c0(_ s: ArraySlice<UInt8>) -> UInt8? { s.first }
+
+    /// A line at column 0 that starts a new top-level block even without a blank line before it: an ATX
+    /// heading, or fenced code or an HTML block opening there (each interrupts a paragraph and ends lists and
+    /// quotes). A document without blank lines (`# h` then its paragraph, again and again) is cut there.
+    static func alwaysStartsBlock(_ line: ArraySlice<UInt8>, _ kind: VerbatimLines.Line) -> Bool {
+        switch kind {
+        case .opensVerbatim: return [UInt8(ascii: "`"), UInt8(ascii: "~"), UInt8(ascii: "<")].contains(line.first ?? 0)
+        case .text: return VerbatimLines.startsTopLevelBlock(line)
+        case .verbatim, .blank: return false
+        }
+    }
 
     static func contains(_ s: ArraySlice<UInt8>, _ needle: String) -> Bool {
         let n = Array(needle.utf8)

@@ -164,6 +164,12 @@ struct VerbatimLines {
             && body.allSatisfy { [UInt8(ascii: "|"), UInt8(ascii: "-"), UInt8(ascii: ":"), UInt8(ascii: " "), UInt8(ascii: "\t")].contains($0) }
     }
 
+    /// Whether a line at column 0 always starts a new top-level block, whatever came before: an ATX heading
+    /// (it interrupts a paragraph and ends lists and quotes). Call with the line `next` called `.text`.
+    static func startsTopLevelBlock(_ line: ArraySlice<UInt8>) -> Bool {
+        line.first == UInt8(ascii: "#") && isHeadingOrBreak(line, afterParagraph: false)
+    }
+
     /// An ATX heading, a thematic break, or (after a paragraph line) a setext heading's underline.
     private static func isHeadingOrBreak(_ body: ArraySlice<UInt8>, afterParagraph: Bool) -> Bool {
         guard let c = body.first else { return false }
