@@ -3,8 +3,11 @@
 /// cuts or definitions in those lines, and both must agree with cmark, and with each other, about which
 /// lines they are: the fence-like line inside an HTML block (`<div>` then ```` ``` ````) opens no code.
 ///
-/// Containers are followed only as far as that needs: whether a top-level paragraph is open (a lone
-/// complete tag, an HTML block of kind 7, cannot interrupt one, but it can follow a list item or quote).
+/// Other blocks are followed only as far as that needs: whether a top-level paragraph or table is open (a
+/// lone complete tag, an HTML block of kind 7, cannot interrupt a paragraph, but it can follow a table, a list
+/// item or a quote), and whether a list or quote is (code or HTML opened in one ends with it). It is an
+/// approximation of cmark's block parser, not a second one: lazy lines after a list item's heading, relative
+/// indentation inside items and tabs are taken simply.
 struct VerbatimLines {
     /// What a line is.
     enum Line: Equatable {
