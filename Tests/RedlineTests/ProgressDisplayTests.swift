@@ -1,6 +1,10 @@
 import Foundation
 import XCTest
 @testable import Redline
+@testable import RedlineBatch
+@testable import RedlineCheck
+@testable import RedlineMigration
+@testable import RedlineConversion
 
 /// The batch display: a bar redrawn in place on a terminal, plain lines otherwise.
 final class ProgressDisplayTests: XCTestCase {
