@@ -77,10 +77,7 @@ public struct BatchRecord: Codable, Sendable, Hashable {
         public var variant: String
 
         /// An output at `path` of `variant`.
-        public init(path: String, variant: String) {
-            self.path = path
-            self.variant = variant
-        }
+        public init(path: String, variant: String) { (self.path, self.variant) = (path, variant) }
     }
 
     /// A failure's kind (`RedlineError.Kind`) and message.
@@ -91,10 +88,7 @@ public struct BatchRecord: Codable, Sendable, Hashable {
         public var message: String
 
         /// A failure of `kind` that says `message`.
-        public init(kind: RedlineError.Kind, message: String) {
-            self.kind = kind
-            self.message = message
-        }
+        public init(kind: RedlineError.Kind, message: String) { (self.kind, self.message) = (kind, message) }
     }
 
     /// Always `input`, to tell these lines from the summary line.
@@ -120,20 +114,9 @@ public struct BatchRecord: Codable, Sendable, Hashable {
     /// Compare batches: the counts of what changed (`CompareStats.jsonObject`).
     public var stats: [String: Int]?
 
-    /// A record of `input` with what became of it.
-    public init(input: String, format: String?, status: Status, outputs: [Output], error: Failure? = nil,
-                warnings: [WarningCount] = [], seconds: Double = 0, old: String? = nil, onlyIn: String? = nil,
-                stats: [String: Int]? = nil) {
-        self.input = input
-        self.format = format
-        self.status = status
-        self.outputs = outputs
-        self.error = error
-        self.warnings = warnings
-        self.seconds = seconds
-        self.old = old
-        self.onlyIn = onlyIn
-        self.stats = stats
+    /// A record of `input` with what became of it; the other fields are set afterwards.
+    public init(input: String, format: String?, status: Status, outputs: [Output]) {
+        (self.input, self.format, self.status, self.outputs) = (input, format, status, outputs)
     }
 }
 

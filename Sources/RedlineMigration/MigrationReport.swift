@@ -40,10 +40,12 @@ public struct MigrationRecord: Sendable, Hashable, Encodable {
 
     /// The batch report line for this item.
     public var batchRecord: BatchRecord {
-        BatchRecord(input: input, format: "scrivener", status: succeeded ? .converted : .failed,
-                    outputs: outputs.map { BatchRecord.Output(path: $0, variant: variant) },
-                    error: failure.map { BatchRecord.Failure(kind: $0.kind, message: $0.message) },
-                    warnings: WarningCount.folding(diagnostics), seconds: seconds)
+        var record = BatchRecord(input: input, format: "scrivener", status: succeeded ? .converted : .failed,
+                                 outputs: outputs.map { BatchRecord.Output(path: $0, variant: variant) })
+        record.error = failure.map { BatchRecord.Failure(kind: $0.kind, message: $0.message) }
+        record.warnings = WarningCount.folding(diagnostics)
+        record.seconds = seconds
+        return record
     }
 
     private enum ExtraKeys: String, CodingKey { case binder, id }
