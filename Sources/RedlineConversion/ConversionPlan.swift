@@ -23,10 +23,11 @@ public struct ConversionPlan: Sendable {
     public var finisher: (any OutputFinisher)?
 
     /// The plan for a conversion: in place when the input and output formats are the same, the format has an
-    /// in-place reviewer, some review decision is given and no write option needs the model; otherwise the model.
+    /// in-place reviewer and no write option needs the model (with no review decision that is the identity:
+    /// a Word file converted to Word keeps its whole package); otherwise the model.
     public init(_ options: ConversionOptions) {
         if options.from.isSame(as: options.to), let reviewer = options.from.inPlaceReviewer,
-           Self.hasDecisions(options.review), !Self.needsModel(options.write) {
+           !Self.needsModel(options.write) {
             route = .inPlace
             self.reviewer = reviewer
         } else {

@@ -446,12 +446,12 @@ final class InPlaceReviewTests: XCTestCase {
         XCTAssertEqual(try [UInt8](Data(contentsOf: brokenPath)), broken)
     }
 
-    /// The route: DOCX → DOCX with decisions goes in place unless an option needs the model.
+    /// The route: DOCX → DOCX goes in place (with no decision, the identity) unless an option needs the model.
     func testRoute() throws {
         let docx = try XCTUnwrap(FormatRegistry.named("docx")), md = try XCTUnwrap(FormatRegistry.named("md"))
         let accept = ReviewOptions(changes: .accept)
         XCTAssertTrue(InPlaceReview.applies(from: docx, to: docx, review: accept, write: WriteOptions()))
-        XCTAssertFalse(InPlaceReview.applies(from: docx, to: docx, review: ReviewOptions(), write: WriteOptions()))
+        XCTAssertTrue(InPlaceReview.applies(from: docx, to: docx, review: ReviewOptions(), write: WriteOptions()))
         XCTAssertFalse(InPlaceReview.applies(from: docx, to: md, review: accept, write: WriteOptions()))
         XCTAssertFalse(InPlaceReview.applies(from: docx, to: docx, review: accept, write: WriteOptions(referenceDocument: "ref.docx")))
         XCTAssertFalse(InPlaceReview.applies(from: docx, to: docx, review: accept,
