@@ -51,8 +51,32 @@ public struct ConversionOptions: Sendable {
         var w = write
         to.adjustOptions?(&w)
         let sink = try writer.sink(to: output, options: w, diagnostics: diagnostics)
-        return TeeBranch(stages: stages + (to.stages?(diagnostics) ?? []), writer: sink)
+        let meta: [any ChunkStage] = w.metadata.isEmpty ? [] : [SetMetadata(w.metadata)]
+        return TeeBranch(stages: meta + stages + (to.stages?(diagnostics) ?? []), writer: sink)
     }
+}
+
+/// Sets metadata fields over the document's (`--metadata`): a key given once replaces the input's value, a key
+/// given several times becomes a list (pandoc's `-M author=A -M author=B`).
+public struct SetMetadata: ChunkStage {
+    let fields: [Metadata.Field]
+
+    public init(_ fields: [Metadata.Field]) { self.fields = fields }
+
+    public mutating func begin(_ header: DocumentHeader) throws -> DocumentHeader {
+        var h = header
+        var seen: Set<String> = []
+        for f in fields {
+            if seen.insert(f.key).inserted {
+                h.metadata[f.key] = f.value
+            } else {
+                h.metadata[f.key] = .list((h.metadata[f.key]?.strings ?? []) + f.value.strings)
+            }
+        }
+        return h
+    }
+
+    public mutating func process(_ chunk: Chunk, emit: (Chunk) throws -> Void) throws { try emit(chunk) }
 }
 
 /// Runs conversions: reader → stages → writer.

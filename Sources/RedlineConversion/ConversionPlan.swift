@@ -51,8 +51,9 @@ public struct ConversionPlan: Sendable {
     }
 
     /// True when the write options can only be honoured by writing a new document from the model:
-    /// `--reference-doc` (other styles), `--paragraph-style` (other paragraph and character formatting).
+    /// `--reference-doc` (other styles), `--paragraph-style` (other paragraph and character formatting),
+    /// `--metadata` (other metadata).
     public static func needsModel(_ write: WriteOptions) -> Bool {
-        write.referenceDocument != nil || write.paragraphPreset != nil || write.characterPreset != nil
+        !write.metadata.isEmpty || write.referenceDocument != nil || write.paragraphPreset != nil || write.characterPreset != nil
     }
 }

@@ -112,13 +112,30 @@ public enum FormatRegistry {
     public static let all: [Format] = [markdown, gfm, html, docx, rtf, pdf]
 
     /// Aliases accepted for format names.
-    static let aliases = ["markdown": "md", "critic": "md", "criticmarkup": "md", "htm": "html"]
+    /// pandoc's names for the Markdown dialects Redline reads and writes as its own Markdown (CommonMark + GFM
+    /// + CriticMarkup): `commonmark`, `commonmark_x`, `markdown_strict`, `markdown_phpextra`, `markdown_mmd`.
+    public static let aliases = ["markdown": "md", "critic": "md", "criticmarkup": "md", "htm": "html", "html5": "html", "html4": "html",
+                                 "commonmark": "md", "commonmark_x": "md", "markdown_strict": "md", "markdown_phpextra": "md",
+                                 "markdown_mmd": "md", "markdown_github": "gfm"]
 
-    /// The format called `name` (case-insensitive; `markdown` and `critic` are aliases of `md`).
+    /// The format called `name` (case-insensitive; `markdown` and `critic` are aliases of `md`, and pandoc's
+    /// names are aliases too). pandoc's extension suffixes (`markdown+smart`, `gfm-raw_html`) are ignored:
+    /// `extensions(of:)` says which a name carries.
     public static func named(_ name: String) -> Format? {
-        let n = name.lowercased()
+        let n = base(of: name).lowercased()
         let canonical = aliases[n] ?? n
         return all.first { $0.name == canonical }
+    }
+
+    /// `name` without pandoc's `+ext`/`-ext` suffixes (`markdown+smart-raw_html` → `markdown`).
+    public static func base(of name: String) -> String {
+        guard let i = name.dropFirst().firstIndex(where: { $0 == "+" || $0 == "-" }) else { return name }
+        return String(name[..<i])
+    }
+
+    /// pandoc's extension suffixes of `name` (`+smart-raw_html`), empty when it has none.
+    public static func extensions(of name: String) -> String {
+        String(name.dropFirst(base(of: name).count))
     }
 
     /// The format a path's extension implies (`.md`, `.markdown`, `.docx`, `.rtf`, `.html`...).

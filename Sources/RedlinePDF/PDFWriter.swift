@@ -91,7 +91,7 @@ struct PDFSink: ChunkSink {
         try page.close()
         if warnCommentsAtAnchors && comments > 0 {
             diagnostics.report(.pdfCommentsAtAnchors,
-                               "comments are printed at their anchors, not in the margin: Chromium is not installed (apt-get install chromium), and LibreOffice cannot",
+                               "comments are printed at their anchors, not in the margin: Chromium is not installed (apt-get install chromium), and LibreOffice, which rendered the PDF instead, cannot put comments in the margin",
                                count: comments)
         }
         let pdf = try registration.render(page.path, engine: engine)

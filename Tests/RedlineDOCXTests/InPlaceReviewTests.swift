@@ -410,7 +410,7 @@ final class InPlaceReviewTests: XCTestCase {
         guard FileManager.default.fileExists(atPath: path) else { throw XCTSkip("the shared corpus is not there") }
         let items = try DOCXInPlaceReview.list(.file(path))
         XCTAssertEqual(items.first { $0.id == "4" }?.thread, "3")
-        XCTAssertEqual(items.first { $0.id == "0" }?.before, "some text to have a comment")
+        XCTAssertEqual(items.first { $0.id == "0" }?.before, "some text to have a comment ", "the commented text in full, as the document has it")
         let out = try Self.review(path, ReviewOptions(dropComments: [try ChangeFilter(parsing: "id=3")]))
         let parts = try Self.parts(out)
         let comments = String(decoding: parts["word/comments.xml"]!, as: UTF8.self)
