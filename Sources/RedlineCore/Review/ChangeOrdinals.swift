@@ -119,35 +119,55 @@ public struct NumberChanges: ChunkStage {
 /// them: one item per change (a substitution is a deletion and an insertion with one id), per paragraph
 /// mark, style and row change, and per comment, with story, paragraph number and the heading above.
 public struct ModelChangeList {
-    public private(set) var items: [ChangeListItem] = []
-    private var paragraph = 0
-    private var heading: String?
-    private var story = "body"
-    private var comments: [ChangeListItem] = []
-    private var anchors: [String: (Int, String?)] = [:]
-    /// The text each comment's range covers (ranges open now, and their text so far).
-    private var commented: [String: String] = [:]
-    private var openRanges: Set<String> = []
+    private var lister = Lister()
 
     public init() {}
 
+    /// The changes listed so far, in reading order (the comments are in `all`).
+    public var items: [ChangeListItem] { lister.items }
+
     /// Lists one chunk's changes.
     public mutating func add(_ chunk: Chunk) {
-        story = "body"
-        block(chunk.block)
-        for n in chunk.notes {
+        lister.visitChunk(chunk)
+    }
+
+    /// Every item: changes in reading order, then comments (with the text their ranges cover).
+    public var all: [ChangeListItem] {
+        lister.items + lister.comments.map { var c = $0; c.before = ChangeListItem.shortened(lister.commented[c.id] ?? ""); return c }
+    }
+
+    /// The walk behind `add`: a `ModelVisitor`, whose defaults take it through a chunk in reading order (the
+    /// block, its notes, its comments; a substitution's deleted inlines before its inserted ones); the
+    /// overrides keep the story, paragraph number and heading, and list what they meet.
+    private struct Lister: ModelVisitor {
+        var items: [ChangeListItem] = []
+        var paragraph = 0
+        var heading: String?
+        var story = "body"
+        var comments: [ChangeListItem] = []
+        var anchors: [String: (Int, String?)] = [:]
+        /// The text each comment's range covers (ranges open now, and their text so far).
+        var commented: [String: String] = [:]
+        var openRanges: Set<String> = []
+
+        mutating func visitChunk(_ chunk: Chunk) {
+            story = "body"
+            descend(into: chunk)
+        }
+
+        mutating func visitNote(_ n: Note) {
             story = "\(n.kind == .footnote ? "footnote" : "endnote") \(n.id)"
             let saved = paragraph
             paragraph = 0
-            for b in n.blocks { block(b) }
+            descend(into: n)
             paragraph = saved
         }
-        story = "body"
-        for c in chunk.comments {
+
+        mutating func visitComment(_ c: Comment) {
             let saved = paragraph
             story = "comment \(c.id)"
             paragraph = 0
-            for b in c.body { block(b) }
+            descend(into: c)
             paragraph = saved
             story = "body"
             let at = anchors[c.id]
@@ -156,25 +176,18 @@ public struct ModelChangeList {
                                            after: ChangeListItem.shortened(c.body.map(\.plainText).joined(separator: " ")),
                                            thread: c.parentID, resolved: c.resolved))
         }
-    }
 
-    /// Every item: changes in reading order, then comments (with the text their ranges cover).
-    public var all: [ChangeListItem] {
-        items + comments.map { var c = $0; c.before = ChangeListItem.shortened(commented[c.id] ?? ""); return c }
-    }
+        mutating func item(_ kind: ChangeKind, _ element: String, _ ch: Change, before: String = "", after: String = "") {
+            items.append(ChangeListItem(id: ch.id ?? "", kind: kind, element: element, author: ch.author, date: ch.date,
+                                        story: story, paragraph: paragraph, heading: heading,
+                                        before: ChangeListItem.shortened(before), after: ChangeListItem.shortened(after)))
+        }
 
-    private mutating func item(_ kind: ChangeKind, _ element: String, _ ch: Change, before: String = "", after: String = "") {
-        items.append(ChangeListItem(id: ch.id ?? "", kind: kind, element: element, author: ch.author, date: ch.date,
-                                    story: story, paragraph: paragraph, heading: heading,
-                                    before: ChangeListItem.shortened(before), after: ChangeListItem.shortened(after)))
-    }
-
-    private mutating func block(_ b: Block) {
-        switch b {
-        case .paragraph(let p), .heading(_, let p):
+        mutating func visitBlock(_ b: Block) {
+            guard let p = b.paragraph else { descend(into: b); return }
             paragraph += 1
             if let sc = p.styleChange { item(.paragraph, "paragraph style", sc.change) }
-            inlines(p.content)
+            visitParagraph(p)
             let text = Block.paragraph(p).plainText
             switch p.markChange {
             case .inserted(let ch)?: item(.paragraph, "inserted paragraph mark", ch, after: text)
@@ -182,42 +195,32 @@ public struct ModelChangeList {
             case nil: break
             }
             if case .heading = b, story == "body" { heading = ChangeListItem.shortened(text, limit: 80) }
-        case .table(let t):
-            for row in t.rows {
-                let text = row.cells.flatMap(\.blocks).map(\.plainText).joined(separator: " | ")
-                switch row.change {
-                case .inserted(let ch)?: item(.table, "inserted row", ch, after: text)
-                case .deleted(let ch)?: item(.table, "deleted row", ch, before: text)
-                case nil: break
-                }
-                for cell in row.cells { for x in cell.blocks { block(x) } }
-            }
-        default:
-            for arr in b.childBlocks { block(arr) }
         }
-    }
 
-    private mutating func inlines(_ list: [Inline]) {
-        for i in list {
+        mutating func visitRow(_ row: TableRow) {
+            let text = row.cells.flatMap(\.blocks).map(\.plainText).joined(separator: " | ")
+            switch row.change {
+            case .inserted(let ch)?: item(.table, "inserted row", ch, after: text)
+            case .deleted(let ch)?: item(.table, "deleted row", ch, before: text)
+            case nil: break
+            }
+            descend(into: row)
+        }
+
+        mutating func visitInline(_ i: Inline) {
             switch i {
             case .insertion(let ch, let c):
                 item(.insertion, "insertion", ch, after: c.plainText)
-                inlines(c)
             case .deletion(let ch, let c):
                 item(.deletion, "deletion", ch, before: c.plainText)
-                inlines(c)
             case .substitution(let ch, let d, let n):
                 item(.deletion, "substitution", ch, before: d.plainText)
                 item(.insertion, "substitution", ch, after: n.plainText)
-                inlines(d)
-                inlines(n)
             case .move(let m, let c):
                 item(.move, "move \(m.side.rawValue)", m.change, before: m.side == .from ? c.plainText : "",
                      after: m.side == .to ? c.plainText : "")
-                inlines(c)
             case .formatChange(let f, let c):
                 item(.formatting, "formatting", f.change, before: c.plainText, after: c.plainText)
-                inlines(c)
             case .commentStart(let id), .commentPoint(let id):
                 if anchors[id] == nil { anchors[id] = (paragraph, heading) }
                 if case .commentStart = i { openRanges.insert(id); commented[id] = commented[id] ?? "" }
@@ -226,8 +229,9 @@ public struct ModelChangeList {
             case .text(let t):
                 for id in openRanges.prefix(16) where (commented[id]?.utf8.count ?? 0) < 400 { commented[id, default: ""] += t }
             default:
-                inlines(i.children)
+                break
             }
+            descend(into: i)
         }
     }
 }
