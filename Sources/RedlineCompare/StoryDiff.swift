@@ -38,7 +38,10 @@ struct TokenView {
     @inline(__always) func oldTok(_ op: Op) -> Token { old[Int(op.other)] }
 }
 
-/// Compares stories (block arrays): the body, cells, quotes, list items, notes.
+/// Compares stories (block arrays): the body, cells, quotes, list items, notes. Its state is here, its work in
+/// the extensions beside it, in the order a story goes through them: StoryDiff+Stories (blocks aligned, the
+/// gaps' jobs run), +Gaps (each piece's edit script), +CleanUp, +Moves (and NearMoves.swift), +Building (the
+/// result's blocks), +Containers (paired tables, quotes, lists) and +WholeBlocks (what is inserted or deleted whole).
 struct StoryComparer {
     let options: CompareOptions
     let change: Change
