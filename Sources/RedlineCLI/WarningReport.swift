@@ -60,11 +60,8 @@ public enum WarningReport {
 
     /// A format's name as a person says it.
     static func displayName(_ format: String?) -> String {
-        switch format?.lowercased() {
-        case "md"?, "markdown"?, nil: return "Markdown"
-        case "gfm"?: return "GitHub Markdown"
-        case let f?: return f.uppercased()
-        }
+        guard let format else { return FormatRegistry.markdown.displayName }
+        return FormatRegistry.named(format)?.displayName ?? format.uppercased()
     }
 
     /// Stable, pretty JSON (sorted keys).

@@ -71,6 +71,14 @@ public struct Format: Sendable {
         }
     }
 
+    /// The format's name as a person says it ("Markdown", "GitHub Markdown", "DOCX").
+    public var displayName: String {
+        switch reader {
+        case is MarkdownReader: return adjustOptions == nil ? "Markdown" : "GitHub Markdown"
+        default: return name.uppercased()
+        }
+    }
+
     /// True when `other` is this format (the same registry entry).
     public func isSame(as other: Format) -> Bool { name == other.name }
 }
