@@ -294,6 +294,7 @@ enum PropertyParser {
             switch x.localName {
             case "sectPrChange":
                 diagnostics?.report(.docxSectionChange, "tracked section changes (page size, margins, columns) are not kept")
+                try x.skipElement()  // the section's old properties: not this section's headers or layout
                 return true
             case "headerReference", "footerReference":
                 diagnostics?.report(.lossyHeaderFooter, Self.headerFooterLoss)
