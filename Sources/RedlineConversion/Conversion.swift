@@ -9,6 +9,9 @@ public struct ConversionOptions: Sendable {
     public var review: ReviewOptions
     public var read: ReadOptions
     public var write: WriteOptions
+    /// False to write the output from the model even where `ConversionPlan` would keep the input in place
+    /// (tests of the writers, and callers who want Redline's own rendering of a same-format document).
+    public var allowsInPlace = true
 
     public init(from: Format, to: Format, review: ReviewOptions = ReviewOptions(),
                 read: ReadOptions = ReadOptions(), write: WriteOptions = WriteOptions()) {

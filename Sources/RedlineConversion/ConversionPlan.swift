@@ -26,7 +26,7 @@ public struct ConversionPlan: Sendable {
     /// in-place reviewer and no write option needs the model (with no review decision that is the identity:
     /// a Word file converted to Word keeps its whole package); otherwise the model.
     public init(_ options: ConversionOptions) {
-        if options.from.isSame(as: options.to), let reviewer = options.from.inPlaceReviewer,
+        if options.allowsInPlace, options.from.isSame(as: options.to), let reviewer = options.from.inPlaceReviewer,
            !Self.needsModel(options.write) {
             route = .inPlace
             self.reviewer = reviewer
