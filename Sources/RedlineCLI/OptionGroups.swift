@@ -130,7 +130,7 @@ public struct ReviewFlags: ParsableArguments {
     @Option(name: .customLong("track-changes"), help: "pandoc's spelling of --changes: accept, reject, or all (marked).")
     public var trackChanges: TrackChanges?
 
-    @Option(help: ArgumentHelp("Accept the changes this filter selects (repeatable): author=NAME, kind=insertion|deletion|move|formatting|paragraph|table|comment, before=DATE, after=DATE, id=N[,M...]; conditions separated by commas all hold.",
+    @Option(help: ArgumentHelp("Accept the changes this filter selects (repeatable): author=NAME, kind=KIND (insertion, deletion, move, formatting, paragraph, table or comment), before=DATE, after=DATE, id=N[,M...]; conditions separated by commas all hold.",
                                valueName: "filter"),
             transform: { try ChangeFilter(parsing: $0) })
     public var accept: [ChangeFilter] = []
