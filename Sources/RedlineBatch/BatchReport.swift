@@ -99,10 +99,11 @@ public struct BatchRecord: Codable, Sendable, Hashable {
     public var format: String?
     /// What happened to it.
     public var status: Status
-    /// Its outputs, one per version.
+    /// Its outputs, one per version: none when it failed (nothing was written for it).
     public var outputs: [Output]
-    /// Why it failed (status `failed` only).
-    public var error: Failure?
+    /// Why it failed (status `failed` only). Setting it empties `outputs`: every way a record fails (a
+    /// problem found before converting, an error converting, a worker that crashed or timed out) sets it.
+    public var error: Failure? { didSet { if error != nil { outputs = [] } } }
     /// Its warnings (reader's and every writer's), folded by code.
     public var warnings: [WarningCount] = []
     /// Wall-clock seconds this input took.

@@ -93,7 +93,7 @@ public struct InputSelection: Sendable {
 
     /// A file or directory as named by the user.
     private func add(_ named: String, relativeTo base: String?, manifest: Bool, into found: inout [BatchInput], skip: Set<String>) {
-        let path = base.map { named.hasPrefix("/") ? named : $0 + "/" + named } ?? named
+        let path = Self.tidy(base.map { named.hasPrefix("/") ? named : $0 + "/" + named } ?? named)
         let rel = manifest ? Self.mirrorPath(named) : Self.fileName(named)
         var st = stat()
         guard stat(path, &st) == 0 else {
@@ -122,7 +122,7 @@ public struct InputSelection: Sendable {
             return
         }
         for name in names where !name.hasPrefix(".") {
-            let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
+            let path = Self.tidy(directory.hasSuffix("/") ? directory + name : directory + "/" + name)
             let rel = prefix.isEmpty ? name : prefix + "/" + name
             var lst = stat()
             guard lstat(path, &lst) == 0 else { continue }
@@ -175,6 +175,16 @@ public struct InputSelection: Sendable {
             return parts.last.map(String.init) ?? named
         }
         return parts.joined(separator: "/")
+    }
+
+    /// `path` as reports print it: no leading `./`, no `/./` or `//` inside (`./ch//./a.docx` → `ch/a.docx`);
+    /// `.` and `./` stay `.`. The same file, spelled as a person would.
+    static func tidy(_ path: String) -> String {
+        let absolute = path.hasPrefix("/")
+        let parts = path.split(separator: "/", omittingEmptySubsequences: true).filter { $0 != "." }
+        let joined = parts.joined(separator: "/")
+        if absolute { return "/" + joined }
+        return joined.isEmpty ? "." : joined
     }
 
     /// The last component of `path`.

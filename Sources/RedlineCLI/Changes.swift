@@ -9,14 +9,14 @@ extension RedlineCommand {
             commandName: "changes",
             abstract: "List the tracked changes and comments of a DOCX, RTF or CriticMarkup document.",
             discussion: """
-            One row per change as a reader sees it: an insertion, a deletion, a
-            substitution (a deletion directly followed by an insertion by the same
-            author), a move (both places in one row), a split or join (an inserted
-            or deleted paragraph mark), formatting; and one per comment, with the
-            text it is on (anchor) and its body. Each row gives the id(s) that
-            --accept/--reject id= take to decide it, the author, date, story
-            (body, footnote 3, header1, comment 4...), paragraph number and the
-            heading above. Text is shortened in the table, in full in JSON and
+            One row per change as a reader sees it: an insertion, a deletion, a \
+            substitution (a deletion directly followed by an insertion by the same \
+            author), a move (both places in one row), a split or join (an inserted \
+            or deleted paragraph mark), formatting; and one per comment, with the \
+            text it is on (anchor) and its body. Each row gives the id(s) that \
+            --accept/--reject id= take to decide it, the author, date, story \
+            (body, footnote 3, header1, comment 4...), paragraph number and the \
+            heading above. Text is shortened in the table, in full in JSON and \
             CSV. The count is the review page's and check's.
               redline changes draft.docx
               redline changes draft.docx --format csv > changes.csv

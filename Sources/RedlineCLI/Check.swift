@@ -21,7 +21,7 @@ extension RedlineCommand {
               lossy:FROM->TO   what converting FROM inputs to TO would lose
                                (lossy:TO: inputs of any format)
               all / none
-            Every category is reported; only those named fail. Quote lossy
+            Every category is reported; only those named fail. Quote lossy \
             targets in a shell: 'lossy:docx->md'.
             Examples:
               redline check manuscript.docx
@@ -29,7 +29,7 @@ extension RedlineCommand {
                 --format github
               redline check *.docx --format junit -o redline-junit.xml
 
-            Exit status: 0 nothing named by --fail-on was found, 1 something was
+            Exit status: 0 nothing named by --fail-on was found, 1 something was \
             (or a file could not be read), 2 usage error.
             """)
 

@@ -11,18 +11,18 @@ extension RedlineCommand {
             commandName: "compare",
             abstract: "Compare two versions of a document: NEW with every change from OLD as a tracked change.",
             discussion: """
-            Accepting every change of the result gives NEW, rejecting every change gives OLD. Either side may be
-            any format Redline reads (a draft.md against an edited.docx is fine); the output is CriticMarkup
-            Markdown unless -o's extension or --to names another format (as for convert). DOCX output from a
-            DOCX NEW has NEW's styles, headers, footers, sections and page settings. Tracked changes already in
+            Accepting every change of the result gives NEW, rejecting every change gives OLD. Either side may be \
+            any format Redline reads (a draft.md against an edited.docx is fine); the output is CriticMarkup \
+            Markdown unless -o's extension or --to names another format (as for convert). DOCX output from a \
+            DOCX NEW has NEW's styles, headers, footers, sections and page settings. Tracked changes already in \
             an input are accepted before comparing (with a warning); NEW's comments are kept, OLD's are not.
               redline compare draft.docx edited.docx -o changes.docx
               redline compare v1.md v2.md --stats
               redline compare old/ new/ -o changes/ --to docx --report report.jsonl
-            Two directories compare files paired by relative path without extension, as a batch like convert's
-            (--jobs, --report, --shard, --isolation, progress; existing outputs need --overwrite or --skip-existing,
-            which keeps those whose two inputs and options are unchanged); each pair is compared in a worker
-            process unless --isolation threads, so a pair that crashes Redline fails alone. A file on one side
+            Two directories compare files paired by relative path without extension, as a batch like convert's \
+            (--jobs, --report, --shard, --isolation, progress; existing outputs need --overwrite or --skip-existing, \
+            which keeps those whose two inputs and options are unchanged); each pair is compared in a worker \
+            process unless --isolation threads, so a pair that crashes Redline fails alone. A file on one side \
             only is reported (status unpaired), not an error. --manifest is not for compare.
 
             Exit status: 0 compared, 1 a document failed, 2 usage error.

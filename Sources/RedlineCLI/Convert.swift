@@ -9,32 +9,32 @@ extension RedlineCommand {
             commandName: "convert",
             abstract: "Convert a document, or many documents into a directory.",
             discussion: """
-            Formats come from the extensions unless --from/--to name them (pandoc's names
-            too: markdown, commonmark, gfm, html5...); '-' or no input is standard input,
+            Formats come from the extensions unless --from/--to name them (pandoc's names \
+            too: markdown, commonmark, gfm, html5...); '-' or no input is standard input, \
             '-' or no -o standard output.
             Examples:
-              redline convert draft.docx -o draft.md                 # tracked changes as CriticMarkup
+              redline convert draft.docx -o draft.md      # changes as CriticMarkup
               redline convert draft.docx -o clean.md --changes accept
               redline convert notes.md -o notes.docx --paragraph-style scrivener
 
-            Batch: several inputs, directories (recursive) or --manifest, with -o DIR.
-            Outputs mirror the input tree under DIR: a file named directly lands as
-            DIR/NAME, a directory's files keep their path below it, a manifest's
-            relative paths are kept as written. Inputs convert independently in
-            --jobs worker processes; a failed input never stops the others, and
-            an input that crashes Redline is reported failed ("crashed: signal
-            N while converting X") while the rest convert; one still converting
-            after --timeout seconds (default: the larger of 600 s and 10 s per
+            Batch: several inputs, directories (recursive) or --manifest, with -o DIR. \
+            Outputs mirror the input tree under DIR: a file named directly lands as \
+            DIR/NAME, a directory's files keep their path below it, a manifest's \
+            relative paths are kept as written. Inputs convert independently in \
+            --jobs worker processes; a failed input never stops the others, and \
+            an input that crashes Redline is reported failed ("crashed: signal \
+            N while converting X") while the rest convert; one still converting \
+            after --timeout seconds (default: the larger of 600 s and 10 s per \
             MiB of input) is killed and reported failed ("timed out: ...").
               redline convert manuscripts/ -o out/ --report report.jsonl
               redline convert --manifest list.txt -o out/ --to docx --skip-existing
               redline convert archive/ -o out/ --include '*.docx' --shard 2/8
-            Existing outputs stop the batch before anything is written, unless
-            --overwrite (replace them) or --skip-existing (keep those whose input
-            and options are unchanged: an interrupted batch resumes where it
+            Existing outputs stop the batch before anything is written, unless \
+            --overwrite (replace them) or --skip-existing (keep those whose input \
+            and options are unchanged: an interrupted batch resumes where it \
             stopped). Outputs are written to a temporary file, renamed into place.
 
-            Exit status: 0 every input converted (or up to date), 1 an input
+            Exit status: 0 every input converted (or up to date), 1 an input \
             failed, 2 usage error.
             """)
 
@@ -97,7 +97,7 @@ extension RedlineCommand {
                 throw RedlineError(e.kind, "\(source.displayName): \(e.message)")
             }
             try WarningReport.emit(diagnostics.all, for: source.displayName, quiet: flags.quiet, json: flags.warningsJSON,
-                                   target: to.name)
+                                   target: to.name, verbose: flags.verbose)
         }
 
         func runBatch() throws {

@@ -13,14 +13,14 @@ extension RedlineCommand {
               NAME.clean.EXT     every tracked change accepted, comments dropped
               NAME.original.EXT  every tracked change rejected, comments dropped
               NAME.marked.EXT    changes and comments kept
-            --names renames the three (in that order); an empty name writes that
-            version as NAME.EXT. --accept/--reject filters resolve the changes they
-            select in the marked version (the others stay marked); --comments and
+            --names renames the three (in that order); an empty name writes that \
+            version as NAME.EXT. --accept/--reject filters resolve the changes they \
+            select in the marked version (the others stay marked); --comments and \
             --drop-comments apply to all three.
             Examples:
               redline export draft.docx --to md -o versions/
               redline export drafts/ --to docx -o versions/ --names ok,was,review
-            Takes the batch options of convert (--manifest, --include, --exclude,
+            Takes the batch options of convert (--manifest, --include, --exclude, \
             --jobs, --report, --overwrite, --skip-existing, --shard).
 
             Exit status: 0 every input exported, 1 an input failed, 2 usage error.

@@ -35,6 +35,9 @@ public struct ConversionFlags: ParsableArguments {
     @Flag(name: .shortAndLong, help: "Do not print warnings to standard error.")
     public var quiet = false
 
+    @Flag(name: .shortAndLong, help: "Print every warning on its own line (by default the formatting the output cannot hold is one line).")
+    public var verbose = false
+
     public init() {}
 
     public func validate() throws {
@@ -127,7 +130,7 @@ public struct ReviewFlags: ParsableArguments {
     @Option(name: .customLong("track-changes"), help: "pandoc's spelling of --changes: accept, reject, or all (marked).")
     public var trackChanges: TrackChanges?
 
-    @Option(help: ArgumentHelp("Accept the changes this filter selects (repeatable): author=NAME, kind=insertion|deletion|move|formatting|paragraph|table|comment, before=DATE, after=DATE, id=N[,M...]; conditions separated by commas all hold.",
+    @Option(help: ArgumentHelp("Accept the changes this filter selects (repeatable): author=NAME, kind=KIND (insertion, deletion, move, formatting, paragraph, table or comment), before=DATE, after=DATE, id=N[,M...]; conditions separated by commas all hold.",
                                valueName: "filter"),
             transform: { try ChangeFilter(parsing: $0) })
     public var accept: [ChangeFilter] = []
@@ -274,10 +277,10 @@ extension CommentPolicy: ExpressibleByArgument {}
 /// Picture flags shared by convert, export and compare: where pictures go, and where Markdown finds them.
 public struct MediaFlags: ParsableArguments, Sendable {
     @Option(name: .customLong("extract-media"),
-            help: "Markdown/HTML output: write pictures into this folder (default: a folder beside the output, OUT.media).")
+            help: "Markdown/HTML output: write pictures into this folder and link them (default: Markdown a folder beside the output, OUT.media; HTML inside the page).")
     public var extractMedia: String?
 
-    @Flag(name: .customLong("embed-media"), help: "HTML output: pictures as data: URIs in the page (one self-contained file).")
+    @Flag(name: .customLong("embed-media"), help: "HTML output: pictures as data: URIs in the page, one self-contained file (the default unless --extract-media names a folder).")
     public var embedMedia = false
 
     @Option(name: .customLong("resource-path"),

@@ -9,6 +9,7 @@ public struct RedlineCommand: ParsableCommand {
         abstract: "Convert documents between DOCX, RTF, Markdown/CriticMarkup and HTML without losing tracked changes, comments or paragraph formatting.",
         discussion: """
         Exit status: 0 success, 1 a document failed (or, for check, a --fail-on finding), 2 usage error.
+
         Warnings about what a target format cannot carry go to standard error (and to --warnings-json).
         """,
         version: RedlineVersion.report,

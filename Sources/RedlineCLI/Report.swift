@@ -18,11 +18,11 @@ extension RedlineCommand {
                 commandName: "merge",
                 abstract: "Merge the JSON Lines reports of several shards into one report.",
                 discussion: """
-                The merged report has every input line, sorted by input, and one
-                summary over all of them. An input found in two reports is an error
+                The merged report has every input line, sorted by input, and one \
+                summary over all of them. An input found in two reports is an error \
                 (the shards overlapped).
                   redline report merge reports/shard-*.jsonl -o report.jsonl
-                Exit status: 0 merged, 1 a report is missing, unreadable or overlaps
+                Exit status: 0 merged, 1 a report is missing, unreadable or overlaps \
                 another, 2 usage error.
                 """)
 

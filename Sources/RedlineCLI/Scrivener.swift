@@ -11,12 +11,15 @@ extension RedlineCommand {
             commandName: "scrivener",
             abstract: "Migrate a Scrivener project (.scriv folder) in manuscript order.",
             discussion: """
-            Reads the binder: the Draft (Manuscript) folder depth first in binder order, items not included in
-            compile left out, Trash and Research left out (--research exports Research into a folder of its own).
-            Scrivener 2 and 3 projects. Comments and footnotes become comments and footnotes, links between
-            documents become links between the outputs. The project is only read.
-              --layout single   one manuscript (OUT is a file); titles as headings by depth, metadata under them
-              --layout tree     one file per binder item in numbered folders (OUT is a folder), with an index
+            Reads the binder: the Draft (Manuscript) folder depth first in binder order, items not included in \
+            compile left out, Trash and Research left out (--research exports Research into a folder of its own). \
+            Scrivener 2 and 3 projects. Comments and footnotes become comments and footnotes, links between \
+            documents become links between the outputs. The project is only read. Warnings are printed one line \
+            per code with a few binder items as examples (-v: every item's).
+              --layout single   one manuscript (OUT is a file); titles as headings
+                                by depth, metadata under them
+              --layout tree     one file per binder item in numbered folders
+                                (OUT is a folder), with an index
             Examples:
               redline scrivener Novel.scriv -o novel.md
               redline scrivener Novel.scriv -o novel --layout tree --to md --research
@@ -51,6 +54,12 @@ extension RedlineCommand {
         @Flag(name: .shortAndLong, help: "Do not print warnings to standard error.")
         public var quiet = false
 
+        @Flag(name: .shortAndLong, help: "Print every binder item's warnings (by default one line per warning code, with a few items as examples).")
+        public var verbose = false
+
+        @Option(name: .customLong("warnings-json"), help: "Also write every warning as JSON to this file: one entry per binder item, then the project's.")
+        public var warningsJSON: String?
+
         public init() {}
 
         public func run() throws {
@@ -62,6 +71,12 @@ extension RedlineCommand {
             if let report {
                 let lines = try result.jsonLines(project: project)
                 try AtomicFile.write(to: report) { try $0.write(bytes: lines) }
+            }
+            if let warningsJSON {
+                var all = result.records.map { WarningReport.FileWarnings(input: $0.binder, warnings: $0.diagnostics) }
+                if !result.project.isEmpty { all.append(WarningReport.FileWarnings(input: project, warnings: result.project)) }
+                let data = try WarningReport.jsonData(all)
+                try AtomicFile.write(to: warningsJSON) { try $0.write(bytes: [UInt8](data) + [10]) }
             }
             if !quiet { printSummary(result) }
             if result.hasFailures { throw ExitCode(1) }
@@ -87,8 +102,14 @@ extension RedlineCommand {
             for rec in r.records where !rec.succeeded {
                 lines.append("redline: \(rec.binder): error: \(rec.failure?.message ?? "failed")")
             }
-            for rec in r.records {
-                for d in rec.diagnostics { lines.append("redline: \(rec.binder): \(d)") }
+            if verbose {
+                for rec in r.records {
+                    for d in rec.diagnostics { lines.append("redline: \(rec.binder): \(d)") }
+                }
+            } else {
+                // One line per code: a long binder path is printed a few times, not once per warning.
+                let parts = r.records.map { (place: $0.binder, diagnostics: $0.diagnostics) }
+                for line in WarningReport.groupedLines(parts) { lines.append("redline: \(project): \(line)") }
             }
             for d in r.project { lines.append("redline: \(project): \(d)") }
             let ok = r.records.filter(\.succeeded).count

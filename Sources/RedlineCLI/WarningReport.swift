@@ -12,9 +12,10 @@ public enum WarningReport {
     /// Prints `diagnostics` for a person (`terminalLines`) unless `quiet`, and writes every one as JSON to `path`.
     /// `target` is the output format's name, for the folded line.
     public static func emit(_ diagnostics: [Diagnostic], for input: String, quiet: Bool, json path: String?,
-                            target: String? = nil) throws {
+                            target: String? = nil, verbose: Bool = false) throws {
         if !quiet {
-            let text = terminalLines(diagnostics, target: target).map { "redline: \(input): \($0)\n" }.joined()
+            let lines = verbose ? diagnostics.map(\.description) : terminalLines(diagnostics, target: target)
+            let text = lines.map { "redline: \(input): \($0)\n" }.joined()
             if !text.isEmpty { FileHandle.standardError.write(Data(text.utf8)) }
         }
         if let path {
@@ -56,6 +57,39 @@ public enum WarningReport {
         if folded.contains(where: \.hint) { line += "; --keep-formatting keeps it" }
         lines.append(line)
         return lines
+    }
+
+    /// The warnings of many parts of one run (a Scrivener project's binder items), one line per code in order of
+    /// first appearance: its total count, how many parts, the first message, and up to `examples` parts (with
+    /// their own message when it differs), then how many more: `-v` prints every part's lines instead, and the
+    /// JSON outputs keep them all.
+    ///
+    ///     warning[lossy.font] ×40 in 12 items: fonts dropped — Draft / One; Draft / Two; Draft / Three; and 9 more
+    public static func groupedLines(_ parts: [(place: String, diagnostics: [Diagnostic])], examples: Int = 3,
+                                    noun: (one: String, many: String) = ("item", "items")) -> [String] {
+        var order: [DiagnosticCode] = []
+        var groups: [DiagnosticCode: [(place: String, diagnostic: Diagnostic)]] = [:]
+        for part in parts {
+            for d in part.diagnostics {
+                if groups[d.code] == nil { order.append(d.code) }
+                groups[d.code, default: []].append((part.place, d))
+            }
+        }
+        return order.map { code in
+            let group = groups[code]!
+            let first = group[0].diagnostic
+            if group.count == 1 { return "\(first.description) — \(group[0].place)" }
+            let total = group.reduce(0) { $0 + $1.diagnostic.count }
+            var line = "\(first.severity.rawValue)[\(code)] ×\(total) in \(group.count) \(noun.many): \(first.message) — "
+            line += group.prefix(examples).map { e in
+                e.diagnostic.message == first.message ? e.place : "\(e.place) (\(e.diagnostic.message))"
+            }.joined(separator: "; ")
+            if group.count > examples {
+                let more = group.count - examples
+                line += "; and \(more) more \(more == 1 ? noun.one : noun.many) (-v lists every one)"
+            }
+            return line
+        }
     }
 
     /// A format's name as a person says it.

@@ -82,6 +82,7 @@ public enum DocumentCheck {
                                                         message: w.message, location: w.location, count: w.count))
                 }
             }
+            result.findings = Self.inDocumentOrder(result.findings)
             for i in result.findings.indices where result.findings[i].code != DocumentInspector.unverified {
                 result.findings[i].failing = policy.fails(result.findings[i].category)
             }
@@ -89,6 +90,17 @@ public enum DocumentCheck {
             result.error = BatchRecord.Failure(error)
         }
         return result
+    }
+
+    /// `findings` in document order: by line (Markdown sources), then paragraph, then column; those without a
+    /// place (reader warnings about the whole document) after, in the order they came. A stable order.
+    static func inDocumentOrder(_ findings: [CheckFinding]) -> [CheckFinding] {
+        func key(_ k: Int, _ f: CheckFinding) -> (Int, Int, Int, Int, Int) {
+            let l = f.location
+            let placed = l?.line != nil || l?.paragraph != nil
+            return (placed ? 0 : 1, l?.line ?? Int.max, l?.paragraph ?? Int.max, f.column ?? 0, k)
+        }
+        return findings.enumerated().sorted { key($0.offset, $0.element) < key($1.offset, $1.element) }.map(\.element)
     }
 
     /// Checks many files, `jobs` at a time; results in the order of `paths`.

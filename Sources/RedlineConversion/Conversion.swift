@@ -53,6 +53,7 @@ public struct ConversionOptions: Sendable {
         guard let writer = to.writer else { throw RedlineError.usage("Redline cannot write \(to.name)") }
         var w = write
         to.adjustOptions?(&w)
+        if review.leavesNothingToReview { w.reviewPanel = false }
         let sink = try writer.sink(to: output, options: w, diagnostics: diagnostics)
         let meta: [any ChunkStage] = w.metadata.isEmpty ? [] : [SetMetadata(w.metadata)]
         return TeeBranch(stages: meta + stages + (to.stages?(diagnostics) ?? []), writer: sink)

@@ -62,7 +62,7 @@ public struct Format: Sendable {
     }
 
     /// Whether this format's writer embeds pictures (so readers should load linked ones): DOCX, RTF and
-    /// PDF (made from a DOCX) always, HTML with `embedMedia`.
+    /// PDF (made from a DOCX) always, HTML with `embedMedia` (which the HTML format sets unless a folder is named).
     public func embedsPictures(_ write: WriteOptions) -> Bool {
         switch pictures {
         case .always: return true
@@ -95,10 +95,13 @@ public enum FormatRegistry {
         name: "gfm", summary: "GitHub Markdown without CriticMarkup (changes accepted, comments dropped)",
         extensions: [], reader: MarkdownReader(), writer: MarkdownWriter(),
         adjustOptions: { $0.criticMarkup = false }, stages: MarkdownWriter.withoutCriticMarkup)
-    /// The HTML preview and review page.
+    /// The HTML preview and review page: one file, pictures inside it unless a folder is named for them
+    /// (`--extract-media`).
     public static let html = Format(
         name: "html", summary: "HTML preview page (ins, del, mark, comments, footnotes; write only)",
-        extensions: ["html", "htm"], writer: HTMLWriter(), pictures: .withEmbedMedia)
+        extensions: ["html", "htm"], writer: HTMLWriter(),
+        adjustOptions: { w in if w.mediaOutput?.isDefault ?? true { w.embedMedia = true } },
+        pictures: .withEmbedMedia)
     /// Word's WordprocessingML.
     public static let docx = Format(
         name: "docx", summary: "Word document (WordprocessingML) with tracked changes and comments",

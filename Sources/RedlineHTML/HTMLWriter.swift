@@ -32,10 +32,13 @@ public struct HTMLSink: ChunkSink {
     private let diagnostics: Diagnostics
     private var renderer = HTMLRenderer()
     private var notes: [Note] = []
+    /// The review panel and its script (`WriteOptions.reviewPanel`); without: the plain document.
+    private let panel: Bool
 
     init(output: any ByteOutput, options: WriteOptions, diagnostics: Diagnostics) {
         self.output = output
         self.diagnostics = diagnostics
+        panel = options.reviewPanel
         renderer.media = MediaExtractor(options: options, diagnostics: diagnostics)
     }
 
@@ -45,7 +48,11 @@ public struct HTMLSink: ChunkSink {
     public mutating func begin(_ header: DocumentHeader) throws {
         var s = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         s += "<title>" + HTMLRenderer.escape(header.metadata.title ?? "Document") + "</title>\n"
-        s += "<style>\n" + Self.css + "\n</style>\n</head>\n<body class=\"marked\">\n" + ReviewPage.panel + "<main>\n"
+        if panel {
+            s += "<style>\n" + Self.css + "\n</style>\n</head>\n<body class=\"marked\">\n" + ReviewPage.panel + "<main>\n"
+        } else {
+            s += "<style>\n" + Self.css + "\n" + ReviewPage.plainCSS + "\n</style>\n</head>\n<body>\n<main>\n"
+        }
         let meta = header.metadata
         if !meta.isEmpty {
             s += "<header class=\"metadata\">\n"
@@ -85,7 +92,8 @@ public struct HTMLSink: ChunkSink {
             diagnostics.report(.htmlUnanchoredComment, "comments that nothing in the text anchors were left out",
                                count: renderer.unanchoredComments)
         }
-        s += "</main>\n<script>\n" + ReviewPage.script + "\n</script>\n</body>\n</html>\n"
+        s += panel ? "</main>\n<script>\n" + ReviewPage.script + "\n</script>\n</body>\n</html>\n"
+                   : "</main>\n</body>\n</html>\n"
         try output.write(s)
         try output.flush()
     }

@@ -59,6 +59,13 @@ enum ReviewPage {
     aside.comment,aside.comment.placed{position:static;float:right;clear:right;width:14em;margin:0 -15.5em .4em 0;font-size:8pt;font-weight:normal;font-style:normal;text-align:left;text-indent:0}}
     """
 
+    /// A page without the panel (nothing to review): the text centred, no margin kept for the panel or for
+    /// comments (after `css`, so it wins).
+    static let plainCSS = """
+    main{margin:1.5em auto 3em}
+    @media print{main{margin:0 auto}}
+    """
+
     static let panel = """
     <nav id="review" aria-label="Review">
     <h2>Review</h2>

@@ -6,17 +6,22 @@ public struct MediaOutput: Sendable, Hashable, Codable {
     public var directory: String
     /// The folder as links in the output spell it (relative to the output's folder), e.g. `chapter.media`.
     public var linkPrefix: String
+    /// The folder is the default one (`beside`), not one the caller chose (`--extract-media`): an HTML page
+    /// embeds its pictures instead (one file); Markdown links to files in it.
+    public var isDefault: Bool
 
-    public init(directory: String, linkPrefix: String) {
+    public init(directory: String, linkPrefix: String, isDefault: Bool = false) {
         self.directory = directory
         self.linkPrefix = linkPrefix
+        self.isDefault = isDefault
     }
 
     /// The default for an output file: a folder beside it named after it (`out/ch.md` → `out/ch.media`).
     public static func beside(_ outputPath: String) -> MediaOutput {
         let url = URL(fileURLWithPath: outputPath)
         let stem = url.deletingPathExtension().lastPathComponent + ".media"
-        return MediaOutput(directory: url.deletingLastPathComponent().appendingPathComponent(stem).path, linkPrefix: stem)
+        return MediaOutput(directory: url.deletingLastPathComponent().appendingPathComponent(stem).path,
+                           linkPrefix: stem, isDefault: true)
     }
 
     /// `directory` (an explicit `--extract-media` folder) linked relative to the output file's folder.

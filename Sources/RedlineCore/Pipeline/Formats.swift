@@ -29,8 +29,13 @@ public struct WriteOptions: Sendable, Codable {
     public var referenceDocument: String?
     /// Where Markdown and HTML writers put the pictures the document carries; nil: not written (a warning).
     public var mediaOutput: MediaOutput?
-    /// HTML: pictures as `data:` URIs in the page instead of files.
+    /// HTML: pictures as `data:` URIs in the page instead of files. The HTML format sets it unless
+    /// `mediaOutput` names a folder of the caller's choosing (`MediaOutput.isDefault` false): the page is one file.
     public var embedMedia: Bool = false
+    /// HTML: the review panel (views, the list of changes and comments) and its script. Off for a page with
+    /// nothing left to review, which the conversion knows before the writer starts: every change accepted or
+    /// rejected and every comment dropped (`--changes accept|reject`); the page is then the plain document.
+    public var reviewPanel: Bool = true
     /// PDF: the program that renders it (nil: Chromium when it is installed, else LibreOffice).
     public var pdfEngine: PDFEngineChoice?
     /// Metadata fields set over the input's (`--metadata`/`-M KEY=VALUE`); applied by `SetMetadata` before

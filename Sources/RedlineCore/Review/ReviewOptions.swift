@@ -205,6 +205,11 @@ public struct ReviewOptions: Hashable, Sendable, Codable {
     /// True when every change stays as it is (nothing to resolve).
     public var keepsAllChanges: Bool { changes == .marked && accept.isEmpty && reject.isEmpty }
 
+    /// True when the output keeps no review mark and no comment: every change is accepted or rejected (filters
+    /// only choose which) and the comment policy drops them all. (A marked output may also have none; that is
+    /// the document's, not the options'.)
+    public var leavesNothingToReview: Bool { changes != .marked && effectiveComments == .drop }
+
     /// True when every change gets the same decision (`changes`), whatever it is.
     public var isUniform: Bool { accept.isEmpty && reject.isEmpty }
 
