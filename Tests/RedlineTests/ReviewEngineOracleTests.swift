@@ -123,25 +123,6 @@ final class ReviewEngineOracleTests: XCTestCase {
         return out.bytes
     }
 
-    // MARK: Known differences
-
-    /// A disagreement this oracle knows about: the engine, the input (a substring of its name) and the decision
-    /// (a substring of its name, nil: every decision), why, and what the engine gives instead.
-    struct KnownDifference {
-        var engine: String
-        var input: String
-        var decision: String?
-        var reason: String
-    }
-
-    static let knownDifferences: [KnownDifference] = []
-
-    static func known(_ engine: String, _ input: String, _ decision: String) -> KnownDifference? {
-        knownDifferences.first { k in
-            engine == k.engine && input.contains(k.input) && (k.decision.map { decision.contains($0) } ?? true)
-        }
-    }
-
     // MARK: Running a subject
 
     /// One document in one or two formats (the same changes), and maybe the model it was written from.
@@ -167,6 +148,8 @@ final class ReviewEngineOracleTests: XCTestCase {
 
     struct Engine {
         var label: String
+        /// The result is read back from an RTF file the engine wrote: the RTF reader skips empty paragraphs.
+        var readsRTF = false
         var run: (ReviewOptions) throws -> Document
     }
 
@@ -200,7 +183,7 @@ final class ReviewEngineOracleTests: XCTestCase {
         func engines(_ f: File) -> [Engine] {
             let name = f.format.name
             return [Engine(label: "model(\(name))") { try Self.modelRoute(f.doc, f.format, $0) },
-                    Engine(label: "\(name)-in-place") { try Self.inPlaceRoute(f.bytes, f.format, $0) }]
+                    Engine(label: "\(name)-in-place", readsRTF: name == "rtf") { try Self.inPlaceRoute(f.bytes, f.format, $0) }]
         }
         let changeKinds = Set(files.flatMap { $0.items.filter { $0.kind != .comment && $0.story == "body" }.map(\.kind) })
         let kindsPortable = changeKinds.isDisjoint(with: [.move, .table])
@@ -208,38 +191,256 @@ final class ReviewEngineOracleTests: XCTestCase {
         var all: [Engine] = []
         if let m = subject.model { all.append(Engine(label: "model(generated)") { try Self.modelRoute(m, Self.docx, $0) }) }
         for f in files { all += engines(f) }
+        let limits = files[0].format.name == "docx" ? DOCXLimits(files[0].items) : DOCXLimits()
         for d in Self.decisions(files[0].items, kindsPortable: kindsPortable, maxIDs: 0, ids: false) {
             let group = d.portable ? all : engines(files[0])
-            try compare(subject.name, d, group, tally: tally)
+            try compare(subject.name, d, group, limits: limits, tally: tally)
         }
         // Per file: its ids, and (when not portable) its kinds, on its own two routes.
         for (i, f) in files.enumerated() {
+            let name = subject.name + (i > 0 ? " (\(f.format.name) twin)" : "")
+            let pairs = f.format.name == "docx" ? Self.substitutionPairs(f.doc, f.items) : [:]
             for d in Self.decisions(f.items, kindsPortable: kindsPortable, maxIDs: 6) where !d.portable {
                 if i == 0 && !d.name.contains("id=") { continue }  // the original's kinds were compared above
-                try compare(subject.name + (i > 0 ? " (\(f.format.name) twin)" : ""), d, engines(f), tally: tally)
+                if let id = d.review.accept.first?.ids?.first ?? d.review.reject.first?.ids?.first, let pair = pairs[id] {
+                    try compareSubstitutionHalf(name, d, id: id, pair: pair, engines(f), tally: tally)
+                    continue
+                }
+                try compare(name, d, engines(f), limits: f.format.name == "docx" ? DOCXLimits(f.items) : DOCXLimits(), tally: tally)
             }
         }
     }
 
-    /// Runs `decision` through `engines` and compares each with the first.
-    func compare(_ input: String, _ decision: Decision, _ engines: [Engine], tally: Tally) throws {
+    // MARK: Known differences
+
+    /// Known difference 1, the model with DOCX ids: the DOCX reader pairs a `w:del` and the `w:ins` after it (one
+    /// author, one date) into one substitution, which keeps the deletion's `w:id` only. `redline changes` lists
+    /// both ids (from the XML) and the in-place route decides each alone, but through the model `id=<deletion>`
+    /// decides both halves and `id=<insertion>` selects nothing. Narrow expectation: the model's result is the
+    /// in-place result of `id=<deletion>,<insertion>` for the deletion's id, and of no decision at all for the
+    /// insertion's; and the in-place result is not that (so a fix shows up here).
+    static let substitutionIDsReason = "DOCX substitution: the model keeps the w:del's id only (id=<w:ins> selects nothing, id=<w:del> both halves)"
+
+    /// The DOCX substitutions of `doc` by the listed id of each half: the pair (deletion's id, insertion's id).
+    static func substitutionPairs(_ doc: Document, _ items: [ChangeListItem]) -> [String: (deletion: String, insertion: String)] {
+        var ids = Set<String>()
+        for b in doc.blocks {
+            b.forEachInline { if case .substitution(let c, _, _) = $0, let id = c.id { ids.insert(id) } }
+        }
+        var out: [String: (deletion: String, insertion: String)] = [:]
+        for (i, item) in items.enumerated() where item.kind == .deletion && ids.contains(item.id) && i + 1 < items.count {
+            let next = items[i + 1]
+            guard next.kind == .insertion, next.author == item.author, next.date == item.date, next.story == item.story else { continue }
+            out[item.id] = (item.id, next.id)
+            out[next.id] = (item.id, next.id)
+        }
+        return out
+    }
+
+    /// Known difference 1 (`substitutionIDsReason`): the model's result for `id=<half>` against the in-place
+    /// result of what the model really decides.
+    func compareSubstitutionHalf(_ input: String, _ decision: Decision, id: String, pair: (deletion: String, insertion: String),
+                                 _ engines: [Engine], tally: Tally) throws {
+        tally.decisions += 1
+        guard let model = engines.first(where: { $0.label.hasPrefix("model") }),
+              let inPlace = engines.first(where: { $0.label.hasSuffix("in-place") }) else { return }
+        var what = decision.review
+        let both = ChangeFilter(ids: [pair.deletion, pair.insertion])
+        if id == pair.insertion {
+            what.accept = []; what.reject = []
+        } else if !what.accept.isEmpty {
+            what.accept = [both]
+        } else {
+            what.reject = [both]
+        }
+        let m = try Self.projection(try model.run(decision.review))
+        let expected = try Self.projection(try inPlace.run(what))
+        let actual = try Self.projection(try inPlace.run(decision.review))
+        tally.comparisons += 1
+        if m == expected && actual != m {
+            tally.knownSeen.append("\(input): \(decision.name): \(model.label) — \(Self.substitutionIDsReason)")
+            return
+        }
+        tally.failures += 1
+        if m == actual {
+            XCTFail("\(input): \(decision.name): the model now decides this substitution half as in place: remove known difference 1")
+        } else {
+            XCTFail("\(input): \(decision.name): \(model.label) differs from \(inPlace.label) beyond known difference 1 (\(Self.substitutionIDsReason))\n"
+                    + Self.diff(expected, m, "\(inPlace.label) with \(what.accept + what.reject)", model.label))
+        }
+    }
+
+    /// Known difference 2, RTF in place: a paragraph mark that goes right before a table (an inserted one
+    /// rejected, a deleted one accepted) is left out of the stream, so the paragraph's text runs into the
+    /// table's first cell; Word's rule (and the model's, and DOCX in place) keeps the paragraph, as nothing can
+    /// join a table. Fixing it needs the rewriter to look ahead past the mark. Narrow expectation: the
+    /// result is the reference's with some paragraphs right before a table joined into its first cell's first
+    /// paragraph, and nothing else different.
+    static let tableJoinReason = "RTF in place: a paragraph mark that goes right before a table joins the paragraph into the first cell"
+
+    /// The reference's outlines with each subset of the paragraphs right before a table ("P x", maybe a list's
+    /// last item, then "TABLE ⏎ TR ⏎ TD ⏎ P y") joined into the first cell ("P xy"; an item left empty goes).
+    static func tableJoins(_ lines: [String]) -> [[String]] {
+        /// The index of the first cell's first paragraph when `i` is a paragraph right before a table.
+        func target(_ i: Int) -> Int? {
+            guard lines[i].hasPrefix("P ") else { return nil }
+            var j = i + 1
+            while j < lines.count && lines[j] == "/L" { j += 1 }
+            guard j + 3 < lines.count, lines[j] == "TABLE", lines[j + 1] == "TR", lines[j + 2] == "TD", lines[j + 3].hasPrefix("P ") else { return nil }
+            return j + 3
+        }
+        let spots = lines.indices.compactMap { i in target(i).map { (i, $0) } }
+        guard !spots.isEmpty, spots.count <= 6 else { return [] }
+        var out: [[String]] = []
+        for mask in 1..<(1 << spots.count) {
+            var l: [String?] = lines
+            for (k, (i, t)) in spots.enumerated() where mask & (1 << k) != 0 {
+                let text = String(lines[i].dropFirst(2)) + String(lines[t].dropFirst(2))
+                l[t] = "P " + text.split(separator: " ").joined(separator: " ")
+                l[i] = nil
+                // A list item left with nothing goes (its list too, when it was the only one).
+                if i > 0, lines[i - 1] == "LI", i + 1 < lines.count, lines[i + 1] == "LI" || lines[i + 1] == "/L" {
+                    l[i - 1] = nil
+                    if i > 1, lines[i - 2] == "UL" || lines[i - 2] == "OL", lines[i + 1] == "/L" { l[i - 2] = nil; l[i + 1] = nil }
+                }
+            }
+            out.append(l.compactMap { $0 })
+        }
+        return out
+    }
+
+    /// True when `p` is `ref` with known difference 2 in at least one of its halves and nothing else.
+    static func isTableJoin(_ ref: Projection, _ p: Projection) -> Bool {
+        func one(_ r: [String], _ x: [String]) -> Bool { r == x || tableJoins(r).contains(x) }
+        return one(ref.accepted, p.accepted) && one(ref.rejected, p.rejected)
+    }
+
+    /// The outline as the RTF reader would give it: without empty paragraphs (and the list items and lists
+    /// they leave empty), which it skips.
+    static func withoutEmptyParagraphs(_ lines: [String]) -> [String] {
+        var l = lines.filter { $0 != "P " }
+        var changed = true
+        while changed {
+            changed = false
+            var out: [String] = []
+            var i = 0
+            while i < l.count {
+                if l[i] == "LI", i + 1 < l.count, l[i + 1] == "LI" || l[i + 1] == "/L" { i += 1; changed = true; continue }
+                if l[i] == "UL" || l[i] == "OL", i + 1 < l.count, l[i + 1] == "/L" { i += 2; changed = true; continue }
+                out.append(l[i])
+                i += 1
+            }
+            l = out
+        }
+        return l
+    }
+
+    static func withoutEmptyParagraphs(_ p: Projection) -> Projection {
+        Projection(accepted: withoutEmptyParagraphs(p.accepted), rejected: withoutEmptyParagraphs(p.rejected))
+    }
+
+    /// Known difference 3, the model with DOCX: a paragraph mark one reviewer inserted and another deleted
+    /// (`w:ins` and `w:del` on one mark, Open-Xml-PowerTools' RP047) is in neither version for the readers, which
+    /// join the paragraphs as they read (`ParagraphMarkChange` holds one change); deciding the two apart (accept
+    /// the insertion, reject the deletion) keeps the break in place. Narrow expectation, for inputs with such
+    /// a mark: the same text and blocks once the breaks between plain paragraphs are left out.
+    static let insertedDeletedMarkReason = "a paragraph mark inserted by one reviewer and deleted by another: the model has no break (the readers join the paragraphs), in place the break follows the two decisions"
+
+    static func paragraphBreaksErased(_ p: Projection) -> Projection {
+        func erase(_ lines: [String]) -> [String] {
+            var out: [String] = []
+            for l in lines {
+                let text = l.hasPrefix("P ") ? String(l.dropFirst(2)).filter { !$0.isWhitespace } : nil
+                if let text, let last = out.last, last.hasPrefix("P") { out[out.count - 1] = last + text } else if let text { out.append("P" + text) } else { out.append(l) }
+            }
+            return out.filter { $0 != "P" }
+        }
+        return Projection(accepted: erase(p.accepted), rejected: erase(p.rejected))
+    }
+
+    /// Known difference 4, the model with DOCX: a tracked paragraph-property change that changed what the
+    /// paragraph is (its heading style, its list: Aspose's "Format revision", Open-Xml-PowerTools' RP022) is
+    /// undone in place with all its properties, but the model keeps the block's kind (a heading stays a heading,
+    /// a numbered list numbered, an item in its list): `ParagraphStyleChange` records formatting only. Narrow
+    /// expectation, for inputs with `w:pPrChange`: the same text and blocks once headings, list kinds and the
+    /// boundaries between adjacent lists are left out.
+    static let propertyKindReason = "a rejected paragraph-property change that changed the paragraph's kind (heading style, list): the model keeps the kind"
+
+    static func kindsErased(_ p: Projection) -> Projection {
+        func erase(_ lines: [String]) -> [String] {
+            let kinds = lines.map { l -> String in
+                if l == "UL" || l == "OL" { return "L" }
+                if l.hasPrefix("H"), let sp = l.firstIndex(of: " "), Int(l[l.index(after: l.startIndex)..<sp]) != nil {
+                    return "P" + l[sp...]
+                }
+                return l
+            }
+            // Adjacent lists are one (an item whose list changed splits its list).
+            var out: [String] = []
+            for l in kinds {
+                if l == "L", out.last == "/L" { out.removeLast(); continue }
+                out.append(l)
+            }
+            return out
+        }
+        return Projection(accepted: erase(p.accepted), rejected: erase(p.rejected))
+    }
+
+    /// What a DOCX input holds that the model cannot (known differences 3 and 4).
+    struct DOCXLimits {
+        /// A paragraph mark one reviewer inserted and another deleted (`w:ins` and `w:del` on one mark).
+        var insertedDeletedMark = false
+        /// A tracked paragraph-property change (`w:pPrChange`).
+        var propertyChange = false
+
+        init() {}
+
+        init(_ items: [ChangeListItem]) {
+            var marks: [String: Set<String>] = [:]
+            for i in items where i.kind == .paragraph && i.element.hasSuffix("(paragraph mark)") {
+                marks["\(i.story) \(i.paragraph)", default: []].insert(i.element)
+            }
+            insertedDeletedMark = marks.values.contains { $0.count > 1 }
+            propertyChange = items.contains { $0.element == "w:pPrChange" }
+        }
+    }
+
+    /// Runs `decision` through `engines` and compares each with the first. An engine whose result is read back
+    /// from RTF is compared without empty paragraphs (the RTF reader skips them; the model keeps the ones a
+    /// decision empties).
+    func compare(_ input: String, _ decision: Decision, _ engines: [Engine], limits: DOCXLimits = DOCXLimits(),
+                 tally: Tally) throws {
         tally.decisions += 1
         var reference: (String, Projection)?
         for e in engines {
-            let p: Projection
+            var p: Projection
             do { p = try Self.projection(try e.run(decision.review)) } catch {
                 XCTFail("\(input): \(decision.name): \(e.label) threw \(error)")
                 tally.failures += 1
                 continue
             }
-            guard let (refLabel, ref) = reference else { reference = (e.label, p); continue }
+            guard var (refLabel, ref) = reference else { reference = (e.label, p); continue }
             tally.comparisons += 1
+            if e.readsRTF {
+                ref = Self.withoutEmptyParagraphs(ref)
+                p = Self.withoutEmptyParagraphs(p)
+            }
             if p == ref { continue }
-            if let k = Self.known(e.label, input, decision.name) {
-                tally.knownSeen.append("\(input): \(decision.name): \(e.label): \(k.reason)")
+            if e.readsRTF && Self.isTableJoin(ref, p) {
+                tally.knownSeen.append("\(input): \(decision.name): \(e.label) — \(Self.tableJoinReason)")
+                continue
+            }
+            if e.label == "docx-in-place" && limits.insertedDeletedMark
+                && Self.paragraphBreaksErased(ref) == Self.paragraphBreaksErased(p) {
+                tally.knownSeen.append("\(input): \(decision.name): \(e.label) — \(Self.insertedDeletedMarkReason)")
+                continue
+            }
+            if e.label == "docx-in-place" && limits.propertyChange && Self.kindsErased(ref) == Self.kindsErased(p) {
+                tally.knownSeen.append("\(input): \(decision.name): \(e.label) — \(Self.propertyKindReason)")
                 continue
             }
             tally.failures += 1
+            refLabel += e.readsRTF ? " (empty paragraphs left out)" : ""
             XCTFail("\(input): \(decision.name): \(e.label) differs from \(refLabel)\n" + Self.diff(ref, p, refLabel, e.label))
         }
     }
@@ -285,7 +486,15 @@ final class ReviewEngineOracleTests: XCTestCase {
         print("ReviewEngineOracle \(what): \(tally.subjects) inputs, \(tally.decisions) decisions, \(tally.comparisons) comparisons, "
               + "\(tally.failures) failures; twins dropped (read differently before any decision): \(tally.twinsDropped.count)"
               + (tally.twinsDropped.isEmpty ? "" : " [\(tally.twinsDropped.joined(separator: ", "))]"))
-        for k in Set(tally.knownSeen).sorted() { print("  known: \(k)") }
+        var byReason: [String: [String]] = [:]
+        for k in tally.knownSeen {
+            let parts = k.components(separatedBy: " — ")
+            byReason[parts.last ?? k, default: []].append(parts.dropLast().joined(separator: " — "))
+        }
+        for (reason, cases) in byReason.sorted(by: { $0.key < $1.key }) {
+            print("  known difference (\(cases.count) comparisons): \(reason)")
+            for c in cases.prefix(3) { print("    e.g. \(c)") }
+        }
     }
 
     // MARK: Tests
@@ -298,9 +507,12 @@ final class ReviewEngineOracleTests: XCTestCase {
             let seed = base &+ UInt64(i)
             var g = ReviewDocumentGenerator(seed: seed, rich: i % 3 == 2)
             let doc = g.document()
+            // Table row changes do not come back from RTF (the writer marks the cells' text; the reader reads
+            // that as text changes, so a rejected row leaves its empty cells): without them the twin must match.
+            let rows = doc.blocks.contains { if case .table(let t) = $0 { return t.rows.contains { $0.change != nil } }; return false }
             subjects.append(Subject(name: "generated seed \(seed)\(g.rich ? " (rich)" : "")",
                                     files: [(Self.docx, try Self.write(doc, Self.docx)), (Self.rtf, try Self.write(doc, Self.rtf))],
-                                    model: doc, requireTwin: true))
+                                    model: doc, requireTwin: !rows))
         }
         try run(subjects, minimum: count, "generated")
     }
@@ -425,7 +637,14 @@ struct ReviewDocumentGenerator {
         var blocks: [Block] = [.heading(level: 1, Paragraph(inlines()))]
         for _ in 0..<int(5...9) {
             switch int(0...9) {
-            case 0: blocks.append(.heading(level: int(1...2), paragraph(markChange: false)))
+            case 0:
+                // No tracked format change on a heading: the DOCX writer records a heading's old properties
+                // without its heading style, so rejecting would make it a plain paragraph in Word's reading
+                // (the writer's matter, not an engine's; reported).
+                var p = paragraph(markChange: false)
+                p.styleChange = nil
+                p.style = ParagraphStyle()
+                blocks.append(.heading(level: int(1...2), p))
             case 1, 2:
                 let items = (0..<int(2...3)).map { _ in [Block.paragraph(paragraph(markChange: true))] }
                 blocks.append(.list(List(kind: chance(50) ? .bullet : .ordered(start: 1, delimiter: "."), items: items)))

@@ -296,8 +296,9 @@ public struct ReviewTransform: ChunkStage, ModelRewriter {
                 var (r, next) = rewriteBlocksJoining(item)
                 if let c = carry {
                     carry = nil
-                    if let first = r.first, let (rest, m) = join(c, into: first) {
-                        r[0] = m
+                    // The item's first paragraph takes it, also when that one's break goes too.
+                    if let first = r.first ?? next, let (rest, m) = join(c, into: first) {
+                        if r.isEmpty { next = m } else { r[0] = m }
                         if let rest { items[items.count - 1].append(rest) }
                     } else if let kept = closed(c) {
                         items[items.count - 1].append(kept)
