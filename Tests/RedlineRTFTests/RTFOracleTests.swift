@@ -6,37 +6,8 @@ import RedlineCore
 /// Text and structure against other tools' readings of the same files: pandoc's AST for its RTF tests,
 /// RtfPipe's HTML.
 final class RTFOracleTests: XCTestCase {
-    static func outline(_ blocks: [Block]) -> [String] {
-        var out: [String] = []
-        func squeeze(_ s: String) -> String {
-            s.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\u{A0}" }).joined(separator: " ")
-        }
-        func walk(_ bs: [Block]) {
-            for b in bs {
-                switch b {
-                case .paragraph(let p): out.append("P " + squeeze(p.content.plainText))
-                case .heading(let l, let p): out.append("H\(l) " + squeeze(p.content.plainText))
-                case .list(let l):
-                    if case .bullet = l.kind { out.append("UL") } else { out.append("OL") }
-                    for item in l.items { out.append("LI"); walk(item) }
-                    out.append("/L")
-                case .blockQuote(let q): walk(q)
-                case .table(let t):
-                    out.append("TABLE")
-                    for r in t.rows {
-                        out.append("TR")
-                        for c in r.cells { out.append("TD"); walk(c.blocks) }
-                    }
-                    out.append("/TABLE")
-                case .codeBlock(let c): out.append("CODE " + c.text)
-                case .thematicBreak: out.append("HR")
-                case .raw: break
-                }
-            }
-        }
-        walk(blocks)
-        return out
-    }
+    /// The shared outline (`ModelOutline`, also what the review-engine oracle compares).
+    static func outline(_ blocks: [Block]) -> [String] { ModelOutline.lines(blocks) }
 
     /// Files where pandoc's reading is known to differ from a faithful one, and why.
     static let pandocDifferences: [String: String] = [

@@ -112,6 +112,8 @@ final class StoryRewriter {
     private func contents(pending: Bool = false) throws {
         var carry: Carry?
         var onStart = pending
+        /// A paragraph of this container was written (so removing a later one leaves it one).
+        var wroteParagraph = false
         while true {
             let k: XMLNodeKind
             if onStart { k = .start; onStart = false } else {
@@ -120,7 +122,7 @@ final class StoryRewriter {
             }
             switch k {
             case .end:
-                if let c = carry { put(c); carry = nil }
+                if let c = carry { put(c, lastOf: wroteParagraph); carry = nil }
                 return
             case .text:
                 if inText > 0 { collect(x.text) }
@@ -129,9 +131,13 @@ final class StoryRewriter {
                 let n = name
                 if n == .p {
                     try paragraph(&carry)
+                    if carry == nil { wroteParagraph = true }
                     if paragraphDepth == 0 { try flushIfIdle() }
                 } else {
-                    if let c = carry, !Self.rangeMarkup.contains(n ?? .p) { put(c); carry = nil }
+                    if let c = carry, !Self.rangeMarkup.contains(n ?? .p) {
+                        if n == .tbl { put(c, beforeTable: true) } else { put(c, lastOf: wroteParagraph && n == .sectPr) }
+                        carry = nil
+                    }
                     try element(n)
                 }
             }
@@ -143,11 +149,21 @@ final class StoryRewriter {
         .moveToRangeStart, .moveToRangeEnd,
     ]
 
-    private func put(_ c: Carry) {
+    /// Writes a paragraph whose mark went but that has no paragraph after it to join. One left with nothing
+    /// in it goes instead (as Word and Open-Xml-PowerTools' RevisionAccepter remove it) when a table follows
+    /// it, or when it ends the body or a cell that has another paragraph; not one holding a section break.
+    private func put(_ c: Carry, beforeTable: Bool = false, lastOf containerWithOthers: Bool = false) {
+        if (beforeTable || containerWithOthers) && c.content.allSatisfy({ $0 == 32 || $0 == 9 || $0 == 10 || $0 == 13 })
+            && !c.head.containsSequence(Self.sectPrTag) {
+            changed = true
+            return
+        }
         w.append(c.head)
         w.append(c.content)
         w.append(c.end)
     }
+
+    private static let sectPrTag = Array("sectPr".utf8)
 
     /// Handles the element whose start tag the reader is on, through its end tag.
     private func element(_ n: ReviewName?) throws {
@@ -667,5 +683,16 @@ final class StoryRewriter {
         } else if let text = commentCollectors.removeValue(forKey: id) {
             anchors[id]?.before = text
         }
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// True when `needle` occurs in these bytes.
+    fileprivate func containsSequence(_ needle: [UInt8]) -> Bool {
+        guard !needle.isEmpty, count >= needle.count else { return needle.isEmpty }
+        for i in 0...(count - needle.count) where self[i] == needle[0] {
+            if self[i..<i + needle.count].elementsEqual(needle) { return true }
+        }
+        return false
     }
 }

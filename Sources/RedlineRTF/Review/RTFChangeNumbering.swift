@@ -9,7 +9,8 @@ import RedlineCore
 /// author, date) stays the same; a deletion followed by an insertion by the same author at the
 /// same date share an id, as the model pairs them into one substitution. Text marked both inserted and
 /// deleted (one reviewer's insertion another deleted) has two ids, its insertion's and its deletion's (the
-/// reader nests the deletion in the insertion). A revised paragraph mark (at `\par`,
+/// reader nests the deletion in the insertion); the insertion's is the id of the insertion it is part of,
+/// which goes on after it (one insertion, parts of it deleted). A revised paragraph mark (at `\par`,
 /// or at a cell or row end that closes a paragraph) is a change of its own. Content without a revision ends
 /// the span.
 struct RTFChangeNumbering {
@@ -24,26 +25,47 @@ struct RTFChangeNumbering {
     private var next = 1
     /// The open span of each story (stories nest: main text 0, a note or annotation inside it 1...).
     private var open: [(key: Key, id: String, insertion: String?)?] = []
+    /// The insertion each story is in (a span of inserted text, or the insertion around inserted-then-deleted
+    /// text): text inserted by the same author at the same date that comes next, plain or deleted in turn, is
+    /// still that insertion (the reader's one `.insertion` with the deletion nested in it).
+    private var inserted: [(change: Change, id: String)?] = []
 
     init() {}
 
     /// The id of content in `story` with revision `key` (nil: no revision, which ends the span).
     mutating func content(story: Int, key: Key?) -> String? {
         while open.count <= story { open.append(nil) }
-        guard let key else { open[story] = nil; return nil }
-        if let o = open[story], Self.continues(o.key, with: key) {
-            open[story] = (key, o.id, o.insertion)
-            return o.id
+        while inserted.count <= story { inserted.append(nil) }
+        guard let key else { open[story] = nil; inserted[story] = nil; return nil }
+        let r = resolve(story: story, key: key)
+        next += r.allocated
+        open[story] = (key, r.id, r.insertion)
+        inserted[story] = r.inserted
+        return r.id
+    }
+
+    /// What content with revision `key` in `story` gets: its id, the id of the insertion around it (text
+    /// inserted, then deleted), the insertion the story is in afterwards, and how many new ids that takes.
+    private func resolve(story: Int, key: Key) -> (id: String, insertion: String?, inserted: (change: Change, id: String)?, allocated: Int) {
+        let o = story < open.count ? open[story] : nil
+        let ins = story < inserted.count ? inserted[story] : nil
+        let plainInsertion = !key.deletion && key.inserted == nil
+        if let o, Self.continues(o.key, with: key) {
+            let around = plainInsertion ? (Change(author: key.author, date: key.date), o.id) : key.inserted != nil ? ins : nil
+            return (o.id, o.insertion, around, 0)
         }
-        var insertion: String?
-        if key.inserted != nil {
-            insertion = String(next)
-            next += 1
+        if let outer = key.inserted {
+            // Inserted, then deleted: inside the open insertion when it is this text's, else a new one first.
+            if let ins, ins.change == outer { return (String(next), ins.id, ins, 1) }
+            return (String(next + 1), String(next), (outer, String(next)), 2)
         }
-        let id = String(next)
-        next += 1
-        open[story] = (key, id, insertion)
-        return id
+        if plainInsertion {
+            let change = Change(author: key.author, date: key.date)
+            // The insertion goes on after text of it that another reviewer deleted.
+            if let ins, ins.change == change { return (ins.id, nil, ins, 0) }
+            return (String(next), nil, (change, String(next)), 1)
+        }
+        return (String(next), nil, nil, 1)
     }
 
     /// Whether content with revision `key` stays in the span of `open`: the same revision, or an insertion
@@ -62,14 +84,14 @@ struct RTFChangeNumbering {
     /// The ids `content(story:key:)` and `insertionID(story:)` would give, without moving on.
     func peek(story: Int, key: Key?) -> (id: String?, insertion: String?) {
         guard let key else { return (nil, nil) }
-        if story < open.count, let o = open[story], Self.continues(o.key, with: key) { return (o.id, o.insertion) }
-        if key.inserted != nil { return (String(next + 1), String(next)) }
-        return (String(next), nil)
+        let r = resolve(story: story, key: key)
+        return (r.id, r.insertion)
     }
 
     /// The end of a paragraph in `story`: a fresh id when its mark is revised (nil otherwise); the span ends.
     mutating func paragraphEnd(story: Int, revised: Bool) -> String? {
         if story < open.count { open[story] = nil }
+        if story < inserted.count { inserted[story] = nil }
         guard revised else { return nil }
         defer { next += 1 }
         return String(next)
