@@ -443,6 +443,11 @@ struct Tokenizer {
                 }
                 store.runs.append(run)
                 runIndex = Int32(store.runs.count - 1)
+                if case .softBreak = inline, run.link == nil {
+                    // A soft line break is a space to a reader: a re-wrapped line is no change.
+                    atom(keys.key(" "), &keys, kind: .space)
+                    continue
+                }
                 let key: String
                 switch inline {
                 case .noteReference: key = "\u{2}note"
