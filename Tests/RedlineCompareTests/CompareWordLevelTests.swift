@@ -111,4 +111,16 @@ final class CompareWordLevelTests: XCTestCase {
         XCTAssertTrue(DocumentComparer.compare(old: ta, new: tb, options: o).1.isEmpty)
         b.blocks = []
     }
+    func testPlainStyleNamesAndSoftBreaksCompareEqual() {
+        func p(_ name: String?, _ inlines: [Inline]) -> Block { .paragraph(Paragraph(inlines, style: ParagraphStyle(name: name))) }
+        let a = Self.doc([p(nil, [.text("One two")]), .heading(level: 2, Paragraph([.text("Head")]))])
+        let b = Self.doc([p("Body Text", [.text("One two")]), .heading(level: 2, Paragraph([.text("Head")], style: ParagraphStyle(name: "Heading 2")))])
+        XCTAssertTrue(DocumentComparer.compare(old: a, new: b).1.isEmpty)
+        // Another style, or a heading style of another level, is still a paragraph-style change.
+        let c = Self.doc([p("Quote Text", [.text("One two")]), .heading(level: 2, Paragraph([.text("Head")], style: ParagraphStyle(name: "Heading 3")))])
+        XCTAssertEqual(DocumentComparer.compare(old: a, new: c).1.paragraphStyleChanges, 2)
+        // A soft line break is a space.
+        let d = Self.doc([p(nil, [.text("One"), .softBreak, .text("two")]), .heading(level: 2, Paragraph([.text("Head")]))])
+        XCTAssertTrue(DocumentComparer.compare(old: a, new: d).1.isEmpty)
+    }
 }
