@@ -61,6 +61,24 @@ extension RedlineCommand {
         @Flag(name: .customLong("ignore-formatting"), help: "Do not mark formatting or paragraph-style changes.")
         public var ignoreFormatting = false
 
+        @Flag(name: .customLong("ignore-case"), help: "Words differing only in letter case are equal (NEW's spelling kept, unmarked).")
+        public var ignoreCase = false
+
+        @Flag(name: .customLong("ignore-whitespace"), help: "Runs of spaces, tabs and newlines are equal whatever their length (NEW's kept).")
+        public var ignoreWhitespace = false
+
+        @Flag(name: .customLong("no-notes"), help: "Do not compare footnote and endnote text: a kept note has NEW's text, unmarked.")
+        public var noNotes = false
+
+        @Flag(name: .customLong("no-comments"), help: "Leave NEW's comments out of the result.")
+        public var noComments = false
+
+        @Flag(name: .customLong("no-tables"), help: "Compare tables as text: tables whose cells hold the same text are equal (NEW's structure and formatting kept).")
+        public var noTables = false
+
+        @Flag(name: .customLong("no-headers-footers"), help: "Accepted for Word's option of that name: headers and footers are never compared; a DOCX result has NEW's.")
+        public var noHeadersFooters = false
+
         @Flag(help: "Print counts of insertions, deletions, moves, formatting changes and words changed.")
         public var stats = false
 
@@ -80,8 +98,14 @@ extension RedlineCommand {
 
         /// The comparison options these flags ask for.
         public var compareOptions: CompareOptions {
-            CompareOptions(author: author ?? Self.defaultAuthor(), date: date ?? Self.defaultDate(),
-                           granularity: granularity, detectMoves: !noMoves, ignoreFormatting: ignoreFormatting)
+            var o = CompareOptions(author: author ?? Self.defaultAuthor(), date: date ?? Self.defaultDate(),
+                                   granularity: granularity, detectMoves: !noMoves, ignoreFormatting: ignoreFormatting)
+            o.ignoreCase = ignoreCase
+            o.ignoreWhitespace = ignoreWhitespace
+            o.compareNotes = !noNotes
+            o.keepComments = !noComments
+            o.compareTables = !noTables
+            return o
         }
 
         /// True when the date of the marks was chosen (`--date`, `$SOURCE_DATE_EPOCH`), not the time of the run.

@@ -21,6 +21,17 @@ public struct CompareOptions: Sendable, Codable, Hashable {
     public var ignoreFormatting: Bool
     /// The fewest words a moved span must have.
     public var minimumMoveWords: Int
+    /// Words differing only in letter case compare equal (the result keeps NEW's spelling, unmarked).
+    public var ignoreCase: Bool = false
+    /// Runs of whitespace compare equal whatever their length and kind (NEW's kept, unmarked).
+    public var ignoreWhitespace: Bool = false
+    /// Compare the notes' text (off: a note whose reference stayed keeps NEW's text, unmarked).
+    public var compareNotes: Bool = true
+    /// Carry NEW's comments into the result (off: the result has none).
+    public var keepComments: Bool = true
+    /// Compare tables' structure and formatting (off: two paired tables whose cells hold the same text, cell
+    /// by cell, are equal and NEW's is kept unmarked; tables whose text differs are compared as always).
+    public var compareTables: Bool = true
 
     public init(author: String = "Redline", date: String? = nil, granularity: CompareGranularity = .word,
                 detectMoves: Bool = true, ignoreFormatting: Bool = false, minimumMoveWords: Int = 4) {
@@ -30,6 +41,26 @@ public struct CompareOptions: Sendable, Codable, Hashable {
         self.detectMoves = detectMoves
         self.ignoreFormatting = ignoreFormatting
         self.minimumMoveWords = minimumMoveWords
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case author, date, granularity, detectMoves, ignoreFormatting, minimumMoveWords
+        case ignoreCase, ignoreWhitespace, compareNotes, keepComments, compareTables
+    }
+
+    /// Decodes options written before the Word-style switches existed (they take their defaults).
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(author: try c.decode(String.self, forKey: .author), date: try c.decodeIfPresent(String.self, forKey: .date),
+                  granularity: try c.decode(CompareGranularity.self, forKey: .granularity),
+                  detectMoves: try c.decode(Bool.self, forKey: .detectMoves),
+                  ignoreFormatting: try c.decode(Bool.self, forKey: .ignoreFormatting),
+                  minimumMoveWords: try c.decode(Int.self, forKey: .minimumMoveWords))
+        ignoreCase = try c.decodeIfPresent(Bool.self, forKey: .ignoreCase) ?? false
+        ignoreWhitespace = try c.decodeIfPresent(Bool.self, forKey: .ignoreWhitespace) ?? false
+        compareNotes = try c.decodeIfPresent(Bool.self, forKey: .compareNotes) ?? true
+        keepComments = try c.decodeIfPresent(Bool.self, forKey: .keepComments) ?? true
+        compareTables = try c.decodeIfPresent(Bool.self, forKey: .compareTables) ?? true
     }
 }
 

@@ -28,7 +28,12 @@ public enum DocumentComparer {
                                count: oldMarks + newMarks)
         }
         let a = oldMarks > 0 ? accepted(old) : old
-        let b = newMarks > 0 ? accepted(new) : new
+        var b = newMarks > 0 ? accepted(new) : new
+        if !options.keepComments && (!b.comments.isEmpty || b.blocks.contains(where: { StoryComparer.strippingComments($0) != $0 })) {
+            var notes = b.notes
+            for k in notes.indices { notes[k].blocks = notes[k].blocks.map(StoryComparer.strippingComments) }
+            b = Document(header: b.header, blocks: b.blocks.map(StoryComparer.strippingComments), comments: [], notes: notes)
+        }
         if !a.comments.isEmpty {
             diagnostics.report(.compareOldComments,
                                "OLD's \(a.comments.count) comments are not carried into the comparison (NEW's are kept)",
@@ -79,7 +84,7 @@ public enum DocumentComparer {
             }
             pairedNew[o] = n
             pairedOld[n] = o
-            decided[n] = s.compare(on.blocks, nn.blocks)
+            decided[n] = s.options.compareNotes ? s.compare(on.blocks, nn.blocks) : nn.blocks
         }
 
         // The body's references, mended; a second OLD note met there is deleted (its reference "old-ID").

@@ -8,7 +8,8 @@ import RedlineCore
 /// a paragraph or heading that held only comment anchors dropped with them, and every empty paragraph (what
 /// such a paragraph is when its comments are not carried), and a list item (and a list) left empty by that,
 /// but for an item that was empty to begin with (no blocks or only empty paragraphs, both an empty item);
-/// lists all tight (Markdown's blank lines between items are layout no change mark carries).
+/// lists all tight (Markdown's blank lines between items are layout no change mark carries); a code-style
+/// paragraph of plain lines the code block it stands for (`BlockStyleRole.codeBlock`).
 public enum ExactnessNormalization {
     /// OLD as an exactness check compares rejecting with: compare does not carry OLD's comments
     /// (`compare.old-comments`) and does not see their anchors, so they go before `document` (a heading that held
@@ -75,6 +76,9 @@ public enum ExactnessNormalization {
 
         mutating func rewriteBlock(_ b: Block) -> Block? {
             switch b {
+            case .paragraph(let p) where BlockStyleRole.codeBlock(p) != nil:
+                // A resolved changed code block: the code block DOCX and RTF write and read it as.
+                return .codeBlock(BlockStyleRole.codeBlock(p)!)
             case .paragraph(let p), .heading(_, let p):
                 // A paragraph or heading that held only comment anchors (kept on reject so its comments
                 // stay somewhere) goes with the comments, and so does an empty paragraph, which is what

@@ -109,7 +109,7 @@ extension StoryComparer {
                 case .equal:
                     let o = oldSide.props(of: v.oldTok(op))!, n = store.props(of: t)!
                     level = n.level; style = n.style
-                    if o.style != n.style && !options.ignoreFormatting {
+                    if Self.comparable(o.style, level: o.level) != Self.comparable(n.style, level: n.level) && !options.ignoreFormatting {
                         styleChange = ParagraphStyleChange(change: change, old: o.style)
                         stats.paragraphStyleChanges += 1
                     }
@@ -246,5 +246,24 @@ extension StoryComparer {
             default: count(i.children)
             }
         }
+    }
+}
+
+extension StoryComparer {
+    /// Style names that mean a plain body paragraph in some reader or writer (compared lowercased, without
+    /// spaces): none, Word's Normal, Body Text, pandoc's First Paragraph and Compact, Default Paragraph Style.
+    static let plainParagraphStyleNames: Set<String> = ["normal", "bodytext", "firstparagraph", "compact",
+                                                        "default", "defaultparagraphstyle", "plaintext"]
+
+    /// A paragraph's style as compared: a name meaning a plain paragraph (`plainParagraphStyleNames`) or,
+    /// on a heading, its own level ("Heading 2" on a level-2 heading) is no name, so Markdown's unnamed
+    /// paragraphs and headings equal Word's Normal, Body Text and Heading N.
+    static func comparable(_ s: ParagraphStyle, level: Int) -> ParagraphStyle {
+        guard let name = s.name else { return s }
+        let folded = name.lowercased().filter { $0 != " " }
+        var out = s
+        if level == 0 && plainParagraphStyleNames.contains(folded) { out.name = nil }
+        if level > 0, BlockStyleRole.headingLevel(styleName: name) == level || folded == "heading\(level)" { out.name = nil }
+        return out
     }
 }

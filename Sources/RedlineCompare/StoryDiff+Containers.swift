@@ -4,9 +4,12 @@ import RedlineCore
 extension StoryComparer {
     mutating func compareContainer(_ old: Block, _ new: Block) -> Block {
         switch (old, new) {
-        case (.table(let a), .table(let b)): return compareTable(a, b)
+        case (.table(let a), .table(let b)):
+            if !options.compareTables && Self.cellTexts(a) == Self.cellTexts(b) { return new }
+            return compareTable(a, b)
         case (.blockQuote(let a), .blockQuote(let b)): return .blockQuote(compareQuoted(a, b))
         case (.list(let a), .list(let b)): return compareList(a, b)
+        case (.codeBlock(let a), .codeBlock(let b)): return compareCode(a, b)
         default:
             if Self.strippingComments(old) != Self.strippingComments(new) {
                 diagnostics.report(.compareUntrackedBlock,
@@ -14,6 +17,11 @@ extension StoryComparer {
             }
             return new
         }
+    }
+
+    /// A table's text, row by row and cell by cell (what `CompareOptions.compareTables` off compares).
+    static func cellTexts(_ t: Table) -> [[String]] {
+        t.rows.map { $0.cells.map { $0.blocks.map(\.plainText).joined(separator: "\n") } }
     }
 
     /// The stories of two paired quotes compared. An empty one (a lone `>`) is taken as one empty paragraph:

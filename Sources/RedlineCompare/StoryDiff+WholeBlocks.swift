@@ -75,7 +75,10 @@ extension StoryComparer {
         case .list(var l):
             l.items = l.items.map { markedStory($0, inserted: inserted, wholeContainer: true) }
             return .list(l)
-        case .codeBlock, .raw, .thematicBreak:
+        case .codeBlock(let c):
+            // As the code-style paragraph DOCX and RTF write it as, wholly marked.
+            return .paragraph(markP(&self, Self.codeParagraph(c)))
+        case .raw, .thematicBreak:
             diagnostics.report(.compareUntrackedBlock,
                                "an \(inserted ? "inserted" : "deleted") \(Self.kindName(b)) block cannot carry tracked changes: \(inserted ? "kept unmarked" : "left out")")
             return inserted ? b : nil

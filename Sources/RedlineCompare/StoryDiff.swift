@@ -73,7 +73,9 @@ struct StoryComparer {
         self.parallelMinimum = parallelMinimum
         self.change = Change(author: options.author, date: options.date)
         self.diagnostics = diagnostics
-        oldTokenizer = Tokenizer(granularity: options.granularity, keepComments: false)
-        newTokenizer = Tokenizer(granularity: options.granularity, keepComments: true)
+        oldTokenizer = Tokenizer(granularity: options.granularity, keepComments: false,
+                                 foldCase: options.ignoreCase, foldSpace: options.ignoreWhitespace)
+        newTokenizer = Tokenizer(granularity: options.granularity, keepComments: true,
+                                 foldCase: options.ignoreCase, foldSpace: options.ignoreWhitespace)
     }
 }

@@ -238,6 +238,10 @@ struct Tokenizer {
     var granularity: CompareGranularity
     /// Comment anchors: dropped (OLD) or kept as `comment` tokens (NEW).
     var keepComments: Bool
+    /// Word tokens keyed by their lowercased text (`CompareOptions.ignoreCase`).
+    var foldCase = false
+    /// A run of whitespace one token with one key (`CompareOptions.ignoreWhitespace`).
+    var foldSpace = false
 
     enum CharClass { case word, space, single }
 
@@ -262,6 +266,17 @@ struct Tokenizer {
         (v >= 0x3000 && v <= 0x30FF) || (v >= 0x3400 && v <= 0x4DBF) || (v >= 0x4E00 && v <= 0x9FFF)
             || (v >= 0xF900 && v <= 0xFAFF) || (v >= 0xFF00 && v <= 0xFFEF) || (v >= 0x20000 && v <= 0x3FFFF)
             || (v >= 0x0E00 && v <= 0x0EFF) || (v >= 0x1780 && v <= 0x17FF) || (v >= 0x1000 && v <= 0x109F)
+    }
+
+    /// What makes two pictures the same picture: its content (the bytes' hash, when the document carries them;
+    /// else its link), its displayed size in whole points (the document's, else the picture's natural size),
+    /// its description and title. A picture whose bytes changed is a deletion and an insertion; so is one
+    /// resized, since a format change (`TextFormat`) cannot carry a picture's size. The file name or link of a
+    /// carried picture is not compared (DOCX has none; Markdown's names the same bytes).
+    static func pictureKey(_ i: Image) -> String {
+        let size = i.displaySize.map { "\(Int(($0.width).rounded()))x\(Int(($0.height).rounded()))" } ?? ""
+        let content = i.media.map { "#" + $0.id } ?? i.source
+        return "\(content)\u{1}\(size)\u{1}\(i.alt)\u{1}\(i.title)"
     }
 
     /// The tokens of one paragraph's runs (no break token), their runs kept in `store`.
@@ -305,7 +320,7 @@ struct Tokenizer {
         /// Ends the open token; `bytes` are the current run's UTF-8 when the caller has them at hand.
         func closeToken(_ keys: inout KeyTable, _ bytes: UnsafeBufferPointer<UInt8>?) {
             let kind: Token.Kind = curClass == .word ? .word : curClass == .space ? .space : .punct
-            if curOpen && closedPieces == 0 && pieceStart >= 0 && offset > pieceStart && !curLinked {
+            if curOpen && closedPieces == 0 && pieceStart >= 0 && offset > pieceStart && !curLinked && !foldCase && !foldSpace {
                 // The common case: one piece of the current run, no link. Its key from its bytes, no `String`.
                 let k: Int
                 if let bytes {
@@ -326,6 +341,8 @@ struct Tokenizer {
             guard curOpen, n > 0 else { firstPiece = Int32(store.pieces.count); curOpen = false; return }
             var k = n == 1 ? String(text(of: store.pieces[Int(firstPiece)])) : ""
             if n > 1 { for p in store.pieces[Int(firstPiece)...] { k += text(of: p) } }
+            if foldCase && kind == .word { k = k.lowercased() }
+            if foldSpace && kind == .space { k = " " }
             if links {
                 for p in store.pieces[Int(firstPiece)...] {
                     let link = store.runs[Int(p.run)].link
@@ -391,7 +408,7 @@ struct Tokenizer {
                     } else {
                         // Letters join into words; each whitespace character is a token of its own, so a
                         // double space left by a removed word still pairs with one of the single ones.
-                        joins = cls == .word && curClass == .word
+                        joins = (cls == .word && curClass == .word) || (foldSpace && cls == .space && curClass == .space)
                     }
                     if !joins {
                         if curOpen {
@@ -426,10 +443,15 @@ struct Tokenizer {
                 }
                 store.runs.append(run)
                 runIndex = Int32(store.runs.count - 1)
+                if case .softBreak = inline, run.link == nil {
+                    // A soft line break is a space to a reader: a re-wrapped line is no change.
+                    atom(keys.key(" "), &keys, kind: .space)
+                    continue
+                }
                 let key: String
                 switch inline {
                 case .noteReference: key = "\u{2}note"
-                case .image(let i): key = "\u{2}img\u{1}\(i.source)\u{1}\(i.alt)\u{1}\(i.title)\u{1}\(run.link?.url ?? "")\u{1}\(run.link?.title ?? "")"
+                case .image(let i): key = "\u{2}img\u{1}\(Self.pictureKey(i))\u{1}\(run.link?.url ?? "")\u{1}\(run.link?.title ?? "")"
                 case .softBreak: key = run.link.map { "\u{2}soft\u{1}" + $0.url + "\u{1}" + $0.title } ?? "\u{2}soft"
                 case .raw(let f, let t): key = "\u{2}raw\u{1}\(f)\u{1}\(t)"
                 default: key = "\u{2}\(inline)"

@@ -95,6 +95,14 @@ public enum Comparison {
         return (a, n)
     }
 
+    /// True when OLD and NEW are of different formats: their pictures are then told apart by content only
+    /// (a Markdown link and a DOCX part name say nothing of each other), so linked pictures are loaded.
+    static func crossesFormats(old: String, new: String, from: Format?) -> Bool {
+        guard from == nil, let a = FormatRegistry.inferred(fromPath: old), let b = FormatRegistry.inferred(fromPath: new)
+        else { return false }
+        return !a.isSame(as: b)
+    }
+
     /// Compares OLD with NEW and writes the result into `output`; returns the counts of what changed.
     /// Pictures a Markdown or HTML result links to go where `options.write.mediaOutput` says.
     public static func compare(old: String, new: String, options: ComparisonOptions, into output: any ByteOutput,
@@ -104,6 +112,7 @@ public enum Comparison {
         var write = options.write
         options.to.adjustOptions?(&write)
         read.loadLinkedMedia = read.loadLinkedMedia || options.to.embedsPictures(write)
+            || crossesFormats(old: old, new: new, from: options.from)
         let ((a, _), (b, newFormat)) = try readBoth(old: old, new: new, from: options.from, options: read,
                                                     diagnostics: diagnostics)
         let (doc, stats) = try LargeStack.run {

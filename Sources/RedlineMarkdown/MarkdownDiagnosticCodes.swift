@@ -11,6 +11,9 @@ extension DiagnosticCode {
     public static let criticUnknownRange: DiagnosticCode = "critic.unknown-range"
     /// A change mark around a block that cannot carry one (code block, table, thematic break): kept unmarked.
     public static let criticBlockChange: DiagnosticCode = "critic.block-change"
+    /// A code-style paragraph with changes (a compared code block's changed lines), which a fence cannot carry:
+    /// written as a marked paragraph, so resolving its marks gives its lines as a paragraph, not a code block.
+    public static let criticCodeChange: DiagnosticCode = "critic.code-change"
     /// A fenced div `:::` that never closes, or a close without an open.
     public static let markdownUnbalancedDiv: DiagnosticCode = "markdown.unbalanced-div"
     /// Bytes that are not valid UTF-8 (or UTF-16 after a byte-order mark): each replaced by U+FFFD.

@@ -61,7 +61,8 @@ final class ExactnessPropertyTests: XCTestCase {
         if Self.seeds.count >= 500 {
             for k in ["insert words", "delete words", "substitute", "move words", "move block", "split", "merge",
                       "formatting", "heading", "paragraph style", "insert paragraph", "delete block",
-                      "table row inserted", "table row deleted", "table cell edited", "note edited", "note added"] {
+                      "table row inserted", "table row deleted", "table cell edited", "note edited", "note added",
+                      "picture replaced", "picture resized", "code edited"] {
                 XCTAssertGreaterThan(kinds[k] ?? 0, 0, "no \(k) edits generated", file: file, line: line)
             }
         }

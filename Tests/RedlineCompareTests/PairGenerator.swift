@@ -9,7 +9,24 @@ struct PairGenerator {
         case para(level: Int, style: ParagraphStyle, runs: [Run])
         case table(rows: [[[Run]]], header: Int)
         case quote([Run])
+        case code([String])
     }
+
+    /// Three small pictures of different bytes (PNG signature and a distinguishing byte), made once.
+    static let pictureStore = MediaStore()
+    static let pictures: [MediaItem] = (0..<3).compactMap { k in
+        pictureStore.add([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, UInt8(k)], name: "p\(k).png",
+                         diagnostics: Diagnostics())
+    }
+    static let codeLines = ["let x = 1", "print(x)", "}", "", "if a {", "  return b", "// note", "x += 2"]
+
+    mutating func picture() -> Run {
+        let k = int(0...2)
+        let w: Double? = chance(0.5) ? nil : Double(pick([20, 40, 60]))
+        return Run(.atom(.image(Image(source: "p\(k).png", alt: "fig", media: Self.pictures[k], width: w, height: w))))
+    }
+
+    mutating func codeLine() -> String { pick(Self.codeLines) }
 
     var rng: SeededRandom
     var notes: [String: [Run]] = [:]
@@ -72,6 +89,7 @@ struct PairGenerator {
             runs += sentence()
         }
         if chance(0.05) { runs.insert(Run(.lineBreak), at: int(0...runs.count)) }
+        if chance(0.1) { runs.insert(picture(), at: int(0...runs.count)) }
         return runs
     }
 
@@ -88,6 +106,7 @@ struct PairGenerator {
             let rows = (0..<int(1...4)).map { _ in (0..<cols).map { _ in sentence(words: int(1...4)) } }
             return .table(rows: rows, header: chance(0.5) ? 1 : 0)
         }
+        if r < 97 { return .code((0..<int(1...5)).map { _ in codeLine() }) }
         return .quote(sentence())
     }
 
@@ -118,7 +137,7 @@ struct PairGenerator {
 
     mutating func edit(_ d: inout [Item]) {
         let paras = paragraphIndices(d)
-        switch int(0...15) {
+        switch int(0...17) {
         case 0, 1: // insert words
             guard let p = paras.randomElement(using: &rng), case .para(let l, let s, var runs) = d[p] else { return }
             let at = int(0...runs.count)
@@ -199,6 +218,34 @@ struct PairGenerator {
                 rows[r][c] = sentence(words: int(1...4)); note("table cell edited")
             }
             d[t] = .table(rows: rows, header: header)
+        case 16: // a picture replaced, resized, added or removed
+            guard let p = paras.randomElement(using: &rng), case .para(let l, let s, var runs) = d[p] else { return }
+            if let k = runs.indices.first(where: { if case .atom(.image) = runs[$0].content { return true }; return false }),
+               case .atom(.image(var i)) = runs[k].content {
+                switch int(0...2) {
+                case 0: let n = (Self.pictures.firstIndex(of: i.media!)! + 1) % 3
+                        i.media = Self.pictures[n]; i.source = "p\(n).png"; runs[k].content = .atom(.image(i)); note("picture replaced")
+                case 1: i.width = (i.width ?? 10) + 10; i.height = i.width; runs[k].content = .atom(.image(i)); note("picture resized")
+                default: runs.remove(at: k); note("picture removed")
+                }
+            } else {
+                runs.insert(picture(), at: int(0...runs.count)); note("picture added")
+            }
+            d[p] = .para(level: l, style: s, runs: runs)
+        case 17: // a code block's lines edited, or a code block added
+            guard let c = d.indices.first(where: { if case .code = d[$0] { return true }; return false }),
+                  case .code(var lines) = d[c] else {
+                d.insert(.code([codeLine(), codeLine()]), at: int(0...d.count)); note("code added")
+                return
+            }
+            for _ in 0..<int(1...3) {
+                switch int(0...2) {
+                case 0: lines.insert(codeLine(), at: int(0...lines.count))
+                case 1: if lines.count > 1 { lines.remove(at: int(0...(lines.count - 1))) }
+                default: lines[int(0...(lines.count - 1))] = codeLine()
+                }
+            }
+            d[c] = .code(lines); note("code edited")
         default: // note edit
             if let id = notes.keys.sorted().randomElement(using: &rng), chance(0.6) {
                 notes[id] = sentence(words: int(2...5)).filter { if case .atom = $0.content { return false }; return true }
@@ -227,6 +274,8 @@ struct PairGenerator {
                 blocks.append(.table(Table(columns: Array(repeating: .none, count: cols), headerRowCount: header,
                                            rows: rows.map { TableRow($0.map { TableCell([.paragraph(Paragraph(InlineBuilder.inlines(from: $0)))]) }) })))
                 for r in rows { for c in r { collect(c) } }
+            case .code(let lines):
+                blocks.append(.codeBlock(CodeBlock(text: lines.map { $0 + "\n" }.joined())))
             case .quote(let runs):
                 collect(runs)
                 blocks.append(.blockQuote([.paragraph(Paragraph(InlineBuilder.inlines(from: runs)))]))

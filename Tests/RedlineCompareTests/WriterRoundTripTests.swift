@@ -33,9 +33,11 @@ final class WriterRoundTripTests: XCTestCase {
             let (result, _) = DocumentComparer.compare(old: a, new: b, options: CompareOptions(date: "2024-01-01T00:00:00Z"))
             let written = Diagnostics(), plain = Diagnostics()
             let back = try Self.roundTrip(result, format, written)
-            let acc = Normalize.document(DocumentComparer.accepted(back))
-            let rej = Normalize.document(DocumentComparer.rejected(back))
-            let na = Normalize.document(try Self.roundTrip(a, format, plain)), nb = Normalize.document(try Self.roundTrip(b, format, plain))
+            let names = name == "md"
+            let acc = Self.pictureNames(Normalize.document(DocumentComparer.accepted(back)), names)
+            let rej = Self.pictureNames(Normalize.document(DocumentComparer.rejected(back)), names)
+            let na = Self.pictureNames(Normalize.document(try Self.roundTrip(a, format, plain)), names)
+            let nb = Self.pictureNames(Normalize.document(try Self.roundTrip(b, format, plain)), names)
             // A mark the format reports it cannot carry (e.g. table row changes in Markdown and RTF): not exact by design.
             // RTF writing a move as an insertion and a deletion loses only the pairing: still checked for exactness.
             let extra = Set(written.all.map(\.code)).subtracting(plain.all.map(\.code)).subtracting(["rtf.move-as-change"])
@@ -52,6 +54,28 @@ final class WriterRoundTripTests: XCTestCase {
         // Most pairs must be carried: a writer that starts reporting losses everywhere would hollow this test.
         XCTAssertLessThan(cannotCarry, seeds.count / 3, "\(name): \(cannotCarry) pairs with marks the format cannot carry: \(losses.sorted())", file: file, line: line)
         print("compare round trip through \(name): \(seeds.count - cannotCarry - failures) exact of \(seeds.count - cannotCarry) carried; \(cannotCarry) with marks the format cannot carry (\(losses.sorted()))")
+    }
+
+    /// `d` with the Markdown writer's picture file names ("image1.png", "image2.png", ..., numbered in the
+    /// order the pictures are met in the document written) made one name when `on`: the comparison holds OLD's
+    /// and NEW's pictures, NEW alone only its own, so the same picture is numbered differently in each (its
+    /// file holds the same bytes). Which picture is checked in the model and through DOCX and RTF.
+    static func pictureNames(_ d: Document, _ on: Bool) -> Document {
+        guard on else { return d }
+        struct Names: ModelRewriter {
+            mutating func rewriteInline(_ i: Inline) -> [Inline] {
+                guard case .image(var img) = i else { return [descend(into: i)] }
+                if img.media == nil, img.source.range(of: #"^image[0-9]+\."#, options: .regularExpression) != nil {
+                    img.source = "image." + (img.source.split(separator: ".").last.map(String.init) ?? "")
+                }
+                return [.image(img)]
+            }
+        }
+        var r = Names()
+        var out = d
+        out.blocks = r.rewriteBlocks(d.blocks)
+        for k in out.notes.indices { out.notes[k].blocks = r.rewriteBlocks(out.notes[k].blocks) }
+        return out
     }
 
     func testCriticMarkup() throws { try check("md", tolerance: 0.05) }

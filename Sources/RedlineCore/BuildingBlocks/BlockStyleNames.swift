@@ -43,6 +43,22 @@ public enum BlockStyleRole: Sendable, Equatable {
         }
     }
 
+    /// The code block a paragraph stands for: one in the code style (`codeName`) holding only plain text and
+    /// line breaks, no mark, as the DOCX and RTF writers write a code block and a comparison's resolved
+    /// changed code block is; nil for any other paragraph.
+    public static func codeBlock(_ p: Paragraph) -> CodeBlock? {
+        guard p.style.name == codeName, p.markChange == nil, p.styleChange == nil else { return nil }
+        var text = ""
+        for i in p.content {
+            switch i {
+            case .text(let s): text += s
+            case .lineBreak: text += "\n"
+            default: return nil
+            }
+        }
+        return CodeBlock(text: text + "\n")
+    }
+
     /// 1...6 for a style named "heading 1" ... "heading 9", in any case (levels past 6 are 6).
     public static func headingLevel(styleName name: String) -> Int? {
         let n = name.lowercased()

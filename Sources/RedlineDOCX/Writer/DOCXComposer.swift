@@ -192,8 +192,13 @@ final class DOCXComposer {
         if let sc = p.styleChange {
             props.open("w:pPrChange", changeAttributes(sc.change))
             props.open("w:pPr")
-            // The old formatting is complete: no name means the default paragraph style.
-            let oldID = sc.old.name.flatMap { styles.paragraphID($0, outlineLevel: outlineLevel) }
+            // The old formatting is complete: no name means the style an unnamed paragraph here is written in
+            // (`defaultStyle`: a heading's level style), as for the new formatting (a heading's old pPr
+            // without its heading style would make it, rejected, a Normal paragraph).
+            let oldID: String?
+            if let name = sc.old.name { oldID = styles.paragraphID(name, outlineLevel: outlineLevel) }
+            else if directOutlineLevel == nil && formattedSource && outlineLevel != nil { oldID = nil }
+            else { oldID = defaultStyle }
             Properties.paragraph(sc.old, styleID: oldID, numbering: numbering,
                                  fallbackAlignment: alignment(ctx.cellAlignment), outlineLevel: directOutline, into: &props)
             props.close("w:pPr")

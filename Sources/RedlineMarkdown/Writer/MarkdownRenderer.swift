@@ -202,7 +202,15 @@ final class MarkdownRenderer {
     /// A top-level block: its parts (a waiting closer alone first when this block cannot take it).
     func blockParts(_ block: Block, bullet: Character = "-") -> [String] {
         switch block {
-        case .paragraph(let p): return [paragraph(p, level: nil)]
+        case .paragraph(let p) where BlockStyleRole.codeBlock(p) != nil:
+            // A code-style paragraph of plain lines (a resolved changed code block) is a code block.
+            return blockParts(.codeBlock(BlockStyleRole.codeBlock(p)!), bullet: bullet)
+        case .paragraph(let p):
+            if p.style.name == BlockStyleRole.codeName && options.criticMarkup && p.content.runs.contains(where: { $0.change != nil }) {
+                diagnostics.report(.criticCodeChange,
+                                   "a code block with changed lines was written as a marked paragraph: resolved, it is a paragraph")
+            }
+            return [paragraph(p, level: nil)]
         case .heading(let l, let p): return [paragraph(p, level: l)]
         default: break
         }

@@ -85,7 +85,10 @@ extension RTFParser {
             style.leftIndent = nil
             style.tabStops = []
         }
-        let special = SpecialParagraph(exactName: style.name)
+        var special = SpecialParagraph(exactName: style.name)
+        // A code-style paragraph with tracked changes (a compared code block's marked lines) stays a paragraph
+        // in its style: a code block has no place for the marks (accepted or rejected, it is a code block again).
+        if special == .code && (markChange != nil || runs.indices.contains(where: { runs[$0].change != nil })) { special = nil }
         if special == .code || special == .rule { style.name = nil }
         let paragraph = Paragraph(content, style: style, markChange: markChange)
         place(ParagraphEvent(paragraph: paragraph, headingLevel: headingLevel, list: list,
