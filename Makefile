@@ -10,7 +10,7 @@ RELEASE_FLAGS := -c release --static-swift-stdlib --product redline
 PREFIX ?= /usr/local
 DESTDIR ?=
 
-.PHONY: all setup build release demo test golden bench fuzz fuzz-ci clean install uninstall
+.PHONY: all setup build release demo test golden bench fuzz fuzz-ci docs clean install uninstall
 
 all: build
 
@@ -58,6 +58,15 @@ bench:
 	@bash scripts/setup.sh bench
 	$(SWIFT) build $(RELEASE_FLAGS)
 	@bash scripts/bench.sh $(REDLINE)
+
+# The library's API documentation (DocC: the Redline facade and the modules it re-exports, with the articles in
+# Sources/Redline/Redline.docc), into .build/docs; any DocC warning fails it.
+DOCS_TARGETS = Redline RedlineConversion RedlineCore RedlineCompare RedlineBatch RedlineCheck RedlineMigration
+docs: setup
+	$(SWIFT) package --allow-writing-to-directory .build/docs generate-documentation \
+		$(foreach t,$(DOCS_TARGETS),--target $(t)) --enable-experimental-combined-documentation \
+		--output-path .build/docs --warnings-as-errors
+	@echo "docs: .build/docs (serve it, or: $(SWIFT) package --disable-sandbox preview-documentation --target Redline)"
 
 # Installs the release binary, a man page generated from the argument parser and bash/zsh/fish completions.
 install: release

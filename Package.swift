@@ -12,6 +12,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // `make docs`: the library's API documentation (DocC), built only when asked for.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
     targets: [
         // C libraries, each behind one system-library target and imported by exactly one Swift module.
@@ -39,10 +41,27 @@ let package = Package(
         // Document comparison: two versions in, one with tracked changes out.
         .target(name: "RedlineCompare", dependencies: ["RedlineCore"]),
 
-        // The library product: format registry, conversion, batch, export, check.
-        .target(name: "Redline", dependencies: [
-            "RedlineCore", "RedlineMarkdown", "RedlineHTML", "RedlineDOCX", "RedlineRTF", "RedlineScrivener",
+        // PDF output: the marked, clean or original version laid out by Chromium or LibreOffice.
+        .target(name: "RedlinePDF", dependencies: ["RedlineCore", "RedlineDOCX", "RedlineHTML"]),
+
+        // The format registry and the one route decision (ConversionPlan): in place, through the model,
+        // or through compare; single conversions, comparisons, in-place review, change listing.
+        .target(name: "RedlineConversion", dependencies: [
+            "RedlineCore", "RedlineMarkdown", "RedlineHTML", "RedlineDOCX", "RedlineRTF", "RedlinePDF",
             "RedlineCompare",
+        ]),
+
+        // Many documents: batch conversion and comparison, export's versions, worker processes, journal.
+        .target(name: "RedlineBatch", dependencies: ["RedlineConversion", "RedlineCompare"]),
+        // `redline check`: what a document still holds and what converting it would lose.
+        .target(name: "RedlineCheck", dependencies: ["RedlineConversion", "RedlineBatch", "RedlineMarkdown", "RedlineDOCX"]),
+        // Scrivener projects migrated to one file per binder item or one manuscript.
+        .target(name: "RedlineMigration", dependencies: ["RedlineConversion", "RedlineBatch", "RedlineScrivener"]),
+
+        // The library product: the facade that re-exports the modules above, and the AttributedString bridge.
+        .target(name: "Redline", dependencies: [
+            "RedlineCore", "RedlineMarkdown", "RedlineXML", "RedlineZip", "RedlineConversion", "RedlineBatch",
+            "RedlineCheck", "RedlineMigration", "RedlinePDF", "RedlineCompare",
         ]),
 
         // The command line: commands live in a library so tests can call them without a process.
@@ -61,8 +80,10 @@ let package = Package(
         .testTarget(name: "RedlineZipTests", dependencies: ["RedlineZip", "RedlineCore"]),
         .testTarget(name: "RedlineXMLTests", dependencies: ["RedlineXML", "RedlineCore"]),
         .testTarget(name: "RedlineRTFTests", dependencies: ["RedlineRTF", "Redline", "RedlineTestSupport"]),
-        .testTarget(name: "RedlineScrivenerTests", dependencies: ["RedlineScrivener", "Redline", "RedlineTestSupport"]),
-        .testTarget(name: "RedlineTests", dependencies: ["Redline", "RedlineCLI", "RedlineDOCX", "RedlineTestSupport"]),
+        .testTarget(name: "RedlineScrivenerTests", dependencies: ["RedlineScrivener", "Redline", "RedlineMigration", "RedlineBatch",
+                                                            "RedlineCheck", "RedlineConversion", "RedlineTestSupport"]),
+        .testTarget(name: "RedlineTests", dependencies: ["Redline", "RedlineCLI", "RedlineDOCX", "RedlineBatch", "RedlineCheck",
+                                                   "RedlineMigration", "RedlineConversion", "RedlineTestSupport"]),
         .testTarget(name: "RedlineCompareTests", dependencies: ["RedlineCompare", "Redline", "RedlineCLI", "RedlineTestSupport"]),
     ]
 )

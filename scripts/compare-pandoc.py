@@ -11,7 +11,7 @@ mode; Redline with CriticMarkup), and counts each kind of review information in 
         syntax for moves, formatting changes, replies or resolved comments;
   Redline Markdown: CriticMarkup marks (insertions/deletions including substitution halves and move
         ends, [move=], [format-change], [style-change], comments, reply and resolved flags).
-Prints a Markdown table (the README's "coming from pandoc" table).
+Prints a Markdown table (the table in docs/manual.md, "Coming from pandoc").
 """
 import re
 import subprocess

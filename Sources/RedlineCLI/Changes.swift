@@ -9,11 +9,15 @@ extension RedlineCommand {
             commandName: "changes",
             abstract: "List the tracked changes and comments of a DOCX, RTF or CriticMarkup document.",
             discussion: """
-            One line per tracked change and per comment: id, kind, author, date, story (body, footnote 3,
-            header1, comment 4...), paragraph number and the heading above, the text before and after
-            (shortened); for comments the commented text, the comment, the comment it replies to and
-            whether it is resolved. The ids are the ones --accept/--reject id=N select. DOCX ids are the
-            document's w:id; RTF and CriticMarkup changes are numbered in reading order.
+            One row per change as a reader sees it: an insertion, a deletion, a
+            substitution (a deletion directly followed by an insertion by the same
+            author), a move (both places in one row), a split or join (an inserted
+            or deleted paragraph mark), formatting; and one per comment, with the
+            text it is on (anchor) and its body. Each row gives the id(s) that
+            --accept/--reject id= take to decide it, the author, date, story
+            (body, footnote 3, header1, comment 4...), paragraph number and the
+            heading above. Text is shortened in the table, in full in JSON and
+            CSV. The count is the review page's and check's.
               redline changes draft.docx
               redline changes draft.docx --format csv > changes.csv
               redline convert draft.docx -o out.docx --accept id=3,7
@@ -42,13 +46,13 @@ extension RedlineCommand {
                 guard FileManager.default.fileExists(atPath: input) else { throw RedlineError.io("\(input): no such file") }
                 source = .file(input)
             }
-            let items: [ChangeListItem]
+            let rows: [ChangeRow]
             do {
-                items = try ChangeListing.list(source, format: f)
+                rows = try ChangeListing.rows(source, format: f)
             } catch let e as RedlineError {
                 throw RedlineError(e.kind, "\(source.displayName): \(e.message)")
             }
-            FileHandle.standardOutput.write(Data(try ChangeListing.render(items, as: format).utf8))
+            FileHandle.standardOutput.write(Data(try ChangeListing.render(rows, as: format).utf8))
         }
     }
 }

@@ -9,7 +9,9 @@ extension RedlineCommand {
             commandName: "convert",
             abstract: "Convert a document, or many documents into a directory.",
             discussion: """
-            Formats come from the extensions unless --from/--to name them; '-' is standard input or output.
+            Formats come from the extensions unless --from/--to name them (pandoc's names
+            too: markdown, commonmark, gfm, html5...); '-' or no input is standard input,
+            '-' or no -o standard output.
             Examples:
               redline convert draft.docx -o draft.md                 # tracked changes as CriticMarkup
               redline convert draft.docx -o clean.md --changes accept
@@ -48,6 +50,11 @@ extension RedlineCommand {
 
         public init() {}
 
+        /// No input and no manifest: standard input, as pandoc reads it (`cat x.md | redline convert -t docx -o x.docx`).
+        public mutating func validate() throws {
+            if inputs.isEmpty && batch.manifest == nil { inputs = ["-"] }
+        }
+
         /// True when this is a batch (several inputs, a directory, a manifest, or an output directory).
         var isBatch: Bool {
             inputs.count != 1 || batch.manifest != nil || inputs.contains { BatchFlags.isDirectory($0) }
@@ -62,6 +69,7 @@ extension RedlineCommand {
             if batch.timeout != nil {
                 throw RedlineError.usage("--timeout is for batches, whose documents convert in worker processes; a single conversion runs in this process: stop it with timeout(1), whose SIGTERM removes its temporaries")
             }
+            flags.emitPandocWarnings()
             let input = inputs[0]
             let from = try flags.format(named: flags.from, path: input, fallback: input == "-" ? "md" : nil)
             let to = try ConversionFlags.outputFormat(named: flags.to, path: output)
@@ -78,6 +86,7 @@ extension RedlineCommand {
                 source = .file(input)
             }
             do {
+                try flags.review.checkFilters(source, format: from, read: flags.readOptions, diagnostics: diagnostics)
                 if output == "-" {
                     let out = FileDescriptorOutput(fd: 1, name: "standard output")
                     try Converter.convert(source, to: out, options: options, diagnostics: diagnostics)
@@ -92,6 +101,7 @@ extension RedlineCommand {
         }
 
         func runBatch() throws {
+            flags.emitPandocWarnings()
             let from = try flags.from.map { try ConversionFlags.format(named: $0, path: nil, fallback: nil) }
             let to = try ConversionFlags.format(named: flags.to, path: nil, fallback: "md")
             let variant = OutputVariant.converting(flags.review.review)

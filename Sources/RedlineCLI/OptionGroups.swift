@@ -13,6 +13,16 @@ public struct ConversionFlags: ParsableArguments {
     @Flag(name: [.customShort("s"), .long], help: "Accepted for pandoc compatibility: HTML output is always a standalone page.")
     public var standalone = false
 
+    @Option(help: ArgumentHelp("pandoc's line wrapping: none and preserve are what Redline does (a paragraph is one line); auto is accepted with a warning.", valueName: "auto|none|preserve"))
+    public var wrap: PandocWrap?
+
+    @Option(help: ArgumentHelp("pandoc's line length for --wrap=auto: accepted with a warning (Redline does not wrap).", valueName: "n"))
+    public var columns: Int?
+
+    @Option(name: [.customShort("M"), .long],
+            help: ArgumentHelp("Set a metadata field (repeatable): title, author, date, subject, keywords... replace the input's.", valueName: "key=value"))
+    public var metadata: [String] = []
+
     @OptionGroup public var review: ReviewFlags
 
     @OptionGroup public var formatting: FormattingFlags
@@ -27,9 +37,44 @@ public struct ConversionFlags: ParsableArguments {
 
     public init() {}
 
+    public func validate() throws {
+        for m in metadata where !m.contains("=") && !m.contains(":") {
+            throw ValidationError("--metadata: expected KEY=VALUE (or KEY:VALUE), not '\(m)'")
+        }
+    }
+
+    /// The `--metadata` fields, in order (`KEY=VALUE` or pandoc's `KEY:VALUE`; a bare `KEY` is not accepted).
+    public var metadataFields: [(String, String)] {
+        metadata.compactMap { m in
+            guard let i = m.firstIndex(where: { $0 == "=" || $0 == ":" }) else { return nil }
+            return (String(m[..<i]).trimmingCharacters(in: .whitespaces),
+                    String(m[m.index(after: i)...]).trimmingCharacters(in: .whitespaces))
+        }
+    }
+
+    /// Warnings for pandoc flags accepted without Redline's having their meaning (`--wrap=auto`, `--columns`,
+    /// format extensions such as `markdown+smart`), one line each.
+    public var pandocWarnings: [String] {
+        var out: [String] = []
+        if wrap == .auto { out.append("--wrap=auto ignored: Redline writes each paragraph on one line (as --wrap=none)") }
+        if columns != nil { out.append("--columns ignored: Redline does not wrap lines") }
+        for name in [from, to].compactMap({ $0 }) where !FormatRegistry.extensions(of: name).isEmpty {
+            out.append("format extensions '\(FormatRegistry.extensions(of: name))' of '\(name)' ignored: Redline's Markdown is CommonMark with GFM tables, strikethrough, footnotes and CriticMarkup")
+        }
+        return out
+    }
+
+    /// Prints `pandocWarnings` to standard error unless `quiet`.
+    public func emitPandocWarnings() {
+        guard !quiet else { return }
+        for w in pandocWarnings { FileHandle.standardError.write(Data("redline: warning: \(w)\n".utf8)) }
+    }
+
     /// The write options these flags ask for (an `--extract-media` folder linked from `output`).
     public func writeOptions(output: String? = nil) -> WriteOptions {
-        media.applied(to: formatting.writeOptions, output: output)
+        var w = media.applied(to: formatting.writeOptions, output: output)
+        w.metadata = metadataFields.map { Metadata.Field(key: $0.0, value: .text($0.1)) }
+        return w
     }
 
     /// The read options these flags ask for.
@@ -100,7 +145,29 @@ public struct ReviewFlags: ParsableArguments {
             transform: { try ChangeFilter(parsing: $0) })
     public var dropComments: [ChangeFilter] = []
 
+    @Flag(name: .customLong("strict-filters"),
+          help: "A --accept, --reject or --drop-comments filter that selects nothing is an error (exit status 2, nothing written), not a warning.")
+    public var strictFilters = false
+
     public init() {}
+
+    /// True when some filter is given (then the document's changes are listed first, to say which select nothing).
+    public var hasFilters: Bool { !accept.isEmpty || !reject.isEmpty || !dropComments.isEmpty }
+
+    /// Checks the filters against the document `source` in `format`: a filter that selects nothing is a
+    /// `review.filter-unmatched` warning in `diagnostics`, or with `--strict-filters` a usage error (before
+    /// anything is written).
+    public func checkFilters(_ source: DocumentInput, format: Format, read: ReadOptions, diagnostics: Diagnostics) throws {
+        guard hasFilters else { return }
+        let items = try ChangeListing.list(source, format: format, options: read)
+        let unmatched = FilterReport.unmatched(review, items: items)
+        guard !unmatched.isEmpty else { return }
+        let message = unmatched.map(\.message).joined(separator: "; and ")
+        if strictFilters {
+            throw RedlineError.usage("\(message) (--strict-filters)")
+        }
+        diagnostics.report(.reviewFilterUnmatched, message)
+    }
 
     /// `--track-changes` sets `changes` (they may not disagree).
     public mutating func validate() throws {
@@ -118,6 +185,11 @@ public struct ReviewFlags: ParsableArguments {
 }
 
 extension PDFEngineChoice: ExpressibleByArgument {}
+
+/// pandoc's `--wrap` values.
+public enum PandocWrap: String, ExpressibleByArgument, CaseIterable, Sendable {
+    case auto, none, preserve
+}
 
 /// pandoc's `--track-changes` values.
 public enum TrackChanges: String, ExpressibleByArgument, CaseIterable, Sendable {
@@ -223,5 +295,8 @@ public struct MediaFlags: ParsableArguments, Sendable {
     }
 
     /// The read options these flags ask for.
-    public var readOptions: ReadOptions { ReadOptions(resourcePaths: resourcePath) }
+    /// (pandoc's `--resource-path=a:b` lists folders separated by colons.)
+    public var readOptions: ReadOptions {
+        ReadOptions(resourcePaths: resourcePath.flatMap { $0.split(separator: ":").map(String.init) })
+    }
 }

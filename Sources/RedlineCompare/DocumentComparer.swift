@@ -150,36 +150,11 @@ public enum DocumentComparer {
 
     /// The tracked changes in a document: marks in the text, paragraph mark and style changes, row changes.
     public static func trackedChangeCount(_ doc: Document) -> Int {
-        var n = 0
-        func inlines(_ c: [Inline]) {
-            for i in c {
-                switch i {
-                case .insertion, .deletion, .substitution, .move, .formatChange: n += 1
-                default: break
-                }
-                inlines(i.children)
-            }
-        }
-        func blocks(_ bs: [Block]) {
-            for b in bs {
-                if let p = b.paragraph {
-                    if p.markChange != nil { n += 1 }
-                    if p.styleChange != nil { n += 1 }
-                    inlines(p.content)
-                } else if case .table(let t) = b {
-                    for r in t.rows {
-                        if r.change != nil { n += 1 }
-                        for c in r.cells { blocks(c.blocks) }
-                    }
-                } else {
-                    blocks(b.childBlocks)
-                }
-            }
-        }
-        blocks(doc.blocks)
-        for note in doc.notes { blocks(note.blocks) }
-        for c in doc.comments { blocks(c.body) }
-        return n
+        var counter = TrackedChangeCounter()
+        for b in doc.blocks { counter.visitBlock(b) }
+        for note in doc.notes { counter.visitNote(note) }
+        for c in doc.comments { counter.visitComment(c) }
+        return counter.count
     }
 
     /// `doc` with every tracked change accepted.
@@ -191,5 +166,31 @@ public enum DocumentComparer {
     static func resolved(_ doc: Document, _ mode: ChangeMode) -> Document {
         // ReviewTransform does not throw on its own; collecting into a document cannot fail.
         (try? doc.applying([ReviewTransform(mode)])) ?? doc
+    }
+}
+
+/// Counts what `DocumentComparer.trackedChangeCount` counts: every mark in the text (a substitution is one),
+/// at any depth, every paragraph mark and style change, every row change. The visitor's defaults take it
+/// through every block, row, paragraph and inline.
+private struct TrackedChangeCounter: ModelVisitor {
+    var count = 0
+
+    mutating func visitParagraph(_ paragraph: Paragraph) {
+        if paragraph.markChange != nil { count += 1 }
+        if paragraph.styleChange != nil { count += 1 }
+        descend(into: paragraph)
+    }
+
+    mutating func visitRow(_ row: TableRow) {
+        if row.change != nil { count += 1 }
+        descend(into: row)
+    }
+
+    mutating func visitInline(_ inline: Inline) {
+        switch inline {
+        case .insertion, .deletion, .substitution, .move, .formatChange: count += 1
+        default: break
+        }
+        descend(into: inline)
     }
 }

@@ -40,60 +40,68 @@ public enum ExactnessNormalization {
 
     /// `d` as an exactness check compares it.
     public static func document(_ d: Document) -> Document {
-        var ids: [String: String] = [:]
-        var order: [String] = []
-        func visitInlines(_ c: [Inline]) -> [Inline] {
-            c.compactMap { i -> Inline? in
-                switch i {
-                case .commentStart, .commentEnd, .commentPoint: return nil
-                case .noteReference(let id):
-                    if ids[id] == nil { ids[id] = "\(ids.count + 1)"; order.append(id) }
-                    return .noteReference(ids[id]!)
-                default: return i.mapChildren(visitInlines)
-                }
-            }
-        }
-        func visit(_ blocks: [Block]) -> [Block] {
-            blocks.compactMap { b -> Block? in
-                switch b {
-                case .paragraph(let p), .heading(_, let p):
-                    // A paragraph or heading that held only comment anchors (kept on reject so its comments
-                    // stay somewhere) goes with the comments, and so does an empty paragraph, which is what
-                    // is left of one when its comments are not carried (compare drops OLD's, review keeps an
-                    // empty paragraph for comments whose anchors went with a rejected table).
-                    let content = InlineBuilder.inlines(from: visitInlines(p.content).runs)
-                    if content.isEmpty, case .paragraph = b { return nil }
-                    if content.isEmpty && !p.content.isEmpty { return nil }
-                    return b.mapParagraphContent { _ in content }
-                case .table(let t) where t.rows.isEmpty: return nil
-                case .list(var l):
-                    // Likewise a list item that held only such a paragraph, and a list left with no item; and
-                    // tight or loose is not compared (Markdown's blank lines between items, which no change mark
-                    // carries and no other format has). An empty item is one, with or without an empty paragraph.
-                    l.tight = true
-                    let items = l.items.compactMap { item -> [Block]? in
-                        let v = visit(item)
-                        return v.isEmpty && !StoryComparer.isEmptyItem(item) ? nil : v
-                    }
-                    if items.isEmpty && !l.items.isEmpty { return nil }
-                    l.items = items
-                    return .list(l)
-                case .blockQuote(let c):
-                    let v = visit(c)
-                    return v.allSatisfy({ $0.paragraph?.content.isEmpty ?? false }) ? nil : .blockQuote(v)
-                default: return b.mapBlockArrays(visit)
-                }
-            }
-        }
-        let blocks = visit(d.blocks)
+        var normalizer = Normalizer()
+        let blocks = normalizer.rewriteBlocks(d.blocks)
         let byID = Dictionary(d.notes.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         var notes: [Note] = []
         var k = 0
-        while k < order.count {
-            let id = order[k]
-            if let n = byID[id] { notes.append(Note(id: ids[id]!, kind: n.kind, blocks: visit(n.blocks))) }
+        while k < normalizer.order.count {
+            let id = normalizer.order[k]
+            if let n = byID[id] { notes.append(Note(id: normalizer.ids[id]!, kind: n.kind, blocks: normalizer.rewriteBlocks(n.blocks))) }
             k += 1
         }
         return Document(header: DocumentHeader(), blocks: blocks, comments: [], notes: notes)
+    }
+
+    /// The rewrite behind `document`: a `ModelRewriter`, whose defaults take it through block arrays (the
+    /// blocks rewritten to nil left out) and inlines (each spliced in: comment anchors rewritten to none).
+    /// Notes are numbered as their references are met. A table's cells are rewritten by `mapBlockArrays`, not
+    /// by the rewriter's table default, which would recount the header rows from the rows there are.
+    private struct Normalizer: ModelRewriter {
+        /// A note's id → its number, in the order of first reference.
+        var ids: [String: String] = [:]
+        /// The referenced notes' ids, in the order of first reference.
+        var order: [String] = []
+
+        mutating func rewriteInline(_ i: Inline) -> [Inline] {
+            switch i {
+            case .commentStart, .commentEnd, .commentPoint: return []
+            case .noteReference(let id):
+                if ids[id] == nil { ids[id] = "\(ids.count + 1)"; order.append(id) }
+                return [.noteReference(ids[id]!)]
+            default: return [descend(into: i)]
+            }
+        }
+
+        mutating func rewriteBlock(_ b: Block) -> Block? {
+            switch b {
+            case .paragraph(let p), .heading(_, let p):
+                // A paragraph or heading that held only comment anchors (kept on reject so its comments
+                // stay somewhere) goes with the comments, and so does an empty paragraph, which is what
+                // is left of one when its comments are not carried (compare drops OLD's, review keeps an
+                // empty paragraph for comments whose anchors went with a rejected table).
+                let content = InlineBuilder.inlines(from: rewriteInlines(p.content).runs)
+                if content.isEmpty, case .paragraph = b { return nil }
+                if content.isEmpty && !p.content.isEmpty { return nil }
+                return b.mapParagraphContent { _ in content }
+            case .table(let t) where t.rows.isEmpty: return nil
+            case .list(var l):
+                // Likewise a list item that held only such a paragraph, and a list left with no item; and
+                // tight or loose is not compared (Markdown's blank lines between items, which no change mark
+                // carries and no other format has). An empty item is one, with or without an empty paragraph.
+                l.tight = true
+                let items = l.items.compactMap { item -> [Block]? in
+                    let v = rewriteBlocks(item)
+                    return v.isEmpty && !StoryComparer.isEmptyItem(item) ? nil : v
+                }
+                if items.isEmpty && !l.items.isEmpty { return nil }
+                l.items = items
+                return .list(l)
+            case .blockQuote(let c):
+                let v = rewriteBlocks(c)
+                return v.allSatisfy({ $0.paragraph?.content.isEmpty ?? false }) ? nil : .blockQuote(v)
+            default: return b.mapBlockArrays { rewriteBlocks($0) }
+            }
+        }
     }
 }

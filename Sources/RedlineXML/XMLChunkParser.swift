@@ -23,6 +23,8 @@ final class ChunkParser {
         self.read = read
         self.events = EventQueue(maxNesting: limits.maxNesting, names: names, namespaces: namespaces)
         var sax = EventQueue.saxHandler()
+        // Safety: the context is unretained: `events` is a constant of this parser, which frees libxml2's parser
+        // (`close`, at the latest in `deinit`) before `events` can go, so no callback sees a freed queue.
         let ctx = Unmanaged.passUnretained(events).toOpaque()
         guard let p = xmlCreatePushParserCtxt(&sax, ctx, nil, 0, nil) else {
             throw RedlineError.malformed("\(name): the XML parser could not start")

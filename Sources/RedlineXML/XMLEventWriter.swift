@@ -298,7 +298,7 @@ public struct XMLEventWriter {
     }
 
     private mutating func cString(_ p: UnsafePointer<xmlChar>) {
-        bytes.append(contentsOf: UnsafeBufferPointer(start: p, count: Int(xmlStrlen(p))))
+        bytes.append(contentsOf: xmlStringBytes(p))
     }
 
     private mutating func escaped(_ s: String, attribute: Bool) {

@@ -43,22 +43,6 @@ struct AttributeEvent {
     var prefix: UnsafePointer<xmlChar>? = nil
 }
 
-/// The slot of an interned libxml2 string in a direct-mapped table of `1 << bits` slots: the top `bits` bits
-/// of the pointer's Fibonacci hash. One definition for both tables (`InternedNumbers`, `XMLReader.localName`),
-/// so a table's size and the shift cannot disagree.
-enum PointerSlot {
-    @inline(__always)
-    static func index(_ p: UnsafePointer<xmlChar>, bits: Int) -> Int {
-        Int(truncatingIfNeeded: (UInt(bitPattern: p) &* 0x9E37_79B9_7F4A_7C15) >> UInt(UInt.bitWidth - bits))
-    }
-
-    /// The number of slots of a table indexed with `bits` bits.
-    static func count(bits: Int) -> Int {
-        assert(bits > 0 && bits < 16, "a slot table of 2^\(bits) entries")
-        return 1 << bits
-    }
-}
-
 /// The caller's numbers for libxml2's interned strings (element names, namespace URIs). The parser
 /// interns every name, and names repeat endlessly: each interned pointer is looked up in `table` once,
 /// then found again in a direct-mapped table (a dictionary behind it for collisions). Used by the
@@ -66,14 +50,12 @@ enum PointerSlot {
 final class InternedNumbers {
     private let table: [String: Int]
     private static let slotBits = 8
-    private static let slotCount = PointerSlot.count(bits: slotBits)
     /// The direct-mapped table, by a hash of the pointer (raw memory: this runs for every element).
-    private let slots = UnsafeMutablePointer<(UnsafePointer<xmlChar>?, Int32)>.allocate(capacity: slotCount)
+    private let slots = PointerSlot.table(bits: slotBits)
     private var more: [UnsafePointer<xmlChar>: Int32] = [:]
 
     init(_ table: [String: Int]) {
         self.table = table
-        slots.initialize(repeating: (nil, -1), count: Self.slotCount)
     }
 
     deinit { slots.deallocate() }
@@ -206,6 +188,8 @@ private func saxStart(_ ctx: UnsafeMutableRawPointer?, _ localname: UnsafePointe
         if let attributes, nbAttributes > 0 {
             for i in 0..<Int(nbAttributes) {
                 guard let name = attributes[i * 5] else { continue }
+                // Safety: libxml2 passes each attribute's value as [begin, end) in its input, valid during this
+                // callback only: the bytes are copied into the arena here.
                 let begin = attributes[i * 5 + 3], end = attributes[i * 5 + 4]
                 let start = q.batch.arena.count
                 if let begin, let end, end > begin { q.appendAttributeValue(UnsafeBufferPointer(start: begin, count: end - begin)) }
@@ -218,9 +202,9 @@ private func saxStart(_ ctx: UnsafeMutableRawPointer?, _ localname: UnsafePointe
         if let namespaces, nbNamespaces > 0 {
             for i in 0..<Int(nbNamespaces) {
                 let p = q.batch.arena.count
-                if let pre = namespaces[i * 2] { q.batch.arena.append(contentsOf: UnsafeBufferPointer(start: pre, count: Int(xmlStrlen(pre)))) }
+                if let pre = namespaces[i * 2] { q.batch.arena.append(contentsOf: xmlStringBytes(pre)) }
                 let u = q.batch.arena.count
-                if let uri = namespaces[i * 2 + 1] { q.batch.arena.append(contentsOf: UnsafeBufferPointer(start: uri, count: Int(xmlStrlen(uri)))) }
+                if let uri = namespaces[i * 2 + 1] { q.batch.arena.append(contentsOf: xmlStringBytes(uri)) }
                 q.batch.declarations.append(NamespaceDeclaration(prefixStart: p, prefixCount: u - p, uriStart: u,
                                                                  uriCount: q.batch.arena.count - u))
             }
@@ -246,6 +230,7 @@ private func saxCharacters(_ ctx: UnsafeMutableRawPointer?, _ ch: UnsafePointer<
     guard let ch, len > 0 else { return }
     withQueue(ctx) { q in
         guard q.depth > 0 else { return }
+        // Safety: `len` (> 0) bytes at `ch`, valid during this callback only: copied into the arena here.
         let bytes = UnsafeBufferPointer(start: ch, count: Int(len))
         if let last = q.batch.items.last, last.kind == .text, last.start + last.count == q.batch.arena.count {
             q.batch.arena.append(contentsOf: bytes)

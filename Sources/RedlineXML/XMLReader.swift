@@ -84,6 +84,8 @@ public final class XMLReader {
         try self.init(name: name, namespaces: namespaces, names: names, limits: limits) { buffer in
             let n = min(buffer.count, bytes.count - offset)
             if n > 0 {
+                // Safety: n > 0 bytes from `offset` are both within `bytes` (n <= bytes.count - offset) and within
+                // `buffer` (n <= buffer.count), so neither base address is nil and the copy stays in both.
                 bytes.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress! + offset, byteCount: n) }
             }
             offset += n
@@ -128,11 +130,7 @@ public final class XMLReader {
     /// `nameSlots`' raw table, freed with the reader.
     private final class NameSlots {
         let slots: UnsafeMutablePointer<(UnsafePointer<xmlChar>?, Int32)>
-        init() {
-            let count = PointerSlot.count(bits: XMLReader.nameSlotBits)
-            slots = .allocate(capacity: count)
-            slots.initialize(repeating: (nil, -1), count: count)
-        }
+        init() { slots = PointerSlot.table(bits: XMLReader.nameSlotBits) }
         deinit { slots.deallocate() }
     }
 
@@ -251,6 +249,8 @@ public final class XMLReader {
     /// (`noNamespace` for an unprefixed attribute); nil when absent.
     public func attribute(_ local: String, in namespace: Int = noNamespace) -> String? {
         guard let e = current, e.kind == .start, e.count > 0 else { return nil }
+        // Safety: `want` is used only inside `withCString`; an attribute's name is a NUL-terminated string
+        // interned in the parser's dictionary, which lives as long as this reader (`NameDictionary`).
         return local.withCString { want -> String? in
             for i in e.start..<(e.start + e.count) {
                 let a = cursor.batch.attributes[i]

@@ -177,6 +177,8 @@ final class DeflatedFileSource {
 
     /// A source for `za` reading `path`; libzip frees it (and so releases this object).
     static func make(_ za: OpaquePointer, path: String, _ result: BackgroundDeflater.Result, level: Int32) throws -> OpaquePointer {
+        // Safety: the source is retained once for libzip and released once: by ZIP_SOURCE_FREE (`handle`), the
+        // last command libzip sends, or here when libzip did not take it; the callbacks in between borrow it.
         let context = Unmanaged.passRetained(DeflatedFileSource(path: path, result: result, level: level)).toOpaque()
         guard let source = zip_source_function(za, { context, data, length, command in
             Unmanaged<DeflatedFileSource>.fromOpaque(context!).takeUnretainedValue().handle(data, length, command)

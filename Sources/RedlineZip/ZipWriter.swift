@@ -22,11 +22,10 @@ public final class ZipWriter {
     /// to 9 (smallest).
     public init(compressionLevel: Int = 6) throws {
         level = UInt32(min(max(compressionLevel, 1), 9))
-        var template = Array((NSTemporaryDirectory() + "/redline-zip-XXXXXX").utf8CString)
-        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+        guard let made = makeTemporaryDirectory(NSTemporaryDirectory() + "/redline-zip-XXXXXX") else {
             throw RedlineError.io("cannot create a temporary directory: \(String(cString: strerror(errno)))")
         }
-        directory = String(cString: made)
+        directory = made
         var error: Int32 = 0
         guard let za = zip_open(directory + "/archive.zip", ZIP_CREATE | ZIP_TRUNCATE, &error) else {
             try? FileManager.default.removeItem(atPath: directory)

@@ -410,7 +410,7 @@ final class InPlaceReviewTests: XCTestCase {
         guard FileManager.default.fileExists(atPath: path) else { throw XCTSkip("the shared corpus is not there") }
         let items = try DOCXInPlaceReview.list(.file(path))
         XCTAssertEqual(items.first { $0.id == "4" }?.thread, "3")
-        XCTAssertEqual(items.first { $0.id == "0" }?.before, "some text to have a comment")
+        XCTAssertEqual(items.first { $0.id == "0" }?.before, "some text to have a comment ", "the commented text in full, as the document has it")
         let out = try Self.review(path, ReviewOptions(dropComments: [try ChangeFilter(parsing: "id=3")]))
         let parts = try Self.parts(out)
         let comments = String(decoding: parts["word/comments.xml"]!, as: UTF8.self)
@@ -446,12 +446,12 @@ final class InPlaceReviewTests: XCTestCase {
         XCTAssertEqual(try [UInt8](Data(contentsOf: brokenPath)), broken)
     }
 
-    /// The route: DOCX → DOCX with decisions goes in place unless an option needs the model.
+    /// The route: DOCX → DOCX goes in place (with no decision, the identity) unless an option needs the model.
     func testRoute() throws {
         let docx = try XCTUnwrap(FormatRegistry.named("docx")), md = try XCTUnwrap(FormatRegistry.named("md"))
         let accept = ReviewOptions(changes: .accept)
         XCTAssertTrue(InPlaceReview.applies(from: docx, to: docx, review: accept, write: WriteOptions()))
-        XCTAssertFalse(InPlaceReview.applies(from: docx, to: docx, review: ReviewOptions(), write: WriteOptions()))
+        XCTAssertTrue(InPlaceReview.applies(from: docx, to: docx, review: ReviewOptions(), write: WriteOptions()))
         XCTAssertFalse(InPlaceReview.applies(from: docx, to: md, review: accept, write: WriteOptions()))
         XCTAssertFalse(InPlaceReview.applies(from: docx, to: docx, review: accept, write: WriteOptions(referenceDocument: "ref.docx")))
         XCTAssertFalse(InPlaceReview.applies(from: docx, to: docx, review: accept,

@@ -339,11 +339,12 @@ final class RTFInPlaceReviewTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: outPath))
     }
 
-    /// RTF → RTF with decisions goes in place (the route); other pairs and options that need the model do not.
+    /// RTF → RTF goes in place (the route; with no decision, the identity); other pairs and options that need the
+    /// model do not.
     func testRoute() throws {
         let accept = ReviewOptions(changes: .accept)
         XCTAssertTrue(InPlaceReview.applies(from: Self.rtf, to: Self.rtf, review: accept, write: WriteOptions()))
-        XCTAssertFalse(InPlaceReview.applies(from: Self.rtf, to: Self.rtf, review: ReviewOptions(), write: WriteOptions()))
+        XCTAssertTrue(InPlaceReview.applies(from: Self.rtf, to: Self.rtf, review: ReviewOptions(), write: WriteOptions()))
         XCTAssertFalse(InPlaceReview.applies(from: Self.rtf, to: Self.md, review: accept, write: WriteOptions()))
         XCTAssertFalse(InPlaceReview.applies(from: Self.rtf, to: Self.rtf, review: accept, write: WriteOptions(paragraphPreset: ParagraphStyle())))
         let out = MemoryOutput()

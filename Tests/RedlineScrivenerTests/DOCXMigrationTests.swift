@@ -1,6 +1,10 @@
 import Foundation
 import XCTest
 @testable import Redline
+@testable import RedlineBatch
+@testable import RedlineCheck
+@testable import RedlineMigration
+@testable import RedlineConversion
 import RedlineCore
 
 /// Migrations to DOCX, read back with the DOCX reader: structure, comments, footnotes and Scrivener's

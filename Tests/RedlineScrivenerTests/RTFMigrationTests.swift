@@ -1,6 +1,10 @@
 import Foundation
 import XCTest
 @testable import Redline
+@testable import RedlineBatch
+@testable import RedlineCheck
+@testable import RedlineMigration
+@testable import RedlineConversion
 import RedlineCore
 
 /// A migration to RTF, read back with the RTF reader: comments, footnotes and Scrivener's paragraph

@@ -1,6 +1,10 @@
 import Foundation
 import XCTest
 @testable import Redline
+@testable import RedlineBatch
+@testable import RedlineCheck
+@testable import RedlineMigration
+@testable import RedlineConversion
 import RedlineCore
 
 /// The hand-built projects migrated to Markdown, single and tree layouts, compared with the goldens in

@@ -1,6 +1,10 @@
 import Foundation
 import XCTest
 @testable import Redline
+@testable import RedlineBatch
+@testable import RedlineCheck
+@testable import RedlineMigration
+@testable import RedlineConversion
 
 /// The batch engine on the test lines format: discovery, mirroring, failures, existing outputs,
 /// up-to-date records, shards, three-way export, reports.

@@ -2,6 +2,10 @@ import Foundation
 import RedlineCore
 import XCTest
 @testable import Redline
+@testable import RedlineBatch
+@testable import RedlineCheck
+@testable import RedlineMigration
+@testable import RedlineConversion
 
 /// What a batch encodes per input, cut for compare batches of small pairs (PERFORMANCE.md, "Compare
 /// batches"): a worker's result sends the warnings and stats once, and the journal's compaction writes the

@@ -1,6 +1,10 @@
 import Foundation
 import XCTest
 @testable import Redline
+@testable import RedlineBatch
+@testable import RedlineCheck
+@testable import RedlineMigration
+@testable import RedlineConversion
 
 /// Every conversion is built by `ConversionOptions.branch`: a single-file conversion and a batch of the
 /// same input give the same output bytes and the same warnings (codes, counts, messages, locations,

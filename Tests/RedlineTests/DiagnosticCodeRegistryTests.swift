@@ -3,7 +3,7 @@ import XCTest
 
 /// The warnings registry: every diagnostic code is declared in its module's `<Module>DiagnosticCodes.swift`
 /// (the general `lossy.*` family in RedlineCore's), no two declarations share a value, no source reports a
-/// code spelled as a string, and the README's warnings section lists every code.
+/// code spelled as a string, and the warnings section of docs/warnings.md (the user manual's list) lists every code.
 final class DiagnosticCodeRegistryTests: XCTestCase {
     struct Declaration { var file: String; var name: String; var code: String }
 
@@ -56,13 +56,13 @@ final class DiagnosticCodeRegistryTests: XCTestCase {
         }
     }
 
-    func testTheReadmeListsEveryCode() throws {
-        let readme = try String(contentsOfFile: RepositoryPaths.root + "/README.md", encoding: .utf8)
-        let start = try XCTUnwrap(readme.range(of: "## Warnings"), "README has no warnings section")
-        let rest = readme[start.upperBound...]
+    func testTheWarningsPageListsEveryCode() throws {
+        let page = try String(contentsOfFile: RepositoryPaths.root + "/docs/warnings.md", encoding: .utf8)
+        let start = try XCTUnwrap(page.range(of: "## Warnings"), "docs/warnings.md has no warnings section")
+        let rest = page[start.upperBound...]
         let section = rest.range(of: "\n## ").map { rest[..<$0.lowerBound] } ?? rest
         for d in try Self.declarations() {
-            XCTAssertTrue(section.contains("`\(d.code)`"), "README's warnings section does not list `\(d.code)`")
+            XCTAssertTrue(section.contains("`\(d.code)`"), "docs/warnings.md's warnings section does not list `\(d.code)`")
         }
     }
 }

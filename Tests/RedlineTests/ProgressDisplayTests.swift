@@ -1,6 +1,10 @@
 import Foundation
 import XCTest
 @testable import Redline
+@testable import RedlineBatch
+@testable import RedlineCheck
+@testable import RedlineMigration
+@testable import RedlineConversion
 
 /// The batch display: a bar redrawn in place on a terminal, plain lines otherwise.
 final class ProgressDisplayTests: XCTestCase {
@@ -9,11 +13,11 @@ final class ProgressDisplayTests: XCTestCase {
         var fds: [Int32] = [0, 0]
         XCTAssertEqual(pipe(&fds), 0)
         let display = ProgressDisplay(fd: fds[1], terminal: terminal, quiet: quiet)
-        let ok = BatchRecord(input: "in/a.docx", format: "docx", status: .converted,
-                             outputs: [.init(path: "out/a.md", variant: "marked")],
-                             warnings: [WarningCount(code: "lossy.font", count: 2, message: "fonts")])
-        let bad = BatchRecord(input: "in/b.docx", format: "docx", status: .failed, outputs: [],
-                              error: .init(kind: .malformedInput, message: "not a zip\narchive"))
+        var ok = BatchRecord(input: "in/a.docx", format: "docx", status: .converted,
+                             outputs: [.init(path: "out/a.md", variant: "marked")])
+        ok.warnings = [WarningCount(code: "lossy.font", count: 2, message: "fonts")]
+        var bad = BatchRecord(input: "in/b.docx", format: "docx", status: .failed, outputs: [])
+        bad.error = .init(kind: .malformedInput, message: "not a zip\narchive")
         var p = BatchProgress(total: 4)
         p.done = 1; p.elapsed = 0.5
         display.inputFinished(ok, progress: p)

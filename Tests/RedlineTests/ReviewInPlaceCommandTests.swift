@@ -64,13 +64,14 @@ final class ReviewInPlaceCommandTests: XCTestCase {
         XCTAssertEqual(text.status, 0, text.stderr)
         let xml = String(decoding: try parts(Self.sample)["word/document.xml"]!, as: UTF8.self)
         let revisions = xml.components(separatedBy: "<w:ins ").count - 1 + xml.components(separatedBy: "<w:del ").count - 1
-        XCTAssertEqual(text.stdout.split(separator: "\n").count, revisions)
         let json = try RedlineBinary.run(["changes", Self.sample, "--format", "json"])
-        let items = try JSONDecoder().decode([ChangeListItem].self, from: Data(json.stdout.utf8))
-        XCTAssertEqual(items.count, revisions)
+        let rows = try JSONDecoder().decode([ChangeRow].self, from: Data(json.stdout.utf8))
+        // One row per change as a reader sees it: every revision element is in exactly one row.
+        XCTAssertEqual(rows.flatMap { $0.id.split(separator: ",") }.count, revisions)
+        XCTAssertEqual(text.stdout.split(separator: "\n").count, rows.count)
         let csv = try RedlineBinary.run(["changes", Self.sample, "--format", "csv"])
-        XCTAssertEqual(csv.stdout.split(separator: "\r\n").count, revisions + 1)
-        XCTAssertTrue(csv.stdout.hasPrefix("id,kind,element,author,date,story,paragraph,heading,before,after,thread,resolved"))
+        XCTAssertEqual(csv.stdout.split(separator: "\r\n").count, rows.count + 1)
+        XCTAssertTrue(csv.stdout.hasPrefix("id,kind,change,author,date,story,paragraph,heading,before,after,to_story,to_paragraph,anchor,body,thread,resolved"))
         let r = try RedlineBinary.run(["changes", Self.sample, "--format", "bogus"])
         XCTAssertEqual(r.status, 2)
         let md = tmp + "/in.md"
@@ -87,10 +88,10 @@ final class ReviewInPlaceCommandTests: XCTestCase {
         func ids(_ file: String) throws -> [String] {
             let r = try RedlineBinary.run(["changes", file, "--format", "json"])
             XCTAssertEqual(r.status, 0, r.stderr)
-            return try JSONDecoder().decode([ChangeListItem].self, from: Data(r.stdout.utf8)).map(\.id)
+            return try JSONDecoder().decode([ChangeRow].self, from: Data(r.stdout.utf8)).map(\.id)
         }
         let before = try ids(path)
-        let insertions = try JSONDecoder().decode([ChangeListItem].self,
+        let insertions = try JSONDecoder().decode([ChangeRow].self,
             from: Data(try RedlineBinary.run(["changes", path, "--format", "json"]).stdout.utf8)).filter { $0.kind == .insertion }.map(\.id)
         XCTAssertFalse(insertions.isEmpty)
         let out = tmp + "/sel.docx"

@@ -49,10 +49,10 @@ final class ReviewInPlaceRTFCommandTests: XCTestCase {
     }
 
     func testListedIDsRoundTripThroughTheCommandLine() throws {
-        func items(_ file: String) throws -> [ChangeListItem] {
+        func items(_ file: String) throws -> [ChangeRow] {
             let r = try RedlineBinary.run(["changes", file, "--format", "json"])
             XCTAssertEqual(r.status, 0, r.stderr)
-            return try JSONDecoder().decode([ChangeListItem].self, from: Data(r.stdout.utf8)).filter { $0.kind != .comment }
+            return try JSONDecoder().decode([ChangeRow].self, from: Data(r.stdout.utf8)).filter { $0.kind != .comment }
         }
         let before = try items(Self.sample)
         let bob = before.filter { $0.author == "Bob Reviewer" && $0.story == "body" }.map(\.id)

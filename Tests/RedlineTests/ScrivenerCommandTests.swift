@@ -1,6 +1,10 @@
 import Foundation
 import XCTest
 @testable import Redline
+@testable import RedlineBatch
+@testable import RedlineCheck
+@testable import RedlineMigration
+@testable import RedlineConversion
 
 /// `redline scrivener` as a user runs it: outputs, report, exit status, messages.
 final class ScrivenerCommandTests: XCTestCase {

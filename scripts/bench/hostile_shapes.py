@@ -34,7 +34,7 @@ w('many-paragraphs.md', 'p\n\n' * n(1000000))
 w('comments-line.md', 'word {>>c<<} ' * n(300000) + '\n')
 # Found in the third session of 2026-11-25: 400,000 lists each closed by a lone tag right after its item (an
 # HTML block, no blank line), which the reader parsed as one part (766 MB); and one list of 400,000 items,
-# which is one block (memory about 1.1 KB an item: not flat, see README "Reliability").
+# which is one block (memory about 1.1 KB an item: not flat, see docs/reliability.md, "Known limits").
 w('lists-closed-by-tags.md', '- a\n<mark>\n\n' * n(400000))
 w('long-list.md', '- item\n' * n(400000))
 # An RTF table with 100,000 cells (1,000 rows of 100).

@@ -171,6 +171,10 @@ enum Temporaries {
     static let marker = ".redline-"
 
     private static let capacity = 256
+    /// Safety: `capacity` slots, all initialized, and the array never freed (a handler may run at any moment);
+    /// a slot holds nil or a whole `strdup` copy, set and cleared under `lock`, cleared before the copy is
+    /// freed. (A handler running on another thread takes no lock: it could read a slot just as `unregister`
+    /// frees its copy, a window of a few instructions while the process is about to die of the signal.)
     nonisolated(unsafe) private static let slots: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> = {
         let p = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: capacity)
         p.initialize(repeating: nil, count: capacity)

@@ -33,6 +33,9 @@ public struct WriteOptions: Sendable, Codable {
     public var embedMedia: Bool = false
     /// PDF: the program that renders it (nil: Chromium when it is installed, else LibreOffice).
     public var pdfEngine: PDFEngineChoice?
+    /// Metadata fields set over the input's (`--metadata`/`-M KEY=VALUE`); applied by `SetMetadata` before
+    /// any writer, so the document is written from the model.
+    public var metadata: [Metadata.Field] = []
 
     public init(paragraphPreset: ParagraphStyle? = nil, characterPreset: CharacterStyle? = nil,
                 preserveFormatting: Bool = false, criticMarkup: Bool = true, referenceDocument: String? = nil) {

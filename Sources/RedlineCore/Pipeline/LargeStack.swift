@@ -50,6 +50,8 @@ public final class StackThread {
         pthread_attr_init(&attributes)
         defer { pthread_attr_destroy(&attributes) }
         pthread_attr_setstacksize(&attributes, LargeStack.size)
+        // Safety: the box is retained once for the new thread, which takes that retain back (`takeRetainedValue`);
+        // when no thread starts, it is released here instead. Either way once.
         let context = Unmanaged.passRetained(Box {
             Thread.current.name = name
             Thread.current.threadDictionary[marker] = true

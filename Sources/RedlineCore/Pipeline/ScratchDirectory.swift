@@ -12,7 +12,8 @@ import Foundation
 public enum ScratchDirectory {
     nonisolated(unsafe) private static var path: String?
     nonisolated(unsafe) private static var previous: String?
-    /// `rm -rf PATH` as C strings made in advance, for the signal handler.
+    /// `rm -rf PATH` as C strings made in advance, for the signal handler. Safety: made once (`enter` runs
+    /// before threads start) and never freed, so a handler that runs at any moment reads live memory.
     nonisolated(unsafe) private static var removeArguments: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
 
     /// Removes the stale directories in `TMPDIR`, makes this process's own and points `TMPDIR` at it.
@@ -23,9 +24,7 @@ public enum ScratchDirectory {
         let env = ProcessInfo.processInfo.environment["TMPDIR"]
         let base = env.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         removeStale(in: base)
-        var template = Array((base + "/redline-\(getpid())-XXXXXX").utf8CString)
-        guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else { return }
-        let dir = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard let dir = makeTemporaryDirectory(base + "/redline-\(getpid())-XXXXXX") else { return }
         path = dir
         previous = env
         let argv = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: 4)

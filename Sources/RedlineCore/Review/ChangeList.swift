@@ -14,12 +14,15 @@ public struct ChangeListItem: Hashable, Sendable, Codable {
     public var paragraph: Int
     /// The text of the last heading before it in the body, when there is one.
     public var heading: String?
-    /// The text before and after the change (shortened); for a comment, the commented text and the comment.
+    /// The text before and after the change, in full; for a comment, the commented text and the comment.
     public var before: String
     public var after: String
     /// For a comment: the id of the comment it replies to (its thread), and whether it is resolved.
     public var thread: String?
     public var resolved: Bool?
+    /// Whether the change directly follows the one listed before it, with no unchanged text between (a
+    /// deletion directly followed by an insertion is one substitution in `redline changes`); nil when unknown.
+    public var adjoins: Bool?
 
     public init(id: String, kind: ChangeKind, element: String, author: String? = nil, date: String? = nil,
                 story: String = "body", paragraph: Int = 0, heading: String? = nil, before: String = "", after: String = "",

@@ -128,6 +128,9 @@ public struct ModelChangeList {
     /// The text each comment's range covers (ranges open now, and their text so far).
     private var commented: [String: String] = [:]
     private var openRanges: Set<String> = []
+    /// Text outside any change since the last change was listed; how deep in changes the walk is.
+    private var textBetween = true
+    private var changeDepth = 0
 
     public init() {}
 
@@ -153,26 +156,29 @@ public struct ModelChangeList {
             let at = anchors[c.id]
             comments.append(ChangeListItem(id: c.id, kind: .comment, element: "comment", author: c.author, date: c.date,
                                            story: "body", paragraph: at?.0 ?? 0, heading: at?.1 ?? heading,
-                                           after: ChangeListItem.shortened(c.body.map(\.plainText).joined(separator: " ")),
+                                           after: c.body.map(\.plainText).joined(separator: "\n"),
                                            thread: c.parentID, resolved: c.resolved))
         }
     }
 
     /// Every item: changes in reading order, then comments (with the text their ranges cover).
     public var all: [ChangeListItem] {
-        items + comments.map { var c = $0; c.before = ChangeListItem.shortened(commented[c.id] ?? ""); return c }
+        items + comments.map { var c = $0; c.before = commented[c.id] ?? ""; return c }
     }
 
     private mutating func item(_ kind: ChangeKind, _ element: String, _ ch: Change, before: String = "", after: String = "") {
-        items.append(ChangeListItem(id: ch.id ?? "", kind: kind, element: element, author: ch.author, date: ch.date,
-                                    story: story, paragraph: paragraph, heading: heading,
-                                    before: ChangeListItem.shortened(before), after: ChangeListItem.shortened(after)))
+        var i = ChangeListItem(id: ch.id ?? "", kind: kind, element: element, author: ch.author, date: ch.date,
+                               story: story, paragraph: paragraph, heading: heading, before: before, after: after)
+        i.adjoins = !textBetween
+        textBetween = false
+        items.append(i)
     }
 
     private mutating func block(_ b: Block) {
         switch b {
         case .paragraph(let p), .heading(_, let p):
             paragraph += 1
+            textBetween = true
             if let sc = p.styleChange { item(.paragraph, "paragraph style", sc.change) }
             inlines(p.content)
             let text = Block.paragraph(p).plainText
@@ -197,34 +203,42 @@ public struct ModelChangeList {
         }
     }
 
+    /// The inlines inside a change.
+    private mutating func inside(_ list: [Inline]) {
+        changeDepth += 1
+        inlines(list)
+        changeDepth -= 1
+    }
+
     private mutating func inlines(_ list: [Inline]) {
         for i in list {
             switch i {
             case .insertion(let ch, let c):
                 item(.insertion, "insertion", ch, after: c.plainText)
-                inlines(c)
+                inside(c)
             case .deletion(let ch, let c):
                 item(.deletion, "deletion", ch, before: c.plainText)
-                inlines(c)
+                inside(c)
             case .substitution(let ch, let d, let n):
                 item(.deletion, "substitution", ch, before: d.plainText)
                 item(.insertion, "substitution", ch, after: n.plainText)
-                inlines(d)
-                inlines(n)
+                inside(d)
+                inside(n)
             case .move(let m, let c):
                 item(.move, "move \(m.side.rawValue)", m.change, before: m.side == .from ? c.plainText : "",
                      after: m.side == .to ? c.plainText : "")
-                inlines(c)
+                inside(c)
             case .formatChange(let f, let c):
                 item(.formatting, "formatting", f.change, before: c.plainText, after: c.plainText)
-                inlines(c)
+                inside(c)
             case .commentStart(let id), .commentPoint(let id):
                 if anchors[id] == nil { anchors[id] = (paragraph, heading) }
                 if case .commentStart = i { openRanges.insert(id); commented[id] = commented[id] ?? "" }
             case .commentEnd(let id):
                 openRanges.remove(id)
             case .text(let t):
-                for id in openRanges.prefix(16) where (commented[id]?.utf8.count ?? 0) < 400 { commented[id, default: ""] += t }
+                if changeDepth == 0 && !t.isEmpty { textBetween = true }
+                for id in openRanges.prefix(16) where (commented[id]?.utf8.count ?? 0) < 1 << 20 { commented[id, default: ""] += t }
             default:
                 inlines(i.children)
             }

@@ -5,6 +5,7 @@
 /// several splice them in).
 ///
 /// A default can be called from an override as `descend(into:)`, the way a subclass calls `super`.
+/// (Its counterpart that only reads the model: `ModelVisitor`.)
 public protocol ModelRewriter {
     /// A chunk: by default its comments, notes and block (a block rewritten to nil deletes the chunk).
     mutating func rewriteChunk(_ chunk: Chunk) -> Chunk?
@@ -28,14 +29,23 @@ public protocol ModelRewriter {
 }
 
 extension ModelRewriter {
+    /// By default: `descend(into:)` the chunk.
     public mutating func rewriteChunk(_ chunk: Chunk) -> Chunk? { descend(into: chunk) }
+    /// By default: `descend(into:)` the comment.
     public mutating func rewriteComment(_ comment: Comment) -> Comment? { descend(into: comment) }
+    /// By default: `descend(into:)` the note.
     public mutating func rewriteNote(_ note: Note) -> Note? { descend(into: note) }
+    /// By default: `descend(into:)` the blocks.
     public mutating func rewriteBlocks(_ blocks: [Block]) -> [Block] { descend(into: blocks) }
+    /// By default: `descend(into:)` the block.
     public mutating func rewriteBlock(_ block: Block) -> Block? { descend(into: block) }
+    /// By default: `descend(into:)` the row.
     public mutating func rewriteRow(_ row: TableRow) -> TableRow? { descend(into: row) }
+    /// By default: `descend(into:)` the paragraph.
     public mutating func rewriteParagraph(_ paragraph: Paragraph) -> Paragraph { descend(into: paragraph) }
+    /// By default: `descend(into:)` the inlines.
     public mutating func rewriteInlines(_ inlines: [Inline]) -> [Inline] { descend(into: inlines) }
+    /// By default: the inline alone, its children rewritten (`descend(into:)`).
     public mutating func rewriteInline(_ inline: Inline) -> [Inline] { [descend(into: inline)] }
 
     /// The chunk with its comments, notes and block rewritten (comments first, as a writer meets them).
@@ -119,68 +129,5 @@ extension ModelRewriter {
     /// The inline with its children rewritten (leaves unchanged).
     public mutating func descend(into inline: Inline) -> Inline {
         inline.mapChildren { rewriteInlines($0) }
-    }
-}
-
-/// Walks the model, in the spirit of swift-markdown's `MarkupWalker`: every method has a default that
-/// visits the children through the other methods (blocks, table rows, paragraphs, inlines, notes and
-/// comment bodies), in reading order, so a visitor overrides only what it looks at. An override calls
-/// `descend(into:)` to go on into the children.
-public protocol ModelVisitor {
-    /// A chunk: by default its block, then its notes, then its comments.
-    mutating func visitChunk(_ chunk: Chunk)
-    mutating func visitComment(_ comment: Comment)
-    mutating func visitNote(_ note: Note)
-    mutating func visitBlock(_ block: Block)
-    mutating func visitRow(_ row: TableRow)
-    mutating func visitParagraph(_ paragraph: Paragraph)
-    mutating func visitInline(_ inline: Inline)
-}
-
-extension ModelVisitor {
-    public mutating func visitChunk(_ chunk: Chunk) { descend(into: chunk) }
-    public mutating func visitComment(_ comment: Comment) { descend(into: comment) }
-    public mutating func visitNote(_ note: Note) { descend(into: note) }
-    public mutating func visitBlock(_ block: Block) { descend(into: block) }
-    public mutating func visitRow(_ row: TableRow) { descend(into: row) }
-    public mutating func visitParagraph(_ paragraph: Paragraph) { descend(into: paragraph) }
-    public mutating func visitInline(_ inline: Inline) { descend(into: inline) }
-
-    public mutating func descend(into chunk: Chunk) {
-        visitBlock(chunk.block)
-        for n in chunk.notes { visitNote(n) }
-        for c in chunk.comments { visitComment(c) }
-    }
-
-    public mutating func descend(into comment: Comment) { for b in comment.body { visitBlock(b) } }
-    public mutating func descend(into note: Note) { for b in note.blocks { visitBlock(b) } }
-
-    public mutating func descend(into block: Block) {
-        switch block {
-        case .paragraph(let p), .heading(_, let p): visitParagraph(p)
-        case .blockQuote(let b): for x in b { visitBlock(x) }
-        case .list(let l): for item in l.items { for x in item { visitBlock(x) } }
-        case .table(let t): for r in t.rows { visitRow(r) }
-        case .codeBlock, .thematicBreak, .raw: break
-        }
-    }
-
-    public mutating func descend(into row: TableRow) {
-        for c in row.cells { for b in c.blocks { visitBlock(b) } }
-    }
-
-    public mutating func descend(into paragraph: Paragraph) {
-        for i in paragraph.content { visitInline(i) }
-    }
-
-    /// Visits the children (for a substitution, the deleted then the inserted inlines).
-    public mutating func descend(into inline: Inline) {
-        switch inline {
-        case .substitution(_, let d, let i):
-            for x in d { visitInline(x) }
-            for x in i { visitInline(x) }
-        default:
-            for x in inline.children { visitInline(x) }
-        }
     }
 }

@@ -269,7 +269,7 @@ enum PropertyParser {
                 m.propsChange = (c, old)
                 continue
             case .sectPr:
-                try sectionProperties(x, diagnostics: diagnostics)
+                try sectionProperties(x, diagnostics: diagnostics, several: true)
                 continue
             default: break
             }
@@ -281,13 +281,33 @@ enum PropertyParser {
         return m
     }
 
-    /// `w:sectPr`: nothing the model keeps, but a tracked change of it is reported.
-    static func sectionProperties(_ x: XMLReader, diagnostics: Diagnostics?) throws {
+    /// The message of `lossy.header-footer`, which the RTF reader shares.
+    static let headerFooterLoss = "headers and footers were dropped: only DOCX to DOCX (in place) keeps them"
+
+    /// `w:sectPr`: nothing the model keeps. What is lost is reported: a tracked change of it, its headers and
+    /// footers (`lossy.header-footer`, one per reference), and a layout beyond one plain page (`lossy.section`:
+    /// landscape, columns, line numbering, a title page; `several` when the body has more than one section).
+    static func sectionProperties(_ x: XMLReader, diagnostics: Diagnostics?, several: Bool = false) throws {
+        var layout: [String] = several ? ["several sections"] : []
         try x.forEachDescendant {
-            if x.isElement("sectPrChange", in: OOXML.w) {
+            guard x.namespace == OOXML.w else { return false }
+            switch x.localName {
+            case "sectPrChange":
                 diagnostics?.report(.docxSectionChange, "tracked section changes (page size, margins, columns) are not kept")
+                return true
+            case "headerReference", "footerReference":
+                diagnostics?.report(.lossyHeaderFooter, Self.headerFooterLoss)
+            case "pgSz" where x.attribute("orient", in: OOXML.w) == "landscape": layout.append("landscape pages")
+            case "cols" where (x.attribute("num", in: OOXML.w).flatMap(Int.init) ?? 1) > 1: layout.append("columns")
+            case "lnNumType": layout.append("line numbering")
+            case "titlePg" where x.attribute("val", in: OOXML.w).map({ $0 != "0" && $0 != "false" }) ?? true:
+                layout.append("a different first page")
+            default: break
             }
             return false
+        }
+        if !layout.isEmpty {
+            diagnostics?.report(.lossySection, "section layout was dropped (\(layout.joined(separator: ", "))): only DOCX to DOCX (in place) keeps it")
         }
     }
 

@@ -114,7 +114,7 @@ public enum DOCXInPlaceReview {
             var item = anchors[c.id] ?? ChangeListItem(id: c.id, kind: .comment, element: "w:comment", story: "comments")
             item.author = c.author
             item.date = c.date
-            item.after = ChangeListItem.shortened(c.text)
+            item.after = c.text
             item.thread = c.parent
             item.resolved = c.resolved
             items.append(item)

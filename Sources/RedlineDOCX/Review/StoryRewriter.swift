@@ -45,6 +45,8 @@ final class StoryRewriter {
     private var commentCollectors: [String: String] = [:]
     @exclusivity(unchecked) private var inText = 0
     private var paragraphNumber = 0
+    /// Listing: text outside any change since the last change was listed (the next change does not adjoin it).
+    private var textBetween = true
     private var heading: String?
     private var paragraphText: [String] = []
     private var noteStory: String?
@@ -251,6 +253,8 @@ final class StoryRewriter {
             items.append(ChangeListItem(id: change.id ?? "", kind: kind, element: "w:" + element, author: change.author,
                                         date: change.date, story: noteStory ?? story, paragraph: paragraphNumber,
                                         heading: heading))
+            items[items.count - 1].adjoins = !textBetween
+            textBetween = false
             if let c = collect { collectors.append((items.count - 1, c.depth, c.before, c.after)) }
             return .keep
         }
@@ -646,6 +650,7 @@ final class StoryRewriter {
 
     private func collect(_ s: String) {
         guard listing else { return }
+        if collectors.isEmpty && !s.isEmpty { textBetween = true }
         if !paragraphText.isEmpty { paragraphText[paragraphText.count - 1] += s }
         // The innermost changes only: revisions nested thousands deep must not make listing quadratic.
         for c in collectors.suffix(16) {
@@ -665,8 +670,6 @@ final class StoryRewriter {
         guard listing else { return }
         while let c = collectors.last, c.depth >= depth {
             collectors.removeLast()
-            items[c.item].before = ChangeListItem.shortened(items[c.item].before)
-            items[c.item].after = ChangeListItem.shortened(items[c.item].after)
         }
     }
 
@@ -678,7 +681,7 @@ final class StoryRewriter {
                 commentCollectors[id] = ""
             }
         } else if let text = commentCollectors.removeValue(forKey: id) {
-            anchors[id]?.before = ChangeListItem.shortened(text)
+            anchors[id]?.before = text
         }
     }
 }

@@ -27,6 +27,10 @@ final class CmarkArena {
     /// Nothing cmark allocated with it may be used after that.
     static func scoped<T>(_ body: (UnsafeMutablePointer<cmark_mem>) throws -> T) rethrows -> T {
         let arena = CmarkArena()
+        // Safety: the thread's current arena is unretained: `withExtendedLifetime` keeps `arena` alive while
+        // `body` runs (the only time cmark allocates through it), and the `defer` puts the previous arena back
+        // before any later parse on this thread, so `withCurrent` never finds a freed one; cmark's pointers
+        // into it are not used after `body` (see above).
         let previous = pthread_getspecific(key)
         pthread_setspecific(key, Unmanaged.passUnretained(arena).toOpaque())
         defer { pthread_setspecific(key, previous) }

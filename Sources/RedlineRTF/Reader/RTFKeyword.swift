@@ -19,8 +19,10 @@ enum RTFKeyword: Equatable {
     case picture(PictureWord)
     /// A known word that does nothing here (`\page`, `\chftn`...): known, so `\*` before it does not skip its group.
     case ignored
-    /// A destination whose text is not body text (headers, footers, bookmarks...): its group is skipped.
+    /// A destination whose text is not body text (bookmarks, index entries...): its group is skipped.
     case skipDestination
+    /// A header or footer: its group is skipped and the loss reported (`lossy.header-footer`).
+    case headerFooter
 
     enum DocumentWord: String, CaseIterable { case rtf, ansi, mac, pc, pca, ansicpg, deff, uc, u, upr, ud }
 
@@ -76,7 +78,7 @@ enum RTFKeyword: Equatable {
     ]
 
     static let skippedDestinations = [
-        "header", "headerl", "headerr", "headerf", "footer", "footerl", "footerr", "footerf", "ftnsep", "ftnsepc",
+        "ftnsep", "ftnsepc",
         "ftncn", "aftnsep", "aftnsepc", "aftncn", "xe", "tc", "txe", "rxe", "bkmkstart", "bkmkend", "filetbl",
         "rsidtbl", "themedata", "colorschememapping", "latentstyles", "datastore", "xmlnstbl", "generator",
         "mmathPr", "pgdsctbl", "comment", "private", "template", "docvar", "fchars", "lchars", "pnseclvl",
@@ -84,6 +86,8 @@ enum RTFKeyword: Equatable {
         "stylesheetdummy", "printim", "buptim", "atntime", "atnicn", "htmltag", "mhtmltag", "wgrffmtfilter",
         "keycode", "formfield", "datafield", "operator", "doccomm",
     ]
+
+    static let headersAndFooters = ["header", "headerl", "headerr", "headerf", "footer", "footerl", "footerr", "footerf"]
 
     /// Every known word with its keyword (each name once).
     static let all: [(name: String, keyword: RTFKeyword)] =
@@ -97,6 +101,7 @@ enum RTFKeyword: Equatable {
         + PictureWord.allCases.map { ($0.rawValue, .picture($0)) }
         + ignoredWords.map { ($0, .ignored) }
         + skippedDestinations.map { ($0, .skipDestination) }
+        + headersAndFooters.map { ($0, .headerFooter) }
 
     /// Name → keyword, for the tokenizer.
     static let table = KeywordTable(all.map { (RTFWordKey($0.name), $0.keyword) })

@@ -14,6 +14,9 @@ extension RTFParser {
         case .picture(let w): try pictureWord(w, p ?? 0)
         case .ignored: break
         case .skipDestination: setDestination(.skip)
+        case .headerFooter:
+            diagnostics.report(.lossyHeaderFooter, "headers and footers were dropped: only RTF to RTF (in place) keeps them")
+            setDestination(.skip)
         }
     }
 

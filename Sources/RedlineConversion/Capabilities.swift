@@ -1,0 +1,66 @@
+import RedlineCore
+import RedlineDOCX
+import RedlineRTF
+
+/// How a format's writer treats pictures, so readers know whether to load linked ones.
+public enum PictureEmbedding: Sendable {
+    /// Pictures always go into the output (DOCX, RTF, PDF).
+    case always
+    /// Pictures go in when the write options ask for it (`--embed-media`, HTML).
+    case withEmbedMedia
+    /// Pictures are linked, never embedded (Markdown).
+    case never
+}
+
+/// Rewrites a file of its own format with review decisions, keeping everything it does not decide byte for
+/// byte (headers, footers, sections, bookmarks, fields, custom parts).
+public protocol InPlaceReviewer: Sendable {
+    /// Writes `input` with `review` applied into `output`.
+    func review(_ input: DocumentInput, review: ReviewOptions, limits: Limits, into output: any ByteOutput) throws
+}
+
+/// Lists a file's tracked changes and comments from the file itself, with the ids its in-place reviewer takes.
+public protocol ChangeLister: Sendable {
+    /// Every change and comment of `input`.
+    func list(_ input: DocumentInput, limits: Limits) throws -> [ChangeListItem]
+}
+
+/// Finishes a comparison's output, written from the model, by laying it into NEW's own file.
+public protocol OutputFinisher: Sendable {
+    /// Whether NEW can take the result (DOCX: not Strict OOXML, whose styles do not fit a transitional package).
+    func accepts(_ new: DocumentInput, limits: Limits) -> Bool
+    /// Writes `generated` laid into `new` to `output`.
+    func finish(generated: [UInt8], new: DocumentInput, limits: Limits, diagnostics: Diagnostics,
+                into output: any ByteOutput) throws
+}
+
+/// DOCX's in-place reviewer and change lister: the package rewritten part by part (`DOCXInPlaceReview`).
+struct DOCXPackageReviewer: InPlaceReviewer, ChangeLister {
+    func review(_ input: DocumentInput, review: ReviewOptions, limits: Limits, into output: any ByteOutput) throws {
+        try DOCXInPlaceReview.apply(input, review: review, limits: limits) { try output.write($0) }
+    }
+
+    func list(_ input: DocumentInput, limits: Limits) throws -> [ChangeListItem] {
+        try DOCXInPlaceReview.list(input, limits: limits)
+    }
+}
+
+/// RTF's in-place reviewer: the token stream rewritten (`RTFInPlaceReview`).
+struct RTFFileReviewer: InPlaceReviewer {
+    func review(_ input: DocumentInput, review: ReviewOptions, limits: Limits, into output: any ByteOutput) throws {
+        try RTFInPlaceReview.apply(input, review: review, limits: limits) { bytes in
+            try bytes.withUnsafeBytes { try output.write($0) }
+        }
+    }
+}
+
+/// DOCX's finisher: NEW's headers, footers, sections and settings around the compared body (`DOCXLayoutTransfer`).
+struct DOCXLayoutFinisher: OutputFinisher {
+    func accepts(_ new: DocumentInput, limits: Limits) -> Bool { !DOCXLayoutTransfer.isStrict(new, limits: limits) }
+
+    func finish(generated: [UInt8], new: DocumentInput, limits: Limits, diagnostics: Diagnostics,
+                into output: any ByteOutput) throws {
+        try DOCXLayoutTransfer.transfer(generated: generated, new: new, limits: limits, diagnostics: diagnostics,
+                                        into: output)
+    }
+}
