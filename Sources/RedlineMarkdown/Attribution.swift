@@ -16,6 +16,24 @@ struct CommentText {
     func attribute(_ key: String) -> AttributeToken? { attributes.first { $0.key == key } }
     var hasFlag: (String) -> Bool { { k in attributes.contains { $0.key == k } } }
     var change: Change { Change(author: author, date: date) }
+    /// An end marker, a paragraph style change or a row or cell change: a comment that stands alone,
+    /// never an attribution of the change before it nor a reply.
+    var isStandaloneMarker: Bool { endMarker != nil || hasFlag("style-change") || blockMark != nil }
+
+    /// `[row-inserted]`, `[row-deleted]`, `[cell-inserted]`, `[cell-deleted]` in a header without a body.
+    var blockMark: BlockMark? {
+        guard isAttributionOnly, endMarker == nil else { return nil }
+        for a in attributes {
+            switch a.key {
+            case "row-inserted": return .row(.inserted(change))
+            case "row-deleted": return .row(.deleted(change))
+            case "cell-inserted": return .cell(.inserted(change))
+            case "cell-deleted": return .cell(.deleted(change))
+            default: continue
+            }
+        }
+        return nil
+    }
 
     /// Reads a comment's raw text.
     init(_ raw: Substring) {

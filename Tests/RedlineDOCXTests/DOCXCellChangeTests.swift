@@ -42,13 +42,18 @@ final class DOCXCellChangeTests: XCTestCase {
         XCTAssertEqual(Self.cells(rejected), [["A", "B", "C"], ["kept", "old"]])
     }
 
-    /// Markdown has no cell syntax: the cell's text is written as a change (with a warning).
+    /// Markdown has no cell syntax: a changed cell starts with `[cell-inserted]`/`[cell-deleted]` and its text
+    /// is written as a change; the reader takes the cell change back (issue #32), with no warning.
     func testMarkdownWritesTheCellsTextAsChanged() throws {
         let out = MemoryOutput()
         let diagnostics = Diagnostics()
         try Converter.write(Self.document, format: FormatRegistry.named("md")!, to: out, diagnostics: diagnostics)
         let md = String(decoding: out.bytes, as: UTF8.self)
-        XCTAssertTrue(md.contains("| kept | {++new++}{>>@Ann (2024-01-15T14:30:00Z)<<} | {--old--}{>>@Ann (2024-01-15T14:30:00Z)<<} |"), md)
-        XCTAssertTrue(diagnostics.all.contains { $0.code == "lossy.table-cell-change" })
+        XCTAssertTrue(md.contains("| kept | {>>@Ann (2024-01-15T14:30:00Z) [cell-inserted]<<}{++new++}{>>@Ann (2024-01-15T14:30:00Z)<<} | "
+            + "{>>@Ann (2024-01-15T14:30:00Z) [cell-deleted]<<}{--old--}{>>@Ann (2024-01-15T14:30:00Z)<<} |"), md)
+        XCTAssertFalse(diagnostics.all.contains { $0.code == "lossy.table-cell-change" })
+        let back = try Converter.read(.bytes(out.bytes), format: FormatRegistry.named("md")!)
+        XCTAssertEqual(Self.cells(try back.applying([ReviewTransform(.accept)])), [["A", "B", "C"], ["kept", "new"]])
+        XCTAssertEqual(Self.cells(try back.applying([ReviewTransform(.reject)])), [["A", "B", "C"], ["kept", "old"]])
     }
 }

@@ -62,6 +62,45 @@ final class DOCXMarkdownRoundTripTests: XCTestCase {
         if ProcessInfo.processInfo.environment["REDLINE_SIMILARITY"] != nil { print(report.sorted().joined(separator: "\n")) }
     }
 
+    /// Issue #32: DOCX → CriticMarkup → DOCX keeps the accepted and the rejected document exactly, as text and
+    /// block structure (`ModelOutline`: paragraphs, list items, table rows and cells; empty paragraphs outside
+    /// lists left out, as Markdown has none), for every DOCX with tracked changes in `../shared/corpus`.
+    /// Prints the count of exact files and the others (`REDLINE_SIMILARITY=1`: with the first difference).
+    func testAcceptedAndRejectedStructureSurviveMarkdown() throws {
+        guard let e = FileManager.default.enumerator(atPath: Self.corpus.path) else { throw XCTSkip("no ../shared/corpus") }
+        let docx = FormatRegistry.named("docx")!, md = FormatRegistry.named("md")!
+        func outline(_ d: Document, _ mode: ChangeMode) throws -> [String] {
+            ModelOutline.lines(try d.applying([ReviewTransform(mode), DropComments()]).blocks).filter { $0 != "P " }
+        }
+        var exact = 0, checked = 0
+        var inexact: [String] = []
+        for case let rel as String in e where rel.hasSuffix(".docx") {
+            let path = Self.corpus.appendingPathComponent(rel).path
+            guard let doc0 = try? Converter.read(.file(path), format: docx), try Self.hasChanges(doc0) else { continue }
+            checked += 1
+            let text = MemoryOutput()
+            try Converter.write(doc0, format: md, to: text)
+            let out = MemoryOutput()
+            try Converter.write(try Converter.read(.bytes(text.bytes), format: md), format: docx, to: out)
+            let doc1 = try Converter.read(.bytes(out.bytes), format: docx)
+            var differs: [String] = []
+            for mode in [ChangeMode.accept, .reject] {
+                let (a, b) = (try outline(doc0, mode), try outline(doc1, mode))
+                if a != b {
+                    let k = (0..<min(a.count, b.count)).first { a[$0] != b[$0] } ?? min(a.count, b.count)
+                    differs.append("\(mode): \(k < a.count ? a[k] : "-") / \(k < b.count ? b[k] : "-")")
+                }
+            }
+            if differs.isEmpty { exact += 1 } else { inexact.append(rel + "  " + differs.joined(separator: "; ")) }
+        }
+        print("DOCX → CriticMarkup → DOCX: \(exact) of \(checked) files exact on accept and reject")
+        for line in inexact.sorted() { print("  inexact: " + line) }
+        XCTAssertGreaterThanOrEqual(exact, Self.exactFloor, inexact.sorted().joined(separator: "\n"))
+    }
+
+    /// The exact files of `testAcceptedAndRejectedStructureSurviveMarkdown` on the shared corpus (issue #32).
+    static let exactFloor = 15
+
     /// The Markdown of every DOCX and RTF in `Corpus/` and `../shared/corpus` holds no empty span `[]{}`.
     func testNoEmptySpansInCorpusMarkdown() throws {
         let roots = [Self.corpus, URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -81,6 +81,11 @@ final class BlockConverter {
     private var runs: [Run] = []
     private var sawSpan = false
     private var styleChange: ParagraphStyleChange?
+    /// A row's or cell's change read in the cell being read (`{>>@Ann [row-deleted]<<}`).
+    private var pendingRowChange: RowChange?
+    /// A change closed in this paragraph said `[mark-kept]`.
+    private var closedMarkKept = false
+    private var pendingCellChange: RowChange?
     private var spanStack: [(index: Int, saved: FlatFormat, runCount: Int)] = []
     /// The run count when the last empty span `[]{}` closed (an empty span at the very end keeps a
     /// paragraph that is one change from reading as a whole inserted or deleted paragraph).
@@ -246,13 +251,23 @@ final class BlockConverter {
         var headers = 0
         for row in node.children where row.kind == .tableRow {
             var cells: [TableCell] = []
+            var rowChange: RowChange?
             for cell in row.children where cell.kind == .tableCell {
                 var blocks: [Block] = []
+                pendingRowChange = nil
+                pendingCellChange = nil
                 if let p = try paragraph(cell.children, into: &blocks, inCell: true) { blocks.append(.paragraph(p)) }
-                cells.append(TableCell(blocks))
+                if let r = pendingRowChange { rowChange = r }
+                var c = TableCell(blocks)
+                if let change = pendingCellChange {
+                    c = TableCell(Self.unwrapped(blocks, change), change: change)
+                }
+                cells.append(c)
             }
+            pendingRowChange = nil
+            pendingCellChange = nil
             if row.isHeaderRow { headers += 1 }
-            rows.append(TableRow(cells))
+            rows.append(TableRow(cells, change: rowChange))
         }
         let columns = node.alignments.map { a -> ColumnAlignment in
             switch a {
@@ -264,6 +279,18 @@ final class BlockConverter {
         }
         let table = TableRowChanges.unmarked(Table(columns: columns, headerRowCount: headers, rows: rows))
         return divTables.last(where: { !$0.isEmpty })?.applied(to: table) ?? table
+    }
+
+    /// A changed cell's one paragraph without the change of the same kind and author the writer wraps its
+    /// text in (`{--old--}` in a deleted cell).
+    static func unwrapped(_ blocks: [Block], _ change: RowChange) -> [Block] {
+        guard blocks.count == 1, case .paragraph(var p) = blocks[0], p.content.count == 1 else { return blocks }
+        switch (p.content[0], change) {
+        case (.insertion(let a, let x), .inserted(let b)) where a.author == b.author && a.date == b.date: p.content = x
+        case (.deletion(let a, let x), .deleted(let b)) where a.author == b.author && a.date == b.date: p.content = x
+        default: return blocks
+        }
+        return [.paragraph(p)]
     }
 
     private var currentDivStyle: ParagraphStyle {
@@ -396,6 +423,7 @@ final class BlockConverter {
         carriedChange = outerChange ?? change?.index
         usedCarriedChange = false
         styleChange = nil
+        closedMarkKept = false
         spanStack = []
         flat = FlatFormat()
         matchedTags = Self.matchHTMLTags(htmlLiterals)
@@ -446,7 +474,7 @@ final class BlockConverter {
         // Only a change that starts in this paragraph makes it a wholly inserted or deleted one. The tail
         // of a change begun in an earlier paragraph (`{++One.` blank line `Two.++}`) keeps its own
         // break, as in Word: only the breaks inside the change are new (or gone).
-        let whole = inCell || emptySpanAt == runs.count || usedCarriedChange ? nil : Self.wholeParagraphChange(runs)
+        let whole = inCell || emptySpanAt == runs.count || usedCarriedChange || closedMarkKept ? nil : Self.wholeParagraphChange(runs)
         var taken: [Run] = []
         swap(&taken, &runs)  // handed over whole: merged in place, never copied
         var p = Paragraph(canonicalInlines(taken), style: currentDivStyle)
@@ -632,6 +660,7 @@ final class BlockConverter {
         case (.changeSwitch, .change(let c)) where change?.index == c:
             change = (c, true)
         case (.changeClose, .change(let c)) where change?.index == c:
+            if scanner.changes[c].markKept { closedMarkKept = true }
             if let outer = outerChange {
                 flushNested()
                 change = (outer, true)
@@ -662,6 +691,12 @@ final class BlockConverter {
             add(.atom(.commentEnd(id)), ctx)
         case (.styleChange, .styleChange(let k)):
             styleChange = scanner.styleChanges[k]
+        case (.blockMark, .blockMark(let k)):
+            // Taken by `table` for the cell being read; outside a table it says nothing.
+            switch scanner.blockMarks[k] {
+            case .row(let r): pendingRowChange = r
+            case .cell(let r): pendingCellChange = r
+            }
         case (.spanOpen, .span(let tokens)):
             sawSpan = true
             spanStack.append((index, flat, runs.count))

@@ -7,6 +7,9 @@ struct ScannedChange {
     var change = Change()
     /// Set when the attribution names a move (`[move=m1]`): a deletion is the source, an insertion the target.
     var moveName: String?
+    /// Set when the attribution says `[mark-kept]`: a paragraph that is this change as a whole keeps its
+    /// break unchanged (without it such a paragraph is inserted or deleted with its break).
+    var markKept = false
 }
 
 /// What a `{==…==}` turned out to be once its end and the comment after it were seen.
@@ -29,6 +32,13 @@ struct ScannedComment {
     var parent: Int
 }
 
+/// A table row's or cell's tracked insertion or deletion, written at the start of the row's first cell
+/// (the cell's) as an attribution with `[row-inserted]`, `[row-deleted]`, `[cell-inserted]` or `[cell-deleted]`.
+enum BlockMark: Equatable {
+    case row(RowChange)
+    case cell(RowChange)
+}
+
 /// One placeholder's meaning.
 enum ScannedEntry {
     case literal
@@ -39,6 +49,8 @@ enum ScannedEntry {
     case commentEnd(id: String)
     /// Index into `styleChanges` (kept out of line: entries stay small).
     case styleChange(Int)
+    /// Index into `blockMarks`: a table row's or cell's tracked insertion or deletion.
+    case blockMark(Int)
     case span([AttributeToken])
     case note(label: String)
 }
@@ -62,6 +74,8 @@ struct CriticScanner {
     private(set) var comments: [ScannedComment] = []
     private let firstCommentID: Int
     private(set) var styleChanges: [ParagraphStyleChange] = []
+    /// Row and cell changes `{>>@Ann [row-deleted]<<}`, `[row-inserted]`, `[cell-deleted]`, `[cell-inserted]`.
+    private(set) var blockMarks: [BlockMark] = []
     /// Milestone names (`[#name]`) to comment ids.
     private var rangeNames: [String: String] = [:]
     private var nextCommentID: Int
@@ -383,7 +397,7 @@ struct CriticScanner {
             openHighlight = nil
             if starts("{>>", at: i), let thread = readCommentThread() {
                 let first = CommentText(thread[0].text)
-                if first.endMarker != nil || first.hasFlag("style-change") {
+                if first.isStandaloneMarker {
                     addEntry(.highlight(open.index), kind: .highlightClose, original: start..<(start + 3))
                     emitStandalone(thread, from: start + 3)
                 } else if first.hasFlag("format-change") {
@@ -397,7 +411,7 @@ struct CriticScanner {
                     var n = 1
                     while n < thread.count {
                         let t = CommentText(thread[n].text)
-                        if t.endMarker != nil || t.hasFlag("style-change") { break }
+                        if t.isStandaloneMarker { break }
                         n += 1
                     }
                     let ids = makeComments(Array(thread.prefix(n)), rangeStart: false)
@@ -422,9 +436,10 @@ struct CriticScanner {
         var end = i
         if starts("{>>", at: i), let thread = readCommentThread() {
             let first = CommentText(thread[0].text)
-            if first.isAttributionOnly && first.endMarker == nil && !first.hasFlag("style-change") {
+            if first.isAttributionOnly && !first.isStandaloneMarker {
                 changes[open.index].change = first.change
                 changes[open.index].moveName = first.attribute("move")?.value
+                changes[open.index].markKept = first.hasFlag("mark-kept")
                 end = thread[0].end
                 addEntry(.change(open.index), kind: .changeClose, original: start..<end)
                 restoreJoinSpaces(open.joinSpaces, next: end)
@@ -489,6 +504,13 @@ struct CriticScanner {
                 rest = rest.dropFirst()
                 continue
             }
+            if let mark = t.blockMark {
+                blockMarks.append(mark)
+                addEntry(.blockMark(blockMarks.count - 1), kind: .blockMark, original: from..<first.end)
+                from = first.end
+                rest = rest.dropFirst()
+                continue
+            }
             if t.hasFlag("style-change") {
                 var old = ParagraphStyle()
                 for a in t.attributes { _ = FormatAttributes.apply(a, to: &old) }
@@ -503,7 +525,7 @@ struct CriticScanner {
             var n = 1
             while n < rest.count {
                 let next = CommentText(rest[rest.startIndex + n].text)
-                if next.endMarker != nil || next.hasFlag("style-change") { break }
+                if next.isStandaloneMarker { break }
                 n += 1
             }
             let part = Array(rest.prefix(n))

@@ -60,6 +60,11 @@ public struct MarkPositions: Sendable {
                 }
             case .styleChange:
                 changes["change.paragraph-style", default: []].append(at)
+            case .blockMark(let k):
+                switch scanner.blockMarks[k] {
+                case .row: changes["change.table-row", default: []].append(at)
+                case .cell: changes["change.table-cell", default: []].append(at)
+                }
             case .literal, .commentEnd, .span, .note: break
             }
         }

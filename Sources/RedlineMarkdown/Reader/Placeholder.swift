@@ -23,6 +23,8 @@ enum Placeholder {
         case spanOpen, spanClose
         /// A footnote reference `[^label]` whose definition exists.
         case noteReference
+        /// A table row's or cell's change `{>>@Ann [row-deleted]<<}` (see `BlockMark`).
+        case blockMark
     }
 
     static let sentinel: Unicode.Scalar = "\u{2E2A}"

@@ -374,8 +374,14 @@ final class MarkdownRenderer {
         // those), so its break comes back in the change. Accepting gives the same text; rejecting an
         // insertion (accepting a deletion) leaves no empty paragraph where Word leaves one.
         // (The tail of a change continued from the previous paragraph never reads as a whole one.)
+        // A paragraph that is one insertion or deletion but keeps its break says so in the change's
+        // attribution: `{--text--}{>>@Ann (date) [mark-kept]<<}` (`{>>@ [mark-kept]<<}` when it has none).
         if implied != nil && markChange == nil && options.criticMarkup && !continuing && !inCommentBody {
-            loss(.lossyUnchangedBreak, "a paragraph wholly inserted or deleted but for its break was written as inserted or deleted with it")
+            if body.hasSuffix("<<}") {
+                body.insert(contentsOf: " [mark-kept]", at: body.index(body.endIndex, offsetBy: -3))
+            } else {
+                body += "{>>@ [mark-kept]<<}"
+            }
         }
         if leaveOpen, let m = markChange {
             switch m {
@@ -614,10 +620,26 @@ final class MarkdownRenderer {
 
     private func table(_ t: Table) -> String {
         var t = t
-        if options.criticMarkup && !inCommentBody && t.rows.contains(where: { $0.change != nil }) {
+        let marksRows = options.criticMarkup && !inCommentBody
+        if marksRows && t.rows.contains(where: { $0.change != nil }) {
             t = TableRowChanges.marked(t).table
         }
-        let grid = gridRows(t)
+        // A row change the cells' text cannot carry (no text, cells with changes of their own) is an
+        // attribution `{>>@Ann (date) [row-deleted]<<}` at the start of the row's first cell.
+        var grid = gridRows(t)
+        if marksRows {
+            for (n, row) in t.rows.enumerated() {
+                guard let change = row.change, !grid[n].isEmpty else { continue }
+                let (key, ch): (String, Change)
+                switch change {
+                case .inserted(let c): (key, ch) = ("row-inserted", c)
+                case .deleted(let c): (key, ch) = ("row-deleted", c)
+                }
+                grid[n][0] = "{>>" + CommentText.header(author: ch.author, date: ch.date, attributes: [AttributeToken(key)])
+                    + "<<}" + grid[n][0]
+                t.rows[n].change = nil
+            }
+        }
         let columns = max(t.columns.count, grid.map(\.count).max() ?? 0)
         guard columns > 0, !t.rows.isEmpty else {
             loss(.lossyTableStructure, "an empty table was dropped")
@@ -682,8 +704,19 @@ final class MarkdownRenderer {
         if cell.blocks.count > 1 || cell.blocks.contains(where: { $0.paragraph == nil }) {
             loss(.lossyTableStructure, "table cells with several blocks were written as one line")
         }
-        if cell.change != nil {
-            loss(.lossyTableCellChange, "tracked cell insertions and deletions were written as changes of the cells' text (the cells themselves stay)")
+        var marker = ""
+        if let change = cell.change {
+            if options.criticMarkup && !inCommentBody {
+                // `{>>@Ann (date) [cell-deleted]<<}` at the cell's start: the reader takes the cell change back.
+                let (key, ch): (String, Change)
+                switch change {
+                case .inserted(let c): (key, ch) = ("cell-inserted", c)
+                case .deleted(let c): (key, ch) = ("cell-deleted", c)
+                }
+                marker = "{>>" + CommentText.header(author: ch.author, date: ch.date, attributes: [AttributeToken(key)]) + "<<}"
+            } else {
+                loss(.lossyTableCellChange, "tracked cell insertions and deletions were written as changes of the cells' text (the cells themselves stay)")
+            }
         }
         for b in cell.blocks {
             var r = InlineRenderer(owner: self)
@@ -700,7 +733,7 @@ final class MarkdownRenderer {
             r.render(content)
             parts.append(r.out)
         }
-        return parts.joined(separator: " ")
+        return marker + parts.joined(separator: " ")
     }
 
     // MARK: Notes
