@@ -22,12 +22,12 @@ public struct ToolRoot: Sendable {
         guard !given.isEmpty else { throw ToolError("'\(argument)' is empty") }
         guard !given.utf8.contains(0) else { throw ToolError("'\(argument)' contains a NUL byte") }
         let joined = absolute(given)
-        guard let real = Self.realPath(joined) else { throw ToolError("\(given): no such file") }
+        guard let real = Self.realPath(joined) else { throw ToolError("\(short(given)): no such file") }
         try requireInside(real, given: given)
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: real, isDirectory: &isDir), !isDir.boolValue,
               DocumentInput.isRegularFile(real) else {
-            throw ToolError("\(given): not a regular file")
+            throw ToolError("\(short(given)): not a regular file")
         }
         return real
     }
@@ -40,10 +40,10 @@ public struct ToolRoot: Sendable {
         let joined = absolute(given)
         let name = (joined as NSString).lastPathComponent
         guard !name.isEmpty, name != ".", name != "..", !joined.hasSuffix("/") else {
-            throw ToolError("\(given): not a file name")
+            throw ToolError("\(short(given)): not a file name")
         }
         let parent = (joined as NSString).deletingLastPathComponent
-        guard let realParent = Self.realPath(parent) else { throw ToolError("\(given): no such directory '\(parent)'") }
+        guard let realParent = Self.realPath(parent) else { throw ToolError("\(short(given)): no such directory") }
         try requireInside(realParent, given: given)
         let target = realParent + "/" + name
         var st = stat()
@@ -51,12 +51,12 @@ public struct ToolRoot: Sendable {
             if (st.st_mode & S_IFMT) == S_IFLNK {
                 // A link is followed by the writer: where it points must be inside too (and exist).
                 guard let real = Self.realPath(target) else {
-                    throw ToolError("\(given): a symbolic link to a missing file")
+                    throw ToolError("\(short(given)): a symbolic link to a missing file")
                 }
                 try requireInside(real, given: given)
                 return real
             }
-            if (st.st_mode & S_IFMT) == S_IFDIR { throw ToolError("\(given): is a directory") }
+            if (st.st_mode & S_IFMT) == S_IFDIR { throw ToolError("\(short(given)): is a directory") }
         }
         return target
     }
@@ -68,13 +68,18 @@ public struct ToolRoot: Sendable {
         return real
     }
 
+    /// A path as messages quote it (at most 200 characters).
+    private func short(_ given: String) -> String {
+        given.count > 200 ? String(given.prefix(197)) + "..." : given
+    }
+
     private func absolute(_ given: String) -> String {
         given.hasPrefix("/") ? given : path + "/" + given
     }
 
     private func requireInside(_ real: String, given: String) throws {
         guard real == path || real.hasPrefix(path == "/" ? "/" : path + "/") else {
-            throw ToolError("\(given): outside the root directory (\(path)); tools only work on files under it")
+            throw ToolError("\(short(given)): outside the root directory (\(path)); tools only work on files under it")
         }
     }
 

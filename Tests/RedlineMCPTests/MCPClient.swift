@@ -27,21 +27,25 @@ final class MCPClient: @unchecked Sendable {
         try process.run()
         let handle = stdout.fileHandleForReading
         Thread.detachNewThread { [self] in
-            var pending = Data()
+            var pending = [UInt8]()
             while true {
-                let chunk = handle.availableData
+                let chunk = [UInt8](handle.availableData)
                 if chunk.isEmpty { break }
-                pending.append(chunk)
-                while let nl = pending.firstIndex(of: 10) {
-                    let line = pending[pending.startIndex..<nl]
-                    pending = Data(pending[(nl + 1)...])
+                // Only the new bytes are searched for newlines (a multi-megabyte answer comes in many reads).
+                var start = 0
+                while let nl = chunk[start...].firstIndex(of: 10) {
+                    pending += chunk[start..<nl]
+                    start = nl + 1
+                    let line = Data(pending)
+                    pending.removeAll(keepingCapacity: true)
                     let object = (try? JSONSerialization.jsonObject(with: line)) as? [String: Any]
                     lock.lock()
-                    rawLines.append(String(decoding: line, as: UTF8.self))
+                    rawLines.append(String(decoding: line.prefix(1000), as: UTF8.self))
                     if let object { lines.append(object) }
                     lock.broadcast()
                     lock.unlock()
                 }
+                pending += chunk[start...]
             }
             lock.lock()
             lock.broadcast()
