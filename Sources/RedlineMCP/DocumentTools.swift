@@ -352,9 +352,16 @@ public struct DocumentTools: Sendable {
         }
         let d = Diagnostics()
         let original = try readModel(path, from, for: to, diagnostics: d)
-        var read = ConversionOptions(from: FormatRegistry.markdown, to: to).readOptions
-        read.resourcePaths.append((path as NSString).deletingLastPathComponent)
-        let edited = try Converter.read(.bytes(Array(markdown.utf8)), format: FormatRegistry.markdown, options: read,
+        // Pictures the Markdown links to are loaded (for a format that embeds them) relative to the original's
+        // folder and only from inside it, as for a Markdown file there: the text is read from a transient hidden
+        // file in that folder (from bytes, the reader's folder would be the working directory, maybe outside the root).
+        let read = ConversionOptions(from: FormatRegistry.markdown, to: to).readOptions
+        let file = (path as NSString).deletingLastPathComponent + "/.redline-mcp-\(UUID().uuidString).md"
+        guard FileManager.default.createFile(atPath: file, contents: Data(markdown.utf8)) else {
+            throw ToolError("cannot write a scratch file beside \(root.display(path))")
+        }
+        defer { unlink(file) }
+        let edited = try Converter.read(.file(file), format: FormatRegistry.markdown, options: read,
                                         diagnostics: Diagnostics())
         return try compareAndWrite(original: original, edited: edited, path: path, from: from, to: to, output: output,
                                    author: author, overwrite: overwrite, diagnostics: d)

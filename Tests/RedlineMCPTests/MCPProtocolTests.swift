@@ -231,6 +231,32 @@ final class MCPProtocolTests: XCTestCase {
         XCTAssertEqual(bytes(base + "/secret.md"), secret)
     }
 
+    /// Pictures a Markdown text or file links to are embedded only from inside the root.
+    func testLinkedPicturesOutsideTheRootAreNotEmbedded() throws {
+        let png = Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==")!
+        try png.write(to: URL(fileURLWithPath: base + "/secret.png"))
+        try png.write(to: URL(fileURLWithPath: root + "/inside.png"))
+        try "Text.\n\n![leak](../secret.png)\n".write(toFile: root + "/links-out.md", atomically: true, encoding: .utf8)
+        let c = try started()
+        func embedsPicture(_ path: String) -> Bool {
+            String(decoding: bytes(root + "/" + path) ?? Data(), as: UTF8.self).contains("word/media/")
+        }
+        for (n, link) in ["../secret.png", base + "/secret.png", "file://" + base + "/secret.png"].enumerated() {
+            let r = try c.tool("apply_markdown", ["path": "plain.docx", "output": "pic\(n).docx", "author": "A",
+                                                  "markdown": "# Report\n\n![leak](\(link))\n"])
+            XCTAssertFalse(r.isError, r.text)
+            XCTAssertFalse(embedsPicture("pic\(n).docx"), "a picture outside the root was embedded from \(link)")
+        }
+        let inside = try c.tool("apply_markdown", ["path": "plain.docx", "output": "pic-inside.docx", "author": "A",
+                                                   "markdown": "# Report\n\n![ok](inside.png)\n"])
+        XCTAssertFalse(inside.isError, inside.text)
+        XCTAssertTrue(embedsPicture("pic-inside.docx"), "a picture inside the root is embedded")
+        let review = try c.tool("review", ["path": "links-out.md", "output": "links-out.docx", "changes": "accept"])
+        XCTAssertFalse(review.isError, review.text)
+        XCTAssertFalse(embedsPicture("links-out.docx"))
+        XCTAssertEqual(c.finish(), 0)
+    }
+
     func testInputsAreNotOverwrittenUnlessAsked() throws {
         let original = bytes(root + "/draft.docx")
         let c = try started()
