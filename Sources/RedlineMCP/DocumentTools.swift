@@ -82,7 +82,8 @@ public struct DocumentTools: Sendable {
              once). Edits apply in order, each to the result of the previous. The original and the edited version \
              are then compared word by word, so the output shows the edits as insertions and deletions Word, \
              LibreOffice and Redline can accept or reject. For a structural edit (new paragraphs, headings, lists) \
-             use apply_markdown. Returns the counts of insertions and deletions.
+             use apply_markdown. A document that already has tracked changes is refused unless accept_existing is \
+             true (accept or reject them first with review). Returns the counts of insertions and deletions.
              """,
              inputSchema: Schema.object([
                 "path": Schema.string("The original document, relative to the root."),
@@ -94,9 +95,11 @@ public struct DocumentTools: Sendable {
                         "find": Schema.string("The exact text to replace (as in read_document with changes=accept)."),
                         "replace": Schema.string("The new text (empty to delete); no line breaks."),
                         "context": Schema.string("Optional: a longer passage around find that occurs once, to say which find is meant."),
+                        "occurrence": Schema.integer("Optional: which occurrence of find (or of context) is meant, 1 = the first."),
                     ], required: ["find", "replace"]),
                 ]),
                 "author": Schema.string("The author the tracked changes are attributed to."),
+                "accept_existing": Schema.bool(Self.acceptExistingHelp),
                 "overwrite": Schema.bool("Allow output to be the input file itself (default false)."),
              ], required: ["path", "output", "edits", "author"])),
         Tool(name: "apply_markdown",
@@ -104,13 +107,15 @@ public struct DocumentTools: Sendable {
              Make a document match an edited Markdown version, as tracked changes by `author`: the Markdown (for \
              example read_document's output with changes=accept, edited) is read, compared with the original word \
              by word, and the original with the differences as insertions and deletions is written to `output` \
-             in the output's format. Returns the counts of what changed.
+             in the output's format. A document that already has tracked changes is refused unless accept_existing \
+             is true. Returns the counts of what changed.
              """,
              inputSchema: Schema.object([
                 "path": Schema.string("The original document, relative to the root."),
                 "output": Schema.string("Where to write the document with tracked changes."),
                 "markdown": Schema.string("The whole edited document as Markdown."),
                 "author": Schema.string("The author the tracked changes are attributed to."),
+                "accept_existing": Schema.bool(Self.acceptExistingHelp),
                 "overwrite": Schema.bool("Allow output to be the input file itself (default false)."),
              ], required: ["path", "output", "markdown", "author"])),
         Tool(name: "compare",
@@ -127,6 +132,17 @@ public struct DocumentTools: Sendable {
              ], required: ["old", "new", "output"]),
              annotations: .init(destructiveHint: false, idempotentHint: true)),
     ]
+
+    static let acceptExistingHelp = "The document's own tracked changes are accepted in the output (the comparison starts from the text with them accepted). Default false: a document with tracked changes is refused."
+
+    /// Refuses a document with tracked changes unless `accept` (comparing would accept them silently).
+    private func requireNoChanges(_ path: String, _ format: Format, accept: Bool) throws {
+        guard !accept else { return }
+        let changes = try ChangeListing.list(.file(path), format: format).filter { $0.kind != .comment }.count
+        guard changes == 0 else {
+            throw ToolError("\(root.display(path)) already has \(changes) tracked change(s), which the edits' comparison would accept: accept or reject them first with review, or pass accept_existing: true")
+        }
+    }
 
     /// Runs one tool call; every failure becomes a result with `isError`.
     public func call(_ name: String, arguments: [String: Value]?) -> CallTool.Result {
@@ -158,9 +174,9 @@ public struct DocumentTools: Sendable {
         case "add_comment":
             return try addComment(Arguments(arguments, allowed: ["path", "output", "quote", "text", "author", "occurrence", "overwrite"]))
         case "apply_edits":
-            return try applyEdits(Arguments(arguments, allowed: ["path", "output", "edits", "author", "overwrite"]))
+            return try applyEdits(Arguments(arguments, allowed: ["path", "output", "edits", "author", "accept_existing", "overwrite"]))
         case "apply_markdown":
-            return try applyMarkdown(Arguments(arguments, allowed: ["path", "output", "markdown", "author", "overwrite"]))
+            return try applyMarkdown(Arguments(arguments, allowed: ["path", "output", "markdown", "author", "accept_existing", "overwrite"]))
         case "compare": return try compare(Arguments(arguments, allowed: ["old", "new", "output", "author"]))
         default:
             throw ToolError("unknown tool '\(name)'; the tools are " + Self.tools.map(\.name).joined(separator: ", "))
@@ -320,6 +336,7 @@ public struct DocumentTools: Sendable {
         if !overwrite && isSameFile(path, output) {
             throw ToolError("\(root.display(output)) is the input; choose another output or pass overwrite: true")
         }
+        try requireNoChanges(path, from, accept: try a.optionalBool("accept_existing") ?? false)
         let d = Diagnostics()
         let original = try readModel(path, from, for: to, diagnostics: d)
         var edited = original
@@ -350,6 +367,7 @@ public struct DocumentTools: Sendable {
         if !overwrite && isSameFile(path, output) {
             throw ToolError("\(root.display(output)) is the input; choose another output or pass overwrite: true")
         }
+        try requireNoChanges(path, from, accept: try a.optionalBool("accept_existing") ?? false)
         let d = Diagnostics()
         let original = try readModel(path, from, for: to, diagnostics: d)
         // Pictures the Markdown links to are loaded (for a format that embeds them) relative to the original's

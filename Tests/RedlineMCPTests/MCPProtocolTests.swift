@@ -391,6 +391,29 @@ final class MCPProtocolTests: XCTestCase {
         XCTAssertEqual(c.finish(), 0)
     }
 
+    /// Comparing accepts what the inputs already mark: a document with tracked changes is refused unless the
+    /// call says accept_existing (its comments are kept either way).
+    func testEditsOnADocumentWithTrackedChanges() throws {
+        let c = try started()
+        let edits: [[String: Any]] = [["find": "quick brown", "replace": "slow red"]]
+        for tool in ["apply_edits", "apply_markdown"] {
+            var args: [String: Any] = ["path": "draft.docx", "output": "\(tool).docx", "author": "Bot"]
+            if tool == "apply_edits" { args["edits"] = edits } else { args["markdown"] = "# Draft\n\nThe slow red fox.\n" }
+            let refused = try c.tool(tool, args)
+            XCTAssertTrue(refused.isError, refused.text)
+            XCTAssertTrue(refused.text.contains("already has 2 tracked change(s)"), refused.text)
+            XCTAssertNil(bytes(root + "/\(tool).docx"))
+            args["accept_existing"] = true
+            let done = try c.tool(tool, args)
+            XCTAssertFalse(done.isError, done.text)
+        }
+        let read = try c.tool("read_document", ["path": "apply_edits.docx"])
+        XCTAssertTrue(read.text.contains("{~~quick brown~>slow red~~}"), read.text)
+        XCTAssertTrue(read.text.contains("with an insertion and  and"), read.text)  // the old changes accepted
+        XCTAssertTrue(read.text.contains("Check this."), read.text)
+        XCTAssertEqual(c.finish(), 0)
+    }
+
     func testApplyMarkdownAndCompare() throws {
         let c = try started()
         let edited = """
