@@ -11,9 +11,9 @@ let fuzzRoot: String = {
     let dir = NSTemporaryDirectory() + "redline-fuzz-mcp-\(getpid())"
     try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
     let md = "# Title\n\nThe quick {++brown ++}fox {--jumps--} over the {==lazy==}{>>Why?<<} dog.\n\nThe end.\n"
-    FileManager.default.createFile(atPath: dir + "/a.md", contents: Data(md.utf8))
+    _ = FileManager.default.createFile(atPath: dir + "/a.md", contents: Data(md.utf8))
     if let doc = Fuzz.read(Array(md.utf8), "md") {
-        FileManager.default.createFile(atPath: dir + "/a.docx", contents: Data(Fuzz.write(doc, "docx")))
+        _ = FileManager.default.createFile(atPath: dir + "/a.docx", contents: Data(Fuzz.write(doc, "docx")))
     }
     return dir
 }()
