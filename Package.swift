@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
 
 /// Redline: a streaming document-conversion pipeline (parse → transform → emit)
@@ -8,12 +8,16 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .library(name: "Redline", targets: ["Redline"]),
+        .library(name: "RedlineMCP", targets: ["RedlineMCP"]),
         .executable(name: "redline", targets: ["redline"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // `make docs`: the library's API documentation (DocC), built only when asked for.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
+        // `redline mcp`: the Model Context Protocol server (its MCP target needs swift-system and swift-log on Linux).
+        .package(url: "https://github.com/modelcontextprotocol/swift-sdk", from: "0.12.1"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.5.0"),
     ],
     targets: [
         // C libraries, each behind one system-library target and imported by exactly one Swift module.
@@ -64,9 +68,15 @@ let package = Package(
             "RedlineCheck", "RedlineMigration", "RedlinePDF", "RedlineCompare",
         ]),
 
+        // `redline mcp`: a Model Context Protocol server (stdio) whose tools read, review, comment on, edit
+        // (as tracked changes) and compare documents under one root directory.
+        .target(name: "RedlineMCP", dependencies: [
+            "Redline", .product(name: "MCP", package: "swift-sdk"), .product(name: "Logging", package: "swift-log"),
+        ]),
+
         // The command line: commands live in a library so tests can call them without a process.
         .target(name: "RedlineCLI", dependencies: [
-            "Redline", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "Redline", "RedlineMCP", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "redline", dependencies: ["RedlineCLI"]),
 
@@ -84,6 +94,7 @@ let package = Package(
                                                             "RedlineCheck", "RedlineConversion", "RedlineTestSupport"]),
         .testTarget(name: "RedlineTests", dependencies: ["Redline", "RedlineCLI", "RedlineDOCX", "RedlineBatch", "RedlineCheck",
                                                    "RedlineMigration", "RedlineConversion", "RedlineTestSupport"]),
+        .testTarget(name: "RedlineMCPTests", dependencies: ["RedlineMCP", "Redline", "RedlineCLI", "RedlineTestSupport"]),
         .testTarget(name: "RedlineCompareTests", dependencies: ["RedlineCompare", "Redline", "RedlineCLI", "RedlineTestSupport"]),
     ]
 )

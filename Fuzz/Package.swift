@@ -17,5 +17,7 @@ let package = Package(
         .executableTarget(name: "fuzz-binder", dependencies: ["FuzzSupport"]),
         .executableTarget(name: "fuzz-roundtrip", dependencies: ["FuzzSupport"]),
         .executableTarget(name: "fuzz-compare", dependencies: ["FuzzSupport"]),
+        // `redline mcp`'s request handling: lines of JSON-RPC to a server in the process.
+        .executableTarget(name: "fuzz-mcp", dependencies: ["FuzzSupport", .product(name: "RedlineMCP", package: "Redline")]),
     ]
 )

@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=Fuzz/${1:-.corpus}
-mkdir -p "$out"/{markdown,rtf,docx,docx-xml,zip,binder,roundtrip,compare}
+mkdir -p "$out"/{markdown,rtf,docx,docx-xml,zip,binder,roundtrip,compare,mcp}
 copy() { local dir=$1; shift; for f in "$@"; do [ -f "$f" ] && [ "$(stat -c %s "$f")" -le 1048576 ] && cp -n "$f" "$out/$dir/$(sha1sum "$f" | cut -c1-16)"; done; return 0; }
 copy markdown $(find Corpus Golden -name '*.md' -o -name '*.txt' | sort)
 copy rtf $(find Corpus Golden -name '*.rtf' | sort)
@@ -27,7 +27,18 @@ for f in "$out"/markdown/*; do
   [ -n "$prev" ] && [ "$(stat -c %s "$f")" -le 65536 ] && [ "$(stat -c %s "$prev")" -le 65536 ] && { cat "$prev"; printf '\0'; cat "$f"; } > "$out/compare/p-$(basename "$f")"
   prev=$f
 done
-for t in markdown rtf docx docx-xml zip binder roundtrip compare; do
+# mcp: JSON-RPC lines, one request per line, on the fuzz root's a.md and a.docx (Fuzz/Sources/fuzz-mcp).
+mcp() { printf '%s\n' "$@" > "$out/mcp/$(printf '%s' "$*" | sha1sum | cut -c1-16)"; }
+mcp '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' '{"jsonrpc":"2.0","id":2,"method":"ping"}'
+mcp '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"read_document","arguments":{"path":"a.docx"}}}'
+mcp '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"list_changes","arguments":{"path":"a.md"}}}'
+mcp '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"review","arguments":{"path":"a.docx","output":"o.docx","accept":["kind=insertion"]}}}'
+mcp '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add_comment","arguments":{"path":"a.md","output":"o.md","quote":"fox","text":"t","author":"A"}}}'
+mcp '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"apply_edits","arguments":{"path":"a.md","output":"o.rtf","author":"A","edits":[{"find":"quick","replace":"slow"}]}}}'
+mcp '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"apply_markdown","arguments":{"path":"a.docx","output":"o.docx","author":"A","markdown":"# T\n\nNew."}}}'
+mcp '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"compare","arguments":{"old":"a.md","new":"a.docx","output":"o.md"}}}'
+mcp '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"read_document","arguments":{"path":"../etc/passwd"}}}' '{not json' '[]'
+for t in markdown rtf docx docx-xml zip binder roundtrip compare mcp; do
   [ -d "Fuzz/regressions/$t" ] && cp -n Fuzz/regressions/$t/* "$out/$t/" 2>/dev/null || true
 done
-for t in markdown rtf docx docx-xml zip binder roundtrip compare; do echo "$t: $(ls "$out/$t" | wc -l) seeds"; done
+for t in markdown rtf docx docx-xml zip binder roundtrip compare mcp; do echo "$t: $(ls "$out/$t" | wc -l) seeds"; done
