@@ -16,7 +16,8 @@ final class RTFKeywordTests: XCTestCase {
     func testGroupsOfSomeWords() {
         XCTAssertEqual(RTFKeyword.table[RTFWordKey("emdash")], .special(0x2014))
         XCTAssertEqual(RTFKeyword.table[RTFWordKey("tab")], .special(9))
-        XCTAssertEqual(RTFKeyword.table[RTFWordKey("footer")], .skipDestination)
+        XCTAssertEqual(RTFKeyword.table[RTFWordKey("footer")], .headerFooter)
+        XCTAssertEqual(RTFKeyword.table[RTFWordKey("bkmkstart")], .skipDestination)
         XCTAssertEqual(RTFKeyword.table[RTFWordKey("chftn")], .ignored)
         XCTAssertEqual(RTFKeyword.table[RTFWordKey("b")], .character(.b))
         XCTAssertEqual(RTFKeyword.table[RTFWordKey("sn")], .picture(.sn))
