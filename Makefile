@@ -10,7 +10,7 @@ RELEASE_FLAGS := -c release --static-swift-stdlib --product redline
 PREFIX ?= /usr/local
 DESTDIR ?=
 
-.PHONY: all setup build release demo test golden bench fuzz fuzz-ci docs clean install uninstall
+.PHONY: all setup build release demo test golden bench perf-check perf-baseline fuzz fuzz-ci docs clean install uninstall
 
 all: build
 
@@ -67,6 +67,17 @@ docs: setup
 		$(foreach t,$(DOCS_TARGETS),--target $(t)) --enable-experimental-combined-documentation \
 		--output-path .build/docs --warnings-as-errors
 	@echo "docs: .build/docs (serve it, or: $(SWIFT) package --disable-sandbox preview-documentation --target Redline)"
+
+# The speed guard without a clock: instructions each of a few small workloads executes under valgrind (callgrind),
+# against scripts/perf/baseline.tsv; more than 3 % above fails (scripts/perf/check.sh; about 2-3 minutes).
+# perf-baseline re-records the baseline: commit it on its own, saying why the counts moved.
+perf-check: release
+	@bash scripts/setup.sh perf
+	@bash scripts/perf/check.sh check $(REDLINE)
+
+perf-baseline: release
+	@bash scripts/setup.sh perf
+	@bash scripts/perf/check.sh baseline $(REDLINE)
 
 # Installs the release binary, a man page generated from the argument parser and bash/zsh/fish completions.
 install: release

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Installs what Redline needs when it is missing. Usage: scripts/setup.sh build|test|bench
+# Installs what Redline needs when it is missing. Usage: scripts/setup.sh build|test|bench|perf
 #   build: the C libraries (libzip, libxml2, cmark-gfm) and pkg-config
 #   test:  build + the real consumers the tests open our output with (LibreOffice, pandoc, python-docx, poppler,
 #          Chromium for the HTML review page), man-db (the installed man page is rendered)
+#   perf:  build + valgrind and python3 (make perf-check counts instructions under callgrind)
 #   bench: build + pandoc, GNU time and hyperfine, to measure against, and python `redlines` (PyPI) for the
 #          compare bench's peer row
 # As root it runs apt-get/pip itself; otherwise it prints the exact command to run.
@@ -17,6 +18,7 @@ want pkg-config libzip-dev zlib1g-dev libxml2-dev libcmark-gfm-dev libcmark-gfm-
 case "$what" in
   test) want libreoffice-writer-nogui pandoc poppler-utils chromium man-db ;;
   bench) want pandoc time hyperfine ;;
+  perf) want valgrind python3 ;;
 esac
 
 if ! command -v swift >/dev/null 2>&1; then

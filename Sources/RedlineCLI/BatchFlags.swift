@@ -111,6 +111,9 @@ public struct BatchFlags: ParsableArguments {
 public enum IsolationMode: String, ExpressibleByArgument, CaseIterable, Sendable {
     case processes, threads
 
+    public static var allValueStrings: [String] { ArgumentValues.strings(Self.self) }
+    public static var allValueDescriptions: [String: String] { [:] }
+
     /// The batch's isolation; worker processes run this very executable (`redline batch-worker`).
     func batchIsolation() throws -> BatchIsolation {
         guard self == .processes else { return .threads }

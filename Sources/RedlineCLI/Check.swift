@@ -2,7 +2,10 @@ import ArgumentParser
 import Foundation
 import Redline
 
-extension CheckOutputFormat: ExpressibleByArgument {}
+extension CheckOutputFormat: ExpressibleByArgument {
+    public static var allValueStrings: [String] { ArgumentValues.strings(Self.self) }
+    public static var allValueDescriptions: [String: String] { [:] }
+}
 
 extension RedlineCommand {
     /// `redline check`: what documents still hold, for CI.

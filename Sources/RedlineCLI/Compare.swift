@@ -2,7 +2,10 @@ import ArgumentParser
 import Foundation
 import Redline
 
-extension CompareGranularity: ExpressibleByArgument {}
+extension CompareGranularity: ExpressibleByArgument {
+    public static var allValueStrings: [String] { ArgumentValues.strings(Self.self) }
+    public static var allValueDescriptions: [String: String] { [:] }
+}
 
 extension RedlineCommand {
     /// `redline compare`: tracked changes from two versions of a document (or of a tree of documents).

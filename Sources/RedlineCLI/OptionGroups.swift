@@ -187,7 +187,10 @@ public struct ReviewFlags: ParsableArguments {
     }
 }
 
-extension PDFEngineChoice: ExpressibleByArgument {}
+extension PDFEngineChoice: ExpressibleByArgument {
+    public static var allValueStrings: [String] { ArgumentValues.strings(Self.self) }
+    public static var allValueDescriptions: [String: String] { [:] }
+}
 
 /// pandoc's `--wrap` values.
 public enum PandocWrap: String, ExpressibleByArgument, CaseIterable, Sendable {
@@ -197,6 +200,9 @@ public enum PandocWrap: String, ExpressibleByArgument, CaseIterable, Sendable {
 /// pandoc's `--track-changes` values.
 public enum TrackChanges: String, ExpressibleByArgument, CaseIterable, Sendable {
     case accept, reject, all
+
+    public static var allValueStrings: [String] { ArgumentValues.strings(Self.self) }
+    public static var allValueDescriptions: [String: String] { [:] }
 
     /// The `--changes` mode it means (`all`: changes kept, marked).
     public var mode: ChangeMode {
@@ -269,10 +275,32 @@ public struct SelectionFlags: ParsableArguments {
 /// Paragraph-format presets for sources without formatting.
 public enum ParagraphPreset: String, ExpressibleByArgument, CaseIterable, Sendable {
     case scrivener, plain
+
+    public static var allValueStrings: [String] { ArgumentValues.strings(Self.self) }
+    public static var allValueDescriptions: [String: String] { [:] }
 }
 
-extension ChangeMode: ExpressibleByArgument {}
-extension CommentPolicy: ExpressibleByArgument {}
+extension ChangeMode: ExpressibleByArgument {
+    public static var allValueStrings: [String] { ArgumentValues.strings(Self.self) }
+    public static var allValueDescriptions: [String: String] { [:] }
+}
+
+extension CommentPolicy: ExpressibleByArgument {
+    public static var allValueStrings: [String] { ArgumentValues.strings(Self.self) }
+    /// ArgumentParser's default names the case where its raw value differs (`dropResolved = "drop-resolved"`).
+    public static var allValueDescriptions: [String: String] { ["drop-resolved": "dropResolved"] }
+}
+
+/// ArgumentParser's default `allValueStrings` and `allValueDescriptions` for a `String`-backed enum describe
+/// every case with `"\(case)"` (reflection), each time an option's definition is made: four times per option and
+/// parse, 3.4 M instructions of a small document's 45 M (PERFORMANCE.md, "Start-up"). The enums read from the
+/// command line give the same lists from their raw values (the descriptions are empty where every raw value is
+/// its case's name). Guarded by `ArgumentValuesTests`.
+enum ArgumentValues {
+    static func strings<E: CaseIterable & RawRepresentable>(_: E.Type) -> [String] where E.RawValue == String {
+        E.allCases.map(\.rawValue)
+    }
+}
 
 /// Picture flags shared by convert, export and compare: where pictures go, and where Markdown finds them.
 public struct MediaFlags: ParsableArguments, Sendable {

@@ -2,7 +2,10 @@ import ArgumentParser
 import Foundation
 import Redline
 
-extension ScrivenerMigrationOptions.Layout: ExpressibleByArgument {}
+extension ScrivenerMigrationOptions.Layout: ExpressibleByArgument {
+    public static var allValueStrings: [String] { ArgumentValues.strings(Self.self) }
+    public static var allValueDescriptions: [String: String] { [:] }
+}
 
 extension RedlineCommand {
     /// `redline scrivener`: migrates a Scrivener project to Markdown/CriticMarkup, DOCX or RTF.

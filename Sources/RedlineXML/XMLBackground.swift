@@ -15,39 +15,66 @@ enum ParsedPiece {
 /// error), the thread is told to stop and joined before the reader's deinit returns.
 final class BackgroundParser {
     private let channel = PieceChannel(capacity: 2)
-    private let thread: StackThread
+    private let thread: StackThread?
+    /// With one thread only (`StackThread.singleThreaded`, for counting instructions): the parser, run by
+    /// `next` on the caller's thread, a piece at a time, as an inline `XMLReader` would.
+    private let inline: Inline?
 
     /// Starts the thread, which owns `parser` from now on (and frees it when it ends).
     init(_ parser: sending ChunkParser) throws {
         let channel = self.channel
+        let inline = Inline(parser)
+        if StackThread.singleThreaded {
+            self.inline = inline
+            thread = nil
+            return
+        }
+        self.inline = nil
         let started = StackThread.spawn(name: "redline-xml") {
             while var batch = channel.batchToFill() {
-                do {
-                    let more = try parser.parse(into: &batch)
-                    channel.deliver(.events(batch, last: !more))
-                    if !more { return }
-                } catch let e as RedlineError {
-                    channel.deliver(.failure(e))
-                    return
-                } catch {
-                    channel.deliver(.failure(.io("\(parser.name): \(error)")))
-                    return
-                }
+                let piece = inline.parse(into: &batch)
+                channel.deliver(piece)
+                if case .events(_, last: false) = piece { continue }
+                return
             }
         }
-        guard let started else { throw RedlineError.limit("cannot start a thread to parse \(parser.name)") }
+        guard let started else { throw RedlineError.limit("cannot start a thread to parse \(inline.parser.name)") }
         thread = started
     }
 
     deinit {
         channel.stop()
-        thread.join()
+        thread?.join()
     }
 
     /// The next piece, waiting for the thread if it is not parsed yet. `spent` (the reader's previous
     /// batch) goes back to the thread for reuse and is left empty.
     func next(returning spent: inout EventBatch) -> ParsedPiece {
-        channel.next(returning: &spent)
+        if let inline {
+            var batch = spent
+            spent = EventBatch()
+            batch.reset()
+            return inline.parse(into: &batch)
+        }
+        return channel.next(returning: &spent)
+    }
+
+    /// The parser and what one step of it gives. `@unchecked Sendable`: used by one thread only, the parsing
+    /// thread or (one thread only) the reader's.
+    private final class Inline: @unchecked Sendable {
+        let parser: ChunkParser
+        init(_ parser: sending ChunkParser) { self.parser = parser }
+
+        func parse(into batch: inout EventBatch) -> ParsedPiece {
+            do {
+                let more = try parser.parse(into: &batch)
+                return .events(batch, last: !more)
+            } catch let e as RedlineError {
+                return .failure(e)
+            } catch {
+                return .failure(.io("\(parser.name): \(error)"))
+            }
+        }
     }
 }
 

@@ -2,6 +2,8 @@
 # on manuscript.docx (600,000 words, Word-style XML) and lo/manuscript.docx (100,000 words as LibreOffice
 # writes them). Targets: at least 40x faster than pandoc, peak memory under 100 MB, and peak memory nearly
 # flat when the document doubles (the body is streamed). Also one small document, process start to output.
+# The floor (scripts/bench/floor.c: libzip inflates word/document.xml into libxml2's SAX2 parser, empty callbacks)
+# reads the same files; Redline's times are printed as multiples of it.
 double_docx() {  # double_docx IN OUT: the same DOCX with the body's content written twice
   python3 - "$1" "$2" <<'PY'
 import sys, zipfile
@@ -32,6 +34,15 @@ bench_run docx_read_redline_doubled "$REDLINE" convert "$doubled" --to md -o "$B
 bench_run docx_read_redline_lo "$REDLINE" convert "$lo" --to md -o "$BENCH_OUT/lo-manuscript.from-docx.md" -q
 small=$(ls "$CORPUS"/small/*.docx 2>/dev/null | head -1)
 [ -n "$small" ] && bench_run docx_read_redline_small "$REDLINE" convert "$small" --to md -o "$BENCH_OUT/small.from-docx.md" -q
+bench_floor
+if [ -n "$FLOOR" ]; then
+  bench_run docx_read_floor "$FLOOR" "$big"
+  bench_run docx_read_floor_lo "$FLOOR" "$lo"
+  [ -n "$small" ] && bench_run docx_read_floor_small "$FLOOR" "$small"
+  bench_floor_ratio docx_read_redline docx_read_floor
+  bench_floor_ratio docx_read_redline_lo docx_read_floor_lo
+  bench_floor_ratio docx_read_redline_small docx_read_floor_small
+fi
 if [ "$HAVE_PANDOC" = 1 ]; then
   bench_run docx_read_pandoc pandoc "$big" --track-changes=all -t markdown -o "$BENCH_OUT/manuscript.pandoc-from-docx.md"
   bench_run docx_read_pandoc_lo pandoc "$lo" --track-changes=all -t markdown -o "$BENCH_OUT/lo-manuscript.pandoc-from-docx.md"

@@ -62,3 +62,27 @@ bench_mem_target() {
 
 # bench_doubled FILE OUT: writes FILE's content twice into OUT (for Markdown/CriticMarkup inputs).
 bench_doubled() { cat "$1" "$1" > "$2"; }
+
+# bench_floor: builds scripts/bench/floor.c (libzip + libxml2 SAX2 with empty callbacks: the least any DOCX reader
+# does) into $BENCH_OUT/floor once per source change; sets FLOOR to its path, or leaves it empty when no C
+# compiler or pkg-config is there.
+bench_floor() {
+  FLOOR=""
+  local src=scripts/bench/floor.c out=$BENCH_OUT/floor
+  if [ ! -x "$out" ] || [ "$src" -nt "$out" ]; then
+    command -v cc >/dev/null 2>&1 && command -v pkg-config >/dev/null 2>&1 || { echo "  floor: no cc or pkg-config"; return 0; }
+    # shellcheck disable=SC2046
+    cc -O2 "$src" $(pkg-config --cflags --libs libzip libxml-2.0) -o "$out" 2>"$BENCH_OUT/floor.build.log" \
+      || { echo "  floor: build failed ($(tail -1 "$BENCH_OUT/floor.build.log"))"; return 0; }
+  fi
+  FLOOR=$out
+}
+
+# bench_floor_ratio OURS FLOOR_LABEL: prints OURS' time as a multiple of the floor program's (lower is better;
+# 1.0x would be a reader that does nothing but inflate and parse).
+bench_floor_ratio() {
+  local a="SECS_$1" b="SECS_$2"
+  [ -n "${!a:-}" ] && [ -n "${!b:-}" ] || { echo "  floor ratio $1: n/a"; return 0; }
+  awk -v a="${!a}" -v b="${!b}" -v l="$1" 'BEGIN{ if (b < 0.0005) b = 0.0005;
+    printf "  floor %-34s %7.2fx the floor (%s s against %s s)\n", l, a / b, a, b }'
+}

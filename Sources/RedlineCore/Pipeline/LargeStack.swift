@@ -46,6 +46,7 @@ public final class StackThread {
     /// Starts `body` on a new thread named `name` (at most 15 bytes shown, e.g. by `top -H`); nil when
     /// the system refuses one. `body` is `sending`: the caller keeps no access to what it captures.
     public static func spawn(name: String, _ body: sending @escaping () -> Void) -> StackThread? {
+        if singleThreaded { return nil }
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)
         defer { pthread_attr_destroy(&attributes) }
@@ -77,6 +78,16 @@ public final class StackThread {
         return StackThread(thread)
         #endif
     }
+
+    /// `REDLINE_SINGLE_THREAD=1`: every `spawn` refuses, so each caller does the work on its own thread (what
+    /// it does when the system refuses a thread), and a process does all its work on one thread. For counting
+    /// instructions (`make perf-check`): with a second thread, how the two take turns changes what malloc and
+    /// the hand-overs do by a fraction of a per cent from run to run. Not for use otherwise: the main thread's
+    /// stack is not large.
+    public static let singleThreaded: Bool = {
+        guard let v = getenv("REDLINE_SINGLE_THREAD") else { return false }
+        return String(cString: v) == "1"
+    }()
 
     /// Waits for the thread to end.
     public func join() { pthread_join(thread, nil) }
