@@ -191,7 +191,7 @@ final class ReviewEngineOracleTests: XCTestCase {
         var all: [Engine] = []
         if let m = subject.model { all.append(Engine(label: "model(generated)") { try Self.modelRoute(m, Self.docx, $0) }) }
         for f in files { all += engines(f) }
-        let limits = files[0].format.name == "docx" ? DOCXLimits(files[0].items) : DOCXLimits()
+        let limits = ModelGaps(files[0].items, subject.model ?? files[0].doc, docx: files[0].format.name == "docx")
         for d in Self.decisions(files[0].items, kindsPortable: kindsPortable, maxIDs: 0, ids: false) {
             let group = d.portable ? all : engines(files[0])
             try compare(subject.name, d, group, limits: limits, tally: tally)
@@ -206,7 +206,7 @@ final class ReviewEngineOracleTests: XCTestCase {
                     try compareSubstitutionHalf(name, d, id: id, pair: pair, engines(f), tally: tally)
                     continue
                 }
-                try compare(name, d, engines(f), limits: f.format.name == "docx" ? DOCXLimits(f.items) : DOCXLimits(), tally: tally)
+                try compare(name, d, engines(f), limits: ModelGaps(f.items, f.doc, docx: f.format.name == "docx"), tally: tally)
             }
         }
     }
@@ -278,40 +278,101 @@ final class ReviewEngineOracleTests: XCTestCase {
     /// paragraph, and nothing else different.
     static let tableJoinReason = "RTF in place: a paragraph mark that goes right before a table joins the paragraph into the first cell"
 
-    /// The reference's outlines with each subset of the paragraphs right before a table ("P x", maybe a list's
-    /// last item, then "TABLE ⏎ TR ⏎ TD ⏎ P y") joined into the first cell ("P xy"; an item left empty goes).
-    static func tableJoins(_ lines: [String]) -> [[String]] {
-        /// The index of the first cell's first paragraph when `i` is a paragraph right before a table.
+    /// Known difference 5, the model: a paragraph whose break goes joins the next one only inside its own
+    /// container. Word's paragraphs are flat, list items included, so in Word (and in place) a paragraph joins
+    /// across list boundaries: a list item's last paragraph joins the next item's first (or the paragraph
+    /// after the list, leaving the list), a paragraph before a list joins the first item; the joined one
+    /// takes the next one's properties. The model stops at the container because CriticMarkup does (a change
+    /// written inside an item does not reach past it), and `CriticMarkupFixpointTests` needs it: its trips
+    /// through DOCX and RTF change list shapes (continuation paragraphs, raw blocks), and a model that joined
+    /// across lists gave other accepted or rejected text after the trip (tried: 2 to 11 of its 300 seeds failed
+    /// with joins into, between or out of lists). Expectation, for documents with a list: the same text,
+    /// headings, tables and cells in the same order once list markers and the breaks between plain paragraphs
+    /// are left out (`paragraphsJoined`). (The joins cannot be replayed on the model's outline: what the decision
+    /// leaves is resolved by the model in both, so a paragraph joined into an item in place stays in it, and a
+    /// list emptied by joins leaves no marker to say where it was.) This hides paragraph breaks in such
+    /// documents; the breaks elsewhere are compared exactly.
+    static let listJoinReason = "the model joins a paragraph whose break goes only inside its list item; Word (in place) joins across list boundaries"
+
+    /// The outlines `lines` with each subset of the joins known differences 2 and 5 describe: a paragraph
+    /// ("P x") and the next paragraph or heading with only list boundaries between them (`lists`: "/L", "LI",
+    /// "UL", "OL") joined; one right before a table (`table`, past list ends) joined into the first cell's first
+    /// paragraph. Items and lists left empty go.
+    static func joinVariants(_ lines: [String], lists: Bool, table: Bool) -> [[String]] {
+        func isText(_ l: String) -> Bool { l.hasPrefix("P ") || (l.hasPrefix("H") && l.contains(" ")) }
+        func text(_ l: String) -> String { String(l[l.index(after: l.firstIndex(of: " ")!)...]) }
+        func prefix(_ l: String) -> String { String(l[...l.firstIndex(of: " ")!]) }
+        /// The index of the paragraph that the paragraph at `i` would join.
         func target(_ i: Int) -> Int? {
             guard lines[i].hasPrefix("P ") else { return nil }
             var j = i + 1
             while j < lines.count && lines[j] == "/L" { j += 1 }
-            guard j + 3 < lines.count, lines[j] == "TABLE", lines[j + 1] == "TR", lines[j + 2] == "TD", lines[j + 3].hasPrefix("P ") else { return nil }
-            return j + 3
+            if table, j + 3 < lines.count, lines[j] == "TABLE", lines[j + 1] == "TR", lines[j + 2] == "TD", lines[j + 3].hasPrefix("P ") {
+                return j + 3
+            }
+            while lists && j < lines.count && ["/L", "LI", "UL", "OL"].contains(lines[j]) { j += 1 }
+            guard lists, j > i + 1, j < lines.count, isText(lines[j]) else { return nil }
+            return j
         }
         let spots = lines.indices.compactMap { i in target(i).map { (i, $0) } }
-        guard !spots.isEmpty, spots.count <= 6 else { return [] }
+        guard !spots.isEmpty, spots.count <= 10 else { return [] }
         var out: [[String]] = []
         for mask in 1..<(1 << spots.count) {
             var l: [String?] = lines
+            // In reading order, so a joined paragraph that joins the next one in turn takes its text along.
             for (k, (i, t)) in spots.enumerated() where mask & (1 << k) != 0 {
-                let text = String(lines[i].dropFirst(2)) + String(lines[t].dropFirst(2))
-                l[t] = "P " + text.split(separator: " ").joined(separator: " ")
+                guard let from = l[i], let to = l[t] else { continue }
+                l[t] = prefix(to) + (text(from) + text(to)).split(separator: " ").joined(separator: " ")
                 l[i] = nil
-                // A list item left with nothing goes (its list too, when it was the only one).
-                if i > 0, lines[i - 1] == "LI", i + 1 < lines.count, lines[i + 1] == "LI" || lines[i + 1] == "/L" {
-                    l[i - 1] = nil
-                    if i > 1, lines[i - 2] == "UL" || lines[i - 2] == "OL", lines[i + 1] == "/L" { l[i - 2] = nil; l[i + 1] = nil }
-                }
             }
-            out.append(l.compactMap { $0 })
+            // Items and lists left empty go.
+            var v = l.compactMap { $0 }
+            var changed = true
+            while changed {
+                changed = false
+                var w: [String] = []
+                var i = 0
+                while i < v.count {
+                    if v[i] == "LI", i + 1 < v.count, v[i + 1] == "LI" || v[i + 1] == "/L" { i += 1; changed = true; continue }
+                    if v[i] == "UL" || v[i] == "OL", i + 1 < v.count, v[i + 1] == "/L" { i += 2; changed = true; continue }
+                    w.append(v[i])
+                    i += 1
+                }
+                v = w
+            }
+            out.append(v)
         }
         return out
     }
 
-    /// True when `p` is `ref` with known difference 2 in at least one of its halves and nothing else.
-    static func isTableJoin(_ ref: Projection, _ p: Projection) -> Bool {
-        func one(_ r: [String], _ x: [String]) -> Bool { r == x || tableJoins(r).contains(x) }
+    /// The outline without list markers ("UL", "OL", "LI", "/L") and with each run of plain paragraphs made
+    /// one (white space left out of their text); a heading a paragraph joins is the heading.
+    static func paragraphsJoined(_ p: Projection) -> Projection {
+        func join(_ lines: [String]) -> [String] {
+            var out: [String] = []
+            for l in lines where !["UL", "OL", "LI", "/L"].contains(l) {
+                let isText = l.hasPrefix("P ") || (l.hasPrefix("H") && l.contains(" "))
+                guard isText else { out.append(l); continue }
+                let kind = String(l[..<l.firstIndex(of: " ")!])
+                let text = String(l[l.firstIndex(of: " ")!...].filter { !$0.isWhitespace })
+                if let last = out.last, last.hasPrefix("P|") {
+                    out[out.count - 1] = kind + "|" + last.dropFirst(2) + text
+                } else {
+                    out.append(kind + "|" + text)
+                }
+            }
+            return out
+        }
+        return Projection(accepted: join(p.accepted), rejected: join(p.rejected))
+    }
+
+    /// True when `p` is `ref` with some of the joins `joinVariants` describes in each half and nothing else
+    /// (white space inside paragraphs aside: a joined paragraph's words meet where the two met).
+    static func isJoinVariant(_ ref: Projection, _ p: Projection, lists: Bool, table: Bool) -> Bool {
+        func squeezed(_ l: [String]) -> [String] { l.map { $0.filter { !$0.isWhitespace } } }
+        func one(_ r: [String], _ x: [String]) -> Bool {
+            r == x || joinVariants(r, lists: lists, table: table).map(squeezed).contains(squeezed(x))
+        }
         return one(ref.accepted, p.accepted) && one(ref.rejected, p.rejected)
     }
 
@@ -386,16 +447,27 @@ final class ReviewEngineOracleTests: XCTestCase {
         return Projection(accepted: erase(p.accepted), rejected: erase(p.rejected))
     }
 
-    /// What a DOCX input holds that the model cannot (known differences 3 and 4).
-    struct DOCXLimits {
+    /// What an input holds that the model does not decide as Word does (known differences 3, 4 and 5).
+    struct ModelGaps {
         /// A paragraph mark one reviewer inserted and another deleted (`w:ins` and `w:del` on one mark).
         var insertedDeletedMark = false
         /// A tracked paragraph-property change (`w:pPrChange`).
         var propertyChange = false
+        /// A list and a paragraph-mark change (known difference 5).
+        var lists = false
 
         init() {}
 
-        init(_ items: [ChangeListItem]) {
+        init(_ items: [ChangeListItem], _ doc: Document, docx: Bool) {
+            var hasList = false, hasMark = false
+            for b in doc.blocks {
+                if case .list = b { hasList = true }
+                b.forEachParagraph { if $0.markChange != nil { hasMark = true } }
+                func nested(_ b: Block) { for c in b.childBlocks { if case .list = c { hasList = true }; nested(c) } }
+                nested(b)
+            }
+            lists = hasList && hasMark
+            guard docx else { return }
             var marks: [String: Set<String>] = [:]
             for i in items where i.kind == .paragraph && i.element.hasSuffix("(paragraph mark)") {
                 marks["\(i.story) \(i.paragraph)", default: []].insert(i.element)
@@ -408,7 +480,7 @@ final class ReviewEngineOracleTests: XCTestCase {
     /// Runs `decision` through `engines` and compares each with the first. An engine whose result is read back
     /// from RTF is compared without empty paragraphs (the RTF reader skips them; the model keeps the ones a
     /// decision empties).
-    func compare(_ input: String, _ decision: Decision, _ engines: [Engine], limits: DOCXLimits = DOCXLimits(),
+    func compare(_ input: String, _ decision: Decision, _ engines: [Engine], limits: ModelGaps = ModelGaps(),
                  tally: Tally) throws {
         tally.decisions += 1
         var reference: (String, Projection)?
@@ -426,8 +498,12 @@ final class ReviewEngineOracleTests: XCTestCase {
                 p = Self.withoutEmptyParagraphs(p)
             }
             if p == ref { continue }
-            if e.readsRTF && Self.isTableJoin(ref, p) {
-                tally.knownSeen.append("\(input): \(decision.name): \(e.label) — \(Self.tableJoinReason)")
+            if e.label.hasSuffix("in-place") && limits.lists && Self.paragraphsJoined(ref) == Self.paragraphsJoined(p) {
+                tally.knownSeen.append("\(input): \(decision.name): \(e.label) — \(Self.listJoinReason)")
+                continue
+            }
+            if e.readsRTF && Self.isJoinVariant(ref, p, lists: true, table: true) {
+                tally.knownSeen.append("\(input): \(decision.name): \(e.label) — \(Self.tableJoinReason) (and known difference 5)")
                 continue
             }
             if e.label == "docx-in-place" && limits.insertedDeletedMark
@@ -505,12 +581,13 @@ final class ReviewEngineOracleTests: XCTestCase {
         var subjects: [Subject] = []
         for i in 0..<count {
             let seed = base &+ UInt64(i)
-            var g = ReviewDocumentGenerator(seed: seed, rich: i % 3 == 2)
+            // A third without lists: there paragraph breaks are compared exactly (known difference 5 aside).
+            var g = ReviewDocumentGenerator(seed: seed, rich: i % 3 == 2, lists: i % 3 != 1)
             let doc = g.document()
             // Table row changes do not come back from RTF (the writer marks the cells' text; the reader reads
             // that as text changes, so a rejected row leaves its empty cells): without them the twin must match.
             let rows = doc.blocks.contains { if case .table(let t) = $0 { return t.rows.contains { $0.change != nil } }; return false }
-            subjects.append(Subject(name: "generated seed \(seed)\(g.rich ? " (rich)" : "")",
+            subjects.append(Subject(name: "generated seed \(seed)\(g.rich ? " (rich)" : "")\(g.lists ? "" : " (no lists)")",
                                     files: [(Self.docx, try Self.write(doc, Self.docx)), (Self.rtf, try Self.write(doc, Self.rtf))],
                                     model: doc, requireTwin: !rows))
         }
@@ -543,14 +620,16 @@ final class ReviewEngineOracleTests: XCTestCase {
 struct ReviewDocumentGenerator {
     var rng: SeededRandom
     let rich: Bool
+    let lists: Bool
     static let authors = ["Ann", "Bob Smith", "Cy"]
     static let dates = ["2024-01-10T09:00:00Z", "2024-02-15T14:30:00Z", "2024-03-20T08:15:00Z"]
     static let words = ["alpha", "beta", "gamma", "delta", "echo", "fox", "golf", "hotel", "india", "juliet", "kilo", "lima"]
     private var moves = 0
 
-    init(seed: UInt64, rich: Bool) {
+    init(seed: UInt64, rich: Bool, lists: Bool = true) {
         rng = SeededRandom(seed: seed)
         self.rich = rich
+        self.lists = lists
     }
 
     mutating func int(_ r: ClosedRange<Int>) -> Int { Int.random(in: r, using: &rng) }
@@ -645,7 +724,7 @@ struct ReviewDocumentGenerator {
                 p.styleChange = nil
                 p.style = ParagraphStyle()
                 blocks.append(.heading(level: int(1...2), p))
-            case 1, 2:
+            case 1, 2 where lists:
                 let items = (0..<int(2...3)).map { _ in [Block.paragraph(paragraph(markChange: true))] }
                 blocks.append(.list(List(kind: chance(50) ? .bullet : .ordered(start: 1, delimiter: "."), items: items)))
             case 3: blocks.append(table())

@@ -46,11 +46,6 @@ public struct ReviewTransform: ChunkStage, ModelRewriter {
         if var p = pending, let anchors = Self.onlyCommentAnchors(c.block) {
             // A quote or list left with nothing but comment anchors (its inserted items rejected): the anchors
             // join the waiting paragraph, which still waits, so the list does not split what the break joins.
-            if let (rest, last) = splitTrailing(p.block) {
-                // The waiting paragraph is a list's or quote's last: the rest of it is written now.
-                if let rest { try emit(Chunk(rest, comments: p.comments, notes: p.notes)); p.comments = []; p.notes = [] }
-                p.block = last
-            }
             p.block = p.block.mapParagraphContent { $0 + anchors }
             p.comments += c.comments
             p.notes += c.notes
@@ -59,16 +54,10 @@ public struct ReviewTransform: ChunkStage, ModelRewriter {
         }
         if let p = pending {
             pending = nil
-            if let (rest, merged) = join(p.block, into: c.block) {
+            if let merged = merge(p.block, into: c.block) {
                 c.block = merged
-                if let rest {
-                    // What stays of a list or quote whose last paragraph joined this block: written first,
-                    // with the comments and notes (a writer has them before it meets their anchors).
-                    try emit(Chunk(rest, comments: p.comments, notes: p.notes))
-                } else {
-                    c.comments = p.comments + c.comments
-                    c.notes = p.notes + c.notes
-                }
+                c.comments = p.comments + c.comments
+                c.notes = p.notes + c.notes
             } else if let kept = keepAlone(p) {
                 try emit(kept)
             } else {
@@ -82,7 +71,7 @@ public struct ReviewTransform: ChunkStage, ModelRewriter {
             orphanComments = []
             orphanNotes = []
         }
-        if joinsNext(c.block) { pending = c } else { try emit(c) }
+        if mergesWithNext(c.block) { pending = c } else { try emit(c) }
     }
 
     public mutating func finish(emit: (Chunk) throws -> Void) throws {
@@ -123,20 +112,6 @@ public struct ReviewTransform: ChunkStage, ModelRewriter {
 
     /// Each block resolved; a paragraph whose break goes away joins the next.
     public mutating func rewriteBlocks(_ blocks: [Block]) -> [Block] {
-        let (out, carry) = rewriteBlocksJoining(blocks)
-        if let c = carry, let kept = closed(c) { return out + [kept] }
-        return out
-    }
-
-    /// Each block resolved and joined as `rewriteBlocks` does, except the last block when its (last) paragraph's
-    /// break goes away: that one is returned apart, mark and all, for what follows the sequence to join (the
-    /// next list item, or the block after the list or quote it ends).
-    ///
-    /// Word's paragraphs are flat, list items and quotes included: a paragraph whose break goes joins the
-    /// next paragraph, whose kind and properties the joined one keeps (the mark that stays is the next
-    /// one's). So the first paragraph of a list or quote takes what joins it, and the last paragraph of a list
-    /// item or a quote leaves it to join what follows; a table cell's last paragraph has nothing to join.
-    private mutating func rewriteBlocksJoining(_ blocks: [Block]) -> (blocks: [Block], carry: Block?) {
         var out: [Block] = []
         var carry: Block?
         for b in blocks {
@@ -145,83 +120,18 @@ public struct ReviewTransform: ChunkStage, ModelRewriter {
                 out.append(block)
                 continue
             }
-            if var c = carry, let anchors = Self.onlyCommentAnchors(block) {
-                if let (rest, last) = splitTrailing(c) {
-                    if let rest { out.append(rest) }
-                    c = last
-                }
+            if let c = carry, let anchors = Self.onlyCommentAnchors(block) {
                 carry = c.mapParagraphContent { $0 + anchors }
                 continue
             }
             if let c = carry {
                 carry = nil
-                if let (rest, m) = join(c, into: block) {
-                    if let rest { out.append(rest) }
-                    block = m
-                } else if let kept = closed(c) {
-                    out.append(kept)
-                }
+                if let m = merge(c, into: block) { block = m } else if !Self.isEmptyParagraph(c) { out.append(clearMark(c)) }
             }
-            if joinsNext(block) { carry = block } else { out.append(block) }
+            if mergesWithNext(block) { carry = block } else { out.append(block) }
         }
-        return (out, carry)
-    }
-
-    /// True when the block's break goes away: a paragraph's own, or a list's or quote's last paragraph's.
-    private func joinsNext(_ block: Block) -> Bool {
-        mergesWithNext(block) || splitTrailing(block) != nil
-    }
-
-    /// `carry` (which `joinsNext`) joined to `next`: what stays of a list or quote it ended (nil: nothing, or
-    /// `carry` is a paragraph), and `next` with the paragraph joined in. nil when `next` has no paragraph first.
-    private func join(_ carry: Block, into next: Block) -> (rest: Block?, joined: Block)? {
-        let split: (rest: Block?, last: Block)? = mergesWithNext(carry) ? (nil, carry) : splitTrailing(carry)
-        guard let (rest, last) = split, let m = merge(last, into: next) else { return nil }
-        return (rest, m)
-    }
-
-    /// A list or quote (resolved) whose last paragraph's break goes away: the container without that
-    /// paragraph (nil when nothing is left in it) and the paragraph. nil for other blocks.
-    private func splitTrailing(_ block: Block) -> (rest: Block?, last: Block)? {
-        func split(_ blocks: [Block]) -> (rest: [Block], last: Block)? {
-            guard let tail = blocks.last else { return nil }
-            if mergesWithNext(tail) { return (Array(blocks.dropLast()), tail) }
-            guard let (r, last) = splitTrailing(tail) else { return nil }
-            return (Array(blocks.dropLast()) + (r.map { [$0] } ?? []), last)
-        }
-        switch block {
-        case .list(var l):
-            guard let item = l.items.last, let (r, last) = split(item) else { return nil }
-            if r.isEmpty { l.items.removeLast() } else { l.items[l.items.count - 1] = r }
-            return (l.items.isEmpty ? nil : .list(l), last)
-        case .blockQuote(let q):
-            guard let (r, last) = split(q) else { return nil }
-            return (r.isEmpty ? nil : .blockQuote(r), last)
-        default:
-            return nil
-        }
-    }
-
-    /// A block whose break goes away with nothing after it to join: kept where it is without the mark, its
-    /// last paragraph removed instead when nothing is left in it (nil: the whole block goes).
-    private func closed(_ block: Block) -> Block? {
-        if mergesWithNext(block) { return Self.isEmptyParagraph(block) ? nil : clearMark(block) }
-        func close(_ blocks: [Block]) -> [Block] {
-            guard let tail = blocks.last else { return blocks }
-            return Array(blocks.dropLast()) + (closed(tail).map { [$0] } ?? [])
-        }
-        switch block {
-        case .list(var l):
-            guard let item = l.items.last else { return block }
-            let r = close(item)
-            if r.isEmpty && !item.isEmpty { l.items.removeLast() } else { l.items[l.items.count - 1] = r }
-            return l.items.isEmpty ? nil : .list(l)
-        case .blockQuote(let q):
-            let r = close(q)
-            return r.isEmpty && !q.isEmpty ? nil : .blockQuote(r)
-        default:
-            return block
-        }
+        if let c = carry, !Self.isEmptyParagraph(c) { out.append(clearMark(c)) }
+        return out
     }
 
     /// Decides a row's or cell's insertion or deletion: false when it goes (insertion rejected, deletion
@@ -281,35 +191,16 @@ public struct ReviewTransform: ChunkStage, ModelRewriter {
     public mutating func rewriteBlock(_ block: Block) -> Block? {
         switch block {
         case .blockQuote(let b):
-            // A last paragraph whose break goes stays in, marked: the sequence around the quote joins it on.
-            let (joined, carry) = rewriteBlocksJoining(b)
-            let r = joined + (carry.map { [$0] } ?? [])
+            let r = rewriteBlocks(b)
             return r.isEmpty && !b.isEmpty ? nil : .blockQuote(r)
         case .list(var l):
-            // An item's last paragraph whose break goes joins the next item's first paragraph (the item goes
-            // when nothing else is left in it); the last item's stays in, marked, for the sequence around the
-            // list to join on.
             var items: [[Block]] = []
             items.reserveCapacity(l.items.count)
-            var carry: Block?
             for item in l.items {
-                var (r, next) = rewriteBlocksJoining(item)
-                if let c = carry {
-                    carry = nil
-                    // The item's first paragraph takes it, also when that one's break goes too.
-                    if let first = r.first ?? next, let (rest, m) = join(c, into: first) {
-                        if r.isEmpty { next = m } else { r[0] = m }
-                        if let rest { items[items.count - 1].append(rest) }
-                    } else if let kept = closed(c) {
-                        items[items.count - 1].append(kept)
-                    }
-                    if items[items.count - 1].isEmpty { items.removeLast() }
-                }
-                if r.isEmpty && next == nil && !item.isEmpty { continue }
+                let r = rewriteBlocks(item)
+                if r.isEmpty && !item.isEmpty { continue }
                 items.append(r)
-                carry = next
             }
-            if let c = carry { items[items.count - 1].append(c) }
             if items.isEmpty && !l.items.isEmpty { return nil }
             l.items = items
             return .list(l)
@@ -342,16 +233,6 @@ public struct ReviewTransform: ChunkStage, ModelRewriter {
         case .heading(let l, var b):
             b.content = InlineBuilder.normalized(a.content + b.content)
             return .heading(level: l, b)
-        case .list(var l):
-            // The first item's first paragraph takes it: the joined paragraph is a list item.
-            guard var item = l.items.first, let head = item.first, let m = merge(first, into: head) else { return nil }
-            item[0] = m
-            l.items[0] = item
-            return .list(l)
-        case .blockQuote(var q):
-            guard let head = q.first, let m = merge(first, into: head) else { return nil }
-            q[0] = m
-            return .blockQuote(q)
         default:
             return nil
         }
@@ -414,9 +295,9 @@ public struct ReviewTransform: ChunkStage, ModelRewriter {
     /// A paragraph whose break goes away with no paragraph after it to join: kept without the mark, or
     /// removed when nothing is left in it (as Word removes a deleted paragraph before a table or at the end).
     private func keepAlone(_ chunk: Chunk) -> Chunk? {
-        guard let kept = closed(chunk.block) else { return nil }
+        if Self.isEmptyParagraph(chunk.block) { return nil }
         var c = chunk
-        c.block = kept
+        c.block = clearMark(c.block)
         return c
     }
 

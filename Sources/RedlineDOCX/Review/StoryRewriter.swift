@@ -322,8 +322,11 @@ final class StoryRewriter {
     }
 
     private func rangeEnd() throws {
-        let key = x.localName.replacingOccurrences(of: "End", with: "") + (x.attribute("id", in: W) ?? "")
-        let d = rangeDecisions[key] ?? (listing ? .keep : review.changes == .marked ? .keep : .accept)
+        let id = x.attribute("id", in: W)
+        let key = x.localName.replacingOccurrences(of: "End", with: "") + (id ?? "")
+        // An end whose start was not met: the shared decision for what the end says (its kind and id).
+        let kind: ChangeKind = x.localName.hasPrefix("customXmlIns") ? .insertion : x.localName.hasPrefix("customXmlDel") ? .deletion : .move
+        let d = rangeDecisions[key] ?? (listing ? .keep : review.decision(for: ChangeInfo(kind: kind, change: Change(id: id))))
         if d == .keep { try copy() } else { changed = true; try x.skipElement() }
     }
 

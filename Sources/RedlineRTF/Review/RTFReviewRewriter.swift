@@ -141,12 +141,15 @@ struct RTFReviewRewriter {
             holdRevision(p, t.param)
         case .propertyRevision(let kind, let isAuthor):
             let dropIt: Bool
+            let changeKind: ChangeKind = kind == .paragraph ? .paragraph : .table
             if isAuthor {
-                let info = ChangeInfo(kind: kind == .paragraph ? .paragraph : .table, change: Change(author: author(t.param ?? 0)))
+                let info = ChangeInfo(kind: changeKind, change: Change(author: author(t.param ?? 0)))
                 dropIt = review.decision(for: info) != .keep
                 lastPropertyDropped = dropIt
             } else {
-                dropIt = lastPropertyDropped || review.isUniform && review.changes != .marked
+                // A date word goes with the author word before it; alone, as the shared decision says for a
+                // change of this kind that names nobody.
+                dropIt = lastPropertyDropped || review.decision(for: ChangeInfo(kind: changeKind, change: Change())) != .keep
             }
             if dropIt { drop() } else { hold(lexer.raw) }
         case .plain:
