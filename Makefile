@@ -4,7 +4,8 @@ REDLINE_DEBUG := .build/debug/redline
 REDLINE := .build/release/redline
 # Release builds link the Swift runtime and Foundation statically: a self-contained binary that starts
 # in about half the time (9 → 5.5 ms CPU), which matters for many small documents.
-RELEASE_FLAGS := -c release --static-swift-stdlib --product redline
+# The MCP server's SDK brings FoundationNetworking, whose static library needs libcurl at link time.
+RELEASE_FLAGS := -c release --static-swift-stdlib --product redline -Xlinker -lcurl
 
 # Where `make install` puts redline, its man page and completions (DESTDIR for packaging).
 PREFIX ?= /usr/local

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what Redline needs when it is missing. Usage: scripts/setup.sh build|test|bench|perf
-#   build: the C libraries (libzip, libxml2, cmark-gfm) and pkg-config
+#   build: the C libraries (libzip, libxml2, cmark-gfm; libcurl, which the static release binary links for the MCP
+#          SDK's FoundationNetworking) and pkg-config
 #   test:  build + the real consumers the tests open our output with (LibreOffice, pandoc, python-docx, poppler,
 #          Chromium for the HTML review page), man-db (the installed man page is rendered)
 #   perf:  build + valgrind and python3 (make perf-check counts instructions under callgrind)
@@ -14,7 +15,7 @@ need_deb=()
 have_deb() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 want() { for p in "$@"; do have_deb "$p" || need_deb+=("$p"); done; }
 
-want pkg-config libzip-dev zlib1g-dev libxml2-dev libcmark-gfm-dev libcmark-gfm-extensions-dev zip unzip
+want pkg-config libzip-dev zlib1g-dev libxml2-dev libcmark-gfm-dev libcmark-gfm-extensions-dev libcurl4-openssl-dev zip unzip
 case "$what" in
   test) want libreoffice-writer-nogui pandoc poppler-utils chromium man-db ;;
   bench) want pandoc time hyperfine ;;

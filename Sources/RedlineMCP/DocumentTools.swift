@@ -301,15 +301,22 @@ public struct DocumentTools: Sendable {
         }
     }
 
-    private func addComment(_ a: Arguments) throws -> CallTool.Result {
+    /// What every tool that writes a document starts with: its input and output under the root, their formats,
+    /// and `overwrite`, refusing to write over the input unless the call asks for it.
+    private func writeTarget(_ a: Arguments) throws -> (path: String, output: String, from: Format, to: Format, overwrite: Bool) {
         let path = try root.input(a.string("path"))
         let output = try root.output(a.string("output"))
         let from = try inputFormat(path), to = try outputFormat(output)
-        let quote = try a.string("quote"), text = try a.string("text"), author = try a.string("author")
         let overwrite = try a.optionalBool("overwrite") ?? false
         if !overwrite && isSameFile(path, output) {
             throw ToolError("\(root.display(output)) is the input; choose another output or pass overwrite: true")
         }
+        return (path, output, from, to, overwrite)
+    }
+
+    private func addComment(_ a: Arguments) throws -> CallTool.Result {
+        let (path, output, from, to, overwrite) = try writeTarget(a)
+        let quote = try a.string("quote"), text = try a.string("text"), author = try a.string("author")
         let d = Diagnostics()
         let doc = try readModel(path, from, for: to, diagnostics: d)
         let match = try TextEdits.locate(quote, in: doc, occurrence: try a.optionalInt("occurrence"), what: "quote")
@@ -326,16 +333,10 @@ public struct DocumentTools: Sendable {
     }
 
     private func applyEdits(_ a: Arguments) throws -> CallTool.Result {
-        let path = try root.input(a.string("path"))
-        let output = try root.output(a.string("output"))
-        let from = try inputFormat(path), to = try outputFormat(output)
+        let (path, output, from, to, overwrite) = try writeTarget(a)
         let author = try a.string("author")
         let edits = try a.objects("edits")
         guard !edits.isEmpty else { throw ToolError("edits is empty") }
-        let overwrite = try a.optionalBool("overwrite") ?? false
-        if !overwrite && isSameFile(path, output) {
-            throw ToolError("\(root.display(output)) is the input; choose another output or pass overwrite: true")
-        }
         try requireNoChanges(path, from, accept: try a.optionalBool("accept_existing") ?? false)
         let d = Diagnostics()
         let original = try readModel(path, from, for: to, diagnostics: d)
@@ -359,14 +360,8 @@ public struct DocumentTools: Sendable {
     }
 
     private func applyMarkdown(_ a: Arguments) throws -> CallTool.Result {
-        let path = try root.input(a.string("path"))
-        let output = try root.output(a.string("output"))
-        let from = try inputFormat(path), to = try outputFormat(output)
+        let (path, output, from, to, overwrite) = try writeTarget(a)
         let author = try a.string("author"), markdown = try a.string("markdown")
-        let overwrite = try a.optionalBool("overwrite") ?? false
-        if !overwrite && isSameFile(path, output) {
-            throw ToolError("\(root.display(output)) is the input; choose another output or pass overwrite: true")
-        }
         try requireNoChanges(path, from, accept: try a.optionalBool("accept_existing") ?? false)
         let d = Diagnostics()
         let original = try readModel(path, from, for: to, diagnostics: d)
