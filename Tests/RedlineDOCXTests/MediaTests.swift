@@ -271,8 +271,12 @@ final class MediaTests: XCTestCase {
     // MARK: HTML
 
     func testHTMLLinksExtractedFilesOrEmbedsDataURIs() throws {
+        // With a folder of the caller's (--extract-media), HTML links the pictures it writes there; by default the
+        // page is one file, its pictures embedded (below, and with embedMedia as before).
         let html = dir + "/page.html"
-        _ = try convert(corpus + "/from-rtf.rtf", to: html)
+        _ = try convert(corpus + "/from-rtf.rtf", to: html) {
+            $0.write.mediaOutput = MediaOutput(directory: self.dir + "/page.media", linkPrefix: "page.media")
+        }
         let page = try String(contentsOfFile: html, encoding: .utf8)
         XCTAssertTrue(page.contains("<img src=\"page.media/image1.png\" alt=\"A red chequer\" width=\"192\" height=\"128\">"), page)
         XCTAssertNotNil(fileHash(dir + "/page.media/image2.jpg"))
@@ -283,6 +287,11 @@ final class MediaTests: XCTestCase {
         let png = FileManager.default.contents(atPath: corpus + "/pictures/red-square.png")!
         XCTAssertTrue(one.contains("src=\"data:image/png;base64," + png.base64EncodedString() + "\""))
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/one.media"))
+
+        let byDefault = dir + "/default.html"
+        _ = try convert(corpus + "/from-markdown.md", to: byDefault)
+        XCTAssertTrue(try String(contentsOfFile: byDefault, encoding: .utf8).contains("src=\"data:image/png;base64,"))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/default.media"))
     }
 
     func testMetafilesAreExtractedAsTheyAreWithAWarning() throws {
