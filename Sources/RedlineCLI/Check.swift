@@ -2,10 +2,7 @@ import ArgumentParser
 import Foundation
 import Redline
 
-extension CheckOutputFormat: ExpressibleByArgument {
-    public static var allValueStrings: [String] { ArgumentValues.strings(Self.self) }
-    public static var allValueDescriptions: [String: String] { [:] }
-}
+extension CheckOutputFormat: RawValueArgument {}
 
 extension RedlineCommand {
     /// `redline check`: what documents still hold, for CI.

@@ -2,10 +2,7 @@ import ArgumentParser
 import Foundation
 import Redline
 
-extension CompareGranularity: ExpressibleByArgument {
-    public static var allValueStrings: [String] { ArgumentValues.strings(Self.self) }
-    public static var allValueDescriptions: [String: String] { [:] }
-}
+extension CompareGranularity: RawValueArgument {}
 
 extension RedlineCommand {
     /// `redline compare`: tracked changes from two versions of a document (or of a tree of documents).

@@ -187,10 +187,7 @@ public struct ReviewFlags: ParsableArguments {
     }
 }
 
-extension PDFEngineChoice: ExpressibleByArgument {
-    public static var allValueStrings: [String] { ArgumentValues.strings(Self.self) }
-    public static var allValueDescriptions: [String: String] { [:] }
-}
+extension PDFEngineChoice: RawValueArgument {}
 
 /// pandoc's `--wrap` values.
 public enum PandocWrap: String, ExpressibleByArgument, CaseIterable, Sendable {
@@ -280,10 +277,7 @@ public enum ParagraphPreset: String, ExpressibleByArgument, CaseIterable, Sendab
     public static var allValueDescriptions: [String: String] { [:] }
 }
 
-extension ChangeMode: ExpressibleByArgument {
-    public static var allValueStrings: [String] { ArgumentValues.strings(Self.self) }
-    public static var allValueDescriptions: [String: String] { [:] }
-}
+extension ChangeMode: RawValueArgument {}
 
 extension CommentPolicy: ExpressibleByArgument {
     public static var allValueStrings: [String] { ArgumentValues.strings(Self.self) }
@@ -300,6 +294,17 @@ enum ArgumentValues {
     static func strings<E: CaseIterable & RawRepresentable>(_: E.Type) -> [String] where E.RawValue == String {
         E.allCases.map(\.rawValue)
     }
+}
+
+/// A `String`-backed enum read from the command line with `ArgumentValues`' lists (no reflection), its
+/// descriptions empty: every raw value is its case's name.
+public protocol RawValueArgument: ExpressibleByArgument, CaseIterable, RawRepresentable where RawValue == String {}
+
+extension RawValueArgument {
+    /// The raw values, in case order.
+    public static var allValueStrings: [String] { ArgumentValues.strings(Self.self) }
+    /// None needed: every raw value is its case's name.
+    public static var allValueDescriptions: [String: String] { [:] }
 }
 
 /// Picture flags shared by convert, export and compare: where pictures go, and where Markdown finds them.

@@ -2,10 +2,7 @@ import ArgumentParser
 import Foundation
 import Redline
 
-extension ScrivenerMigrationOptions.Layout: ExpressibleByArgument {
-    public static var allValueStrings: [String] { ArgumentValues.strings(Self.self) }
-    public static var allValueDescriptions: [String: String] { [:] }
-}
+extension ScrivenerMigrationOptions.Layout: RawValueArgument {}
 
 extension RedlineCommand {
     /// `redline scrivener`: migrates a Scrivener project to Markdown/CriticMarkup, DOCX or RTF.

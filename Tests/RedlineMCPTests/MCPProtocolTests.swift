@@ -344,8 +344,8 @@ final class MCPProtocolTests: XCTestCase {
             let items = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(list.text.utf8)) as? [[String: Any]])
             let comment = try XCTUnwrap(items.first { $0["kind"] as? String == "comment" }, list.text)
             XCTAssertEqual(comment["author"] as? String, "Reviewer Bot")
-            XCTAssertEqual(comment["before"] as? String, "approved the budget", "\(comment)")
-            XCTAssertTrue((comment["after"] as? String ?? "").contains("Which budget?"), "\(comment)")
+            XCTAssertEqual(comment["anchor"] as? String, "approved the budget", "\(comment)")
+            XCTAssertTrue((comment["body"] as? String ?? "").contains("Which budget?"), "\(comment)")
         }
         let md = try String(contentsOfFile: root + "/commented.md", encoding: .utf8)
         XCTAssertTrue(md.contains("{==approved the budget==}{>>"), md)
@@ -354,7 +354,8 @@ final class MCPProtocolTests: XCTestCase {
                                                 "text": "Tired, rather?", "author": "A"])
         XCTAssertFalse(second.isError, second.text)
         let l2 = try c.tool("list_changes", ["path": "draft2.docx"])
-        XCTAssertEqual(l2.text.components(separatedBy: "\"comment\"").count - 1, 2, l2.text)
+        let rows = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(l2.text.utf8)) as? [[String: Any]])
+        XCTAssertEqual(rows.filter { $0["kind"] as? String == "comment" }.count, 2, l2.text)
         // Not found, ambiguous, occurrence.
         XCTAssertTrue(try c.tool("add_comment", ["path": "plain.md", "output": "x.md", "quote": "absent words", "text": "t", "author": "A"]).isError)
         let ambiguous = try c.tool("add_comment", ["path": "plain.md", "output": "x.md", "quote": "e", "text": "t", "author": "A"])
