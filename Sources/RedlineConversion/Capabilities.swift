@@ -1,6 +1,7 @@
 import RedlineCore
 import RedlineDOCX
 import RedlineRTF
+import RedlineMarkdown
 
 /// How a format's writer treats pictures, so readers know whether to load linked ones.
 public enum PictureEmbedding: Sendable {
@@ -62,5 +63,15 @@ struct DOCXLayoutFinisher: OutputFinisher {
                 into output: any ByteOutput) throws {
         try DOCXLayoutTransfer.transfer(generated: generated, new: new, limits: limits, diagnostics: diagnostics,
                                         into: output)
+    }
+}
+
+/// Markdown's applier: ORIGINAL's source copied, the changes written as CriticMarkup where they fall
+/// (`MarkdownSourceApply`).
+struct MarkdownSourceApplier: EditApplier {
+    func apply(_ plan: ApplyPlan, original: DocumentInput, accept: Bool, limits: Limits, diagnostics: Diagnostics,
+               into output: any ByteOutput) throws {
+        try MarkdownSourceApply.apply(plan, original: original, accept: accept, limits: limits,
+                                      diagnostics: diagnostics, into: output)
     }
 }

@@ -38,6 +38,8 @@ public struct Format: Sendable {
     public var pictures: PictureEmbedding
     /// Lays a comparison's result into NEW's own file when NEW has this format too (DOCX).
     public var finisher: (any OutputFinisher)?
+    /// Writes changes into a file of this format (`redline apply`): Markdown, DOCX.
+    public var applier: (any EditApplier)?
 
     /// A format; capabilities not given are absent.
     public init(name: String, summary: String, extensions: [String], reader: (any FormatReader)? = nil,
@@ -45,7 +47,8 @@ public struct Format: Sendable {
                 stages: (@Sendable (Diagnostics) -> [any ChunkStage])? = nil, batchWidth: Int? = nil,
                 batchWorker: (@Sendable () -> @Sendable () -> Void)? = nil,
                 inPlaceReviewer: (any InPlaceReviewer)? = nil, changeLister: (any ChangeLister)? = nil,
-                pictures: PictureEmbedding = .never, finisher: (any OutputFinisher)? = nil) {
+                pictures: PictureEmbedding = .never, finisher: (any OutputFinisher)? = nil,
+                applier: (any EditApplier)? = nil) {
         self.name = name
         self.summary = summary
         self.extensions = extensions
@@ -59,6 +62,7 @@ public struct Format: Sendable {
         self.changeLister = changeLister
         self.pictures = pictures
         self.finisher = finisher
+        self.applier = applier
     }
 
     /// Whether this format's writer embeds pictures (so readers should load linked ones): DOCX, RTF and
@@ -89,7 +93,8 @@ public enum FormatRegistry {
     /// Markdown with CriticMarkup.
     public static let markdown = Format(
         name: "md", summary: "Markdown (CommonMark + GFM) with CriticMarkup review marks",
-        extensions: ["md", "markdown", "mdown", "mkd", "txt"], reader: MarkdownReader(), writer: MarkdownWriter())
+        extensions: ["md", "markdown", "mdown", "mkd", "txt", "qmd", "rmd", "rmarkdown"], reader: MarkdownReader(),
+        writer: MarkdownWriter(), applier: MarkdownSourceApplier())
     /// GitHub Markdown: changes accepted, comments dropped.
     public static let gfm = Format(
         name: "gfm", summary: "GitHub Markdown without CriticMarkup (changes accepted, comments dropped)",

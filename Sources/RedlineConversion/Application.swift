@@ -1,0 +1,170 @@
+import Foundation
+import RedlineCore
+import RedlineCompare
+
+/// Writes an `ApplyPlan` into ORIGINAL's own file: every byte the plan does not name copied, each step in
+/// the format's own change syntax (CriticMarkup in Markdown, `w:ins`/`w:del` in DOCX).
+public protocol EditApplier: Sendable {
+    /// Writes `original` with `plan` into `output`: the changes marked, or applied when `accept`.
+    func apply(_ plan: ApplyPlan, original: DocumentInput, accept: Bool, limits: Limits, diagnostics: Diagnostics,
+               into output: any ByteOutput) throws
+}
+
+/// How `redline apply` runs.
+public struct ApplyOptions: Sendable {
+    /// EDITED's format, or nil to tell it from the extension.
+    public var editedFormat: Format?
+    /// ORIGINAL's format, or nil to tell it from the extension.
+    public var originalFormat: Format?
+    /// Author and date of the changes EDITED did not track, and the comparison's switches.
+    public var compare: CompareOptions
+    public var read: ReadOptions
+    /// Write the result with every change applied instead of marked.
+    public var accept: Bool
+    /// Apply even when EDITED has almost nothing in common with ORIGINAL.
+    public var force: Bool
+
+    public init(editedFormat: Format? = nil, originalFormat: Format? = nil, compare: CompareOptions = CompareOptions(),
+                read: ReadOptions = ReadOptions(), accept: Bool = false, force: Bool = false) {
+        self.editedFormat = editedFormat
+        self.originalFormat = originalFormat
+        self.compare = compare
+        self.read = read
+        self.accept = accept
+        self.force = force
+    }
+}
+
+/// What one apply wrote.
+public struct ApplyStats: Sendable, Codable, Hashable {
+    /// Paragraphs (leaves) of ORIGINAL changed inside, deleted, and new blocks inserted.
+    public var edited = 0, deleted = 0, inserted = 0
+    /// Changes inside paragraphs: replacements, formatting changes, comments.
+    public var replacements = 0, formatChanges = 0, comments = 0
+    /// EDITED's own tracked changes carried with their authors (true) or re-made by comparison.
+    public var keptTrackedChanges = false
+    /// The share of ORIGINAL's text kept, 0...1.
+    public var kept = 1.0
+
+    public init() {}
+}
+
+/// `redline apply EDITED --onto ORIGINAL`: EDITED's differences from ORIGINAL written into ORIGINAL's own file.
+public enum Application {
+    /// The least share of ORIGINAL's text EDITED must keep to be taken for a version of it (without `force`).
+    public static let minimumKept = 0.2
+
+    /// Applies `edited` onto `original`, writing the result into `output`.
+    public static func apply(edited: String, onto original: String, options: ApplyOptions, into output: any ByteOutput,
+                             diagnostics: Diagnostics) throws -> ApplyStats {
+        let (plan, format, stats) = try plan(edited: edited, onto: original, options: options, diagnostics: diagnostics)
+        guard let applier = format.applier else {
+            throw RedlineError.usage("\(original): Redline cannot apply changes onto \(format.displayName) files (it can onto Markdown and DOCX)")
+        }
+        try LargeStack.run {
+            do {
+                try applier.apply(plan, original: .file(original), accept: options.accept, limits: options.read.limits,
+                                  diagnostics: diagnostics, into: output)
+            } catch let e as RedlineError where !e.message.hasPrefix(original) {
+                throw RedlineError(e.kind, "\(original): \(e.message)")
+            }
+            try output.flush()
+        }
+        return stats
+    }
+
+    /// Applies `edited` onto `original` into the file at `path`, written whole or not at all (`path` may be
+    /// `original` itself: the in-place case).
+    public static func apply(edited: String, onto original: String, options: ApplyOptions, toFile path: String,
+                             diagnostics: Diagnostics) throws -> ApplyStats {
+        var stats = ApplyStats()
+        let protected = path == original ? [edited] : [edited, original]
+        try AtomicFile.write(to: path, protecting: protected) { out in
+            stats = try apply(edited: edited, onto: original, options: options, into: out, diagnostics: diagnostics)
+        }
+        return stats
+    }
+
+    /// The plan for applying `edited` onto `original`, ORIGINAL's format and the counts.
+    public static func plan(edited: String, onto original: String, options: ApplyOptions,
+                            diagnostics: Diagnostics) throws -> (ApplyPlan, Format, ApplyStats) {
+        guard let format = options.originalFormat ?? FormatRegistry.inferred(fromPath: original) else {
+            throw RedlineError.usage("cannot tell the format of '\(original)'; name it with --onto-format")
+        }
+        guard format.applier != nil else {
+            throw RedlineError.usage("\(original): Redline cannot apply changes onto \(format.displayName) files (it can onto Markdown and DOCX)")
+        }
+        var read = options.read
+        read.loadLinkedMedia = read.loadLinkedMedia || Comparison.crossesFormats(old: original, new: edited, from: nil)
+        let ((o, _), (e, _)) = try readBothFormats(original: original, format: format, edited: edited,
+                                                   editedFormat: options.editedFormat, read: read, diagnostics: diagnostics)
+        return try LargeStack.run {
+            var stats = ApplyStats()
+            let fallback = Change(author: options.compare.author, date: options.compare.date)
+            let quiet = Diagnostics()
+            var compared: Document
+            let original = o
+            if DocumentComparer.trackedChangeCount(e) > 0 {
+                // EDITED's own changes: carried as they are when its reject view is ORIGINAL.
+                let (untracked, _) = DocumentComparer.compare(old: original, new: DocumentComparer.rejected(e),
+                                                              options: options.compare, diagnostics: quiet)
+                if DocumentComparer.trackedChangeCount(untracked) == 0 {
+                    compared = e
+                    stats.keptTrackedChanges = true
+                } else {
+                    diagnostics.report(.applyChangesRecompared,
+                                       "EDITED differs from ORIGINAL outside its tracked changes: every change is found by comparison and attributed to \(options.compare.author)")
+                    compared = DocumentComparer.compare(old: original, new: DocumentComparer.accepted(e),
+                                                        options: options.compare, diagnostics: quiet).0
+                }
+            } else {
+                compared = DocumentComparer.compare(old: original, new: e, options: options.compare,
+                                                    diagnostics: quiet).0
+            }
+            let plan = ApplyPlan.make(original: original, compared: compared, fallback: fallback)
+            count(plan, into: &stats)
+            if stats.kept < minimumKept, !options.force, plan.leaves.count > 1 {
+                throw RedlineError.usage("\(edited) keeps \(Int((stats.kept * 100).rounded()))% of \(original)'s text: it does not look like a version of it (--force applies it anyway)")
+            }
+            return (plan, format, stats)
+        }
+    }
+
+    static func readBothFormats(original: String, format: Format, edited: String, editedFormat: Format?,
+                                read: ReadOptions, diagnostics: Diagnostics) throws
+        -> (original: (Document, Format), edited: (Document, Format)) {
+        let o = try Comparison.read(original, format: format, options: read, diagnostics: diagnostics)
+        let e = try Comparison.read(edited, format: editedFormat, options: read, diagnostics: diagnostics)
+        return (o, e)
+    }
+
+    static func count(_ plan: ApplyPlan, into stats: inout ApplyStats) {
+        var total = 0, changed = 0
+        for l in plan.leaves { total += l.text.utf8.count }
+        for s in plan.steps {
+            switch s {
+            case .edit(let leaf, let edits, _):
+                stats.edited += 1
+                for e in edits {
+                    switch e.kind {
+                    case .replace: stats.replacements += 1; changed += e.range.count
+                    case .format: stats.formatChanges += 1
+                    case .comment: stats.comments += 1
+                    }
+                }
+                _ = leaf
+            case .delete(let leaf, _):
+                stats.deleted += 1
+                changed += plan.leaves[leaf].text.utf8.count
+            case .insert: stats.inserted += 1
+            }
+        }
+        stats.kept = total == 0 ? 1 : Double(total - min(changed, total)) / Double(total)
+    }
+}
+
+extension DiagnosticCode {
+    /// EDITED held tracked changes but also differs from ORIGINAL outside them: every change was found by
+    /// comparing ORIGINAL with EDITED's accepted text, attributed to `--author`.
+    public static let applyChangesRecompared: DiagnosticCode = "apply.changes-recompared"
+}

@@ -1,0 +1,438 @@
+/// What `redline apply` writes into ORIGINAL, worked out once for every format: ORIGINAL's leaves
+/// (paragraphs, headings, code blocks, at any depth, in reading order) and, for each change of a
+/// comparison whose reject view is ORIGINAL, where it lands in a leaf's text. A format's applier copies
+/// every leaf no step names from ORIGINAL's own bytes and writes the steps in its own syntax.
+///
+/// Offsets are UTF-8 offsets into a leaf's `text` (`ApplyPlan.text`): text and code as they are, a line
+/// break `"\n"`, a soft break `" "`, a picture or a note reference one U+FFFC; raw content and comment
+/// anchors nothing.
+public struct ApplyPlan: Sendable {
+    /// ORIGINAL's leaves in reading order.
+    public var leaves: [ApplyLeaf]
+    /// The steps, in document order (an insertion after leaf k comes after leaf k's own step).
+    public var steps: [ApplyStep]
+    /// The comments `TextEdit.Kind.comment` anchors (the comparison's, which are EDITED's).
+    public var comments: [Comment]
+
+    /// Whether nothing is to be written: the output is ORIGINAL.
+    public var isEmpty: Bool { steps.isEmpty }
+}
+
+/// One container on the way from the body to a leaf.
+public enum LeafContainer: Hashable, Sendable {
+    case quote
+    /// Item `index` of a list (the list is the block the path reached).
+    case item(Int)
+    /// A table cell.
+    case cell(row: Int, column: Int)
+}
+
+/// A paragraph, heading or code block of a document, where it sits, and its text.
+public struct ApplyLeaf: Sendable {
+    /// The block itself (`.paragraph`, `.heading` or `.codeBlock`).
+    public var block: Block
+    /// The index of the top-level block holding it.
+    public var topLevel: Int
+    /// The containers from that top-level block down (empty for a top-level leaf).
+    public var path: [LeafContainer]
+    /// Its text, as `ApplyPlan.text` measures offsets.
+    public var text: String
+}
+
+/// One change inside a leaf's text.
+public struct TextEdit: Hashable, Sendable {
+    public enum Kind: Hashable, Sendable {
+        /// `range` replaced by `inserted` (a deletion when `inserted` is empty, an insertion when `range` is).
+        case replace
+        /// The text of `range` kept, in `inserted`'s formatting (it was `old`).
+        case format(old: TextFormat)
+        /// Comment `id` anchored at `range` (a point when empty).
+        case comment(id: String)
+    }
+
+    public var kind: Kind
+    /// UTF-8 offsets into the leaf's text.
+    public var range: Range<Int>
+    /// EDITED's inlines for the range, every change in them accepted.
+    public var inserted: [Inline]
+    /// Who made it and when.
+    public var change: Change
+
+    public init(kind: Kind = .replace, range: Range<Int>, inserted: [Inline], change: Change) {
+        self.kind = kind
+        self.range = range
+        self.inserted = inserted
+        self.change = change
+    }
+}
+
+/// One thing to write into ORIGINAL.
+public enum ApplyStep: Hashable, Sendable {
+    /// Leaf `leaf` stays, changed inside (edits sorted by range, not overlapping but for comments);
+    /// `markDeleted` when its paragraph mark goes (it joins the next leaf).
+    case edit(leaf: Int, edits: [TextEdit], markDeleted: Change?)
+    /// Leaf `leaf` goes, with its paragraph mark.
+    case delete(leaf: Int, change: Change)
+    /// New blocks after leaf `after` (before the first leaf when nil). `whole` when they are EDITED's
+    /// whole top-level block (a new list, table, quote or paragraph at the top level) rather than leaves
+    /// inside the container that leaf `after` (or the next leaf) sits in; `path` is where the first of them
+    /// sits in EDITED.
+    case insert(after: Int?, blocks: [Block], whole: Bool, path: [LeafContainer], change: Change)
+}
+
+extension ApplyPlan {
+    /// The plan that writes `compared` (a comparison of ORIGINAL with EDITED, or EDITED's own tracked changes
+    /// when its reject view is ORIGINAL) into `original`. `author` attributes changes that carry none.
+    public static func make(original: Document, compared: Document, fallback: Change) -> ApplyPlan {
+        var oLeaves: [ApplyLeaf] = []
+        collectLeaves(original.blocks, into: &oLeaves) { text(of: $0, view: .accept) }
+        var rLeaves: [RLeaf] = []
+        for (t, b) in compared.blocks.enumerated() { collectR(b, topLevel: t, path: [], row: nil, into: &rLeaves) }
+        var b = Builder(oLeaves: oLeaves, fallback: fallback)
+        b.run(rLeaves, comparedTopLevel: compared.blocks)
+        return ApplyPlan(leaves: oLeaves, steps: b.steps, comments: compared.comments)
+    }
+
+    /// Which side of the changes `text(of:view:)` shows.
+    public enum View: Sendable { case accept, reject }
+
+    /// A leaf's text as the plan measures it (see the type's note).
+    public static func text(of block: Block, view: View) -> String {
+        switch block {
+        case .codeBlock(let c): return c.text
+        case .paragraph(let p), .heading(_, let p): return text(of: p.content, view: view)
+        default: return ""
+        }
+    }
+
+    /// Inlines' text as the plan measures it.
+    public static func text(of inlines: [Inline], view: View) -> String {
+        var out = ""
+        appendText(inlines, view: view, to: &out)
+        return out
+    }
+
+    static let object = "\u{FFFC}"
+
+    private static func appendText(_ inlines: [Inline], view: View, to out: inout String) {
+        for inline in inlines {
+            switch inline {
+            case .text(let s), .code(let s): out += s
+            case .lineBreak: out += "\n"
+            case .softBreak: out += " "
+            case .image, .noteReference: out += object
+            case .raw, .commentStart, .commentEnd, .commentPoint: break
+            case .insertion(_, let c): if view == .accept { appendText(c, view: view, to: &out) }
+            case .deletion(_, let c): if view == .reject { appendText(c, view: view, to: &out) }
+            case .substitution(_, let d, let i): appendText(view == .accept ? i : d, view: view, to: &out)
+            case .move(let m, let c):
+                if (m.side == .to) == (view == .accept) { appendText(c, view: view, to: &out) }
+            default: appendText(inline.children, view: view, to: &out)
+            }
+        }
+    }
+
+    /// Every leaf of `blocks`, in reading order.
+    static func collectLeaves(_ blocks: [Block], into out: inout [ApplyLeaf], text: (Block) -> String) {
+        for (t, b) in blocks.enumerated() { walk(b, topLevel: t, path: []) { block, top, path, _ in
+            out.append(ApplyLeaf(block: block, topLevel: top, path: path, text: text(block)))
+        } }
+    }
+
+    /// Calls `visit` for each leaf of `block` with its top-level index, path and row change.
+    static func walk(_ block: Block, topLevel: Int, path: [LeafContainer], row: RowChange? = nil,
+                     _ visit: (Block, Int, [LeafContainer], RowChange?) -> Void) {
+        switch block {
+        case .paragraph, .heading, .codeBlock: visit(block, topLevel, path, row)
+        case .blockQuote(let bs): for b in bs { walk(b, topLevel: topLevel, path: path + [.quote], row: row, visit) }
+        case .list(let l):
+            for (i, item) in l.items.enumerated() {
+                for b in item { walk(b, topLevel: topLevel, path: path + [.item(i)], row: row, visit) }
+            }
+        case .table(let t):
+            for (r, rowValue) in t.rows.enumerated() {
+                for (c, cell) in rowValue.cells.enumerated() {
+                    for b in cell.blocks {
+                        walk(b, topLevel: topLevel, path: path + [.cell(row: r, column: c)],
+                             row: row ?? rowValue.change ?? cell.change, visit)
+                    }
+                }
+            }
+        case .thematicBreak, .raw: break
+        }
+    }
+
+    /// A leaf of the comparison.
+    struct RLeaf {
+        var block: Block
+        var topLevel: Int
+        var path: [LeafContainer]
+        var row: RowChange?
+        var rejectText: String
+        var content: [Inline] { block.paragraph?.content ?? [] }
+        var mark: ParagraphMarkChange? { block.paragraph?.markChange }
+        /// Gone from the reject view altogether: an inserted row's, or a paragraph holding inserted text only.
+        var isPureInsert: Bool {
+            if case .inserted = row { return true }
+            if case .codeBlock = block { return false }
+            return rejectText.isEmpty && Self.onlyInserted(content) && (mark != nil || !content.isEmpty)
+        }
+
+        static func onlyInserted(_ inlines: [Inline]) -> Bool {
+            inlines.allSatisfy {
+                switch $0 {
+                case .insertion, .commentStart, .commentEnd, .commentPoint: return true
+                case .move(let m, _): return m.side == .to
+                default: return false
+                }
+            }
+        }
+    }
+
+    static func collectR(_ block: Block, topLevel: Int, path: [LeafContainer], row: RowChange?,
+                         into out: inout [RLeaf]) {
+        walk(block, topLevel: topLevel, path: path, row: row) { b, top, p, r in
+            out.append(RLeaf(block: b, topLevel: top, path: p, row: r, rejectText: text(of: b, view: .reject)))
+        }
+    }
+
+    /// Builds the steps from the comparison's leaves.
+    struct Builder {
+        let oLeaves: [ApplyLeaf]
+        let fallback: Change
+        var steps: [ApplyStep] = []
+        var k = 0  // the next leaf of ORIGINAL
+
+        init(oLeaves: [ApplyLeaf], fallback: Change) {
+            self.oLeaves = oLeaves
+            self.fallback = fallback
+        }
+
+        mutating func run(_ r: [RLeaf], comparedTopLevel: [Block]) {
+            // Top-level blocks of the comparison that are inserted whole.
+            var leavesOfTop: [Int: [Int]] = [:]
+            for (i, l) in r.enumerated() { leavesOfTop[l.topLevel, default: []].append(i) }
+            var i = 0
+            while i < r.count {
+                let l = r[i]
+                if l.isPureInsert {
+                    let whole = leavesOfTop[l.topLevel]!.allSatisfy { r[$0].isPureInsert }
+                    if whole {
+                        let last = leavesOfTop[l.topLevel]!.last!
+                        insert([comparedTopLevel[l.topLevel]], whole: true, path: [], change: change(of: l))
+                        i = last + 1
+                    } else {
+                        insert([l.block], whole: l.path.isEmpty, path: l.path, change: change(of: l))
+                        i += 1
+                    }
+                    continue
+                }
+                // A reject-view leaf: this leaf and those joined to it by inserted paragraph marks.
+                var group = [i]
+                var j = i
+                while case .inserted? = r[j].mark, j + 1 < r.count, !r[j + 1].isPureInsert || r[j + 1].mark != nil {
+                    if case .inserted = r[j + 1].row { break }
+                    j += 1
+                    group.append(j)
+                }
+                i = j + 1
+                consume(group.map { r[$0] })
+            }
+        }
+
+        mutating func insert(_ blocks: [Block], whole: Bool, path: [LeafContainer], change: Change) {
+            let accepted = blocks.map { accept($0) }
+            steps.append(.insert(after: k == 0 ? nil : k - 1, blocks: accepted, whole: whole, path: path,
+                                 change: change))
+        }
+
+        /// One leaf of ORIGINAL, shown by `group` (one leaf, or a leaf split into several).
+        mutating func consume(_ group: [RLeaf]) {
+            guard k < oLeaves.count else {
+                // More reject-view leaves than ORIGINAL has: write them as insertions.
+                for l in group { insert([l.block], whole: l.path.isEmpty, path: l.path, change: change(of: l)) }
+                return
+            }
+            let o = oLeaves[k]
+            let real = group.filter { !$0.rejectText.isEmpty || !RLeaf.onlyInserted($0.content) }
+            let joined = group.map(\.rejectText).joined()
+            guard joined == o.text else {
+                replaceWhole(group)
+                return
+            }
+            if real.count == 1, let one = real.first {
+                let at = group.firstIndex { $0.block == one.block && $0.rejectText == one.rejectText }!
+                for l in group[..<at] { insert([l.block], whole: false, path: l.path, change: change(of: l)) }
+                leafEdits(one)
+                for l in group[(at + 1)...] {
+                    insert([l.block], whole: false, path: l.path, change: change(of: l))
+                }
+            } else if real.isEmpty, let last = group.last {
+                for l in group.dropLast() { insert([l.block], whole: false, path: l.path, change: change(of: l)) }
+                leafEdits(last)
+            } else {
+                replaceWhole(group)
+            }
+        }
+
+        /// Leaf k written over: deleted, and the group's accept view inserted after it.
+        mutating func replaceWhole(_ group: [RLeaf]) {
+            let c = group.compactMap { l -> Change? in markChange(l) }.first ?? fallback
+            steps.append(.delete(leaf: k, change: c))
+            k += 1
+            let accepted = accepted(group.map(\.block))
+            var all: [Block] = []
+            for b in accepted { walk(b, topLevel: 0, path: []) { leaf, _, _, _ in all.append(leaf) } }
+            if !all.isEmpty {
+                steps.append(.insert(after: k - 1, blocks: all, whole: false, path: group[0].path, change: c))
+            }
+        }
+
+        mutating func leafEdits(_ l: RLeaf) {
+            defer { k += 1 }
+            if case .deleted(let c) = l.row {
+                steps.append(.delete(leaf: k, change: c))
+                return
+            }
+            var markDeleted: Change?
+            if case .deleted(let c)? = l.mark { markDeleted = c }
+            if case .codeBlock = l.block {
+                if markDeleted != nil { steps.append(.edit(leaf: k, edits: [], markDeleted: markDeleted)) }
+                return
+            }
+            var w = EditWalker(fallback: fallback)
+            w.walk(l.content, wrap: { $0 })
+            let edits = w.finished()
+            if !edits.isEmpty || markDeleted != nil {
+                // A leaf whose text all goes with its mark is a deleted leaf.
+                if let c = markDeleted, edits.count == 1, edits[0].range == 0..<oLeaves[k].text.utf8.count,
+                   edits[0].inserted.isEmpty, case .replace = edits[0].kind, !oLeaves[k].text.isEmpty {
+                    steps.append(.delete(leaf: k, change: c))
+                } else {
+                    steps.append(.edit(leaf: k, edits: edits, markDeleted: markDeleted))
+                }
+            }
+        }
+
+        func change(of l: RLeaf) -> Change {
+            if case .inserted(let c) = l.row { return c }
+            if case .inserted(let c)? = l.mark { return c }
+            return firstChange(l.content) ?? fallback
+        }
+
+        func markChange(_ l: RLeaf) -> Change? {
+            switch l.mark {
+            case .inserted(let c)?, .deleted(let c)?: return c
+            case nil: return firstChange(l.content)
+            }
+        }
+
+        func firstChange(_ inlines: [Inline]) -> Change? {
+            for i in inlines {
+                switch i {
+                case .insertion(let c, _), .deletion(let c, _), .substitution(let c, _, _): return c
+                case .move(let m, _): return m.change
+                case .formatChange(let f, _): return f.change
+                default: if let c = firstChange(i.children) { return c }
+                }
+            }
+            return nil
+        }
+    }
+
+    /// `blocks` with every change accepted.
+    static func accepted(_ blocks: [Block]) -> [Block] {
+        // ReviewTransform does not throw on its own; collecting into a document cannot fail.
+        ((try? Document(blocks: blocks).applying([ReviewTransform(.accept)])) ?? Document(blocks: blocks)).blocks
+    }
+
+    /// `block` with every change accepted.
+    static func accept(_ block: Block) -> Block {
+        accepted([block]).first ?? block
+    }
+
+    static func accept(_ inlines: [Inline]) -> [Inline] {
+        guard case .paragraph(let p)? = accepted([.paragraph(Paragraph(inlines))]).first else { return [] }
+        return p.content
+    }
+
+    /// Walks a leaf's inlines in reject-view offsets, collecting the edits.
+    struct EditWalker {
+        let fallback: Change
+        var pos = 0
+        var edits: [TextEdit] = []
+        var comments: [String: Int] = [:]
+        var anchors: [TextEdit] = []
+
+        init(fallback: Change) { self.fallback = fallback }
+
+        mutating func walk(_ inlines: [Inline], wrap: @escaping ([Inline]) -> [Inline]) {
+            for inline in inlines {
+                switch inline {
+                case .insertion(let c, let content):
+                    add(TextEdit(range: pos..<pos, inserted: wrap(accept(content)), change: c))
+                case .deletion(let c, let content):
+                    let n = text(of: content, view: .reject).utf8.count
+                    add(TextEdit(range: pos..<pos + n, inserted: [], change: c))
+                    pos += n
+                case .substitution(let c, let d, let i):
+                    let n = text(of: d, view: .reject).utf8.count
+                    add(TextEdit(range: pos..<pos + n, inserted: wrap(accept(i)), change: c))
+                    pos += n
+                case .move(let m, let content):
+                    if m.side == .to {
+                        add(TextEdit(range: pos..<pos, inserted: wrap(accept(content)), change: m.change))
+                    } else {
+                        let n = text(of: content, view: .reject).utf8.count
+                        add(TextEdit(range: pos..<pos + n, inserted: [], change: m.change))
+                        pos += n
+                    }
+                case .formatChange(let f, let content):
+                    let n = text(of: content, view: .reject).utf8.count
+                    if n > 0 {
+                        edits.append(TextEdit(kind: .format(old: f.old), range: pos..<pos + n,
+                                              inserted: wrap(accept(content)), change: f.change))
+                    }
+                    // Changes inside are walked for their own edits.
+                    var inner = EditWalker(fallback: fallback)
+                    inner.pos = pos
+                    inner.walk(content, wrap: wrap)
+                    for e in inner.edits where e.kind == .replace { add(e) }
+                    anchors += inner.anchors
+                    pos = inner.pos
+                case .commentStart(let id): comments[id] = pos
+                case .commentEnd(let id):
+                    let start = comments.removeValue(forKey: id) ?? pos
+                    anchors.append(TextEdit(kind: .comment(id: id), range: start..<pos, inserted: [], change: fallback))
+                case .commentPoint(let id):
+                    anchors.append(TextEdit(kind: .comment(id: id), range: pos..<pos, inserted: [], change: fallback))
+                case .text, .code, .lineBreak, .softBreak, .image, .noteReference, .raw:
+                    pos += text(of: [inline], view: .reject).utf8.count
+                default:
+                    let outer = wrap
+                    walk(inline.children, wrap: { c in outer([inline.mapChildren { _ in c }]) })
+                }
+            }
+        }
+
+        /// Adds a replacement, joining it to the one before when they touch (a deletion and the insertion
+        /// after it are one substitution).
+        mutating func add(_ e: TextEdit) {
+            if let last = edits.last, case .replace = last.kind, last.range.upperBound == e.range.lowerBound,
+               last.change == e.change, last.inserted.isEmpty || e.range.isEmpty {
+                edits[edits.count - 1].range = last.range.lowerBound..<e.range.upperBound
+                edits[edits.count - 1].inserted = last.inserted + e.inserted
+                return
+            }
+            edits.append(e)
+        }
+
+        mutating func finished() -> [TextEdit] {
+            // Comments still open at the leaf's end anchor to its end.
+            for (id, start) in comments.sorted(by: { $0.value < $1.value }) {
+                anchors.append(TextEdit(kind: .comment(id: id), range: start..<pos, inserted: [], change: fallback))
+            }
+            return (edits + anchors).sorted { ($0.range.lowerBound, $0.range.upperBound) < ($1.range.lowerBound, $1.range.upperBound) }
+        }
+    }
+}
