@@ -106,8 +106,11 @@ public enum Application {
             let original = o
             if DocumentComparer.trackedChangeCount(e) > 0 {
                 // EDITED's own changes: carried as they are when its reject view is ORIGINAL.
+                // Styles and formatting a conversion changes are not edits: text decides.
+                var textOnly = options.compare
+                textOnly.ignoreFormatting = true
                 let (untracked, _) = DocumentComparer.compare(old: original, new: DocumentComparer.rejected(e),
-                                                              options: options.compare, diagnostics: quiet)
+                                                              options: textOnly, diagnostics: quiet)
                 if DocumentComparer.trackedChangeCount(untracked) == 0 {
                     compared = e
                     stats.keptTrackedChanges = true
@@ -133,7 +136,8 @@ public enum Application {
     static func readBothFormats(original: String, format: Format, edited: String, editedFormat: Format?,
                                 read: ReadOptions, diagnostics: Diagnostics) throws
         -> (original: (Document, Format), edited: (Document, Format)) {
-        let o = try Comparison.read(original, format: format, options: read, diagnostics: diagnostics)
+        // ORIGINAL's bytes are copied, not written from the model: what its reader cannot hold is not lost.
+        let o = try Comparison.read(original, format: format, options: read, diagnostics: Diagnostics())
         let e = try Comparison.read(edited, format: editedFormat, options: read, diagnostics: diagnostics)
         return (o, e)
     }
@@ -161,10 +165,4 @@ public enum Application {
         }
         stats.kept = total == 0 ? 1 : Double(total - min(changed, total)) / Double(total)
     }
-}
-
-extension DiagnosticCode {
-    /// EDITED held tracked changes but also differs from ORIGINAL outside them: every change was found by
-    /// comparing ORIGINAL with EDITED's accepted text, attributed to `--author`.
-    public static let applyChangesRecompared: DiagnosticCode = "apply.changes-recompared"
 }

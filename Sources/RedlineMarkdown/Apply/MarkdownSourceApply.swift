@@ -32,7 +32,12 @@ public enum MarkdownSourceApply {
         var w = Writer(plan: plan, body: body, accept: accept, diagnostics: diagnostics)
         w.run()
         var out = Array(text[..<bodyStart])
-        out += w.result()
+        let (bytes, dropped) = w.result()
+        out += bytes
+        if w.unplaced + dropped > 0 {
+            diagnostics.report(.applyUnplaced, "\(w.unplaced + dropped) changes could not be placed in the Markdown source and were left out",
+                               count: w.unplaced + dropped)
+        }
         if crlf { out = restoringCRLF(out) }
         try output.write(bytes: out)
     }
@@ -59,6 +64,8 @@ public enum MarkdownSourceApply {
         var replacements: [(range: Range<Int>, text: String)] = []
         let renderer: MarkdownRenderer
         var unplaced = 0
+        /// Source ranges already highlighted for a comment: CriticMarkup highlights do not nest or cross.
+        var highlighted: [Range<Int>] = []
 
         init(plan: ApplyPlan, body: [UInt8], accept: Bool, diagnostics: Diagnostics) {
             self.plan = plan
@@ -105,10 +112,6 @@ public enum MarkdownSourceApply {
                     insert(after: after.flatMap { pairs[$0] }, hadAfter: after != nil, blocks, whole: whole,
                            path: path, c)
                 }
-            }
-            if unplaced > 0 {
-                diagnostics.report(.applyUnplaced, "\(unplaced) changes could not be placed in the Markdown source and were left out",
-                                   count: unplaced)
             }
         }
 
@@ -268,12 +271,14 @@ public enum MarkdownSourceApply {
             for e in edits {
                 guard case .comment(let id) = e.kind, let c = renderer.takeComment(id) else { continue }
                 var r: Range<Int>? = whole ? nil : place(e.range, in: leaf, inserted: [])?.0
-                if let x = r, avoiding.contains(where: { $0.overlaps(x) || ($0.isEmpty && x.contains($0.lowerBound)) }) {
+                if let x = r, avoiding.contains(where: { $0.overlaps(x) || ($0.isEmpty && x.contains($0.lowerBound)) })
+                    || highlighted.contains(where: { $0.overlaps(x) || $0.upperBound == x.lowerBound || x.upperBound == $0.lowerBound }) {
                     r = nil
                 }
                 var text = "{>>" + renderer.commentText(c, rangeName: nil) + "<<}"
                 for reply in renderer.takeReplies(id) { text += "{>>" + renderer.commentText(reply, rangeName: nil) + "<<}" }
                 if let r, !r.isEmpty {
+                    highlighted.append(r)
                     replacements.append((r.lowerBound..<r.lowerBound, "{=="))
                     replacements.append((r.upperBound..<r.upperBound, "==}" + text))
                 } else {
@@ -385,27 +390,21 @@ public enum MarkdownSourceApply {
         }
 
         /// The body with every replacement made (in order; later ones at the same point after earlier ones).
-        func result() -> [UInt8] {
+        func result() -> ([UInt8], dropped: Int) {
             let sorted = replacements.enumerated().sorted {
                 ($0.element.range.lowerBound, $0.offset) < ($1.element.range.lowerBound, $1.offset)
             }.map(\.element)
             var out: [UInt8] = []
             out.reserveCapacity(body.count + replacements.count * 32)
-            var at = 0
+            var at = 0, dropped = 0
             for r in sorted {
-                guard r.range.lowerBound >= at else { continue }  // overlapping: the first one wins
+                guard r.range.lowerBound >= at else { dropped += 1; continue }  // overlapping: the first one wins
                 out += body[at..<r.range.lowerBound]
                 out += r.text.utf8
                 at = r.range.upperBound
             }
             out += body[at...]
-            return out
+            return (out, dropped)
         }
     }
-}
-
-extension DiagnosticCode {
-    /// Some of EDITED's changes fell where ORIGINAL's Markdown source could not be matched with its text
-    /// (a paragraph the reader reads differently from cmark): they were left out, and counted.
-    public static let applyUnplaced: DiagnosticCode = "apply.unplaced"
 }
