@@ -147,9 +147,21 @@ public enum MarkdownSourceApply {
             var whole = !leaf.mapped || leaf.text != plan.leaves[k].text
             if !whole {
                 for e in changes {
-                    guard let (r, stack) = place(e.range, in: leaf, inserted: e.inserted) else { whole = true; break }
+                    var rotated = false
+                    guard var (r, stack) = place(e.range, in: leaf, inserted: e.inserted) else { whole = true; break }
+                    // A mark right after `]` would read as a span's attributes (`[text]{…}`): a change that
+                    // starts with a space moves one space on when the same space follows it.
+                    if r.lowerBound > 0, body[r.lowerBound - 1] == UInt8(ascii: "]") {
+                        let first = r.isEmpty ? Array(ApplyPlan.text(of: e.inserted, view: .accept).utf8).first
+                                              : body[r.lowerBound]
+                        guard first == UInt8(ascii: " "), r.upperBound < leaf.content.upperBound,
+                              body[r.upperBound] == UInt8(ascii: " ") else { whole = true; break }
+                        r = (r.lowerBound + 1)..<(r.upperBound + 1)
+                        rotated = true
+                    }
                     if let last = placed.last, last.range.upperBound > r.lowerBound { whole = true; break }
-                    let new = render(strip(e.inserted, stack), inTable: leaf.inTable)
+                    var new = render(strip(e.inserted, stack), inTable: leaf.inTable)
+                    if rotated, new.hasPrefix(" ") { new = String(new.dropFirst()) + " " }
                     placed.append((r, marked(old: source(r), new: new, e.change)))
                 }
             }

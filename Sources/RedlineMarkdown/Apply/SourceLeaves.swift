@@ -122,6 +122,11 @@ struct SourceLeaves {
             child = cmark_node_next(c)
         }
         let block = range(n)
+        // Code spans' backticks lie outside cmark's position of the code.
+        for c in w.constructs {
+            first = min(first ?? c.source.lowerBound, c.source.lowerBound)
+            last = max(last, c.source.upperBound)
+        }
         let content = (first ?? block.lowerBound)..<max(first ?? block.lowerBound, last)
         leaves.append(Leaf(kind: kind, block: block, topLevel: top, content: content, text: w.out,
                            map: w.map, constructs: w.constructs, inTable: inTable, inList: inList, mapped: w.ok))
