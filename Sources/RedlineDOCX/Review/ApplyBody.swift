@@ -9,6 +9,8 @@ struct ApplyBody {
         /// The start token of the body child holding it (itself at the top level).
         var top: Int
         var inCell: Bool
+        /// The start token of the element holding it (the body's for a top-level one).
+        var parent: Int
     }
 
     let scan: ApplyXMLScan
@@ -32,7 +34,7 @@ struct ApplyBody {
             case .start, .empty:
                 if t.name == "w:p" {
                     paras.append(Para(token: i, top: stack.first ?? i,
-                                      inCell: stack.contains { scan.tokens[$0].name == "w:tc" }))
+                                      inCell: stack.contains { scan.tokens[$0].name == "w:tc" }, parent: stack.last ?? body))
                     i = scan.end(of: i) + 1
                     continue
                 }

@@ -19,6 +19,8 @@ struct ApplyDocument {
     private var rewritten: [Int: [UInt8]] = [:]
     private var removed: Set<Int> = []
     private var inserts: [(at: Int, bytes: [UInt8])] = []
+    /// Accepted joins: content of paragraphs whose marks went, by the paragraph they join.
+    private var carried: [Int: [UInt8]] = [:]
 
     init(scan: ApplyXMLScan, plan: ApplyPlan, accept: Bool, ids: ApplyIDs, existingComments: [ReviewComments.Entry],
          styles: [UInt8]) throws {
@@ -61,11 +63,20 @@ struct ApplyDocument {
                         }
                     }
                 }
-                rewritten[c] = r.render()
+                r.prefix = carried.removeValue(forKey: c) ?? []
+                let bytes = r.render()
                 keptInside += r.keptInside
+                if accept, markDeleted != nil, let next = joinable(c) {
+                    // Accepted, a paragraph whose mark goes joins the next one.
+                    carried[next] = Array(bytes[r.contentRange])
+                    removed.insert(c)
+                } else {
+                    rewritten[c] = bytes
+                }
             case .delete(let leaf, let change):
                 let c = try paragraph(of: leaf)
-                if accept && body.paras[c].top == body.paras[c].token && !body.hasSection(c) {
+                if accept && (body.paras[c].top == body.paras[c].token || joinable(c) != nil) && !body.hasSection(c) {
+                    if let carry = carried.removeValue(forKey: c), let next = joinable(c) { carried[next] = carry }
                     removed.insert(c)
                     continue
                 }
@@ -73,11 +84,17 @@ struct ApplyDocument {
                 let n = body.text(c).utf8.count
                 if n > 0 { r.replaces.append(TextEdit(range: 0..<n, inserted: [], change: change)) }
                 r.markDeleted = change
+                r.prefix = carried.removeValue(forKey: c) ?? []
                 rewritten[c] = r.render()
                 keptInside += r.keptInside
             case .insert(let after, let blocks, let whole, let path, let change):
                 try insert(after: after, blocks: blocks, whole: whole, path: path, change: change)
             }
+        }
+        for (c, carry) in carried where rewritten[c] == nil {
+            var r = ApplyParagraph(scan: scan, paragraph: body.paras[c].token, accept: accept, ids: ids)
+            r.prefix = carry
+            rewritten[c] = r.render()
         }
         // Assemble: copy between the rewritten, removed paragraphs and insertion points.
         var events: [(at: Int, order: Int, kind: Int, index: Int)] = []
@@ -100,6 +117,13 @@ struct ApplyDocument {
         }
         out += scan.bytes[pos...]
         return out
+    }
+
+    /// The paragraph paragraph `c` joins when its mark goes (the next one in the same container), nil when none
+    /// or when `c` ends a section.
+    func joinable(_ c: Int) -> Int? {
+        guard c + 1 < body.paras.count, body.paras[c + 1].parent == body.paras[c].parent, !body.hasSection(c) else { return nil }
+        return c + 1
     }
 
     func paragraph(of leaf: Int) throws -> Int {

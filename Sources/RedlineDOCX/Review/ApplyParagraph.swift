@@ -18,6 +18,10 @@ struct ApplyParagraph {
     var markDeleted: Change?
     /// Text that an edit covered but that could not be deleted (kept whole).
     var keptInside = 0
+    /// Content written first (a paragraph joined to this one when changes are accepted).
+    var prefix: [UInt8] = []
+    /// Where the content (all but the tag, the properties and the end tag) is in `render()`'s result.
+    private(set) var contentRange = 0..<0
 
     private var out: [UInt8] = []
     private var cuts: Set<Int> = []
@@ -53,10 +57,15 @@ struct ApplyParagraph {
         firstRPr = rprs.first ?? ""
         lastRPr = rprs.last ?? ""
         if scan.tokens[p].kind == .empty {
-            out += Array("<w:p>".utf8)
+            // `<w:p …/>`: its tag opened, its attributes kept.
+            var open = Array(scan.bytes(p, p).dropLast(2))
+            while open.last == 32 || open.last == 10 || open.last == 13 || open.last == 9 { open.removeLast() }
+            out += open + Array(">".utf8)
             out += Array(ApplyXMLScan.markingParagraphIfNeeded("", markDeleted, accept, ids).utf8)
+            contentRange = out.count..<out.count
             emitStart()
             emitRest()
+            contentRange = contentRange.lowerBound..<out.count
             out += Array("</w:p>".utf8)
             return out
         }
@@ -72,10 +81,12 @@ struct ApplyParagraph {
             pPrDone = true
         }
         if !pPrDone { out += Array(ApplyXMLScan.markingParagraphIfNeeded("", markDeleted, accept, ids).utf8) }
+        contentRange = out.count..<out.count
         emitStart()
         var pos = 0
         content(i, e, &pos)
         emitRest()
+        contentRange = contentRange.lowerBound..<out.count
         out += scan.bytes(e, e)
         return out
     }
@@ -219,6 +230,7 @@ struct ApplyParagraph {
     }
 
     private mutating func emitStart() {
+        out += prefix
         let s = takeBefore(0) + takeAfter(0, rPr: firstRPr)
         out += Array(s.utf8)
     }
