@@ -54,7 +54,10 @@ final class DOCXApplyTests: XCTestCase {
         let s = String(decoding: xml, as: UTF8.self)
         var out: [String] = []
         var rest = s[...]
-        while let r = rest.range(of: "<w:p>") ?? rest.range(of: "<w:p "), let e = rest[r.lowerBound...].range(of: "</w:p>") {
+        func next() -> Range<Substring.Index>? {
+            [rest.range(of: "<w:p>"), rest.range(of: "<w:p ")].compactMap { $0 }.min { $0.lowerBound < $1.lowerBound }
+        }
+        while let r = next(), let e = rest[r.lowerBound...].range(of: "</w:p>") {
             out.append(String(rest[r.lowerBound..<e.upperBound]))
             rest = rest[e.upperBound...]
         }
@@ -77,7 +80,7 @@ final class DOCXApplyTests: XCTestCase {
         // (c) every part other than the body (and the comments' parts) byte for byte.
         let mayChange: Set<String> = ["word/document.xml", "word/comments.xml", "[Content_Types].xml", "word/_rels/document.xml.rels"]
         for (name, bytes) in o where !mayChange.contains(name) {
-            XCTAssertEqual(r[name], bytes, "\(name) changed", file: file, line: line)
+            XCTAssertTrue(r[name] == bytes, "\(name) changed", file: file, line: line)
         }
         XCTAssertNotEqual(r["word/document.xml"], o["word/document.xml"], "nothing was written", file: file, line: line)
         // (b) accepted: EDITED's text, paragraph by paragraph.
@@ -92,7 +95,7 @@ final class DOCXApplyTests: XCTestCase {
         try InPlaceReview.review(.file(out), toFile: rejected, review: ReviewOptions(changes: .reject))
         let j = try entries(rejected)
         for (name, bytes) in o where !mayChange.contains(name) {
-            XCTAssertEqual(j[name], bytes, "\(name) after reject", file: file, line: line)
+            XCTAssertTrue(j[name] == bytes, "\(name) after reject", file: file, line: line)
         }
         assertSameTexts(try texts(rejected, format: FormatRegistry.docx, view: .accept),
                         try texts(original, format: FormatRegistry.docx, view: .accept), "reject view", file: file, line: line)
