@@ -75,3 +75,13 @@ struct MarkdownSourceApplier: EditApplier {
                                       diagnostics: diagnostics, into: output)
     }
 }
+
+/// DOCX's applier: the plan written into ORIGINAL's package as tracked changes, every other byte kept
+/// (`DOCXApply`).
+struct DOCXPackageApplier: EditApplier {
+    func apply(_ plan: ApplyPlan, original: DocumentInput, accept: Bool, limits: Limits, diagnostics: Diagnostics,
+               into output: any ByteOutput) throws {
+        try DOCXApply.apply(plan, original: original, accept: accept, limits: limits, diagnostics: diagnostics,
+                            into: output)
+    }
+}

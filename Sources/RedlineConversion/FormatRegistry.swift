@@ -112,7 +112,7 @@ public enum FormatRegistry {
         name: "docx", summary: "Word document (WordprocessingML) with tracked changes and comments",
         extensions: ["docx"], reader: DOCXReader(), writer: DOCXWriter(),
         inPlaceReviewer: DOCXPackageReviewer(), changeLister: DOCXPackageReviewer(), pictures: .always,
-        finisher: DOCXLayoutFinisher())
+        finisher: DOCXLayoutFinisher(), applier: DOCXPackageApplier())
     /// Rich Text Format.
     public static let rtf = Format(
         name: "rtf", summary: "Rich Text Format (Word, LibreOffice, TextEdit, Scrivener): revisions, annotations",

@@ -60,4 +60,6 @@ extension DiagnosticCode {
     public static let docxCodeLanguage: DiagnosticCode = "docx.code-language"
     /// A comparison's DOCX result could not place NEW's section breaks inside the body (its paragraphs did not line up with NEW's): they were left out, the final section kept.
     public static let docxSectionsDropped: DiagnosticCode = "docx.sections-dropped"
+    /// `redline apply` onto DOCX: text an edit covered inside an equation or an existing move was kept whole.
+    public static let docxApplyKept: DiagnosticCode = "docx.apply-kept"
 }

@@ -176,7 +176,10 @@ extension ApplyPlan {
         var isPureInsert: Bool {
             if case .inserted = row { return true }
             if case .codeBlock = block { return false }
-            return rejectText.isEmpty && Self.onlyInserted(content) && (mark != nil || !content.isEmpty)
+            // Only a paragraph whose own break is inserted is gone from the reject view: one whose break
+            // stays (or goes) is ORIGINAL's, even when empty there (text inserted into an empty paragraph).
+            guard case .inserted? = mark else { return false }
+            return rejectText.isEmpty && Self.onlyInserted(content)
         }
 
         static func onlyInserted(_ inlines: [Inline]) -> Bool {

@@ -1,0 +1,253 @@
+import RedlineCore
+
+/// `word/document.xml` with a plan's steps: named paragraphs rewritten (`ApplyParagraph`), new paragraphs
+/// inserted, every other byte copied.
+struct ApplyDocument {
+    let scan: ApplyXMLScan
+    let plan: ApplyPlan
+    let accept: Bool
+    let ids: ApplyIDs
+    let existingComments: [ReviewComments.Entry]
+    let styles: [UInt8]
+    var body: ApplyBody
+    var map: [Int?] = []
+    /// New comments: (plan comment, the id written).
+    var newComments: [(Comment, Int)] = []
+    var keptInside = 0
+
+    private var commentIDs: [String: Int] = [:]
+    private var rewritten: [Int: [UInt8]] = [:]
+    private var removed: Set<Int> = []
+    private var inserts: [(at: Int, bytes: [UInt8])] = []
+    /// Accepted joins: content of paragraphs whose marks went, by the paragraph they join.
+    private var carried: [Int: [UInt8]] = [:]
+
+    init(scan: ApplyXMLScan, plan: ApplyPlan, accept: Bool, ids: ApplyIDs, existingComments: [ReviewComments.Entry],
+         styles: [UInt8]) throws {
+        self.scan = scan
+        self.plan = plan
+        self.accept = accept
+        self.ids = ids
+        self.existingComments = existingComments
+        self.styles = styles
+        body = try ApplyBody(scan)
+    }
+
+    mutating func render() throws -> [UInt8] {
+        map = body.align(plan.leaves)
+        for (k, leaf) in plan.leaves.enumerated() where map[k] == nil {
+            // A code block's text ends in a new line its paragraph does not hold.
+            if case .codeBlock = leaf.block {
+                let from = (map[..<k].compactMap { $0 }.last ?? -1) + 1
+                if let c = (from..<min(body.paras.count, from + 64)).first(where: { body.text($0) + "\n" == leaf.text }) { map[k] = c }
+            }
+        }
+        for step in plan.steps {
+            switch step {
+            case .edit(let leaf, let edits, let markDeleted):
+                let c = try paragraph(of: leaf)
+                var r = ApplyParagraph(scan: scan, paragraph: body.paras[c].token, accept: accept, ids: ids)
+                r.markDeleted = markDeleted
+                for e in edits {
+                    switch e.kind {
+                    case .replace, .format: r.replaces.append(e)
+                    case .comment(let id):
+                        guard let n = commentID(id) else { continue }
+                        let start = "<w:commentRangeStart w:id=\"\(n)\"/>"
+                        let end = "<w:commentRangeEnd w:id=\"\(n)\"/><w:r><w:commentReference w:id=\"\(n)\"/></w:r>"
+                        if e.range.isEmpty {
+                            r.after[e.range.lowerBound, default: []].append(start + end)
+                        } else {
+                            r.before[e.range.lowerBound, default: []].append(start)
+                            r.after[e.range.upperBound, default: []].append(end)
+                        }
+                    }
+                }
+                r.prefix = carried.removeValue(forKey: c) ?? []
+                let bytes = r.render()
+                keptInside += r.keptInside
+                if accept, markDeleted != nil, let next = joinable(c) {
+                    // Accepted, a paragraph whose mark goes joins the next one.
+                    carried[next] = Array(bytes[r.contentRange])
+                    removed.insert(c)
+                } else {
+                    rewritten[c] = bytes
+                }
+            case .delete(let leaf, let change):
+                let c = try paragraph(of: leaf)
+                if accept && (body.paras[c].top == body.paras[c].token || joinable(c) != nil) && !body.hasSection(c) {
+                    if let carry = carried.removeValue(forKey: c), let next = joinable(c) { carried[next] = carry }
+                    removed.insert(c)
+                    continue
+                }
+                var r = ApplyParagraph(scan: scan, paragraph: body.paras[c].token, accept: accept, ids: ids)
+                let n = body.text(c).utf8.count
+                if n > 0 { r.replaces.append(TextEdit(range: 0..<n, inserted: [], change: change)) }
+                r.markDeleted = change
+                r.prefix = carried.removeValue(forKey: c) ?? []
+                rewritten[c] = r.render()
+                keptInside += r.keptInside
+            case .insert(let after, let blocks, let whole, let path, let change):
+                try insert(after: after, blocks: blocks, whole: whole, path: path, change: change)
+            }
+        }
+        for (c, carry) in carried where rewritten[c] == nil {
+            var r = ApplyParagraph(scan: scan, paragraph: body.paras[c].token, accept: accept, ids: ids)
+            r.prefix = carry
+            rewritten[c] = r.render()
+        }
+        // Assemble: copy between the rewritten, removed paragraphs and insertion points.
+        var events: [(at: Int, order: Int, kind: Int, index: Int)] = []
+        for (n, ins) in inserts.enumerated() { events.append((ins.at, n, 0, n)) }
+        for c in rewritten.keys { events.append((body.start(c), Int.max, 1, c)) }
+        for c in removed { events.append((body.start(c), Int.max, 2, c)) }
+        events.sort { ($0.at, $0.order) < ($1.at, $1.order) }
+        var out: [UInt8] = []
+        out.reserveCapacity(scan.bytes.count + 4096)
+        var pos = 0
+        for e in events {
+            if e.at > pos { out += scan.bytes[pos..<e.at]; pos = e.at }
+            switch e.kind {
+            case 0: out += inserts[e.index].bytes
+            case 1:
+                out += rewritten[e.index]!
+                pos = body.end(e.index)
+            default: pos = body.end(e.index)
+            }
+        }
+        out += scan.bytes[pos...]
+        return out
+    }
+
+    /// The paragraph paragraph `c` joins when its mark goes (the next one in the same container), nil when none
+    /// or when `c` ends a section.
+    func joinable(_ c: Int) -> Int? {
+        guard c + 1 < body.paras.count, body.paras[c + 1].parent == body.paras[c].parent, !body.hasSection(c) else { return nil }
+        return c + 1
+    }
+
+    func paragraph(of leaf: Int) throws -> Int {
+        guard leaf < map.count, let c = map[leaf] else {
+            let text = leaf < plan.leaves.count ? String(plan.leaves[leaf].text.prefix(40)) : ""
+            throw RedlineError.unsupported("paragraph \(leaf + 1) of ORIGINAL (\"\(text)\") was not found in word/document.xml by its text: nothing was written")
+        }
+        return c
+    }
+
+    /// The id a comment of the plan is written with; nil when ORIGINAL already has it (same author and text).
+    mutating func commentID(_ id: String) -> Int? {
+        if let n = commentIDs[id] { return n }
+        guard let c = plan.comments.first(where: { $0.id == id }) else { return nil }
+        let text = ApplyComments.plainText(c.body)
+        if existingComments.contains(where: { $0.author == c.author && $0.text == text }) { return nil }
+        let n = ids.take()
+        commentIDs[id] = n
+        newComments.append((c, n))
+        return n
+    }
+
+    // MARK: New paragraphs
+
+    mutating func insert(after: Int?, blocks: [Block], whole: Bool, path: [LeafContainer], change: Change) throws {
+        let at: Int
+        let near: Int?
+        if let after {
+            var last = after
+            if whole {
+                // After the whole top-level block the leaf sits in.
+                while last + 1 < plan.leaves.count, plan.leaves[last + 1].topLevel == plan.leaves[after].topLevel { last += 1 }
+            }
+            let c = try paragraph(of: last)
+            at = whole ? body.topEnd(c) : body.end(c)
+            near = after
+        } else if let first = map.first ?? nil {
+            at = whole ? body.topStart(first) : body.start(first)
+            near = 0
+        } else {
+            at = body.bodyEnd
+            near = nil
+        }
+        var xml = ""
+        for b in blocks {
+            leaves(b, inList: path.contains { if case .item = $0 { return true } else { return false } },
+                   inQuote: path.contains(.quote)) { leaf, inList, inQuote in
+                xml += newParagraph(leaf, inList: inList, inQuote: inQuote, near: near, change: change)
+            }
+        }
+        inserts.append((at, Array(xml.utf8)))
+    }
+
+    func leaves(_ b: Block, inList: Bool, inQuote: Bool, _ visit: (Block, Bool, Bool) -> Void) {
+        switch b {
+        case .paragraph, .heading, .codeBlock: visit(b, inList, inQuote)
+        case .blockQuote(let bs): for x in bs { leaves(x, inList: inList, inQuote: true, visit) }
+        case .list(let l): for item in l.items { for x in item { leaves(x, inList: true, inQuote: inQuote, visit) } }
+        case .table(let t):
+            for row in t.rows { for cell in row.cells { for x in cell.blocks { leaves(x, inList: inList, inQuote: inQuote, visit) } } }
+        case .thematicBreak, .raw: break
+        }
+    }
+
+    /// A new paragraph for `leaf`, its properties from ORIGINAL's nearest paragraph of the same kind.
+    func newParagraph(_ leaf: Block, inList: Bool, inQuote: Bool, near: Int?, change: Change) -> String {
+        var pPr = ""
+        func nearest(_ matches: (ApplyLeaf) -> Bool) -> Int? {
+            let n = plan.leaves.count
+            let from = min(max(near ?? 0, 0), max(n - 1, 0))
+            for d in 0..<n {
+                for k in [from - d, from + d] where k >= 0 && k < n {
+                    if let c = map[k], matches(plan.leaves[k]) { return c }
+                }
+            }
+            return nil
+        }
+        func isList(_ l: ApplyLeaf) -> Bool { l.path.contains { if case .item = $0 { return true } else { return false } } }
+        switch leaf {
+        case .heading(let level, _):
+            if let c = nearest({ if case .heading(level, _) = $0.block { return true } else { return false } }) {
+                pPr = ApplyXMLScan.without(body.pPr(c), ["w:sectPr", "w:pPrChange", "w:rPr"])
+            } else if let id = headingStyle(level) {
+                pPr = "<w:pPr><w:pStyle w:val=\"\(id)\"/></w:pPr>"
+            }
+        case .codeBlock:
+            if let c = nearest({ if case .codeBlock = $0.block { return true } else { return false } }) {
+                pPr = ApplyXMLScan.without(body.pPr(c), ["w:sectPr", "w:pPrChange", "w:rPr"])
+            }
+        default:
+            if inList, let c = nearest(isList) {
+                pPr = ApplyXMLScan.without(body.pPr(c), ["w:sectPr", "w:pPrChange", "w:rPr"])
+            } else if let c = nearest({ l in
+                guard case .paragraph = l.block, !isList(l) else { return false }
+                return l.path.contains(.quote) == inQuote
+            }) {
+                pPr = ApplyXMLScan.without(body.pPr(c), ["w:sectPr", "w:pPrChange", "w:rPr", "w:numPr"])
+            }
+        }
+        var content: [Inline]
+        switch leaf {
+        case .paragraph(let p), .heading(_, let p): content = p.content
+        case .codeBlock(let code):
+            var lines = code.text
+            if lines.hasSuffix("\n") { lines.removeLast() }
+            content = []
+            for (k, line) in lines.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                if k > 0 { content.append(.lineBreak) }
+                content.append(.text(String(line)))
+            }
+        default: content = []
+        }
+        let runs = ApplyRuns.runs(content, base: "")
+        if accept { return "<w:p>" + pPr + runs + "</w:p>" }
+        pPr = ApplyXMLScan.markingParagraph(pPr, "<w:ins" + ids.attributes(change) + "/>", isDeletion: false)
+        return "<w:p>" + pPr + (runs.isEmpty ? "" : "<w:ins" + ids.attributes(change) + ">" + runs + "</w:ins>") + "</w:p>"
+    }
+
+    /// The id of ORIGINAL's style for headings of `level` ("Heading1", "heading 1"), nil when none.
+    func headingStyle(_ level: Int) -> String? {
+        let s = String(decoding: styles, as: UTF8.self)
+        for id in ["Heading\(level)", "heading\(level)", "Titre\(level)", "berschrift\(level)"] where s.contains("w:styleId=\"\(id)\"") {
+            return id
+        }
+        return nil
+    }
+}
