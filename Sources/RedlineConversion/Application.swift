@@ -99,7 +99,7 @@ public enum Application {
 
     /// The written result read back: its reject view must have ORIGINAL's text and its accept view EDITED's,
     /// paragraph by paragraph (spacing aside); otherwise nothing is written. A net under every applier.
-    static func verify(_ bytes: [UInt8], format: Format, plan: ApplyPlan, expected: [String], accepted: Bool,
+    static func verify(_ bytes: [UInt8], format: Format, plan: ApplyPlan, expected: [String]?, accepted: Bool,
                        limits: Limits) throws {
         // Markdown's guarantee is textual (CriticMarkup around code and tables is not in the model): its tests
         // check it. Package formats are read back.
@@ -112,7 +112,7 @@ public enum Application {
         if !accepted, rejected != normalized(original) {
             throw RedlineError(.unsupportedInput, "the changes could not be placed exactly in this file (rejecting them would not give it back); nothing written: `redline compare` makes a new file instead")
         }
-        if acceptedTexts != normalized(expected) {
+        if let expected, acceptedTexts != normalized(expected) {
             throw RedlineError(.unsupportedInput, "the changes could not be placed exactly in this file (accepting them would not give EDITED's text); nothing written: `redline compare` makes a new file instead")
         }
     }

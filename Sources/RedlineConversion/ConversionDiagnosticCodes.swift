@@ -9,4 +9,9 @@ extension DiagnosticCode {
     /// EDITED held tracked changes but also differs from ORIGINAL outside them: every change was found by
     /// comparing ORIGINAL with EDITED's accepted text, attributed to `--author`.
     public static let applyChangesRecompared: DiagnosticCode = "apply.changes-recompared"
+
+    /// A copy given to `combine` is not a version of ORIGINAL: left out (`--skip-unrelated`).
+    public static let combineSkipped: DiagnosticCode = "combine.skipped"
+    /// Reviewers changed the same text differently: the preferred change kept, the other as a comment.
+    public static let combineConflicts: DiagnosticCode = "combine.conflicts"
 }

@@ -1,0 +1,103 @@
+import ArgumentParser
+import Foundation
+import Redline
+
+extension RedlineCommand {
+    /// `redline combine`: several reviewers' copies of one document in one file, each change under its reviewer.
+    public struct Combine: ParsableCommand {
+        public static let configuration = CommandConfiguration(
+            commandName: "combine",
+            abstract: "Combine reviewers' copies of a document into one file, each change under its reviewer.",
+            discussion: """
+            Each copy's changes from ORIGINAL (its tracked changes with their own authors when its rejected text is \
+            ORIGINAL's, else its differences found by comparison, attributed to the copy's reviewer) are written \
+            into ORIGINAL's own file as apply does: ORIGINAL byte for byte except where some copy differs. The \
+            same change made by several reviewers is written once. Where two reviewers changed the same text \
+            differently, the preferred reviewer's change is kept (--prefer, else the copy named first) and the \
+            other's is written as a comment there; --report lists every conflict.
+              redline combine paper.md alice.docx bob.docx > combined.md
+              redline combine contract.docx a.docx b.docx c.docx -o combined.docx --report conflicts.json
+
+            Exit status: 0 combined, 1 failed, 2 usage error.
+            """)
+
+        @Argument(help: "The original file (Markdown or DOCX).")
+        public var original: String
+
+        @Argument(help: "The reviewers' copies (any format Redline reads).")
+        public var copies: [String]
+
+        @Option(name: .shortAndLong, help: "The output file, or - for standard output (the default for Markdown; DOCX needs a file).")
+        public var output: String = "-"
+
+        @Option(name: .customLong("author-of"), help: "COPY=NAME: the reviewer of a copy (default: its file name without extension). Repeatable.")
+        public var authorOf: [String] = []
+
+        @Option(help: "The reviewer whose change is kept where two conflict.")
+        public var prefer: String?
+
+        @Option(help: "The date of untracked edits, ISO 8601 (default: now, or $SOURCE_DATE_EPOCH when set).")
+        public var date: String?
+
+        @Option(help: "marked (default): the changes tracked; accept: every change applied.")
+        public var changes: String = "marked"
+
+        @Flag(name: .customLong("skip-unrelated"), help: "Leave out a copy that is not a version of ORIGINAL (by default it stops the combine).")
+        public var skipUnrelated = false
+
+        @Option(help: "Write the conflicts as JSON to this file.")
+        public var report: String?
+
+        @Flag(help: "Print per reviewer: insertions, deletions, substitutions, formatting changes, comments, paragraphs, conflicts.")
+        public var stats = false
+
+        @Flag(name: .shortAndLong, help: "Do not print warnings to standard error.")
+        public var quiet = false
+
+        public init() {}
+
+        public func run() throws {
+            guard changes == "marked" || changes == "accept" else { throw RedlineError.usage("--changes takes marked or accept") }
+            var options = CombineOptions()
+            for pair in authorOf {
+                guard let eq = pair.firstIndex(of: "="), eq != pair.startIndex else {
+                    throw RedlineError.usage("--author-of takes COPY=NAME, not '\(pair)'")
+                }
+                options.reviewerOf[String(pair[..<eq])] = String(pair[pair.index(after: eq)...])
+            }
+            options.prefer = prefer
+            options.date = date ?? Compare.defaultDate()
+            options.accept = changes == "accept"
+            options.skipUnrelated = skipUnrelated
+            if output == "-", let f = FormatRegistry.inferred(fromPath: original), f.inPlaceReviewer != nil {
+                throw RedlineError.usage("\(original) is \(f.displayName): name the output with -o")
+            }
+            let diagnostics = Diagnostics()
+            let result: CombineResult
+            if output == "-" {
+                result = try Combination.combine(original: original, copies: copies, options: options,
+                                                 into: FileDescriptorOutput(fd: 1, name: "standard output"),
+                                                 diagnostics: diagnostics)
+            } else {
+                result = try Combination.combine(original: original, copies: copies, options: options, toFile: output,
+                                                 diagnostics: diagnostics)
+            }
+            try WarningReport.emit(diagnostics.all, for: original, quiet: quiet, json: nil, target: "")
+            if let report {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+                let data = try encoder.encode(["conflicts": result.conflicts])
+                try AtomicFile.write(to: report, protecting: [original] + copies) { try $0.write(bytes: [UInt8](data)) }
+            }
+            if stats {
+                var text = ""
+                for r in result.reviewers {
+                    text += "\(r.name): insertions \(r.insertions), deletions \(r.deletions), substitutions \(r.substitutions), "
+                        + "formatting \(r.formatChanges), comments \(r.comments), paragraphs inserted \(r.paragraphsInserted), "
+                        + "deleted \(r.paragraphsDeleted), duplicates \(r.duplicates), conflicts \(r.conflicts)\n"
+                }
+                FileHandle.standardError.write(Data(text.utf8))
+            }
+        }
+    }
+}

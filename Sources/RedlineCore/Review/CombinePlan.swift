@@ -1,0 +1,212 @@
+/// Several reviewers' plans on one ORIGINAL made into one (`redline combine`): every reviewer's change at its
+/// place, identical changes once (the first reviewer's, counted for each), and where two reviewers changed
+/// the same text differently a conflict: the preferred reviewer's change kept (`prefer`, else the one of the
+/// copy named first), the other's written as a comment at that place, and the conflict listed.
+public struct CombinedPlan: Sendable {
+    /// The plan to write.
+    public var plan: ApplyPlan
+    /// Every overlap of two reviewers' changes, once.
+    public var conflicts: [CombineConflict]
+    /// What each reviewer changed, in the order of the copies.
+    public var reviewers: [ReviewerCounts]
+}
+
+/// Two reviewers' changes to the same text.
+public struct CombineConflict: Sendable, Codable, Hashable {
+    /// ORIGINAL's paragraph (leaf) index, and its text there.
+    public var paragraph: Int
+    public var original: String
+    /// The kept change's reviewer and text, and the other's.
+    public var kept: String
+    public var keptText: String
+    public var other: String
+    public var otherText: String
+}
+
+/// Counts of one reviewer's changes.
+public struct ReviewerCounts: Sendable, Codable, Hashable {
+    public var name: String
+    public var insertions = 0, deletions = 0, substitutions = 0, formatChanges = 0, comments = 0
+    public var paragraphsInserted = 0, paragraphsDeleted = 0, conflicts = 0
+    /// Changes another reviewer had already made the same way (written once).
+    public var duplicates = 0
+
+    public init(name: String) { self.name = name }
+}
+
+extension ApplyPlan {
+    /// `plans` (one per copy, all of the same ORIGINAL, named by `reviewers`) made into one.
+    public static func combined(_ plans: [ApplyPlan], reviewers: [String], prefer: String? = nil) -> CombinedPlan {
+        precondition(plans.count == reviewers.count)
+        var counts = reviewers.map { ReviewerCounts(name: $0) }
+        guard let leaves = plans.first?.leaves else {
+            return CombinedPlan(plan: ApplyPlan(leaves: [], steps: [], comments: []), conflicts: [], reviewers: counts)
+        }
+        var edits = [[(copy: Int, edit: TextEdit)]](repeating: [], count: leaves.count)
+        var deletes = [[(copy: Int, change: Change)]](repeating: [], count: leaves.count)
+        var marks = [Change?](repeating: nil, count: leaves.count)
+        var inserts: [Int: [(copy: Int, step: ApplyStep, blocks: [Block])]] = [:]  // after (-1: before the first)
+        var comments: [Comment] = []
+        for (c, plan) in plans.enumerated() {
+            // Comment ids of different copies must not meet.
+            func renamed(_ id: String) -> String { "r\(c)-" + id }
+            for var m in plan.comments {
+                m.id = renamed(m.id)
+                m.parentID = m.parentID.map(renamed)
+                comments.append(m)
+            }
+            for step in plan.steps {
+                switch step {
+                case .edit(let k, let es, let mark):
+                    for var e in es {
+                        if case .comment(let id) = e.kind { e.kind = .comment(id: renamed(id)) }
+                        edits[k].append((c, e))
+                    }
+                    if marks[k] == nil { marks[k] = mark }
+                case .delete(let k, let change): deletes[k].append((c, change))
+                case .insert(let after, let blocks, _, _, _): inserts[after ?? -1, default: []].append((c, step, blocks))
+                }
+            }
+        }
+        var conflicts: [CombineConflict] = []
+        var nextComment = 0
+        func conflictComment(_ loser: (copy: Int, edit: TextEdit), leaf: Int, at range: Range<Int>,
+                             keptBy winner: Int, keptText: String) -> TextEdit {
+            let old = slice(leaves[leaf].text, loser.edit.range)
+            let new = text(of: loser.edit.inserted, view: .accept)
+            let what = new.isEmpty ? "delete “\(old)”" : old.isEmpty ? "insert “\(new)”" : "replace “\(old)” with “\(new)”"
+            nextComment += 1
+            let id = "combine-\(nextComment)"
+            comments.append(Comment(id: id, author: reviewers[loser.copy], date: loser.edit.change.date,
+                                    body: [.paragraph(Paragraph([.text("Conflict with \(reviewers[winner]): proposed to \(what).")]))]))
+            conflicts.append(CombineConflict(paragraph: leaf, original: old, kept: reviewers[winner], keptText: keptText,
+                                             other: reviewers[loser.copy], otherText: new))
+            counts[loser.copy].conflicts += 1
+            counts[winner].conflicts += 1
+            return TextEdit(kind: .comment(id: id), range: range, inserted: [], change: loser.edit.change)
+        }
+        func preferred(_ a: Int, _ b: Int) -> Int {
+            if let p = prefer {
+                if reviewers[a] == p { return a }
+                if reviewers[b] == p { return b }
+            }
+            return min(a, b)
+        }
+
+        var steps: [ApplyStep] = []
+        func emitInserts(after key: Int) {
+            var seen: [[Block]] = []
+            for (c, step, blocks) in inserts[key] ?? [] {
+                if seen.contains(blocks) { counts[c].duplicates += 1; continue }
+                seen.append(blocks)
+                counts[c].paragraphsInserted += 1
+                steps.append(step)
+            }
+        }
+        emitInserts(after: -1)
+        for k in leaves.indices {
+            var kept: [(copy: Int, edit: TextEdit)] = []
+            var notes: [TextEdit] = []
+            let changes = edits[k].filter { if case .comment = $0.edit.kind { return false }; return true }
+            notes += edits[k].filter { if case .comment = $0.edit.kind { return true }; return false }.map(\.edit)
+            if let del = deletes[k].first {
+                for d in deletes[k].dropFirst() { counts[d.copy].duplicates += 1 }
+                let editors = changes.filter { $0.copy != del.copy }
+                let winner = editors.map(\.copy).reduce(del.copy) { preferred($0, $1) }
+                if winner == del.copy {
+                    counts[del.copy].paragraphsDeleted += 1
+                    for e in editors { _ = conflictComment(e, leaf: k, at: 0..<0, keptBy: del.copy, keptText: "") }
+                    steps.append(.delete(leaf: k, change: del.change))
+                    emitInserts(after: k)
+                    continue
+                }
+                // An editor is preferred: the deletion becomes a comment on the paragraph.
+                nextComment += 1
+                let id = "combine-\(nextComment)"
+                comments.append(Comment(id: id, author: reviewers[del.copy], date: del.change.date,
+                                        body: [.paragraph(Paragraph([.text("Conflict with \(reviewers[winner]): proposed to delete this paragraph.")]))]))
+                conflicts.append(CombineConflict(paragraph: k, original: leaves[k].text, kept: reviewers[winner],
+                                                 keptText: "", other: reviewers[del.copy], otherText: ""))
+                counts[del.copy].conflicts += 1
+                counts[winner].conflicts += 1
+                notes.append(TextEdit(kind: .comment(id: id), range: 0..<leaves[k].text.utf8.count, inserted: [],
+                                      change: del.change))
+            }
+            for cand in changes.sorted(by: { ($0.edit.range.lowerBound, $0.copy) < ($1.edit.range.lowerBound, $1.copy) }) {
+                guard let i = kept.firstIndex(where: { overlap($0.edit.range, cand.edit.range) }) else {
+                    kept.append(cand)
+                    count(cand, &counts)
+                    continue
+                }
+                let other = kept[i]
+                let same = other.edit.range == cand.edit.range
+                    && text(of: other.edit.inserted, view: .accept) == text(of: cand.edit.inserted, view: .accept)
+                if same { counts[cand.copy].duplicates += 1; continue }
+                if other.edit.range.isEmpty, cand.edit.range.isEmpty {
+                    // Two insertions at one place: both kept, in the order of the copies.
+                    kept.append(cand)
+                    count(cand, &counts)
+                    conflicts.append(CombineConflict(paragraph: k, original: "", kept: reviewers[other.copy],
+                                                     keptText: text(of: other.edit.inserted, view: .accept),
+                                                     other: reviewers[cand.copy], otherText: text(of: cand.edit.inserted, view: .accept)))
+                    counts[cand.copy].conflicts += 1
+                    counts[other.copy].conflicts += 1
+                    continue
+                }
+                let winner = preferred(other.copy, cand.copy)
+                if winner == cand.copy, cand.copy != other.copy {
+                    uncount(other, &counts)
+                    kept[i] = cand
+                    count(cand, &counts)
+                    notes.append(conflictComment(other, leaf: k, at: cand.edit.range, keptBy: cand.copy,
+                                                 keptText: text(of: cand.edit.inserted, view: .accept)))
+                } else {
+                    notes.append(conflictComment(cand, leaf: k, at: other.edit.range, keptBy: other.copy,
+                                                 keptText: text(of: other.edit.inserted, view: .accept)))
+                }
+            }
+            for n in notes {
+                if case .comment(let id) = n.kind, id.hasPrefix("r"), let c = Int(id.dropFirst().prefix { $0 != "-" }) {
+                    counts[c].comments += 1
+                }
+            }
+            let all = (kept.map(\.edit) + notes).sorted {
+                ($0.range.lowerBound, $0.range.upperBound) < ($1.range.lowerBound, $1.range.upperBound)
+            }
+            if !all.isEmpty || marks[k] != nil { steps.append(.edit(leaf: k, edits: all, markDeleted: marks[k])) }
+            emitInserts(after: k)
+        }
+        return CombinedPlan(plan: ApplyPlan(leaves: leaves, steps: steps, comments: comments), conflicts: conflicts,
+                            reviewers: counts)
+    }
+
+    /// Whether two edits touch the same text (an insertion meets a range it falls strictly inside, or
+    /// another insertion at the same place).
+    static func overlap(_ a: Range<Int>, _ b: Range<Int>) -> Bool {
+        if a.isEmpty && b.isEmpty { return a.lowerBound == b.lowerBound }
+        if a.isEmpty { return b.lowerBound < a.lowerBound && a.lowerBound < b.upperBound }
+        if b.isEmpty { return a.lowerBound < b.lowerBound && b.lowerBound < a.upperBound }
+        return a.overlaps(b)
+    }
+
+    static func slice(_ s: String, _ r: Range<Int>) -> String {
+        let u = Array(s.utf8)
+        guard r.upperBound <= u.count else { return "" }
+        return String(decoding: u[r], as: UTF8.self)
+    }
+
+    private static func count(_ e: (copy: Int, edit: TextEdit), _ counts: inout [ReviewerCounts], by d: Int = 1) {
+        switch e.edit.kind {
+        case .format: counts[e.copy].formatChanges += d
+        case .comment: counts[e.copy].comments += d
+        case .replace:
+            if e.edit.range.isEmpty { counts[e.copy].insertions += d }
+            else if e.edit.inserted.isEmpty { counts[e.copy].deletions += d }
+            else { counts[e.copy].substitutions += d }
+        }
+    }
+
+    private static func uncount(_ e: (copy: Int, edit: TextEdit), _ counts: inout [ReviewerCounts]) {
+        count(e, &counts, by: -1)
+    }
+}

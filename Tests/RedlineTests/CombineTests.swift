@@ -1,0 +1,143 @@
+import XCTest
+import Foundation
+import Redline
+
+/// `redline combine ORIGINAL COPY…`: every reviewer's changes in ORIGINAL's own file. Rejecting everything gives
+/// ORIGINAL; accepting one reviewer's changes and rejecting the rest gives that reviewer's copy; accepting
+/// everything gives every edit made.
+final class CombineTests: XCTestCase {
+    var tmp = ""
+
+    override func setUpWithError() throws {
+        tmp = NSTemporaryDirectory() + "redline-combine-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: tmp, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(atPath: tmp) }
+
+    func write(_ text: String, _ name: String) throws -> String {
+        let path = tmp + "/" + name
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    func combined(_ original: String, _ copies: [String], prefer: String? = nil) throws -> (String, CombineResult) {
+        var o = CombineOptions()
+        o.prefer = prefer
+        o.date = "2026-01-02T00:00:00Z"
+        let out = MemoryOutput()
+        let r = try Combination.combine(original: original, copies: copies, options: o, into: out, diagnostics: Diagnostics())
+        return (out.string, r)
+    }
+
+    /// CriticMarkup resolved as text for one reviewer: their marks accepted, everyone else's rejected (a mark's
+    /// reviewer is the `{>>@Name …<<}` right after it); comments dropped.
+    static func resolved(_ s: String, acceptingOnly author: String?) -> String {
+        var out = ""
+        var rest = Substring(s)
+        func take(_ close: String) -> Substring {
+            guard let r = rest.range(of: close) else { let all = rest; rest = ""; return all }
+            let body = rest[..<r.lowerBound]
+            rest = rest[r.upperBound...]
+            return body
+        }
+        func markAuthor() -> String? {
+            guard rest.hasPrefix("{>>@") else { return nil }
+            let name = rest.dropFirst(4).prefix { $0 != " " && $0 != "<" && $0 != "(" }
+            return String(name)
+        }
+        while let open = rest.firstIndex(of: "{") {
+            out += rest[..<open]
+            let head = rest[open...].prefix(3)
+            rest = rest[rest.index(open, offsetBy: min(3, rest.distance(from: open, to: rest.endIndex)))...]
+            switch head {
+            case "{++": let b = take("++}"); if markAuthor() == author { out += b }
+            case "{--": let b = take("--}"); if markAuthor() != author { out += b }
+            case "{~~":
+                let b = take("~~}")
+                let parts = b.components(separatedBy: "~>")
+                out += markAuthor() == author ? parts.dropFirst().joined(separator: "~>") : parts[0]
+            case "{==": out += take("==}")
+            case "{>>": _ = take("<<}")
+            default: out += head
+            }
+        }
+        out += rest
+        return out
+    }
+
+    func testConflictKeepsThePreferredChangeAndListsItOnce() throws {
+        let original = try write("One sentence here. Another sentence there.\n\nA second paragraph.\n", "paper.md")
+        let alice = try write("One sentence here. Another sentence everywhere.\n\nA second paragraph.\n", "alice.md")
+        let bob = try write("One sentence here. Another sentence nowhere.\n\nA revised paragraph.\n", "bob.md")
+        let (out, r) = try combined(original, [alice, bob])
+        XCTAssertEqual(r.conflicts.count, 1, "\(r.conflicts)")
+        XCTAssertEqual(r.conflicts.first?.kept, "alice")
+        XCTAssertEqual(r.conflicts.first?.otherText, "nowhere")
+        XCTAssertTrue(out.contains("{~~there~>everywhere~~}{>>@alice"), out)
+        XCTAssertTrue(out.contains("Conflict with alice: proposed to replace “there” with “nowhere”"), out)
+        XCTAssertTrue(out.contains("{~~second~>revised~~}{>>@bob"), out)
+        let (preferred, _) = try combined(original, [alice, bob], prefer: "bob")
+        XCTAssertTrue(preferred.contains("{~~there~>nowhere~~}{>>@bob"), preferred)
+        XCTAssertEqual(Self.resolved(out, acceptingOnly: nil), try String(contentsOfFile: original, encoding: .utf8))
+    }
+
+    func testTheSameChangeByTwoReviewersIsWrittenOnce() throws {
+        let original = try write("Alpha beta gamma.\n", "o.md")
+        let a = try write("Alpha delta gamma.\n", "a.md"), b = try write("Alpha delta gamma.\n", "b.md")
+        let (out, r) = try combined(original, [a, b])
+        XCTAssertEqual(out.components(separatedBy: "~>delta").count, 2, out)
+        XCTAssertEqual(r.reviewers.map(\.duplicates), [0, 1])
+        XCTAssertTrue(r.conflicts.isEmpty)
+    }
+
+    func testAnUnrelatedCopyIsRefusedByName() throws {
+        let original = try write("Alpha beta gamma delta epsilon.\n\nZeta eta theta.\n", "o.md")
+        let a = try write("Alpha beta gamma delta epsilon!\n\nZeta eta theta.\n", "a.md")
+        let other = try write("Completely different words about gardens.\n\nAnd bees, and honey, and summer.\n", "other.md")
+        XCTAssertThrowsError(try combined(original, [a, other])) { e in XCTAssertTrue("\(e)".contains("other.md"), "\(e)") }
+        var o = CombineOptions()
+        o.skipUnrelated = true
+        let r = try Combination.combine(original: original, copies: [a, other], options: o, into: MemoryOutput(),
+                                        diagnostics: Diagnostics())
+        XCTAssertEqual(r.skipped, [other])
+    }
+
+    /// 2–5 reviewers editing different words of generated documents: rejecting everything gives ORIGINAL's bytes,
+    /// each reviewer's changes alone give their copy's text, all of them every edit.
+    func testReviewersWithoutConflictsCompose() throws {
+        var rng = SeededRandom(seed: SeededRandom.seed(default: 3434))
+        let words = ["alpha", "beta", "gamma", "delta", "river", "stone", "light", "paper", "green", "north"]
+        for round in 0..<25 {
+            var paragraphs: [[String]] = []
+            for _ in 0..<Int.random(in: 3...6, using: &rng) {
+                paragraphs.append((0..<Int.random(in: 6...14, using: &rng)).map { _ in words.randomElement(using: &rng)! })
+            }
+            func source(_ ps: [[String]]) -> String { ps.map { $0.joined(separator: " ") + "." }.joined(separator: "\n\n") + "\n" }
+            let original = try write(source(paragraphs), "o\(round).md")
+            let reviewers = Int.random(in: 2...5, using: &rng)
+            // Each reviewer edits words of their own paragraph, so no two edits meet.
+            var all = paragraphs
+            var copies: [String] = []
+            var names: [String] = []
+            for k in 0..<reviewers {
+                var mine = paragraphs
+                let p = k % paragraphs.count
+                guard k < paragraphs.count else { break }
+                let i = Int.random(in: 0..<mine[p].count, using: &rng)
+                mine[p][i] += "x\(k)"
+                all[p][i] += "x\(k)"
+                names.append("rev\(k)")
+                copies.append(try write(source(mine), "rev\(k).md"))
+            }
+            let (out, r) = try combined(original, copies)
+            XCTAssertTrue(r.conflicts.isEmpty, "round \(round)")
+            XCTAssertEqual(Self.resolved(out, acceptingOnly: nil), source(paragraphs), "round \(round): reject\n\(out)")
+            for (k, name) in names.enumerated() {
+                XCTAssertEqual(Self.resolved(out, acceptingOnly: name), try String(contentsOfFile: copies[k], encoding: .utf8),
+                               "round \(round): \(name) alone\n\(out)")
+            }
+            XCTAssertEqual(ApplyMarkdownTests.resolvedAsText(out, accept: true), source(all), "round \(round): all\n\(out)")
+        }
+    }
+}
