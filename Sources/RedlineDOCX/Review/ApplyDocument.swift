@@ -70,12 +70,16 @@ struct ApplyDocument {
                     // Accepted, a paragraph whose mark goes joins the next one.
                     carried[next] = Array(bytes[r.contentRange])
                     removed.insert(c)
+                } else if accept, markDeleted != nil, removable(c), body.text(c).isEmpty,
+                          edits.allSatisfy({ $0.inserted.isEmpty }), r.prefix.isEmpty {
+                    // An empty paragraph whose mark goes with nothing to join: gone.
+                    removed.insert(c)
                 } else {
                     rewritten[c] = bytes
                 }
             case .delete(let leaf, let change):
                 let c = try paragraph(of: leaf)
-                if accept && (body.paras[c].top == body.paras[c].token || joinable(c) != nil) && !body.hasSection(c) {
+                if accept && removable(c) {
                     if let carry = carried.removeValue(forKey: c), let next = joinable(c) { carried[next] = carry }
                     removed.insert(c)
                     continue
@@ -124,6 +128,14 @@ struct ApplyDocument {
     func joinable(_ c: Int) -> Int? {
         guard c + 1 < body.paras.count, body.paras[c + 1].parent == body.paras[c].parent, !body.hasSection(c) else { return nil }
         return c + 1
+    }
+
+    /// Whether paragraph `c` can go without leaving its container empty or losing a section break.
+    func removable(_ c: Int) -> Bool {
+        let p = body.paras[c]
+        guard !body.hasSection(c) else { return false }
+        if p.top == p.token { return true }
+        return (c > 0 && body.paras[c - 1].parent == p.parent) || (c + 1 < body.paras.count && body.paras[c + 1].parent == p.parent)
     }
 
     func paragraph(of leaf: Int) throws -> Int {
