@@ -19,6 +19,10 @@ struct ApplyDocument {
     private var rewritten: [Int: [UInt8]] = [:]
     private var removed: Set<Int> = []
     private var inserts: [(at: Int, bytes: [UInt8])] = []
+    /// Paragraphs a `.delete` step names, with its change.
+    private var deletedParas: [Int: Change] = [:]
+    /// Byte ranges removed whole (rows, tables: accepted deletions).
+    private var removedRanges: [Range<Int>] = []
     /// Accepted joins: content of paragraphs whose marks went, by the paragraph they join.
     private var carried: [Int: [UInt8]] = [:]
 
@@ -79,6 +83,7 @@ struct ApplyDocument {
                 }
             case .delete(let leaf, let change):
                 let c = try paragraph(of: leaf)
+                deletedParas[c] = change
                 if accept && removable(c) {
                     if let carry = carried.removeValue(forKey: c), let next = joinable(c) { carried[next] = carry }
                     removed.insert(c)
@@ -95,6 +100,7 @@ struct ApplyDocument {
                 try insert(after: after, blocks: blocks, whole: whole, path: path, change: change)
             }
         }
+        deleteRows()
         for (c, carry) in carried where rewritten[c] == nil {
             var r = ApplyParagraph(scan: scan, paragraph: body.paras[c].token, accept: accept, ids: ids)
             r.prefix = carry
@@ -102,21 +108,28 @@ struct ApplyDocument {
         }
         // Assemble: copy between the rewritten, removed paragraphs and insertion points.
         var events: [(at: Int, order: Int, kind: Int, index: Int)] = []
-        for (n, ins) in inserts.enumerated() { events.append((ins.at, n, 0, n)) }
+        for (n, ins) in inserts.enumerated() {
+            // What goes inside a removed row goes after it.
+            let at = removedRanges.first { $0.contains(ins.at) && $0.lowerBound != ins.at }?.upperBound ?? ins.at
+            events.append((at, n, 0, n))
+        }
         for c in rewritten.keys { events.append((body.start(c), Int.max, 1, c)) }
         for c in removed { events.append((body.start(c), Int.max, 2, c)) }
+        for (n, r) in removedRanges.enumerated() { events.append((r.lowerBound, Int.max - 1, 3, n)) }
         events.sort { ($0.at, $0.order) < ($1.at, $1.order) }
         var out: [UInt8] = []
         out.reserveCapacity(scan.bytes.count + 4096)
         var pos = 0
         for e in events {
+            if e.kind != 0 && e.at < pos { continue }  // inside a removed range
             if e.at > pos { out += scan.bytes[pos..<e.at]; pos = e.at }
             switch e.kind {
             case 0: out += inserts[e.index].bytes
             case 1:
                 out += rewritten[e.index]!
                 pos = body.end(e.index)
-            default: pos = body.end(e.index)
+            case 2: pos = body.end(e.index)
+            default: pos = removedRanges[e.index].upperBound
             }
         }
         out += scan.bytes[pos...]
@@ -128,6 +141,46 @@ struct ApplyDocument {
     func joinable(_ c: Int) -> Int? {
         guard c + 1 < body.paras.count, body.paras[c + 1].parent == body.paras[c].parent, !body.hasSection(c) else { return nil }
         return c + 1
+    }
+
+    /// Rows whose every paragraph a `.delete` step names: marked deleted (`w:trPr/w:del`), or removed when
+    /// accepted (the table too when no row is left).
+    mutating func deleteRows() {
+        var rows: [Int: [Int]] = [:]
+        for (c, p) in body.paras.enumerated() { if let r = p.row { rows[r, default: []].append(c) } }
+        var gone: [Int: [Int]] = [:]  // table -> removed rows
+        for (row, paras) in rows.sorted(by: { $0.key < $1.key }) where paras.allSatisfy({ deletedParas[$0] != nil }) {
+            // Only rows of which no nested table holds a paragraph the step left.
+            let change = deletedParas[paras[0]]!
+            if accept {
+                gone[body.paras[paras[0]].table!, default: []].append(row)
+                continue
+            }
+            inserts.append((rowMarkOffset(row), Array(("<w:del" + ids.attributes(change) + "/>").utf8)))
+            if !scan.bytesHaveChild(row, "w:trPr") {
+                let at = inserts.count - 1
+                inserts[at].bytes = Array("<w:trPr>".utf8) + inserts[at].bytes + Array("</w:trPr>".utf8)
+            }
+        }
+        for (table, removedRows) in gone {
+            let all = scan.children(of: table, named: "w:tr")
+            if Set(all) == Set(removedRows) {
+                removedRanges.append(scan.tokens[table].range.lowerBound..<scan.tokens[scan.end(of: table)].range.upperBound)
+            } else {
+                for r in removedRows { removedRanges.append(scan.tokens[r].range.lowerBound..<scan.tokens[scan.end(of: r)].range.upperBound) }
+            }
+        }
+    }
+
+    /// Where a row's deletion mark goes: at the end of its `w:trPr` (before a `w:trPrChange`), or where a
+    /// new `w:trPr` would go (after `w:tblPrEx`).
+    func rowMarkOffset(_ row: Int) -> Int {
+        if let trPr = scan.children(of: row, named: "w:trPr").first {
+            if let change = scan.children(of: trPr, named: "w:trPrChange").first { return scan.tokens[change].range.lowerBound }
+            return scan.tokens[scan.end(of: trPr)].range.lowerBound
+        }
+        if let ex = scan.children(of: row, named: "w:tblPrEx").first { return scan.tokens[scan.end(of: ex)].range.upperBound }
+        return scan.tokens[row].range.upperBound
     }
 
     /// Whether paragraph `c` can go without leaving its container empty or losing a section break.
