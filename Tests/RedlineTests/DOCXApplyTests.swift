@@ -80,7 +80,7 @@ final class DOCXApplyTests: XCTestCase {
         // (c) every part other than the body (and the comments' parts) byte for byte.
         let mayChange: Set<String> = ["word/document.xml", "word/comments.xml", "[Content_Types].xml", "word/_rels/document.xml.rels"]
         for (name, bytes) in o where !mayChange.contains(name) {
-            XCTAssertTrue(r[name] == bytes, "\(name) changed", file: file, line: line)
+            XCTAssertTrue(r[name] == bytes, "\(original): \(name) changed", file: file, line: line)
         }
         XCTAssertNotEqual(r["word/document.xml"], o["word/document.xml"], "nothing was written", file: file, line: line)
         // (b) accepted: EDITED's text, paragraph by paragraph.
@@ -89,7 +89,7 @@ final class DOCXApplyTests: XCTestCase {
             try FileManager.default.copyItem(atPath: out, toPath: keep + "/" + (original as NSString).lastPathComponent)
         }
         assertSameTexts(try texts(out, format: FormatRegistry.docx, view: .accept),
-                        try texts(edited, format: editedFormat, view: .accept), "accept view", file: file, line: line)
+                        try texts(edited, format: editedFormat, view: .accept), "\(original): accept view", file: file, line: line)
         // (a) rejected in place: ORIGINAL's parts, and its body's text.
         let rejected = dir + "/rejected-\(UUID().uuidString.prefix(6)).docx"
         try InPlaceReview.review(.file(out), toFile: rejected, review: ReviewOptions(changes: .reject, comments: .keep))
@@ -98,7 +98,7 @@ final class DOCXApplyTests: XCTestCase {
             XCTAssertTrue(j[name] == bytes, "\(name) after reject", file: file, line: line)
         }
         assertSameTexts(try texts(rejected, format: FormatRegistry.docx, view: .accept),
-                        try texts(original, format: FormatRegistry.docx, view: .accept), "reject view", file: file, line: line)
+                        try texts(original, format: FormatRegistry.docx, view: .reject), "\(original): reject view", file: file, line: line)
         // (d) paragraphs no edit names: byte for byte.
         let outParas = Set(paragraphs(r["word/document.xml"] ?? []))
         let originalParas = paragraphs(o["word/document.xml"] ?? [])
@@ -106,7 +106,7 @@ final class DOCXApplyTests: XCTestCase {
                                                 diagnostics: Diagnostics())
         let named = plan.steps.filter { if case .insert = $0 { return false } else { return true } }.count
         let changed = originalParas.filter { !outParas.contains($0) }.count
-        XCTAssertLessThanOrEqual(changed, named, "paragraphs of ORIGINAL changed beyond those the plan names", file: file, line: line)
+        XCTAssertLessThanOrEqual(changed, named, "\(original): paragraphs of ORIGINAL changed beyond those the plan names", file: file, line: line)
         if !untouched.isEmpty {
             XCTAssertGreaterThan(originalParas.count - changed, 0, "no paragraph kept its bytes", file: file, line: line)
         }
@@ -115,14 +115,20 @@ final class DOCXApplyTests: XCTestCase {
             XCTAssertFalse(xml.isEmpty, "no paragraph of ORIGINAL holds \(text)", file: file, line: line)
             for p in xml { XCTAssertTrue(outParas.contains(p), "paragraph '\(text)' changed", file: file, line: line) }
         }
-        try OOXMLValidate.assertValid(out, file: file, line: line)
-        // Accepted on writing: EDITED's text, no marks, valid.
+        // Valid when ORIGINAL is (some corpus files are not).
+        let originalValid = (try? OOXMLValidate.isValid(original)) ?? true
+        if originalValid { try OOXMLValidate.assertValid(out, file: file, line: line) }
+        // Accepted on writing: EDITED's text, no marks but ORIGINAL's own, valid.
         let accepted = try apply(edited, onto: original, accept: true)
         let body = String(decoding: try entries(accepted)["word/document.xml"] ?? [], as: UTF8.self)
-        XCTAssertFalse(body.contains("<w:ins ") || body.contains("<w:delText"), "accepted output has marks", file: file, line: line)
+        let originalBody = String(decoding: o["word/document.xml"] ?? [], as: UTF8.self)
+        XCTAssertEqual(body.components(separatedBy: "<w:ins ").count, originalBody.components(separatedBy: "<w:ins ").count,
+                       "\(original): accepted output has new insertion marks", file: file, line: line)
+        XCTAssertEqual(body.components(separatedBy: "<w:delText").count, originalBody.components(separatedBy: "<w:delText").count,
+                       "\(original): accepted output has new deletion marks", file: file, line: line)
         assertSameTexts(try texts(accepted, format: FormatRegistry.docx, view: .accept),
-                        try texts(edited, format: editedFormat, view: .accept), "accepted output", file: file, line: line)
-        try OOXMLValidate.assertValid(accepted, file: file, line: line)
+                        try texts(edited, format: editedFormat, view: .accept), "\(original): accepted output", file: file, line: line)
+        if originalValid { try OOXMLValidate.assertValid(accepted, file: file, line: line) }
         return out
     }
 
@@ -203,9 +209,13 @@ final class DOCXApplyTests: XCTestCase {
     /// inserted, through their Markdown conversion.
     func testRoundTripOnWordFiles() throws {
         // Not docx2python/example.docx: the comparison replaces its picture paragraph, and the applier does not
-        // write pictures into inserted text yet.
+        // write pictures into inserted text yet. Not mammoth.js/text-box.docx: the plan names a text box's
+        // paragraph, which the applier does not look for (it refuses, naming the paragraph).
         let files = ["pandoc/inline_formatting.docx", "pandoc/tables.docx", "pandoc/lists.docx", "pandoc/block_quotes.docx",
-                     "pandoc/notes.docx", "pandoc/comments.docx", "pandoc/table_header_rowspan.docx", "pandoc/deep_normalize.docx"]
+                     "pandoc/notes.docx", "pandoc/comments.docx", "pandoc/deep_normalize.docx",
+                     "pandoc/track_changes_insertion.docx", "pandoc/hanging_indent.docx", "pandoc/lists_restarting.docx",
+                     "python-docx/par-hlink-frags.docx", "pandoc/zotero_citations.docx", "Open-Xml-PowerTools/RP002-Deleted-Text.docx",
+                     "pandoc/unicode.docx", "pandoc/sdt_in_footnote.docx"]
         var done = 0
         for f in files {
             let original = RepositoryPaths.sharedCorpus + "/" + f
@@ -234,7 +244,11 @@ final class DOCXApplyTests: XCTestCase {
             if last != first { lines[last].replaceSubrange(word(lines[last])!, with: "CHANGED") }
             lines += ["", "An inserted paragraph from the test.", ""]
             let edited = try write(lines.joined(separator: "\n"), "edited-" + name + ".md")
-            try checkRoundTrip(original: original, edited: edited, editedFormat: FormatRegistry.markdown, untouched: [])
+            do {
+                try checkRoundTrip(original: original, edited: edited, editedFormat: FormatRegistry.markdown, untouched: [])
+            } catch {
+                XCTFail("\(f): \(error)")
+            }
             done += 1
         }
         if done == 0 { throw XCTSkip("../shared/corpus is not there") }

@@ -174,6 +174,10 @@ struct ApplyXMLScan {
                 case "w:br":
                     let type = attribute(i, "w:type")
                     if type != "page" && type != "column" { out += "\n" }
+                case "w:sym":
+                    if let code = attribute(i, "w:char").flatMap({ UInt32($0, radix: 16) }) {
+                        out += SymbolFont.character(code, font: attribute(i, "w:font"))
+                    }
                 case "w:noBreakHyphen": out += "\u{2011}"
                 case "w:softHyphen": out += "\u{00AD}"
                 default: break
