@@ -294,5 +294,16 @@ final class DOCXApplyTests: XCTestCase {
         let doc = try Converter.read(.file(out), format: FormatRegistry.docx)
         XCTAssertEqual(doc.comments.count, 1)
         try OOXMLValidate.assertValid(out)
+        // A comment across two paragraphs: one start, one end, one reference.
+        let crossing = try write(replacing(try String(contentsOfFile: md, encoding: .utf8),
+                                           [("Third paragraph stays", "Third {==paragraph stays"),
+                                            ("- item one", "- item ==}{>>Two paragraphs.<<}one")]), "crossing.md")
+        let out2 = try apply(crossing, onto: original)
+        let body2 = String(decoding: try entries(out2)["word/document.xml"] ?? [], as: UTF8.self)
+        XCTAssertEqual(body2.components(separatedBy: "<w:commentRangeStart").count, 2, body2)
+        XCTAssertEqual(body2.components(separatedBy: "<w:commentRangeEnd").count, 2)
+        XCTAssertEqual(body2.components(separatedBy: "<w:commentReference").count, 2)
+        XCTAssertEqual(try Converter.read(.file(out2), format: FormatRegistry.docx).comments.count, 1)
+        try OOXMLValidate.assertValid(out2)
     }
 }

@@ -16,6 +16,8 @@ struct ApplyDocument {
     var keptInside = 0
 
     private var commentIDs: [String: Int] = [:]
+    /// Anchors of each comment still to write, and in all (a comment crossing paragraphs has one per leaf).
+    private var anchorsLeft: [String: Int] = [:], anchorsTotal: [String: Int] = [:]
     private var rewritten: [Int: [UInt8]] = [:]
     private var removed: Set<Int> = []
     private var inserts: [(at: Int, bytes: [UInt8])] = []
@@ -38,6 +40,13 @@ struct ApplyDocument {
     }
 
     mutating func render() throws -> [UInt8] {
+        // A comment crossing paragraphs is anchored in each: its start goes in the first, its end in the last.
+        var seen: [String: Int] = [:]
+        for (n, step) in plan.steps.enumerated() {
+            guard case .edit(_, let edits, _) = step else { continue }
+            for e in edits { if case .comment(let id) = e.kind { seen[id, default: 0] += 1; anchorsLeft[id] = seen[id]; _ = n } }
+        }
+        anchorsTotal = anchorsLeft
         map = body.align(plan.leaves)
         for (k, leaf) in plan.leaves.enumerated() where map[k] == nil {
             // A code block's text ends in a new line its paragraph does not hold.
@@ -59,11 +68,14 @@ struct ApplyDocument {
                         guard let n = commentID(id) else { continue }
                         let start = "<w:commentRangeStart w:id=\"\(n)\"/>"
                         let end = "<w:commentRangeEnd w:id=\"\(n)\"/><w:r><w:commentReference w:id=\"\(n)\"/></w:r>"
-                        if e.range.isEmpty {
+                        let left = anchorsLeft[id] ?? 1
+                        anchorsLeft[id] = left - 1
+                        let isFirst = left == (anchorsTotal[id] ?? 1), isLast = left == 1
+                        if e.range.isEmpty && isFirst && isLast {
                             r.after[e.range.lowerBound, default: []].append(start + end)
                         } else {
-                            r.before[e.range.lowerBound, default: []].append(start)
-                            r.after[e.range.upperBound, default: []].append(end)
+                            if isFirst { r.before[e.range.lowerBound, default: []].append(start) }
+                            if isLast { r.after[e.range.upperBound, default: []].append(end) }
                         }
                     }
                 }
