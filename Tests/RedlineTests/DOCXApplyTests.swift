@@ -174,6 +174,8 @@ final class DOCXApplyTests: XCTestCase {
     | alpha | one |
     | beta | two |
 
+    Plain words to embolden here.
+
     Last paragraph, untouched too.
 
     """
@@ -195,10 +197,19 @@ final class DOCXApplyTests: XCTestCase {
             ("item two\n", "item two\n- item three\n"),
             ("*emphasis* and", "*emphasis* and **bold new** words and"),
             ("beta", "gamma"),
+            ("Plain words to", "Plain **words** to"),
         ])
         let editedMD = try write(edited, "edited.md")
-        try checkRoundTrip(original: original, edited: editedMD, editedFormat: FormatRegistry.markdown,
-                           untouched: ["Third paragraph stays exactly the same.", "Last paragraph, untouched too.", "item one"])
+        let out = try checkRoundTrip(original: original, edited: editedMD, editedFormat: FormatRegistry.markdown,
+                                     untouched: ["Third paragraph stays exactly the same.", "Last paragraph, untouched too.", "item one"])
+        // The formatting change: kept text, bold, the old properties in w:rPrChange; accepted it is strong.
+        let body = String(decoding: try entries(out)["word/document.xml"] ?? [], as: UTF8.self)
+        XCTAssertTrue(body.contains("<w:rPr><w:b/><w:rPrChange"), body)
+        let accepted = DocumentComparer.accepted(try Converter.read(.file(out), format: FormatRegistry.docx))
+        XCTAssertTrue(accepted.blocks.contains { b in
+            if case .paragraph(let p) = b { return p.content.contains(.strong([.text("words")])) }
+            return false
+        })
         let editedDOCX = dir + "/edited.docx"
         try convert(editedMD, from: FormatRegistry.markdown, to: FormatRegistry.docx, editedDOCX)
         try checkRoundTrip(original: original, edited: editedDOCX, editedFormat: FormatRegistry.docx,

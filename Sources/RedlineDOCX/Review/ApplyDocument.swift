@@ -63,7 +63,8 @@ struct ApplyDocument {
                 r.markDeleted = markDeleted
                 for e in edits {
                     switch e.kind {
-                    case .replace, .format: r.replaces.append(e)
+                    case .replace: r.replaces.append(e)
+                    case .format: r.formats.append(e)
                     case .comment(let id):
                         guard let n = commentID(id) else { continue }
                         let start = "<w:commentRangeStart w:id=\"\(n)\"/>"
