@@ -198,12 +198,15 @@ final class DOCXApplyTests: XCTestCase {
             ("*emphasis* and", "*emphasis* and **bold new** words and"),
             ("beta", "gamma"),
             ("Plain words to", "Plain **words** to"),
+            ("| gamma | two |\n", "| gamma | two |\n| delta | four |\n"),
         ])
         let editedMD = try write(edited, "edited.md")
         let out = try checkRoundTrip(original: original, edited: editedMD, editedFormat: FormatRegistry.markdown,
                                      untouched: ["Third paragraph stays exactly the same.", "Last paragraph, untouched too.", "item one"])
         // The formatting change: kept text, bold, the old properties in w:rPrChange; accepted it is strong.
         let body = String(decoding: try entries(out)["word/document.xml"] ?? [], as: UTF8.self)
+        // The new row: a w:tr marked inserted.
+        XCTAssertTrue(body.contains("<w:tr><w:trPr><w:ins "), body)
         XCTAssertTrue(body.contains("<w:rPr><w:b/><w:rPrChange"), body)
         let accepted = DocumentComparer.accepted(try Converter.read(.file(out), format: FormatRegistry.docx))
         XCTAssertTrue(accepted.blocks.contains { b in

@@ -55,7 +55,21 @@ struct ApplyDocument {
                 if let c = (from..<min(body.paras.count, from + 64)).first(where: { body.text($0) + "\n" == leaf.text }) { map[k] = c }
             }
         }
-        for step in plan.steps {
+        var skip = 0
+        for (n, step) in plan.steps.enumerated() {
+            if skip > 0 { skip -= 1; continue }
+            if case .insert(let after, _, false, let path, let change) = step, case .cell(let row, _)? = path.last {
+                // The cells of a new row: a new w:tr when a neighbouring row gives its structure.
+                var cells: [(Int, [Block])] = []
+                for case .insert(after, let blocks, false, let p, _) in plan.steps[n...] {
+                    guard case .cell(row, let column)? = p.last, p.dropLast() == path.dropLast() else { break }
+                    cells.append((column, blocks))
+                }
+                if try insertRow(after: after, cells: cells, change: change) {
+                    skip = cells.count - 1
+                    continue
+                }
+            }
             switch step {
             case .edit(let leaf, let edits, let markDeleted):
                 let c = try paragraph(of: leaf)
@@ -266,8 +280,56 @@ struct ApplyDocument {
         }
     }
 
-    /// A new paragraph for `leaf`, its properties from ORIGINAL's nearest paragraph of the same kind.
-    func newParagraph(_ leaf: Block, inList: Bool, inQuote: Bool, near: Int?, change: Change) -> String {
+    /// A new row holding `cells` (column, blocks), shaped like the row of leaf `after` (after it) or else of the
+    /// next leaf (before it): its row and cell properties, the row marked inserted. False when neither is in a row.
+    mutating func insertRow(after: Int?, cells: [(Int, [Block])], change: Change) throws -> Bool {
+        var reference: Int?, before = false
+        if let after, let c = map[after], let r = body.paras[c].row {
+            reference = r
+        } else if let next = after.map({ $0 + 1 }) ?? (plan.leaves.isEmpty ? nil : 0), next < map.count,
+                  let c = map[next], let r = body.paras[c].row {
+            reference = r
+            before = true
+        }
+        guard let row = reference else { return false }
+        var trPr = ""
+        if let t = scan.children(of: row, named: "w:trPr").first {
+            trPr = ApplyXMLScan.children(of: String(decoding: scan.bytes(t, scan.end(of: t)), as: UTF8.self))
+                .filter { !["w:ins", "w:del", "w:trPrChange"].contains($0.name) }.map(\.xml).joined()
+        }
+        if !accept { trPr += "<w:ins" + ids.attributes(change) + "/>" }
+        var xml = "<w:tr>" + (trPr.isEmpty ? "" : "<w:trPr>" + trPr + "</w:trPr>")
+        let tcs = scan.children(of: row, named: "w:tc")
+        for (k, tc) in tcs.enumerated() {
+            var tcPr = ""
+            if let t = scan.children(of: tc, named: "w:tcPr").first {
+                tcPr = ApplyXMLScan.without(String(decoding: scan.bytes(t, scan.end(of: t)), as: UTF8.self),
+                                            ["w:vMerge", "w:tcPrChange", "w:cellIns", "w:cellDel", "w:cellMerge"])
+                tcPr = tcPr.replacingOccurrences(of: "<w:pPr>", with: "<w:tcPr>").replacingOccurrences(of: "</w:pPr>", with: "</w:tcPr>")
+            }
+            var pPr: String?
+            if let p = scan.children(of: tc, named: "w:p").first, let c = body.paras.firstIndex(where: { $0.token == p }) {
+                pPr = ApplyXMLScan.without(body.pPr(c), ["w:sectPr", "w:pPrChange", "w:rPr", "w:numPr"])
+            }
+            var content = ""
+            for (column, blocks) in cells where column == k || (k == tcs.count - 1 && column >= tcs.count) {
+                for b in blocks {
+                    leaves(b, inList: false, inQuote: false) { leaf, inList, inQuote in
+                        content += newParagraph(leaf, inList: inList, inQuote: inQuote, near: after, change: change, pPr: pPr)
+                    }
+                }
+            }
+            if content.isEmpty { content = newParagraph(.paragraph(Paragraph([])), inList: false, inQuote: false, near: after, change: change, pPr: pPr) }
+            xml += "<w:tc>" + tcPr + content + "</w:tc>"
+        }
+        xml += "</w:tr>"
+        let at = before ? scan.tokens[row].range.lowerBound : scan.tokens[scan.end(of: row)].range.upperBound
+        inserts.append((at, Array(xml.utf8)))
+        return true
+    }
+
+    /// A new paragraph for `leaf`, its properties from ORIGINAL's nearest paragraph of the same kind (or `pPr`).
+    func newParagraph(_ leaf: Block, inList: Bool, inQuote: Bool, near: Int?, change: Change, pPr given: String? = nil) -> String {
         var pPr = ""
         func nearest(_ matches: (ApplyLeaf) -> Bool) -> Int? {
             let n = plan.leaves.count
@@ -301,6 +363,7 @@ struct ApplyDocument {
                 pPr = ApplyXMLScan.without(body.pPr(c), ["w:sectPr", "w:pPrChange", "w:rPr", "w:numPr"])
             }
         }
+        if let given { pPr = given }
         var content: [Inline]
         switch leaf {
         case .paragraph(let p), .heading(_, let p): content = p.content
