@@ -13,7 +13,7 @@ public struct RedlineCommand: ParsableCommand {
         Warnings about what a target format cannot carry go to standard error (and to --warnings-json).
         """,
         version: RedlineVersion.report,
-        subcommands: [Convert.self, Compare.self, Export.self, Check.self, Report.self, Changes.self, Formats.self, Scrivener.self, MCP.self,
+        subcommands: [Convert.self, Compare.self, Apply.self, Export.self, Check.self, Report.self, Changes.self, Formats.self, Scrivener.self, MCP.self,
                       BatchWorkerCommand.self]
     )
 

@@ -57,17 +57,22 @@ public enum Application {
     /// Applies `edited` onto `original`, writing the result into `output`.
     public static func apply(edited: String, onto original: String, options: ApplyOptions, into output: any ByteOutput,
                              diagnostics: Diagnostics) throws -> ApplyStats {
-        let (plan, format, stats) = try plan(edited: edited, onto: original, options: options, diagnostics: diagnostics)
+        let (plan, format, stats, expected) = try prepare(edited: edited, onto: original, options: options,
+                                                          diagnostics: diagnostics)
         guard let applier = format.applier else {
             throw RedlineError.usage("\(original): Redline cannot apply changes onto \(format.displayName) files (it can onto Markdown and DOCX)")
         }
         try LargeStack.run {
+            let buffer = MemoryOutput()
             do {
                 try applier.apply(plan, original: .file(original), accept: options.accept, limits: options.read.limits,
-                                  diagnostics: diagnostics, into: output)
+                                  diagnostics: diagnostics, into: buffer)
+                try verify(buffer.bytes, format: format, plan: plan, expected: expected, accepted: options.accept,
+                           limits: options.read.limits)
             } catch let e as RedlineError where !e.message.hasPrefix(original) {
                 throw RedlineError(e.kind, "\(original): \(e.message)")
             }
+            try output.write(bytes: buffer.bytes)
             try output.flush()
         }
         return stats
@@ -88,6 +93,41 @@ public enum Application {
     /// The plan for applying `edited` onto `original`, ORIGINAL's format and the counts.
     public static func plan(edited: String, onto original: String, options: ApplyOptions,
                             diagnostics: Diagnostics) throws -> (ApplyPlan, Format, ApplyStats) {
+        let (p, f, s, _) = try prepare(edited: edited, onto: original, options: options, diagnostics: diagnostics)
+        return (p, f, s)
+    }
+
+    /// The written result read back: its reject view must have ORIGINAL's text and its accept view EDITED's,
+    /// paragraph by paragraph (spacing aside); otherwise nothing is written. A net under every applier.
+    static func verify(_ bytes: [UInt8], format: Format, plan: ApplyPlan, expected: [String], accepted: Bool,
+                       limits: Limits) throws {
+        // Markdown's guarantee is textual (CriticMarkup around code and tables is not in the model): its tests
+        // check it. Package formats are read back.
+        guard format.inPlaceReviewer != nil else { return }
+        var read = ReadOptions()
+        read.limits = limits
+        let doc = try Converter.read(.bytes(bytes), format: format, options: read, diagnostics: Diagnostics())
+        let original = plan.leaves.map(\.text)
+        let rejected = leafTexts(DocumentComparer.rejected(doc)), acceptedTexts = leafTexts(DocumentComparer.accepted(doc))
+        if !accepted, rejected != normalized(original) {
+            throw RedlineError(.unsupportedInput, "the changes could not be placed exactly in this file (rejecting them would not give it back); nothing written: `redline compare` makes a new file instead")
+        }
+        if acceptedTexts != normalized(expected) {
+            throw RedlineError(.unsupportedInput, "the changes could not be placed exactly in this file (accepting them would not give EDITED's text); nothing written: `redline compare` makes a new file instead")
+        }
+    }
+
+    static func leafTexts(_ doc: Document) -> [String] {
+        normalized(ApplyPlan.make(original: doc, compared: doc, fallback: Change(author: nil, date: nil)).leaves.map(\.text))
+    }
+
+    static func normalized(_ texts: [String]) -> [String] {
+        texts.map { $0.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" }).joined(separator: " ") }
+            .filter { !$0.isEmpty && $0 != ApplyPlan.objectCharacter }
+    }
+
+    static func prepare(edited: String, onto original: String, options: ApplyOptions,
+                        diagnostics: Diagnostics) throws -> (ApplyPlan, Format, ApplyStats, [String]) {
         guard let format = options.originalFormat ?? FormatRegistry.inferred(fromPath: original) else {
             throw RedlineError.usage("cannot tell the format of '\(original)'; name it with --onto-format")
         }
@@ -106,8 +146,11 @@ public enum Application {
             let original = o
             if DocumentComparer.trackedChangeCount(e) > 0 {
                 // EDITED's own changes: carried as they are when its reject view is ORIGINAL.
+                // Styles and formatting a conversion changes are not edits: text decides.
+                var textOnly = options.compare
+                textOnly.ignoreFormatting = true
                 let (untracked, _) = DocumentComparer.compare(old: original, new: DocumentComparer.rejected(e),
-                                                              options: options.compare, diagnostics: quiet)
+                                                              options: textOnly, diagnostics: quiet)
                 if DocumentComparer.trackedChangeCount(untracked) == 0 {
                     compared = e
                     stats.keptTrackedChanges = true
@@ -126,14 +169,15 @@ public enum Application {
             if stats.kept < minimumKept, !options.force, plan.leaves.count > 1 {
                 throw RedlineError.usage("\(edited) keeps \(Int((stats.kept * 100).rounded()))% of \(original)'s text: it does not look like a version of it (--force applies it anyway)")
             }
-            return (plan, format, stats)
+            return (plan, format, stats, leafTexts(DocumentComparer.accepted(compared)))
         }
     }
 
     static func readBothFormats(original: String, format: Format, edited: String, editedFormat: Format?,
                                 read: ReadOptions, diagnostics: Diagnostics) throws
         -> (original: (Document, Format), edited: (Document, Format)) {
-        let o = try Comparison.read(original, format: format, options: read, diagnostics: diagnostics)
+        // ORIGINAL's bytes are copied, not written from the model: what its reader cannot hold is not lost.
+        let o = try Comparison.read(original, format: format, options: read, diagnostics: Diagnostics())
         let e = try Comparison.read(edited, format: editedFormat, options: read, diagnostics: diagnostics)
         return (o, e)
     }
@@ -161,10 +205,4 @@ public enum Application {
         }
         stats.kept = total == 0 ? 1 : Double(total - min(changed, total)) / Double(total)
     }
-}
-
-extension DiagnosticCode {
-    /// EDITED held tracked changes but also differs from ORIGINAL outside them: every change was found by
-    /// comparing ORIGINAL with EDITED's accepted text, attributed to `--author`.
-    public static let applyChangesRecompared: DiagnosticCode = "apply.changes-recompared"
 }

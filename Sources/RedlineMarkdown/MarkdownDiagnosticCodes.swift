@@ -28,4 +28,8 @@ extension DiagnosticCode {
     public static let markdownFrontMatter: DiagnosticCode = "markdown.front-matter"
     /// An attribute Redline does not understand on a span or div: ignored.
     public static let markdownUnknownAttribute: DiagnosticCode = "markdown.unknown-attribute"
+
+    /// Some of EDITED's changes fell where ORIGINAL's Markdown source could not be matched with its text
+    /// (a paragraph the reader reads differently from cmark): they were left out, and counted.
+    public static let applyUnplaced: DiagnosticCode = "apply.unplaced"
 }

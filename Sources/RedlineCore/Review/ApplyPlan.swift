@@ -112,7 +112,8 @@ extension ApplyPlan {
         return out
     }
 
-    static let object = "\u{FFFC}"
+    /// What a picture or note reference counts as in a leaf's text.
+    public static let objectCharacter = "\u{FFFC}"
 
     private static func appendText(_ inlines: [Inline], view: View, to out: inout String) {
         for inline in inlines {
@@ -120,7 +121,7 @@ extension ApplyPlan {
             case .text(let s), .code(let s): out += s
             case .lineBreak: out += "\n"
             case .softBreak: out += " "
-            case .image, .noteReference: out += object
+            case .image, .noteReference: out += objectCharacter
             case .raw, .commentStart, .commentEnd, .commentPoint: break
             case .insertion(_, let c): if view == .accept { appendText(c, view: view, to: &out) }
             case .deletion(_, let c): if view == .reject { appendText(c, view: view, to: &out) }

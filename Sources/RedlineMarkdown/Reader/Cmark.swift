@@ -115,7 +115,7 @@ enum Cmark {
         return doc
     }
 
-    private static let parseLock = NSLock()
+    static let parseLock = NSLock()
 
     /// Whether some line opens more than `limit` quotes and list items before its text (`> > - > …`). cmark
     /// builds every level before the mirror sees the depth, about 300 bytes a level: a 5 MB line of `>` took

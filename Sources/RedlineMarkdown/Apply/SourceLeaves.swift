@@ -1,0 +1,254 @@
+internal import CCmarkGFM
+import RedlineCore
+
+/// The leaves of a Markdown source (paragraphs, headings, code blocks, table cells) with where their
+/// text lies in the source bytes: what `MarkdownSourceApply` needs to write a change at its place.
+/// Found by a cmark parse of its own, which keeps every node's source position (the reader's mirror keeps
+/// only block lines).
+struct SourceLeaves {
+    /// A construct whose source must be changed whole or only inside its content: emphasis, strong,
+    /// strikethrough, link (content: its text), or an atom (code span, entity, picture, note reference,
+    /// inline HTML; no content).
+    struct Construct {
+        /// `emph`, `strong`, `strikethrough`, `link`, or `atom`.
+        var kind: String
+        var source: Range<Int>
+        var content: Range<Int>?
+    }
+
+    struct Leaf {
+        var kind: String
+        /// The whole block (for a heading its `#` line, for code its fence), and the top-level block holding it.
+        var block: Range<Int>
+        var topLevel: Range<Int>
+        /// Where its inline content lies (for code, the code's lines).
+        var content: Range<Int>
+        var text: String
+        /// Text offset → source offset for every text byte that stands for itself in the source; -1 elsewhere.
+        var map: [Int]
+        var constructs: [Construct]
+        var inTable: Bool
+        var inList: Bool
+        /// True when every text byte maps (the text could be aligned with the source).
+        var mapped: Bool
+    }
+
+    var leaves: [Leaf] = []
+    private let text: [UInt8]
+    private var lineStarts: [Int] = [0]
+
+    /// Parses `text` (the body, after any front matter), offsets relative to `base` added.
+    init(_ text: [UInt8]) {
+        self.text = text
+        for (k, b) in text.enumerated() where b == UInt8(ascii: "\n") { lineStarts.append(k + 1) }
+        cmark_gfm_core_extensions_ensure_registered()
+        let options = CMARK_OPT_UNSAFE | CMARK_OPT_FOOTNOTES
+        Cmark.parseLock.lock()
+        defer { Cmark.parseLock.unlock() }
+        guard let parser = cmark_parser_new(Int32(options)) else { return }
+        defer { cmark_parser_free(parser) }
+        for name in ["table", "strikethrough"] {
+            if let ext = cmark_find_syntax_extension(name) { cmark_parser_attach_syntax_extension(parser, ext) }
+        }
+        text.withUnsafeBufferPointer { buf in
+            buf.baseAddress.map { base in
+                base.withMemoryRebound(to: CChar.self, capacity: buf.count) { cmark_parser_feed(parser, $0, buf.count) }
+            }
+        }
+        guard let root = cmark_parser_finish(parser) else { return }
+        defer { cmark_node_free(root) }
+        var child = cmark_node_first_child(root)
+        while let c = child {
+            let top = range(c)
+            blocks(c, top: top, inTable: false, inList: false)
+            child = cmark_node_next(c)
+        }
+    }
+
+    private func type(_ n: OpaquePointer) -> String { String(cString: cmark_node_get_type_string(n)) }
+
+    private func offset(line: Int32, column: Int32) -> Int {
+        let l = Int(line) - 1
+        guard l >= 0, l < lineStarts.count else { return text.count }
+        return min(lineStarts[l] + max(Int(column) - 1, 0), text.count)
+    }
+
+    private func range(_ n: OpaquePointer) -> Range<Int> {
+        let s = offset(line: cmark_node_get_start_line(n), column: cmark_node_get_start_column(n))
+        let e = min(offset(line: cmark_node_get_end_line(n), column: cmark_node_get_end_column(n)) + 1, text.count)
+        return s..<max(s, e)
+    }
+
+    private func literal(_ n: OpaquePointer) -> String {
+        guard let p = cmark_node_get_literal(n) else { return "" }
+        return String(cString: p)
+    }
+
+    private func hasPosition(_ n: OpaquePointer) -> Bool { cmark_node_get_start_line(n) > 0 }
+
+    private mutating func blocks(_ n: OpaquePointer, top: Range<Int>, inTable: Bool, inList: Bool) {
+        let t = type(n)
+        switch t {
+        case "paragraph", "heading", "table_cell":
+            leaf(n, kind: t, top: top, inTable: inTable, inList: inList)
+        case "code_block":
+            let r = range(n)
+            var lit = literal(n)
+            if lit.hasSuffix("\n") { lit.removeLast() }
+            leaves.append(Leaf(kind: t, block: r, topLevel: top, content: r, text: lit, map: [], constructs: [],
+                               inTable: inTable, inList: inList, mapped: false))
+        case "footnote_definition", "html_block", "thematic_break": return
+        default:
+            var child = cmark_node_first_child(n)
+            while let c = child {
+                blocks(c, top: top, inTable: inTable || t == "table", inList: inList || t == "list")
+                child = cmark_node_next(c)
+            }
+        }
+    }
+
+    /// One leaf: its text and map from its inline children.
+    private mutating func leaf(_ n: OpaquePointer, kind: String, top: Range<Int>, inTable: Bool, inList: Bool) {
+        var w = Walk(text: text)
+        var child = cmark_node_first_child(n)
+        var first: Int?, last = 0
+        while let c = child {
+            inline(c, into: &w)
+            if hasPosition(c) {
+                let r = range(c)
+                if first == nil { first = r.lowerBound }
+                last = max(last, r.upperBound)
+            }
+            child = cmark_node_next(c)
+        }
+        let block = range(n)
+        // Code spans' backticks lie outside cmark's position of the code.
+        for c in w.constructs {
+            first = min(first ?? c.source.lowerBound, c.source.lowerBound)
+            last = max(last, c.source.upperBound)
+        }
+        let content = (first ?? block.lowerBound)..<max(first ?? block.lowerBound, last)
+        leaves.append(Leaf(kind: kind, block: block, topLevel: top, content: content, text: w.out,
+                           map: w.map, constructs: w.constructs, inTable: inTable, inList: inList, mapped: w.ok))
+    }
+
+    /// The state of one leaf's walk.
+    private struct Walk {
+        let text: [UInt8]
+        var out = ""
+        var map: [Int] = []
+        var constructs: [Construct] = []
+        var ok = true
+        var previousEnd: Int?
+
+        init(text: [UInt8]) { self.text = text }
+
+        mutating func unmapped(_ s: String) {
+            out += s
+            map += Array(repeating: -1, count: s.utf8.count)
+        }
+
+        /// Aligns a text node's literal with its source (escapes and entities decoded by cmark).
+        mutating func literal(_ lit: [UInt8], source: Range<Int>) {
+            var i = 0, s = source.lowerBound
+            while i < lit.count {
+                guard s < source.upperBound else { ok = false; unmapped(String(decoding: lit[i...], as: UTF8.self)); return }
+                let b = text[s]
+                if b == lit[i] {
+                    appendByte(lit[i], at: s)
+                    i += 1; s += 1
+                } else if b == UInt8(ascii: "\\"), s + 1 < source.upperBound, text[s + 1] == lit[i] {
+                    appendByte(lit[i], at: s + 1)
+                    i += 1; s += 2
+                } else if b == UInt8(ascii: "&"), let semi = text[s..<source.upperBound].prefix(34).firstIndex(of: UInt8(ascii: ";")) {
+                    // An entity: its decoded scalar(s) as an atom.
+                    var k = i + 1
+                    while k < lit.count, lit[k] & 0xC0 == 0x80 { k += 1 }
+                    if semi + 1 < source.upperBound, k < lit.count, text[semi + 1] != lit[k] {
+                        k += 1
+                        while k < lit.count, lit[k] & 0xC0 == 0x80 { k += 1 }
+                    }
+                    constructs.append(Construct(kind: "atom", source: s..<semi + 1, content: nil))
+                    unmappedBytes(Array(lit[i..<k]))
+                    i = k; s = semi + 1
+                } else {
+                    ok = false
+                    unmapped(String(decoding: lit[i...], as: UTF8.self))
+                    return
+                }
+            }
+        }
+
+        private var pending: [UInt8] = []
+
+        mutating func appendByte(_ b: UInt8, at s: Int) {
+            appendRaw([b])
+            map.append(s)
+        }
+
+        mutating func unmappedBytes(_ b: [UInt8]) {
+            appendRaw(b)
+            map += Array(repeating: -1, count: b.count)
+        }
+
+        /// Bytes of the text (scalars may arrive a byte at a time: kept until whole).
+        mutating func appendRaw(_ b: [UInt8]) {
+            pending += b
+            var whole = 0, k = 0
+            while k < pending.count {
+                let lead = pending[k]
+                let n = lead < 0x80 ? 1 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
+                if k + n > pending.count { break }
+                k += n; whole = k
+            }
+            if whole > 0 {
+                out += String(decoding: pending[..<whole], as: UTF8.self)
+                pending.removeFirst(whole)
+            }
+        }
+    }
+
+    private func inline(_ n: OpaquePointer, into w: inout Walk) {
+        let t = type(n)
+        let r = hasPosition(n) ? range(n) : nil
+        switch t {
+        case "text":
+            let lit = Array(literal(n).utf8)
+            if let r { w.literal(lit, source: r) } else { w.ok = false; w.unmappedBytes(lit) }
+        case "softbreak": w.unmapped(" ")
+        case "linebreak": w.unmapped("\n")
+        case "code":
+            let lit = literal(n)
+            if let r {
+                // cmark's position is the content's; the backticks around are the atom's too.
+                var s = r.lowerBound, e = r.upperBound
+                while s > 0, text[s - 1] == UInt8(ascii: " ") || text[s - 1] == UInt8(ascii: "`") { s -= 1 }
+                while e < text.count, text[e] == UInt8(ascii: " ") || text[e] == UInt8(ascii: "`") { e += 1 }
+                w.constructs.append(Construct(kind: "atom", source: s..<e, content: nil))
+            } else { w.ok = false }
+            w.unmapped(lit)
+        case "html_inline":
+            if let r { w.constructs.append(Construct(kind: "atom", source: r, content: nil)) }
+        case "image", "footnote_reference":
+            if let r { w.constructs.append(Construct(kind: "atom", source: r, content: nil)) } else { w.ok = false }
+            w.unmapped(ApplyPlan.objectCharacter)
+        default:
+            // emph, strong, strikethrough, link: content is the children's span.
+            var child = cmark_node_first_child(n)
+            var first: Int?, last = 0
+            while let c = child {
+                inline(c, into: &w)
+                if hasPosition(c) {
+                    let cr = range(c)
+                    if first == nil { first = cr.lowerBound }
+                    last = max(last, cr.upperBound)
+                }
+                child = cmark_node_next(c)
+            }
+            if let r {
+                let content = first.map { $0..<max($0, last) }
+                w.constructs.append(Construct(kind: t, source: r, content: content ?? r.lowerBound..<r.lowerBound))
+            } else { w.ok = false }
+        }
+    }
+}
