@@ -199,6 +199,7 @@ final class DOCXApplyTests: XCTestCase {
             ("beta", "gamma"),
             ("Plain words to", "Plain **words** to"),
             ("| gamma | two |\n", "| gamma | two |\n| delta | four |\n"),
+            ("Last paragraph, untouched too.\n", "Last paragraph, untouched too.\n\n| New | Table |\n| --- | --- |\n| x | y |\n"),
         ])
         let editedMD = try write(edited, "edited.md")
         let out = try checkRoundTrip(original: original, edited: editedMD, editedFormat: FormatRegistry.markdown,
@@ -207,6 +208,8 @@ final class DOCXApplyTests: XCTestCase {
         let body = String(decoding: try entries(out)["word/document.xml"] ?? [], as: UTF8.self)
         // The new row: a w:tr marked inserted.
         XCTAssertTrue(body.contains("<w:tr><w:trPr><w:ins "), body)
+        // The new table: a w:tbl (beside ORIGINAL's), its rows marked inserted.
+        XCTAssertEqual(body.components(separatedBy: "<w:tbl>").count, 3, body)  // ORIGINAL's table and the new one
         XCTAssertTrue(body.contains("<w:rPr><w:b/><w:rPrChange"), body)
         let accepted = DocumentComparer.accepted(try Converter.read(.file(out), format: FormatRegistry.docx))
         XCTAssertTrue(accepted.blocks.contains { b in

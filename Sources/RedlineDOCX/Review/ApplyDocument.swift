@@ -261,12 +261,45 @@ struct ApplyDocument {
         }
         var xml = ""
         for b in blocks {
+            if whole, case .table(let t) = b, !(at > body.bodyEnd) {
+                xml += newTable(t, near: near, change: change)
+                continue
+            }
             leaves(b, inList: path.contains { if case .item = $0 { return true } else { return false } },
                    inQuote: path.contains(.quote)) { leaf, inList, inQuote in
                 xml += newParagraph(leaf, inList: inList, inQuote: inQuote, near: near, change: change)
             }
         }
         inserts.append((at, Array(xml.utf8)))
+    }
+
+    /// A new table: the properties of ORIGINAL's first table (its style, borders), else width automatic;
+    /// every row marked inserted, each cell's paragraphs as new paragraphs.
+    func newTable(_ t: Table, near: Int?, change: Change) -> String {
+        var tblPr = "<w:tblPr><w:tblW w:w=\"0\" w:type=\"auto\"/></w:tblPr>"
+        if let first = scan.tokens.firstIndex(where: { $0.kind == .start && $0.name == "w:tbl" }),
+           let p = scan.children(of: first, named: "w:tblPr").first {
+            tblPr = ApplyXMLScan.withoutChildren(String(decoding: scan.bytes(p, scan.end(of: p)), as: UTF8.self),
+                                                 ["w:tblPrChange", "w:tblW", "w:tblLook"], root: "w:tblPr")
+        }
+        let columns = max(1, t.rows.map { $0.cells.reduce(0) { $0 + max(1, $1.columnSpan) } }.max() ?? 1)
+        var xml = "<w:tbl>" + tblPr + "<w:tblGrid>" + String(repeating: "<w:gridCol/>", count: columns) + "</w:tblGrid>"
+        for row in t.rows {
+            xml += "<w:tr>" + (accept ? "" : "<w:trPr><w:ins" + ids.attributes(change) + "/></w:trPr>")
+            for cell in row.cells {
+                xml += "<w:tc>" + (cell.columnSpan > 1 ? "<w:tcPr><w:gridSpan w:val=\"\(cell.columnSpan)\"/></w:tcPr>" : "")
+                var content = ""
+                for b in cell.blocks {
+                    leaves(b, inList: false, inQuote: false) { leaf, inList, inQuote in
+                        content += newParagraph(leaf, inList: inList, inQuote: inQuote, near: near, change: change, pPr: "")
+                    }
+                }
+                if content.isEmpty { content = newParagraph(.paragraph(Paragraph([])), inList: false, inQuote: false, near: near, change: change, pPr: "") }
+                xml += content + "</w:tc>"
+            }
+            xml += "</w:tr>"
+        }
+        return xml + "</w:tbl>"
     }
 
     func leaves(_ b: Block, inList: Bool, inQuote: Bool, _ visit: (Block, Bool, Bool) -> Void) {
