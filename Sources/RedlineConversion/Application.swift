@@ -57,8 +57,8 @@ public enum Application {
     /// Applies `edited` onto `original`, writing the result into `output`.
     public static func apply(edited: String, onto original: String, options: ApplyOptions, into output: any ByteOutput,
                              diagnostics: Diagnostics) throws -> ApplyStats {
-        let (plan, format, stats, expected) = try prepare(edited: edited, onto: original, options: options,
-                                                          diagnostics: diagnostics)
+        let (plan, format, stats, expected, originalRejected) = try prepare(edited: edited, onto: original, options: options,
+                                                                            diagnostics: diagnostics)
         guard let applier = format.applier else {
             throw RedlineError.usage("\(original): Redline cannot apply changes onto \(format.displayName) files (it can onto Markdown and DOCX)")
         }
@@ -67,7 +67,8 @@ public enum Application {
             do {
                 try applier.apply(plan, original: .file(original), accept: options.accept, limits: options.read.limits,
                                   diagnostics: diagnostics, into: buffer)
-                try verify(buffer.bytes, format: format, plan: plan, expected: expected, accepted: options.accept,
+                try verify(buffer.bytes, format: format, plan: plan, expected: expected, originalRejected: originalRejected,
+                           accepted: options.accept,
                            limits: options.read.limits)
             } catch let e as RedlineError where !e.message.hasPrefix(original) {
                 throw RedlineError(e.kind, "\(original): \(e.message)")
@@ -93,13 +94,16 @@ public enum Application {
     /// The plan for applying `edited` onto `original`, ORIGINAL's format and the counts.
     public static func plan(edited: String, onto original: String, options: ApplyOptions,
                             diagnostics: Diagnostics) throws -> (ApplyPlan, Format, ApplyStats) {
-        let (p, f, s, _) = try prepare(edited: edited, onto: original, options: options, diagnostics: diagnostics)
+        let (p, f, s, _, _) = try prepare(edited: edited, onto: original, options: options, diagnostics: diagnostics)
         return (p, f, s)
     }
 
     /// The written result read back: its reject view must have ORIGINAL's text and its accept view EDITED's,
     /// paragraph by paragraph (spacing aside); otherwise nothing is written. A net under every applier.
-    static func verify(_ bytes: [UInt8], format: Format, plan: ApplyPlan, expected: [String]?, accepted: Bool,
+    /// ORIGINAL's own tracked changes are rejected with the new ones: a reviewed ORIGINAL's reject view is
+    /// `originalRejected`. `expected` (EDITED's accepted text) is not checked when nil (a combination).
+    static func verify(_ bytes: [UInt8], format: Format, plan: ApplyPlan, expected: [String]?, originalRejected: [String],
+                       accepted: Bool,
                        limits: Limits) throws {
         // Markdown's guarantee is textual (CriticMarkup around code and tables is not in the model): its tests
         // check it. Package formats are read back.
@@ -109,7 +113,7 @@ public enum Application {
         let doc = try Converter.read(.bytes(bytes), format: format, options: read, diagnostics: Diagnostics())
         let original = plan.leaves.map(\.text)
         let rejected = leafTexts(DocumentComparer.rejected(doc)), acceptedTexts = leafTexts(DocumentComparer.accepted(doc))
-        if !accepted, rejected != normalized(original) {
+        if !accepted, rejected != normalized(original), rejected != originalRejected {
             throw RedlineError(.unsupportedInput, "the changes could not be placed exactly in this file (rejecting them would not give it back); nothing written: `redline compare` makes a new file instead")
         }
         if let expected, acceptedTexts != normalized(expected) {
@@ -127,7 +131,7 @@ public enum Application {
     }
 
     static func prepare(edited: String, onto original: String, options: ApplyOptions,
-                        diagnostics: Diagnostics) throws -> (ApplyPlan, Format, ApplyStats, [String]) {
+                        diagnostics: Diagnostics) throws -> (ApplyPlan, Format, ApplyStats, [String], [String]) {
         guard let format = options.originalFormat ?? FormatRegistry.inferred(fromPath: original) else {
             throw RedlineError.usage("cannot tell the format of '\(original)'; name it with --onto-format")
         }
@@ -169,7 +173,7 @@ public enum Application {
             if stats.kept < minimumKept, !options.force, plan.leaves.count > 1 {
                 throw RedlineError.usage("\(edited) keeps \(Int((stats.kept * 100).rounded()))% of \(original)'s text: it does not look like a version of it (--force applies it anyway)")
             }
-            return (plan, format, stats, leafTexts(DocumentComparer.accepted(compared)))
+            return (plan, format, stats, leafTexts(DocumentComparer.accepted(compared)), leafTexts(DocumentComparer.rejected(original)))
         }
     }
 

@@ -43,11 +43,14 @@ public enum Combination {
         guard !copies.isEmpty else { throw RedlineError.usage("name at least one copy to combine") }
         var plans: [ApplyPlan] = [], names: [String] = [], skipped: [String] = []
         var format: Format?
+        var originalRejected: [String] = []
         for copy in copies {
             let name = reviewer(of: copy, options: options)
             let o = ApplyOptions(compare: CompareOptions(author: name, date: options.date), read: options.read)
             do {
-                let (plan, f, _) = try Application.plan(edited: copy, onto: original, options: o, diagnostics: diagnostics)
+                let (plan, f, _, _, rejected) = try Application.prepare(edited: copy, onto: original, options: o,
+                                                                        diagnostics: diagnostics)
+                originalRejected = rejected
                 plans.append(plan)
                 names.append(name)
                 format = f
@@ -71,6 +74,7 @@ public enum Combination {
             try applier.apply(combined.plan, original: .file(original), accept: options.accept,
                               limits: options.read.limits, diagnostics: diagnostics, into: buffer)
             try Application.verify(buffer.bytes, format: format, plan: combined.plan, expected: nil,
+                                   originalRejected: originalRejected,
                                    accepted: options.accept, limits: options.read.limits)
             try output.write(bytes: buffer.bytes)
             try output.flush()

@@ -14,6 +14,19 @@ public enum OOXMLValidate {
         try assertValid([docx], file: file, line: line)
     }
 
+    /// Whether `docx` is valid; throws (skips) when the validator is not there.
+    public static func isValid(_ docx: String) throws -> Bool {
+        guard FileManager.default.isExecutableFile(atPath: tool) else { throw XCTSkip("\(tool) is not there") }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: tool)
+        p.arguments = [docx]
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        p.waitUntilExit()
+        return p.terminationStatus == 0
+    }
+
     /// Fails with the validator's report unless every file in `files` is valid; fails when `files` is empty.
     public static func assertValid(_ files: [String], file: StaticString = #filePath, line: UInt = #line) throws {
         guard FileManager.default.isExecutableFile(atPath: tool) else {

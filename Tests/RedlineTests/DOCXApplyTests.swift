@@ -80,7 +80,7 @@ final class DOCXApplyTests: XCTestCase {
         // (c) every part other than the body (and the comments' parts) byte for byte.
         let mayChange: Set<String> = ["word/document.xml", "word/comments.xml", "[Content_Types].xml", "word/_rels/document.xml.rels"]
         for (name, bytes) in o where !mayChange.contains(name) {
-            XCTAssertTrue(r[name] == bytes, "\(name) changed", file: file, line: line)
+            XCTAssertTrue(r[name] == bytes, "\(original): \(name) changed", file: file, line: line)
         }
         XCTAssertNotEqual(r["word/document.xml"], o["word/document.xml"], "nothing was written", file: file, line: line)
         // (b) accepted: EDITED's text, paragraph by paragraph.
@@ -89,16 +89,16 @@ final class DOCXApplyTests: XCTestCase {
             try FileManager.default.copyItem(atPath: out, toPath: keep + "/" + (original as NSString).lastPathComponent)
         }
         assertSameTexts(try texts(out, format: FormatRegistry.docx, view: .accept),
-                        try texts(edited, format: editedFormat, view: .accept), "accept view", file: file, line: line)
+                        try texts(edited, format: editedFormat, view: .accept), "\(original): accept view", file: file, line: line)
         // (a) rejected in place: ORIGINAL's parts, and its body's text.
         let rejected = dir + "/rejected-\(UUID().uuidString.prefix(6)).docx"
-        try InPlaceReview.review(.file(out), toFile: rejected, review: ReviewOptions(changes: .reject))
+        try InPlaceReview.review(.file(out), toFile: rejected, review: ReviewOptions(changes: .reject, comments: .keep))
         let j = try entries(rejected)
         for (name, bytes) in o where !mayChange.contains(name) {
             XCTAssertTrue(j[name] == bytes, "\(name) after reject", file: file, line: line)
         }
         assertSameTexts(try texts(rejected, format: FormatRegistry.docx, view: .accept),
-                        try texts(original, format: FormatRegistry.docx, view: .accept), "reject view", file: file, line: line)
+                        try texts(original, format: FormatRegistry.docx, view: .reject), "\(original): reject view", file: file, line: line)
         // (d) paragraphs no edit names: byte for byte.
         let outParas = Set(paragraphs(r["word/document.xml"] ?? []))
         let originalParas = paragraphs(o["word/document.xml"] ?? [])
@@ -106,21 +106,29 @@ final class DOCXApplyTests: XCTestCase {
                                                 diagnostics: Diagnostics())
         let named = plan.steps.filter { if case .insert = $0 { return false } else { return true } }.count
         let changed = originalParas.filter { !outParas.contains($0) }.count
-        XCTAssertLessThanOrEqual(changed, named, "paragraphs of ORIGINAL changed beyond those the plan names", file: file, line: line)
-        XCTAssertGreaterThan(originalParas.count - changed, 0, "no paragraph kept its bytes", file: file, line: line)
+        XCTAssertLessThanOrEqual(changed, named, "\(original): paragraphs of ORIGINAL changed beyond those the plan names", file: file, line: line)
+        if !untouched.isEmpty {
+            XCTAssertGreaterThan(originalParas.count - changed, 0, "no paragraph kept its bytes", file: file, line: line)
+        }
         for text in untouched {
             let xml = originalParas.filter { $0.contains(">" + text + "<") }
             XCTAssertFalse(xml.isEmpty, "no paragraph of ORIGINAL holds \(text)", file: file, line: line)
             for p in xml { XCTAssertTrue(outParas.contains(p), "paragraph '\(text)' changed", file: file, line: line) }
         }
-        try OOXMLValidate.assertValid(out, file: file, line: line)
-        // Accepted on writing: EDITED's text, no marks, valid.
+        // Valid when ORIGINAL is (some corpus files are not).
+        let originalValid = (try? OOXMLValidate.isValid(original)) ?? true
+        if originalValid { try OOXMLValidate.assertValid(out, file: file, line: line) }
+        // Accepted on writing: EDITED's text, no marks but ORIGINAL's own, valid.
         let accepted = try apply(edited, onto: original, accept: true)
         let body = String(decoding: try entries(accepted)["word/document.xml"] ?? [], as: UTF8.self)
-        XCTAssertFalse(body.contains("<w:ins ") || body.contains("<w:delText"), "accepted output has marks", file: file, line: line)
+        let originalBody = String(decoding: o["word/document.xml"] ?? [], as: UTF8.self)
+        XCTAssertEqual(body.components(separatedBy: "<w:ins ").count, originalBody.components(separatedBy: "<w:ins ").count,
+                       "\(original): accepted output has new insertion marks", file: file, line: line)
+        XCTAssertEqual(body.components(separatedBy: "<w:delText").count, originalBody.components(separatedBy: "<w:delText").count,
+                       "\(original): accepted output has new deletion marks", file: file, line: line)
         assertSameTexts(try texts(accepted, format: FormatRegistry.docx, view: .accept),
-                        try texts(edited, format: editedFormat, view: .accept), "accepted output", file: file, line: line)
-        try OOXMLValidate.assertValid(accepted, file: file, line: line)
+                        try texts(edited, format: editedFormat, view: .accept), "\(original): accepted output", file: file, line: line)
+        if originalValid { try OOXMLValidate.assertValid(accepted, file: file, line: line) }
         return out
     }
 
@@ -166,6 +174,8 @@ final class DOCXApplyTests: XCTestCase {
     | alpha | one |
     | beta | two |
 
+    Plain words to embolden here.
+
     Last paragraph, untouched too.
 
     """
@@ -187,10 +197,25 @@ final class DOCXApplyTests: XCTestCase {
             ("item two\n", "item two\n- item three\n"),
             ("*emphasis* and", "*emphasis* and **bold new** words and"),
             ("beta", "gamma"),
+            ("Plain words to", "Plain **words** to"),
+            ("| gamma | two |\n", "| gamma | two |\n| delta | four |\n"),
+            ("Last paragraph, untouched too.\n", "Last paragraph, untouched too.\n\n| New | Table |\n| --- | --- |\n| x | y |\n"),
         ])
         let editedMD = try write(edited, "edited.md")
-        try checkRoundTrip(original: original, edited: editedMD, editedFormat: FormatRegistry.markdown,
-                           untouched: ["Third paragraph stays exactly the same.", "Last paragraph, untouched too.", "item one"])
+        let out = try checkRoundTrip(original: original, edited: editedMD, editedFormat: FormatRegistry.markdown,
+                                     untouched: ["Third paragraph stays exactly the same.", "Last paragraph, untouched too.", "item one"])
+        // The formatting change: kept text, bold, the old properties in w:rPrChange; accepted it is strong.
+        let body = String(decoding: try entries(out)["word/document.xml"] ?? [], as: UTF8.self)
+        // The new row: a w:tr marked inserted.
+        XCTAssertTrue(body.contains("<w:tr><w:trPr><w:ins "), body)
+        // The new table: a w:tbl (beside ORIGINAL's), its rows marked inserted.
+        XCTAssertEqual(body.components(separatedBy: "<w:tbl>").count, 3, body)  // ORIGINAL's table and the new one
+        XCTAssertTrue(body.contains("<w:rPr><w:b/><w:rPrChange"), body)
+        let accepted = DocumentComparer.accepted(try Converter.read(.file(out), format: FormatRegistry.docx))
+        XCTAssertTrue(accepted.blocks.contains { b in
+            if case .paragraph(let p) = b { return p.content.contains(.strong([.text("words")])) }
+            return false
+        })
         let editedDOCX = dir + "/edited.docx"
         try convert(editedMD, from: FormatRegistry.markdown, to: FormatRegistry.docx, editedDOCX)
         try checkRoundTrip(original: original, edited: editedDOCX, editedFormat: FormatRegistry.docx,
@@ -200,11 +225,14 @@ final class DOCXApplyTests: XCTestCase {
     /// Real Word files from ../shared/corpus, used where they are: a word replaced, words appended, a paragraph
     /// inserted, through their Markdown conversion.
     func testRoundTripOnWordFiles() throws {
-        throw XCTSkip("open (issue 28): on these Word files the plan and the package's paragraphs do not line up yet; Application's read-back check refuses such outputs, so nothing wrong is written")
-        // Not pandoc/block_quotes.docx: its empty paragraphs, which the Markdown conversion drops, make
-        // ApplyPlan delete and re-insert every paragraph after the first (a plan problem, not the applier's).
-        let files = ["pandoc/inline_formatting.docx", "pandoc/tables.docx", "pandoc/lists.docx", "docx2python/example.docx",
-                     "pandoc/notes.docx", "pandoc/comments.docx"]
+        // Not docx2python/example.docx: the comparison replaces its picture paragraph, and the applier does not
+        // write pictures into inserted text yet. Not mammoth.js/text-box.docx: the plan names a text box's
+        // paragraph, which the applier does not look for (it refuses, naming the paragraph).
+        let files = ["pandoc/inline_formatting.docx", "pandoc/tables.docx", "pandoc/lists.docx", "pandoc/block_quotes.docx",
+                     "pandoc/notes.docx", "pandoc/comments.docx", "pandoc/deep_normalize.docx",
+                     "pandoc/track_changes_insertion.docx", "pandoc/hanging_indent.docx", "pandoc/lists_restarting.docx",
+                     "python-docx/par-hlink-frags.docx", "pandoc/zotero_citations.docx", "Open-Xml-PowerTools/RP002-Deleted-Text.docx",
+                     "pandoc/unicode.docx", "pandoc/sdt_in_footnote.docx"]
         var done = 0
         for f in files {
             let original = RepositoryPaths.sharedCorpus + "/" + f
@@ -233,7 +261,11 @@ final class DOCXApplyTests: XCTestCase {
             if last != first { lines[last].replaceSubrange(word(lines[last])!, with: "CHANGED") }
             lines += ["", "An inserted paragraph from the test.", ""]
             let edited = try write(lines.joined(separator: "\n"), "edited-" + name + ".md")
-            try checkRoundTrip(original: original, edited: edited, editedFormat: FormatRegistry.markdown, untouched: [])
+            do {
+                try checkRoundTrip(original: original, edited: edited, editedFormat: FormatRegistry.markdown, untouched: [])
+            } catch {
+                XCTFail("\(f): \(error)")
+            }
             done += 1
         }
         if done == 0 { throw XCTSkip("../shared/corpus is not there") }
@@ -279,5 +311,16 @@ final class DOCXApplyTests: XCTestCase {
         let doc = try Converter.read(.file(out), format: FormatRegistry.docx)
         XCTAssertEqual(doc.comments.count, 1)
         try OOXMLValidate.assertValid(out)
+        // A comment across two paragraphs: one start, one end, one reference.
+        let crossing = try write(replacing(try String(contentsOfFile: md, encoding: .utf8),
+                                           [("Third paragraph stays", "Third {==paragraph stays"),
+                                            ("- item one", "- item ==}{>>Two paragraphs.<<}one")]), "crossing.md")
+        let out2 = try apply(crossing, onto: original)
+        let body2 = String(decoding: try entries(out2)["word/document.xml"] ?? [], as: UTF8.self)
+        XCTAssertEqual(body2.components(separatedBy: "<w:commentRangeStart").count, 2, body2)
+        XCTAssertEqual(body2.components(separatedBy: "<w:commentRangeEnd").count, 2)
+        XCTAssertEqual(body2.components(separatedBy: "<w:commentReference").count, 2)
+        XCTAssertEqual(try Converter.read(.file(out2), format: FormatRegistry.docx).comments.count, 1)
+        try OOXMLValidate.assertValid(out2)
     }
 }

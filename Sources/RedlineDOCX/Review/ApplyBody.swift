@@ -11,6 +11,9 @@ struct ApplyBody {
         var inCell: Bool
         /// The start token of the element holding it (the body's for a top-level one).
         var parent: Int
+        /// The start tokens of the table row and table it is in (the innermost), if any.
+        var row: Int?
+        var table: Int?
     }
 
     let scan: ApplyXMLScan
@@ -34,7 +37,9 @@ struct ApplyBody {
             case .start, .empty:
                 if t.name == "w:p" {
                     paras.append(Para(token: i, top: stack.first ?? i,
-                                      inCell: stack.contains { scan.tokens[$0].name == "w:tc" }, parent: stack.last ?? body))
+                                      inCell: stack.contains { scan.tokens[$0].name == "w:tc" }, parent: stack.last ?? body,
+                                      row: stack.last { scan.tokens[$0].name == "w:tr" },
+                                      table: stack.last { scan.tokens[$0].name == "w:tbl" }))
                     i = scan.end(of: i) + 1
                     continue
                 }

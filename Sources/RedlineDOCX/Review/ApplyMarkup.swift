@@ -180,6 +180,19 @@ extension ApplyXMLScan {
         return open + children.map(\.xml).joined() + "</w:pPr>"
     }
 
+    /// The element `xml` (a `root`) without the children `names`, and with a `w:tblW` auto width for a table's
+    /// properties.
+    static func withoutChildren(_ xml: String, _ names: Set<String>, root: String) -> String {
+        var kept = children(of: xml).filter { !names.contains($0.name) }
+        if root == "w:tblPr" {
+            // tblW goes after tblStyle, tblpPr, tblOverlap, bidiVisual, tblStyleRowBandSize, tblStyleColBandSize.
+            let before: Set<String> = ["w:tblStyle", "w:tblpPr", "w:tblOverlap", "w:bidiVisual", "w:tblStyleRowBandSize", "w:tblStyleColBandSize"]
+            let at = kept.firstIndex { !before.contains($0.name) } ?? kept.count
+            kept.insert(("w:tblW", "<w:tblW w:w=\"0\" w:type=\"auto\"/>"), at: at)
+        }
+        return "<\(root)>" + kept.map(\.xml).joined() + "</\(root)>"
+    }
+
     /// `pPr` without `names` (for a new paragraph taking an existing one's properties).
     static func without(_ pPr: String, _ names: Set<String>) -> String {
         guard !pPr.isEmpty else { return "" }

@@ -12,6 +12,8 @@ struct ApplyParagraph {
     let ids: ApplyIDs
     /// Replacements (deletions, insertions; formatting changes written as replacements).
     var replaces: [TextEdit] = []
+    /// Formatting changes: the text kept, its run properties changed, the old ones in `w:rPrChange`.
+    var formats: [TextEdit] = []
     /// Comment marks: before the text at an offset, after the text ending at one.
     var before: [Int: [String]] = [:]
     var after: [Int: [String]] = [:]
@@ -27,6 +29,12 @@ struct ApplyParagraph {
     private var cuts: Set<Int> = []
     private var pendingInserts: [Int: [TextEdit]] = [:]
     private var firstRPr = "", lastRPr = ""
+    private var formatSpans: [(Range<Int>, FormatKey)] = []
+
+    struct FormatKey: Equatable {
+        var index: Int
+        var flags: ApplyRuns.Flags
+    }
 
     init(scan: ApplyXMLScan, paragraph p: Int, accept: Bool, ids: ApplyIDs) {
         self.scan = scan
@@ -40,6 +48,24 @@ struct ApplyParagraph {
             cuts.insert(e.range.lowerBound)
             cuts.insert(e.range.upperBound)
             if !e.inserted.isEmpty { pendingInserts[e.range.upperBound, default: []].append(e) }
+        }
+        for (n, e) in formats.enumerated() {
+            var ps: [ApplyRuns.Piece] = []
+            ApplyRuns.pieces(e.inserted, into: &ps)
+            var at = e.range.lowerBound
+            cuts.insert(at)
+            for p in ps {
+                let (count, flags): (Int, ApplyRuns.Flags)
+                switch p {
+                case .text(let t, let f): (count, flags) = (t.utf8.count, f)
+                case .lineBreak(let f): (count, flags) = (1, f)
+                }
+                guard count > 0 else { continue }
+                formatSpans.append((at..<at + count, FormatKey(index: n, flags: flags)))
+                at += count
+                cuts.insert(at)
+            }
+            cuts.insert(e.range.upperBound)
         }
         for k in before.keys { cuts.insert(k) }
         for k in after.keys { cuts.insert(k) }
@@ -143,7 +169,7 @@ struct ApplyParagraph {
         var forcedKept: Bool
     }
 
-    private enum Op { case segment([Piece], deleted: TextEdit?), marks(String) }
+    private enum Op { case segment([Piece], deleted: TextEdit?, format: FormatKey?), marks(String) }
 
     private mutating func run(_ r: Int, _ e: Int, _ pos: inout Int) {
         let rPrTok = rPrToken(r)
@@ -179,21 +205,26 @@ struct ApplyParagraph {
         var ops: [Op] = []
         var cur: [Piece] = []
         var curDel: TextEdit?
+        var curFormat: FormatKey?
         func flush() {
-            if !cur.isEmpty { ops.append(.segment(cur, deleted: curDel)) }
+            if !cur.isEmpty { ops.append(.segment(cur, deleted: curDel, format: curFormat)) }
             cur = []
         }
         for piece in pieces {
             var del: TextEdit? = curDel
+            var format = curFormat
             if piece.forcedKept {
                 del = nil
+                format = nil
             } else if piece.count > 0 {
                 let b = takeBefore(piece.start)
                 if !b.isEmpty { flush(); ops.append(.marks(b)) }
                 del = replaces.first { $0.range.lowerBound <= piece.start && piece.start + piece.count <= $0.range.upperBound && !$0.range.isEmpty }
+                format = del != nil ? nil : formatSpans.first { $0.0.contains(piece.start) }?.1
             }
-            if del != curDel { flush() }
+            if del != curDel || format != curFormat { flush() }
             curDel = del
+            curFormat = format
             cur.append(piece)
             if piece.count > 0 {
                 let a = takeAfter(piece.start + piece.count, rPr: rPr)
@@ -201,7 +232,7 @@ struct ApplyParagraph {
             }
         }
         flush()
-        if ops.count == 1, case .segment(let ps, nil) = ops[0], ps.count == pieces.count, ps.allSatisfy({ $0.bytes != nil }) {
+        if ops.count == 1, case .segment(let ps, nil, nil) = ops[0], ps.count == pieces.count, ps.allSatisfy({ $0.bytes != nil }) {
             out += scan.bytes(r, e)
             return
         }
@@ -209,11 +240,11 @@ struct ApplyParagraph {
         for op in ops {
             switch op {
             case .marks(let s): out += Array(s.utf8)
-            case .segment(let ps, let del):
+            case .segment(let ps, let del, let format):
                 if del != nil && accept { continue }
                 var s = ""
                 if let del { s += "<w:del" + ids.attributes(del.change) + ">" }
-                s += open + rPr
+                s += open + (format.map { formatted(rPr, $0) } ?? rPr)
                 for p in ps {
                     if let b = p.bytes, del == nil || p.text == nil {
                         s += String(decoding: b, as: UTF8.self)
@@ -227,6 +258,16 @@ struct ApplyParagraph {
                 out += Array(s.utf8)
             }
         }
+    }
+
+    /// `rPr` in a formatting change's flags, the old properties in `w:rPrChange` unless accepted.
+    private func formatted(_ rPr: String, _ key: FormatKey) -> String {
+        let new = ApplyRuns.rPr(rPr, baseFlags: ApplyRuns.flags(of: rPr), key.flags)
+        if accept || new == rPr { return new }
+        let old = ApplyXMLScan.children(of: rPr).filter { $0.name != "w:rPrChange" }.map(\.xml).joined()
+        let kept = ApplyXMLScan.children(of: new).filter { $0.name != "w:rPrChange" }.map(\.xml).joined()
+        return "<w:rPr>" + kept + "<w:rPrChange" + ids.attributes(formats[key.index].change) + "><w:rPr>" + old
+            + "</w:rPr></w:rPrChange></w:rPr>"
     }
 
     private mutating func emitStart() {

@@ -84,6 +84,25 @@ struct ApplyXMLScan {
     /// The bytes of tokens `a...b`.
     func bytes(_ a: Int, _ b: Int) -> ArraySlice<UInt8> { bytes[tokens[a].range.lowerBound..<tokens[b].range.upperBound] }
 
+    /// The start tokens of the child elements of the element at `t` named `name`.
+    func children(of t: Int, named name: String) -> [Int] {
+        var out: [Int] = []
+        var i = t + 1
+        let e = end(of: t)
+        while i < e {
+            let tok = tokens[i]
+            if tok.kind == .start || tok.kind == .empty {
+                if tok.name == name { out.append(i) }
+                i = end(of: i) + 1
+            } else {
+                i += 1
+            }
+        }
+        return out
+    }
+
+    func bytesHaveChild(_ t: Int, _ name: String) -> Bool { !children(of: t, named: name).isEmpty }
+
     /// An attribute's raw value in the tag of token `t`.
     func attribute(_ t: Int, _ qualified: String) -> String? {
         let tag = String(decoding: bytes[tokens[t].range], as: UTF8.self)
@@ -155,6 +174,10 @@ struct ApplyXMLScan {
                 case "w:br":
                     let type = attribute(i, "w:type")
                     if type != "page" && type != "column" { out += "\n" }
+                case "w:sym":
+                    if let code = attribute(i, "w:char").flatMap({ UInt32($0, radix: 16) }) {
+                        out += SymbolFont.character(code, font: attribute(i, "w:font"))
+                    }
                 case "w:noBreakHyphen": out += "\u{2011}"
                 case "w:softHyphen": out += "\u{00AD}"
                 default: break
