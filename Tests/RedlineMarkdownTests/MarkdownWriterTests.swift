@@ -190,3 +190,57 @@ final class MarkdownWriterTests: XCTestCase {
         XCTAssertTrue(written.hasSuffix("++}{>>@Ann (2024-01-01T00:00:00Z)<<} end.\n"), String(written.suffix(200)))
     }
 }
+
+/// pandoc's citations and inline notes read by Redline as text come back as pandoc wrote them, not escaped:
+/// pandoc (the oracle, when installed) reads the same citations from Redline's output as from the input.
+final class PandocCitationWriterTests: XCTestCase {
+    static let source = """
+        As shown by [@smith2020; @lee2019, p. 12], and [-@doe2021] too.
+        A note^[an inline note] here, [see @a, pp. 3-4; @b] there, [not a citation] and [a link](http://x.org).
+        A reference [^1] stays one.
+
+        [^1]: The note.
+
+        """
+
+    func written() throws -> String {
+        var source = try MarkdownReader().open(.bytes(Array(Self.source.utf8)), options: ReadOptions(), diagnostics: Diagnostics())
+        let doc = try Document(reading: &source)
+        return try MarkdownWriter.string(doc)
+    }
+
+    func testCitationsAndInlineNotesAreNotEscaped() throws {
+        let out = try written()
+        XCTAssertTrue(out.contains("[@smith2020; @lee2019, p. 12]"), out)
+        XCTAssertTrue(out.contains("[-@doe2021]"), out)
+        XCTAssertTrue(out.contains("^[an inline note]"), out)
+        XCTAssertTrue(out.contains("[see @a, pp. 3-4; @b]"), out)
+        XCTAssertTrue(out.contains("\\[not a citation\\]"), out)
+        XCTAssertTrue(out.contains("[^1]"), out)
+    }
+
+    func testPandocReadsTheSameCitations() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/pandoc") else { throw XCTSkip("pandoc is not installed") }
+        func citations(_ markdown: String) throws -> [String] {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: "/usr/bin/pandoc")
+            p.arguments = ["-f", "markdown", "-t", "json"]
+            let inPipe = Pipe(), outPipe = Pipe()
+            p.standardInput = inPipe
+            p.standardOutput = outPipe
+            try p.run()
+            inPipe.fileHandleForWriting.write(Data(markdown.utf8))
+            try inPipe.fileHandleForWriting.close()
+            let data = outPipe.fileHandleForReading.readDataToEndOfFile()
+            p.waitUntilExit()
+            let json = String(decoding: data, as: UTF8.self)
+            let re = try NSRegularExpression(pattern: #""citationId":"([^"]+)""#)
+            return re.matches(in: json, range: NSRange(json.startIndex..., in: json)).map {
+                String(json[Range($0.range(at: 1), in: json)!])
+            }
+        }
+        let expected = try citations(Self.source)
+        XCTAssertEqual(expected, ["smith2020", "lee2019", "doe2021", "a", "b"])
+        XCTAssertEqual(try citations(try written()), expected)
+    }
+}

@@ -201,6 +201,13 @@ struct InlineRenderer {
             case UInt8(ascii: "<") where !Self.mayOpenTag(u, k):
                 // `a < b`: only `<` before a letter, `/`, `!`, `?` (a tag or autolink) or `<` (`<<}`) is syntax.
                 buf.append(c)
+            case UInt8(ascii: "[") where Self.plainBracket(u, k, after: buf.last) != nil:
+                // A pandoc citation `[@key, p. 3]` or inline note `^[…]` that CommonMark reads as text anyway:
+                // written as it is, so pandoc and Quarto still see the citation.
+                let end = Self.plainBracket(u, k, after: buf.last)!
+                buf.append(contentsOf: UnsafeBufferPointer(rebasing: u[k..<end]))
+                k = end
+                continue
             case UInt8(ascii: "\\"), UInt8(ascii: "`"), UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "["),
                  UInt8(ascii: "]"), UInt8(ascii: "<"), UInt8(ascii: "~"), UInt8(ascii: "|"):
                 buf.append(UInt8(ascii: "\\")); buf.append(c)
@@ -248,6 +255,37 @@ struct InlineRenderer {
             k += 1
         }
         bytes = buf
+    }
+
+    /// Where a bracket at `k` that needs no escape ends (just past its `]`): a citation (`[@key]`, `[-@key]`,
+    /// `[see @a, pp. 3-4; @b]`) or an inline note (`^[…]`) whose text holds nothing Markdown reads and which
+    /// no `(`, `[`, `{` or `:` follows (a link, reference or attributes). Stops at the next bracket, so linear.
+    static func plainBracket(_ u: UnsafeBufferPointer<UInt8>, _ k: Int, after previous: UInt8?) -> Int? {
+        var j = k + 1
+        var citation = false
+        // `[^label]` is a note reference.
+        guard j < u.count, u[j] != UInt8(ascii: "^") else { return nil }
+        while j < u.count {
+            let b = u[j]
+            if b == UInt8(ascii: "]") { break }
+            switch b {
+            case UInt8(ascii: "@"): citation = true
+            case UInt8(ascii: "\\"), UInt8(ascii: "`"), UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "<"),
+                 UInt8(ascii: "["), UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: "|"), UInt8(ascii: "~"),
+                 UInt8(ascii: "&"), UInt8(ascii: "!"), 0x00, 0x0A, 0x0D:
+                return nil
+            default: break
+            }
+            j += 1
+        }
+        guard j < u.count, j > k + 1, citation || previous == UInt8(ascii: "^") else { return nil }
+        if j + 1 < u.count {
+            switch u[j + 1] {
+            case UInt8(ascii: "("), UInt8(ascii: "["), UInt8(ascii: "{"), UInt8(ascii: ":"): return nil
+            default: break
+            }
+        }
+        return j + 1
     }
 
     /// A byte `text(_:)` copies as it is (not a space, tab, line end, NUL or a character it may escape).
