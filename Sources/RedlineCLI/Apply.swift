@@ -18,6 +18,10 @@ extension RedlineCommand {
               redline apply reviewed.docx --onto paper.md > paper-reviewed.md
               redline apply contract.md --onto contract.docx -o contract-redlined.docx
               redline apply edited.md --onto notes.md --in-place
+              redline apply edited/ --onto book/ -o reviewed/
+            Two directories pair files by relative path without extension (book/ch1.md with edited/ch1.docx); \
+            each ORIGINAL is applied onto in turn, a failed one reported and the rest carried on; an ORIGINAL \
+            with no edited counterpart is reported and left out.
 
             Exit status: 0 applied, 1 failed, 2 usage error.
             """)
@@ -64,20 +68,36 @@ extension RedlineCommand {
             guard changes == "marked" || changes == "accept" else {
                 throw RedlineError.usage("--changes takes marked or accept")
             }
+            if DirectoryPairs.isDirectory(edited) || DirectoryPairs.isDirectory(onto) {
+                try runDirectories()
+                return
+            }
             guard let format = FormatRegistry.inferred(fromPath: onto) else {
                 throw RedlineError.usage("cannot tell the format of '\(onto)' from its extension")
             }
-            var options = ApplyOptions(compare: CompareOptions(author: author ?? Compare.defaultAuthor(),
-                                                               date: date ?? Compare.defaultDate()))
-            options.editedFormat = try from.map { try ConversionFlags.format(named: $0, path: nil, fallback: nil) }
-            options.accept = changes == "accept"
-            options.force = force
+            let options = try applyOptions()
             if inPlace && output != nil { throw RedlineError.usage("--in-place writes ORIGINAL: do not also give -o") }
             let target = inPlace ? onto : (output ?? "-")
             if target == "-", format.inPlaceReviewer != nil, !dryRun {
                 throw RedlineError.usage("\(onto) is \(format.displayName): name the output with -o (or --in-place)")
             }
             let diagnostics = Diagnostics()
+            let s = try applyOne(edited: edited, onto: onto, target: target, options: options, diagnostics: diagnostics)
+            try WarningReport.emit(diagnostics.all, for: edited, quiet: quiet, json: nil, target: format.name)
+            if stats { printStats(s) }
+        }
+
+        func applyOptions() throws -> ApplyOptions {
+            var options = ApplyOptions(compare: CompareOptions(author: author ?? Compare.defaultAuthor(),
+                                                               date: date ?? Compare.defaultDate()))
+            options.editedFormat = try from.map { try ConversionFlags.format(named: $0, path: nil, fallback: nil) }
+            options.accept = changes == "accept"
+            options.force = force
+            return options
+        }
+
+        func applyOne(edited: String, onto: String, target: String, options: ApplyOptions,
+                      diagnostics: Diagnostics) throws -> ApplyStats {
             let s: ApplyStats
             if dryRun {
                 s = try Application.plan(edited: edited, onto: onto, options: options, diagnostics: diagnostics).2
@@ -87,15 +107,50 @@ extension RedlineCommand {
             } else {
                 s = try Application.apply(edited: edited, onto: onto, options: options, toFile: target, diagnostics: diagnostics)
             }
-            try WarningReport.emit(diagnostics.all, for: edited, quiet: quiet, json: nil, target: format.name)
-            if stats {
-                let text = """
+            return s
+        }
+
+        /// EDITED_DIR onto ORIGINAL_DIR, into OUT_DIR (or in place).
+        func runDirectories() throws {
+            guard DirectoryPairs.isDirectory(edited), DirectoryPairs.isDirectory(onto) else {
+                throw RedlineError.usage("apply a directory onto a directory, not a file onto a directory")
+            }
+            guard inPlace != (output != nil), output != "-" else {
+                throw RedlineError.usage("name the output directory with -o (or --in-place)")
+            }
+            let options = try applyOptions()
+            var failed = 0
+            for pair in DirectoryPairs.pairs(original: onto, others: [edited], accepts: { $0.applier != nil }) {
+                guard let e = pair.others[0] else {
+                    if !quiet { FileHandle.standardError.write(Data("redline: \(pair.original): no edited version in \(edited); left out\n".utf8)) }
+                    continue
+                }
+                let target = inPlace ? pair.original : output! + "/" + pair.relative
+                do {
+                    if !dryRun {
+                        try FileManager.default.createDirectory(atPath: (target as NSString).deletingLastPathComponent,
+                                                                withIntermediateDirectories: true)
+                    }
+                    let diagnostics = Diagnostics()
+                    let s = try applyOne(edited: e, onto: pair.original, target: target, options: options,
+                                         diagnostics: diagnostics)
+                    try WarningReport.emit(diagnostics.all, for: e, quiet: quiet, json: nil, target: nil)
+                    if stats { printStats(s, name: pair.relative) }
+                } catch let err as RedlineError {
+                    failed += 1
+                    FileHandle.standardError.write(Data("redline: error: \(err.message)\n".utf8))
+                }
+            }
+            if failed > 0 { throw ExitCode(1) }
+        }
+
+        func printStats(_ s: ApplyStats, name: String? = nil) {
+                let text = (name.map { $0 + ": " } ?? "") + """
                 paragraphs changed: \(s.edited), deleted: \(s.deleted), inserted: \(s.inserted); \
                 replacements: \(s.replacements), formatting changes: \(s.formatChanges), comments: \(s.comments); \
                 \(s.keptTrackedChanges ? "EDITED's tracked changes kept" : "changes found by comparison")\n
                 """
                 FileHandle.standardError.write(Data(text.utf8))
-            }
         }
     }
 }

@@ -17,6 +17,9 @@ extension RedlineCommand {
             other's is written as a comment there; --report lists every conflict.
               redline combine paper.md alice.docx bob.docx > combined.md
               redline combine contract.docx a.docx b.docx c.docx -o combined.docx --report conflicts.json
+              redline combine book/ alice/ bob/ -o combined/
+            Directories pair files by relative path without extension; each ORIGINAL is combined with the copies \
+            found for it (those missing reported), a failed one reported and the rest carried on.
 
             Exit status: 0 combined, 1 failed, 2 usage error.
             """)
@@ -69,6 +72,10 @@ extension RedlineCommand {
             options.date = date ?? Compare.defaultDate()
             options.accept = changes == "accept"
             options.skipUnrelated = skipUnrelated
+            if DirectoryPairs.isDirectory(original) {
+                try runDirectories(options)
+                return
+            }
             if output == "-", let f = FormatRegistry.inferred(fromPath: original), f.inPlaceReviewer != nil {
                 throw RedlineError.usage("\(original) is \(f.displayName): name the output with -o")
             }
@@ -89,15 +96,64 @@ extension RedlineCommand {
                 let data = try encoder.encode(["conflicts": result.conflicts])
                 try AtomicFile.write(to: report, protecting: [original] + copies) { try $0.write(bytes: [UInt8](data)) }
             }
-            if stats {
-                var text = ""
+            if stats { printStats(result) }
+        }
+
+        /// ORIGINAL_DIR with COPY_DIRs into OUT_DIR.
+        func runDirectories(_ options: CombineOptions) throws {
+            guard copies.allSatisfy(DirectoryPairs.isDirectory) else {
+                throw RedlineError.usage("combine a directory with directories of copies, not with files")
+            }
+            guard output != "-" else { throw RedlineError.usage("name the output directory with -o") }
+            var failed = 0
+            var allConflicts: [String: [CombineConflict]] = [:]
+            for pair in DirectoryPairs.pairs(original: original, others: copies, accepts: { $0.applier != nil }) {
+                var opts = options
+                var found: [String] = []
+                for (k, c) in pair.others.enumerated() {
+                    guard let c else {
+                        if !quiet { FileHandle.standardError.write(Data("redline: \(pair.original): no copy in \(copies[k])\n".utf8)) }
+                        continue
+                    }
+                    // A copy's reviewer is its directory's name unless --author-of names the copy or the directory.
+                    let dir = copies[k]
+                    opts.reviewerOf[c] = options.reviewerOf[c] ?? options.reviewerOf[dir]
+                        ?? ((dir as NSString).standardizingPath as NSString).lastPathComponent
+                    found.append(c)
+                }
+                guard !found.isEmpty else { continue }
+                let target = output + "/" + pair.relative
+                do {
+                    try FileManager.default.createDirectory(atPath: (target as NSString).deletingLastPathComponent,
+                                                            withIntermediateDirectories: true)
+                    let diagnostics = Diagnostics()
+                    let result = try Combination.combine(original: pair.original, copies: found, options: opts,
+                                                         toFile: target, diagnostics: diagnostics)
+                    try WarningReport.emit(diagnostics.all, for: pair.original, quiet: quiet, json: nil, target: "")
+                    if !result.conflicts.isEmpty { allConflicts[pair.relative] = result.conflicts }
+                    if stats { printStats(result, name: pair.relative) }
+                } catch let err as RedlineError {
+                    failed += 1
+                    FileHandle.standardError.write(Data("redline: error: \(err.message)\n".utf8))
+                }
+            }
+            if let report {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+                let data = try encoder.encode(["conflicts": allConflicts])
+                try AtomicFile.write(to: report, protecting: []) { try $0.write(bytes: [UInt8](data)) }
+            }
+            if failed > 0 { throw ExitCode(1) }
+        }
+
+        func printStats(_ result: CombineResult, name: String? = nil) {
+                var text = name.map { $0 + ":\n" } ?? ""
                 for r in result.reviewers {
                     text += "\(r.name): insertions \(r.insertions), deletions \(r.deletions), substitutions \(r.substitutions), "
                         + "formatting \(r.formatChanges), comments \(r.comments), paragraphs inserted \(r.paragraphsInserted), "
                         + "deleted \(r.paragraphsDeleted), duplicates \(r.duplicates), conflicts \(r.conflicts)\n"
                 }
                 FileHandle.standardError.write(Data(text.utf8))
-            }
         }
     }
 }
