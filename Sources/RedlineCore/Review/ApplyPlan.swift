@@ -1,3 +1,5 @@
+import Foundation
+
 /// What `redline apply` writes into ORIGINAL, worked out once for every format: ORIGINAL's leaves
 /// (paragraphs, headings, code blocks, at any depth, in reading order) and, for each change of a
 /// comparison whose reject view is ORIGINAL, where it lands in a leaf's text. A format's applier copies
@@ -257,9 +259,30 @@ extension ApplyPlan {
                 for l in group { insert([l.block], whole: l.path.isEmpty, path: l.path, change: change(of: l)) }
                 return
             }
+            let joined = group.map(\.rejectText).joined()
+            func blank(_ t: String) -> Bool { t.allSatisfy { $0 == " " || $0 == "\n" || $0 == "\t" } }
+            // An empty leaf only the comparison has (an empty header row a conversion added), unchanged: nothing.
+            if blank(joined), !blank(oLeaves[k].text), group.allSatisfy({ $0.mark == nil && $0.row == nil && $0.content.isEmpty }) {
+                return
+            }
+            // ORIGINAL's leaves the comparison does not have (empty paragraphs a conversion dropped) are
+            // skipped, unchanged, to the next leaf with this text.
+            if oLeaves[k].text != joined,
+               let ahead = (k + 1..<min(k + 9, oLeaves.count)).first(where: { oLeaves[$0].text == joined }),
+               oLeaves[k..<ahead].allSatisfy({ blank($0.text) }) {
+                k = ahead
+            }
+            // Several of ORIGINAL's leaves read as one (a table cell's paragraphs a conversion joined).
+            if oLeaves[k].text != joined, let m = joinedCount(joined) {
+                if group.allSatisfy({ $0.mark == nil && $0.row == nil && !hasMarks($0.content) }) {
+                    k += m
+                } else if !splitEdits(group, leaves: m) {
+                    replaceWhole(group, leaves: m)
+                }
+                return
+            }
             let o = oLeaves[k]
             let real = group.filter { !$0.rejectText.isEmpty || !RLeaf.onlyInserted($0.content) }
-            let joined = group.map(\.rejectText).joined()
             guard joined == o.text else {
                 replaceWhole(group)
                 return
@@ -280,10 +303,66 @@ extension ApplyPlan {
         }
 
         /// Leaf k written over: deleted, and the group's accept view inserted after it.
-        mutating func replaceWhole(_ group: [RLeaf]) {
+        /// One leaf of the comparison that is `m` of ORIGINAL's joined by spacing: its edits shared out among
+        /// them when each lies within one. False (nothing done) when one crosses from one to the next.
+        mutating func splitEdits(_ group: [RLeaf], leaves m: Int) -> Bool {
+            guard group.count == 1, let l = group.first, l.mark == nil, l.row == nil else { return false }
+            let text = Array(l.rejectText.utf8)
+            var starts: [Int] = []
+            var at = 0
+            for i in k..<k + m {
+                let piece = Array(oLeaves[i].text.utf8)
+                while at < text.count, text[at] == 0x20 || text[at] == 0x0A || text[at] == 0x09 { at += 1 }
+                guard text.count - at >= piece.count, Array(text[at..<at + piece.count]) == piece else { return false }
+                starts.append(at)
+                at += piece.count
+            }
+            var w = EditWalker(fallback: fallback)
+            w.walk(l.content, wrap: { $0 })
+            var per = [[TextEdit]](repeating: [], count: m)
+            for e in w.finished() {
+                guard let i = (0..<m).last(where: { starts[$0] <= e.range.lowerBound }),
+                      e.range.upperBound <= starts[i] + oLeaves[k + i].text.utf8.count else { return false }
+                var shifted = e
+                shifted.range = (e.range.lowerBound - starts[i])..<(e.range.upperBound - starts[i])
+                per[i].append(shifted)
+            }
+            for (i, edits) in per.enumerated() where !edits.isEmpty {
+                steps.append(.edit(leaf: k + i, edits: edits, markDeleted: nil))
+            }
+            k += m
+            return true
+        }
+
+        /// How many of ORIGINAL's leaves from k, two to eight, hold `text` between them (spacing aside).
+        func joinedCount(_ text: String) -> Int? {
+            func bare(_ t: String) -> String { String(t.unicodeScalars.filter { !CharacterSet.whitespacesAndNewlines.contains($0) }) }
+            let target = bare(text)
+            guard !target.isEmpty else { return nil }
+            var cat = bare(oLeaves[k].text)
+            for m in 2...8 where k + m <= oLeaves.count {
+                cat += bare(oLeaves[k + m - 1].text)
+                if cat == target { return m }
+                if cat.count > target.count { return nil }
+            }
+            return nil
+        }
+
+        func hasMarks(_ inlines: [Inline]) -> Bool {
+            inlines.contains {
+                switch $0 {
+                case .insertion, .deletion, .substitution, .move, .formatChange: return true
+                default: return hasMarks($0.children)
+                }
+            }
+        }
+
+        mutating func replaceWhole(_ group: [RLeaf], leaves m: Int = 1) {
             let c = group.compactMap { l -> Change? in markChange(l) }.first ?? fallback
-            steps.append(.delete(leaf: k, change: c))
-            k += 1
+            for _ in 0..<m {
+                steps.append(.delete(leaf: k, change: c))
+                k += 1
+            }
             let accepted = accepted(group.map(\.block))
             var all: [Block] = []
             for b in accepted { walk(b, topLevel: 0, path: []) { leaf, _, _, _ in all.append(leaf) } }
