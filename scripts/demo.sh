@@ -26,3 +26,9 @@ done
 echo
 echo "== warnings when converting to plain GitHub Markdown (no CriticMarkup)"
 "$redline" convert "$in" --to gfm -o "$out/plain.md" || true
+echo
+echo "== a co-author edits the Word file; redline apply lands the edits in the original source"
+sed -e 's/the/THE/' "$out/clean.md" > "$out/coauthor.md"
+"$redline" convert "$out/coauthor.md" -o "$out/coauthor.docx" --quiet
+"$redline" apply "$out/coauthor.docx" --onto "$out/clean.md" --author "Co Author" --date 2026-01-01 -o "$out/applied.md" --quiet
+diff "$out/clean.md" "$out/applied.md" || true
