@@ -215,4 +215,22 @@ final class CompareNotesAndBlocksTests: XCTestCase {
         try compared("Alpha beta.\n", "Gamma\n\n> ~~quoted{>>c<<} words~~\n\nbeta.\n")
         try compared("Alpha beta.\n", "Gamma\n\n> > ==marked{>>c<<}==\n\nbeta.\n")
     }
+
+    /// Compare takes a soft line break as a space and a plain-paragraph style name (Body Text, Normal, a
+    /// heading's own Heading N) as none, keeping NEW's form unmarked; the exactness check took them as they
+    /// were, so rejecting gave NEW's soft break where OLD had a space (or NEW's style name). Found by fuzz-ci's
+    /// compare run on the issue-33 work: OLD's "A paragraph" against a NEW line ending in `"#"` before
+    /// "paragraph", whose space matched NEW's line end.
+    func testSoftBreaksAndPlainStyleNamesAreExactAsCompareTakesThem() throws {
+        try compared("text \"A paragraph in a fenced div.\"\n", "text \"#\"\nparagraph\nquote\n")
+        try compared("C\nt", "C C")   // its minimal form
+        try compared("One two three four.\n", "One\ntwo three\nfour.\n")
+        try compared("One\ntwo three\nfour.\n", "One two three four.\n")
+        // A soft break in a link is not a space to compare (a change): rejecting gives OLD's exactly.
+        try compared("[one\ntwo](u) three.\n", "[one two](u) three.\n")
+        try compared("::: {custom-style=\"Body Text\"}\nOne two.\n:::\n\n## Head\n", "One two.\n\n## Head\n")
+        try compared("One two.\n\n## Head\n", "::: {custom-style=\"Normal\"}\nOne two.\n:::\n\n## Head\n")
+        // Another style is still a paragraph-style change, which rejecting takes back.
+        try compared("::: {custom-style=\"Quote Text\"}\nOne two.\n:::\n", "One two.\n")
+    }
 }
