@@ -9,7 +9,8 @@ import RedlineCore
 /// such a paragraph is when its comments are not carried), and a list item (and a list) left empty by that,
 /// but for an item that was empty to begin with (no blocks or only empty paragraphs, both an empty item);
 /// lists all tight (Markdown's blank lines between items are layout no change mark carries); a code-style
-/// paragraph of plain lines the code block it stands for (`BlockStyleRole.codeBlock`); and what compare itself
+/// paragraph of plain lines the code block it stands for (`BlockStyleRole.codeBlock`), and a code block's text
+/// ending with a line end as that gives it (an empty code block one empty line); and what compare itself
 /// takes as equal, keeping NEW's form unmarked, folded as compare folds it: a soft line break outside a link a
 /// space (`Tokenizer`), a paragraph's or heading's style as `StoryComparer.comparable` gives it (no name for
 /// Normal, Body Text and the like, or for a heading's own Heading N). Without that, rejecting a comparison whose
@@ -93,6 +94,12 @@ public enum ExactnessNormalization {
             case .paragraph(let p) where BlockStyleRole.codeBlock(p) != nil:
                 // A resolved changed code block: the code block DOCX and RTF write and read it as.
                 return .codeBlock(BlockStyleRole.codeBlock(p)!)
+            case .codeBlock(var c) where !c.text.hasSuffix("\n"):
+                // Likewise a code block's text ends with a line end: the code-style paragraph compare marks a
+                // changed, deleted or inserted one as has no form for no line at all (an empty fence) apart
+                // from one empty line.
+                c.text += "\n"
+                return .codeBlock(c)
             case .paragraph(let p), .heading(_, let p):
                 // A paragraph or heading that held only comment anchors (kept on reject so its comments
                 // stay somewhere) goes with the comments, and so does an empty paragraph, which is what

@@ -233,4 +233,29 @@ final class CompareNotesAndBlocksTests: XCTestCase {
         // Another style is still a paragraph-style change, which rejecting takes back.
         try compared("::: {custom-style=\"Quote Text\"}\nOne two.\n:::\n", "One two.\n")
     }
+
+    /// NEW's comment in an inserted table, then an inserted code block that ends the document: rejecting drops
+    /// the table, and review keeps the emptied last paragraph to hold the comment. It kept that paragraph's
+    /// style, here the code style of the changed-code paragraph, so the check read it as an empty code block
+    /// OLD does not have; the holder is a plain empty paragraph now, as `ReviewTransform.finish` meant. Found by
+    /// a 20-minute fuzz-compare run after the soft-break fix.
+    func testCommentsHeldPastARejectedLastCodeBlockLeaveNoCodeBlock() throws {
+        for r in try compared("Intro.\n", "Intro.\n\n| a | b |\n| --- | --- |\n| c{>>why?<<} | d |\n\n```\nlet x = 1\n```\n") {
+            let rejected = DocumentComparer.rejected(r)
+            XCTAssertFalse(rejected.blocks.contains { $0.paragraph?.style.name == BlockStyleRole.codeName })
+            XCTAssertEqual(rejected.comments.count, 1)
+        }
+        try compared("Intro.\n", "Intro.\n\n| a | b |\n| --- | --- |\n| c{>>why?<<} | d |\n\n## Heading\n")
+    }
+
+    /// An empty code block (an unclosed fence holding nothing: no line at all) deleted or inserted: compare
+    /// writes it as the code-style paragraph DOCX and RTF write, which has no form for "no line" apart from
+    /// one empty line, so rejecting gave a block of one empty line; the check takes a code block as that
+    /// paragraph gives it back (its text ends with a line end). Found by minimising the input above.
+    func testAnEmptyCodeBlockIsOneEmptyLine() throws {
+        try compared("```", "")
+        try compared("", "```")
+        try compared("```\n```\n", "```\n\n```\n")
+        try compared("Text.\n\n```\n```\n", "Text.\n")
+    }
 }
