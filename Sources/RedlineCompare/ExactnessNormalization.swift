@@ -9,7 +9,13 @@ import RedlineCore
 /// such a paragraph is when its comments are not carried), and a list item (and a list) left empty by that,
 /// but for an item that was empty to begin with (no blocks or only empty paragraphs, both an empty item);
 /// lists all tight (Markdown's blank lines between items are layout no change mark carries); a code-style
-/// paragraph of plain lines the code block it stands for (`BlockStyleRole.codeBlock`).
+/// paragraph of plain lines the code block it stands for (`BlockStyleRole.codeBlock`), and a code block's text
+/// ending with a line end as that gives it (an empty code block one empty line); and what compare itself
+/// takes as equal, keeping NEW's form unmarked, folded as compare folds it: a soft line break outside a link a
+/// space (`Tokenizer`), a paragraph's or heading's style as `StoryComparer.comparable` gives it (no name for
+/// Normal, Body Text and the like, or for a heading's own Heading N). Without that, rejecting a comparison whose
+/// OLD had a space where NEW's equal token was a soft break (or Body Text where NEW had no name) differed from
+/// OLD by what no mark carries.
 public enum ExactnessNormalization {
     /// OLD as an exactness check compares rejecting with: compare does not carry OLD's comments
     /// (`compare.old-comments`) and does not see their anchors, so they go before `document` (a heading that held
@@ -63,6 +69,8 @@ public enum ExactnessNormalization {
         var ids: [String: String] = [:]
         /// The referenced notes' ids, in the order of first reference.
         var order: [String] = []
+        /// How many links the inlines being rewritten are in: a soft break in a link is not a space to compare.
+        var linkDepth = 0
 
         mutating func rewriteInline(_ i: Inline) -> [Inline] {
             switch i {
@@ -70,6 +78,13 @@ public enum ExactnessNormalization {
             case .noteReference(let id):
                 if ids[id] == nil { ids[id] = "\(ids.count + 1)"; order.append(id) }
                 return [.noteReference(ids[id]!)]
+            case .softBreak where linkDepth == 0:
+                // A space to compare (`Tokenizer`): the equal token keeps NEW's, soft break or space.
+                return [.text(" ")]
+            case .link:
+                linkDepth += 1
+                defer { linkDepth -= 1 }
+                return [descend(into: i)]
             default: return [descend(into: i)]
             }
         }
@@ -79,6 +94,12 @@ public enum ExactnessNormalization {
             case .paragraph(let p) where BlockStyleRole.codeBlock(p) != nil:
                 // A resolved changed code block: the code block DOCX and RTF write and read it as.
                 return .codeBlock(BlockStyleRole.codeBlock(p)!)
+            case .codeBlock(var c) where !c.text.hasSuffix("\n"):
+                // Likewise a code block's text ends with a line end: the code-style paragraph compare marks a
+                // changed, deleted or inserted one as has no form for no line at all (an empty fence) apart
+                // from one empty line.
+                c.text += "\n"
+                return .codeBlock(c)
             case .paragraph(let p), .heading(_, let p):
                 // A paragraph or heading that held only comment anchors (kept on reject so its comments
                 // stay somewhere) goes with the comments, and so does an empty paragraph, which is what
@@ -87,7 +108,15 @@ public enum ExactnessNormalization {
                 let content = InlineBuilder.inlines(from: rewriteInlines(p.content).runs)
                 if content.isEmpty, case .paragraph = b { return nil }
                 if content.isEmpty && !p.content.isEmpty { return nil }
-                return b.mapParagraphContent { _ in content }
+                // The style as compare compares it (an equal break keeps NEW's unmarked when those are equal).
+                var q = p
+                q.content = content
+                if case .heading(let level, _) = b {
+                    q.style = StoryComparer.comparable(p.style, level: level)
+                    return .heading(level: level, q)
+                }
+                q.style = StoryComparer.comparable(p.style, level: 0)
+                return .paragraph(q)
             case .table(let t) where t.rows.isEmpty: return nil
             case .list(var l):
                 // Likewise a list item that held only such a paragraph, and a list left with no item; and

@@ -257,7 +257,8 @@ extension StoryComparer {
 
     /// A paragraph's style as compared: a name meaning a plain paragraph (`plainParagraphStyleNames`) or,
     /// on a heading, its own level ("Heading 2" on a level-2 heading) is no name, so Markdown's unnamed
-    /// paragraphs and headings equal Word's Normal, Body Text and Heading N.
+    /// paragraphs and headings equal Word's Normal, Body Text and Heading N. An equal break keeps NEW's style
+    /// unmarked then, so the exactness check compares styles as this gives them (`ExactnessNormalization`).
     static func comparable(_ s: ParagraphStyle, level: Int) -> ParagraphStyle {
         guard let name = s.name else { return s }
         let folded = name.lowercased().filter { $0 != " " }

@@ -444,7 +444,8 @@ struct Tokenizer {
                 store.runs.append(run)
                 runIndex = Int32(store.runs.count - 1)
                 if case .softBreak = inline, run.link == nil {
-                    // A soft line break is a space to a reader: a re-wrapped line is no change.
+                    // A soft line break is a space to a reader: a re-wrapped line is no change. The equal token
+                    // keeps NEW's form, so the exactness check folds it likewise (`ExactnessNormalization`).
                     atom(keys.key(" "), &keys, kind: .space)
                     continue
                 }

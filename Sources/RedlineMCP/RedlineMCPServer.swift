@@ -54,7 +54,7 @@ public final class RedlineMCPServer: Sendable {
     /// them to its standard input would, and returns what it answered (for the fuzz target and tests).
     /// An `initialize` request goes first unless `initialize` is false.
     public func respond(to input: [UInt8], initialize: Bool = true, timeout: Double = 30) async -> [Data] {
-        let (client, serverSide) = await InMemoryTransport.createConnectedPair()
+        let (client, serverSide) = LoopbackTransport.pair()
         let transport = AnsweringTransport(serverSide, working: working)
         let server = await makeServer()
         do {
@@ -82,7 +82,8 @@ public final class RedlineMCPServer: Sendable {
         await transport.waitUntilAnswered(timeout: timeout)
         await server.stop()
         await client.disconnect()
-        reader.cancel()
+        // Both streams are finished now: the reader ends once it has taken every reply already sent.
+        _ = await reader.result
         return await replies.all
     }
 }

@@ -215,4 +215,47 @@ final class CompareNotesAndBlocksTests: XCTestCase {
         try compared("Alpha beta.\n", "Gamma\n\n> ~~quoted{>>c<<} words~~\n\nbeta.\n")
         try compared("Alpha beta.\n", "Gamma\n\n> > ==marked{>>c<<}==\n\nbeta.\n")
     }
+
+    /// Compare takes a soft line break as a space and a plain-paragraph style name (Body Text, Normal, a
+    /// heading's own Heading N) as none, keeping NEW's form unmarked; the exactness check took them as they
+    /// were, so rejecting gave NEW's soft break where OLD had a space (or NEW's style name). Found by fuzz-ci's
+    /// compare run on the issue-33 work: OLD's "A paragraph" against a NEW line ending in `"#"` before
+    /// "paragraph", whose space matched NEW's line end.
+    func testSoftBreaksAndPlainStyleNamesAreExactAsCompareTakesThem() throws {
+        try compared("text \"A paragraph in a fenced div.\"\n", "text \"#\"\nparagraph\nquote\n")
+        try compared("C\nt", "C C")   // its minimal form
+        try compared("One two three four.\n", "One\ntwo three\nfour.\n")
+        try compared("One\ntwo three\nfour.\n", "One two three four.\n")
+        // A soft break in a link is not a space to compare (a change): rejecting gives OLD's exactly.
+        try compared("[one\ntwo](u) three.\n", "[one two](u) three.\n")
+        try compared("::: {custom-style=\"Body Text\"}\nOne two.\n:::\n\n## Head\n", "One two.\n\n## Head\n")
+        try compared("One two.\n\n## Head\n", "::: {custom-style=\"Normal\"}\nOne two.\n:::\n\n## Head\n")
+        // Another style is still a paragraph-style change, which rejecting takes back.
+        try compared("::: {custom-style=\"Quote Text\"}\nOne two.\n:::\n", "One two.\n")
+    }
+
+    /// NEW's comment in an inserted table, then an inserted code block that ends the document: rejecting drops
+    /// the table, and review keeps the emptied last paragraph to hold the comment. It kept that paragraph's
+    /// style, here the code style of the changed-code paragraph, so the check read it as an empty code block
+    /// OLD does not have; the holder is a plain empty paragraph now, as `ReviewTransform.finish` meant. Found by
+    /// a 20-minute fuzz-compare run after the soft-break fix.
+    func testCommentsHeldPastARejectedLastCodeBlockLeaveNoCodeBlock() throws {
+        for r in try compared("Intro.\n", "Intro.\n\n| a | b |\n| --- | --- |\n| c{>>why?<<} | d |\n\n```\nlet x = 1\n```\n") {
+            let rejected = DocumentComparer.rejected(r)
+            XCTAssertFalse(rejected.blocks.contains { $0.paragraph?.style.name == BlockStyleRole.codeName })
+            XCTAssertEqual(rejected.comments.count, 1)
+        }
+        try compared("Intro.\n", "Intro.\n\n| a | b |\n| --- | --- |\n| c{>>why?<<} | d |\n\n## Heading\n")
+    }
+
+    /// An empty code block (an unclosed fence holding nothing: no line at all) deleted or inserted: compare
+    /// writes it as the code-style paragraph DOCX and RTF write, which has no form for "no line" apart from
+    /// one empty line, so rejecting gave a block of one empty line; the check takes a code block as that
+    /// paragraph gives it back (its text ends with a line end). Found by minimising the input above.
+    func testAnEmptyCodeBlockIsOneEmptyLine() throws {
+        try compared("```", "")
+        try compared("", "```")
+        try compared("```\n```\n", "```\n\n```\n")
+        try compared("Text.\n\n```\n```\n", "Text.\n")
+    }
 }

@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-import RedlineMCP
+@testable import RedlineMCP
 
 /// `RedlineMCPServer.respond(to:)`, what the fuzz target (Fuzz/Sources/fuzz-mcp) drives: lines in, answers out.
 final class InProcessTests: XCTestCase {
@@ -32,5 +32,23 @@ final class InProcessTests: XCTestCase {
         XCTAssertLessThan(Date().timeIntervalSince(started), 30)
         // Nothing but the answers was needed: no file was written.
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir), ["a.md"])
+    }
+
+    /// An empty input (fuzz-mcp's first) is answered (initialize) and `respond` leaves no transport behind: the
+    /// SDK's `InMemoryTransport` pair it used held each other and leaked on every call, which LeakSanitizer
+    /// reports as soon as fuzz-mcp's harness gets past its first input; `LoopbackTransport`'s ends go.
+    func testRespondToAnEmptyInputLeavesNoTransportBehind() async throws {
+        let dir = NSTemporaryDirectory() + "redline-mcp-inproc-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let server = try RedlineMCPServer(root: dir)
+        for input in ["", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n"] {
+            let replies = await server.respond(to: Array(input.utf8), timeout: 60)
+            XCTAssertEqual(replies.count, input.isEmpty ? 1 : 2, "initialize answered, and the ping")
+        }
+        // The server's own tasks may let go of its end just after `respond` returns.
+        let end = Date().addingTimeInterval(10)
+        while LoopbackTransport.live.value > 0 && Date() < end { try await Task.sleep(nanoseconds: 10_000_000) }
+        XCTAssertEqual(LoopbackTransport.live.value, 0, "transport ends still alive")
     }
 }

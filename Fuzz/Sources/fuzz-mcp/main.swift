@@ -5,20 +5,25 @@ import RedlineMCP
 // SwiftPM links this executable's own entry point as `main` (over libFuzzer's): it hands over to libFuzzer.
 exit(runFuzzer(fuzz))
 
-/// The root the server's tools work in: a scratch directory with a small Markdown document and a DOCX
-/// made from it; whatever a call writes there is removed after each input.
-let fuzzRoot: String = {
-    let dir = NSTemporaryDirectory() + "redline-fuzz-mcp-\(getpid())"
-    try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-    let md = "# Title\n\nThe quick {++brown ++}fox {--jumps--} over the {==lazy==}{>>Why?<<} dog.\n\nThe end.\n"
-    _ = FileManager.default.createFile(atPath: dir + "/a.md", contents: Data(md.utf8))
-    if let doc = Fuzz.read(Array(md.utf8), "md") {
-        _ = FileManager.default.createFile(atPath: dir + "/a.docx", contents: Data(Fuzz.write(doc, "docx")))
-    }
-    return dir
-}()
-let seedFiles: Set<String> = ["a.md", "a.docx"]
-let fuzzServer = try! RedlineMCPServer(root: fuzzRoot)
+/// What every input shares, as static properties: initialized on first use (once, thread-safe). Top-level
+/// `let`s in main.swift are not: they are set as the top-level code reaches them, and `exit` above never
+/// returns, so `fuzz` read them unset (the server a null reference: the SEGV at 0x20 in `respond`).
+enum Harness {
+    /// The root the server's tools work in: a scratch directory with a small Markdown document and a DOCX
+    /// made from it; whatever a call writes there is removed after each input.
+    static let root: String = {
+        let dir = NSTemporaryDirectory() + "redline-fuzz-mcp-\(getpid())"
+        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let md = "# Title\n\nThe quick {++brown ++}fox {--jumps--} over the {==lazy==}{>>Why?<<} dog.\n\nThe end.\n"
+        _ = FileManager.default.createFile(atPath: dir + "/a.md", contents: Data(md.utf8))
+        if let doc = Fuzz.read(Array(md.utf8), "md") {
+            _ = FileManager.default.createFile(atPath: dir + "/a.docx", contents: Data(Fuzz.write(doc, "docx")))
+        }
+        return dir
+    }()
+    static let seedFiles: Set<String> = ["a.md", "a.docx"]
+    static let server = try! RedlineMCPServer(root: root)
+}
 
 /// One input: its lines are JSON-RPC messages sent, after `initialize`, to a server in this process; every
 /// one must be answered or ignored as the protocol says, and nothing may crash.
@@ -29,7 +34,7 @@ func fuzz(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let box = Box()
     let done = DispatchSemaphore(value: 0)
     Task.detached {
-        box.replies = await fuzzServer.respond(to: bytes, timeout: 8)
+        box.replies = await Harness.server.respond(to: bytes, timeout: 8)
         done.signal()
     }
     done.wait()
@@ -38,8 +43,8 @@ func fuzz(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
             fatalError("the server wrote a line that is not JSON: \(String(decoding: reply.prefix(200), as: UTF8.self))")
         }
     }
-    for name in (try? FileManager.default.contentsOfDirectory(atPath: fuzzRoot)) ?? [] where !seedFiles.contains(name) {
-        try? FileManager.default.removeItem(atPath: fuzzRoot + "/" + name)
+    for name in (try? FileManager.default.contentsOfDirectory(atPath: Harness.root)) ?? [] where !Harness.seedFiles.contains(name) {
+        try? FileManager.default.removeItem(atPath: Harness.root + "/" + name)
     }
     return 0
 }

@@ -82,9 +82,11 @@ public struct ReviewTransform: ChunkStage, ModelRewriter {
             } else if !p.comments.isEmpty || !orphanComments.isEmpty {
                 // Comments must stay somewhere; notes whose references went are dropped with them. What holds
                 // them is a plain paragraph (as `Document.chunks` makes for comments and notes with no block),
-                // whatever the emptied one was: a heading whose words all went leaves no empty heading.
+                // whatever the emptied one was: a heading whose words all went leaves no empty heading, and a
+                // styled paragraph (a changed code block's code-style paragraph) leaves no empty styled one.
+                // It is empty (`keepAlone` kept any with content), so nothing of it is left out.
                 var c = p
-                c.block = .paragraph(clearMark(c.block).paragraph ?? Paragraph([]))
+                c.block = .paragraph(Paragraph([]))
                 c.comments = orphanComments + c.comments
                 try emit(c)
             }
