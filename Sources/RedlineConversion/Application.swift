@@ -169,7 +169,9 @@ public enum Application {
             if stats.kept < minimumKept, !options.force, plan.leaves.count > 1 {
                 throw RedlineError.usage("\(edited) keeps \(Int((stats.kept * 100).rounded()))% of \(original)'s text: it does not look like a version of it (--force applies it anyway)")
             }
-            return (plan, format, stats, leafTexts(DocumentComparer.accepted(compared)))
+            // EDITED's paragraphs, for reading a package result back (`verify`); Markdown's result is not read back.
+            let expected = format.inPlaceReviewer == nil ? [] : leafTexts(DocumentComparer.accepted(compared))
+            return (plan, format, stats, expected)
         }
     }
 
