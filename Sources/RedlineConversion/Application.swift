@@ -179,9 +179,17 @@ public enum Application {
                                 read: ReadOptions, diagnostics: Diagnostics) throws
         -> (original: (Document, Format), edited: (Document, Format)) {
         // ORIGINAL's bytes are copied, not written from the model: what its reader cannot hold is not lost.
-        let o = try Comparison.read(original, format: format, options: read, diagnostics: Diagnostics())
-        let e = try Comparison.read(edited, format: editedFormat, options: read, diagnostics: diagnostics)
-        return (o, e)
+        // ORIGINAL is read on a second thread while EDITED is read on this one (as `Comparison.readBoth`).
+        final class Slot: @unchecked Sendable { var result: Result<(Document, Format), any Error>? }
+        let slot = Slot()
+        let thread = StackThread.spawn(name: "redline-original") {
+            slot.result = Result { try Comparison.read(original, format: format, options: read, diagnostics: Diagnostics()) }
+        }
+        if thread == nil { slot.result = Result { try Comparison.read(original, format: format, options: read, diagnostics: Diagnostics()) } }
+        let e = Result { try Comparison.read(edited, format: editedFormat, options: read, diagnostics: diagnostics) }
+        thread?.join()
+        let o = try slot.result!.get()
+        return (o, try e.get())
     }
 
     static func count(_ plan: ApplyPlan, into stats: inout ApplyStats) {

@@ -190,7 +190,8 @@ final class ApplyMarkdownTests: XCTestCase {
             let original = try write(o, "o\(n).md"), edited = try write(e, "e\(n).md")
             let (out, _) = try applied(edited, onto: original)
             XCTAssertEqual(Self.resolvedAsText(out, accept: false), o, out)
-            XCTAssertEqual(Self.resolvedAsText(out, accept: true), e, out)
+            // Accepting through the reader gives EDITED's text (inserted text is written escaped: `++\}`).
+            XCTAssertEqual(try readText(out), try readText(e), out)
         }
         let (split, _) = try applied(try write("b c\n", "e-split.md"), onto: try write("a --} b c\n", "o-split.md"))
         XCTAssertTrue(split.hasPrefix("{--a ----}{--} --}"), split)
