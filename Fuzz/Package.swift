@@ -17,6 +17,8 @@ let package = Package(
         .executableTarget(name: "fuzz-binder", dependencies: ["FuzzSupport"]),
         .executableTarget(name: "fuzz-roundtrip", dependencies: ["FuzzSupport"]),
         .executableTarget(name: "fuzz-compare", dependencies: ["FuzzSupport"]),
+        // `redline apply`: EDITED's differences written into ORIGINAL's own Markdown as CriticMarkup.
+        .executableTarget(name: "fuzz-apply", dependencies: ["FuzzSupport"]),
         // `redline mcp`'s request handling: lines of JSON-RPC to a server in the process.
         .executableTarget(name: "fuzz-mcp", dependencies: ["FuzzSupport", .product(name: "RedlineMCP", package: "Redline")]),
     ]

@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=Fuzz/${1:-.corpus}
-mkdir -p "$out"/{markdown,rtf,docx,docx-xml,zip,binder,roundtrip,compare,mcp}
+mkdir -p "$out"/{markdown,rtf,docx,docx-xml,zip,binder,roundtrip,compare,apply,mcp}
 copy() { local dir=$1; shift; for f in "$@"; do [ -f "$f" ] && [ "$(stat -c %s "$f")" -le 1048576 ] && cp -n "$f" "$out/$dir/$(sha1sum "$f" | cut -c1-16)"; done; return 0; }
 copy markdown $(find Corpus Golden -name '*.md' -o -name '*.txt' | sort)
 copy rtf $(find Corpus Golden -name '*.rtf' | sort)
@@ -27,6 +27,15 @@ for f in "$out"/markdown/*; do
   [ -n "$prev" ] && [ "$(stat -c %s "$f")" -le 65536 ] && [ "$(stat -c %s "$prev")" -le 65536 ] && { cat "$prev"; printf '\0'; cat "$f"; } > "$out/compare/p-$(basename "$f")"
   prev=$f
 done
+# apply: ORIGINAL, a NUL byte, EDITED: the compare goldens' pairs, and each Markdown seed (without CriticMarkup, which
+# apply refuses in ORIGINAL) against itself with a word replaced, a word inserted and a line dropped.
+for d in Corpus/compare/*/; do
+  [ -f "$d/old.md" ] && [ -f "$d/new.md" ] && { cat "$d/old.md"; printf '\0'; cat "$d/new.md"; } > "$out/apply/c-$(basename "$d")"
+done
+for f in "$out"/markdown/*; do
+  [ "$(stat -c %s "$f")" -le 65536 ] && ! grep -q -e '{++' -e '{--' -e '{~~' -e '{==' -e '{>>' "$f" || continue
+  { cat "$f"; printf '\0'; sed -e '0,/ the /s// a /' -e '0,/ and /s// and also /' -e '5d' "$f"; } > "$out/apply/e-$(basename "$f")"
+done
 # mcp: JSON-RPC lines, one request per line, on the fuzz root's a.md and a.docx (Fuzz/Sources/fuzz-mcp).
 mcp() { printf '%s\n' "$@" > "$out/mcp/$(printf '%s' "$*" | sha1sum | cut -c1-16)"; }
 mcp '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' '{"jsonrpc":"2.0","id":2,"method":"ping"}'
@@ -38,7 +47,7 @@ mcp '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"apply_edits
 mcp '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"apply_markdown","arguments":{"path":"a.docx","output":"o.docx","author":"A","markdown":"# T\n\nNew."}}}'
 mcp '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"compare","arguments":{"old":"a.md","new":"a.docx","output":"o.md"}}}'
 mcp '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"read_document","arguments":{"path":"../etc/passwd"}}}' '{not json' '[]'
-for t in markdown rtf docx docx-xml zip binder roundtrip compare mcp; do
+for t in markdown rtf docx docx-xml zip binder roundtrip compare apply mcp; do
   [ -d "Fuzz/regressions/$t" ] && cp -n Fuzz/regressions/$t/* "$out/$t/" 2>/dev/null || true
 done
-for t in markdown rtf docx docx-xml zip binder roundtrip compare mcp; do echo "$t: $(ls "$out/$t" | wc -l) seeds"; done
+for t in markdown rtf docx docx-xml zip binder roundtrip compare apply mcp; do echo "$t: $(ls "$out/$t" | wc -l) seeds"; done

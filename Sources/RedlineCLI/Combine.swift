@@ -8,6 +8,7 @@ extension RedlineCommand {
         public static let configuration = CommandConfiguration(
             commandName: "combine",
             abstract: "Combine reviewers' copies of a document into one file, each change under its reviewer.",
+            usage: "redline combine <original> <copies> ... [-o <output>] [<options>]",
             discussion: """
             Each copy's changes from ORIGINAL (its tracked changes with their own authors when its rejected text is \
             ORIGINAL's, else its differences found by comparison, attributed to the copy's reviewer) are written \
@@ -16,7 +17,7 @@ extension RedlineCommand {
             differently, the preferred reviewer's change is kept (--prefer, else the copy named first) and the \
             other's is written as a comment there; --report lists every conflict.
               redline combine paper.md alice.docx bob.docx > combined.md
-              redline combine contract.docx a.docx b.docx c.docx -o combined.docx --report conflicts.json
+              redline combine deal.docx a.docx b.docx -o all.docx --report conflicts.json
               redline combine book/ alice/ bob/ -o combined/
             Directories pair files by relative path without extension; each ORIGINAL is combined with the copies \
             found for it (those missing reported), a failed one reported and the rest carried on.

@@ -188,7 +188,12 @@ public enum Application {
             if stats.kept < minimumKept, !options.force, plan.leaves.count > 1 {
                 throw RedlineError.usage("\(edited) keeps \(Int((stats.kept * 100).rounded()))% of \(original)'s text: it does not look like a version of it (--force applies it anyway)")
             }
-            return (plan, format, stats, leafTexts(DocumentComparer.accepted(compared)), leafTexts(DocumentComparer.rejected(original)))
+            // EDITED's paragraphs and ORIGINAL's reject view, for reading a package result back (`verify`);
+            // Markdown's result is not read back.
+            let package = format.inPlaceReviewer != nil
+            let expected = package ? leafTexts(DocumentComparer.accepted(compared)) : []
+            let originalRejected = package ? leafTexts(DocumentComparer.rejected(original)) : []
+            return (plan, format, stats, expected, originalRejected)
         }
     }
 
@@ -196,9 +201,17 @@ public enum Application {
                                 read: ReadOptions, diagnostics: Diagnostics) throws
         -> (original: (Document, Format), edited: (Document, Format)) {
         // ORIGINAL's bytes are copied, not written from the model: what its reader cannot hold is not lost.
-        let o = try Comparison.read(original, format: format, options: read, diagnostics: Diagnostics())
-        let e = try Comparison.read(edited, format: editedFormat, options: read, diagnostics: diagnostics)
-        return (o, e)
+        // ORIGINAL is read on a second thread while EDITED is read on this one (as `Comparison.readBoth`).
+        final class Slot: @unchecked Sendable { var result: Result<(Document, Format), any Error>? }
+        let slot = Slot()
+        let thread = StackThread.spawn(name: "redline-original") {
+            slot.result = Result { try Comparison.read(original, format: format, options: read, diagnostics: Diagnostics()) }
+        }
+        if thread == nil { slot.result = Result { try Comparison.read(original, format: format, options: read, diagnostics: Diagnostics()) } }
+        let e = Result { try Comparison.read(edited, format: editedFormat, options: read, diagnostics: diagnostics) }
+        thread?.join()
+        let o = try slot.result!.get()
+        return (o, try e.get())
     }
 
     static func count(_ plan: ApplyPlan, into stats: inout ApplyStats) {

@@ -179,6 +179,37 @@ final class ApplyMarkdownTests: XCTestCase {
         }
     }
 
+    /// Changed source holding a mark's own closing sequence (`--}` deleted, `~>` or `~~}` substituted, `++}`
+    /// inserted): a text tool ends a mark at the first one, so the mark is split there or written as a
+    /// deletion and an insertion; rejecting as text still gives ORIGINAL (found by fuzz-apply).
+    func testClosingSequencesInsideChangedText() throws {
+        let pairs = [("a --} b c\n", "b c\n"), ("x ~> y z\n", "q z\n"), ("x ~~} y z\n", "q z\n"),
+                     ("one two\n", "one ++} two\n"), ("one two three\n", "one ~~} three\n"),
+                     ("keep a --} this\n\nmore\n", "keep this\n\nmore\n"), ("a --}--}} b\n", "b\n")]
+        for (n, (o, e)) in pairs.enumerated() {
+            let original = try write(o, "o\(n).md"), edited = try write(e, "e\(n).md")
+            let (out, _) = try applied(edited, onto: original)
+            XCTAssertEqual(Self.resolvedAsText(out, accept: false), o, out)
+            // Accepting through the reader gives EDITED's text (inserted text is written escaped: `++\}`).
+            XCTAssertEqual(try readText(out), try readText(e), out)
+        }
+        let (split, _) = try applied(try write("b c\n", "e-split.md"), onto: try write("a --} b c\n", "o-split.md"))
+        XCTAssertTrue(split.hasPrefix("{--a ----}{--} --}"), split)
+    }
+
+    /// An opening sequence in ORIGINAL that the reader keeps as text (unclosed, or in code) would be paired by a
+    /// text tool with the closing sequence of a mark written after it: ORIGINAL is refused (found by fuzz-apply).
+    func testAnOpeningSequenceInTheOriginalIsRefused() throws {
+        for (n, o) in ["a {++ b and c\n", "The {-- quick fox\n", "```\n{>>x\n```\n\nsome words here\n"].enumerated() {
+            let original = try write(o, "o\(n).md")
+            let edited = try write(o.replacingOccurrences(of: "and", with: "or").replacingOccurrences(of: "quick", with: "slow")
+                .replacingOccurrences(of: "words", with: "text"), "e\(n).md")
+            XCTAssertThrowsError(try applied(edited, onto: original)) { e in
+                XCTAssertTrue("\(e)".contains("reads as the start of a change"), "\(e)")
+            }
+        }
+    }
+
     /// Random word edits on generated sources full of constructs: rejecting as text gives ORIGINAL's bytes,
     /// and the reader's accept view is EDITED's text.
     func testRandomEditScriptsRoundTrip() throws {
@@ -261,3 +292,4 @@ enum ApplyPlanTestText {
         }.filter { !$0.isEmpty }
     }
 }
+

@@ -68,7 +68,65 @@ final class FuzzRegressionTests: XCTestCase {
             if let doc = read(input, format, name) { try writeAll(doc, name) }
         }
         for (name, bytes) in try inputs("compare") { compare(bytes, name) }
+        for (name, bytes) in try inputs("apply") { try apply(bytes, name) }
         XCTAssertFalse(try inputs("markdown").isEmpty)
+    }
+
+    /// The fuzz-apply target's check: ORIGINAL and EDITED Markdown split at the first NUL byte; EDITED applied
+    /// onto ORIGINAL (`force`), rejecting the marks as text gives ORIGINAL's bytes, and ORIGINAL applied onto
+    /// itself is ORIGINAL. A `RedlineError` is an acceptable answer.
+    private func apply(_ bytes: [UInt8], _ name: String) throws {
+        let cut = bytes.firstIndex(of: 0) ?? bytes.count / 2
+        let original = Array(bytes[..<cut]), edited = Array(bytes[min(cut + 1, bytes.count)...])
+        let dir = NSTemporaryDirectory() + "redline-fuzz-apply-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let o = dir + "/original.md", e = dir + "/edited.md"
+        try Data(original).write(to: URL(fileURLWithPath: o))
+        try Data(edited).write(to: URL(fileURLWithPath: e))
+        func run(_ edited: String) -> [UInt8]? {
+            var options = ApplyOptions(editedFormat: FormatRegistry.markdown, originalFormat: FormatRegistry.markdown,
+                                       compare: CompareOptions(author: "F", date: "2024-01-01T00:00:00Z"))
+            options.force = true
+            let out = MemoryOutput()
+            do { _ = try Application.apply(edited: edited, onto: o, options: options, into: out, diagnostics: Diagnostics()) }
+            catch is RedlineError { return nil }
+            catch { XCTFail("\(name): \(error)"); return nil }
+            return out.bytes
+        }
+        guard let same = run(o) else { return }
+        XCTAssertEqual(String(decoding: same, as: UTF8.self), String(decoding: original, as: UTF8.self), "\(name): onto itself")
+        XCTAssertEqual(same, original, "\(name): onto itself (bytes)")
+        guard let marked = run(e) else { return }
+        XCTAssertEqual(String(decoding: Self.rejectedAsText(marked), as: UTF8.self), String(decoding: original, as: UTF8.self),
+                       "\(name): reject\n\(String(decoding: marked, as: UTF8.self))")
+    }
+
+    /// CriticMarkup rejected as text on bytes (the fuzz package's `Fuzz.rejectedAsText`).
+    static func rejectedAsText(_ s: [UInt8]) -> [UInt8] {
+        let closes: [String: [UInt8]] = ["{++": Array("++}".utf8), "{--": Array("--}".utf8), "{~~": Array("~~}".utf8),
+                                         "{==": Array("==}".utf8), "{>>": Array("<<}".utf8)]
+        var out: [UInt8] = []
+        var i = 0
+        while i < s.count {
+            guard s[i] == UInt8(ascii: "{"), i + 3 <= s.count, let close = closes[String(decoding: s[i..<(i + 3)], as: UTF8.self)]
+            else { out.append(s[i]); i += 1; continue }
+            let head = String(decoding: s[i..<(i + 3)], as: UTF8.self)
+            var end = i + 3
+            while end + 3 <= s.count, Array(s[end..<(end + 3)]) != close { end += 1 }
+            if end + 3 > s.count { end = s.count }
+            let body = Array(s[(i + 3)..<end])
+            i = min(end + 3, s.count)
+            switch head {
+            case "{--", "{==": out += body
+            case "{~~":
+                var k = 0
+                while k + 1 < body.count, !(body[k] == UInt8(ascii: "~") && body[k + 1] == UInt8(ascii: ">")) { k += 1 }
+                out += k + 1 < body.count ? Array(body[..<k]) : body
+            default: break
+            }
+        }
+        return out
     }
 
     /// The fuzz-compare target's check: OLD and NEW Markdown split at the first NUL byte, compared with and

@@ -1,3 +1,4 @@
+import Foundation
 import Redline
 import RedlineCore
 import RedlineZip
@@ -93,6 +94,81 @@ public enum Fuzz {
             if rejected != oldSide { fatalError("compare (moves: \(moves)): rejecting did not give OLD") }
             guard read(write(result, "md"), "md") != nil else { fatalError("the Markdown reader refused a compare result") }
         }
+    }
+
+    /// A scratch folder of this process for the files `redline apply` reads (it takes paths).
+    static let scratch: String = {
+        let dir = FileManager.default.temporaryDirectory.path + "/redline-fuzz-apply-\(getpid())"
+        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        return dir
+    }()
+
+    /// Applies `edited` onto `original` (both Markdown, `force`d) and onto itself: no crash, rejecting the
+    /// result's CriticMarkup as text gives ORIGINAL's bytes exactly, and ORIGINAL applied onto itself is
+    /// ORIGINAL. A `RedlineError` (an ORIGINAL holding CriticMarkup, mixed line ends, not UTF-8) is fine.
+    public static func apply(_ original: [UInt8], _ edited: [UInt8]) {
+        let o = scratch + "/original.md", e = scratch + "/edited.md"
+        guard FileManager.default.createFile(atPath: o, contents: Data(original)),
+              FileManager.default.createFile(atPath: e, contents: Data(edited)) else { fatalError("cannot write \(scratch)") }
+        func run(_ edited: String) -> [UInt8]? {
+            var options = ApplyOptions(editedFormat: FormatRegistry.markdown, originalFormat: FormatRegistry.markdown,
+                                       compare: CompareOptions(author: "F", date: "2024-01-01T00:00:00Z"))
+            options.force = true
+            let out = MemoryOutput()
+            do {
+                _ = try Application.apply(edited: edited, onto: o, options: options, into: out, diagnostics: Diagnostics())
+            } catch is RedlineError {
+                return nil
+            } catch {
+                fatalError("apply threw a non-RedlineError: \(error)")
+            }
+            return out.bytes
+        }
+        guard let same = run(o) else { return }
+        if same != original {
+            fatalError("apply ORIGINAL onto ORIGINAL did not give ORIGINAL:\n\(String(decoding: same, as: UTF8.self).debugDescription)")
+        }
+        guard let marked = run(e) else { return }
+        let rejected = rejectedAsText(marked)
+        if rejected != original {
+            fatalError("rejecting apply's marks as text did not give ORIGINAL:\n\(String(decoding: marked, as: UTF8.self).debugDescription)\n\(String(decoding: rejected, as: UTF8.self).debugDescription)")
+        }
+    }
+
+    /// CriticMarkup rejected as text, the way a CriticMarkup editor does (`ApplyMarkdownTests.resolvedAsText`),
+    /// on bytes: `{++…++}` and `{>>…<<}` go, `{--…--}` and `{==…==}` keep their body, `{~~a~>b~~}` keeps `a`.
+    public static func rejectedAsText(_ s: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(s.count)
+        var i = 0
+        func find(_ close: String, from: Int) -> Int? {
+            let c = Array(close.utf8)
+            var k = from
+            while k + c.count <= s.count {
+                if s[k] == c[0], s[k + 1] == c[1], s[k + 2] == c[2] { return k }
+                k += 1
+            }
+            return nil
+        }
+        while i < s.count {
+            guard s[i] == UInt8(ascii: "{"), i + 3 <= s.count else { out.append(s[i]); i += 1; continue }
+            let head = String(decoding: s[i..<(i + 3)], as: UTF8.self)
+            let closes = ["{++": "++}", "{--": "--}", "{~~": "~~}", "{==": "==}", "{>>": "<<}"]
+            guard let close = closes[head] else { out.append(s[i]); i += 1; continue }
+            let start = i + 3
+            let end = find(close, from: start) ?? s.count
+            let body = Array(s[start..<end])
+            i = min(end + 3, s.count)
+            switch head {
+            case "{--", "{==": out += body
+            case "{~~":
+                var k = 0
+                while k + 1 < body.count, !(body[k] == UInt8(ascii: "~") && body[k + 1] == UInt8(ascii: ">")) { k += 1 }
+                out += k + 1 < body.count ? Array(body[..<k]) : body
+            default: break
+            }
+        }
+        return out
     }
 
     /// Lists and inflates every entry of a zip archive held in `bytes`, within the default limits.

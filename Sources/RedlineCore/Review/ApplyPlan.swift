@@ -218,11 +218,14 @@ extension ApplyPlan {
             // Top-level blocks of the comparison that are inserted whole.
             var leavesOfTop: [Int: [Int]] = [:]
             for (i, l) in r.enumerated() { leavesOfTop[l.topLevel, default: []].append(i) }
+            // Whether every leaf of a top-level block is inserted, worked out once a block.
+            var wholeTop: [Int: Bool] = [:]
             var i = 0
             while i < r.count {
                 let l = r[i]
                 if l.isPureInsert {
-                    let whole = leavesOfTop[l.topLevel]!.allSatisfy { r[$0].isPureInsert }
+                    let whole = wholeTop[l.topLevel] ?? leavesOfTop[l.topLevel]!.allSatisfy { r[$0].isPureInsert }
+                    wholeTop[l.topLevel] = whole
                     if whole {
                         let last = leavesOfTop[l.topLevel]!.last!
                         insert([comparedTopLevel[l.topLevel]], whole: true, path: [], change: change(of: l))

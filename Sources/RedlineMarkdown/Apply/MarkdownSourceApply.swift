@@ -11,13 +11,8 @@ public enum MarkdownSourceApply {
     /// Writes `original` with `plan` into `output`: changes marked, or applied when `accept`.
     public static func apply(_ plan: ApplyPlan, original: DocumentInput, accept: Bool, limits: Limits,
                              diagnostics: Diagnostics, into output: any ByteOutput) throws {
-        let raw: [UInt8]
-        switch original {
-        case .bytes(let b): raw = b
-        case .file(let p):
-            guard let d = FileManager.default.contents(atPath: p) else { throw RedlineError.io("cannot read \(p)") }
-            raw = [UInt8](d)
-        }
+        // The pipeline's own read (FileManager.contents(atPath:) leaks its buffer on an empty file: fuzz-apply).
+        let raw = try original.readAll()
         let text = MarkdownSource.normalized(raw)
         let crlf = text != raw
         if crlf, restoringCRLF(text) != raw {
@@ -26,6 +21,9 @@ public enum MarkdownSourceApply {
         let marks = try MarkPositions(scanning: text)
         if !marks.changes.isEmpty || !marks.comments.isEmpty {
             throw RedlineError.usage("it already holds CriticMarkup changes or comments; accept or reject them first (redline convert --changes accept|reject)")
+        }
+        if let (opener, line) = firstOpener(text) {
+            throw RedlineError.usage("line \(line) holds `\(opener)`, which a CriticMarkup editor reads as the start of a change (it would pair it with a mark written after it): changes cannot be written into it so that rejecting them gives it back")
         }
         let (_, bodyStart, _) = FrontMatter.read(text, diagnostics: Diagnostics())
         let body = Array(text[bodyStart...])
@@ -40,6 +38,55 @@ public enum MarkdownSourceApply {
         }
         if crlf { out = restoringCRLF(out) }
         try output.write(bytes: out)
+    }
+
+    static let openers = ["{++", "{--", "{~~", "{==", "{>>"].map { Array($0.utf8) }
+
+    /// The first CriticMarkup opening sequence in `text` (unclosed, or in code where the reader sees no mark)
+    /// and its line: text tools pair it with the closing sequence of a mark written after it.
+    static func firstOpener(_ text: [UInt8]) -> (String, Int)? {
+        var line = 1
+        var i = 0
+        while i + 2 < text.count {
+            if text[i] == UInt8(ascii: "\n") { line += 1 }
+            if text[i] == UInt8(ascii: "{"), let o = openers.first(where: { $0[1] == text[i + 1] && $0[2] == text[i + 2] }) {
+                return (String(decoding: o, as: UTF8.self), line)
+            }
+            i += 1
+        }
+        return nil
+    }
+
+    /// `open` + `body` + `close` (a CriticMarkup mark) read back as `body` by a text tool, which ends a mark
+    /// at the first `close` after `open`: each `close` inside `body` (`--}` in deleted source) ends one mark
+    /// before its `}` and a new mark holds the rest (`a --} b` → `{--a ----}{--} b--}`).
+    static func enclosed(_ open: String, _ body: String, _ close: String) -> String {
+        let b = Array(body.utf8), c = Array(close.utf8)
+        guard b.count >= c.count else { return open + body + close }
+        var out: [UInt8] = Array(open.utf8)
+        out.reserveCapacity(b.count + open.utf8.count + close.utf8.count)
+        var i = 0
+        while i < b.count {
+            if i + c.count <= b.count, b[i] == c[0], b[i + 1] == c[1], b[i + 2] == c[2] {
+                out += [c[0], c[1]] + c + Array(open.utf8)
+                i += 2
+                continue
+            }
+            out.append(b[i])
+            i += 1
+        }
+        out += c
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Whether `s` holds the three bytes of `seq`.
+    static func holds(_ s: String, _ seq: String) -> Bool {
+        let b = Array(s.utf8), q = Array(seq.utf8)
+        guard b.count >= q.count else { return false }
+        for i in 0...(b.count - q.count) where b[i] == q[0] && b[i + 1] == q[1] && (q.count < 3 || b[i + 2] == q[2]) {
+            return true
+        }
+        return false
     }
 
     static func restoringCRLF(_ b: [UInt8]) -> [UInt8] {
@@ -64,8 +111,11 @@ public enum MarkdownSourceApply {
         var replacements: [(range: Range<Int>, text: String)] = []
         let renderer: MarkdownRenderer
         var unplaced = 0
-        /// Source ranges already highlighted for a comment: CriticMarkup highlights do not nest or cross.
+        /// Source ranges already highlighted for a comment in the current leaf: CriticMarkup highlights do
+        /// not nest or cross (another leaf's never touch this one's: cleared for each leaf).
         var highlighted: [Range<Int>] = []
+        /// How many source leaves each top-level block holds.
+        let leavesInTopLevel: [Range<Int>: Int]
 
         init(plan: ApplyPlan, body: [UInt8], accept: Bool, diagnostics: Diagnostics) {
             self.plan = plan
@@ -76,6 +126,9 @@ public enum MarkdownSourceApply {
             renderer = MarkdownRenderer(options: WriteOptions(), diagnostics: Diagnostics())
             renderer.register(plan.comments)
             pairs = Self.match(plan.leaves.map(\.text), src.leaves.map(\.text))
+            var counts: [Range<Int>: Int] = [:]
+            for l in src.leaves { counts[l.topLevel, default: 0] += 1 }
+            leavesInTopLevel = counts
         }
 
         /// Pairs the plan's leaves with the source's in order: equal texts, skipping up to 16 on either side
@@ -119,10 +172,18 @@ public enum MarkdownSourceApply {
 
         func marked(old: String, new: String, _ c: Change) -> String {
             if accept { return new }
-            if old.isEmpty { return new.isEmpty ? "" : "{++" + new + "++}" + attribution(c) }
-            if new.isEmpty { return "{--" + old + "--}" + attribution(c) }
+            if old.isEmpty { return new.isEmpty ? "" : inserted(new) + attribution(c) }
+            if new.isEmpty { return deleted(old) + attribution(c) }
+            // A text tool takes a substitution's old text up to its first `~>` and ends it at the first `~~}`:
+            // old text holding either, or new text holding `~~}`, is a deletion and an insertion instead.
+            if MarkdownSourceApply.holds(old, "~>") || MarkdownSourceApply.holds(old, "~~}") || MarkdownSourceApply.holds(new, "~~}") {
+                return deleted(old) + attribution(c) + inserted(new) + attribution(c)
+            }
             return "{~~" + old + "~>" + new + "~~}" + attribution(c)
         }
+
+        func deleted(_ s: String) -> String { MarkdownSourceApply.enclosed("{--", s, "--}") }
+        func inserted(_ s: String) -> String { MarkdownSourceApply.enclosed("{++", s, "++}") }
 
         /// Inlines as Markdown, their leading and trailing spaces kept (a paragraph writer trims them).
         func render(_ inlines: [Inline], inTable: Bool) -> String {
@@ -142,6 +203,7 @@ public enum MarkdownSourceApply {
 
         mutating func edit(_ k: Int, _ leaf: SourceLeaves.Leaf, _ edits: [TextEdit]) {
             if leaf.kind == "code_block" { return codeEdit(k, leaf, edits) }
+            highlighted.removeAll(keepingCapacity: true)
             let changes = edits.filter { if case .comment = $0.kind { return false }; return true }
             var placed: [(range: Range<Int>, text: String)] = []
             var whole = !leaf.mapped || leaf.text != plan.leaves[k].text
@@ -283,6 +345,8 @@ public enum MarkdownSourceApply {
             for e in edits {
                 guard case .comment(let id) = e.kind, let c = renderer.takeComment(id) else { continue }
                 var r: Range<Int>? = whole ? nil : place(e.range, in: leaf, inserted: [])?.0
+                // A highlight ends at the first `==}`: source holding one takes the comment at a point.
+                if let x = r, MarkdownSourceApply.holds(source(x), "==}") { r = x.lowerBound..<x.lowerBound }
                 if let x = r, avoiding.contains(where: { $0.overlaps(x) || ($0.isEmpty && x.contains($0.lowerBound)) })
                     || highlighted.contains(where: { $0.overlaps(x) || $0.upperBound == x.lowerBound || x.upperBound == $0.lowerBound }) {
                     r = nil
@@ -320,7 +384,7 @@ public enum MarkdownSourceApply {
             let start = separatorStart(before: leaf.block.lowerBound)
             let sep = source(start..<leaf.block.lowerBound)
             replacements.append((start..<leaf.block.upperBound,
-                                 "{--" + sep + old + "--}" + attribution(first.change) + "{++" + (sep.isEmpty ? "\n\n" : sep) + new + "++}" + attribution(first.change)))
+                                 deleted(sep + old) + attribution(first.change) + inserted((sep.isEmpty ? "\n\n" : sep) + new) + attribution(first.change)))
         }
 
         /// Where the blank lines before `offset` begin (the end of the text before them).
@@ -340,13 +404,13 @@ public enum MarkdownSourceApply {
                 unplaced += 1
                 return
             }
-            replacements.append((gap, accept ? " " : "{--" + source(gap) + "--}" + attribution(c)))
+            replacements.append((gap, accept ? " " : deleted(source(gap)) + attribution(c)))
         }
 
         mutating func delete(_ leaf: SourceLeaves.Leaf, _ c: Change) {
             if accept {
                 // The whole top-level block when this leaf is all of it, with the blank lines before it.
-                if leaf.topLevel == leaf.block || src.leaves.filter({ $0.topLevel == leaf.topLevel }).count == 1 {
+                if leaf.topLevel == leaf.block || leavesInTopLevel[leaf.topLevel] == 1 {
                     let start = separatorStart(before: leaf.topLevel.lowerBound)
                     replacements.append((start..<leaf.topLevel.upperBound, ""))
                 } else {
@@ -356,11 +420,11 @@ public enum MarkdownSourceApply {
             }
             if leaf.kind == "code_block" {
                 let start = separatorStart(before: leaf.block.lowerBound)
-                replacements.append((start..<leaf.block.upperBound, "{--" + source(start..<leaf.block.upperBound) + "--}" + attribution(c)))
+                replacements.append((start..<leaf.block.upperBound, deleted(source(start..<leaf.block.upperBound)) + attribution(c)))
                 return
             }
             guard !leaf.content.isEmpty else { return }
-            replacements.append((leaf.content, "{--" + source(leaf.content) + "--}" + attribution(c)))
+            replacements.append((leaf.content, deleted(source(leaf.content)) + attribution(c)))
         }
 
         mutating func insert(after j: Int?, hadAfter: Bool, _ blocks: [Block], whole: Bool, path: [LeafContainer],
@@ -372,7 +436,7 @@ public enum MarkdownSourceApply {
             guard let j else {
                 if hadAfter { unplaced += 1; return }
                 // Before the first leaf: at the start of the body.
-                let text = accept ? rendered + "\n\n" : "{++" + rendered + "\n\n++}" + attribution(c)
+                let text = accept ? rendered + "\n\n" : inserted(rendered + "\n\n") + attribution(c)
                 replacements.append((0..<0, text))
                 return
             }
@@ -382,7 +446,7 @@ public enum MarkdownSourceApply {
                 let inline = blocks.compactMap { $0.paragraph?.content }.map { render($0, inTable: true) }
                     .joined(separator: " ")
                 let at = a.content.upperBound
-                replacements.append((at..<at, accept ? " " + inline : "{++ " + inline + "++}" + attribution(c)))
+                replacements.append((at..<at, accept ? " " + inline : inserted(" " + inline) + attribution(c)))
                 return
             }
             if !whole, a.inList, case .item? = path.last {
@@ -394,11 +458,11 @@ public enum MarkdownSourceApply {
                 let item = blocks.compactMap { $0.paragraph?.content }.map { render($0, inTable: false) }
                 let text = item.map { "\n" + prefix + $0 }.joined() .replacingOccurrences(of: "\n\n", with: "\n" + indent)
                 let at = a.block.upperBound
-                replacements.append((at..<at, accept ? text : "{++" + text + "++}" + attribution(c)))
+                replacements.append((at..<at, accept ? text : inserted(text) + attribution(c)))
                 return
             }
             let at = whole || !a.inList ? a.topLevel.upperBound : a.block.upperBound
-            replacements.append((at..<at, accept ? "\n\n" + rendered : "{++\n\n" + rendered + "++}" + attribution(c)))
+            replacements.append((at..<at, accept ? "\n\n" + rendered : inserted("\n\n" + rendered) + attribution(c)))
         }
 
         /// The body with every replacement made (in order; later ones at the same point after earlier ones).
