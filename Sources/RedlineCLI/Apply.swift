@@ -8,7 +8,7 @@ extension RedlineCommand {
         public static let configuration = CommandConfiguration(
             commandName: "apply",
             abstract: "Write an edited version's changes into the original file as tracked changes.",
-            usage: "redline apply <edited> --onto <original> [-o <output> | --in-place] [<options>]",
+            usage: "redline apply <edited> --onto <original> [-o <output>] [<options>]",
             discussion: """
             The result is ORIGINAL, byte for byte, except where EDITED differs: there the differences are \
             tracked changes in ORIGINAL's own syntax (CriticMarkup in Markdown, w:ins/w:del in DOCX). EDITED \
