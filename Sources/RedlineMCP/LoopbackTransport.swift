@@ -45,6 +45,12 @@ actor LoopbackTransport: Transport {
         peer.finish()
     }
 
+    /// Ends the other end's stream only (what is already sent is still received), as closing standard input
+    /// does: that end reads what is left and sees the end; this one still receives.
+    func finishSending() {
+        peer.finish()
+    }
+
     func send(_ data: Data) async throws {
         guard case .enqueued = peer.yield(data) else { throw MCPError.connectionClosed }
     }

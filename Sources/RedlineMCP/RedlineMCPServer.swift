@@ -52,8 +52,11 @@ public final class RedlineMCPServer: Sendable {
 
     /// Runs a server in this process on the lines of `input` (bytes split at newlines), as a client writing
     /// them to its standard input would, and returns what it answered (for the fuzz target and tests).
-    /// An `initialize` request goes first unless `initialize` is false.
+    /// An `initialize` request goes first unless `initialize` is false. When it returns, the server's message
+    /// loop has ended, so none of its work is still running (but a tool call that outlasts `timeout`, which goes on
+    /// on its queue): LeakSanitizer took a reply still being sent after `respond` had returned for a leak.
     public func respond(to input: [UInt8], initialize: Bool = true, timeout: Double = 30) async -> [Data] {
+        let deadline = Date().addingTimeInterval(timeout)
         let (client, serverSide) = LoopbackTransport.pair()
         let transport = AnsweringTransport(serverSide, working: working)
         let server = await makeServer()
@@ -80,11 +83,27 @@ public final class RedlineMCPServer: Sendable {
             try? await client.send(line)
         }
         await transport.waitUntilAnswered(timeout: timeout)
+        // The input ends, as standard input does: the server reads what is left and its loop ends (not stopped
+        // in the middle of sending a reply).
+        await client.finishSending()
+        await Self.wait(for: server, seconds: max(1, deadline.timeIntervalSinceNow))
         await server.stop()
         await client.disconnect()
         // Both streams are finished now: the reader ends once it has taken every reply already sent.
         _ = await reader.result
         return await replies.all
+    }
+
+    /// Waits until `server`'s message loop has ended, at most `seconds`. Awaiting a task's value cannot be
+    /// cancelled, so a timer is what is awaited, cancelled by a waiter when the loop ends first; then the waiter
+    /// is awaited too, so nothing of this is left running (it is, waiting, only when the server did not end).
+    private static func wait(for server: Server, seconds: Double) async {
+        let timer = Task { (try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))) == nil }
+        let waiter = Task {
+            await server.waitUntilCompleted()
+            timer.cancel()
+        }
+        if await timer.value { await waiter.value }
     }
 }
 
@@ -149,6 +168,9 @@ actor AnsweringTransport: Transport {
     func disconnect() async {
         pump?.cancel()
         await inner.disconnect()
+        // Nothing of the pump left running once disconnected (its source is finished and it is cancelled).
+        await pump?.value
+        pump = nil
         continuation.finish()
     }
 
