@@ -91,12 +91,7 @@ extension RedlineCommand {
                                                  diagnostics: diagnostics)
             }
             try WarningReport.emit(diagnostics.all, for: original, quiet: quiet, json: nil, target: "")
-            if let report {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-                let data = try encoder.encode(["conflicts": result.conflicts])
-                try AtomicFile.write(to: report, protecting: [original] + copies) { try $0.write(bytes: [UInt8](data)) }
-            }
+            if let report { try writeReport(["conflicts": result.conflicts], to: report) }
             if stats { printStats(result) }
         }
 
@@ -138,13 +133,16 @@ extension RedlineCommand {
                     FileHandle.standardError.write(Data("redline: error: \(err.message)\n".utf8))
                 }
             }
-            if let report {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-                let data = try encoder.encode(["conflicts": allConflicts])
-                try AtomicFile.write(to: report, protecting: []) { try $0.write(bytes: [UInt8](data)) }
-            }
+            if let report { try writeReport(["conflicts": allConflicts], to: report) }
             if failed > 0 { throw ExitCode(1) }
+        }
+
+        /// `--report`: the conflicts as JSON, written whole or not at all, never over an input.
+        func writeReport(_ value: some Encodable, to path: String) throws {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            let data = try encoder.encode(value)
+            try AtomicFile.write(to: path, protecting: [original] + copies) { try $0.write(bytes: [UInt8](data)) }
         }
 
         func printStats(_ result: CombineResult, name: String? = nil) {

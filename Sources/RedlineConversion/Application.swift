@@ -219,7 +219,7 @@ public enum Application {
         for l in plan.leaves { total += l.text.utf8.count }
         for s in plan.steps {
             switch s {
-            case .edit(let leaf, let edits, _):
+            case .edit(_, let edits, _):
                 stats.edited += 1
                 for e in edits {
                     switch e.kind {
@@ -228,7 +228,6 @@ public enum Application {
                     case .comment: stats.comments += 1
                     }
                 }
-                _ = leaf
             case .delete(let leaf, _):
                 stats.deleted += 1
                 changed += plan.leaves[leaf].text.utf8.count

@@ -96,8 +96,6 @@ final class ApplyMarkdownTests: XCTestCase {
     /// The document's text paragraph by paragraph, as Redline reads a Markdown text.
     func readText(_ markdown: String, accept: Bool = true) throws -> [String] {
         let p = try write(markdown, "read-\(UInt32.random(in: 0...UInt32.max)).md")
-        var o = ConversionOptions(from: FormatRegistry.markdown, to: FormatRegistry.markdown)
-        o.review = ReviewOptions(changes: accept ? .accept : .reject)
         let doc = try Converter.read(.file(p), format: FormatRegistry.markdown, options: ReadOptions(), diagnostics: Diagnostics())
         let resolved = try doc.applying([ReviewTransform(accept ? .accept : .reject)])
         return ApplyPlanTestText.leaves(resolved)
