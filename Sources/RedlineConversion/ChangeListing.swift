@@ -167,7 +167,8 @@ public struct ChangeRow: Hashable, Sendable, Codable {
     /// The filter kind (`kind=`).
     public var kind: ChangeKind
     /// What happened: insertion, deletion, substitution, move, formatting, paragraph formatting, numbering,
-    /// split, join, row inserted, row deleted, table, comment.
+    /// split, join, row inserted, row deleted, table, comment, conflict (a comment `redline combine` wrote for
+    /// a reviewer's change that lost a conflict).
     public var change: String
     public var author: String?
     public var date: String?
@@ -202,7 +203,9 @@ public struct ChangeRow: Hashable, Sendable, Codable {
         for (i, it) in items.enumerated() {
             let e = it.element
             if it.kind == .comment {
-                rows.append(ChangeRow(id: it.id, kind: .comment, change: "comment", author: it.author, date: it.date,
+                // `redline combine` records a reviewer's change that lost a conflict as such a comment.
+                let change = it.after.hasPrefix(CombineConflict.commentPrefix) ? "conflict" : "comment"
+                rows.append(ChangeRow(id: it.id, kind: .comment, change: change, author: it.author, date: it.date,
                                       story: it.story, paragraph: it.paragraph, heading: it.heading, anchor: it.before,
                                       body: it.after, thread: it.thread, resolved: it.resolved, elements: [e]))
                 continue

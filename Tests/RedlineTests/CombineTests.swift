@@ -82,6 +82,33 @@ final class CombineTests: XCTestCase {
         XCTAssertEqual(Self.resolved(out, acceptingOnly: nil), try String(contentsOfFile: original, encoding: .utf8))
     }
 
+    /// A paragraph one reviewer deleted and another edited (or joined with the next): the deletion is kept and
+    /// the other change is a comment on the deleted text, never lost; `redline changes` lists it as a conflict.
+    func testEditsToADeletedParagraphSurviveAsConflictComments() throws {
+        let original = try write("Alpha beta gamma.\n\nDelta epsilon.\n\nZeta eta.\n", "o.md")
+        let ann = try write("Delta epsilon.\n\nZeta eta.\n", "ann.md")
+        let bob = try write("Alpha BETA gamma.\n\nDelta epsilon.\n\nZeta eta.\n", "bob.md")
+        let (out, r) = try combined(original, [ann, bob])
+        XCTAssertEqual(r.conflicts.count, 1)
+        XCTAssertEqual(r.reviewers.map(\.conflicts), [1, 1])
+        XCTAssertTrue(out.contains("{--Alpha beta gamma.--}"), out)
+        XCTAssertTrue(out.contains("@bob") && out.contains("Conflict with ann: proposed to replace “beta” with “BETA”."), out)
+        XCTAssertEqual(Self.resolved(out, acceptingOnly: nil), try String(contentsOfFile: original, encoding: .utf8))
+        // Through Word: the conflict comment is listed as such.
+        for (name, path) in [("o", original), ("ann", ann), ("bob", bob)] {
+            try Converter.convert(.file(path), toFile: tmp + "/\(name).docx",
+                                  options: ConversionOptions(from: FormatRegistry.markdown, to: FormatRegistry.docx, changes: .marked),
+                                  diagnostics: Diagnostics())
+        }
+        var o = CombineOptions()
+        o.reviewerOf = [tmp + "/ann.docx": "ann", tmp + "/bob.docx": "bob"]
+        _ = try Combination.combine(original: tmp + "/o.docx", copies: [tmp + "/ann.docx", tmp + "/bob.docx"], options: o,
+                                    toFile: tmp + "/out.docx", diagnostics: Diagnostics())
+        let rows = try ChangeListing.rows(.file(tmp + "/out.docx"), format: FormatRegistry.docx)
+        XCTAssertEqual(rows.filter { $0.change == "conflict" }.map(\.author), ["bob"], "\(rows)")
+        XCTAssertTrue(rows.contains { $0.change == "deletion" && $0.author == "ann" && $0.before == "Alpha beta gamma." }, "\(rows)")
+    }
+
     func testTheSameChangeByTwoReviewersIsWrittenOnce() throws {
         let original = try write("Alpha beta gamma.\n", "o.md")
         let a = try write("Alpha delta gamma.\n", "a.md"), b = try write("Alpha delta gamma.\n", "b.md")

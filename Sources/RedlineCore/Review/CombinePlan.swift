@@ -1,3 +1,4 @@
+import Foundation
 /// Several reviewers' plans on one ORIGINAL made into one (`redline combine`): every reviewer's change at its
 /// place, identical changes once (the first reviewer's, counted for each), and where two reviewers changed
 /// the same text differently a conflict: the preferred reviewer's change kept (`prefer`, else the one of the
@@ -21,13 +22,16 @@ public struct CombineConflict: Sendable, Codable, Hashable {
     public var keptText: String
     public var other: String
     public var otherText: String
+
+    /// How the comment recording the other reviewer's change begins (`redline changes` lists it as a conflict).
+    public static let commentPrefix = "Conflict with "
 }
 
 /// Counts of one reviewer's changes.
 public struct ReviewerCounts: Sendable, Codable, Hashable {
     public var name: String
     public var insertions = 0, deletions = 0, substitutions = 0, formatChanges = 0, comments = 0
-    public var paragraphsInserted = 0, paragraphsDeleted = 0, conflicts = 0
+    public var paragraphsInserted = 0, paragraphsDeleted = 0, paragraphsJoined = 0, conflicts = 0
     /// Changes another reviewer had already made the same way (written once).
     public var duplicates = 0
 
@@ -44,7 +48,7 @@ extension ApplyPlan {
         }
         var edits = [[(copy: Int, edit: TextEdit)]](repeating: [], count: leaves.count)
         var deletes = [[(copy: Int, change: Change)]](repeating: [], count: leaves.count)
-        var marks = [Change?](repeating: nil, count: leaves.count)
+        var marks = [(copy: Int, change: Change)?](repeating: nil, count: leaves.count)
         var inserts: [Int: [(copy: Int, step: ApplyStep, blocks: [Block])]] = [:]  // after (-1: before the first)
         var comments: [Comment] = []
         for (c, plan) in plans.enumerated() {
@@ -62,7 +66,9 @@ extension ApplyPlan {
                         if case .comment(let id) = e.kind { e.kind = .comment(id: renamed(id)) }
                         edits[k].append((c, e))
                     }
-                    if marks[k] == nil { marks[k] = mark }
+                    if let mark {
+                        if marks[k] == nil { marks[k] = (c, mark); counts[c].paragraphsJoined += 1 } else { counts[c].duplicates += 1 }
+                    }
                 case .delete(let k, let change): deletes[k].append((c, change))
                 case .insert(let after, let blocks, _, _, _): inserts[after ?? -1, default: []].append((c, step, blocks))
                 }
@@ -78,7 +84,7 @@ extension ApplyPlan {
             nextComment += 1
             let id = "combine-\(nextComment)"
             comments.append(Comment(id: id, author: reviewers[loser.copy], date: loser.edit.change.date,
-                                    body: [.paragraph(Paragraph([.text("Conflict with \(reviewers[winner]): proposed to \(what).")]))]))
+                                    body: [.paragraph(Paragraph([.text(CombineConflict.commentPrefix + "\(reviewers[winner]): proposed to \(what).")]))]))
             conflicts.append(CombineConflict(paragraph: leaf, original: old, kept: reviewers[winner], keptText: keptText,
                                              other: reviewers[loser.copy], otherText: new))
             counts[loser.copy].conflicts += 1
@@ -112,11 +118,32 @@ extension ApplyPlan {
             if let del = deletes[k].first {
                 for d in deletes[k].dropFirst() { counts[d.copy].duplicates += 1 }
                 let editors = changes.filter { $0.copy != del.copy }
-                let winner = editors.map(\.copy).reduce(del.copy) { preferred($0, $1) }
+                let joiner = marks[k].flatMap { $0.copy == del.copy ? nil : $0 }
+                let winner = (editors.map(\.copy) + (joiner.map { [$0.copy] } ?? [])).reduce(del.copy) { preferred($0, $1) }
                 if winner == del.copy {
                     counts[del.copy].paragraphsDeleted += 1
-                    for e in editors { _ = conflictComment(e, leaf: k, at: 0..<0, keptBy: del.copy, keptText: "") }
-                    steps.append(.delete(leaf: k, change: del.change))
+                    let all = 0..<leaves[k].text.utf8.count
+                    let losing = editors.map { conflictComment($0, leaf: k, at: all, keptBy: del.copy, keptText: "") }
+                    if let j = joiner {
+                        // Joining a paragraph another reviewer deletes: recorded like any losing change.
+                        counts[j.copy].paragraphsJoined -= 1
+                        nextComment += 1
+                        comments.append(Comment(id: "combine-\(nextComment)", author: reviewers[j.copy], date: j.change.date,
+                                                body: [.paragraph(Paragraph([.text(CombineConflict.commentPrefix + "\(reviewers[del.copy]): proposed to join this paragraph with the next.")]))]))
+                        conflicts.append(CombineConflict(paragraph: k, original: leaves[k].text, kept: reviewers[del.copy],
+                                                         keptText: "", other: reviewers[j.copy], otherText: leaves[k].text))
+                        counts[j.copy].conflicts += 1
+                        counts[del.copy].conflicts += 1
+                        notes.append(TextEdit(kind: .comment(id: "combine-\(nextComment)"), range: all, inserted: [], change: j.change))
+                    }
+                    if losing.isEmpty && notes.isEmpty {
+                        steps.append(.delete(leaf: k, change: del.change))
+                    } else {
+                        // The losers' comments need a place: the paragraph's text deleted with its mark, commented.
+                        let gone = TextEdit(range: all, inserted: [], change: del.change)
+                        let anchored = (losing + notes).sorted { $0.range.lowerBound < $1.range.lowerBound }
+                        steps.append(.edit(leaf: k, edits: all.isEmpty ? anchored : [gone] + anchored, markDeleted: del.change))
+                    }
                     emitInserts(after: k)
                     continue
                 }
@@ -124,7 +151,7 @@ extension ApplyPlan {
                 nextComment += 1
                 let id = "combine-\(nextComment)"
                 comments.append(Comment(id: id, author: reviewers[del.copy], date: del.change.date,
-                                        body: [.paragraph(Paragraph([.text("Conflict with \(reviewers[winner]): proposed to delete this paragraph.")]))]))
+                                        body: [.paragraph(Paragraph([.text(CombineConflict.commentPrefix + "\(reviewers[winner]): proposed to delete this paragraph.")]))]))
                 conflicts.append(CombineConflict(paragraph: k, original: leaves[k].text, kept: reviewers[winner],
                                                  keptText: "", other: reviewers[del.copy], otherText: ""))
                 counts[del.copy].conflicts += 1
@@ -173,7 +200,7 @@ extension ApplyPlan {
             let all = (kept.map(\.edit) + notes).sorted {
                 ($0.range.lowerBound, $0.range.upperBound) < ($1.range.lowerBound, $1.range.upperBound)
             }
-            if !all.isEmpty || marks[k] != nil { steps.append(.edit(leaf: k, edits: all, markDeleted: marks[k])) }
+            if !all.isEmpty || marks[k] != nil { steps.append(.edit(leaf: k, edits: all, markDeleted: marks[k]?.change)) }
             emitInserts(after: k)
         }
         return CombinedPlan(plan: ApplyPlan(leaves: leaves, steps: steps, comments: comments), conflicts: conflicts,
