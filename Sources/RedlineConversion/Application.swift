@@ -136,34 +136,73 @@ public enum Application {
 
     static func prepare(edited: String, onto original: String, options: ApplyOptions,
                         diagnostics: Diagnostics) throws -> (ApplyPlan, Format, ApplyStats, [String], [String]) {
+        let format = try originalFormat(original, options: options)
+        var read = options.read
+        read.loadLinkedMedia = read.loadLinkedMedia || Comparison.crossesFormats(old: original, new: edited, from: nil)
+        let ((o, _), (e, editedFormat)) = try readBothFormats(original: original, format: format, edited: edited,
+                                                              editedFormat: options.editedFormat, read: read,
+                                                              diagnostics: diagnostics)
+        let prepared = PreparedOriginal(path: original, format: format, document: o, read: read)
+        let (plan, stats, expected) = try self.plan(edited: edited, document: e, format: editedFormat, onto: prepared,
+                                                    options: options, diagnostics: diagnostics)
+        return (plan, format, stats, expected, prepared.rejected)
+    }
+
+    /// ORIGINAL's format, which must have an applier.
+    static func originalFormat(_ original: String, options: ApplyOptions) throws -> Format {
         guard let format = options.originalFormat ?? FormatRegistry.inferred(fromPath: original) else {
             throw RedlineError.usage("cannot tell the format of '\(original)'; name it with --onto-format")
         }
         guard format.applier != nil else {
             throw RedlineError.usage("\(original): Redline cannot apply changes onto \(format.displayName) files (it can onto Markdown and DOCX)")
         }
-        var read = options.read
-        read.loadLinkedMedia = read.loadLinkedMedia || Comparison.crossesFormats(old: original, new: edited, from: nil)
-        let ((o, _), (e, editedFormat)) = try readBothFormats(original: original, format: format, edited: edited,
-                                                              editedFormat: options.editedFormat, read: read,
-                                                              diagnostics: diagnostics)
-        return try LargeStack.run {
+        return format
+    }
+
+    /// ORIGINAL read once, for every EDITED applied onto it (`redline combine` plans several).
+    struct PreparedOriginal: Sendable {
+        var path: String
+        var format: Format
+        var document: Document
+        var read: ReadOptions
+        /// Its reject view's paragraphs, for reading a package result back (`verify`); empty for Markdown.
+        var rejected: [String]
+
+        init(path: String, format: Format, document: Document, read: ReadOptions) {
+            self.path = path
+            self.format = format
+            self.document = document
+            self.read = read
+            rejected = format.inPlaceReviewer != nil ? leafTexts(DocumentComparer.rejected(document)) : []
+        }
+
+        /// What `editedFormat` makes of ORIGINAL (written in it and read back): what an EDITED in that format was
+        /// edited from. ORIGINAL itself when the formats are one, or the round trip fails.
+        func base(through editedFormat: Format) -> Document {
+            guard !editedFormat.isSame(as: format), editedFormat.writer != nil, editedFormat.reader != nil else { return document }
+            let quiet = Diagnostics(), through = MemoryOutput()
+            guard (try? Converter.write(document, format: editedFormat, to: through, options: WriteOptions(), diagnostics: quiet)) != nil,
+                  let back = try? Converter.read(.bytes(through.bytes), format: editedFormat, options: read, diagnostics: quiet)
+            else { return document }
+            return back
+        }
+    }
+
+    /// The plan for EDITED (`document`, read from `edited` in `format`) onto a prepared ORIGINAL, its counts and
+    /// EDITED's accepted paragraphs (for `verify`; empty for Markdown).
+    static func plan(edited: String, document e: Document, format editedFormat: Format, onto prepared: PreparedOriginal,
+                     base: Document? = nil, options: ApplyOptions,
+                     diagnostics: Diagnostics) throws -> (ApplyPlan, ApplyStats, [String]) {
+        try LargeStack.run {
             var stats = ApplyStats()
             let fallback = Change(author: options.compare.author, date: options.compare.date)
             let quiet = Diagnostics()
             var compared: Document
-            let original = o
+            let original = prepared.document
             // What EDITED's format makes of ORIGINAL is what EDITED was edited from: compared with that, the
             // differences a conversion brings (a table's header row, styles Markdown has no place for) are not
             // taken for edits.
-            var base = o
-            if !editedFormat.isSame(as: format), editedFormat.writer != nil, editedFormat.reader != nil {
-                let through = MemoryOutput()
-                if (try? Converter.write(o, format: editedFormat, to: through, options: WriteOptions(), diagnostics: quiet)) != nil,
-                   let back = try? Converter.read(.bytes(through.bytes), format: editedFormat, options: read, diagnostics: quiet) {
-                    base = back
-                }
-            }
+            let base = base ?? prepared.base(through: editedFormat)
             if DocumentComparer.trackedChangeCount(e) > 0 {
                 // EDITED's own changes: carried as they are when its reject view is ORIGINAL.
                 // Styles and formatting a conversion changes are not edits: text decides.
@@ -186,14 +225,10 @@ public enum Application {
             let plan = ApplyPlan.make(original: original, compared: compared, fallback: fallback)
             count(plan, into: &stats)
             if stats.kept < minimumKept, !options.force, plan.leaves.count > 1 {
-                throw RedlineError.usage("\(edited) keeps \(Int((stats.kept * 100).rounded()))% of \(original)'s text: it does not look like a version of it (--force applies it anyway)")
+                throw RedlineError.usage("\(edited) keeps \(Int((stats.kept * 100).rounded()))% of \(prepared.path)'s text: it does not look like a version of it (--force applies it anyway)")
             }
-            // EDITED's paragraphs and ORIGINAL's reject view, for reading a package result back (`verify`);
-            // Markdown's result is not read back.
-            let package = format.inPlaceReviewer != nil
-            let expected = package ? leafTexts(DocumentComparer.accepted(compared)) : []
-            let originalRejected = package ? leafTexts(DocumentComparer.rejected(original)) : []
-            return (plan, format, stats, expected, originalRejected)
+            let expected = prepared.format.inPlaceReviewer != nil ? leafTexts(DocumentComparer.accepted(compared)) : []
+            return (plan, stats, expected)
         }
     }
 

@@ -41,19 +41,44 @@ public enum Combination {
     public static func combine(original: String, copies: [String], options: CombineOptions, into output: any ByteOutput,
                                diagnostics: Diagnostics) throws -> CombineResult {
         guard !copies.isEmpty else { throw RedlineError.usage("name at least one copy to combine") }
-        var plans: [ApplyPlan] = [], names: [String] = [], skipped: [String] = []
-        var format: Format?
-        var originalRejected: [String] = []
+        let names = copies.map { reviewer(of: $0, options: options) }
+        let baseOptions = ApplyOptions(read: options.read)
+        let originalFormat = try Application.originalFormat(original, options: baseOptions)
+        var read = options.read
+        read.loadLinkedMedia = read.loadLinkedMedia
+            || copies.contains { Comparison.crossesFormats(old: original, new: $0, from: nil) }
+        let (document, _) = try Comparison.read(original, format: originalFormat, options: read, diagnostics: Diagnostics())
+        let prepared = Application.PreparedOriginal(path: original, format: originalFormat, document: document, read: read)
+        // What each copy's format makes of ORIGINAL, worked out once per format.
+        var bases: [String: Document] = [:]
         for copy in copies {
-            let name = reviewer(of: copy, options: options)
-            let o = ApplyOptions(compare: CompareOptions(author: name, date: options.date), read: options.read)
+            guard let f = FormatRegistry.inferred(fromPath: copy), bases[f.name] == nil else { continue }
+            bases[f.name] = prepared.base(through: f)
+        }
+        // Each copy read and planned on its own (two at a time): a copy's work is independent of the others'.
+        let outcomes = Outcomes(count: copies.count)
+        let formatBases = bases, planRead = read
+        let work: @Sendable (Int) -> Void = { i in
+            let d = Diagnostics()
+            outcomes.set(i, Result {
+                let o = ApplyOptions(compare: CompareOptions(author: names[i], date: options.date), read: planRead)
+                let (e, f) = try Comparison.read(copies[i], format: nil, options: planRead, diagnostics: d)
+                let (plan, _, _) = try Application.plan(edited: copies[i], document: e, format: f, onto: prepared,
+                                                        base: formatBases[f.name], options: o, diagnostics: d)
+                return plan
+            }, d)
+        }
+        let half = (copies.count + 1) / 2
+        let thread = copies.count > 1 ? StackThread.spawn(name: "redline-copies") { for i in half..<copies.count { work(i) } } : nil
+        for i in 0..<(thread == nil ? copies.count : half) { work(i) }
+        thread?.join()
+        var plans: [ApplyPlan] = [], kept: [String] = [], skipped: [String] = []
+        for (i, copy) in copies.enumerated() {
+            let (result, d) = outcomes.get(i)
+            diagnostics.absorb([d])
             do {
-                let (plan, f, _, _, rejected) = try Application.prepare(edited: copy, onto: original, options: o,
-                                                                        diagnostics: diagnostics)
-                originalRejected = rejected
-                plans.append(plan)
-                names.append(name)
-                format = f
+                plans.append(try result.get())
+                kept.append(names[i])
             } catch let e as RedlineError where e.kind == .usage && e.message.contains("does not look like a version") {
                 guard options.skipUnrelated else {
                     throw RedlineError.usage("\(copy) is not a version of \(original) (--skip-unrelated combines the others)")
@@ -62,12 +87,14 @@ public enum Combination {
                 skipped.append(copy)
             }
         }
+        let format: Format? = plans.isEmpty ? nil : originalFormat
+        let originalRejected = prepared.rejected
         guard let format, let applier = format.applier else {
             throw RedlineError.usage("no copy of \(original) to combine")
         }
-        let combined = ApplyPlan.combined(plans, reviewers: names, prefer: options.prefer)
-        if let p = options.prefer, !names.contains(p) {
-            throw RedlineError.usage("--prefer \(p): no copy's reviewer is called that (reviewers: \(names.joined(separator: ", ")))")
+        let combined = ApplyPlan.combined(plans, reviewers: kept, prefer: options.prefer)
+        if let p = options.prefer, !kept.contains(p) {
+            throw RedlineError.usage("--prefer \(p): no copy's reviewer is called that (reviewers: \(kept.joined(separator: ", ")))")
         }
         try LargeStack.run {
             let buffer = MemoryOutput()
@@ -95,4 +122,17 @@ public enum Combination {
         }
         return result
     }
+}
+
+/// Each copy's plan (or error) and warnings, filled by two threads.
+private final class Outcomes: @unchecked Sendable {
+    // Safety: each index is written by one thread only, before the join that precedes every read.
+    private let lock = NSLock()
+    private var results: [(Result<ApplyPlan, any Error>, Diagnostics)?]
+
+    init(count: Int) { results = Array(repeating: nil, count: count) }
+
+    func set(_ i: Int, _ r: Result<ApplyPlan, any Error>, _ d: Diagnostics) { lock.withLock { results[i] = (r, d) } }
+
+    func get(_ i: Int) -> (Result<ApplyPlan, any Error>, Diagnostics) { lock.withLock { results[i]! } }
 }
