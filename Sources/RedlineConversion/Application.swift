@@ -23,6 +23,9 @@ public struct ApplyOptions: Sendable {
     public var accept: Bool
     /// Apply even when EDITED has almost nothing in common with ORIGINAL.
     public var force: Bool
+    /// Attribute EDITED's untracked edits to whoever last saved EDITED, where its format records it (DOCX's
+    /// last-modified-by), rather than to `compare.author` (`redline apply` without `--author`).
+    public var authorFromEdited = false
 
     public init(editedFormat: Format? = nil, originalFormat: Format? = nil, compare: CompareOptions = CompareOptions(),
                 read: ReadOptions = ReadOptions(), accept: Bool = false, force: Bool = false) {
@@ -143,9 +146,18 @@ public enum Application {
                                                               editedFormat: options.editedFormat, read: read,
                                                               diagnostics: diagnostics)
         let prepared = PreparedOriginal(path: original, format: format, document: o, read: read)
+        var options = options
+        if options.authorFromEdited, let name = lastEditor(of: edited, format: editedFormat, limits: read.limits) {
+            options.compare.author = name
+        }
         let (plan, stats, expected) = try self.plan(edited: edited, document: e, format: editedFormat, onto: prepared,
                                                     options: options, diagnostics: diagnostics)
         return (plan, format, stats, expected, prepared.rejected)
+    }
+
+    /// Who last saved `path`, where its format records it.
+    static func lastEditor(of path: String, format: Format, limits: Limits) -> String? {
+        format.changeLister?.lastEditor(.file(path), limits: limits)
     }
 
     /// ORIGINAL's format, which must have an applier.

@@ -24,6 +24,13 @@ public protocol InPlaceReviewer: Sendable {
 public protocol ChangeLister: Sendable {
     /// Every change and comment of `input`.
     func list(_ input: DocumentInput, limits: Limits) throws -> [ChangeListItem]
+    /// Who last saved the file, where the format records it (`apply` and `combine` attribute a copy's
+    /// untracked edits to them).
+    func lastEditor(_ input: DocumentInput, limits: Limits) -> String?
+}
+
+extension ChangeLister {
+    public func lastEditor(_ input: DocumentInput, limits: Limits) -> String? { nil }
 }
 
 /// Finishes a comparison's output, written from the model, by laying it into NEW's own file.
@@ -43,6 +50,10 @@ struct DOCXPackageReviewer: InPlaceReviewer, ChangeLister {
 
     func list(_ input: DocumentInput, limits: Limits) throws -> [ChangeListItem] {
         try DOCXInPlaceReview.list(input, limits: limits)
+    }
+
+    func lastEditor(_ input: DocumentInput, limits: Limits) -> String? {
+        try? DOCXInPlaceReview.lastEditor(input, limits: limits)
     }
 }
 

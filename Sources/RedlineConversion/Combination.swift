@@ -30,18 +30,29 @@ public struct CombineResult: Sendable {
 /// `redline combine ORIGINAL COPY…`: every copy's changes from ORIGINAL in one file of ORIGINAL's format,
 /// written into ORIGINAL's own bytes as `apply` does.
 public enum Combination {
-    /// The reviewer a copy is attributed to.
+    /// The reviewer a copy is attributed to: `reviewerOf`, else who last saved it (where its format records
+    /// it, and no other copy has the same), else its file name without extension.
     public static func reviewer(of copy: String, options: CombineOptions) -> String {
-        if let n = options.reviewerOf[copy] { return n }
-        let name = (copy as NSString).lastPathComponent
-        return (name as NSString).deletingPathExtension
+        reviewers(of: [copy], options: options)[0]
+    }
+
+    /// The reviewers of `copies` (see `reviewer(of:options:)`).
+    public static func reviewers(of copies: [String], options: CombineOptions) -> [String] {
+        let saved = copies.map { c in
+            FormatRegistry.inferred(fromPath: c).flatMap { Application.lastEditor(of: c, format: $0, limits: options.read.limits) }
+        }
+        return copies.enumerated().map { i, copy in
+            if let n = options.reviewerOf[copy] { return n }
+            if let n = saved[i], saved.filter({ $0 == n }).count == 1 { return n }
+            return ((copy as NSString).lastPathComponent as NSString).deletingPathExtension
+        }
     }
 
     /// Combines `copies` onto `original` into `output`.
     public static func combine(original: String, copies: [String], options: CombineOptions, into output: any ByteOutput,
                                diagnostics: Diagnostics) throws -> CombineResult {
         guard !copies.isEmpty else { throw RedlineError.usage("name at least one copy to combine") }
-        let names = copies.map { reviewer(of: $0, options: options) }
+        let names = reviewers(of: copies, options: options)
         let baseOptions = ApplyOptions(read: options.read)
         let originalFormat = try Application.originalFormat(original, options: baseOptions)
         var read = options.read

@@ -1,6 +1,7 @@
 import XCTest
 import Foundation
 import Redline
+import RedlineZip
 
 /// `redline combine ORIGINAL COPY…`: every reviewer's changes in ORIGINAL's own file. Rejecting everything gives
 /// ORIGINAL; accepting one reviewer's changes and rejecting the rest gives that reviewer's copy; accepting
@@ -107,6 +108,53 @@ final class CombineTests: XCTestCase {
         let rows = try ChangeListing.rows(.file(tmp + "/out.docx"), format: FormatRegistry.docx)
         XCTAssertEqual(rows.filter { $0.change == "conflict" }.map(\.author), ["bob"], "\(rows)")
         XCTAssertTrue(rows.contains { $0.change == "deletion" && $0.author == "ann" && $0.before == "Alpha beta gamma." }, "\(rows)")
+    }
+
+    /// `path` (Markdown) as a DOCX whose core properties say `editor` saved it last.
+    func docx(_ path: String, savedBy editor: String?, _ name: String) throws -> String {
+        let plain = tmp + "/plain-" + name
+        try Converter.convert(.file(path), toFile: plain,
+                              options: ConversionOptions(from: FormatRegistry.markdown, to: FormatRegistry.docx, changes: .marked),
+                              diagnostics: Diagnostics())
+        let zip = try ZipArchive(path: plain), out = try ZipWriter()
+        for e in zip.entries where !e.isDirectory {
+            var bytes = try zip.read(e)
+            if e.name == "docProps/core.xml", let editor {
+                let xml = String(decoding: bytes, as: UTF8.self)
+                    .replacingOccurrences(of: "</cp:coreProperties>", with: "<cp:lastModifiedBy>\(editor)</cp:lastModifiedBy></cp:coreProperties>")
+                bytes = Array(xml.utf8)
+            }
+            try out.add(e.name, bytes: bytes)
+        }
+        var data = Data()
+        try out.finish { data.append(contentsOf: $0) }
+        try data.write(to: URL(fileURLWithPath: tmp + "/" + name))
+        return tmp + "/" + name
+    }
+
+    /// Untracked edits in a Word copy are attributed to whoever last saved it (its core properties), unless named:
+    /// in `combine` (two copies saved by the same person fall back to their file names) and in `apply`.
+    func testCopiesAreAttributedToWhoLastSavedThem() throws {
+        let md = try write("Alpha beta gamma.\n\nDelta epsilon.\n", "o.md")
+        let a = try docx(try write("Alpha BETA gamma.\n\nDelta epsilon.\n", "a.md"), savedBy: "Ann Smith", "a.docx")
+        let b = try docx(try write("Alpha beta gamma.\n\nDelta EPSILON.\n", "b.md"), savedBy: "Bob Jones", "b.docx")
+        let c = try docx(try write("Alpha beta gamma.\n\nDelta epsilon zeta.\n", "c.md"), savedBy: nil, "c.docx")
+        XCTAssertEqual(Combination.reviewers(of: [a, b, c], options: CombineOptions()), ["Ann Smith", "Bob Jones", "c"])
+        let a2 = try docx(try write("Alpha beta GAMMA.\n\nDelta epsilon.\n", "a2.md"), savedBy: "Ann Smith", "a2.docx")
+        XCTAssertEqual(Combination.reviewers(of: [a, a2], options: CombineOptions()), ["a", "a2"])
+        var named = CombineOptions()
+        named.reviewerOf[a] = "Editor"
+        XCTAssertEqual(Combination.reviewers(of: [a, b], options: named), ["Editor", "Bob Jones"])
+        let (out, _) = try combined(md, [a, b])
+        XCTAssertTrue(out.contains("{~~beta~>BETA~~}{>>@Ann Smith"), out)
+        XCTAssertTrue(out.contains("{~~epsilon~>EPSILON~~}{>>@Bob Jones"), out)
+        var options = ApplyOptions(compare: CompareOptions(author: "Fallback"))
+        options.authorFromEdited = true
+        let applied = MemoryOutput(), fallback = MemoryOutput()
+        _ = try Application.apply(edited: a, onto: md, options: options, into: applied, diagnostics: Diagnostics())
+        XCTAssertTrue(applied.string.contains("@Ann Smith"), applied.string)
+        _ = try Application.apply(edited: c, onto: md, options: options, into: fallback, diagnostics: Diagnostics())
+        XCTAssertTrue(fallback.string.contains("@Fallback"), fallback.string)
     }
 
     func testTheSameChangeByTwoReviewersIsWrittenOnce() throws {

@@ -28,6 +28,22 @@ enum SideParts {
         return m
     }
 
+    /// Who last saved the package: `cp:lastModifiedBy` in `docProps/core.xml`, if set.
+    static func lastEditor(_ package: DOCXPackage) throws -> String? {
+        var part = "docProps/core.xml"
+        if let core = package.rootRelationships.values.first(where: { $0.kind == "core-properties" && !$0.external }) {
+            part = core.target
+        }
+        guard let entry = package.archive.entry(named: part) else { return nil }
+        let x = try package.xml(entry)
+        while let k = try x.next() {
+            guard k == .start, x.depth == 1, x.namespace == OOXML.cp, x.localName == "lastModifiedBy" else { continue }
+            let v = try x.elementText().trimmingCharacters(in: .whitespacesAndNewlines)
+            return v.isEmpty ? nil : v
+        }
+        return nil
+    }
+
     /// `footnotes.xml` or `endnotes.xml`: every note (separators skipped), ids prefixed `fn`/`en`.
     static func notes(_ package: DOCXPackage, kind: NoteKind, context: StoryContext) throws -> [Note] {
         let (rel, fallback, element, prefix) = kind == .footnote

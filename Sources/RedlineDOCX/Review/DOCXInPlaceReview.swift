@@ -94,6 +94,11 @@ public enum DOCXInPlaceReview {
 
     /// Every tracked change and comment of the DOCX `input`, in reading order (body, then headers,
     /// footers, notes and comments as the package lists them), with the ids `--accept id=` matches.
+    /// Who last saved the file (core properties' last-modified-by), if it says.
+    public static func lastEditor(_ input: DocumentInput, limits: Limits = Limits()) throws -> String? {
+        try SideParts.lastEditor(DOCXPackage(input, limits: limits))
+    }
+
     public static func list(_ input: DocumentInput, limits: Limits = Limits()) throws -> [ChangeListItem] {
         let package = try DOCXPackage(input, limits: limits)
         let parts = try Parts(package)
