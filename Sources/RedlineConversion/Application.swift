@@ -225,6 +225,17 @@ public enum Application {
                 if DocumentComparer.trackedChangeCount(untracked) == 0 {
                     compared = e
                     stats.keptTrackedChanges = true
+                } else if DocumentComparer.trackedChangeCount(base) == 0,
+                          let (mixed, recompared) = ApplyMixing.compose(untracked: untracked, edited: e, options: options.compare) {
+                    // (Where ORIGINAL has tracked changes of its own, EDITED's may be those: compared afresh below.)
+                    // Both: EDITED's changes kept with their authors, the untracked edits by the author.
+                    compared = mixed
+                    stats.keptTrackedChanges = true
+                    if recompared > 0 {
+                        diagnostics.report(.applyChangesRecompared,
+                                           "EDITED changed \(recompared == 1 ? "one paragraph" : "\(recompared) paragraphs") both with and without tracking: there every change is found by comparison and attributed to \(options.compare.author)",
+                                           count: recompared)
+                    }
                 } else {
                     diagnostics.report(.applyChangesRecompared,
                                        "EDITED differs from ORIGINAL outside its tracked changes: every change is found by comparison and attributed to \(options.compare.author)")

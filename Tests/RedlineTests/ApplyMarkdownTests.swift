@@ -152,6 +152,40 @@ final class ApplyMarkdownTests: XCTestCase {
         XCTAssertEqual(Self.resolvedAsText(out, accept: false), Self.paper)
     }
 
+    /// A co-author tracked some edits and made others without tracking: the tracked ones keep their author and
+    /// date, the untracked ones are the apply's author's; a paragraph holding both is compared afresh (warned).
+    func testTrackedAndUntrackedEditsInOneEditedCopy() throws {
+        let source = "Alpha beta gamma.\n\nDelta epsilon.\n\nZeta eta theta.\n\nOmega.\n"
+        let original = try write(source, "mixed.md")
+        let marked = try write("""
+            Alpha {~~beta~>BETA~~}{>>@Tracked Tom (2024-01-01T00:00:00Z)<<} gamma.
+
+            Delta epsilon iota.
+
+            Zeta {--eta --}{>>@Tracked Tom (2024-01-01T00:00:00Z)<<}theta kappa.
+
+            {++New paragraph.++}{>>@Tracked Tom (2024-01-01T00:00:00Z)<<}
+
+            Omega.
+
+            """, "marked.md")
+        for format in [FormatRegistry.docx, FormatRegistry.markdown] {
+            let edited = tmp + "/edited." + (format.isSame(as: FormatRegistry.docx) ? "docx" : "critic.md")
+            try Converter.convert(.file(marked), toFile: edited,
+                                  options: ConversionOptions(from: FormatRegistry.markdown, to: format, changes: .marked),
+                                  diagnostics: Diagnostics())
+            let (out, d) = try applied(edited, onto: original, author: "Untracked")
+            XCTAssertTrue(out.contains("{~~beta~>BETA~~}{>>@Tracked Tom (2024-01-01T00:00:00Z)<<}"), out)
+            XCTAssertTrue(out.contains("{++ iota++}{>>@Untracked"), out)
+            XCTAssertTrue(out.contains("New paragraph.") && out.contains("@Tracked Tom"), out)
+            XCTAssertFalse(out.contains("@Untracked (2026-01-02T00:00:00Z)<<} gamma"), out)
+            XCTAssertEqual(d.count(of: .applyChangesRecompared), 1, "\(d.all)")
+            XCTAssertEqual(Self.resolvedAsText(out, accept: false), source)
+            XCTAssertEqual(Self.resolvedAsText(out, accept: true),
+                           "Alpha BETA gamma.\n\nDelta epsilon iota.\n\nZeta theta kappa.\n\nNew paragraph.\n\nOmega.\n")
+        }
+    }
+
     func testCRLFLineEndsAreKept() throws {
         let crlf = Self.paper.replacingOccurrences(of: "\n", with: "\r\n")
         let original = try write(crlf, "crlf.md")

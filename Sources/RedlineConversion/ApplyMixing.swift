@@ -1,0 +1,66 @@
+import RedlineCore
+import RedlineCompare
+
+/// EDITED with tracked changes *and* edits made without tracking: the two layers composed block by block, so
+/// that EDITED's own changes keep their authors and dates wherever they can.
+///
+/// `untracked` is ORIGINAL compared with EDITED's reject view (the edits made without tracking, by the apply's
+/// author); its accept view is EDITED's reject view, so its top-level blocks that survive accepting line up, in
+/// order, with EDITED's blocks that survive rejecting. Each such pair gives one block of the result: EDITED's
+/// when `untracked` marks nothing in it, `untracked`'s when EDITED tracks nothing in it, and where both changed
+/// the same block, that block compared afresh (EDITED's tracked changes there re-attributed to the author).
+/// Blocks only one side has (EDITED's tracked new paragraphs, `untracked`'s deleted ones) come in order.
+enum ApplyMixing {
+    /// The composed document and how many blocks had to be compared afresh; nil when the layers do not line
+    /// up (paragraph marks changed, edits in notes) and everything must be compared afresh.
+    static func compose(untracked: Document, edited: Document, options: CompareOptions)
+        -> (document: Document, recompared: Int)? {
+        if untracked.notes.contains(where: { note in hasChanges(note.blocks) }) { return nil }
+        func survives(_ b: Block, _ mode: ChangeMode) -> Bool {
+            let one = Document(blocks: [b])
+            let resolved = mode == .accept ? DocumentComparer.accepted(one) : DocumentComparer.rejected(one)
+            return resolved.blocks.count == 1
+        }
+        func resolvesToOne(_ b: Block, _ mode: ChangeMode) -> Bool {
+            let one = Document(blocks: [b])
+            let resolved = mode == .accept ? DocumentComparer.accepted(one) : DocumentComparer.rejected(one)
+            return resolved.blocks.count <= 1
+        }
+        // Paragraph marks joined or split change how blocks line up: not composed here.
+        guard untracked.blocks.allSatisfy({ resolvesToOne($0, .accept) }),
+              edited.blocks.allSatisfy({ resolvesToOne($0, .reject) }) else { return nil }
+        var out: [Block] = []
+        var recompared = 0
+        var j = 0
+        let e = edited.blocks
+        for b in untracked.blocks {
+            guard survives(b, .accept) else { out.append(b); continue }
+            // EDITED's own new blocks before the one this lines up with.
+            while j < e.count, !survives(e[j], .reject) { out.append(e[j]); j += 1 }
+            guard j < e.count else { return nil }
+            let mine = e[j]
+            j += 1
+            // Lined up means the same text (formatting a conversion changes is not an edit here either).
+            let middle = Application.leafTexts(DocumentComparer.accepted(Document(blocks: [b])))
+            guard middle == Application.leafTexts(DocumentComparer.rejected(Document(blocks: [mine]))) else { return nil }
+            if !hasChanges([b]) {
+                out.append(mine)
+            } else if !hasChanges([mine]) {
+                out.append(b)
+            } else {
+                let old = DocumentComparer.rejected(Document(blocks: [b]))
+                let new = DocumentComparer.accepted(Document(blocks: [mine]))
+                out += DocumentComparer.compare(old: old, new: new, options: options, diagnostics: Diagnostics()).0.blocks
+                recompared += 1
+            }
+        }
+        out += e[j...]
+        var doc = edited
+        doc.blocks = out
+        return (doc, recompared)
+    }
+
+    private static func hasChanges(_ blocks: [Block]) -> Bool {
+        DocumentComparer.trackedChangeCount(Document(blocks: blocks)) > 0
+    }
+}
