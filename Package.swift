@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "Redline", targets: ["Redline"]),
         .library(name: "RedlineMCP", targets: ["RedlineMCP"]),
         .executable(name: "redline", targets: ["redline"]),
+        .executable(name: "redline-mcp", targets: ["redline-mcp"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -76,9 +77,11 @@ let package = Package(
 
         // The command line: commands live in a library so tests can call them without a process.
         .target(name: "RedlineCLI", dependencies: [
-            "Redline", "RedlineMCP", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "Redline", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "redline", dependencies: ["RedlineCLI"]),
+        // `redline mcp` runs this program: the MCP SDK stays out of `redline` itself (start-up cost).
+        .executableTarget(name: "redline-mcp", dependencies: ["RedlineMCP"]),
 
         // What several test targets share: the repository and corpus paths, FormatMissing, SeededRandom,
         // DOCXPackageDump (a DOCX package's XML parts as canonical text, for goldens).

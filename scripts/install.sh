@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs or removes redline, its man page and its shell completions under a prefix.
+# Installs or removes redline (and redline-mcp beside it), its man page and its shell completions under a prefix.
 #   scripts/install.sh install BINARY PREFIX   (make install PREFIX=... DESTDIR=...)
 #   scripts/install.sh uninstall PREFIX        (make uninstall)
 # The man page is generated from the argument parser's own description of the commands
@@ -30,6 +30,8 @@ case "$action" in
     "$binary" --generate-completion-script fish > "$work/fish"
     install -d "$(dirname "$bin")" "$(dirname "$man")" "$(dirname "$bash_c")" "$(dirname "$zsh_c")" "$(dirname "$fish_c")"
     install -m 755 "$binary" "$bin"
+    # `redline mcp` runs redline-mcp from beside redline.
+    [ -x "$(dirname "$binary")/redline-mcp" ] && install -m 755 "$(dirname "$binary")/redline-mcp" "$(dirname "$bin")/redline-mcp"
     install -m 644 "$work/redline.1" "$man"
     install -m 644 "$work/bash" "$bash_c"
     install -m 644 "$work/zsh" "$zsh_c"
@@ -37,7 +39,7 @@ case "$action" in
     echo "installed $bin, $man and completions for bash, zsh and fish"
     ;;
   uninstall)
-    rm -f "$bin" "$man" "$bash_c" "$zsh_c" "$fish_c"
+    rm -f "$bin" "$(dirname "$bin")/redline-mcp" "$man" "$bash_c" "$zsh_c" "$fish_c"
     echo "removed redline from $prefix"
     ;;
   *) echo "usage: $0 install BINARY PREFIX | uninstall PREFIX" >&2; exit 2 ;;

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import Redline
-import RedlineMCP
 
 extension RedlineCommand {
     /// `redline mcp --root DIR`: a Model Context Protocol server on standard input and output.
@@ -22,21 +21,32 @@ extension RedlineCommand {
         public init() {}
 
         public func run() throws {
-            let server: RedlineMCPServer
-            do {
-                server = try RedlineMCPServer(root: root)
-            } catch let e as ToolError {
-                throw RedlineError.usage(e.message)
+            // The server is a program of its own (`redline-mcp`, installed beside `redline`): its SDK stays out
+            // of every other command's start-up.
+            guard let program = Self.serverProgram() else {
+                throw RedlineError.usage("redline mcp needs the redline-mcp program beside redline or on PATH (make install puts it there)")
             }
-            final class Outcome: @unchecked Sendable { var error: (any Error)? }
-            let outcome = Outcome()
-            let done = DispatchSemaphore(value: 0)
-            Task.detached {
-                do { try await server.runStdio() } catch { outcome.error = error }
-                done.signal()
+            let argv = [program, "--root", root]
+            var cArgs = argv.map { strdup($0) } + [nil]
+            execv(program, &cArgs)
+            // Only reached when exec fails.
+            let reason = String(cString: strerror(errno))
+            cArgs.forEach { free($0) }
+            throw RedlineError.io("cannot start \(program): \(reason)")
+        }
+
+        /// `redline-mcp` beside this executable (symbolic links resolved), else on PATH.
+        static func serverProgram() -> String? {
+            let fm = FileManager.default
+            if let exe = Bundle.main.executableURL?.resolvingSymlinksInPath() {
+                let beside = exe.deletingLastPathComponent().appendingPathComponent("redline-mcp").path
+                if fm.isExecutableFile(atPath: beside) { return beside }
             }
-            done.wait()
-            if let e = outcome.error { throw RedlineError.io("mcp: \(e)") }
+            for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
+                let candidate = String(dir) + "/redline-mcp"
+                if fm.isExecutableFile(atPath: candidate) { return candidate }
+            }
+            return nil
         }
     }
 }
