@@ -1,6 +1,7 @@
 import XCTest
 import Foundation
 import Redline
+import RedlineMarkdown
 
 /// `redline apply EDITED --onto ORIGINAL.md`: ORIGINAL's source comes back byte for byte except where EDITED
 /// differs. Rejecting the marks as text (removing what `{++…++}` adds, keeping what `{--…--}` and `{~~…~>`
@@ -64,34 +65,7 @@ final class ApplyMarkdownTests: XCTestCase {
     }
 
     /// CriticMarkup resolved as text: what a CriticMarkup editor does (`accept` false: reject).
-    static func resolvedAsText(_ s: String, accept: Bool) -> String {
-        var out = ""
-        var rest = Substring(s)
-        func take(_ close: String) -> Substring {
-            guard let r = rest.range(of: close) else { let all = rest; rest = ""; return all }
-            let body = rest[..<r.lowerBound]
-            rest = rest[r.upperBound...]
-            return body
-        }
-        while let open = rest.firstIndex(of: "{") {
-            out += rest[..<open]
-            let head = rest[open...].prefix(3)
-            rest = rest[rest.index(open, offsetBy: min(3, rest.distance(from: open, to: rest.endIndex)))...]
-            switch head {
-            case "{++": let b = take("++}"); if accept { out += b }
-            case "{--": let b = take("--}"); if !accept { out += b }
-            case "{~~":
-                let b = take("~~}")
-                let parts = b.components(separatedBy: "~>")
-                out += accept ? parts.dropFirst().joined(separator: "~>") : parts[0]
-            case "{==": out += take("==}")
-            case "{>>": _ = take("<<}")
-            default: out += head
-            }
-        }
-        out += rest
-        return out
-    }
+    static func resolvedAsText(_ s: String, accept: Bool) -> String { CriticMarkupText.resolve(s, accept: accept) }
 
     /// The document's text paragraph by paragraph, as Redline reads a Markdown text.
     func readText(_ markdown: String, accept: Bool = true) throws -> [String] {

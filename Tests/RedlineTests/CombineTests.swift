@@ -1,6 +1,7 @@
 import XCTest
 import Foundation
 import Redline
+import RedlineMarkdown
 import RedlineZip
 
 /// `redline combine ORIGINAL COPY…`: every reviewer's changes in ORIGINAL's own file. Rejecting everything gives
@@ -34,37 +35,7 @@ final class CombineTests: XCTestCase {
     /// CriticMarkup resolved as text for one reviewer: their marks accepted, everyone else's rejected (a mark's
     /// reviewer is the `{>>@Name …<<}` right after it); comments dropped.
     static func resolved(_ s: String, acceptingOnly author: String?) -> String {
-        var out = ""
-        var rest = Substring(s)
-        func take(_ close: String) -> Substring {
-            guard let r = rest.range(of: close) else { let all = rest; rest = ""; return all }
-            let body = rest[..<r.lowerBound]
-            rest = rest[r.upperBound...]
-            return body
-        }
-        func markAuthor() -> String? {
-            guard rest.hasPrefix("{>>@") else { return nil }
-            let name = rest.dropFirst(4).prefix { $0 != " " && $0 != "<" && $0 != "(" }
-            return String(name)
-        }
-        while let open = rest.firstIndex(of: "{") {
-            out += rest[..<open]
-            let head = rest[open...].prefix(3)
-            rest = rest[rest.index(open, offsetBy: min(3, rest.distance(from: open, to: rest.endIndex)))...]
-            switch head {
-            case "{++": let b = take("++}"); if markAuthor() == author { out += b }
-            case "{--": let b = take("--}"); if markAuthor() != author { out += b }
-            case "{~~":
-                let b = take("~~}")
-                let parts = b.components(separatedBy: "~>")
-                out += markAuthor() == author ? parts.dropFirst().joined(separator: "~>") : parts[0]
-            case "{==": out += take("==}")
-            case "{>>": _ = take("<<}")
-            default: out += head
-            }
-        }
-        out += rest
-        return out
+        CriticMarkupText.resolve(s) { $0 == author }
     }
 
     func testConflictKeepsThePreferredChangeAndListsItOnce() throws {
