@@ -243,4 +243,18 @@ final class PandocCitationWriterTests: XCTestCase {
         XCTAssertEqual(expected, ["smith2020", "lee2019", "doe2021", "a", "b"])
         XCTAssertEqual(try citations(try written()), expected)
     }
+
+    /// A backslash before a letter, digit or non-ASCII character is literal in CommonMark: TeX (`$\alpha$`) and
+    /// paths are written as they are, and read back the same; before punctuation or a space it is escaped.
+    func testLiteralBackslashesAreNotDoubled() throws {
+        let text = #"See $\alpha + \frac{1}{2}$ in C:\Users\Åsa, a\*b, a\ b and a\"#
+        let doc = Document(blocks: [.paragraph(Paragraph([.text(text)]))])
+        let out = try MarkdownWriter.string(doc)
+        XCTAssertTrue(out.contains(#"$\alpha + \frac\{1}\{2}$"#) || out.contains(#"$\alpha + \frac{1}{2}$"#), out)
+        XCTAssertTrue(out.contains(#"C:\Users\Åsa"#), out)
+        XCTAssertTrue(out.contains(#"a\\\*b"#) && out.contains(#"a\\ b"#), out)
+        var source = try MarkdownReader().open(.bytes(Array(out.utf8)), options: ReadOptions(), diagnostics: Diagnostics())
+        let back = try Document(reading: &source)
+        XCTAssertEqual(back.blocks, doc.blocks, out)
+    }
 }

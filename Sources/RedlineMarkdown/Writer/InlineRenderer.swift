@@ -208,6 +208,10 @@ struct InlineRenderer {
                 buf.append(contentsOf: UnsafeBufferPointer(rebasing: u[k..<end]))
                 k = end
                 continue
+            case UInt8(ascii: "\\") where k + 1 < u.count && Self.isLiteralAfterBackslash(u[k + 1]):
+                // `\alpha`, `C:\Users`: a backslash before a letter, digit or non-ASCII character escapes nothing
+                // (CommonMark), so TeX and paths are written as they are.
+                buf.append(c)
             case UInt8(ascii: "\\"), UInt8(ascii: "`"), UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "["),
                  UInt8(ascii: "]"), UInt8(ascii: "<"), UInt8(ascii: "~"), UInt8(ascii: "|"):
                 buf.append(UInt8(ascii: "\\")); buf.append(c)
@@ -286,6 +290,13 @@ struct InlineRenderer {
             }
         }
         return j + 1
+    }
+
+    /// Whether a backslash before `b` is a literal backslash in CommonMark: only ASCII punctuation (an escape)
+    /// and line ends (a hard break) follow one specially; a space is left to the escape (it may end the line).
+    static func isLiteralAfterBackslash(_ b: UInt8) -> Bool {
+        (b >= UInt8(ascii: "a") && b <= UInt8(ascii: "z")) || (b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z"))
+            || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")) || b >= 0x80
     }
 
     /// A byte `text(_:)` copies as it is (not a space, tab, line end, NUL or a character it may escape).
