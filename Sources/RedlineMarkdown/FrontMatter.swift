@@ -23,7 +23,9 @@ enum FrontMatter {
         }
         guard let bodyStart = end, let first = lines.first(where: { !$0.trimmingCharacters(" \t").isEmpty && !$0.hasPrefix("#") }),
               first.contains(":") else { return (Metadata(), 0, 0) }
-        return (parse(lines, diagnostics: diagnostics), bodyStart, lineCount)
+        var meta = parse(lines, diagnostics: diagnostics)
+        meta.source = lines.map { $0 + "\n" }.joined()
+        return (meta, bodyStart, lineCount)
     }
 
     static func parse(_ lines: [Substring], diagnostics: Diagnostics) -> Metadata {
@@ -57,7 +59,7 @@ enum FrontMatter {
                     if items.allSatisfy({ $0.hasPrefix("- ") || $0 == "-" }) {
                         meta.fields.append(.init(key: key, value: .list(items.map { scalar($0.dropFirst().trimmingCharacters(" \t")) })))
                     } else {
-                        diagnostics.report(.markdownFrontMatter, "YAML front matter: nested field '\(key)' was skipped",
+                        diagnostics.report(.markdownFrontMatter, "YAML front matter: nested field '\(key)' is kept as written for Markdown and DOCX, not read as a field",
                                            at: SourceLocation(line: i))
                     }
                 } else {
@@ -74,7 +76,7 @@ enum FrontMatter {
                 continue
             }
             if value.hasPrefix("{") || value.hasPrefix("&") || value.hasPrefix("*") {
-                diagnostics.report(.markdownFrontMatter, "YAML front matter: field '\(key)' was skipped", at: SourceLocation(line: i))
+                diagnostics.report(.markdownFrontMatter, "YAML front matter: field '\(key)' is kept as written for Markdown and DOCX, not read as a field", at: SourceLocation(line: i))
                 continue
             }
             meta.fields.append(.init(key: key, value: .text(scalar(value))))
@@ -172,19 +174,49 @@ enum FrontMatter {
 
     // MARK: Writing
 
-    /// The front matter block for `meta` (empty when there is no metadata).
+    /// The front matter block for `meta` (empty when there is no metadata). With the author's own text
+    /// (`meta.source`) that text is written as it is, but for the fields whose value changed (rewritten),
+    /// removed (left out) or added (after it); entries not read as fields (nested maps) are always kept.
     static func write(_ meta: Metadata) -> String {
-        guard !meta.isEmpty else { return "" }
-        var s = "---\n"
-        for f in meta.fields {
-            let key = f.key.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") } && !f.key.isEmpty
-                ? f.key : quote(f.key)
-            switch f.value {
-            case .text(let t): s += key + ": " + quote(t) + "\n"
-            case .list(let l): s += key + ": [" + l.map(quote).joined(separator: ", ") + "]\n"
+        guard let source = meta.source else {
+            return meta.isEmpty ? "" : "---\n" + meta.fields.map(line).joined() + "---\n\n"
+        }
+        var lines = source.split(separator: "\n", omittingEmptySubsequences: false)
+        if lines.last?.isEmpty == true { lines.removeLast() }
+        let was = parse(lines, diagnostics: Diagnostics())
+        // Entries: a top-level `key:` line with the indented and blank lines under it; a comment at the
+        // left margin stands alone.
+        var entries: [(key: String?, lines: [Substring])] = []
+        for l in lines {
+            let bare = l.hasSuffix("\r") ? l.dropLast() : l
+            if let c = bare.first, c != " ", c != "\t", c != "#", c != "-", let (key, _) = splitKey(bare) {
+                entries.append((key, [l]))
+            } else if bare.first == "#" || entries.isEmpty {
+                entries.append((nil, [l]))
+            } else {
+                entries[entries.count - 1].lines.append(l)
             }
         }
-        return s + "---\n\n"
+        var out = ""
+        for (key, group) in entries {
+            let text = group.map { $0 + "\n" }.joined()
+            guard let key, let old = was.fields.first(where: { $0.key == key }) else { out += text; continue }
+            guard let now = meta.fields.first(where: { $0.key == key }) else { continue }
+            out += now.value == old.value ? text : line(now)
+        }
+        let keys = Set(entries.compactMap(\.key))
+        for f in meta.fields where !keys.contains(f.key) { out += line(f) }
+        return "---\n" + out + "---\n\n"
+    }
+
+    /// One flat field as a YAML line.
+    private static func line(_ f: Metadata.Field) -> String {
+        let key = f.key.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") } && !f.key.isEmpty
+            ? f.key : quote(f.key)
+        switch f.value {
+        case .text(let t): return key + ": " + quote(t) + "\n"
+        case .list(let l): return key + ": [" + l.map(quote).joined(separator: ", ") + "]\n"
+        }
     }
 
     /// A YAML double-quoted string.
@@ -228,6 +260,7 @@ enum DefaultStyles {
     /// The header for `meta`: the default-style fields taken out of the metadata and read as styles.
     static func header(from meta: Metadata, diagnostics: Diagnostics) -> DocumentHeader {
         var header = DocumentHeader()
+        header.metadata.source = meta.source
         for f in meta.fields {
             guard f.key == paragraphKey || f.key == characterKey else {
                 header.metadata.fields.append(f)

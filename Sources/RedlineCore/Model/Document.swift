@@ -27,8 +27,18 @@ public struct Metadata: Hashable, Sendable, Codable {
     }
 
     public var fields: [Field]
+    /// The front matter as its author wrote it (YAML, between the `---` lines), where the document came from
+    /// Markdown: written back as it is, nested keys, comments and order kept, with only the fields that changed
+    /// rewritten. Not part of the value: two metadata with the same fields are equal.
+    public var source: String?
 
-    public init(fields: [Field] = []) { self.fields = fields }
+    public init(fields: [Field] = [], source: String? = nil) {
+        self.fields = fields
+        self.source = source
+    }
+
+    public static func == (a: Metadata, b: Metadata) -> Bool { a.fields == b.fields }
+    public func hash(into h: inout Hasher) { h.combine(fields) }
 
     /// The value of `key`, if set.
     public subscript(key: String) -> MetadataValue? {

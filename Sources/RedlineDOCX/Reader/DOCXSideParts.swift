@@ -25,7 +25,30 @@ enum SideParts {
                 ? .list(value.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
                 : .text(value)
         }
+        try frontMatter(package, into: &m)
         return m
+    }
+
+    /// A package Redline wrote from Markdown keeps the front matter as written in a custom property: it and the
+    /// other custom properties (the front matter's fields core properties have no place for) come back. Other
+    /// packages' custom properties (a document management system's) are not the author's metadata: left alone.
+    static func frontMatter(_ package: DOCXPackage, into m: inout Metadata) throws {
+        var part = "docProps/custom.xml"
+        if let custom = package.rootRelationships.values.first(where: { $0.kind == "custom-properties" && !$0.external }) {
+            part = custom.target
+        }
+        guard let entry = package.archive.entry(named: part) else { return }
+        let x = try package.xml(entry)
+        var fields: [Metadata.Field] = []
+        var source: String?
+        while let k = try x.next() {
+            guard k == .start, x.localName == "property", let name = x.attribute("name") else { continue }
+            let value = try x.elementText()
+            if name == PackageParts.frontMatterProperty { source = value } else { fields.append(.init(key: name, value: .text(value))) }
+        }
+        guard let source else { return }
+        m.source = source
+        for f in fields where m[f.key] == nil { m.fields.append(f) }
     }
 
     /// Who last saved the package: `cp:lastModifiedBy` in `docProps/core.xml`, if set.

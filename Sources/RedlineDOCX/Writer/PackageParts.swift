@@ -177,14 +177,18 @@ enum PackageParts {
         ("created", "dcterms:created"), ("modified", "dcterms:modified"),
     ]
 
-    /// The metadata fields core properties cannot hold: other keys, and dates that are not W3CDTF.
+    /// The metadata fields core properties cannot hold: other keys, and dates that are not W3CDTF; and the
+    /// Markdown front matter as written (`Metadata.source`), so that it comes back whole from the DOCX.
     static func customFields(_ m: Metadata) -> [Metadata.Field] {
         m.fields.filter { f in
-            guard let tag = coreFields.first(where: { $0.0 == f.key })?.1 else { return true }
+            guard let tag = coreFields.first(where: { $0.0 == f.key })?.1 else { return f.key != frontMatterProperty }
             if tag.hasPrefix("dcterms:") { return DOCXDate.w3cdtf(f.value.strings.first ?? "") == nil }
             return false
-        }
+        } + (m.source.map { [Metadata.Field(key: frontMatterProperty, value: .text($0))] } ?? [])
     }
+
+    /// The custom property holding the Markdown front matter as its author wrote it.
+    static let frontMatterProperty = "RedlineFrontMatter"
 
     /// `docProps/custom.xml`: one text property per field (lists joined with "; ").
     static func customProperties(_ fields: [Metadata.Field]) -> String {
