@@ -258,3 +258,17 @@ final class PandocCitationWriterTests: XCTestCase {
         XCTAssertEqual(back.blocks, doc.blocks, out)
     }
 }
+
+/// A code block's whole info string (Quarto and R Markdown chunk options, pandoc attributes) comes back as written.
+final class CodeInfoStringTests: XCTestCase {
+    func testChunkOptionsAndAttributesAreKept() throws {
+        let source = "```{r, echo=FALSE}\nplot(x)\n```\n\n```python title=\"x.py\"\nprint(1)\n```\n\n```swift\nlet x = 1\n```\n"
+        var s = try MarkdownReader().open(.bytes(Array(source.utf8)), options: ReadOptions(), diagnostics: Diagnostics())
+        let doc = try Document(reading: &s)
+        guard case .codeBlock(let r) = doc.blocks[0], case .codeBlock(let swift) = doc.blocks[2] else { return XCTFail("\(doc.blocks)") }
+        XCTAssertEqual(r.language, "{r,")
+        XCTAssertEqual(r.info, "{r, echo=FALSE}")
+        XCTAssertNil(swift.info)
+        XCTAssertEqual(try MarkdownWriter.string(doc), source)
+    }
+}

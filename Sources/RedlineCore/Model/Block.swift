@@ -63,10 +63,14 @@ public struct CodeBlock: Hashable, Sendable, Codable {
     public var language: String
     /// The text, each line ending in "\n".
     public var text: String
+    /// The whole info string where it holds more than the language (Quarto's and R Markdown's chunk options,
+    /// "```{r, echo=FALSE}", or pandoc's attributes, "```python title=x"): written back as it is.
+    public var info: String?
 
-    public init(language: String = "", text: String) {
+    public init(language: String = "", text: String, info: String? = nil) {
         self.language = language
         self.text = text
+        self.info = info
     }
 
     /// The text as the content of one paragraph: its lines joined by line breaks (how the DOCX and RTF

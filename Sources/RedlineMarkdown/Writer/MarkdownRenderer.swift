@@ -565,8 +565,9 @@ final class MarkdownRenderer {
         for ch in c.text {
             if ch == "`" { run += 1; longest = max(longest, run) } else if ch == "\n" { run = 0 } else { run = 0 }
         }
-        // A language with a backtick cannot follow a backtick fence: tildes then.
-        let useTildes = c.language.contains("`")
+        // An info string with a backtick cannot follow a backtick fence: tildes then.
+        let info = c.info ?? c.language
+        let useTildes = info.contains("`")
         var longestTilde = 0, tildes = 0
         for ch in c.text {
             if ch == "~" { tildes += 1; longestTilde = max(longestTilde, tildes) } else { tildes = 0 }
@@ -575,7 +576,7 @@ final class MarkdownRenderer {
             : String(repeating: "`", count: max(3, longest + 1))
         var text = c.text
         if !text.isEmpty && !text.hasSuffix("\n") { text += "\n" }
-        return fence + c.language + "\n" + text + fence
+        return fence + info + "\n" + text + fence
     }
 
     /// The table's rows laid out on its grid: a cell's text in its first column, an empty cell wherever a
