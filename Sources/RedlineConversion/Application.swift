@@ -118,7 +118,9 @@ public enum Application {
         let rejected = leafTexts(DocumentComparer.rejected(doc)), acceptedTexts = leafTexts(DocumentComparer.accepted(doc))
         // Paragraph boundaries may differ across formats (a cell's paragraphs Markdown joins): the text decides.
         func bare(_ t: [String]) -> String {
-            String(t.joined().unicodeScalars.filter { !CharacterSet.whitespacesAndNewlines.contains($0) })
+            var out = String.UnicodeScalarView()
+            for s in t { out.append(contentsOf: s.unicodeScalars.lazy.filter { !$0.properties.isWhitespace }) }
+            return String(out)
         }
         if !accepted, bare(rejected) != bare(normalized(original)), bare(rejected) != bare(originalRejected) {
             throw RedlineError(.unsupportedInput, "the changes could not be placed exactly in this file (rejecting them would not give it back); nothing written: `redline compare` makes a new file instead")
@@ -132,9 +134,20 @@ public enum Application {
         normalized(ApplyPlan.make(original: doc, compared: doc, fallback: Change(author: nil, date: nil)).leaves.map(\.text))
     }
 
+    /// Paragraph texts with runs of spaces, tabs and line breaks made one space and the ends trimmed; empty and
+    /// picture-only paragraphs left out.
     static func normalized(_ texts: [String]) -> [String] {
-        texts.map { $0.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" }).joined(separator: " ") }
-            .filter { !$0.isEmpty && $0 != ApplyPlan.objectCharacter }
+        texts.compactMap { t -> String? in
+            // Most paragraphs have nothing to normalise: checked on the bytes before splitting.
+            var plain = true, previousSpace = true
+            for b in t.utf8 {
+                if b == 0x09 || b == 0x0A { plain = false; break }
+                if b == 0x20 { if previousSpace { plain = false; break }; previousSpace = true } else { previousSpace = false }
+            }
+            if previousSpace { plain = false }
+            let n = plain ? t : t.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" }).joined(separator: " ")
+            return n.isEmpty || n == ApplyPlan.objectCharacter ? nil : n
+        }
     }
 
     static func prepare(edited: String, onto original: String, options: ApplyOptions,
