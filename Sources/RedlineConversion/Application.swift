@@ -117,10 +117,19 @@ public enum Application {
         let original = plan.leaves.map(\.text)
         let rejected = leafTexts(DocumentComparer.rejected(doc)), acceptedTexts = leafTexts(DocumentComparer.accepted(doc))
         // Paragraph boundaries may differ across formats (a cell's paragraphs Markdown joins): the text decides.
-        func bare(_ t: [String]) -> String {
-            var out = String.UnicodeScalarView()
-            for s in t { out.append(contentsOf: s.unicodeScalars.lazy.filter { !$0.properties.isWhitespace }) }
-            return String(out)
+        func bare(_ t: [String]) -> [UInt8] {
+            var out: [UInt8] = []
+            out.reserveCapacity(t.reduce(0) { $0 + $1.utf8.count })
+            for s in t {
+                for c in s.unicodeScalars {
+                    if c.isASCII {
+                        if c.value != 0x20 && !(0x09...0x0D).contains(c.value) { out.append(UInt8(c.value)) }
+                    } else if !c.properties.isWhitespace {
+                        UTF8.encode(c) { out.append($0) }
+                    }
+                }
+            }
+            return out
         }
         if !accepted, bare(rejected) != bare(normalized(original)), bare(rejected) != bare(originalRejected) {
             throw RedlineError(.unsupportedInput, "the changes could not be placed exactly in this file (rejecting them would not give it back); nothing written: `redline compare` makes a new file instead")
