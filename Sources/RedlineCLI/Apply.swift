@@ -11,7 +11,8 @@ extension RedlineCommand {
             usage: "redline apply <edited> --onto <original> [-o <output>] [<options>]",
             discussion: """
             The result is ORIGINAL, byte for byte, except where EDITED differs: there the differences are \
-            tracked changes in ORIGINAL's own syntax (CriticMarkup in Markdown, w:ins/w:del in DOCX). EDITED \
+            tracked changes in ORIGINAL's own syntax (CriticMarkup in Markdown, w:ins/w:del in DOCX, \\revised/\\deleted \
+            in RTF). EDITED \
             may be any format Redline reads. When EDITED holds tracked changes and its rejected text is \
             ORIGINAL's (a co-author reviewed the DOCX made from ORIGINAL), those changes are carried with their \
             own authors and dates, and its comments with them; otherwise EDITED is compared with ORIGINAL and \
@@ -30,10 +31,10 @@ extension RedlineCommand {
         @Argument(help: "The edited version (any format Redline reads).")
         public var edited: String
 
-        @Option(help: "The original file the changes land in (Markdown, .qmd, .Rmd, or DOCX).")
+        @Option(help: "The original file the changes land in (Markdown, .qmd, .Rmd, DOCX or RTF).")
         public var onto: String
 
-        @Option(name: .shortAndLong, help: "The output file, or - for standard output (the default for Markdown; DOCX needs a file).")
+        @Option(name: .shortAndLong, help: "The output file, or - for standard output (the default for Markdown; DOCX and RTF need a file).")
         public var output: String?
 
         @Flag(name: .customLong("in-place"), help: "Write the result over ORIGINAL (atomically).")
