@@ -60,6 +60,9 @@ struct RTFApplyScan {
         var object: Int?
         /// Collecting this group's text: a revision table entry or an annotation id.
         var collects = false
+        var fontTable = false
+        /// The font in force (`\fN`), -1 for the default one.
+        var font = -1
     }
 
     private var stack: [Frame] = []
@@ -68,7 +71,11 @@ struct RTFApplyScan {
     private var run = 0
     private var para = Paragraph(start: 0, contentEnd: 0)
     private var codePage = 1252
-    private var decoder = CodePageDecoder(codePage: 1252)
+    private var decoders: [Int: CodePageDecoder] = [:]
+    /// Fonts' code pages (`\fcharset`, `\cpg`), the default font, the font table entry being read.
+    private var fontCodePages: [Int: Int] = [:]
+    private var defaultFont = 0
+    private var fontEntry: (number: Int?, charset: Int?, codePage: Int?) = (nil, nil, nil)
     private var skip = 0
     private var pendingStart: Int?
     private var high: (value: UInt32, start: Int)?
@@ -154,6 +161,7 @@ struct RTFApplyScan {
                 collected = nil
             }
             if closing.revisionTable { revisionTableEnd = start }
+            if closing.fontTable { commitFont() }
             if stack.count == 1, let f = closing.first, Self.headerGroups.contains(f), paragraphs.isEmpty, para.units.isEmpty {
                 headerEnd = end
             }
@@ -209,14 +217,15 @@ struct RTFApplyScan {
         }
         run += 1
         skip = 0
+        if fontWord(t, end: end) { return }
         guard let w = RTFReviewWord.lookup(t.name) else { return }
         switch w {
         case .revision(.deleted): cur.deleted = (t.param ?? 1) != 0
-        case .plain: cur.hidden = false; cur.deleted = false
+        case .plain: cur.hidden = false; cur.deleted = false; cur.font = -1
         case .hidden: cur.hidden = (t.param ?? 1) != 0
         case .uc: cur.uc = max(0, min(t.param ?? 1, 16))
         case .ansicpg:
-            if let v = t.param, CodePageDecoder.isSupported(v) { codePage = v; decoder = CodePageDecoder(codePage: v) }
+            if let v = t.param, CodePageDecoder.isSupported(v) { codePage = v }
         case .par:
             if cur.body && cur.story == 0 { paragraphEnd(.par, start..<end) }
         case .cellEnd:
@@ -263,8 +272,15 @@ struct RTFApplyScan {
             return
         }
         var out: [UInt8] = []
-        decoder.decode(b, into: &out)
-        if out.isEmpty && decoder.isPending {
+        var cp = fontCodePages[cur.font >= 0 ? cur.font : defaultFont] ?? codePage
+        if !CodePageDecoder.isSupported(cp) { cp = 1252 }
+        if cp == 65001 {
+            out = [b]
+        } else {
+            if decoders[cp] == nil { decoders[cp] = CodePageDecoder(codePage: cp) }
+            decoders[cp]!.decode(b, into: &out)
+        }
+        if out.isEmpty && decoders[cp]?.isPending == true {
             pendingStart = pendingStart ?? start
             return
         }
@@ -272,6 +288,37 @@ struct RTFApplyScan {
         pendingStart = nil
         add(out, from, stop)
     }
+
+    /// Font table and font words: true when `t` was one.
+    private mutating func fontWord(_ t: RTFRawToken, end: Int) -> Bool {
+        switch t.name {
+        case Self.fonttbl: cur.fontTable = true; cur.body = false
+        case Self.f:
+            if cur.fontTable {
+                if fontEntry.number != nil { commitFont() }
+                fontEntry.number = t.param
+            } else {
+                cur.font = t.param ?? -1
+            }
+        case Self.fcharset: if cur.fontTable { fontEntry.charset = t.param }
+        case Self.cpg: if cur.fontTable { fontEntry.codePage = t.param }
+        case Self.deff: defaultFont = t.param ?? 0
+        case Self.rtf: if headerEnd == 0 { headerEnd = end }
+        default: return false
+        }
+        return true
+    }
+
+    private mutating func commitFont() {
+        if let n = fontEntry.number,
+           let cp = fontEntry.codePage ?? fontEntry.charset.flatMap({ RedlineRTF.codePage(forCharset: $0, documentCodePage: codePage) }) {
+            fontCodePages[n] = cp
+        }
+        fontEntry = (nil, nil, nil)
+    }
+
+    private static let fonttbl = RTFWordKey("fonttbl"), f = RTFWordKey("f"), fcharset = RTFWordKey("fcharset")
+    private static let cpg = RTFWordKey("cpg"), deff = RTFWordKey("deff"), rtf = RTFWordKey("rtf")
 
     private mutating func scalar(_ v: UInt32, _ start: Int, _ end: Int) {
         guard inBody else { run += 1; return }
