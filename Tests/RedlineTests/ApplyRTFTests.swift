@@ -44,10 +44,11 @@ final class ApplyRTFTests: XCTestCase {
         return out
     }
 
-    /// The same text paragraph by paragraph, empty paragraphs aside; where boundaries differ only as a format
-    /// makes them, the same text.
+    /// The same text paragraph by paragraph, empty paragraphs (and those holding only a picture, which a
+    /// Markdown EDITED refers to and RTF may not hold) aside; where boundaries differ only as a format makes
+    /// them, the same text.
     private func assertSameTexts(_ a: [String], _ b: [String], _ what: String, file: StaticString, line: UInt) {
-        func blank(_ t: String) -> Bool { t.allSatisfy { $0 == " " || $0 == "\n" || $0 == "\t" } }
+        func blank(_ t: String) -> Bool { t.allSatisfy { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\u{FFFC}" } }
         let a = a.filter { !blank($0) }, b = b.filter { !blank($0) }
         guard a != b else { return }
         func bare(_ t: [String]) -> String { String(t.joined().filter { !$0.isWhitespace }) }
@@ -158,6 +159,60 @@ final class ApplyRTFTests: XCTestCase {
         try convert(edited, to: FormatRegistry.docx, editedDOCX)
         try checkRoundTrip(original: original, edited: editedDOCX, editedFormat: FormatRegistry.docx,
                            untouched: ["Third paragraph stays exactly the same."])
+        // New paragraphs before the first one and right after the table (out of it); the last one deleted.
+        let around = try write(replacing(try String(contentsOfFile: md, encoding: .utf8), [
+            ("# The Title", "A new first paragraph.\n\n# The Title"),
+            ("| beta | two |\n", "| beta | two |\n\nAfter the table.\n"),
+            ("Last paragraph, untouched too.", ""),
+        ]), "around.md")
+        try checkRoundTrip(original: original, edited: around, editedFormat: FormatRegistry.markdown,
+                           untouched: ["First paragraph with some words here."])
+    }
+
+    /// Real RTF files from ../shared/corpus (Word, WordPad, TextEdit, LibreOffice, Google Docs, AbiWord, pandoc's
+    /// tests), used where they are: a word replaced, a paragraph deleted, one appended, through their Markdown.
+    func testRoundTripOnCorpusRTF() throws {
+        let manifest = (try? String(contentsOfFile: RepositoryPaths.sharedCorpus + "/MANIFEST.tsv", encoding: .utf8)) ?? ""
+        let files = manifest.split(separator: "\n").compactMap { $0.split(separator: "\t").first.map(String.init) }
+            .filter { $0.hasSuffix(".rtf") }
+        if files.isEmpty { throw XCTSkip("../shared/corpus is not there") }
+        var refused: [String] = []
+        for f in files {
+            let original = RepositoryPaths.sharedCorpus + "/" + f
+            let name = f.replacingOccurrences(of: "/", with: "-")
+            let md = dir + "/" + name + ".md"
+            try convert(original, to: FormatRegistry.markdown, md)
+            var lines = try String(contentsOfFile: md, encoding: .utf8).components(separatedBy: "\n")
+            func word(_ l: String) -> Range<String.Index>? {
+                guard !l.hasPrefix("[^"), !l.hasPrefix("|"), l != "---" else { return nil }
+                var from = l.startIndex
+                while let r = l[from...].range(of: "[A-Za-z]{4,}", options: .regularExpression) {
+                    let before = r.lowerBound == l.startIndex || l[l.index(before: r.lowerBound)] == " "
+                    let after = r.upperBound == l.endIndex || l[r.upperBound] == " "
+                    if before && after { return r }
+                    from = r.upperBound
+                }
+                return nil
+            }
+            let candidates = lines.indices.filter { word(lines[$0]) != nil }
+            if let first = candidates.first { lines[first].replaceSubrange(word(lines[first])!, with: "REPLACED") }
+            if candidates.count > 2 {
+                let m = candidates[candidates.count / 2]
+                if !lines[m].hasPrefix("-"), !lines[m].hasPrefix("*"), !lines[m].hasPrefix("#"), !lines[m].hasPrefix(">"),
+                   lines[m].range(of: "^[0-9]+\\.", options: .regularExpression) == nil {
+                    lines[m] = ""
+                }
+            }
+            lines += ["", "An inserted paragraph from the test, ünïcode.", ""]
+            let edited = try write(lines.joined(separator: "\n"), "edited-" + name + ".md")
+            do {
+                try checkRoundTrip(original: original, edited: edited, editedFormat: FormatRegistry.markdown)
+            } catch let e as RedlineError where e.kind == .unsupportedInput {
+                refused.append("\(f): \(e.message)")
+            }
+        }
+        XCTAssertTrue(refused.isEmpty, "refused: \(refused)")
+        print("apply onto RTF files: \(files.count - refused.count)/\(files.count) applied and checked")
     }
 
     /// EDITED equal to ORIGINAL (its own Markdown conversion, or a corpus file itself): ORIGINAL byte for byte.
@@ -223,5 +278,35 @@ final class ApplyRTFTests: XCTestCase {
         let accepted = try texts(path, format: FormatRegistry.rtf, view: .accept).joined(separator: "\n")
         XCTAssertTrue(accepted.contains("fine words") && accepted.contains("touched now"), accepted)
         XCTAssertEqual(try ChangeListing.rows(.file(path), format: FormatRegistry.rtf).count, 2)
+    }
+
+    /// LibreOffice opens the result and sees its changes: converted to DOCX by `soffice`, read back by Redline,
+    /// the same authors and texts. Skipped when LibreOffice is not installed.
+    func testLibreOfficeReadsTheChanges() throws {
+        let soffice = ["/usr/bin/soffice", "/usr/local/bin/soffice", "/Applications/LibreOffice.app/Contents/MacOS/soffice"]
+            .first { FileManager.default.isExecutableFile(atPath: $0) }
+        guard let soffice else { throw XCTSkip("LibreOffice (soffice) is not installed") }
+        let (original, md) = try redlineRTF()
+        let edited = try write(replacing(try String(contentsOfFile: md, encoding: .utf8), [
+            ("some words", "other wörds"), ("Third paragraph stays exactly the same.\n\n", ""),
+            ("Last paragraph", "Last {==paragraph==}{>>Check this.<<}"),
+        ]), "edited.md")
+        let out = try apply(edited, onto: original, author: "Lo Reviewer")
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: soffice)
+        p.arguments = ["-env:UserInstallation=file://" + dir + "/lo-profile", "--headless", "--convert-to", "docx",
+                       "--outdir", dir + "/lo", out]
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        p.waitUntilExit()
+        let docx = dir + "/lo/" + ((out as NSString).lastPathComponent as NSString).deletingPathExtension + ".docx"
+        guard FileManager.default.fileExists(atPath: docx) else { return XCTFail("LibreOffice wrote nothing") }
+        let rows = try ChangeListing.rows(.file(docx), format: FormatRegistry.docx)
+        let changes = rows.filter { $0.change != "comment" }
+        XCTAssertTrue(changes.contains { $0.before?.contains("Third paragraph stays exactly the same") ?? false }, "\(rows)")
+        XCTAssertTrue(changes.contains { $0.after?.contains("other wörds") ?? false }, "\(rows)")
+        XCTAssertEqual(Set(changes.compactMap(\.author)), ["Lo Reviewer"])
+        XCTAssertEqual(rows.filter { $0.change == "comment" }.map(\.body), ["Check this."])
     }
 }

@@ -196,8 +196,8 @@ struct RTFApplyWriter {
                   k + 1 >= plan.leaves.count || plan.leaves[k + 1].topLevel != plan.leaves[k].topLevel,
                   let row = scan.rowEnds.first(where: { $0 >= r.upperBound }) {
             // A new block after a table: after its last row, out of the table.
-            let pard = Array("\\pard\\plain ".utf8)
-            add(row..<row, paras.flatMap { open + pard + $0 + par + close })
+            let pard = text.insertionOpen(c, accept: accept, words: "\\pard\\plain")
+            add(row..<row, paras.flatMap { pard + $0 + par + close })
         } else {
             // A cell's last paragraph, or the file's: the new paragraph mark ends the leaf.
             let at = p.end?.lowerBound ?? p.contentEnd

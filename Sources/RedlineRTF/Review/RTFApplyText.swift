@@ -18,10 +18,11 @@ struct RTFApplyText {
         nextAnnotation = largestAnnotationID + 1
     }
 
-    /// `{\revised\revauthN\revdttmM ` (or `{` when the changes are accepted).
-    mutating func insertionOpen(_ c: Change, accept: Bool) -> [UInt8] {
-        if accept { return Array("{".utf8) }
-        return Array("{\\revised\\revauth\(author(c))\(date("\\revdttm", c)) ".utf8)
+    /// `{\revised\revauthN\revdttmM ` (or `{` when the changes are accepted), `words` (`\plain`, which
+    /// resets the revision, or other formatting) first.
+    mutating func insertionOpen(_ c: Change, accept: Bool, words: String = "") -> [UInt8] {
+        if accept { return Array((words.isEmpty ? "{" : "{\(words) ").utf8) }
+        return Array("{\(words)\\revised\\revauth\(author(c))\(date("\\revdttm", c)) ".utf8)
     }
 
     /// `{\deleted\revauthdelN\revdttmdelM `.
