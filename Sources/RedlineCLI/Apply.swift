@@ -19,6 +19,7 @@ extension RedlineCommand {
             the differences are attributed to --author.
               redline apply reviewed.docx --onto paper.md > paper-reviewed.md
               redline apply contract.md --onto contract.docx -o contract-redlined.docx
+              redline apply letter.md --onto letter.rtf -o letter-redlined.rtf
               redline apply edited.md --onto notes.md --in-place
               redline apply edited/ --onto book/ -o reviewed/
             Two directories pair files by relative path without extension (book/ch1.md with edited/ch1.docx); \

@@ -66,12 +66,12 @@ struct RTFApplyWriter {
     /// (empty ones, rules) are passed over.
     private mutating func match() {
         var j = 0
-        let ps = scan.paragraphs
+        let ps = scan.paragraphs.map(\.string)
         for (i, leaf) in plan.leaves.enumerated() {
             let window = leaf.text.isEmpty ? 3 : 64
             var k = j
             while k < min(ps.count, j + window) {
-                let t = ps[k].string
+                let t = ps[k]
                 if t == leaf.text || (isCode(leaf) && t + "\n" == leaf.text) { break }
                 k += 1
             }
