@@ -258,6 +258,15 @@ final class ApplyRTFTests: XCTestCase {
         XCTAssertEqual(doc.comments.count, 1)
         XCTAssertTrue(isSubsequence(bytes(original), of: bytes(out)))
         XCTAssertFalse(String(decoding: bytes(try apply(edited, onto: original, accept: true)), as: UTF8.self).contains("\\chatn"))
+        // A comment across two paragraphs: one range, one annotation.
+        let crossing = try write(replacing(try String(contentsOfFile: md, encoding: .utf8),
+                                           [("Third paragraph stays", "Third {==paragraph stays"),
+                                            ("- item one", "- item ==}{>>Two paragraphs.<<}one")]), "crossing.md")
+        let out2 = String(decoding: bytes(try apply(crossing, onto: original)), as: UTF8.self)
+        for mark in ["\\atrfstart", "\\atrfend", "\\chatn"] {
+            XCTAssertEqual(out2.components(separatedBy: mark).count, 2, "\(mark) in \(out2)")
+        }
+        XCTAssertEqual(try Converter.read(.bytes(Array(out2.utf8)), format: FormatRegistry.rtf).comments.count, 1)
     }
 
     /// `redline combine` onto an RTF ORIGINAL: each copy's changes under its reviewer.

@@ -52,6 +52,9 @@ struct RTFApplyWriter {
     /// ORIGINAL's leaves to the scanned paragraphs they are (a code block's leaf is one paragraph too).
     private var leafParagraph: [Int: Int] = [:]
     private var annotationIDs: [String: Int] = [:]
+    /// How many anchors each comment has in the plan (one a paragraph it covers), and how many were written.
+    private var commentAnchors: [String: Int] = [:]
+    private var commentsSeen: [String: Int] = [:]
 
     init(scan: RTFApplyScan, plan: ApplyPlan, accept: Bool) {
         self.scan = scan
@@ -59,6 +62,9 @@ struct RTFApplyWriter {
         self.accept = accept
         text = RTFApplyText(authors: scan.authors, hasTable: scan.revisionTableEnd != nil,
                             largestAnnotationID: scan.largestAnnotationID)
+        for case .edit(_, let edits, _) in plan.steps {
+            for e in edits { if case .comment(let id) = e.kind { commentAnchors[id, default: 0] += 1 } }
+        }
         match()
     }
 
@@ -123,21 +129,34 @@ struct RTFApplyWriter {
         case .format:
             formatChanges += 1
         case .comment(let id):
+            // A comment over several paragraphs has an anchor in each: its range starts in the first and ends,
+            // with the annotation, in the last.
             guard !accept, let c = plan.comments.first(where: { $0.id == id }) else { return }
-            let n = text.annotationID()
+            let seen = (commentsSeen[id] ?? 0) + 1
+            commentsSeen[id] = seen
+            let first = seen == 1, last = seen >= (commentAnchors[id] ?? 1)
+            let n = annotationIDs[id] ?? text.annotationID()
             annotationIDs[id] = n
-            var note = RTFApplyText.annotation(c, id: n, parent: c.parentID.flatMap { annotationIDs[$0] })
-            for r in plan.comments where r.parentID == id && annotationIDs[r.id] == nil {
-                let m = text.annotationID()
-                annotationIDs[r.id] = m
-                note += RTFApplyText.annotation(r, id: m, parent: n)
+            var note: [UInt8] = []
+            if last {
+                note = RTFApplyText.annotation(c, id: n, parent: c.parentID.flatMap { annotationIDs[$0] })
+                for r in plan.comments where r.parentID == id && annotationIDs[r.id] == nil {
+                    let m = text.annotationID()
+                    annotationIDs[r.id] = m
+                    note += RTFApplyText.annotation(r, id: m, parent: n)
+                }
             }
-            if e.range.isEmpty {
+            if e.range.isEmpty && first && last {
                 let at = position(after: e.range.lowerBound, in: p)
                 add(at..<at, note)
-            } else {
-                let s = position(before: e.range.lowerBound, in: p), t = position(after: e.range.upperBound, in: p)
+                return
+            }
+            if first {
+                let s = position(before: e.range.lowerBound, in: p)
                 add(s..<s, RTFApplyText.rangeMark(start: true, n))
+            }
+            if last {
+                let t = position(after: e.range.upperBound, in: p)
                 add(t..<t, RTFApplyText.rangeMark(start: false, n) + note)
             }
         case .replace:
