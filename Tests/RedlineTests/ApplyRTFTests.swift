@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 import Redline
 import RedlineTestSupport
+@testable import RedlineRTF
 
 /// `redline apply` onto RTF (`RTFApply`): EDITED's differences written into ORIGINAL's own bytes as
 /// `\revised`/`\deleted` revisions. Rejecting every change of the result gives ORIGINAL's text, accepting it
@@ -74,6 +75,42 @@ final class ApplyRTFTests: XCTestCase {
         return i == a.count
     }
 
+    /// Every byte the result adds lies in a paragraph a step names (from its start to the end of its `\par`), after
+    /// a table's `\row` (a paragraph after the table) or at the header's revision table: ORIGINAL's bytes aligned in
+    /// the result, each place where the result has more checked.
+    private func assertAddsOnlyInNamedParagraphs(original: String, edited: String, result: [UInt8],
+                                                 file: StaticString, line: UInt) throws {
+        let (plan, _, _) = try Application.plan(edited: edited, onto: original, options: ApplyOptions(force: true),
+                                                diagnostics: Diagnostics())
+        let scan = try RTFApplyScan(.file(original))
+        let writer = RTFApplyWriter(scan: scan, plan: plan, accept: false)
+        var named: Set<Int> = []
+        for step in plan.steps {
+            switch step {
+            case .edit(let leaf, _, _), .delete(let leaf, _): named.insert(leaf)
+            case .insert(let after, _, _, _, _): named.insert(after ?? 0)
+            }
+        }
+        // The alignment is the leftmost one: an added group ending as the bytes after it begin (`}`, a line end)
+        // is seen a few bytes late, hence the slack.
+        let slack = 16
+        let spans = named.compactMap { writer.leafParagraph[$0] }.map { scan.paragraphs[$0] }
+            .map { ($0.start - slack)...(($0.end?.upperBound ?? $0.contentEnd) + slack) }
+            + (scan.rowEnds + [scan.revisionTableEnd ?? scan.headerEnd]).map { ($0 - slack)...($0 + slack) }
+        let o = scan.bytes
+        var i = 0, inExtra = false
+        for x in result {
+            if i < o.count && o[i] == x { i += 1; inExtra = false; continue }
+            if inExtra { continue }
+            inExtra = true
+            if !spans.contains(where: { $0.contains(i) }) {
+                let around = String(decoding: o[max(0, i - 40)..<min(o.count, i + 40)], as: UTF8.self)
+                XCTFail("\(original): bytes added at \(i), outside the paragraphs the plan names: …\(around)…", file: file, line: line)
+                return
+            }
+        }
+    }
+
     private func lines(_ b: [UInt8]) -> [String] { String(decoding: b, as: UTF8.self).components(separatedBy: "\n") }
 
     /// Accept and reject views, ORIGINAL's bytes kept, `untouched` paragraphs' lines byte for byte, and the
@@ -85,6 +122,7 @@ final class ApplyRTFTests: XCTestCase {
         let o = bytes(original), r = bytes(out)
         XCTAssertNotEqual(o, r, "\(original): nothing was written", file: file, line: line)
         XCTAssertTrue(isSubsequence(o, of: r), "\(original): bytes of ORIGINAL were removed", file: file, line: line)
+        try assertAddsOnlyInNamedParagraphs(original: original, edited: edited, result: r, file: file, line: line)
         assertSameTexts(try texts(out, format: FormatRegistry.rtf, view: .accept),
                         try texts(edited, format: editedFormat, view: .accept), "\(original): accept view", file: file, line: line)
         assertSameTexts(try texts(out, format: FormatRegistry.rtf, view: .reject),

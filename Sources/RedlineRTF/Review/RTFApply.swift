@@ -50,7 +50,7 @@ struct RTFApplyWriter {
     private(set) var formatChanges = 0
     private var patches: [Patch] = []
     /// ORIGINAL's leaves to the scanned paragraphs they are (a code block's leaf is one paragraph too).
-    private var leafParagraph: [Int: Int] = [:]
+    private(set) var leafParagraph: [Int: Int] = [:]
     private var annotationIDs: [String: Int] = [:]
     /// How many anchors each comment has in the plan (one a paragraph it covers), and how many were written.
     private var commentAnchors: [String: Int] = [:]
