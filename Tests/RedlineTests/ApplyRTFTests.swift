@@ -355,5 +355,6 @@ final class ApplyRTFTests: XCTestCase {
         XCTAssertTrue(changes.contains { $0.after?.contains("other wörds") ?? false }, "\(rows)")
         XCTAssertEqual(Set(changes.compactMap(\.author)), ["Lo Reviewer"])
         XCTAssertEqual(rows.filter { $0.change == "comment" }.map(\.body), ["Check this."])
+        XCTAssertEqual(rows.filter { $0.change == "comment" }.map(\.author), ["Redline"])
     }
 }

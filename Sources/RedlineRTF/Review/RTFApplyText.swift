@@ -135,20 +135,16 @@ struct RTFApplyText {
         Array("{\\*\\atrf\(start ? "start" : "end") \(n)}".utf8)
     }
 
-    /// An annotation as Word writes one: initials, author, `\chatn`, then its text with its id, parent and
-    /// date.
+    /// An annotation as Word writes one: initials, author (`Redline` when it has none), `\chatn`, then its text
+    /// with its id, parent and date.
     static func annotation(_ c: Comment, id n: Int, parent: Int?) -> [UInt8] {
-        var h: [UInt8] = []
-        if let i = c.initials ?? c.author.map(initials) {
-            h += Array("{\\*\\atnid ".utf8)
-            RTFText.escape(i, into: &h)
-            h.append(UInt8(ascii: "}"))
-        }
-        if let a = c.author {
-            h += Array("{\\*\\atnauthor ".utf8)
-            RTFText.escape(a, into: &h)
-            h.append(UInt8(ascii: "}"))
-        }
+        // A comment without an author is Redline's, as the DOCX applier writes it.
+        let author = c.author ?? "Redline"
+        var h: [UInt8] = Array("{\\*\\atnid ".utf8)
+        RTFText.escape(c.initials ?? initials(author), into: &h)
+        h += Array("}{\\*\\atnauthor ".utf8)
+        RTFText.escape(author, into: &h)
+        h.append(UInt8(ascii: "}"))
         h += Array("\\chatn{\\*\\annotation{\\*\\atnref \(n)}".utf8)
         if let p = parent { h += Array("{\\*\\atnparent \(p)}".utf8) }
         if let d = c.date, let v = dttm(fromISO: d) { h += Array("{\\*\\atndate \(v)}".utf8) }
