@@ -253,6 +253,21 @@ final class ApplyRTFTests: XCTestCase {
         print("apply onto RTF files: \(files.count - refused.count)/\(files.count) applied and checked")
     }
 
+    /// A hundred empty paragraphs before the edited one (which the reader drops): passed over, not refused.
+    func testManyEmptyParagraphsBeforeAnEdit() throws {
+        let (rtf, _) = try redlineRTF()
+        let empties = String(repeating: "\\pard\\plain \\ql \\par\n", count: 100)
+        let original = try write(replacing(try String(contentsOfFile: rtf, encoding: .utf8),
+                                           [("\\pard\\plain \\ql {Third paragraph", empties + "\\pard\\plain \\ql {Third paragraph")]),
+                                 "empties.rtf")
+        let md = dir + "/empties.md"
+        try convert(original, to: FormatRegistry.markdown, md)
+        let edited = try write(replacing(try String(contentsOfFile: md, encoding: .utf8),
+                                         [("Third paragraph", "Third edited paragraph")]), "empties-edited.md")
+        try checkRoundTrip(original: original, edited: edited, editedFormat: FormatRegistry.markdown,
+                           untouched: ["Last paragraph, untouched too."])
+    }
+
     /// EDITED equal to ORIGINAL (its own Markdown conversion, or a corpus file itself): ORIGINAL byte for byte.
     func testUnchangedEditedGivesOriginalBytes() throws {
         let (original, md) = try redlineRTF()

@@ -74,16 +74,18 @@ struct RTFApplyWriter {
         var j = 0
         let ps = scan.paragraphs.map(\.string)
         for (i, leaf) in plan.leaves.enumerated() {
+            // Up to 64 paragraphs with text ahead (empty ones, which the reader may drop, not counted); an
+            // empty leaf only among the next three.
             let window = leaf.text.isEmpty ? 3 : 64
-            var k = j
-            while k < min(ps.count, j + window) {
-                let t = ps[k]
-                if t == leaf.text || (isCode(leaf) && t + "\n" == leaf.text) { break }
+            var k = j, passed = 0
+            while k < ps.count && passed < window {
+                if ps[k] == leaf.text || (isCode(leaf) && ps[k] + "\n" == leaf.text) {
+                    leafParagraph[i] = k
+                    j = k + 1
+                    break
+                }
+                if leaf.text.isEmpty || !ps[k].isEmpty { passed += 1 }
                 k += 1
-            }
-            if k < min(ps.count, j + window) {
-                leafParagraph[i] = k
-                j = k + 1
             }
         }
     }
