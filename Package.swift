@@ -95,7 +95,7 @@ let package = Package(
         .testTarget(name: "RedlineRTFTests", dependencies: ["RedlineRTF", "Redline", "RedlineTestSupport"]),
         .testTarget(name: "RedlineScrivenerTests", dependencies: ["RedlineScrivener", "Redline", "RedlineMigration", "RedlineBatch",
                                                             "RedlineCheck", "RedlineConversion", "RedlineTestSupport"]),
-        .testTarget(name: "RedlineTests", dependencies: ["Redline", "RedlineCLI", "RedlineDOCX", "RedlineBatch", "RedlineCheck",
+        .testTarget(name: "RedlineTests", dependencies: ["Redline", "RedlineCLI", "RedlineDOCX", "RedlineRTF", "RedlineBatch", "RedlineCheck",
                                                    "RedlineMigration", "RedlineConversion", "RedlineTestSupport"]),
         .testTarget(name: "RedlineMCPTests", dependencies: ["RedlineMCP", "Redline", "RedlineCLI", "RedlineTestSupport"]),
         .testTarget(name: "RedlineCompareTests", dependencies: ["RedlineCompare", "Redline", "RedlineCLI", "RedlineTestSupport"]),

@@ -11,13 +11,15 @@ extension RedlineCommand {
             usage: "redline apply <edited> --onto <original> [-o <output>] [<options>]",
             discussion: """
             The result is ORIGINAL, byte for byte, except where EDITED differs: there the differences are \
-            tracked changes in ORIGINAL's own syntax (CriticMarkup in Markdown, w:ins/w:del in DOCX). EDITED \
+            tracked changes in ORIGINAL's own syntax (CriticMarkup in Markdown, w:ins/w:del in DOCX, \\revised/\\deleted \
+            in RTF). EDITED \
             may be any format Redline reads. When EDITED holds tracked changes and its rejected text is \
             ORIGINAL's (a co-author reviewed the DOCX made from ORIGINAL), those changes are carried with their \
             own authors and dates, and its comments with them; otherwise EDITED is compared with ORIGINAL and \
             the differences are attributed to --author.
               redline apply reviewed.docx --onto paper.md > paper-reviewed.md
               redline apply contract.md --onto contract.docx -o contract-redlined.docx
+              redline apply letter.md --onto letter.rtf -o letter-redlined.rtf
               redline apply edited.md --onto notes.md --in-place
               redline apply edited/ --onto book/ -o reviewed/
             Two directories pair files by relative path without extension (book/ch1.md with edited/ch1.docx); \
@@ -30,10 +32,10 @@ extension RedlineCommand {
         @Argument(help: "The edited version (any format Redline reads).")
         public var edited: String
 
-        @Option(help: "The original file the changes land in (Markdown, .qmd, .Rmd, or DOCX).")
+        @Option(help: "The original file the changes land in (Markdown, .qmd, .Rmd, DOCX or RTF).")
         public var onto: String
 
-        @Option(name: .shortAndLong, help: "The output file, or - for standard output (the default for Markdown; DOCX needs a file).")
+        @Option(name: .shortAndLong, help: "The output file, or - for standard output (the default for Markdown; DOCX and RTF need a file).")
         public var output: String?
 
         @Flag(name: .customLong("in-place"), help: "Write the result over ORIGINAL (atomically).")

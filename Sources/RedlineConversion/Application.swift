@@ -3,7 +3,8 @@ import RedlineCore
 import RedlineCompare
 
 /// Writes an `ApplyPlan` into ORIGINAL's own file: every byte the plan does not name copied, each step in
-/// the format's own change syntax (CriticMarkup in Markdown, `w:ins`/`w:del` in DOCX).
+/// the format's own change syntax (CriticMarkup in Markdown, `w:ins`/`w:del` in DOCX,
+/// `\revised`/`\deleted` in RTF).
 public protocol EditApplier: Sendable {
     /// Writes `original` with `plan` into `output`: the changes marked, or applied when `accept`.
     func apply(_ plan: ApplyPlan, original: DocumentInput, accept: Bool, limits: Limits, diagnostics: Diagnostics,
@@ -63,7 +64,7 @@ public enum Application {
         let (plan, format, stats, expected, originalRejected) = try prepare(edited: edited, onto: original, options: options,
                                                                             diagnostics: diagnostics)
         guard let applier = format.applier else {
-            throw RedlineError.usage("\(original): Redline cannot apply changes onto \(format.displayName) files (it can onto Markdown and DOCX)")
+            throw RedlineError.usage("\(original): Redline cannot apply changes onto \(format.displayName) files (it can onto Markdown, DOCX and RTF)")
         }
         try LargeStack.run {
             let buffer = MemoryOutput()
@@ -188,7 +189,7 @@ public enum Application {
             throw RedlineError.usage("cannot tell the format of '\(original)'; name it with --onto-format")
         }
         guard format.applier != nil else {
-            throw RedlineError.usage("\(original): Redline cannot apply changes onto \(format.displayName) files (it can onto Markdown and DOCX)")
+            throw RedlineError.usage("\(original): Redline cannot apply changes onto \(format.displayName) files (it can onto Markdown, DOCX and RTF)")
         }
         return format
     }

@@ -96,3 +96,13 @@ struct DOCXPackageApplier: EditApplier {
                             into: output)
     }
 }
+
+/// RTF's applier: the plan written into ORIGINAL's bytes as revisions and annotations, every other byte
+/// kept (`RTFApply`).
+struct RTFFileApplier: EditApplier {
+    func apply(_ plan: ApplyPlan, original: DocumentInput, accept: Bool, limits: Limits, diagnostics: Diagnostics,
+               into output: any ByteOutput) throws {
+        try RTFApply.apply(plan, original: original, accept: accept, limits: limits, diagnostics: diagnostics,
+                           into: output)
+    }
+}

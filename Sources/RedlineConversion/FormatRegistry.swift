@@ -117,7 +117,7 @@ public enum FormatRegistry {
     public static let rtf = Format(
         name: "rtf", summary: "Rich Text Format (Word, LibreOffice, TextEdit, Scrivener): revisions, annotations",
         extensions: ["rtf"], reader: RTFReader(), writer: RTFWriter(), inPlaceReviewer: RTFFileReviewer(),
-        pictures: .always)
+        pictures: .always, applier: RTFFileApplier())
     /// PDF, laid out by Chromium or LibreOffice.
     public static let pdf = Format(
         name: "pdf", summary: "PDF of the marked (or, with --changes, clean/original) version, rendered by Chromium (comments in the margin) or LibreOffice, --pdf-engine (write only)",

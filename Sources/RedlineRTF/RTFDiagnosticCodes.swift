@@ -54,4 +54,10 @@ extension DiagnosticCode {
     public static let rtfNestedChange: DiagnosticCode = "rtf.nested-change"
     /// A date that is not ISO 8601 was left out of a revision or annotation.
     public static let rtfDateDropped: DiagnosticCode = "rtf.date-dropped"
+
+    // Apply (`redline apply` onto an RTF file).
+    /// Formatting changes were not written into the RTF (only text changes and comments are).
+    public static let rtfApplyFormatChangeDropped: DiagnosticCode = "rtf.apply-format-change-dropped"
+    /// A new list or table was written into the RTF as plain paragraphs.
+    public static let rtfApplyBlockFlattened: DiagnosticCode = "rtf.apply-block-flattened"
 }

@@ -97,9 +97,38 @@ final class FuzzRegressionTests: XCTestCase {
         guard let same = run(o) else { return }
         XCTAssertEqual(String(decoding: same, as: UTF8.self), String(decoding: original, as: UTF8.self), "\(name): onto itself")
         XCTAssertEqual(same, original, "\(name): onto itself (bytes)")
-        guard let marked = run(e) else { return }
-        XCTAssertEqual(String(decoding: Self.rejectedAsText(marked), as: UTF8.self), String(decoding: original, as: UTF8.self),
-                       "\(name): reject\n\(String(decoding: marked, as: UTF8.self))")
+        if let marked = run(e) {
+            XCTAssertEqual(String(decoding: Self.rejectedAsText(marked), as: UTF8.self), String(decoding: original, as: UTF8.self),
+                           "\(name): reject\n\(String(decoding: marked, as: UTF8.self))")
+        }
+        try applyRTF(original: o, edited: e, name)
+    }
+
+    /// fuzz-apply's RTF mode (`Fuzz.applyRTF`): ORIGINAL written as RTF, the RTF onto itself is the RTF, and
+    /// EDITED applied onto it keeps every byte of it in order; a `RedlineError` is an acceptable answer.
+    private func applyRTF(original o: String, edited e: String, _ name: String) throws {
+        guard let doc = try? Converter.read(.file(o), format: FormatRegistry.markdown) else { return }
+        let rtfOut = MemoryOutput()
+        try Converter.write(doc, format: FormatRegistry.rtf, to: rtfOut, diagnostics: Diagnostics())
+        let rtf = rtfOut.bytes, path = o + ".rtf"
+        try Data(rtf).write(to: URL(fileURLWithPath: path))
+        func run(_ edited: String, _ format: Format, accept: Bool) -> [UInt8]? {
+            var options = ApplyOptions(editedFormat: format, originalFormat: FormatRegistry.rtf,
+                                       compare: CompareOptions(author: "F", date: "2024-01-01T00:00:00Z"), accept: accept)
+            options.force = true
+            let out = MemoryOutput()
+            do { _ = try Application.apply(edited: edited, onto: path, options: options, into: out, diagnostics: Diagnostics()) }
+            catch is RedlineError { return nil }
+            catch { XCTFail("\(name): \(error)"); return nil }
+            return out.bytes
+        }
+        if let same = run(path, FormatRegistry.rtf, accept: false) { XCTAssertEqual(same, rtf, "\(name): RTF onto itself") }
+        if let marked = run(e, FormatRegistry.markdown, accept: false) {
+            var i = 0
+            for x in marked where i < rtf.count && rtf[i] == x { i += 1 }
+            XCTAssertEqual(i, rtf.count, "\(name): apply onto RTF removed bytes of ORIGINAL")
+        }
+        _ = run(e, FormatRegistry.markdown, accept: true)
     }
 
     /// CriticMarkup rejected as text on bytes (the fuzz package's `Fuzz.rejectedAsText`).
