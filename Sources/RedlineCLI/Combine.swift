@@ -25,7 +25,7 @@ extension RedlineCommand {
             Exit status: 0 combined, 1 failed, 2 usage error.
             """)
 
-        @Argument(help: "The original file (Markdown or DOCX).")
+        @Argument(help: "The original file (Markdown, DOCX or RTF).")
         public var original: String
 
         @Argument(help: "The reviewers' copies (any format Redline reads).")
