@@ -156,7 +156,7 @@ public enum Batch {
                     diagnostics.stamp = 1  // as a single-file conversion's writer side, while its sink is built
                     branchDiagnostics.append(diagnostics)
                     branches.append(try branch(variant, format: format, options: options, into: file.output,
-                                               diagnostics: diagnostics, outputPath: path))
+                                               diagnostics: diagnostics, outputPath: path, input: .file(job.input.path)))
                 }
                 try TeePipeline.run(source: &source, branches: &branches, readSide: readDiagnostics,
                                     branchSides: branchDiagnostics, finishTogether: options.to.batchWorker != nil)
@@ -193,8 +193,9 @@ public enum Batch {
 
     /// The stages and writer that make one version.
     static func branch(_ variant: OutputVariant, format: Format, options: BatchOptions, into output: any ByteOutput,
-                       diagnostics: Diagnostics, outputPath: String? = nil) throws -> TeeBranch {
+                       diagnostics: Diagnostics, outputPath: String? = nil, input: DocumentInput? = nil) throws -> TeeBranch {
         var conversion = options.conversion(from: format, review: variant.review)
+        if let input { conversion = conversion.counting(input) }
         if let outputPath { conversion.write.mediaOutput = options.mediaOutput(forOutput: outputPath) }
         return try conversion.branch(into: output, diagnostics: diagnostics)
     }

@@ -60,6 +60,7 @@ public enum DocumentCheck {
             let readDiagnostics = Diagnostics()
             var writerDiagnostics: [Diagnostics] = []
             var inspector = DocumentInspector()
+            var changeRows: [ChangeRow] = []
             inspector.positions = SourcePositions.marks(of: path, format: format)
             try LargeStack.run {  // documents nest as deep as the readers allow (inline on a check worker)
                 var source = try reader.open(.file(path), options: read, diagnostics: readDiagnostics)
@@ -71,11 +72,20 @@ public enum DocumentCheck {
                     let conversion = ConversionOptions(from: format, to: to, review: review, read: read, write: write)
                     branches.append(try conversion.branch(into: DiscardOutput(), diagnostics: d))
                 }
-                try TeePipeline.run(source: &source, branches: &branches) { inspector.inspect($0) }
+                // The changes as `redline changes` lists them, from the same chunks (a format listed from its file, DOCX,
+                // is listed from the file below).
+                var numbering = NumberChanges(), listing = ModelChangeList()
+                let listsChunks = format.changeLister == nil
+                try TeePipeline.run(source: &source, branches: &branches) { chunk in
+                    inspector.inspect(chunk)
+                    if listsChunks { try numbering.process(chunk) { listing.add($0) } }
+                }
+                changeRows = listsChunks ? ChangeRow.rows(listing.all)
+                    : try ChangeListing.rows(.file(path), format: format, options: read)
             }
             // A reader that drops bookmarks (DOCX) leaves links to them nothing to point at.
             let bookmarksDropped = readDiagnostics.count(of: .docxBookmark) > 0
-            result.findings = inspector.findings(bookmarksDropped: bookmarksDropped)
+            result.findings = inspector.findings(bookmarksDropped: bookmarksDropped, changes: changeRows)
             for (t, d) in zip(targets, writerDiagnostics) {
                 for w in readDiagnostics.all + d.all {
                     result.findings.append(CheckFinding(category: t.description, code: w.code.rawValue,

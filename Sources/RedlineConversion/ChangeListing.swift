@@ -26,6 +26,12 @@ public enum ChangeListing {
         ChangeRow.rows(try list(input, format: format, options: options))
     }
 
+    /// How many changes `input` has: its rows that are not comments (`rows`). The one count of changes: `redline
+    /// changes` lists this many, `check` reports this many and the review page's panel gives this total.
+    public static func changeCount(_ input: DocumentInput, format: Format, options: ReadOptions = ReadOptions()) throws -> Int {
+        try rows(input, format: format, options: options).filter { $0.kind != .comment }.count
+    }
+
     /// The items as `redline changes` prints them (grouped into rows, `ChangeRow.rows`).
     public static func render(_ items: [ChangeListItem], as format: String) throws -> String {
         try render(ChangeRow.rows(items), as: format)

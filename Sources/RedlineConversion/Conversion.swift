@@ -46,6 +46,21 @@ public struct ConversionOptions: Sendable {
     /// Whether the output is the input reviewed in place by its format (`ConversionPlan.Route.inPlace`).
     public var reviewsInPlace: Bool { plan.route == .inPlace }
 
+    /// These options with the review page's total of changes (`WriteOptions.listedChanges`) taken from `input`'s
+    /// listing (`ChangeListing.changeCount`), so that the page, `redline changes` and `check` give one count:
+    /// for an HTML or PDF review page that keeps every change marked. Unchanged for any other output, and when
+    /// the listing cannot be made (the conversion then reports what is wrong with the input).
+    public func counting(_ input: DocumentInput) -> ConversionOptions {
+        guard Self.reviewPages.contains(to.name), write.reviewPanel, review.keepsAllChanges,
+              write.listedChanges == nil else { return self }
+        var o = self
+        o.write.listedChanges = try? ChangeListing.changeCount(input, format: from, options: read)
+        return o
+    }
+
+    /// The formats whose output is a review page with a panel counting the changes.
+    static let reviewPages: Set<String> = ["html", "pdf"]
+
     /// The one way an output of a conversion is built: the review stages, then the output format's own
     /// (`gfm`: accept, drop comments, report), in front of the writer's sink with the write options the
     /// format forces. Single-file, batch, export, check and Scrivener conversions all write through it.
@@ -110,6 +125,7 @@ public enum Converter {
         // afterwards in the order one thread would have reported them.
         let readSide = Diagnostics(), writeSide = Diagnostics()
         defer { diagnostics.absorb([readSide, writeSide]) }
+        let options = options.counting(input)
         var source = try reader.open(input, options: options.readOptions, diagnostics: readSide)
         writeSide.stamp = 1  // what the sink reports as it is built comes after what opening the reader did
         var branch = try options.branch(into: output, diagnostics: writeSide)
