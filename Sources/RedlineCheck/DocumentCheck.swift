@@ -59,6 +59,8 @@ public enum DocumentCheck {
             result.checked = CheckPolicy.categories + applicable.map(\.description)
             let readDiagnostics = Diagnostics()
             var writerDiagnostics: [Diagnostics] = []
+            /// Each lossy conversion's review filters, tallied by its engines (those that select nothing are findings).
+            var tallies: [(LossyTarget, FilterTally)] = []
             var inspector = DocumentInspector()
             var changeRows: [ChangeRow] = []
             inspector.positions = SourcePositions.marks(of: path, format: format)
@@ -69,7 +71,12 @@ public enum DocumentCheck {
                     guard let to = FormatRegistry.named(t.to) else { continue }
                     let d = Diagnostics()
                     writerDiagnostics.append(d)
-                    let conversion = ConversionOptions(from: format, to: to, review: review, read: read, write: write)
+                    var conversion = ConversionOptions(from: format, to: to, review: review, read: read, write: write)
+                    if review.hasFilters {
+                        let tally = FilterTally()
+                        conversion.review.tally = tally
+                        tallies.append((t, tally))
+                    }
                     branches.append(try conversion.branch(into: DiscardOutput(), diagnostics: d))
                 }
                 // The changes as `redline changes` lists them, from the same chunks (a format listed from its file, DOCX,
@@ -90,6 +97,12 @@ public enum DocumentCheck {
                 for w in readDiagnostics.all + d.all {
                     result.findings.append(CheckFinding(category: t.description, code: w.code.rawValue,
                                                         message: w.message, location: w.location, count: w.count))
+                }
+            }
+            for (t, tally) in tallies {
+                for u in FilterReport.unmatched(review, tally: tally) {
+                    result.findings.append(CheckFinding(category: t.description, code: DiagnosticCode.reviewFilterUnmatched.rawValue,
+                                                        message: u.message))
                 }
             }
             result.findings = Self.inDocumentOrder(result.findings)

@@ -12,6 +12,9 @@ public struct ConversionOptions: Sendable {
     /// False to write the output from the model even where `ConversionPlan` would keep the input in place
     /// (tests of the writers, and callers who want Redline's own rendering of a same-format document).
     public var allowsInPlace = true
+    /// A review filter that selects nothing fails the conversion (`--strict-filters`) instead of a warning
+    /// (`review.filter-unmatched`).
+    public var strictFilters = false
 
     public init(from: Format, to: Format, review: ReviewOptions = ReviewOptions(),
                 read: ReadOptions = ReadOptions(), write: WriteOptions = WriteOptions()) {
@@ -109,9 +112,18 @@ public enum Converter {
 
     private static func convertHere(_ input: DocumentInput, to output: any ByteOutput, options: ConversionOptions,
                                     diagnostics: Diagnostics) throws {
+        // The engines record which review filters select something; those that select nothing are reported
+        // (or fail the conversion, `strictFilters`) once every change is decided, before the output is complete.
+        var options = options
+        let tally = options.review.hasFilters && options.review.tally == nil ? FilterTally() : nil
+        if let tally { options.review.tally = tally }
+        func reportFilters() throws {
+            if let tally { try FilterReport.report(options.review, tally: tally, strict: options.strictFilters, into: diagnostics) }
+        }
         let plan = options.plan
         if plan.route == .inPlace, let reviewer = plan.reviewer {
             try reviewer.review(input, review: options.review, limits: options.read.limits, into: output)
+            try reportFilters()
             try output.flush()
             return
         }
@@ -125,12 +137,13 @@ public enum Converter {
         // afterwards in the order one thread would have reported them.
         let readSide = Diagnostics(), writeSide = Diagnostics()
         defer { diagnostics.absorb([readSide, writeSide]) }
-        let options = options.counting(input)
+        options = options.counting(input)
         var source = try reader.open(input, options: options.readOptions, diagnostics: readSide)
         writeSide.stamp = 1  // what the sink reports as it is built comes after what opening the reader did
         var branch = try options.branch(into: output, diagnostics: writeSide)
         try Pipeline.runConcurrently(source: &source, stages: [], sink: &branch,
                                      readSide: readSide, writeSide: writeSide)
+        try reportFilters()
         try output.flush()
     }
 
