@@ -180,6 +180,9 @@ public struct BatchOptions: Sendable {
     /// A compare batch: each input (NEW) is compared with its paired OLD version (`BatchInput.pair`)
     /// instead of converted; `variants` is not used.
     public var compare: CompareBatchOptions?
+    /// A review filter that selects nothing in an input fails that input (`--strict-filters`) instead of a
+    /// warning on it (`review.filter-unmatched`). Not part of the fingerprint: it never changes an output.
+    public var strictFilters = false
 
     public init(from: Format? = nil, to: Format, variants: [OutputVariant] = [.converting(.marked)],
                 read: ReadOptions = ReadOptions(), write: WriteOptions = WriteOptions(), outputDirectory: String,

@@ -143,12 +143,15 @@ public enum Batch {
             var branchDiagnostics: [Diagnostics] = []
             var files: [StagedFile] = []
             defer { for f in files { f.discard() } }
+            // Each version's review filters, tallied by its engines, for those that select nothing in this input.
+            let tallies = job.outputs.map { $0.variant.review.hasFilters ? FilterTally() : nil }
+            let filterDiagnostics = Diagnostics()
             try LargeStack.run {  // documents nest as deep as the readers allow (inline on a batch worker)
-                if try reviewInPlace(job, format: format, options: options, files: &files) { return }
+                if try reviewInPlace(job, format: format, options: options, files: &files, tallies: tallies) { return }
                 let read = options.conversion(from: format, review: ReviewOptions()).readOptions
                 var source = try reader.open(.file(job.input.path), options: read, diagnostics: readDiagnostics)
                 var branches: [TeeBranch] = []
-                for (variant, path) in job.outputs {
+                for ((variant, path), tally) in zip(job.outputs, tallies) {
                     try BatchPlan.makeDirectories((path as NSString).deletingLastPathComponent)
                     let file = try StagedFile(path: path)
                     files.append(file)
@@ -156,17 +159,26 @@ public enum Batch {
                     diagnostics.stamp = 1  // as a single-file conversion's writer side, while its sink is built
                     branchDiagnostics.append(diagnostics)
                     branches.append(try branch(variant, format: format, options: options, into: file.output,
-                                               diagnostics: diagnostics, outputPath: path))
+                                               diagnostics: diagnostics, outputPath: path, input: .file(job.input.path),
+                                               tally: tally))
                 }
                 try TeePipeline.run(source: &source, branches: &branches, readSide: readDiagnostics,
                                     branchSides: branchDiagnostics, finishTogether: options.to.batchWorker != nil)
+            }
+            // Said once for the input when several versions share the filters (export's clean and original).
+            var said: Set<String> = []
+            for ((variant, _), tally) in zip(job.outputs, tallies) {
+                guard let tally else { continue }
+                let each = Diagnostics()
+                try FilterReport.report(variant.review, tally: tally, strict: options.strictFilters, into: each)
+                for d in each.all where said.insert(d.message).inserted { filterDiagnostics.report(d) }
             }
             for f in files { try f.commit() }
             record.status = .converted
             // Merged as a single-file conversion merges its reader's and writer's: the same warnings, in
             // the same order, with the same locations and severities.
             let merged = Diagnostics()
-            merged.absorb([readDiagnostics] + branchDiagnostics)
+            merged.absorb([filterDiagnostics, readDiagnostics] + branchDiagnostics)
             record.warnings = WarningCount.folding(merged.all)
             let outputStates = paths.compactMap { UpToDateRecord.state(of: $0) }
             guard outputStates.count == paths.count else { return nil }
@@ -177,11 +189,14 @@ public enum Batch {
 
     /// DOCX → DOCX or RTF → RTF with review decisions in some version and no option that needs the model: every
     /// version is the original package reviewed in place (`InPlaceReview`; the marked one a copy).
-    static func reviewInPlace(_ job: BatchJob, format: Format, options: BatchOptions, files: inout [StagedFile]) throws -> Bool {
+    static func reviewInPlace(_ job: BatchJob, format: Format, options: BatchOptions, files: inout [StagedFile],
+                              tallies: [FilterTally?]) throws -> Bool {
         let reviews = job.outputs.map { $0.variant.review }
         guard let reviewer = reviews.lazy.compactMap({ options.conversion(from: format, review: $0).plan.reviewer }).first
         else { return false }
-        for ((_, path), review) in zip(job.outputs, reviews) {
+        for (((_, path), review), tally) in zip(zip(job.outputs, reviews), tallies) {
+            var review = review
+            review.tally = tally
             try BatchPlan.makeDirectories((path as NSString).deletingLastPathComponent)
             let file = try StagedFile(path: path)
             files.append(file)
@@ -193,8 +208,11 @@ public enum Batch {
 
     /// The stages and writer that make one version.
     static func branch(_ variant: OutputVariant, format: Format, options: BatchOptions, into output: any ByteOutput,
-                       diagnostics: Diagnostics, outputPath: String? = nil) throws -> TeeBranch {
+                       diagnostics: Diagnostics, outputPath: String? = nil, input: DocumentInput? = nil,
+                       tally: FilterTally? = nil) throws -> TeeBranch {
         var conversion = options.conversion(from: format, review: variant.review)
+        conversion.review.tally = tally
+        if let input { conversion = conversion.counting(input) }
         if let outputPath { conversion.write.mediaOutput = options.mediaOutput(forOutput: outputPath) }
         return try conversion.branch(into: output, diagnostics: diagnostics)
     }

@@ -97,6 +97,8 @@ struct BatchWorkerSetup: Codable, Sendable {
     var fingerprint: String
     /// A compare batch's options (nil for convert and export).
     var compare: CompareBatchOptions?
+    /// `BatchOptions.strictFilters`.
+    var strictFilters: Bool?
 
     init(options: BatchOptions, fingerprint: String) {
         from = options.from?.name
@@ -109,6 +111,7 @@ struct BatchWorkerSetup: Codable, Sendable {
         toolVersion = options.toolVersion
         self.fingerprint = fingerprint
         compare = options.compare
+        strictFilters = options.strictFilters
     }
 
     func options() throws -> BatchOptions {
@@ -120,6 +123,7 @@ struct BatchWorkerSetup: Codable, Sendable {
                                    write: write, outputDirectory: outputDirectory,
                                    existing: ExistingOutputs(rawValue: existing) ?? .refuse, jobs: 1, toolVersion: toolVersion)
         options.compare = compare
+        options.strictFilters = strictFilters ?? false
         return options
     }
 }

@@ -60,7 +60,8 @@ public struct BatchFlags: ParsableArguments {
     /// Discovers the inputs, converts this shard of them into `output`, writes the report, prints the
     /// summary, and exits 1 when an input failed.
     func run(inputs: [String], output: String, from: Format?, to: Format, variants: [OutputVariant],
-             write: WriteOptions, read: ReadOptions = ReadOptions(), quiet: Bool, warningsJSON: String?) throws {
+             write: WriteOptions, read: ReadOptions = ReadOptions(), quiet: Bool, warningsJSON: String?,
+             strictFilters: Bool = false) throws {
         guard output != "-" else {
             throw RedlineError.usage("a batch (several inputs, a directory, --manifest, --report or --shard) needs an output directory: -o DIR")
         }
@@ -82,6 +83,7 @@ public struct BatchFlags: ParsableArguments {
                                    existing: existing, jobs: selection.threads,
                                    toolVersion: RedlineVersion.string, shard: shard, isolation: try isolation.batchIsolation())
         options.timeout = timeLimit
+        options.strictFilters = strictFilters
         let summary = try run(found, options: options, quiet: quiet, warningsJSON: warningsJSON)
         if summary.failed > 0 { throw ExitCode(1) }
     }

@@ -73,8 +73,9 @@ extension RedlineCommand {
             let input = inputs[0]
             let from = try flags.format(named: flags.from, path: input, fallback: input == "-" ? "md" : nil)
             let to = try ConversionFlags.outputFormat(named: flags.to, path: output)
-            let options = ConversionOptions(from: from, to: to, review: flags.review.review,
+            var options = ConversionOptions(from: from, to: to, review: flags.review.review,
                                             read: flags.readOptions, write: flags.writeOptions(output: output))
+            options.strictFilters = flags.review.strictFilters
             let diagnostics = Diagnostics()
             let source: DocumentInput
             if input == "-" {
@@ -86,8 +87,14 @@ extension RedlineCommand {
                 source = .file(input)
             }
             do {
-                try flags.review.checkFilters(source, format: from, read: flags.readOptions, diagnostics: diagnostics)
-                if output == "-" {
+                if output == "-" && options.strictFilters && options.review.hasFilters {
+                    // Nothing written when a filter selects nothing: the output is held until the conversion is done.
+                    let held = MemoryOutput()
+                    try Converter.convert(source, to: held, options: options, diagnostics: diagnostics)
+                    let out = FileDescriptorOutput(fd: 1, name: "standard output")
+                    try held.bytes.withUnsafeBytes { try out.write($0) }
+                    try out.flush()
+                } else if output == "-" {
                     let out = FileDescriptorOutput(fd: 1, name: "standard output")
                     try Converter.convert(source, to: out, options: options, diagnostics: diagnostics)
                 } else {
@@ -106,7 +113,8 @@ extension RedlineCommand {
             let to = try ConversionFlags.format(named: flags.to, path: nil, fallback: "md")
             let variant = OutputVariant.converting(flags.review.review)
             try batch.run(inputs: inputs, output: output, from: from, to: to, variants: [variant],
-                          write: flags.writeOptions(), read: flags.readOptions, quiet: flags.quiet, warningsJSON: flags.warningsJSON)
+                          write: flags.writeOptions(), read: flags.readOptions, quiet: flags.quiet, warningsJSON: flags.warningsJSON,
+                          strictFilters: flags.review.strictFilters)
         }
     }
 }

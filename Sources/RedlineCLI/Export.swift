@@ -65,7 +65,7 @@ extension RedlineCommand {
                 .map { $0.trimmingCharacters(in: .whitespaces) }
             let variants = try OutputVariant.threeWay(suffixes: suffixes, review: review.review)
             try batch.run(inputs: inputs, output: output, from: from, to: to, variants: variants, write: formatting.writeOptions,
-                          quiet: quiet, warningsJSON: warningsJSON)
+                          quiet: quiet, warningsJSON: warningsJSON, strictFilters: review.strictFilters)
         }
     }
 }

@@ -154,24 +154,6 @@ public struct ReviewFlags: ParsableArguments {
 
     public init() {}
 
-    /// True when some filter is given (then the document's changes are listed first, to say which select nothing).
-    public var hasFilters: Bool { !accept.isEmpty || !reject.isEmpty || !dropComments.isEmpty }
-
-    /// Checks the filters against the document `source` in `format`: a filter that selects nothing is a
-    /// `review.filter-unmatched` warning in `diagnostics`, or with `--strict-filters` a usage error (before
-    /// anything is written).
-    public func checkFilters(_ source: DocumentInput, format: Format, read: ReadOptions, diagnostics: Diagnostics) throws {
-        guard hasFilters else { return }
-        let items = try ChangeListing.list(source, format: format, options: read)
-        let unmatched = FilterReport.unmatched(review, items: items)
-        guard !unmatched.isEmpty else { return }
-        let message = unmatched.map(\.message).joined(separator: "; and ")
-        if strictFilters {
-            throw RedlineError.usage("\(message) (--strict-filters)")
-        }
-        diagnostics.report(.reviewFilterUnmatched, message)
-    }
-
     /// `--track-changes` sets `changes` (they may not disagree).
     public mutating func validate() throws {
         guard let t = trackChanges else { return }

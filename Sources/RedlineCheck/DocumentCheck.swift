@@ -59,7 +59,10 @@ public enum DocumentCheck {
             result.checked = CheckPolicy.categories + applicable.map(\.description)
             let readDiagnostics = Diagnostics()
             var writerDiagnostics: [Diagnostics] = []
+            /// Each lossy conversion's review filters, tallied by its engines (those that select nothing are findings).
+            var tallies: [(LossyTarget, FilterTally)] = []
             var inspector = DocumentInspector()
+            var changeRows: [ChangeRow] = []
             inspector.positions = SourcePositions.marks(of: path, format: format)
             try LargeStack.run {  // documents nest as deep as the readers allow (inline on a check worker)
                 var source = try reader.open(.file(path), options: read, diagnostics: readDiagnostics)
@@ -68,18 +71,38 @@ public enum DocumentCheck {
                     guard let to = FormatRegistry.named(t.to) else { continue }
                     let d = Diagnostics()
                     writerDiagnostics.append(d)
-                    let conversion = ConversionOptions(from: format, to: to, review: review, read: read, write: write)
+                    var conversion = ConversionOptions(from: format, to: to, review: review, read: read, write: write)
+                    if review.hasFilters {
+                        let tally = FilterTally()
+                        conversion.review.tally = tally
+                        tallies.append((t, tally))
+                    }
                     branches.append(try conversion.branch(into: DiscardOutput(), diagnostics: d))
                 }
-                try TeePipeline.run(source: &source, branches: &branches) { inspector.inspect($0) }
+                // The changes as `redline changes` lists them, from the same chunks (a format listed from its file, DOCX,
+                // is listed from the file below).
+                var numbering = NumberChanges(), listing = ModelChangeList()
+                let listsChunks = format.changeLister == nil
+                try TeePipeline.run(source: &source, branches: &branches) { chunk in
+                    inspector.inspect(chunk)
+                    if listsChunks { try numbering.process(chunk) { listing.add($0) } }
+                }
+                changeRows = listsChunks ? ChangeRow.rows(listing.all)
+                    : try ChangeListing.rows(.file(path), format: format, options: read)
             }
             // A reader that drops bookmarks (DOCX) leaves links to them nothing to point at.
             let bookmarksDropped = readDiagnostics.count(of: .docxBookmark) > 0
-            result.findings = inspector.findings(bookmarksDropped: bookmarksDropped)
+            result.findings = inspector.findings(bookmarksDropped: bookmarksDropped, changes: changeRows)
             for (t, d) in zip(targets, writerDiagnostics) {
                 for w in readDiagnostics.all + d.all {
                     result.findings.append(CheckFinding(category: t.description, code: w.code.rawValue,
                                                         message: w.message, location: w.location, count: w.count))
+                }
+            }
+            for (t, tally) in tallies {
+                for u in FilterReport.unmatched(review, tally: tally) {
+                    result.findings.append(CheckFinding(category: t.description, code: DiagnosticCode.reviewFilterUnmatched.rawValue,
+                                                        message: u.message))
                 }
             }
             result.findings = Self.inDocumentOrder(result.findings)

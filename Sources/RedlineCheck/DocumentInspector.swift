@@ -94,8 +94,23 @@ struct DocumentInspector: ModelVisitor {
     /// Everything found, in the order of the categories. With `bookmarksDropped` (the reader does not
     /// keep bookmarks, so a link to no heading may point at one), such links are reported once, as
     /// unverified, instead of as broken.
-    func findings(bookmarksDropped: Bool = false) -> [CheckFinding] {
+    /// `rows`: the document's changes as `redline changes` lists them; its counts are then check's (one count
+    /// of changes), each category placed where the walk first met it, or at its first row's paragraph.
+    func findings(bookmarksDropped: Bool = false, changes rows: [ChangeRow]? = nil) -> [CheckFinding] {
         var out: [CheckFinding] = []
+        var changes = self.changes
+        if let rows {
+            var listed: [String: Tally] = [:]
+            for r in rows where r.kind != .comment {
+                let code = Self.code(of: r)
+                var t = listed[code] ?? Tally()
+                t.count += 1
+                if t.first == nil { t.first = changes[code]?.first ?? (r.story == "body" ? max(r.paragraph, 1) : nil) }
+                if let a = r.author, !a.isEmpty, !t.authors.contains(a) { t.authors.append(a) }
+                listed[code] = t
+            }
+            changes = listed
+        }
         for (code, noun) in Self.changeKinds {
             guard let t = changes[code] else { continue }
             var m = "\(t.count) tracked \(noun)\(t.count == 1 ? "" : "s")"
@@ -160,8 +175,23 @@ struct DocumentInspector: ModelVisitor {
         ("change.insertion", "insertion"), ("change.deletion", "deletion"), ("change.substitution", "substitution"),
         ("change.move", "move"), ("change.format", "formatting change"),
         ("change.paragraph-mark", "paragraph break change"), ("change.paragraph-style", "paragraph formatting change"),
-        ("change.table-row", "table row change"),
+        ("change.table-row", "table row change"), ("change.table", "table layout change"),
     ]
+
+    /// The finding code of one row of `redline changes`.
+    static func code(of row: ChangeRow) -> String {
+        switch row.change {
+        case "insertion": return "change.insertion"
+        case "deletion": return "change.deletion"
+        case "substitution": return "change.substitution"
+        case "move": return "change.move"
+        case "formatting": return "change.format"
+        case "split", "join": return "change.paragraph-mark"
+        case "paragraph formatting", "numbering": return "change.paragraph-style"
+        case "row inserted", "row deleted": return "change.table-row"
+        default: return row.kind == .table ? "change.table" : "change.format"
+        }
+    }
 
     // MARK: Walking
 

@@ -26,6 +26,12 @@ public enum ChangeListing {
         ChangeRow.rows(try list(input, format: format, options: options))
     }
 
+    /// How many changes `input` has: its rows that are not comments (`rows`). The one count of changes: `redline
+    /// changes` lists this many, `check` reports this many and the review page's panel gives this total.
+    public static func changeCount(_ input: DocumentInput, format: Format, options: ReadOptions = ReadOptions()) throws -> Int {
+        try rows(input, format: format, options: options).filter { $0.kind != .comment }.count
+    }
+
     /// The items as `redline changes` prints them (grouped into rows, `ChangeRow.rows`).
     public static func render(_ items: [ChangeListItem], as format: String) throws -> String {
         try render(ChangeRow.rows(items), as: format)
@@ -88,9 +94,9 @@ public enum ChangeListing {
 }
 
 /// The `--accept`, `--reject` and `--drop-comments` filters that select nothing in a document, said so that a
-/// person can fix the filter: the document's authors (for an author condition), kinds, ids or dates. Counted
-/// on the document's change listing (`ChangeListing.list`), which every route shares: a filter selecting
-/// nothing there selects nothing in place or through the model either.
+/// person can fix the filter: the document's authors (for an author condition), kinds, ids or dates. Counted by the
+/// engines as they decide (`FilterTally`, which `Converter` hands them in `ReviewOptions.tally`), on every route:
+/// through the model, DOCX and RTF in place, single files, batches and the library alike.
 public enum FilterReport {
     /// One filter that matched nothing, and the sentence saying so.
     public struct Unmatched: Sendable, Equatable {
@@ -101,15 +107,15 @@ public enum FilterReport {
         public var message: String
     }
 
-    /// The filters of `review` that select nothing among `items` (a listing of the document).
-    public static func unmatched(_ review: ReviewOptions, items: [ChangeListItem]) -> [Unmatched] {
-        let changes = items.filter { $0.kind != .comment }
-        let comments = items.filter { $0.kind == .comment }
+    /// The filters of `review` that selected nothing, as the engines recorded them in `tally`.
+    public static func unmatched(_ review: ReviewOptions, tally: FilterTally) -> [Unmatched] {
+        let matched = tally.matched
+        let changes = tally.changes, comments = tally.comments
         var out: [Unmatched] = []
-        for (option, filters, pool, noun) in [("--accept", review.accept, changes, "change"),
-                                              ("--reject", review.reject, changes, "change"),
-                                              ("--drop-comments", review.dropComments, comments, "comment")] {
-            for f in filters where !pool.contains(where: { f.matches(info($0)) }) {
+        for (option, filters, hits, pool, noun) in [("--accept", review.accept, matched.accept, changes, "change"),
+                                                    ("--reject", review.reject, matched.reject, changes, "change"),
+                                                    ("--drop-comments", review.dropComments, matched.dropComments, comments, "comment")] {
+            for (i, f) in filters.enumerated() where !hits.contains(i) {
                 out.append(Unmatched(option: option, filter: f,
                                      message: "\(option) \(f) matched no \(noun); " + hint(f, pool: pool, noun: noun)))
             }
@@ -117,37 +123,56 @@ public enum FilterReport {
         return out
     }
 
-    static func info(_ i: ChangeListItem) -> ChangeInfo {
-        ChangeInfo(kind: i.kind, change: Change(author: i.author, date: i.date, id: i.id))
+    /// The filters of `review` that select nothing among `items` (a listing of the document).
+    public static func unmatched(_ review: ReviewOptions, items: [ChangeListItem]) -> [Unmatched] {
+        var r = review
+        let tally = FilterTally()
+        r.tally = tally
+        for i in items {
+            if i.kind == .comment {
+                _ = r.keeps(Comment(id: i.id, author: i.author, date: i.date, body: []))
+            } else {
+                _ = r.decision(for: ChangeInfo(kind: i.kind, change: Change(author: i.author, date: i.date, id: i.id)))
+            }
+        }
+        return unmatched(r, tally: tally)
+    }
+
+    /// Reports the filters of `review` that selected nothing (`review.filter-unmatched`), once a conversion has
+    /// decided every change with `tally`; with `strict`, throws instead (`--strict-filters`: the conversion fails).
+    public static func report(_ review: ReviewOptions, tally: FilterTally, strict: Bool, into diagnostics: Diagnostics) throws {
+        let unmatched = unmatched(review, tally: tally)
+        guard !unmatched.isEmpty else { return }
+        let message = unmatched.map(\.message).joined(separator: "; and ")
+        if strict { throw RedlineError.usage("\(message) (--strict-filters)") }
+        diagnostics.report(.reviewFilterUnmatched, message)
     }
 
     /// What the document has that the filter's conditions could have named.
-    static func hint(_ f: ChangeFilter, pool: [ChangeListItem], noun: String) -> String {
-        guard !pool.isEmpty else { return "the document has no \(noun)s" }
+    static func hint(_ f: ChangeFilter, pool: FilterTally.Pool, noun: String) -> String {
+        guard pool.count > 0 else { return "the document has no \(noun)s" }
         func quoted(_ values: [String]) -> String {
             let shown = values.prefix(12).map { "\"\($0)\"" }.joined(separator: ", ")
             return values.count > 12 ? shown + " and \(values.count - 12) more" : shown
         }
         var parts: [String] = []
         if f.author != nil {
-            var authors: [String] = []
-            for a in pool.map({ $0.author ?? "" }) where !authors.contains(a) { authors.append(a) }
-            let named = authors.filter { !$0.isEmpty }
+            let named = pool.authors.filter { !$0.isEmpty }
             parts.append(named.isEmpty ? "its \(noun)s have no author" : "the document's authors are " + quoted(named))
         }
         if f.kinds != nil {
-            var kinds: [String] = []
-            for k in pool.map(\.kind.rawValue) where !kinds.contains(k) { kinds.append(k) }
-            parts.append("its kinds are " + kinds.joined(separator: ", "))
+            parts.append("its kinds are " + pool.kinds.map(\.rawValue).joined(separator: ", "))
         }
         if f.ids != nil {
-            var ids: [String] = []
-            for i in pool.map(\.id) where !ids.contains(i) { ids.append(i) }
+            let ids = pool.ids
             parts.append("its ids are " + ids.prefix(20).joined(separator: ",") + (ids.count > 20 ? ",… (see redline changes)" : ""))
         }
         if f.before != nil || f.after != nil {
-            let dates = pool.compactMap(\.date).filter { !$0.isEmpty }.sorted()
-            parts.append(dates.isEmpty ? "its \(noun)s have no dates" : "its \(noun)s are dated \(dates.first!) to \(dates.last!)")
+            if let first = pool.firstDate, let last = pool.lastDate {
+                parts.append("its \(noun)s are dated \(first) to \(last)")
+            } else {
+                parts.append("its \(noun)s have no dates")
+            }
         }
         if parts.count > 1 || (parts.count == 1 && [f.author != nil, f.kinds != nil, f.ids != nil, f.before != nil || f.after != nil].filter { $0 }.count > 1) {
             parts.append("every condition of a filter must hold")

@@ -12,6 +12,9 @@ public struct ConversionOptions: Sendable {
     /// False to write the output from the model even where `ConversionPlan` would keep the input in place
     /// (tests of the writers, and callers who want Redline's own rendering of a same-format document).
     public var allowsInPlace = true
+    /// A review filter that selects nothing fails the conversion (`--strict-filters`) instead of a warning
+    /// (`review.filter-unmatched`).
+    public var strictFilters = false
 
     public init(from: Format, to: Format, review: ReviewOptions = ReviewOptions(),
                 read: ReadOptions = ReadOptions(), write: WriteOptions = WriteOptions()) {
@@ -45,6 +48,21 @@ public struct ConversionOptions: Sendable {
 
     /// Whether the output is the input reviewed in place by its format (`ConversionPlan.Route.inPlace`).
     public var reviewsInPlace: Bool { plan.route == .inPlace }
+
+    /// These options with the review page's total of changes (`WriteOptions.listedChanges`) taken from `input`'s
+    /// listing (`ChangeListing.changeCount`), so that the page, `redline changes` and `check` give one count:
+    /// for an HTML or PDF review page that keeps every change marked. Unchanged for any other output, and when
+    /// the listing cannot be made (the conversion then reports what is wrong with the input).
+    public func counting(_ input: DocumentInput) -> ConversionOptions {
+        guard Self.reviewPages.contains(to.name), write.reviewPanel, review.keepsAllChanges,
+              write.listedChanges == nil else { return self }
+        var o = self
+        o.write.listedChanges = try? ChangeListing.changeCount(input, format: from, options: read)
+        return o
+    }
+
+    /// The formats whose output is a review page with a panel counting the changes.
+    static let reviewPages: Set<String> = ["html", "pdf"]
 
     /// The one way an output of a conversion is built: the review stages, then the output format's own
     /// (`gfm`: accept, drop comments, report), in front of the writer's sink with the write options the
@@ -94,9 +112,18 @@ public enum Converter {
 
     private static func convertHere(_ input: DocumentInput, to output: any ByteOutput, options: ConversionOptions,
                                     diagnostics: Diagnostics) throws {
+        // The engines record which review filters select something; those that select nothing are reported
+        // (or fail the conversion, `strictFilters`) once every change is decided, before the output is complete.
+        var options = options
+        let tally = options.review.hasFilters && options.review.tally == nil ? FilterTally() : nil
+        if let tally { options.review.tally = tally }
+        func reportFilters() throws {
+            if let tally { try FilterReport.report(options.review, tally: tally, strict: options.strictFilters, into: diagnostics) }
+        }
         let plan = options.plan
         if plan.route == .inPlace, let reviewer = plan.reviewer {
             try reviewer.review(input, review: options.review, limits: options.read.limits, into: output)
+            try reportFilters()
             try output.flush()
             return
         }
@@ -110,11 +137,13 @@ public enum Converter {
         // afterwards in the order one thread would have reported them.
         let readSide = Diagnostics(), writeSide = Diagnostics()
         defer { diagnostics.absorb([readSide, writeSide]) }
+        options = options.counting(input)
         var source = try reader.open(input, options: options.readOptions, diagnostics: readSide)
         writeSide.stamp = 1  // what the sink reports as it is built comes after what opening the reader did
         var branch = try options.branch(into: output, diagnostics: writeSide)
         try Pipeline.runConcurrently(source: &source, stages: [], sink: &branch,
                                      readSide: readSide, writeSide: writeSide)
+        try reportFilters()
         try output.flush()
     }
 

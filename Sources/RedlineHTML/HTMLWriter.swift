@@ -34,11 +34,14 @@ public struct HTMLSink: ChunkSink {
     private var notes: [Note] = []
     /// The review panel and its script (`WriteOptions.reviewPanel`); without: the plain document.
     private let panel: Bool
+    /// The panel's total of changes (`WriteOptions.listedChanges`).
+    private let listedChanges: Int?
 
     init(output: any ByteOutput, options: WriteOptions, diagnostics: Diagnostics) {
         self.output = output
         self.diagnostics = diagnostics
         panel = options.reviewPanel
+        listedChanges = options.listedChanges
         renderer.media = MediaExtractor(options: options, diagnostics: diagnostics)
     }
 
@@ -49,7 +52,8 @@ public struct HTMLSink: ChunkSink {
         var s = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         s += "<title>" + HTMLRenderer.escape(header.metadata.title ?? "Document") + "</title>\n"
         if panel {
-            s += "<style>\n" + Self.css + "\n</style>\n</head>\n<body class=\"marked\">\n" + ReviewPage.panel + "<main>\n"
+            s += "<style>\n" + Self.css + "\n</style>\n</head>\n<body class=\"marked\">\n" + ReviewPage.panel(listing: listedChanges)
+                + "<main>\n"
         } else {
             s += "<style>\n" + Self.css + "\n" + ReviewPage.plainCSS + "\n</style>\n</head>\n<body>\n<main>\n"
         }
@@ -114,6 +118,8 @@ struct HTMLRenderer {
     /// Authors by order of appearance: their index picks their colour class (`a0`…`a5`).
     private var authors: [String: Int] = [:]
     private var changeCount = 0
+    /// The moves listed in the panel so far, by name.
+    private var listedMoves: Set<String> = []
 
     mutating func register(_ list: [Comment]) {
         for c in list {
@@ -310,7 +316,9 @@ struct HTMLRenderer {
                 + wrap("ins", change(ch, "substitution", part: true) + Self.title(ch, "inserted"), ins)
         case .move(let m, let c):
             let what = m.side == .from ? "moved away (\(m.name))" : "moved here (\(m.name))"
-            return wrap(m.side == .from ? "del" : "ins", change(m.change, "move", classes: "move") + Self.title(m.change, what), c)
+            // Both places of a move (and every piece of each) are one change in the panel, as `redline changes` lists it.
+            let first = m.name.isEmpty || listedMoves.insert(m.name).inserted
+            return wrap(m.side == .from ? "del" : "ins", change(m.change, "move", classes: "move", part: !first) + Self.title(m.change, what), c)
         case .formatChange(let f, let c):
             return wrap("span", change(f.change, "format", classes: "format-change") + Self.title(f.change, "formatting changed"), c)
         case .commentStart(let id):

@@ -66,6 +66,13 @@ enum ReviewPage {
     @media print{main{margin:0 auto}}
     """
 
+    /// The panel; with `listing` (the source's changes as `redline changes` counts them) its total of changes is
+    /// that number, which also counts changes the page cannot show.
+    static func panel(listing: Int?) -> String {
+        guard let n = listing else { return panel }
+        return panel.replacingOccurrences(of: "<nav id=\"review\"", with: "<nav id=\"review\" data-changes=\"\(n)\"")
+    }
+
     static let panel = """
     <nav id="review" aria-label="Review">
     <h2>Review</h2>
@@ -92,6 +99,10 @@ enum ReviewPage {
       items.push({el:e,kind:comment?'comment':e.dataset.change,author:a,text:text.trim().replace(/\\s+/g,' ').slice(0,90),cls:colour(e)});
       byAuthor[a]=colour(e);
     });
+    // One item per change as `redline changes` counts them: the source's count, where the page was given it, also
+    // counts changes the page cannot show (a table's or section's tracked layout).
+    var shown=items.filter(function(it){return it.kind!=='comment';}).length;
+    var hidden=Math.max(0,(+document.getElementById('review').getAttribute('data-changes')||0)-shown);
     var sel=document.getElementById('filter-author'),kind=document.getElementById('filter-kind');
     Object.keys(byAuthor).sort().forEach(function(a){var o=document.createElement('option');o.value=a;o.textContent=a;sel.appendChild(o);});
     var list=document.getElementById('review-items'),count=document.getElementById('review-count');
@@ -107,7 +118,7 @@ enum ReviewPage {
           it.el.scrollIntoView({block:'center'});it.el.classList.add('flash');setTimeout(function(){it.el.classList.remove('flash');},1500);});
         li.appendChild(a);list.appendChild(li);
       });
-      count.textContent=n+' of '+items.length+' changes and comments';
+      count.textContent=n+' of '+(items.length+hidden)+' changes and comments'+(hidden>0?' ('+hidden+' not shown on this page: see redline changes)':'');
     }
     sel.addEventListener('change',render);kind.addEventListener('change',render);
     document.querySelectorAll('input[name=view]').forEach(function(r){r.addEventListener('change',function(){document.body.className=r.value;});});

@@ -53,18 +53,26 @@ public final class RedlineMCPServer: Sendable {
     /// Runs a server in this process on the lines of `input` (bytes split at newlines), as a client writing
     /// them to its standard input would, and returns what it answered (for the fuzz target and tests).
     /// An `initialize` request goes first unless `initialize` is false. When it returns, the server's message
-    /// loop has ended, so none of its work is still running (but a tool call that outlasts `timeout`, which goes on
-    /// on its queue): LeakSanitizer took a reply still being sent after `respond` had returned for a leak.
+    /// loop and every task it started for a request have ended (`ServerTasks`), so none of its work is still
+    /// running (but a tool call that outlasts `timeout`, which goes on on its queue): LeakSanitizer took a reply
+    /// still being sent, and a request still being released, after `respond` had returned for leaks.
     public func respond(to input: [UInt8], initialize: Bool = true, timeout: Double = 30) async -> [Data] {
+        await exchange(input, initialize: initialize, timeout: timeout, settle: true).replies
+    }
+
+    /// `respond(to:)`, also saying whether a task of the server was still running when it returned; `settle`
+    /// false returns without waiting for those tasks (tests measure what the wait is for).
+    func exchange(_ input: [UInt8], initialize: Bool, timeout: Double, settle: Bool) async -> (replies: [Data], tasksRunning: Bool) {
         let deadline = Date().addingTimeInterval(timeout)
         let (client, serverSide) = LoopbackTransport.pair()
         let transport = AnsweringTransport(serverSide, working: working)
         let server = await makeServer()
+        let tasks: ServerTasks
         do {
-            try await server.start(transport: transport)
+            tasks = try await ServerTasks.start(server, on: transport)
             try await client.connect()
         } catch {
-            return []
+            return ([], false)
         }
         let replies = Replies()
         let reader = Task {
@@ -91,7 +99,10 @@ public final class RedlineMCPServer: Sendable {
         await client.disconnect()
         // Both streams are finished now: the reader ends once it has taken every reply already sent.
         _ = await reader.result
-        return await replies.all
+        // And the server's tasks (each request's, which the SDK does not await) have ended: nothing of this
+        // input is still being released when the caller (fuzz-mcp, then LeakSanitizer) goes on.
+        if settle { await tasks.waitUntilEnded(deadline: max(deadline, Date().addingTimeInterval(1))) }
+        return (await replies.all, tasks.running)
     }
 
     /// Waits until `server`'s message loop has ended, at most `seconds`. Awaiting a task's value cannot be

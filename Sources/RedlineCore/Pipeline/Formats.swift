@@ -36,6 +36,11 @@ public struct WriteOptions: Sendable, Codable {
     /// nothing left to review, which the conversion knows before the writer starts: every change accepted or
     /// rejected and every comment dropped (`--changes accept|reject`); the page is then the plain document.
     public var reviewPanel: Bool = true
+    /// HTML review panel: how many changes the source has, counted as `redline changes` counts them (one row
+    /// each), which the panel gives as its total; it also counts those the page cannot show (a table's or a
+    /// section's tracked layout). Set by `Converter` for a page that keeps every change marked; nil: the
+    /// panel counts the changes on the page.
+    public var listedChanges: Int?
     /// PDF: the program that renders it (nil: Chromium when it is installed, else LibreOffice).
     public var pdfEngine: PDFEngineChoice?
     /// Metadata fields set over the input's (`--metadata`/`-M KEY=VALUE`); applied by `SetMetadata` before

@@ -192,6 +192,14 @@ public struct ReviewOptions: Hashable, Sendable, Codable {
     public var comments: CommentPolicy?
     /// Comments removed whatever `comments` says (author=, before=, after=, id=).
     public var dropComments: [ChangeFilter]
+    /// Where the engines record which filters matched (`FilterTally`); nil: not recorded. Not encoded, and no
+    /// part of the options' equality.
+    public var tally: FilterTally?
+
+    private enum CodingKeys: String, CodingKey { case changes, accept, reject, comments, dropComments }
+
+    /// True when a filter selects some changes or comments (`--accept`, `--reject`, `--drop-comments`).
+    public var hasFilters: Bool { !accept.isEmpty || !reject.isEmpty || !dropComments.isEmpty }
 
     public init(changes: ChangeMode = .marked, accept: [ChangeFilter] = [], reject: [ChangeFilter] = [],
                 comments: CommentPolicy? = nil, dropComments: [ChangeFilter] = []) {
@@ -218,6 +226,7 @@ public struct ReviewOptions: Hashable, Sendable, Codable {
 
     /// The decision for one change.
     public func decision(for info: ChangeInfo) -> ReviewDecision {
+        tally?.record(change: info, self)
         if reject.contains(where: { $0.matches(info) }) { return .reject }
         if accept.contains(where: { $0.matches(info) }) { return .accept }
         switch changes {
@@ -230,12 +239,13 @@ public struct ReviewOptions: Hashable, Sendable, Codable {
     /// True when the comment stays: by the policy, the drop filters, and accept/reject filters naming
     /// `kind=comment` (a reviewed comment is removed).
     public func keeps(_ comment: Comment) -> Bool {
+        let info = ChangeInfo(kind: .comment, change: Change(author: comment.author, date: comment.date, id: comment.id))
+        tally?.record(comment: info, self)
         switch effectiveComments {
         case .drop: return false
         case .dropResolved where comment.resolved: return false
         case .keep, .dropResolved: break
         }
-        let info = ChangeInfo(kind: .comment, change: Change(author: comment.author, date: comment.date, id: comment.id))
         if dropComments.contains(where: { $0.matches(info) }) { return false }
         if (accept + reject).contains(where: { $0.kinds?.contains(.comment) == true && $0.matches(info) }) { return false }
         return true

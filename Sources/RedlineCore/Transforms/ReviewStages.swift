@@ -4,7 +4,8 @@ extension ReviewOptions {
     public var stages: [any ChunkStage] {
         var s: [any ChunkStage] = []
         if !keepsAllChanges { s.append(ReviewTransform(self)) }
-        if dropsEveryComment {
+        // Every comment goes; through the filters' own test when a tally records which of them matched.
+        if dropsEveryComment && (tally == nil || dropComments.isEmpty) {
             s.append(DropComments())
         } else if !keepsAllComments {
             s.append(DropComments(self))
