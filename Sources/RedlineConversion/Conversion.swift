@@ -54,7 +54,9 @@ public struct ConversionOptions: Sendable {
     /// for an HTML or PDF review page that keeps every change marked. Unchanged for any other output, and when
     /// the listing cannot be made (the conversion then reports what is wrong with the input).
     public func counting(_ input: DocumentInput) -> ConversionOptions {
-        guard Self.reviewPages.contains(to.name), write.reviewPanel, review.keepsAllChanges,
+        // Only where the format lists a file from the file itself (DOCX: its XML, not a second read into the
+        // model): a page made through the model marks every change the listing counts.
+        guard Self.reviewPages.contains(to.name), write.reviewPanel, review.keepsAllChanges, from.changeLister != nil,
               write.listedChanges == nil else { return self }
         var o = self
         o.write.listedChanges = try? ChangeListing.changeCount(input, format: from, options: read)
