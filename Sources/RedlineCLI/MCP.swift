@@ -24,7 +24,7 @@ extension RedlineCommand {
             // The server is a program of its own (`redline-mcp`, installed beside `redline`): its SDK stays out
             // of every other command's start-up.
             guard let program = Self.serverProgram() else {
-                throw RedlineError.usage("redline mcp needs the redline-mcp program beside redline or on PATH (make install puts it there)")
+                throw RedlineError.usage("redline mcp needs the redline-mcp program beside redline or on PATH (make install puts it there; or swift build -c release --product redline-mcp)")
             }
             let argv = [program, "--root", root]
             var cArgs = argv.map { strdup($0) } + [nil]

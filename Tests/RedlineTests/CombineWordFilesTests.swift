@@ -34,12 +34,7 @@ final class CombineWordFilesTests: XCTestCase {
         return try String(contentsOfFile: out, encoding: .utf8)
     }
 
-    private func entries(_ path: String) throws -> [String: [UInt8]] {
-        let zip = try ZipArchive(path: path)
-        var out: [String: [UInt8]] = [:]
-        for e in zip.entries where !e.isDirectory { out[e.name] = try zip.read(e) }
-        return out
-    }
+    private func entries(_ path: String) throws -> [String: [UInt8]] { try zipEntries(path) }
 
     func testWordFilesSplitByReviewerCombineBack() throws {
         let root = RepositoryPaths.sharedCorpus

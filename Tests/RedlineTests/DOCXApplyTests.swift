@@ -24,12 +24,7 @@ final class DOCXApplyTests: XCTestCase {
                               diagnostics: Diagnostics())
     }
 
-    private func entries(_ path: String) throws -> [String: [UInt8]] {
-        let zip = try ZipArchive(path: path)
-        var out: [String: [UInt8]] = [:]
-        for e in zip.entries where !e.isDirectory { out[e.name] = try zip.read(e) }
-        return out
-    }
+    private func entries(_ path: String) throws -> [String: [UInt8]] { try zipEntries(path) }
 
     /// The paragraph texts of a document (every leaf, in reading order), with its changes resolved.
     private func texts(_ path: String, format: Format, view: ApplyPlan.View) throws -> [String] {

@@ -20,12 +20,7 @@ final class PageLossTests: XCTestCase {
 
     override func tearDownWithError() throws { try? FileManager.default.removeItem(atPath: dir) }
 
-    private func entries(_ path: String) throws -> [String: [UInt8]] {
-        let zip = try ZipArchive(path: path)
-        var out: [String: [UInt8]] = [:]
-        for e in zip.entries where !e.isDirectory { out[e.name] = try zip.read(e) }
-        return out
-    }
+    private func entries(_ path: String) throws -> [String: [UInt8]] { try zipEntries(path) }
 
     func testDOCXToDOCXWithoutDecisionsKeepsEveryPartByteForByte() throws {
         let options = ConversionOptions(from: FormatRegistry.docx, to: FormatRegistry.docx)
