@@ -8,28 +8,7 @@ src=$CORPUS/manuscript.critic.md
 [ -f "$src" ] || { echo "  no $src"; return 0; }
 "$REDLINE" convert "$src" --changes reject -o "$out/original.md" -q
 # EDITED: 300 words replaced, 100 inserted, 100 deleted, at seeded places in the prose (headings left alone).
-edits() {
-python3 - "$1" "$2" "${3:-500}" <<'PY'
-import random, re, sys
-text = open(sys.argv[1], encoding="utf-8").read()
-n = int(sys.argv[3])
-lines = text.split("\n")
-rng = random.Random(11)
-words = ["revised", "clearly", "amended", "notably", "instead", "further"]
-prose = [i for i, l in enumerate(lines) if l and not l.startswith("#")]
-for k, i in enumerate(sorted(rng.sample(prose, min(n, len(prose))))):
-    ws = lines[i].split(" ")
-    j = rng.randrange(len(ws))
-    if not re.fullmatch(r"[A-Za-z'-]+", ws[j]): continue
-    r = k % 5
-    if r < 3: ws[j] = rng.choice(words)
-    elif r == 3: ws.insert(j, rng.choice(words))
-    else: del ws[j]
-    lines[i] = " ".join(ws)
-open(sys.argv[2], "w", encoding="utf-8").write("\n".join(lines))
-PY
-}
-edits "$out/original.md" "$out/edited.md"
+bench_edits "$out/original.md" "$out/edited.md" 500 11
 echo "  manuscript: $(wc -w < "$out/original.md") words; EDITED: $(git diff --no-index --word-diff=porcelain "$out/original.md" "$out/edited.md" | grep -c '^[-+][^-+]') word-diff runs changed"
 bench_run apply_manuscript "$REDLINE" apply "$out/edited.md" --onto "$out/original.md" -o "$out/result.md" -q --date 2024-01-01T00:00:00Z
 bench_mem_target apply_manuscript 250
@@ -44,7 +23,7 @@ awk -v s="${SECS_apply_manuscript:-99}" 'BEGIN{ printf "  apply onto the manuscr
 total=$(wc -l < "$out/original.md")
 for part in 4 2; do
   head -n $((total / part)) "$out/original.md" > "$out/original-$part.md"
-  edits "$out/original-$part.md" "$out/edited-$part.md" $((500 / part))
+  bench_edits "$out/original-$part.md" "$out/edited-$part.md" $((500 / part)) 11
   bench_run apply_manuscript_1_$part "$REDLINE" apply "$out/edited-$part.md" --onto "$out/original-$part.md" -o "$out/result-$part.md" -q --date 2024-01-01T00:00:00Z
 done
 # Wall and CPU seconds (CPU means more on a loaded machine), from results.tsv.

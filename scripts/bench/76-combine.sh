@@ -6,25 +6,7 @@ rm -rf "$out"; mkdir -p "$out"
 src=$CORPUS/manuscript.critic.md
 [ -f "$src" ] || { echo "  no $src"; return 0; }
 "$REDLINE" convert "$src" --changes reject -o "$out/original.md" -q
-for k in 1 2 3 4 5; do
-python3 - "$out/original.md" "$out/reviewer$k.md" "$k" <<'PY'
-import random, re, sys
-lines = open(sys.argv[1], encoding="utf-8").read().split("\n")
-rng = random.Random(100 + int(sys.argv[3]))
-words = ["revised", "clearly", "amended", "notably", "instead", "further"]
-prose = [i for i, l in enumerate(lines) if l and not l.startswith("#")]
-for k, i in enumerate(sorted(rng.sample(prose, min(2000, len(prose))))):
-    ws = lines[i].split(" ")
-    j = rng.randrange(len(ws))
-    if not re.fullmatch(r"[A-Za-z'-]+", ws[j]): continue
-    r = k % 5
-    if r < 3: ws[j] = rng.choice(words)
-    elif r == 3: ws.insert(j, rng.choice(words))
-    else: del ws[j]
-    lines[i] = " ".join(ws)
-open(sys.argv[2], "w", encoding="utf-8").write("\n".join(lines))
-PY
-done
+for k in 1 2 3 4 5; do bench_edits "$out/original.md" "$out/reviewer$k.md" 2000 $((100 + k)); done
 echo "  manuscript: $(wc -w < "$out/original.md") words; five copies of 2,000 edited lines each"
 copies() { local n=$1 k=1 s=""; while [ "$k" -le "$n" ]; do s="$s $out/reviewer$k.md"; k=$((k + 1)); done; echo "$s"; }
 for n in 1 3 5; do

@@ -86,3 +86,27 @@ bench_floor_ratio() {
   awk -v a="${!a}" -v b="${!b}" -v l="$1" 'BEGIN{ if (b < 0.0005) b = 0.0005;
     printf "  floor %-34s %7.2fx the floor (%s s against %s s)\n", l, a / b, a, b }'
 }
+
+# bench_edits IN OUT N SEED: a copy of the Markdown IN with N seeded word edits in its prose lines (headings left
+# alone): of every five, three words replaced, one inserted, one deleted (the apply and combine rows' EDITED).
+bench_edits() {
+python3 - "$1" "$2" "$3" "$4" <<'PY'
+import random, re, sys
+text = open(sys.argv[1], encoding="utf-8").read()
+n = int(sys.argv[3])
+lines = text.split("\n")
+rng = random.Random(int(sys.argv[4]))
+words = ["revised", "clearly", "amended", "notably", "instead", "further"]
+prose = [i for i, l in enumerate(lines) if l and not l.startswith("#")]
+for k, i in enumerate(sorted(rng.sample(prose, min(n, len(prose))))):
+    ws = lines[i].split(" ")
+    j = rng.randrange(len(ws))
+    if not re.fullmatch(r"[A-Za-z'-]+", ws[j]): continue
+    r = k % 5
+    if r < 3: ws[j] = rng.choice(words)
+    elif r == 3: ws.insert(j, rng.choice(words))
+    else: del ws[j]
+    lines[i] = " ".join(ws)
+open(sys.argv[2], "w", encoding="utf-8").write("\n".join(lines))
+PY
+}
