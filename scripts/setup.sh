@@ -5,7 +5,7 @@
 #   test:  build + the real consumers the tests open our output with (LibreOffice, pandoc, python-docx, poppler,
 #          Chromium for the HTML review page), man-db (the installed man page is rendered)
 #   perf:  build + valgrind and python3 (make perf-check counts instructions under callgrind)
-#   bench: build + pandoc, GNU time and hyperfine, to measure against, and python `redlines` (PyPI) for the
+#   bench: build + pandoc, cmark-gfm's command, GNU time and hyperfine, to measure against, and python `redlines` (PyPI) for the
 #          compare bench's peer row
 # As root it runs apt-get/pip itself; otherwise it prints the exact command to run.
 set -euo pipefail
@@ -18,7 +18,7 @@ want() { for p in "$@"; do have_deb "$p" || need_deb+=("$p"); done; }
 want pkg-config libzip-dev zlib1g-dev libxml2-dev libcmark-gfm-dev libcmark-gfm-extensions-dev libcurl4-openssl-dev zip unzip
 case "$what" in
   test) want libreoffice-writer-nogui pandoc poppler-utils chromium man-db ;;
-  bench) want pandoc time hyperfine ;;
+  bench) want pandoc time hyperfine cmark-gfm ;;
   perf) want valgrind python3 ;;
 esac
 
@@ -52,6 +52,17 @@ if [ "$what" = bench ] && ! python3 -c 'import redlines' 2>/dev/null; then
       || echo "setup: pip install redlines failed; the compare bench's redlines row will be skipped" >&2
   else
     echo "setup: run: python3 -m pip install redlines" >&2
+  fi
+fi
+
+if [ "$what" = bench ] && ! python3 -c 'import pypandoc' 2>/dev/null; then
+  # The newest pandoc, a second peer beside Debian's (scripts/bench/lib.sh, PANDOC_NEW).
+  if [ "$(id -u)" = 0 ]; then
+    echo "setup: installing python pypandoc_binary (the newest pandoc)" >&2
+    python3 -m pip install -q pypandoc_binary >/dev/null 2>&1 || python3 -m pip install -q --break-system-packages pypandoc_binary >/dev/null 2>&1 \
+      || echo "setup: pip install pypandoc_binary failed; the newest-pandoc rows will be skipped" >&2
+  else
+    echo "setup: run: python3 -m pip install pypandoc_binary" >&2
   fi
 fi
 

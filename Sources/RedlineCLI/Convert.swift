@@ -70,41 +70,19 @@ extension RedlineCommand {
                 throw RedlineError.usage("--timeout is for batches, whose documents convert in worker processes; a single conversion runs in this process: stop it with timeout(1), whose SIGTERM removes its temporaries")
             }
             flags.emitPandocWarnings()
+            try singleConversion().run()
+        }
+
+        /// The conversion of the one input these flags ask for.
+        func singleConversion() throws -> SingleConversion {
             let input = inputs[0]
             let from = try flags.format(named: flags.from, path: input, fallback: input == "-" ? "md" : nil)
             let to = try ConversionFlags.outputFormat(named: flags.to, path: output)
             var options = ConversionOptions(from: from, to: to, review: flags.review.review,
                                             read: flags.readOptions, write: flags.writeOptions(output: output))
             options.strictFilters = flags.review.strictFilters
-            let diagnostics = Diagnostics()
-            let source: DocumentInput
-            if input == "-" {
-                source = .bytes(try DocumentInput.standardInput())
-            } else {
-                guard FileManager.default.fileExists(atPath: input) else {
-                    throw RedlineError.io("\(input): no such file")
-                }
-                source = .file(input)
-            }
-            do {
-                if output == "-" && options.strictFilters && options.review.hasFilters {
-                    // Nothing written when a filter selects nothing: the output is held until the conversion is done.
-                    let held = MemoryOutput()
-                    try Converter.convert(source, to: held, options: options, diagnostics: diagnostics)
-                    let out = FileDescriptorOutput(fd: 1, name: "standard output")
-                    try held.bytes.withUnsafeBytes { try out.write($0) }
-                    try out.flush()
-                } else if output == "-" {
-                    let out = FileDescriptorOutput(fd: 1, name: "standard output")
-                    try Converter.convert(source, to: out, options: options, diagnostics: diagnostics)
-                } else {
-                    try Converter.convert(source, toFile: output, options: options, diagnostics: diagnostics)
-                }
-            } catch let e as RedlineError {
-                throw RedlineError(e.kind, "\(source.displayName): \(e.message)")
-            }
-            try WarningReport.emit(diagnostics.all, for: source.displayName, quiet: flags.quiet, json: flags.warningsJSON,
-                                   target: to.name, verbose: flags.verbose)
+            return SingleConversion(input: input, output: output, options: options, quiet: flags.quiet,
+                                    warningsJSON: flags.warningsJSON, verbose: flags.verbose)
         }
 
         func runBatch() throws {

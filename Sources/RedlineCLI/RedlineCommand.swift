@@ -28,6 +28,11 @@ public struct RedlineCommand: ParsableCommand {
             Foundation.exit(code)
         }
         do {
+            if let quick = try QuickConvert.conversion(arguments ?? Array(CommandLine.arguments.dropFirst())) {
+                ScratchDirectory.enter()
+                try LargeStack.run { try quick.run() }
+                exit(0)
+            }
             var command = try parseAsRoot(arguments)
             if !(command is BatchWorkerCommand) { ScratchDirectory.enter() }
             // Every command works on a thread with a large stack: deeply nested input cannot overflow it.

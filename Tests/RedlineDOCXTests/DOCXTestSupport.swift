@@ -17,9 +17,16 @@ enum DOCXTest {
         return out.bytes
     }
 
-    /// A new empty temporary directory.
+    /// The test process's folder for `temporaryDirectory`, removed when the process exits.
+    private static let temporaryRoot: URL = {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("redline-docx-tests-\(getpid())")
+        atexit { try? FileManager.default.removeItem(at: DOCXTest.temporaryRoot) }
+        return url
+    }()
+
+    /// A new empty temporary directory (in a folder removed when the test process exits).
     static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("redline-docx-tests-\(UUID().uuidString)")
+        let url = temporaryRoot.appendingPathComponent(UUID().uuidString)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }

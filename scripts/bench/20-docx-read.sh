@@ -48,6 +48,13 @@ if [ "$HAVE_PANDOC" = 1 ]; then
   bench_run docx_read_pandoc_lo pandoc "$lo" --track-changes=all -t markdown -o "$BENCH_OUT/lo-manuscript.pandoc-from-docx.md"
   [ -n "$small" ] && bench_run docx_read_pandoc_small pandoc "$small" --track-changes=all -t markdown -o "$BENCH_OUT/small.pandoc-from-docx.md"
 fi
+if [ -n "$PANDOC_NEW" ]; then
+  echo "  newest pandoc: $("$PANDOC_NEW" --version | head -1)"
+  bench_run docx_read_pandoc_new "$PANDOC_NEW" "$big" --track-changes=all -t markdown -o "$BENCH_OUT/manuscript.pandoc-new-from-docx.md"
+  [ -n "$small" ] && bench_run docx_read_pandoc_new_small "$PANDOC_NEW" "$small" --track-changes=all -t markdown -o "$BENCH_OUT/small.pandoc-new-from-docx.md"
+  bench_ratio docx_read_redline docx_read_pandoc_new 100
+  bench_ratio docx_read_redline_small docx_read_pandoc_new_small
+fi
 bench_ratio docx_read_redline docx_read_pandoc 40
 bench_ratio docx_read_redline_lo docx_read_pandoc_lo 40
 bench_ratio docx_read_redline_small docx_read_pandoc_small

@@ -1,6 +1,10 @@
 # Helpers for scripts/bench/NN-*.sh (sourced). Each benchmark file runs a few `bench_run`s and
 # `bench_ratio`s; results also go to bench-out/results.tsv (label, wall seconds, peak MB, CPU seconds).
 HAVE_PANDOC=0; command -v pandoc >/dev/null 2>&1 && HAVE_PANDOC=1
+# The newest pandoc, from PyPI's pypandoc_binary (scripts/setup.sh bench installs it), as a second peer:
+# PANDOC_NEW is its path, or empty.
+PANDOC_NEW=$(python3 -c 'import pypandoc; print(pypandoc.get_pandoc_path())' 2>/dev/null || true)
+[ -n "$PANDOC_NEW" ] && [ -x "$PANDOC_NEW" ] || PANDOC_NEW=""
 
 # bench_run LABEL CMD...: runs CMD (stdout to /dev/null) several times (5 when a run takes under a second,
 # 3 under ten seconds, else once) and prints the median wall time, the CPU time (user + system, all

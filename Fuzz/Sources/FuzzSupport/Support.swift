@@ -100,6 +100,8 @@ public enum Fuzz {
     static let scratch: String = {
         let dir = FileManager.default.temporaryDirectory.path + "/redline-fuzz-apply-\(getpid())"
         try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        // libFuzzer's -fork mode starts a process per job: each removes its own folder when it exits.
+        atexit { try? FileManager.default.removeItem(atPath: Fuzz.scratch) }
         return dir
     }()
 

@@ -14,6 +14,8 @@ enum Harness {
     static let root: String = {
         let dir = NSTemporaryDirectory() + "redline-fuzz-mcp-\(getpid())"
         try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        // libFuzzer's -fork mode starts a process per job: each removes its own folder when it exits.
+        atexit { try? FileManager.default.removeItem(atPath: Harness.root) }
         let md = "# Title\n\nThe quick {++brown ++}fox {--jumps--} over the {==lazy==}{>>Why?<<} dog.\n\nThe end.\n"
         _ = FileManager.default.createFile(atPath: dir + "/a.md", contents: Data(md.utf8))
         if let doc = Fuzz.read(Array(md.utf8), "md") {

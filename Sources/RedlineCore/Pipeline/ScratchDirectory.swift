@@ -57,16 +57,44 @@ public enum ScratchDirectory {
     }
 
     /// Removes `redline-PID-XXXXXX` and `redline-worker-PID-XXXXXX` directories in `base` whose process is gone.
+    /// Names are matched on `readdir`'s bytes: a crowded `/tmp` (thousands of entries) costs no `String` per entry.
     static func removeStale(in base: String) {
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: base)) ?? [] where name.hasPrefix("redline-") {
-            // Split per byte when ASCII (a crowded /tmp held thousands of other `redline-` names: splitting
-            // them by Character took 25 ms at every start).
-            let parts = ASCIIPath.components(name, separator: "-", omittingEmpty: false)
-                ?? name.split(separator: "-", omittingEmptySubsequences: false)
-            guard parts.count == 3 || (parts.count == 4 && parts[1] == "worker"), parts.last!.count == 6,
-                  let pid = pid_t(parts[parts.count - 2]), pid > 0, pid != getpid(), kill(pid, 0) != 0, errno == ESRCH
-            else { continue }
-            try? FileManager.default.removeItem(atPath: base + "/" + name)
+        guard let dir = opendir(base) else { return }
+        var stale: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw -> String? in
+                guard let pid = scratchPID(raw.bindMemory(to: UInt8.self)), pid != getpid(),
+                      kill(pid, 0) != 0, errno == ESRCH else { return nil }
+                return String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if let name { stale.append(name) }
         }
+        closedir(dir)
+        for name in stale { try? FileManager.default.removeItem(atPath: base + "/" + name) }
+    }
+
+    /// The process ID in a scratch directory's name (`redline-PID-XXXXXX` or `redline-worker-PID-XXXXXX`, the
+    /// bytes up to a NUL), or nil for any other name.
+    static func scratchPID(_ name: UnsafeBufferPointer<UInt8>) -> pid_t? {
+        func matches(_ literal: StaticString, at i: Int) -> Bool {
+            let n = literal.utf8CodeUnitCount
+            guard i + n <= name.count else { return false }
+            for k in 0..<n where name[i + k] != literal.utf8Start[k] { return false }
+            return true
+        }
+        guard matches("redline-", at: 0) else { return nil }
+        var i = matches("worker-", at: 8) ? 15 : 8
+        var pid = 0, digits = 0
+        while i < name.count, name[i] >= UInt8(ascii: "0"), name[i] <= UInt8(ascii: "9"), digits < 10 {
+            pid = pid * 10 + Int(name[i] - UInt8(ascii: "0"))
+            digits += 1
+            i += 1
+        }
+        guard digits > 0, pid > 0, pid <= Int(Int32.max), i < name.count, name[i] == UInt8(ascii: "-") else { return nil }
+        for k in 1...6 {
+            guard i + k < name.count, name[i + k] != 0, name[i + k] != UInt8(ascii: "-") else { return nil }
+        }
+        guard i + 7 == name.count || name[i + 7] == 0 else { return nil }
+        return pid_t(pid)
     }
 }
