@@ -94,10 +94,12 @@ extension RedlineCommand.Check {
     func runAgainst(_ old: String) throws {
         guard inputs.count == 1 else { throw RedlineError.usage("--against compares one file: redline check NEW --against OLD") }
         let new = inputs[0]
-        let ((a, _), (b, _)) = try RedlineCommand.Compare.readBoth(old, new, from: from)
+        let ((a, oldFormat), (b, newFormat)) = try RedlineCommand.Compare.readBoth(old, new, from: from)
         let diagnostics = Diagnostics()
+        let options = oldFormat.isSame(as: newFormat)
+            ? CompareOptions(author: "Redline") : DocumentComparer.acrossFormats(CompareOptions(author: "Redline"), old: a, new: b)
         let s = try LargeStack.run {
-            DocumentComparer.compare(old: a, new: b, options: CompareOptions(author: "Redline"), diagnostics: diagnostics).1
+            DocumentComparer.compare(old: a, new: b, options: options, diagnostics: diagnostics).1
         }
         let names = failOn.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         let fails = !s.isEmpty && (names.contains("changes") || names.contains("all"))

@@ -32,6 +32,10 @@ public struct CompareOptions: Sendable, Codable, Hashable {
     /// Compare tables' structure and formatting (off: two paired tables whose cells hold the same text, cell
     /// by cell, are equal and NEW's is kept unmarked; tables whose text differs are compared as always).
     public var compareTables: Bool = true
+    /// Compare paragraphs' formatting beyond their kind and heading level (off: NEW's kept, unmarked).
+    /// `DocumentComparer.acrossFormats` turns it off for two documents read from different formats when one
+    /// of them carries no paragraph formatting at all (Markdown without `--keep-formatting`).
+    public var compareParagraphStyles = true
 
     public init(author: String = "Redline", date: String? = nil, granularity: CompareGranularity = .word,
                 detectMoves: Bool = true, ignoreFormatting: Bool = false, minimumMoveWords: Int = 4) {

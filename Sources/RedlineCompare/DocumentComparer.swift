@@ -199,3 +199,26 @@ private struct TrackedChangeCounter: ModelVisitor {
         descend(into: inline)
     }
 }
+
+extension DocumentComparer {
+    /// `options` for OLD and NEW read from two different formats: when one side carries no paragraph formatting
+    /// at all (Markdown without `--keep-formatting`), it cannot have changed any, and Word's heading and body
+    /// formatting on the other side would mark every paragraph, so only paragraphs' kinds and heading levels are
+    /// compared. Within one format every difference is a change (accept gives NEW, reject gives OLD).
+    public static func acrossFormats(_ options: CompareOptions, old: Document, new: Document) -> CompareOptions {
+        var options = options
+        if !carriesParagraphFormatting(old) || !carriesParagraphFormatting(new) { options.compareParagraphStyles = false }
+        return options
+    }
+
+    /// Whether any paragraph of `document` (body and notes, at any depth) has formatting of its own.
+    static func carriesParagraphFormatting(_ document: Document) -> Bool {
+        func carries(_ blocks: [Block]) -> Bool {
+            blocks.contains { block in
+                if let p = block.paragraph { return !p.style.isEmpty }
+                return carries(block.childBlocks)
+            }
+        }
+        return carries(document.blocks) || document.notes.contains { carries($0.blocks) }
+    }
+}

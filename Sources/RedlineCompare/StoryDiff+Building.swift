@@ -109,7 +109,8 @@ extension StoryComparer {
                 case .equal:
                     let o = oldSide.props(of: v.oldTok(op))!, n = store.props(of: t)!
                     level = n.level; style = n.style
-                    if Self.comparable(o.style, level: o.level) != Self.comparable(n.style, level: n.level) && !options.ignoreFormatting {
+                    if options.compareParagraphStyles && !options.ignoreFormatting
+                        && Self.comparable(o.style, level: o.level) != Self.comparable(n.style, level: n.level) {
                         styleChange = ParagraphStyleChange(change: change, old: o.style)
                         stats.paragraphStyleChanges += 1
                     }

@@ -113,10 +113,12 @@ public enum Comparison {
         options.to.adjustOptions?(&write)
         read.loadLinkedMedia = read.loadLinkedMedia || options.to.embedsPictures(write)
             || crossesFormats(old: old, new: new, from: options.from)
-        let ((a, _), (b, newFormat)) = try readBoth(old: old, new: new, from: options.from, options: read,
-                                                    diagnostics: diagnostics)
+        let ((a, oldFormat), (b, newFormat)) = try readBoth(old: old, new: new, from: options.from, options: read,
+                                                            diagnostics: diagnostics)
+        let compare = oldFormat.isSame(as: newFormat)
+            ? options.compare : DocumentComparer.acrossFormats(options.compare, old: a, new: b)
         let (doc, stats) = try LargeStack.run {
-            DocumentComparer.compare(old: a, new: b, options: options.compare, diagnostics: diagnostics)
+            DocumentComparer.compare(old: a, new: b, options: compare, diagnostics: diagnostics)
         }
         let plan = ConversionPlan(comparing: .file(new), newFormat: newFormat, to: options.to, write: write,
                                   limits: read.limits)
