@@ -252,18 +252,26 @@ extension StoryComparer {
 
 extension StoryComparer {
     /// Style names that mean a plain body paragraph in some reader or writer (compared lowercased, without
-    /// spaces): none, Word's Normal, Body Text, pandoc's First Paragraph and Compact, Default Paragraph Style.
+    /// spaces): none, Word's Normal, Body Text, pandoc's First Paragraph and Compact, Default Paragraph Style,
+    /// and the plain paragraphs of notes and comments (Footnote Text, Endnote Text, Annotation Text).
     static let plainParagraphStyleNames: Set<String> = ["normal", "bodytext", "firstparagraph", "compact",
-                                                        "default", "defaultparagraphstyle", "plaintext"]
+                                                        "default", "defaultparagraphstyle", "plaintext",
+                                                        "footnotetext", "endnotetext", "annotationtext"]
 
     /// A paragraph's style as compared: a name meaning a plain paragraph (`plainParagraphStyleNames`) or,
     /// on a heading, its own level ("Heading 2" on a level-2 heading) is no name, so Markdown's unnamed
     /// paragraphs and headings equal Word's Normal, Body Text and Heading N. An equal break keeps NEW's style
     /// unmarked then, so the exactness check compares styles as this gives them (`ExactnessNormalization`).
+    /// A zero indent or spacing and single line spacing, which some readers state and others leave out (the
+    /// DOCX reader resolves a style's own zeros into the paragraph, RTF states none), are the default, as
+    /// when not stated.
     static func comparable(_ s: ParagraphStyle, level: Int) -> ParagraphStyle {
-        guard let name = s.name else { return s }
-        let folded = name.lowercased().filter { $0 != " " }
         var out = s
+        for k in [\ParagraphStyle.firstLineIndent, \.leftIndent, \.rightIndent, \.spaceBefore, \.spaceAfter]
+        where out[keyPath: k] == 0 { out[keyPath: k] = nil }
+        if out.lineSpacing == .multiple(1) { out.lineSpacing = nil }
+        guard let name = s.name else { return out }
+        let folded = name.lowercased().filter { $0 != " " }
         if level == 0 && plainParagraphStyleNames.contains(folded) { out.name = nil }
         if level > 0, BlockStyleRole.headingLevel(styleName: name) == level || folded == "heading\(level)" { out.name = nil }
         return out
