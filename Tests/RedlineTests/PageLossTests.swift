@@ -82,4 +82,30 @@ final class PageLossTests: XCTestCase {
                               diagnostics: Diagnostics())
         XCTAssertTrue(out.string.contains(#"{\header\pard Letterhead\par}"#), out.string)
     }
+
+    /// RTF's section layout through the model: several sections, landscape pages, columns, line numbering and a
+    /// title page are reported once (`lossy.section`, naming them); one plain page, a one-column `\cols1`, a
+    /// `\linemod0` and a `\sect` with nothing after it are not; RTF to RTF keeps them and says nothing.
+    func testRTFSectionLayoutIsReported() throws {
+        func read(_ rtf: String) throws -> Diagnostics {
+            let diagnostics = Diagnostics()
+            _ = try Converter.read(.bytes(Array(rtf.utf8)), format: FormatRegistry.rtf, diagnostics: diagnostics)
+            return diagnostics
+        }
+        let laidOut = #"{\rtf1\ansi{\fonttbl{\f0 Times;}}\titlepg\linemod1\pard One\par\sect\sectd\lndscpsxn\cols2\pard Two\par}"#
+        let d = try read(laidOut)
+        XCTAssertEqual(d.count(of: .lossySection), 1)
+        let message = d.all.first { $0.code == .lossySection }?.message ?? ""
+        for part in ["several sections", "landscape pages", "columns", "line numbering", "a different first page"] {
+            XCTAssertTrue(message.contains(part), "\(part): \(message)")
+        }
+        for plain in [#"{\rtf1\ansi\pard One\par}"#, #"{\rtf1\ansi\cols1\linemod0\titlepg0\pard One\par\sect}"#] {
+            XCTAssertEqual(try read(plain).count(of: .lossySection), 0, plain)
+        }
+        let out = MemoryOutput(), same = Diagnostics()
+        try Converter.convert(.bytes(Array(laidOut.utf8)), to: out,
+                              options: ConversionOptions(from: FormatRegistry.rtf, to: FormatRegistry.rtf), diagnostics: same)
+        XCTAssertEqual(out.string, laidOut, "in place, byte for byte")
+        XCTAssertEqual(same.count(of: .lossySection), 0)
+    }
 }

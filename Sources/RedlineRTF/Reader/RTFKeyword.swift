@@ -23,6 +23,12 @@ enum RTFKeyword: Equatable {
     case skipDestination
     /// A header or footer: its group is skipped and the loss reported (`lossy.header-footer`).
     case headerFooter
+    /// Page layout beyond one plain page, which the model does not keep (`lossy.section`).
+    case section(SectionWord)
+
+    /// Landscape pages (`\landscape` for the document, `\lndscpsxn` for a section), columns (`\cols`),
+    /// line numbering (`\linemod`) and a different first page (`\titlepg`).
+    enum SectionWord: String, CaseIterable { case landscape, lndscpsxn, cols, linemod, titlepg }
 
     enum DocumentWord: String, CaseIterable { case rtf, ansi, mac, pc, pca, ansicpg, deff, uc, u, upr, ud }
 
@@ -102,6 +108,7 @@ enum RTFKeyword: Equatable {
         + ignoredWords.map { ($0, .ignored) }
         + skippedDestinations.map { ($0, .skipDestination) }
         + headersAndFooters.map { ($0, .headerFooter) }
+        + SectionWord.allCases.map { ($0.rawValue, .section($0)) }
 
     /// Name → keyword, for the tokenizer.
     static let table = KeywordTable(all.map { (RTFWordKey($0.name), $0.keyword) })

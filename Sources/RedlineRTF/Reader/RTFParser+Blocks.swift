@@ -7,6 +7,7 @@ extension RTFParser {
     /// `\par`: ends the current paragraph of the current story.
     func paragraphEnd() {
         guard state.dest == .body else { return }
+        if sectionBreaks > 0 && state.story == 0 { paragraphAfterSectionBreak = true }
         finishParagraph(story: state.story, para: state.para, mark: state.char)
     }
 
@@ -215,6 +216,10 @@ extension RTFParser {
         }
         out.openRanges.removeAll()
         out.finish()
+        let layout = (sectionBreaks > 0 && paragraphAfterSectionBreak ? ["several sections"] : []) + sectionLayout
+        if !layout.isEmpty {
+            diagnostics.report(.lossySection, "section layout was dropped (\(layout.joined(separator: ", "))): only RTF to RTF (in place) keeps it")
+        }
         if hiddenCount > 0 {
             diagnostics.report(.rtfHiddenText, "hidden text (\\v) was left out (\(hiddenCount) characters)")
         }

@@ -17,6 +17,15 @@ extension RTFParser {
         case .headerFooter:
             diagnostics.report(.lossyHeaderFooter, "headers and footers were dropped: only RTF to RTF (in place) keeps them")
             setDestination(.skip)
+        case .section(let w):
+            let layout: String?
+            switch w {
+            case .landscape, .lndscpsxn: layout = "landscape pages"
+            case .cols: layout = (p ?? 1) > 1 ? "columns" : nil
+            case .linemod: layout = (p ?? 0) > 0 ? "line numbering" : nil
+            case .titlepg: layout = p == 0 ? nil : "a different first page"
+            }
+            if let layout, !sectionLayout.contains(layout) { sectionLayout.append(layout) }
         }
     }
 

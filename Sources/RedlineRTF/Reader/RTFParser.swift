@@ -56,6 +56,10 @@ final class RTFParser {
     /// Display formats and revision dates already worked out.
     @exclusivity(unchecked) var formats = RTFFormatCache()
     var hiddenCount = 0
+    /// The page layout the model does not keep, in the order met (`lossy.section` at the end).
+    var sectionLayout: [String] = []
+    /// `\sect` seen, and a paragraph ended after the last one (the document has several sections).
+    var sectionBreaks = 0, paragraphAfterSectionBreak = false
     /// Text runs in code page 65001 that held bytes that are not UTF-8.
     var invalidUTF8Runs = 0
     var startedRanges = Set<String>()
