@@ -6,7 +6,7 @@ final class RTFKeywordTests: XCTestCase {
     func testEveryKnownWordIsListedOnceAndFound() {
         let names = RTFKeyword.all.map(\.name)
         XCTAssertEqual(Set(names).count, names.count, "a control word is in two groups")
-        XCTAssertEqual(names.count, 275)
+        XCTAssertEqual(names.count, 280)
         for (name, keyword) in RTFKeyword.all {
             XCTAssertEqual(RTFKeyword.table[RTFWordKey(name)], keyword, name)
         }
@@ -21,5 +21,6 @@ final class RTFKeywordTests: XCTestCase {
         XCTAssertEqual(RTFKeyword.table[RTFWordKey("chftn")], .ignored)
         XCTAssertEqual(RTFKeyword.table[RTFWordKey("b")], .character(.b))
         XCTAssertEqual(RTFKeyword.table[RTFWordKey("sn")], .picture(.sn))
+        XCTAssertEqual(RTFKeyword.table[RTFWordKey("lndscpsxn")], .section(.lndscpsxn))
     }
 }
