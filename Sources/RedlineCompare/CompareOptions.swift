@@ -32,6 +32,12 @@ public struct CompareOptions: Sendable, Codable, Hashable {
     /// Compare tables' structure and formatting (off: two paired tables whose cells hold the same text, cell
     /// by cell, are equal and NEW's is kept unmarked; tables whose text differs are compared as always).
     public var compareTables: Bool = true
+    /// A paragraph whose kind changed (made a heading, its heading level changed) stays one paragraph with a
+    /// style change (its text compared as any paragraph's) rather than the old paragraph deleted and the new
+    /// one inserted; the style change's old style then names the old heading level ("heading 2") when it had
+    /// no name. `redline apply` and `combine` set it: their plan takes the old kind from ORIGINAL. Not
+    /// encoded (it is no user's switch).
+    public var keepRelevelled: Bool = false
 
     public init(author: String = "Redline", date: String? = nil, granularity: CompareGranularity = .word,
                 detectMoves: Bool = true, ignoreFormatting: Bool = false, minimumMoveWords: Int = 4) {

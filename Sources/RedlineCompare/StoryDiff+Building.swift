@@ -109,8 +109,11 @@ extension StoryComparer {
                 case .equal:
                     let o = oldSide.props(of: v.oldTok(op))!, n = store.props(of: t)!
                     level = n.level; style = n.style
-                    if Self.comparable(o.style, level: o.level) != Self.comparable(n.style, level: n.level) && !options.ignoreFormatting {
-                        styleChange = ParagraphStyleChange(change: change, old: o.style)
+                    if (Self.comparable(o.style, level: o.level) != Self.comparable(n.style, level: n.level)
+                        || (o.level != n.level && options.keepRelevelled)) && !options.ignoreFormatting {
+                        var old = o.style
+                        if o.level != n.level, old.name == nil { old.name = o.level > 0 ? "heading \(o.level)" : nil }
+                        styleChange = ParagraphStyleChange(change: change, old: old)
                         stats.paragraphStyleChanges += 1
                     }
                 case .delete:

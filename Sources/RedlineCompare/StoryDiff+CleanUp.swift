@@ -26,6 +26,12 @@ extension StoryComparer {
             guard ops[i].kind == .insert, kind(i) == .mark, ops[i + 1].kind == .delete, kind(i + 1) == .mark,
                   i + 2 == ops.count || !ops[i + 2].isChange || kind(i + 2) == .block, i == 0 || !ops[i - 1].isChange || kind(i - 1) != .mark
             else { i += 1; continue }
+            if options.keepRelevelled {
+                // One paragraph whose break (and so kind) is compared as equal: `build` marks a style change.
+                ops.replaceSubrange(i..<(i + 2), with: [Op(kind: .equal, tok: ops[i].tok, other: ops[i + 1].tok)])
+                i += 1
+                continue
+            }
             var p0 = i
             while p0 > 0 && kind(p0 - 1) != .mark && kind(p0 - 1) != .block { p0 -= 1 }
             var dels: [Op] = [], ins: [Op] = []

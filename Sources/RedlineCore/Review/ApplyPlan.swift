@@ -68,8 +68,34 @@ public struct TextEdit: Hashable, Sendable {
     }
 }
 
+/// A paragraph's kind and paragraph style, as a property step carries them.
+public struct LeafProperties: Hashable, Sendable {
+    /// 0 for a paragraph, 1...6 for a heading of that level.
+    public var headingLevel: Int
+    /// Its paragraph style (named style, alignment, indents, spacing, tab stops).
+    public var style: ParagraphStyle
+
+    public init(headingLevel: Int, style: ParagraphStyle) {
+        self.headingLevel = headingLevel
+        self.style = style
+    }
+
+    /// A paragraph's or heading's properties; nil for any other block.
+    public init?(_ block: Block) {
+        switch block {
+        case .paragraph(let p): self.init(headingLevel: 0, style: p.style)
+        case .heading(let level, let p): self.init(headingLevel: level, style: p.style)
+        default: return nil
+        }
+    }
+}
+
 /// One thing to write into ORIGINAL.
 public enum ApplyStep: Hashable, Sendable {
+    /// Leaf `leaf`'s properties go from `old` (ORIGINAL's) to `new` (ORIGINAL's with EDITED's changes to
+    /// them: kind, heading level, named style, alignment, indents, spacing), its text kept; an `.edit` step
+    /// for the same leaf, when its text changed too, comes right after.
+    case restyle(leaf: Int, old: LeafProperties, new: LeafProperties, change: Change)
     /// Leaf `leaf` stays, changed inside (edits sorted by range, not overlapping but for comments);
     /// `markDeleted` when its paragraph mark goes (it joins the next leaf).
     case edit(leaf: Int, edits: [TextEdit], markDeleted: Change?)
@@ -382,6 +408,7 @@ extension ApplyPlan {
             }
             var markDeleted: Change?
             if case .deleted(let c)? = l.mark { markDeleted = c }
+            if markDeleted == nil, let step = restyle(l) { steps.append(step) }
             if case .codeBlock = l.block {
                 if markDeleted != nil { steps.append(.edit(leaf: k, edits: [], markDeleted: markDeleted)) }
                 return
@@ -398,6 +425,31 @@ extension ApplyPlan {
                     steps.append(.edit(leaf: k, edits: edits, markDeleted: markDeleted))
                 }
             }
+        }
+
+        /// The property step for leaf k when the comparison marks a style change on `l` (a tracked one of
+        /// EDITED's, or a kind or style the comparison found changed): ORIGINAL's properties with the fields the
+        /// change touched set to EDITED's. Nil when nothing the plan carries changed.
+        func restyle(_ l: RLeaf) -> ApplyStep? {
+            guard let sc = l.block.paragraph?.styleChange, let old = LeafProperties(oLeaves[k].block),
+                  let now = LeafProperties(l.block) else { return nil }
+            var new = old
+            new.headingLevel = now.headingLevel
+            let o = sc.old, n = now.style
+            // The comparison's two sides come from one format: a field they differ in is an edit. Fields
+            // equal there keep ORIGINAL's value (a conversion may have dropped them).
+            if o.name != n.name { new.style.name = n.name }
+            else if new.headingLevel != old.headingLevel { new.style.name = nil }  // the level says it
+            if o.alignment != n.alignment { new.style.alignment = n.alignment }
+            if o.firstLineIndent != n.firstLineIndent { new.style.firstLineIndent = n.firstLineIndent }
+            if o.leftIndent != n.leftIndent { new.style.leftIndent = n.leftIndent }
+            if o.rightIndent != n.rightIndent { new.style.rightIndent = n.rightIndent }
+            if o.lineSpacing != n.lineSpacing { new.style.lineSpacing = n.lineSpacing }
+            if o.spaceBefore != n.spaceBefore { new.style.spaceBefore = n.spaceBefore }
+            if o.spaceAfter != n.spaceAfter { new.style.spaceAfter = n.spaceAfter }
+            if o.tabStops != n.tabStops { new.style.tabStops = n.tabStops }
+            guard new != old else { return nil }
+            return .restyle(leaf: k, old: old, new: new, change: sc.change)
         }
 
         func change(of l: RLeaf) -> Change {
