@@ -65,7 +65,7 @@ extension DiagnosticCode {
     /// `redline apply` onto DOCX: a paragraph made a heading of a level ORIGINAL has no heading style for was given
     /// that outline level instead (a heading in Word's navigation, in ORIGINAL's body text style).
     public static let docxApplyHeadingOutline: DiagnosticCode = "docx.apply-heading-outline"
-    /// `redline apply` onto DOCX: a paragraph style EDITED gave a paragraph is not in ORIGINAL's styles; the
-    /// paragraph keeps its style (its other property changes are written).
+    /// `redline apply` onto DOCX: a paragraph style EDITED gave a paragraph is not in ORIGINAL's styles (or a list
+    /// kind not among its lists); the paragraph keeps its own (its other property changes are written).
     public static let docxApplyStyleMissing: DiagnosticCode = "docx.apply-style-missing"
 }

@@ -74,19 +74,33 @@ public struct LeafProperties: Hashable, Sendable {
     public var headingLevel: Int
     /// Its paragraph style (named style, alignment, indents, spacing, tab stops).
     public var style: ParagraphStyle
+    /// The list it is an item of, nil outside lists.
+    public var list: LeafList?
 
-    public init(headingLevel: Int, style: ParagraphStyle) {
+    public init(headingLevel: Int, style: ParagraphStyle, list: LeafList? = nil) {
         self.headingLevel = headingLevel
         self.style = style
+        self.list = list
     }
 
     /// A paragraph's or heading's properties; nil for any other block.
-    public init?(_ block: Block) {
+    public init?(_ block: Block, list: LeafList? = nil) {
         switch block {
-        case .paragraph(let p): self.init(headingLevel: 0, style: p.style)
-        case .heading(let level, let p): self.init(headingLevel: level, style: p.style)
+        case .paragraph(let p): self.init(headingLevel: 0, style: p.style, list: list)
+        case .heading(let level, let p): self.init(headingLevel: level, style: p.style, list: list)
         default: return nil
         }
+    }
+}
+
+/// The list a leaf is an item of: numbered or bulleted, and how deep (0: a list not inside another).
+public struct LeafList: Hashable, Sendable {
+    public var numbered: Bool
+    public var level: Int
+
+    public init(numbered: Bool, level: Int) {
+        self.numbered = numbered
+        self.level = level
     }
 }
 
@@ -116,7 +130,9 @@ extension ApplyPlan {
         collectLeaves(original.blocks, into: &oLeaves) { text(of: $0, view: .accept) }
         var rLeaves: [RLeaf] = []
         for (t, b) in compared.blocks.enumerated() { collectR(b, topLevel: t, path: [], row: nil, into: &rLeaves) }
+        for (i, list) in lists(compared.blocks).enumerated() where i < rLeaves.count { rLeaves[i].list = list }
         var b = Builder(oLeaves: oLeaves, fallback: fallback)
+        b.oLists = lists(original.blocks)
         b.run(rLeaves, comparedTopLevel: compared.blocks)
         return ApplyPlan(leaves: oLeaves, steps: b.steps, comments: compared.comments)
     }
@@ -168,6 +184,24 @@ extension ApplyPlan {
         } }
     }
 
+    /// For each leaf of `blocks` (in `walk`'s order), the list it is an item of.
+    static func lists(_ blocks: [Block]) -> [LeafList?] {
+        var out: [LeafList?] = []
+        func visit(_ b: Block, _ list: LeafList?) {
+            switch b {
+            case .paragraph, .heading, .codeBlock: out.append(list)
+            case .blockQuote(let bs): for x in bs { visit(x, list) }
+            case .list(let l):
+                let inner = LeafList(numbered: l.kind != .bullet, level: list.map { $0.level + 1 } ?? 0)
+                for item in l.items { for x in item { visit(x, inner) } }
+            case .table(let t): for row in t.rows { for cell in row.cells { for x in cell.blocks { visit(x, list) } } }
+            case .thematicBreak, .raw: break
+            }
+        }
+        for b in blocks { visit(b, nil) }
+        return out
+    }
+
     /// Calls `visit` for each leaf of `block` with its top-level index, path and row change.
     static func walk(_ block: Block, topLevel: Int, path: [LeafContainer], row: RowChange? = nil,
                      _ visit: (Block, Int, [LeafContainer], RowChange?) -> Void) {
@@ -198,6 +232,8 @@ extension ApplyPlan {
         var path: [LeafContainer]
         var row: RowChange?
         var rejectText: String
+        /// The list it is an item of.
+        var list: LeafList?
         var content: [Inline] { block.paragraph?.content ?? [] }
         var mark: ParagraphMarkChange? { block.paragraph?.markChange }
         /// Gone from the reject view altogether: an inserted row's, or a paragraph holding inserted text only.
@@ -231,6 +267,8 @@ extension ApplyPlan {
     /// Builds the steps from the comparison's leaves.
     struct Builder {
         let oLeaves: [ApplyLeaf]
+        /// The list each of ORIGINAL's leaves is an item of.
+        var oLists: [LeafList?] = []
         let fallback: Change
         var steps: [ApplyStep] = []
         var k = 0  // the next leaf of ORIGINAL
@@ -431,10 +469,14 @@ extension ApplyPlan {
         /// EDITED's, or a kind or style the comparison found changed): ORIGINAL's properties with the fields the
         /// change touched set to EDITED's. Nil when nothing the plan carries changed.
         func restyle(_ l: RLeaf) -> ApplyStep? {
-            guard let sc = l.block.paragraph?.styleChange, let old = LeafProperties(oLeaves[k].block),
-                  let now = LeafProperties(l.block) else { return nil }
+            guard let sc = l.block.paragraph?.styleChange,
+                  let old = LeafProperties(oLeaves[k].block, list: k < oLists.count ? oLists[k] : nil),
+                  let now = LeafProperties(l.block, list: l.list) else { return nil }
             var new = old
             new.headingLevel = now.headingLevel
+            // A list item's list numbered or bulleted, or its depth, changed (an item still; joining or leaving a
+            // list changes blocks, not properties).
+            if old.list != nil, now.list != nil { new.list = now.list }
             let o = sc.old, n = now.style
             // The comparison's two sides come from one format: a field they differ in is an edit. Fields
             // equal there keep ORIGINAL's value (a conversion may have dropped them).

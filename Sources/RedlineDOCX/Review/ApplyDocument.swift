@@ -33,14 +33,14 @@ struct ApplyDocument {
     var properties: ApplyProperties
 
     init(scan: ApplyXMLScan, plan: ApplyPlan, accept: Bool, ids: ApplyIDs, existingComments: [ReviewComments.Entry],
-         styles: [UInt8]) throws {
+         styles: [UInt8], numbering: [UInt8] = []) throws {
         self.scan = scan
         self.plan = plan
         self.accept = accept
         self.ids = ids
         self.existingComments = existingComments
         self.styles = styles
-        properties = ApplyProperties(styles: styles)
+        properties = ApplyProperties(styles: styles, numbering: numbering)
         body = try ApplyBody(scan)
     }
 

@@ -15,10 +15,12 @@ struct ApplyProperties {
     let defaultID: String?
     /// Heading levels written as an outline level, for want of a style (`docx.apply-heading-style-missing`).
     private(set) var outlineFallbacks = 0
-    /// Named styles ORIGINAL does not have, left as they were.
+    /// Named styles (or list kinds) ORIGINAL does not have, left as they were.
     private(set) var missingStyles = 0
+    /// ORIGINAL's lists (`w:num`), in order: id and each level's number format (`bullet`, `decimal`, ...).
+    let lists: [(id: String, formats: [Int: String])]
 
-    init(styles: [UInt8]) {
+    init(styles: [UInt8], numbering: [UInt8] = []) {
         var byName: [String: String] = [:], all = Set<String>(), def: String?
         let scan = ApplyXMLScan(styles)
         for (t, tok) in scan.tokens.enumerated() where tok.kind == .start && tok.name == "w:style" {
@@ -32,6 +34,28 @@ struct ApplyProperties {
         idsByName = byName
         ids = all
         defaultID = def
+        let n = ApplyXMLScan(numbering)
+        var abstract: [String: [Int: String]] = [:]
+        var nums: [(String, String)] = []
+        for (t, tok) in n.tokens.enumerated() where tok.kind == .start || tok.kind == .empty {
+            if tok.name == "w:abstractNum", let id = n.attribute(t, "w:abstractNumId") {
+                var formats: [Int: String] = [:]
+                for l in n.children(of: t, named: "w:lvl") {
+                    guard let level = n.attribute(l, "w:ilvl").flatMap({ Int($0) }) else { continue }
+                    formats[level] = n.children(of: l, named: "w:numFmt").first.flatMap { n.attribute($0, "w:val") } ?? "decimal"
+                }
+                abstract[id] = formats
+            } else if tok.name == "w:num", let id = n.attribute(t, "w:numId"),
+                      let a = n.children(of: t, named: "w:abstractNumId").first.flatMap({ n.attribute($0, "w:val") }) {
+                nums.append((id, a))
+            }
+        }
+        lists = nums.map { (id: $0.0, formats: abstract[$0.1] ?? [:]) }
+    }
+
+    /// The id of ORIGINAL's first list numbered (or bulleted) at `level`.
+    func listID(numbered: Bool, level: Int) -> String? {
+        lists.first { l in l.formats[level].map { ($0 == "bullet") != numbered } ?? false }?.id
     }
 
     /// The children of `w:pPr` in the schema's order (CT_PPr).
@@ -95,6 +119,22 @@ struct ApplyProperties {
                 }
             } else {
                 set("w:pStyle", nil)
+            }
+        }
+        if new.list != old.list, let list = new.list {
+            // Numbered for bulleted (or the other way): ORIGINAL's first list of that kind; a new depth only: the
+            // paragraph's own list.
+            let own = index("w:numPr").flatMap { i -> String? in
+                let x = ApplyXMLScan(Array(children[i].xml.utf8))
+                return x.tokens.indices.first { x.tokens[$0].name == "w:numId" && x.tokens[$0].kind != .end }
+                    .flatMap { x.attribute($0, "w:val") }
+            }
+            let id = old.list?.numbered == list.numbered ? own ?? listID(numbered: list.numbered, level: list.level)
+                : listID(numbered: list.numbered, level: list.level)
+            if let id {
+                set("w:numPr", "<w:numPr><w:ilvl w:val=\"\(list.level)\"/><w:numId w:val=\"\(id)\"/></w:numPr>")
+            } else {
+                missingStyles += 1
             }
         }
         if new.style.alignment != old.style.alignment {
