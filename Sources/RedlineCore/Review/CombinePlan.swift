@@ -186,15 +186,15 @@ extension ApplyPlan {
             // once, a different one a comment.
             var restyle: (copy: Int, step: ApplyStep, new: LeafProperties)?
             for r in restyles[k] {
-                guard let kept = restyle else { restyle = r; counts[r.copy].paragraphsRestyled += 1; continue }
-                if kept.new == r.new { counts[r.copy].duplicates += 1; continue }
-                if preferred(kept.copy, r.copy) == r.copy, r.copy != kept.copy {
-                    counts[kept.copy].paragraphsRestyled -= 1
+                guard let held = restyle else { restyle = r; counts[r.copy].paragraphsRestyled += 1; continue }
+                if held.new == r.new { counts[r.copy].duplicates += 1; continue }
+                if preferred(held.copy, r.copy) == r.copy, r.copy != held.copy {
+                    counts[held.copy].paragraphsRestyled -= 1
                     counts[r.copy].paragraphsRestyled += 1
                     restyle = r
-                    notes.append(styleConflictComment(kept, leaf: k, keptBy: r.copy, keptText: describe(r.new)))
+                    notes.append(styleConflictComment(held, leaf: k, keptBy: r.copy, keptText: describe(r.new)))
                 } else {
-                    notes.append(styleConflictComment(r, leaf: k, keptBy: kept.copy, keptText: describe(kept.new)))
+                    notes.append(styleConflictComment(r, leaf: k, keptBy: held.copy, keptText: describe(held.new)))
                 }
             }
             if let r = restyle { steps.append(r.step) }
