@@ -118,11 +118,19 @@ final class ApplyParagraphPropertiesTests: XCTestCase {
         let r = restyles(plan)
         XCTAssertEqual(Set(r.keys), [0, 1])
         XCTAssertEqual(r[0]?.1.style.name, "Quote")
-        XCTAssertEqual(r[0]?.1.style.alignment, .center)
+        XCTAssertNil(r[0]?.1.style.alignment, "with a new style, formatting that differs is the style's")
         XCTAssertEqual(r[0]?.1.style.spaceAfter, 6, "unchanged fields keep ORIGINAL's value")
         XCTAssertEqual(r[0]?.0, LeafProperties(headingLevel: 0, style: body))
         XCTAssertEqual(r[0]?.2, c)
         XCTAssertEqual(plan.steps.count, 3, "\(plan.steps)")
+        // The same style, aligned otherwise: the alignment is the change.
+        var centered = body
+        centered.alignment = .center
+        let aligned = Document(blocks: [.paragraph(Paragraph([.text("One two.")], style: centered,
+                                                             styleChange: ParagraphStyleChange(change: c, old: body))),
+                                        .paragraph(Paragraph([.text("Three.")], style: body))])
+        let a = restyles(ApplyPlan.make(original: original, compared: aligned, fallback: c))
+        XCTAssertEqual(a[0]?.1, LeafProperties(headingLevel: 0, style: centered))
         // A style change that changes nothing the plan carries is no step.
         let same = Document(blocks: [.paragraph(Paragraph([.text("One two.")], style: body,
                                                           styleChange: ParagraphStyleChange(change: c, old: body))),

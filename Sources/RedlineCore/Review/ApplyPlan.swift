@@ -479,19 +479,28 @@ extension ApplyPlan {
             if old.list != nil, now.list != nil { new.list = now.list }
             let o = sc.old, n = now.style
             // The comparison's two sides come from one format: a field they differ in is an edit. Fields
-            // equal there keep ORIGINAL's value (a conversion may have dropped them).
+            // equal there keep ORIGINAL's value (a conversion may have dropped them). A new style (or kind) is the
+            // change: the formatting that differs with it is the style's (a reader gives a paragraph's style with
+            // its named style's formatting), not to be written over it.
             if o.name != n.name { new.style.name = n.name }
             else if new.headingLevel != old.headingLevel { new.style.name = nil }  // the level says it
-            if o.alignment != n.alignment { new.style.alignment = n.alignment }
-            if o.firstLineIndent != n.firstLineIndent { new.style.firstLineIndent = n.firstLineIndent }
-            if o.leftIndent != n.leftIndent { new.style.leftIndent = n.leftIndent }
-            if o.rightIndent != n.rightIndent { new.style.rightIndent = n.rightIndent }
-            if o.lineSpacing != n.lineSpacing { new.style.lineSpacing = n.lineSpacing }
-            if o.spaceBefore != n.spaceBefore { new.style.spaceBefore = n.spaceBefore }
-            if o.spaceAfter != n.spaceAfter { new.style.spaceAfter = n.spaceAfter }
-            if o.tabStops != n.tabStops { new.style.tabStops = n.tabStops }
+            if o.name == n.name, new.headingLevel == old.headingLevel {
+                formatting(from: o, to: n, into: &new.style)
+            }
             guard new != old else { return nil }
             return .restyle(leaf: k, old: old, new: new, change: sc.change)
+        }
+
+        /// The fields of `n` that differ from `o` set in `style`.
+        func formatting(from o: ParagraphStyle, to n: ParagraphStyle, into s: inout ParagraphStyle) {
+            if o.alignment != n.alignment { s.alignment = n.alignment }
+            if o.firstLineIndent != n.firstLineIndent { s.firstLineIndent = n.firstLineIndent }
+            if o.leftIndent != n.leftIndent { s.leftIndent = n.leftIndent }
+            if o.rightIndent != n.rightIndent { s.rightIndent = n.rightIndent }
+            if o.lineSpacing != n.lineSpacing { s.lineSpacing = n.lineSpacing }
+            if o.spaceBefore != n.spaceBefore { s.spaceBefore = n.spaceBefore }
+            if o.spaceAfter != n.spaceAfter { s.spaceAfter = n.spaceAfter }
+            if o.tabStops != n.tabStops { s.tabStops = n.tabStops }
         }
 
         func change(of l: RLeaf) -> Change {
