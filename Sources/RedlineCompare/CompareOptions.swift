@@ -35,8 +35,9 @@ public struct CompareOptions: Sendable, Codable, Hashable {
     /// A paragraph whose kind changed (made a heading, its heading level changed) stays one paragraph with a
     /// style change (its text compared as any paragraph's) rather than the old paragraph deleted and the new
     /// one inserted; the style change's old style then names the old heading level ("heading 2") when it had
-    /// no name. `redline apply` and `combine` set it: their plan takes the old kind from ORIGINAL. Not
-    /// encoded (it is no user's switch).
+    /// no name; and a list made numbered or bulleted is compared item by item with its old self (NEW's kind
+    /// kept) rather than replaced whole. `redline apply` and `combine` set it: their plan takes the old kind
+    /// from ORIGINAL. Not encoded (it is no user's switch).
     public var keepRelevelled: Bool = false
 
     public init(author: String = "Redline", date: String? = nil, granularity: CompareGranularity = .word,
