@@ -249,9 +249,14 @@ public enum Application {
                 // Styles and formatting a conversion changes are not edits: text decides.
                 var textOnly = options.compare
                 textOnly.ignoreFormatting = true
-                let (untracked, _) = DocumentComparer.compare(old: base, new: DocumentComparer.rejected(e),
-                                                              options: textOnly, diagnostics: quiet)
-                if DocumentComparer.trackedChangeCount(untracked) == 0 {
+                let rejectedE = DocumentComparer.rejected(e)
+                // The same leaves with the same text: EDITED's reject view is ORIGINAL's, whatever structure a
+                // tracked property change left in the model (a list split where some of its items were renumbered).
+                func leaves(_ d: Document) -> [String] { ApplyPlan.make(original: d, compared: d, fallback: fallback).leaves.map(\.text) }
+                let sameText = leaves(base) == leaves(rejectedE)
+                let untracked = sameText ? base : DocumentComparer.compare(old: base, new: rejectedE, options: textOnly,
+                                                                           diagnostics: quiet).0
+                if sameText || DocumentComparer.trackedChangeCount(untracked) == 0 {
                     compared = e
                     stats.keptTrackedChanges = true
                 } else if DocumentComparer.trackedChangeCount(base) == 0,
