@@ -156,7 +156,7 @@ final class ApplyParagraphPropertiesTests: XCTestCase {
         XCTAssertEqual(differ.conflicts.count, 1)
         XCTAssertEqual(differ.conflicts.first?.other, "Cid")
         XCTAssertEqual(differ.plan.comments.count, 1)
-        XCTAssertTrue(ApplyPlan.text(of: differ.plan.comments[0].body.first.flatMap { $0.paragraph?.content } ?? [], view: .accept)
+        XCTAssertTrue(ApplyPlan.text(of: differ.plan.comments.first?.body.first.flatMap { $0.paragraph?.content } ?? [], view: .accept)
             .contains("a heading of level 1"), "\(differ.plan.comments)")
         let preferred = ApplyPlan.combined([try plan(a), try plan(c)], reviewers: ["Ann", "Cid"], prefer: "Cid")
         XCTAssertEqual(restyles(preferred.plan)[1]?.1.headingLevel, 1)
