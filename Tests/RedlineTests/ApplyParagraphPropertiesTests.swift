@@ -267,6 +267,36 @@ final class ApplyParagraphPropertiesTests: XCTestCase {
         try OOXMLValidate.assertValid(plain)
     }
 
+    /// Word's own tracked property changes (spacing, RP025; numbering made a numbered list, RP022) applied onto
+    /// the file's rejected version land as Word wrote them: one `w:pPrChange` each, by its author, the result
+    /// valid, its accept and reject views the file's.
+    func testWordFilesTrackedPropertyChangesLandAsTheyWere() throws {
+        let root = RepositoryPaths.sharedCorpus + "/Open-Xml-PowerTools/"
+        for (name, expect) in [("RP025-Paragraph-Props-Change.docx", "<w:spacing w:after=\"640\"/>"),
+                               ("RP022-NumberingChange.docx", "<w:numPr><w:ilvl w:val=\"0\"/><w:numId w:val=\"2\"/></w:numPr>")] {
+            let file = root + name
+            guard FileManager.default.fileExists(atPath: file) else { throw XCTSkip("no shared corpus") }
+            let original = dir + "/" + name, out = dir + "/out-" + name
+            try InPlaceReview.review(.file(file), toFile: original, review: ReviewOptions(changes: .reject))
+            _ = try Application.apply(edited: file, onto: original, options: ApplyOptions(force: true), toFile: out,
+                                      diagnostics: Diagnostics())
+            let xml = String(decoding: try zipEntries(out)["word/document.xml"] ?? [], as: UTF8.self)
+            let wordXML = String(decoding: try zipEntries(file)["word/document.xml"] ?? [], as: UTF8.self)
+            XCTAssertEqual(xml.components(separatedBy: "<w:pPrChange ").count, wordXML.components(separatedBy: "<w:pPrChange ").count, name)
+            XCTAssertEqual(xml.components(separatedBy: "w:author=\"Eric White\"").count, wordXML.components(separatedBy: "w:author=\"Eric White\"").count, name)
+            XCTAssertTrue(xml.contains(expect), "\(name): \(xml)")
+            try OOXMLValidate.assertValid(out)
+            func view(_ path: String, _ mode: ChangeMode) throws -> String {
+                let md = dir + "/view-\(UUID().uuidString.prefix(6)).md"
+                try Converter.convert(.file(path), toFile: md, options: ConversionOptions(from: FormatRegistry.docx, to: FormatRegistry.markdown,
+                                                                                        changes: mode), diagnostics: Diagnostics())
+                return try String(contentsOfFile: md, encoding: .utf8)
+            }
+            XCTAssertEqual(try view(out, .accept), try view(file, .accept), name)
+            XCTAssertEqual(try view(out, .reject), try view(file, .reject), name)
+        }
+    }
+
     /// `w:p` elements of a part, in order.
     static func paragraphs(_ xml: String) -> [String] {
         var out: [String] = []

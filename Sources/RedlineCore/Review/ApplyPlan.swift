@@ -446,7 +446,7 @@ extension ApplyPlan {
             }
             var markDeleted: Change?
             if case .deleted(let c)? = l.mark { markDeleted = c }
-            if markDeleted == nil, let step = restyle(l) { steps.append(step) }
+            let restyled = restyle(l)
             if case .codeBlock = l.block {
                 if markDeleted != nil { steps.append(.edit(leaf: k, edits: [], markDeleted: markDeleted)) }
                 return
@@ -460,8 +460,11 @@ extension ApplyPlan {
                    edits[0].inserted.isEmpty, case .replace = edits[0].kind, !oLeaves[k].text.isEmpty {
                     steps.append(.delete(leaf: k, change: c))
                 } else {
+                    if let restyled { steps.append(restyled) }
                     steps.append(.edit(leaf: k, edits: edits, markDeleted: markDeleted))
                 }
+            } else if let restyled {
+                steps.append(restyled)
             }
         }
 
