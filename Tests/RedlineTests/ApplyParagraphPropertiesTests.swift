@@ -267,6 +267,26 @@ final class ApplyParagraphPropertiesTests: XCTestCase {
         try OOXMLValidate.assertValid(plain)
     }
 
+    /// An ORIGINAL without heading styles: the paragraph made a heading gets an outline level in its own `w:pPr`,
+    /// in the schema's place, with a warning; it reads back as a heading.
+    func testDOCXWithoutHeadingStylesGetsAnOutlineLevel() throws {
+        let o = dir + "/min.docx", out = dir + "/min-out.docx"
+        let first = "<w:p><w:pPr><w:spacing w:after=\"100\"/><w:jc w:val=\"left\"/></w:pPr><w:r><w:t>Intro line.</w:t></w:r></w:p>"
+        let second = "<w:p><w:r><w:t>Body text.</w:t></w:r></w:p>"
+        try Data(MinimalDOCX.package(body: first + second)).write(to: URL(fileURLWithPath: o))
+        let e = try write("# Intro line.\n\nBody text.\n", "min.md")
+        let d = Diagnostics()
+        _ = try Application.apply(edited: e, onto: o, options: options(), toFile: out, diagnostics: d)
+        XCTAssertEqual(d.all.first { $0.code.rawValue == "docx.apply-heading-outline" }?.count, 1, "\(d.all)")
+        let xml = String(decoding: try zipEntries(out)["word/document.xml"] ?? [], as: UTF8.self)
+        XCTAssertTrue(xml.contains("<w:p><w:pPr><w:spacing w:after=\"100\"/><w:jc w:val=\"left\"/><w:outlineLvl w:val=\"0\"/><w:pPrChange w:id="), xml)
+        XCTAssertTrue(xml.contains("<w:pPr><w:spacing w:after=\"100\"/><w:jc w:val=\"left\"/></w:pPr></w:pPrChange></w:pPr><w:r><w:t>Intro line.</w:t></w:r></w:p>" + second), xml)
+        guard case .heading(1, _)? = try Converter.read(.file(out), format: FormatRegistry.docx).blocks.first else {
+            return XCTFail("not read as a heading")
+        }
+        try OOXMLValidate.assertValid(out)
+    }
+
     /// Word's own tracked property changes (spacing, RP025; numbering made a numbered list, RP022) applied onto
     /// the file's rejected version land as Word wrote them: one `w:pPrChange` each, by its author, the result
     /// valid, its accept and reject views the file's.
