@@ -198,6 +198,18 @@ final class ApplyParagraphPropertiesTests: XCTestCase {
             of: "## Section two", with: "{>>@Editor (2026-01-02T00:00:00Z) [style-change custom-style=\"heading 2\"]<<}Section two"))
     }
 
+    func testMarkdownSetextAndClosedHeadings() throws {
+        let source = "Setext title\n============\n\n## Closed ##\n\nText.\n"
+        let o = try write(source, "s.md"), e = try write("## Setext title\n\nClosed\n\nText.\n", "se.md")
+        let out = MemoryOutput()
+        _ = try Application.apply(edited: e, onto: o, options: options(), into: out, diagnostics: Diagnostics())
+        let attribution = "{>>@Editor (2026-01-02T00:00:00Z) [style-change custom-style=\"heading "
+        XCTAssertEqual(out.string, "## " + attribution + "1\"]<<}Setext title\n\n" + attribution + "2\"]<<}Closed\n\nText.\n")
+        let accepted = MemoryOutput()
+        _ = try Application.apply(edited: e, onto: o, options: options(true), into: accepted, diagnostics: Diagnostics())
+        XCTAssertEqual(accepted.string, "## Setext title\n\nClosed\n\nText.\n")
+    }
+
     // MARK: DOCX ORIGINAL
 
     func testDOCXWritesPPrChangeAndKeepsEverythingElse() throws {

@@ -418,8 +418,11 @@ public enum MarkdownSourceApply {
                 if lead.contains(UInt8(ascii: "#")) {
                     guard lead.allSatisfy({ $0 == UInt8(ascii: "#") || space.contains($0) }) else { return false }
                     before = leaf.block.lowerBound..<leaf.content.lowerBound
+                    // The closing `#`s (cmark's heading ends before them): the rest of the line.
                     var e = leaf.content.upperBound
-                    while e < leaf.block.upperBound, body[e] == UInt8(ascii: "#") || space.contains(body[e]) { e += 1 }
+                    while e < body.count, body[e] != UInt8(ascii: "\n"), body[e] != UInt8(ascii: "\r") { e += 1 }
+                    let rest = body[leaf.content.upperBound..<e]
+                    guard rest.allSatisfy({ $0 == UInt8(ascii: "#") || space.contains($0) }) else { return false }
                     // Closing `#`s close any level: they go only with the heading.
                     if new.headingLevel == 0 { after = leaf.content.upperBound..<e }
                 } else {
