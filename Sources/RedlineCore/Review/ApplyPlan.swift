@@ -77,6 +77,7 @@ public struct LeafProperties: Hashable, Sendable {
     /// The list it is an item of, nil outside lists.
     public var list: LeafList?
 
+    /// Properties given field by field.
     public init(headingLevel: Int, style: ParagraphStyle, list: LeafList? = nil) {
         self.headingLevel = headingLevel
         self.style = style
@@ -95,9 +96,12 @@ public struct LeafProperties: Hashable, Sendable {
 
 /// The list a leaf is an item of: numbered or bulleted, and how deep (0: a list not inside another).
 public struct LeafList: Hashable, Sendable {
+    /// Numbered (an ordered list), or bulleted.
     public var numbered: Bool
+    /// 0 for a list not inside another, 1 for one inside an item of such a list, and so on.
     public var level: Int
 
+    /// A list item's list.
     public init(numbered: Bool, level: Int) {
         self.numbered = numbered
         self.level = level
