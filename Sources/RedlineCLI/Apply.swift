@@ -150,7 +150,7 @@ extension RedlineCommand {
 
         func printStats(_ s: ApplyStats, name: String? = nil) {
                 let text = (name.map { $0 + ": " } ?? "") + """
-                paragraphs changed: \(s.edited), deleted: \(s.deleted), inserted: \(s.inserted); \
+                paragraphs changed: \(s.edited), deleted: \(s.deleted), inserted: \(s.inserted), restyled: \(s.restyled); \
                 replacements: \(s.replacements), formatting changes: \(s.formatChanges), comments: \(s.comments); \
                 \(s.keptTrackedChanges ? "EDITED's tracked changes kept" : "changes found by comparison")\n
                 """

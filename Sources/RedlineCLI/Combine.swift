@@ -150,7 +150,7 @@ extension RedlineCommand {
                 for r in result.reviewers {
                     text += "\(r.name): insertions \(r.insertions), deletions \(r.deletions), substitutions \(r.substitutions), "
                         + "formatting \(r.formatChanges), comments \(r.comments), paragraphs inserted \(r.paragraphsInserted), "
-                        + "deleted \(r.paragraphsDeleted), joined \(r.paragraphsJoined), duplicates \(r.duplicates), conflicts \(r.conflicts)\n"
+                        + "deleted \(r.paragraphsDeleted), joined \(r.paragraphsJoined), restyled \(r.paragraphsRestyled), duplicates \(r.duplicates), conflicts \(r.conflicts)\n"
                 }
                 FileHandle.standardError.write(Data(text.utf8))
         }

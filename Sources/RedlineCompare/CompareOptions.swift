@@ -36,6 +36,13 @@ public struct CompareOptions: Sendable, Codable, Hashable {
     /// `DocumentComparer.acrossFormats` turns it off for two documents read from different formats when one
     /// of them carries no paragraph formatting at all (Markdown without `--keep-formatting`).
     public var compareParagraphStyles = true
+    /// A paragraph whose kind changed (made a heading, its heading level changed) stays one paragraph with a
+    /// style change (its text compared as any paragraph's) rather than the old paragraph deleted and the new
+    /// one inserted; the style change's old style then names the old heading level ("heading 2") when it had
+    /// no name; and a list made numbered or bulleted is compared item by item with its old self (NEW's kind
+    /// kept) rather than replaced whole. `redline apply` and `combine` set it: their plan takes the old kind
+    /// from ORIGINAL. Not encoded (it is no user's switch).
+    public var keepRelevelled: Bool = false
 
     public init(author: String = "Redline", date: String? = nil, granularity: CompareGranularity = .word,
                 detectMoves: Bool = true, ignoreFormatting: Bool = false, minimumMoveWords: Int = 4) {

@@ -109,9 +109,13 @@ extension StoryComparer {
                 case .equal:
                     let o = oldSide.props(of: v.oldTok(op))!, n = store.props(of: t)!
                     level = n.level; style = n.style
-                    if options.compareParagraphStyles && !options.ignoreFormatting
-                        && Self.comparable(o.style, level: o.level) != Self.comparable(n.style, level: n.level) {
-                        styleChange = ParagraphStyleChange(change: change, old: o.style)
+                    if !options.ignoreFormatting
+                        && ((options.compareParagraphStyles
+                             && Self.comparable(o.style, level: o.level) != Self.comparable(n.style, level: n.level))
+                            || (o.level != n.level && options.keepRelevelled)) {
+                        var old = o.style
+                        if o.level != n.level, old.name == nil { old.name = o.level > 0 ? "heading \(o.level)" : nil }
+                        styleChange = ParagraphStyleChange(change: change, old: old)
                         stats.paragraphStyleChanges += 1
                     }
                 case .delete:

@@ -26,6 +26,12 @@ extension StoryComparer {
             guard ops[i].kind == .insert, kind(i) == .mark, ops[i + 1].kind == .delete, kind(i + 1) == .mark,
                   i + 2 == ops.count || !ops[i + 2].isChange || kind(i + 2) == .block, i == 0 || !ops[i - 1].isChange || kind(i - 1) != .mark
             else { i += 1; continue }
+            if options.keepRelevelled {
+                // One paragraph whose break (and so kind) is compared as equal: `build` marks a style change.
+                ops.replaceSubrange(i..<(i + 2), with: [Op(kind: .equal, tok: ops[i].tok, other: ops[i + 1].tok)])
+                i += 1
+                continue
+            }
             var p0 = i
             while p0 > 0 && kind(p0 - 1) != .mark && kind(p0 - 1) != .block { p0 -= 1 }
             var dels: [Op] = [], ins: [Op] = []
@@ -137,6 +143,14 @@ extension StoryComparer {
             // block starts where a paragraph ends. One deleted and one inserted break (a kind change):
             // the insertion first, so the text sits in the paragraph with NEW's properties.
             let relevel = dels.count == 1 && ins.count == 1 && v.tok(dels[0]).kind == .mark && v.tok(ins[0]).kind == .mark
+            // Kept relevelled (`keepRelevelled`): text changed at the end of a paragraph whose kind changed too,
+            // each side's one break ending the region: the text first, then the breaks as a relevel.
+            if options.keepRelevelled, !relevel, let dm = dels.last, let im = ins.last,
+               v.tok(dm).kind == .mark, v.tok(im).kind == .mark, im.kind == .insert,
+               (dels.dropLast() + ins.dropLast()).allSatisfy({ v.tok($0).kind != .mark && v.tok($0).kind != .block }) {
+                out += dels.dropLast() + ins.dropLast() + [im, dm]
+                continue
+            }
             let first = relevel ? ins + dels : dels + ins
             let second = relevel ? dels + ins : ins + dels
             // A paragraph whose break goes away on accept or reject joins the next block, so a whole block

@@ -21,7 +21,10 @@ extension StoryComparer {
                 store.tokens.append(Token(kind: .mark, key: Int32(keys.key("\u{3}\(pr.level)")), extra: Int32(store.props.count - 1)))
             } else {
                 store.blocks.append(b)
-                store.tokens.append(Token(kind: .block, key: Int32(keys.key("\u{4}\(Self.kindName(b))")), extra: Int32(store.blocks.count - 1)))
+                // Kept relevelled, a list made numbered (or bulleted) pairs with its old self: its items are compared.
+                var kind = Self.kindName(b)
+                if options.keepRelevelled, case .list = b { kind = "list" }
+                store.tokens.append(Token(kind: .block, key: Int32(keys.key("\u{4}\(kind)")), extra: Int32(store.blocks.count - 1)))
             }
         }
         return start..<store.tokens.count

@@ -43,6 +43,8 @@ public struct ApplyOptions: Sendable {
 public struct ApplyStats: Sendable, Codable, Hashable {
     /// Paragraphs (leaves) of ORIGINAL changed inside, deleted, and new blocks inserted.
     public var edited = 0, deleted = 0, inserted = 0
+    /// Paragraphs of ORIGINAL whose properties (kind, heading level, style) changed.
+    public var restyled = 0
     /// Changes inside paragraphs: replacements, formatting changes, comments.
     public var replacements = 0, formatChanges = 0, comments = 0
     /// EDITED's own tracked changes carried with their authors (true) or re-made by comparison.
@@ -228,7 +230,11 @@ public enum Application {
     static func plan(edited: String, document e: Document, format editedFormat: Format, onto prepared: PreparedOriginal,
                      base: Document? = nil, options: ApplyOptions,
                      diagnostics: Diagnostics) throws -> (ApplyPlan, ApplyStats, [String]) {
-        try LargeStack.run {
+        var options = options
+        // A paragraph made a heading (or given another level) is one paragraph with a style change, which the
+        // plan writes as a property step; its text is compared as any paragraph's.
+        options.compare.keepRelevelled = true
+        return try LargeStack.run {
             var stats = ApplyStats()
             let fallback = Change(author: options.compare.author, date: options.compare.date)
             let quiet = Diagnostics()
@@ -243,9 +249,14 @@ public enum Application {
                 // Styles and formatting a conversion changes are not edits: text decides.
                 var textOnly = options.compare
                 textOnly.ignoreFormatting = true
-                let (untracked, _) = DocumentComparer.compare(old: base, new: DocumentComparer.rejected(e),
-                                                              options: textOnly, diagnostics: quiet)
-                if DocumentComparer.trackedChangeCount(untracked) == 0 {
+                let rejectedE = DocumentComparer.rejected(e)
+                // The same leaves with the same text: EDITED's reject view is ORIGINAL's, whatever structure a
+                // tracked property change left in the model (a list split where some of its items were renumbered).
+                func leaves(_ d: Document) -> [String] { ApplyPlan.make(original: d, compared: d, fallback: fallback).leaves.map(\.text) }
+                let sameText = leaves(base) == leaves(rejectedE)
+                let untracked = sameText ? base : DocumentComparer.compare(old: base, new: rejectedE, options: textOnly,
+                                                                           diagnostics: quiet).0
+                if sameText || DocumentComparer.trackedChangeCount(untracked) == 0 {
                     compared = e
                     stats.keptTrackedChanges = true
                 } else if DocumentComparer.trackedChangeCount(base) == 0,
@@ -313,6 +324,7 @@ public enum Application {
                 stats.deleted += 1
                 changed += plan.leaves[leaf].text.utf8.count
             case .insert: stats.inserted += 1
+            case .restyle: stats.restyled += 1
             }
         }
         stats.kept = total == 0 ? 1 : Double(total - min(changed, total)) / Double(total)

@@ -62,4 +62,10 @@ extension DiagnosticCode {
     public static let docxSectionsDropped: DiagnosticCode = "docx.sections-dropped"
     /// `redline apply` onto DOCX: text an edit covered inside an equation or an existing move was kept whole.
     public static let docxApplyKept: DiagnosticCode = "docx.apply-kept"
+    /// `redline apply` onto DOCX: a paragraph made a heading of a level ORIGINAL has no heading style for was given
+    /// that outline level instead (a heading in Word's navigation, in ORIGINAL's body text style).
+    public static let docxApplyHeadingOutline: DiagnosticCode = "docx.apply-heading-outline"
+    /// `redline apply` onto DOCX: a paragraph style EDITED gave a paragraph is not in ORIGINAL's styles (or a list
+    /// kind not among its lists); the paragraph keeps its own (its other property changes are written).
+    public static let docxApplyStyleMissing: DiagnosticCode = "docx.apply-style-missing"
 }

@@ -87,7 +87,7 @@ final class ApplyRTFTests: XCTestCase {
         var named: Set<Int> = []
         for step in plan.steps {
             switch step {
-            case .edit(let leaf, _, _), .delete(let leaf, _): named.insert(leaf)
+            case .edit(let leaf, _, _), .delete(let leaf, _), .restyle(let leaf, _, _, _): named.insert(leaf)
             case .insert(let after, _, _, _, _): named.insert(after ?? 0)
             }
         }

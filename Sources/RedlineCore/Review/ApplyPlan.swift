@@ -68,8 +68,52 @@ public struct TextEdit: Hashable, Sendable {
     }
 }
 
+/// A paragraph's kind and paragraph style, as a property step carries them.
+public struct LeafProperties: Hashable, Sendable {
+    /// 0 for a paragraph, 1...6 for a heading of that level.
+    public var headingLevel: Int
+    /// Its paragraph style (named style, alignment, indents, spacing, tab stops).
+    public var style: ParagraphStyle
+    /// The list it is an item of, nil outside lists.
+    public var list: LeafList?
+
+    /// Properties given field by field.
+    public init(headingLevel: Int, style: ParagraphStyle, list: LeafList? = nil) {
+        self.headingLevel = headingLevel
+        self.style = style
+        self.list = list
+    }
+
+    /// A paragraph's or heading's properties; nil for any other block.
+    public init?(_ block: Block, list: LeafList? = nil) {
+        switch block {
+        case .paragraph(let p): self.init(headingLevel: 0, style: p.style, list: list)
+        case .heading(let level, let p): self.init(headingLevel: level, style: p.style, list: list)
+        default: return nil
+        }
+    }
+}
+
+/// The list a leaf is an item of: numbered or bulleted, and how deep (0: a list not inside another).
+public struct LeafList: Hashable, Sendable {
+    /// Numbered (an ordered list), or bulleted.
+    public var numbered: Bool
+    /// 0 for a list not inside another, 1 for one inside an item of such a list, and so on.
+    public var level: Int
+
+    /// A list item's list.
+    public init(numbered: Bool, level: Int) {
+        self.numbered = numbered
+        self.level = level
+    }
+}
+
 /// One thing to write into ORIGINAL.
 public enum ApplyStep: Hashable, Sendable {
+    /// Leaf `leaf`'s properties go from `old` (ORIGINAL's) to `new` (ORIGINAL's with EDITED's changes to
+    /// them: kind, heading level, named style, alignment, indents, spacing), its text kept; an `.edit` step
+    /// for the same leaf, when its text changed too, comes right after.
+    case restyle(leaf: Int, old: LeafProperties, new: LeafProperties, change: Change)
     /// Leaf `leaf` stays, changed inside (edits sorted by range, not overlapping but for comments);
     /// `markDeleted` when its paragraph mark goes (it joins the next leaf).
     case edit(leaf: Int, edits: [TextEdit], markDeleted: Change?)
@@ -90,7 +134,9 @@ extension ApplyPlan {
         collectLeaves(original.blocks, into: &oLeaves) { text(of: $0, view: .accept) }
         var rLeaves: [RLeaf] = []
         for (t, b) in compared.blocks.enumerated() { collectR(b, topLevel: t, path: [], row: nil, into: &rLeaves) }
+        for (i, list) in lists(compared.blocks).enumerated() where i < rLeaves.count { rLeaves[i].list = list }
         var b = Builder(oLeaves: oLeaves, fallback: fallback)
+        b.oLists = lists(original.blocks)
         b.run(rLeaves, comparedTopLevel: compared.blocks)
         return ApplyPlan(leaves: oLeaves, steps: b.steps, comments: compared.comments)
     }
@@ -142,6 +188,24 @@ extension ApplyPlan {
         } }
     }
 
+    /// For each leaf of `blocks` (in `walk`'s order), the list it is an item of.
+    static func lists(_ blocks: [Block]) -> [LeafList?] {
+        var out: [LeafList?] = []
+        func visit(_ b: Block, _ list: LeafList?) {
+            switch b {
+            case .paragraph, .heading, .codeBlock: out.append(list)
+            case .blockQuote(let bs): for x in bs { visit(x, list) }
+            case .list(let l):
+                let inner = LeafList(numbered: l.kind != .bullet, level: list.map { $0.level + 1 } ?? 0)
+                for item in l.items { for x in item { visit(x, inner) } }
+            case .table(let t): for row in t.rows { for cell in row.cells { for x in cell.blocks { visit(x, list) } } }
+            case .thematicBreak, .raw: break
+            }
+        }
+        for b in blocks { visit(b, nil) }
+        return out
+    }
+
     /// Calls `visit` for each leaf of `block` with its top-level index, path and row change.
     static func walk(_ block: Block, topLevel: Int, path: [LeafContainer], row: RowChange? = nil,
                      _ visit: (Block, Int, [LeafContainer], RowChange?) -> Void) {
@@ -172,6 +236,8 @@ extension ApplyPlan {
         var path: [LeafContainer]
         var row: RowChange?
         var rejectText: String
+        /// The list it is an item of.
+        var list: LeafList?
         var content: [Inline] { block.paragraph?.content ?? [] }
         var mark: ParagraphMarkChange? { block.paragraph?.markChange }
         /// Gone from the reject view altogether: an inserted row's, or a paragraph holding inserted text only.
@@ -205,6 +271,8 @@ extension ApplyPlan {
     /// Builds the steps from the comparison's leaves.
     struct Builder {
         let oLeaves: [ApplyLeaf]
+        /// The list each of ORIGINAL's leaves is an item of.
+        var oLists: [LeafList?] = []
         let fallback: Change
         var steps: [ApplyStep] = []
         var k = 0  // the next leaf of ORIGINAL
@@ -382,6 +450,7 @@ extension ApplyPlan {
             }
             var markDeleted: Change?
             if case .deleted(let c)? = l.mark { markDeleted = c }
+            let restyled = restyle(l)
             if case .codeBlock = l.block {
                 if markDeleted != nil { steps.append(.edit(leaf: k, edits: [], markDeleted: markDeleted)) }
                 return
@@ -395,9 +464,50 @@ extension ApplyPlan {
                    edits[0].inserted.isEmpty, case .replace = edits[0].kind, !oLeaves[k].text.isEmpty {
                     steps.append(.delete(leaf: k, change: c))
                 } else {
+                    if let restyled { steps.append(restyled) }
                     steps.append(.edit(leaf: k, edits: edits, markDeleted: markDeleted))
                 }
+            } else if let restyled {
+                steps.append(restyled)
             }
+        }
+
+        /// The property step for leaf k when the comparison marks a style change on `l` (a tracked one of
+        /// EDITED's, or a kind or style the comparison found changed): ORIGINAL's properties with the fields the
+        /// change touched set to EDITED's. Nil when nothing the plan carries changed.
+        func restyle(_ l: RLeaf) -> ApplyStep? {
+            guard let sc = l.block.paragraph?.styleChange,
+                  let old = LeafProperties(oLeaves[k].block, list: k < oLists.count ? oLists[k] : nil),
+                  let now = LeafProperties(l.block, list: l.list) else { return nil }
+            var new = old
+            new.headingLevel = now.headingLevel
+            // A list item's list numbered or bulleted, or its depth, changed (an item still; joining or leaving a
+            // list changes blocks, not properties).
+            if old.list != nil, now.list != nil { new.list = now.list }
+            let o = sc.old, n = now.style
+            // The comparison's two sides come from one format: a field they differ in is an edit. Fields
+            // equal there keep ORIGINAL's value (a conversion may have dropped them). A new style (or kind) is the
+            // change: the formatting that differs with it is the style's (a reader gives a paragraph's style with
+            // its named style's formatting), not to be written over it.
+            if o.name != n.name { new.style.name = n.name }
+            else if new.headingLevel != old.headingLevel { new.style.name = nil }  // the level says it
+            if o.name == n.name, new.headingLevel == old.headingLevel {
+                formatting(from: o, to: n, into: &new.style)
+            }
+            guard new != old else { return nil }
+            return .restyle(leaf: k, old: old, new: new, change: sc.change)
+        }
+
+        /// The fields of `n` that differ from `o` set in `style`.
+        func formatting(from o: ParagraphStyle, to n: ParagraphStyle, into s: inout ParagraphStyle) {
+            if o.alignment != n.alignment { s.alignment = n.alignment }
+            if o.firstLineIndent != n.firstLineIndent { s.firstLineIndent = n.firstLineIndent }
+            if o.leftIndent != n.leftIndent { s.leftIndent = n.leftIndent }
+            if o.rightIndent != n.rightIndent { s.rightIndent = n.rightIndent }
+            if o.lineSpacing != n.lineSpacing { s.lineSpacing = n.lineSpacing }
+            if o.spaceBefore != n.spaceBefore { s.spaceBefore = n.spaceBefore }
+            if o.spaceAfter != n.spaceAfter { s.spaceAfter = n.spaceAfter }
+            if o.tabStops != n.tabStops { s.tabStops = n.tabStops }
         }
 
         func change(of l: RLeaf) -> Change {

@@ -32,6 +32,8 @@ public struct ReviewerCounts: Sendable, Codable, Hashable {
     public var name: String
     public var insertions = 0, deletions = 0, substitutions = 0, formatChanges = 0, comments = 0
     public var paragraphsInserted = 0, paragraphsDeleted = 0, paragraphsJoined = 0, conflicts = 0
+    /// Paragraphs whose properties (kind, heading level, style) changed.
+    public var paragraphsRestyled = 0
     /// Changes another reviewer had already made the same way (written once).
     public var duplicates = 0
 
@@ -49,6 +51,7 @@ extension ApplyPlan {
         var edits = [[(copy: Int, edit: TextEdit)]](repeating: [], count: leaves.count)
         var deletes = [[(copy: Int, change: Change)]](repeating: [], count: leaves.count)
         var marks = [(copy: Int, change: Change)?](repeating: nil, count: leaves.count)
+        var restyles = [[(copy: Int, step: ApplyStep, new: LeafProperties)]](repeating: [], count: leaves.count)
         var inserts: [Int: [(copy: Int, step: ApplyStep, blocks: [Block])]] = [:]  // after (-1: before the first)
         var comments: [Comment] = []
         for (c, plan) in plans.enumerated() {
@@ -70,6 +73,7 @@ extension ApplyPlan {
                         if marks[k] == nil { marks[k] = (c, mark); counts[c].paragraphsJoined += 1 } else { counts[c].duplicates += 1 }
                     }
                 case .delete(let k, let change): deletes[k].append((c, change))
+                case .restyle(let k, _, let new, _): restyles[k].append((c, step, new))
                 case .insert(let after, let blocks, _, _, _): inserts[after ?? -1, default: []].append((c, step, blocks))
                 }
             }
@@ -99,6 +103,22 @@ extension ApplyPlan {
             return min(a, b)
         }
 
+        /// A reviewer's property change that lost: a comment on the whole paragraph.
+        func styleConflictComment(_ loser: (copy: Int, step: ApplyStep, new: LeafProperties), leaf: Int, keptBy winner: Int,
+                                  keptText: String) -> TextEdit {
+            guard case .restyle(_, _, _, let change) = loser.step else { preconditionFailure("not a property step") }
+            let what = describe(loser.new)
+            nextComment += 1
+            let id = "combine-\(nextComment)"
+            comments.append(Comment(id: id, author: reviewers[loser.copy], date: change.date,
+                                    body: [.paragraph(Paragraph([.text(CombineConflict.commentPrefix + "\(reviewers[winner]): proposed to make this paragraph \(what).")]))]))
+            conflicts.append(CombineConflict(paragraph: leaf, original: leaves[leaf].text, kept: reviewers[winner], keptText: keptText,
+                                             other: reviewers[loser.copy], otherText: what))
+            counts[loser.copy].conflicts += 1
+            counts[winner].conflicts += 1
+            return TextEdit(kind: .comment(id: id), range: 0..<leaves[leaf].text.utf8.count, inserted: [], change: change)
+        }
+
         var steps: [ApplyStep] = []
         func emitInserts(after key: Int) {
             var seen: [[Block]] = []
@@ -123,7 +143,10 @@ extension ApplyPlan {
                 if winner == del.copy {
                     counts[del.copy].paragraphsDeleted += 1
                     let all = 0..<leaves[k].text.utf8.count
-                    let losing = editors.map { conflictComment($0, leaf: k, at: all, keptBy: del.copy, keptText: "") }
+                    var losing = editors.map { conflictComment($0, leaf: k, at: all, keptBy: del.copy, keptText: "") }
+                    for r in restyles[k] where r.copy != del.copy {
+                        losing.append(styleConflictComment(r, leaf: k, keptBy: del.copy, keptText: ""))
+                    }
                     if let j = joiner {
                         // Joining a paragraph another reviewer deletes: recorded like any losing change.
                         counts[j.copy].paragraphsJoined -= 1
@@ -159,6 +182,22 @@ extension ApplyPlan {
                 notes.append(TextEdit(kind: .comment(id: id), range: 0..<leaves[k].text.utf8.count, inserted: [],
                                       change: del.change))
             }
+            // Property changes: one reviewer's kept (the preferred, else the first), the same change by another
+            // once, a different one a comment.
+            var restyle: (copy: Int, step: ApplyStep, new: LeafProperties)?
+            for r in restyles[k] {
+                guard let held = restyle else { restyle = r; counts[r.copy].paragraphsRestyled += 1; continue }
+                if held.new == r.new { counts[r.copy].duplicates += 1; continue }
+                if preferred(held.copy, r.copy) == r.copy, r.copy != held.copy {
+                    counts[held.copy].paragraphsRestyled -= 1
+                    counts[r.copy].paragraphsRestyled += 1
+                    restyle = r
+                    notes.append(styleConflictComment(held, leaf: k, keptBy: r.copy, keptText: describe(r.new)))
+                } else {
+                    notes.append(styleConflictComment(r, leaf: k, keptBy: held.copy, keptText: describe(held.new)))
+                }
+            }
+            if let r = restyle { steps.append(r.step) }
             for cand in changes.sorted(by: { ($0.edit.range.lowerBound, $0.copy) < ($1.edit.range.lowerBound, $1.copy) }) {
                 guard let i = kept.firstIndex(where: { overlap($0.edit.range, cand.edit.range) }) else {
                     kept.append(cand)
@@ -205,6 +244,15 @@ extension ApplyPlan {
         }
         return CombinedPlan(plan: ApplyPlan(leaves: leaves, steps: steps, comments: comments), conflicts: conflicts,
                             reviewers: counts)
+    }
+
+    /// A paragraph's properties in words, for a conflict's comment ("a heading of level 2", "a paragraph in
+    /// style Quote").
+    static func describe(_ p: LeafProperties) -> String {
+        var s = p.headingLevel > 0 ? "a heading of level \(p.headingLevel)" : "a paragraph"
+        if let name = p.style.name, BlockStyleRole.headingLevel(styleName: name) == nil { s += " in style \(name)" }
+        if let a = p.style.alignment { s += ", aligned \(a.rawValue)" }
+        return s
     }
 
     /// Whether two edits touch the same text (an insertion meets a range it falls strictly inside, or

@@ -27,15 +27,20 @@ struct ApplyDocument {
     private var removedRanges: [Range<Int>] = []
     /// Accepted joins: content of paragraphs whose marks went, by the paragraph they join.
     private var carried: [Int: [UInt8]] = [:]
+    /// New `w:pPr`s of paragraphs a property step names.
+    private var restyled: [Int: String] = [:]
+    /// Writes property steps; counts what it could not write as asked.
+    var properties: ApplyProperties
 
     init(scan: ApplyXMLScan, plan: ApplyPlan, accept: Bool, ids: ApplyIDs, existingComments: [ReviewComments.Entry],
-         styles: [UInt8]) throws {
+         styles: [UInt8], numbering: [UInt8] = []) throws {
         self.scan = scan
         self.plan = plan
         self.accept = accept
         self.ids = ids
         self.existingComments = existingComments
         self.styles = styles
+        properties = ApplyProperties(styles: styles, numbering: numbering)
         body = try ApplyBody(scan)
     }
 
@@ -75,6 +80,7 @@ struct ApplyDocument {
                 let c = try paragraph(of: leaf)
                 var r = ApplyParagraph(scan: scan, paragraph: body.paras[c].token, accept: accept, ids: ids)
                 r.markDeleted = markDeleted
+                r.properties = restyled.removeValue(forKey: c)
                 for e in edits {
                     switch e.kind {
                     case .replace: r.replaces.append(e)
@@ -125,12 +131,22 @@ struct ApplyDocument {
                 keptInside += r.keptInside
             case .insert(let after, let blocks, let whole, let path, let change):
                 try insert(after: after, blocks: blocks, whole: whole, path: path, change: change)
+            case .restyle(let leaf, let old, let new, let change):
+                let c = try paragraph(of: leaf)
+                restyled[c] = properties.restyled(body.pPr(c), old: old, new: new, change: change, accept: accept, ids: ids)
             }
         }
         deleteRows()
         for (c, carry) in carried where rewritten[c] == nil {
             var r = ApplyParagraph(scan: scan, paragraph: body.paras[c].token, accept: accept, ids: ids)
             r.prefix = carry
+            r.properties = restyled.removeValue(forKey: c)
+            rewritten[c] = r.render()
+        }
+        // Paragraphs whose properties alone changed.
+        for (c, pPr) in restyled where rewritten[c] == nil && !removed.contains(c) {
+            var r = ApplyParagraph(scan: scan, paragraph: body.paras[c].token, accept: accept, ids: ids)
+            r.properties = pPr
             rewritten[c] = r.render()
         }
         // Assemble: copy between the rewritten, removed paragraphs and insertion points.

@@ -18,6 +18,8 @@ struct ApplyParagraph {
     var before: [Int: [String]] = [:]
     var after: [Int: [String]] = [:]
     var markDeleted: Change?
+    /// The paragraph's new `w:pPr` in place of its own ("" for none): a property step (`ApplyProperties`).
+    var properties: String?
     /// Text that an edit covered but that could not be deleted (kept whole).
     var keptInside = 0
     /// Content written first (a paragraph joined to this one when changes are accepted).
@@ -87,7 +89,7 @@ struct ApplyParagraph {
             var open = Array(scan.bytes(p, p).dropLast(2))
             while open.last == 32 || open.last == 10 || open.last == 13 || open.last == 9 { open.removeLast() }
             out += open + Array(">".utf8)
-            out += Array(ApplyXMLScan.markingParagraphIfNeeded("", markDeleted, accept, ids).utf8)
+            out += Array(ApplyXMLScan.markingParagraphIfNeeded(properties ?? "", markDeleted, accept, ids).utf8)
             contentRange = out.count..<out.count
             emitStart()
             emitRest()
@@ -101,12 +103,13 @@ struct ApplyParagraph {
         if let first = firstChild(p), scan.tokens[first].name == "w:pPr" {
             // Whatever precedes the properties (whitespace) as it is.
             for k in (p + 1)..<first { out += scan.bytes(k, k) }
-            let pPr = String(decoding: scan.bytes(first, scan.end(of: first)), as: UTF8.self)
+            var pPr = String(decoding: scan.bytes(first, scan.end(of: first)), as: UTF8.self)
+            if let properties { pPr = properties }
             out += Array(ApplyXMLScan.markingParagraphIfNeeded(pPr, markDeleted, accept, ids).utf8)
             i = scan.end(of: first) + 1
             pPrDone = true
         }
-        if !pPrDone { out += Array(ApplyXMLScan.markingParagraphIfNeeded("", markDeleted, accept, ids).utf8) }
+        if !pPrDone { out += Array(ApplyXMLScan.markingParagraphIfNeeded(properties ?? "", markDeleted, accept, ids).utf8) }
         contentRange = out.count..<out.count
         emitStart()
         var pos = 0

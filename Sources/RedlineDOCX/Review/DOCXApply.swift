@@ -34,8 +34,17 @@ public enum DOCXApply {
         let ids = ApplyIDs(after: largest)
         var writer = try ApplyDocument(scan: ApplyXMLScan(doc), plan: plan, accept: accept, ids: ids,
                                        existingComments: try ReviewComments(package, parts: parts).all,
-                                       styles: try package.part("styles", fallback: "word/styles.xml").map { try archive.read($0) } ?? [])
+                                       styles: try package.part("styles", fallback: "word/styles.xml").map { try archive.read($0) } ?? [],
+                                       numbering: try package.part("numbering", fallback: "word/numbering.xml").map { try archive.read($0) } ?? [])
         let newDoc = try writer.render()
+        if writer.properties.outlineFallbacks > 0 {
+            diagnostics.report(.docxApplyHeadingOutline, "\(writer.properties.outlineFallbacks) paragraphs made headings of a level ORIGINAL has no heading style for were given an outline level instead",
+                               count: writer.properties.outlineFallbacks)
+        }
+        if writer.properties.missingStyles > 0 {
+            diagnostics.report(.docxApplyStyleMissing, "\(writer.properties.missingStyles) paragraph styles EDITED gave are not among ORIGINAL's styles: those paragraphs keep theirs",
+                               count: writer.properties.missingStyles)
+        }
         if writer.keptInside > 0 {
             diagnostics.report(.docxApplyKept, "\(writer.keptInside) bytes of text inside equations or moves an edit covered were kept as they were")
         }

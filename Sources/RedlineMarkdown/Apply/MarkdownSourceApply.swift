@@ -109,6 +109,8 @@ public enum MarkdownSourceApply {
         /// For each of the plan's leaves, the source leaf it is.
         var pairs: [Int?] = []
         var replacements: [(range: Range<Int>, text: String)] = []
+        /// Replacements that go after any other at the same place (a heading's old marker after its text).
+        var tails: [(range: Range<Int>, text: String)] = []
         let renderer: MarkdownRenderer
         var unplaced = 0
         /// Source ranges already highlighted for a comment in the current leaf: CriticMarkup highlights do
@@ -164,8 +166,11 @@ public enum MarkdownSourceApply {
                 case .insert(let after, let blocks, let whole, let path, let c):
                     insert(after: after.flatMap { pairs[$0] }, hadAfter: after != nil, blocks, whole: whole,
                            path: path, c)
+                case .restyle(let k, let old, let new, let c):
+                    guard let j = pairs[k], restyle(src.leaves[j], old: old, new: new, c) else { unplaced += 1; continue }
                 }
             }
+            replacements += tails
         }
 
         // MARK: Writing a mark
@@ -392,6 +397,54 @@ public enum MarkdownSourceApply {
             var s = offset
             while s > 0, body[s - 1] == UInt8(ascii: "\n") || body[s - 1] == UInt8(ascii: " ") { s -= 1 }
             return s
+        }
+
+        /// A paragraph made a heading, a heading's level changed, a heading made a paragraph: EDITED's ATX marker
+        /// (`## `) in place of ORIGINAL's, and at the paragraph's start the tracked style change as the Markdown
+        /// writer writes one, `{>>@Ann (date) [style-change …]<<}`, its keys the OLD style (an old heading level as
+        /// the style name `heading N`, as Word names it). False (nothing written) for what Markdown cannot show:
+        /// a change of style alone, a table cell, a paragraph of several lines made a heading.
+        mutating func restyle(_ leaf: SourceLeaves.Leaf, old: LeafProperties, new: LeafProperties, _ c: Change) -> Bool {
+            guard leaf.kind == "heading" || leaf.kind == "paragraph", !leaf.inTable, !leaf.content.isEmpty,
+                  new.headingLevel != old.headingLevel, (leaf.kind == "heading") == (old.headingLevel > 0),
+                  (1...6).contains(new.headingLevel) || new.headingLevel == 0 else { return false }
+            let space = [UInt8(ascii: " "), UInt8(ascii: "\t")]
+            // ORIGINAL's marker: `## ` before the text (ATX), or the underline after it (setext), and an ATX
+            // heading's closing `#`s.
+            var before = leaf.content.lowerBound..<leaf.content.lowerBound
+            var after = leaf.content.upperBound..<leaf.content.upperBound
+            if leaf.kind == "heading" {
+                let lead = body[leaf.block.lowerBound..<leaf.content.lowerBound]
+                if lead.contains(UInt8(ascii: "#")) {
+                    guard lead.allSatisfy({ $0 == UInt8(ascii: "#") || space.contains($0) }) else { return false }
+                    before = leaf.block.lowerBound..<leaf.content.lowerBound
+                    // The closing `#`s (cmark's heading ends before them): the rest of the line.
+                    var e = leaf.content.upperBound
+                    while e < body.count, body[e] != UInt8(ascii: "\n"), body[e] != UInt8(ascii: "\r") { e += 1 }
+                    let rest = body[leaf.content.upperBound..<e]
+                    guard rest.allSatisfy({ $0 == UInt8(ascii: "#") || space.contains($0) }) else { return false }
+                    // Closing `#`s close any level: they go only with the heading.
+                    if new.headingLevel == 0 { after = leaf.content.upperBound..<e }
+                } else {
+                    // Setext: the line break and the underline go (ATX says the level, or the paragraph stays one).
+                    var e = leaf.content.upperBound
+                    while e < body.count, body[e] == UInt8(ascii: "\n") || space.contains(body[e]) { e += 1 }
+                    guard e < body.count, body[e] == UInt8(ascii: "=") || body[e] == UInt8(ascii: "-") else { return false }
+                    while e < body.count, body[e] == UInt8(ascii: "=") || body[e] == UInt8(ascii: "-") || space.contains(body[e]) { e += 1 }
+                    after = leaf.content.upperBound..<e
+                }
+            }
+            // An ATX heading is one line.
+            if new.headingLevel > 0, body[leaf.content].contains(UInt8(ascii: "\n")) { return false }
+            let marker = new.headingLevel > 0 ? String(repeating: "#", count: new.headingLevel) + " " : ""
+            var oldStyle = old.style
+            if old.headingLevel > 0, oldStyle.name == nil { oldStyle.name = "heading \(old.headingLevel)" }
+            let note = accept ? "" : "{>>" + CommentText.header(author: c.author, date: c.date,
+                                                               attributes: [AttributeToken("style-change")] + FormatAttributes.tokens(oldStyle)) + "<<}"
+            replacements.append((before, marker + note))
+            // After the leaf's own edits, which may insert at its end.
+            if !after.isEmpty { tails.append((after, "")) }
+            return true
         }
 
         /// The paragraph mark after leaf `j` deleted: the blank line to the next leaf.

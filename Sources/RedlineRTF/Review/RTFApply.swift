@@ -23,7 +23,7 @@ public enum RTFApply {
         let bytes = try w.render()
         if w.formatChanges > 0 {
             diagnostics.report(.rtfApplyFormatChangeDropped,
-                               "\(w.formatChanges) formatting changes were not written (RTF apply writes text changes only)",
+                               "\(w.formatChanges) formatting changes (of text or of a paragraph's style) were not written (RTF apply writes text changes only)",
                                count: w.formatChanges)
         }
         if w.text.flattened > 0 {
@@ -115,6 +115,9 @@ struct RTFApplyWriter {
                 deleteMark(of: p, change)
             case .insert(let after, let blocks, let whole, _, let change):
                 try insert(blocks, after: after, whole: whole, change)
+            case .restyle:
+                // A paragraph's new properties (`{\*\oldpprops …}`) are not written: counted as formatting.
+                formatChanges += 1
             }
         }
         if !accept, let h = text.header() {
