@@ -24,7 +24,7 @@ final class MathMarkdownTests: XCTestCase {
         XCTAssertEqual(try content("$\\alpha$"), [.math(.inline, "\\alpha")])
         XCTAssertEqual(try content("a $x^2$ b"), [.text("a "), .math(.inline, "x^2"), .text(" b")])
         XCTAssertEqual(try content("$$\\frac{a}{b}$$"), [.math(.display, "\\frac{a}{b}")])
-        XCTAssertEqual(try content("x $$a\n+ b$$ y"), [.text("x "), .math(.display, "a\n+ b"), .text(" y")])
+        XCTAssertEqual(try content("x $$a\n= b$$ y"), [.text("x "), .math(.display, "a\n= b"), .text(" y")])
         // No escape processing, no emphasis inside, no entity decoding.
         XCTAssertEqual(try content("$a*b*c \\{ \\_ &amp;$"), [.math(.inline, "a*b*c \\{ \\_ &amp;")])
         XCTAssertEqual(try content("*$a_1$*"), [.emphasis([.math(.inline, "a_1")])])

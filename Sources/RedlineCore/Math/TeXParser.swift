@@ -42,7 +42,7 @@ public struct TeXParser {
         let closeOf: [Unicode.Scalar: Unicode.Scalar] = ["(": ")", "[": "]", "⟨": "⟩", "⌊": "⌋", "⌈": "⌉"]
         func isLetter(_ c: Unicode.Scalar) -> Bool { (c >= "a" && c <= "z") || (c >= "A" && c <= "Z") }
         func close(_ c: Unicode.Scalar, at k: Int) {
-            guard let (open, kind) = frames[frames.count - 1].last else { return }
+            guard case let (open, kind)? = frames[frames.count - 1].last else { return }
             if (kind == "{" && c == "}") || closeOf[kind] == c {
                 pairs[open] = k
                 frames[frames.count - 1].removeLast()
@@ -292,7 +292,7 @@ public struct TeXParser {
             chains.append(chain)
             k -= 1
         }
-        return Self.joined(reversed.reversed())
+        return Self.joined(Array(reversed.reversed()))
     }
 
     /// Whether `n` is a run starting with a relation or binary operator (where a large operator's body ends).
@@ -345,7 +345,7 @@ public struct TeXParser {
             throw MathParseError("unknown command '\\\(name)'")
         }
         if let ch = MathSymbols.characterForCommand[name] { return (.run(ch, .normal), false) }
-        if let (op, _) = MathSymbols.operatorForCommand[name] { return (.nary(op, sub: nil, sup: nil, .empty), true) }
+        if let op = MathSymbols.operatorForCommand[name]?.0 { return (.nary(op, sub: nil, sup: nil, .empty), true) }
         if MathSymbols.functions.contains(name) { return (.function(.run(name, .function), .empty), true) }
         if let accent = MathSymbols.accentForCommand[name] { return (.accent(accent, try argument()), false) }
         if let style = MathSymbols.styleForFont[name] { return (Self.styled(try argument(), style), false) }
@@ -540,7 +540,7 @@ public struct TeXParser {
         default:
             let width = rows.map(\.count).max() ?? 0
             let grid = rows.map { $0 + Array(repeating: MathNode.empty, count: width - $0.count) }
-            if let (o, c) = fences[name] { return .delimited(open: o, close: c, separator: nil, [.matrix(grid)], grow: true) }
+            if case let (o, c)? = fences[name] { return .delimited(open: o, close: c, separator: nil, [.matrix(grid)], grow: true) }
             return .matrix(grid)
         }
     }

@@ -93,6 +93,7 @@ public struct TeXWriter {
             emit(top ? "\\overline" : "\\underline"); braced(base)
         case .function(let name, let arg):
             functionName(name)
+            if arg.isEmpty { break }
             if case .row(let items) = arg, items.count > 1 { braced(arg) } else { atom(arg) }
         case .limit(let lower, let base, let lim):
             if case .run(let t, .function) = base, MathSymbols.functions.contains(t) {

@@ -35,11 +35,11 @@ struct OMMLReader {
         let root = try tree(x)
         var reader = OMMLReader()
         let display = root.name == "oMathPara"
-        let accepted = reader.node(root, view: .accepted)
+        let accepted = reader.node(root, view: .accepted) ?? .empty
         var eq = Equation(accepted: accepted, rejected: nil, display: display, unknown: reader.unknown)
         if reader.changes.insertion != nil || reader.changes.deletion != nil {
             var r = OMMLReader()
-            eq.rejected = r.node(root, view: .rejected)
+            eq.rejected = r.node(root, view: .rejected) ?? .empty
             eq.insertion = reader.changes.insertion
             eq.deletion = reader.changes.deletion
         }
@@ -144,7 +144,8 @@ struct OMMLReader {
     mutating func node(_ e: Element, view: View) -> MathNode? {
         switch e.name {
         case "oMathPara":
-            let lines = e.children.filter { $0.name == "oMath" }.map { argument($0, view: view) }
+            var lines: [MathNode] = []
+            for c in e.children where c.name == "oMath" { lines.append(argument(c, view: view)) }
             if lines.count == 1 { return lines[0] }
             return .equationArray(lines.map { [$0] })
         case "r":
@@ -185,18 +186,21 @@ struct OMMLReader {
             let sep = property(e, "dPr", "sepChr")
             let growValue = property(e, "dPr", "grow")
             let grow = growValue == nil || isOn(growValue)
-            let parts = e.children.filter { $0.name == "e" }.map { argument($0, view: view) }
+            var parts: [MathNode] = []
+            for c in e.children where c.name == "e" { parts.append(argument(c, view: view)) }
             return .delimited(open: open, close: close, separator: parts.count > 1 ? (sep ?? "|") : nil,
                               parts.count == 1 && parts[0].isEmpty ? [] : parts, grow: grow)
         case "m":
-            let rows = e.children.filter { $0.name == "mr" }.map { row in
-                row.children.filter { $0.name == "e" }.map { argument($0, view: view) }
+            var rows: [[MathNode]] = []
+            for row in e.children where row.name == "mr" {
+                var cells: [MathNode] = []
+                for c in row.children where c.name == "e" { cells.append(argument(c, view: view)) }
+                rows.append(cells)
             }
             return .matrix(rows)
         case "eqArr":
-            let rows = e.children.filter { $0.name == "e" }.map { row -> [MathNode] in
-                Self.cells(items(row.children, view: view))
-            }
+            var rows: [[MathNode]] = []
+            for row in e.children where row.name == "e" { rows.append(Self.cells(items(row.children, view: view))) }
             return .equationArray(rows)
         case "acc":
             return .accent(property(e, "accPr", "chr") ?? "\u{0302}", argument(child(e, "e"), view: view))

@@ -651,10 +651,11 @@ struct InlineRenderer {
 
     /// `$tex$` or `$$tex$$`, the TeX byte for byte where Markdown can hold it: an inline formula cannot start
     /// or end with a space, no formula can hold a blank line, and in a table cell, heading or container
-    /// (whose lines get prefixes) line ends become spaces.
+    /// (whose lines get prefixes) line ends become spaces. A `|` in a cell's math needs no escape: the reader
+    /// takes the math out before cmark-gfm splits the row.
     private mutating func math(_ kind: MathKind, _ tex: String) {
         let delimiter = kind == .display ? "$$" : "$"
-        func oneLine(_ t: String) -> String { t.split(whereSeparator: { $0 == "\n" || $0 == "\r" }).joined(separator: " ") }
+        func oneLine(_ t: String) -> String { t.split(whereSeparator: \.isNewline).joined(separator: " ") }
         /// Whether `t` between the delimiters reads back as this math, whole.
         func reads(_ t: String) -> Bool {
             let b = Array((delimiter + t + delimiter).utf8)
@@ -665,7 +666,6 @@ struct InlineRenderer {
         if kind == .inline { t = t.trimmingCharacters(in: .whitespacesAndNewlines) }
         if inCell || inHeading || owner.containerDepth > 0 || !reads(t) { t = oneLine(t) }
         guard !t.isEmpty else { return }
-        if inCell { t = String(t.flatMap { $0 == "|" ? ["\\", "|"] : [$0] }) }
         if !heldSpaces.isEmpty { bytes += heldSpaces.utf8; heldSpaces = "" }
         let open = bytes.count
         emit(delimiter + t + delimiter)
