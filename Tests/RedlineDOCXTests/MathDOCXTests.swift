@@ -126,6 +126,23 @@ final class MathDOCXTests: XCTestCase {
         XCTAssertEqual(maths(rejected).map(\.1), ["x+1"])
     }
 
+    /// OMML nested thousands deep is read without recursing past `Limits.maxMathNesting`: its text is kept.
+    func testDeepOMMLKeepsItsText() throws {
+        let m = "xmlns:m=\"http://schemas.openxmlformats.org/officeDocument/2006/math\""
+        let depth = 3_000
+        let xml = "<w:p><m:oMath \(m)>" + String(repeating: "<m:d><m:e>", count: depth) + "<m:r><m:t>deep</m:t></m:r>"
+            + String(repeating: "</m:e></m:d>", count: depth) + "</m:oMath></w:p>"
+        let doc = try read(try MinimalDOCX.package(body: xml))
+        let tex = maths(doc).map(\.1)
+        XCTAssertEqual(tex.count, 1)
+        XCTAssertTrue(tex.first?.contains("deep") ?? false)
+        // Written back: the TeX is too deep for an equation, so it is text, with the warning.
+        let d = Diagnostics()
+        let out = try DOCXTest.write(doc, diagnostics: d)
+        XCTAssertEqual(d.count(of: .lossyMathUnsupported), 1)
+        XCTAssertTrue(try read(out).blocks[0].plainText.contains("deep"))
+    }
+
     /// TeX outside the supported set is written as its text, with one counted warning, never dropped.
     func testUnsupportedTeXIsTextWithOneWarning() throws {
         let d = Diagnostics()

@@ -442,6 +442,13 @@ public struct TeXParser {
             if c == "{" { open += 1; if open > maxDepth { throw MathParseError("nested too deep") } }
             if c == "}" { open -= 1; if open == 0 { i += 1; return out } }
             if c == "\\" {
+                let (name, end) = commandName(at: i)
+                if name == "textbackslash" {
+                    out += "\\"
+                    i = end
+                    if i + 1 < s.count, s[i] == "{", s[i + 1] == "}" { i += 2 }
+                    continue
+                }
                 guard i + 1 < s.count, "{}$%#&_ ".unicodeScalars.contains(s[i + 1]) else {
                     throw MathParseError("a command in text")
                 }

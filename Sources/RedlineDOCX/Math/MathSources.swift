@@ -25,7 +25,7 @@ final class MathSources {
     /// The key of an equation that reads back as `tex` (FNV-1a, 64 bits, in hex: the same in every run).
     static func key(_ tex: String, display: Bool) -> String {
         var h: UInt64 = 0xcbf29ce484222325
-        for b in (display ? "D" : "I").utf8 + tex.utf8 {
+        for b in Array((display ? "D" : "I").utf8) + Array(tex.utf8) {
             h ^= UInt64(b)
             h = h &* 0x100000001b3
         }
