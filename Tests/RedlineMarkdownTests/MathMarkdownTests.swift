@@ -77,7 +77,7 @@ final class MathMarkdownTests: XCTestCase {
         XCTAssertTrue(html.contains("<span class=\"math inline\">\\(a&lt;b\\)</span>"), html)
         XCTAssertTrue(html.contains("<span class=\"math display\">\\[x^2\\]</span>"), html)
         let d = Diagnostics()
-        let rtf = String(decoding: RTFWriter().write(doc, diagnostics: d), as: UTF8.self)
+        let rtf = String(decoding: try RTFWriter().write(doc, diagnostics: d), as: UTF8.self)
         XCTAssertTrue(rtf.contains("x^2"), rtf)
         XCTAssertEqual(d.count(of: .lossyMath), 2)
     }
