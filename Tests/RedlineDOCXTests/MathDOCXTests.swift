@@ -182,13 +182,15 @@ final class MathDOCXTests: XCTestCase {
         let fromMarkdown = try pandocMath(["pandoc", "-f", "markdown", "-t", "json", md.path])
         XCTAssertEqual(fromDOCX.count, MathFormulas.typical.count)
         XCTAssertEqual(fromMarkdown.count, MathFormulas.typical.count)
-        var same = 0
-        for (a, b) in zip(fromDOCX, fromMarkdown) where Self.normalized(a) == Self.normalized(b) { same += 1 }
-        // pandoc's OMML reader spells some constructs its own way (`\mathbf`, accents, `\operatorname`);
-        // most formulas must agree exactly after normalising.
-        XCTAssertGreaterThanOrEqual(same, MathFormulas.typical.count * 3 / 4,
-                                    zip(fromDOCX, fromMarkdown).filter { Self.normalized($0) != Self.normalized($1) }
-                                        .map { "\($0)  vs  \($1)" }.joined(separator: "\n"))
+        // pandoc 2.17's OMML reader reads a bar-less fraction as `\frac` (`\binom`), an equation array's `&` as
+        // `\&` (`cases`, `aligned`) and a brace's limit in its own way (`\underbrace`): those four may differ.
+        let pandocQuirks: Set<String> = ["\\binom{n}{k}", "f(x) = \\begin{cases} x^2 & x \\ge 0 \\\\ -x & \\text{otherwise} \\end{cases}",
+                                         "\\begin{aligned} a &= b + c \\\\ d &= e \\end{aligned}", "\\underbrace{a + b}_{n}"]
+        var differ: [String] = []
+        for (k, (a, b)) in zip(fromDOCX, fromMarkdown).enumerated() where Self.normalized(a) != Self.normalized(b) {
+            if !pandocQuirks.contains(MathFormulas.typical[k]) { differ.append("\(a)  vs  \(b)") }
+        }
+        XCTAssertEqual(differ, [], "pandoc reads other math from Redline's DOCX than from the Markdown")
     }
 
     /// The TeX of every Math node in pandoc's JSON output.
@@ -208,15 +210,21 @@ final class MathDOCXTests: XCTestCase {
         return out
     }
 
-    /// TeX without spaces, `\left`/`\right`, braces and the `\,` thin space, with `\le`/`\leq`-style synonyms
-    /// made one.
+    /// TeX without spaces, `\left`/`\right`, braces, thin spaces, empty limits, a matrix's last `\\`, with synonyms
+    /// made one (`\leq`/`\le`, `\rightarrow`/`\to`, pandoc's accent names, `\dfrac`/`\frac`: OMML has no
+    /// display-style fraction).
     static func normalized(_ tex: String) -> String {
-        var s = tex
-        for (a, b) in [("\\left", ""), ("\\right", ""), ("\\leq", "\\le"), ("\\geq", "\\ge"), ("\\neq", "\\ne"),
-                       ("\\rightarrow", "\\to"), ("\\,", ""), ("\\mathrm", ""), ("\\text", ""), ("\\operatorname", ""),
-                       ("{", ""), ("}", ""), ("\\ ", "")] {
+        var s = tex.replacingOccurrences(of: "\\\\", with: "⏎")  // a row's end, `\\`
+        for (a, b) in [("\\rightarrow", "\\to"), ("\\leftarrow", "\\gets"), ("\\left", ""), ("\\right", ""),
+                       ("\\leq", "\\le"), ("\\geq", "\\ge"), ("\\neq", "\\ne"), ("\\widehat", "\\hat"),
+                       ("\\widetilde", "\\tilde"), ("\\overrightarrow", "\\vec"), ("\\overline", "\\bar"),
+                       ("\\dfrac", "\\frac"), ("\\tfrac", "\\frac"), ("\\lbrack", "["), ("\\rbrack", "]"),
+                       ("^{\\prime}", "'"), ("^{}", ""), ("_{}", ""), ("\\,", ""), ("\\mathrm", ""), ("\\text", ""),
+                       ("\\operatorname", ""), ("\\ ", "")] {
             s = s.replacingOccurrences(of: a, with: b)
         }
-        return s.filter { !$0.isWhitespace }
+        s = s.filter { !$0.isWhitespace }
+        s = s.replacingOccurrences(of: "⏎\\end", with: "\\end")
+        return s.replacingOccurrences(of: "{", with: "").replacingOccurrences(of: "}", with: "")
     }
 }

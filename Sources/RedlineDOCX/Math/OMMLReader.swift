@@ -79,7 +79,9 @@ struct OMMLReader {
                     let t = Element(name: "t", val: nil)
                     t.text = text
                     e.children = [t]
-                    stack[stack.count - 1].children.append(e)
+                    // Into the innermost element whose content is read (an argument), not a structure's own.
+                    let holders: Set<String> = ["oMath", "e", "num", "den", "sub", "sup", "deg", "lim", "fName"]
+                    (stack.last { holders.contains($0.name) } ?? root).children.append(e)
                     continue
                 }
                 let name = ns == OOXML.m ? x.localName : ns == OOXML.w ? "w:" + x.localName : "?"
