@@ -281,8 +281,9 @@ struct OMMLReader {
                 }
             }
         }
-        // Upright digits and operators are what plain math shows anyway.
-        if style == .roman, !text.unicodeScalars.contains(where: { $0.properties.isAlphabetic }) { style = .normal }
+        // Upright digits and operators are what plain math shows anyway; one upright letter is read as a variable,
+        // as pandoc reads it (LibreOffice and other tools mark every run upright).
+        if style == .roman, text.unicodeScalars.filter({ $0.properties.isAlphabetic }).count < 2 { style = .normal }
         return .run(text, style)
     }
 
