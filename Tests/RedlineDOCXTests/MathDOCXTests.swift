@@ -95,6 +95,8 @@ final class MathDOCXTests: XCTestCase {
              "\\left(a+b\\right)\\text{ if }\\hat{x}"),
             ("<m:oMath \(m)><m:r><m:rPr><m:scr m:val=\"double-struck\"/><m:sty m:val=\"p\"/></m:rPr><m:t>R</m:t></m:r><m:rad><m:radPr><m:degHide m:val=\"1\"/></m:radPr><m:deg/><m:e>\(r("2"))</m:e></m:rad></m:oMath>",
              "\\mathbb{R}\\sqrt{2}"),
+            // Mathematical italic letters for variables, one upright letter (LibreOffice marks every run so).
+            ("<m:oMath \(m)>\(r("𝑥"))\(r("=", sty: "p"))\(r("y", sty: "p"))</m:oMath>", "x=y"),
         ]
         for (xml, tex) in cases {
             let bytes = try MinimalDOCX.package(body: "<w:p>" + xml + "</w:p>")

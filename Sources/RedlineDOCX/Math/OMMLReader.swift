@@ -249,6 +249,7 @@ struct OMMLReader {
             }
         }
         guard !text.isEmpty else { return nil }
+        text = Self.plainLetters(text)
         // A run marked inserted or deleted in its properties (`w:rPr/w:ins`, `w:rPr/w:del`).
         if let wpr = child(e, "w:rPr") {
             if let del = child(wpr, "w:del") {
@@ -285,6 +286,22 @@ struct OMMLReader {
         // as pandoc reads it (LibreOffice and other tools mark every run upright).
         if style == .roman, text.unicodeScalars.filter({ $0.properties.isAlphabetic }).count < 2 { style = .normal }
         return .run(text, style)
+    }
+
+    /// Mathematical italic letters (U+1D434…U+1D467, and ℎ), which some tools write for variables, as the
+    /// plain letters TeX writes (math italic is the default).
+    static func plainLetters(_ t: String) -> String {
+        guard t.unicodeScalars.contains(where: { ($0.value >= 0x1D434 && $0.value <= 0x1D467) || $0.value == 0x210E }) else { return t }
+        var out = String.UnicodeScalarView()
+        for u in t.unicodeScalars {
+            switch u.value {
+            case 0x1D434...0x1D44D: out.append(Unicode.Scalar(u.value - 0x1D434 + 0x41)!)
+            case 0x1D44E...0x1D467: out.append(Unicode.Scalar(u.value - 0x1D44E + 0x61)!)
+            case 0x210E: out.append("h")
+            default: out.append(u)
+            }
+        }
+        return String(out)
     }
 
     /// A function's name: letters as a `.function` run (inside scripts or a limit too).
