@@ -17,6 +17,26 @@ final class TeXParserTests: XCTestCase {
         }
     }
 
+    /// Random TeX from the supported commands and stray characters (seeded): whatever parses, `TeXWriter` writes
+    /// TeX that parses to the same TeX again (what fuzz-tex checks on mutated input).
+    func testWriterIsAFixpointOnRandomTeX() throws {
+        let pieces = ["\\frac", "\\sqrt", "[", "]", "{", "}", "(", ")", "^", "_", "'", "x", "2", "+", "=", " ", "\\sum", "\\int",
+                      "\\left(", "\\right)", "\\alpha", "\\sin", "\\lim", "\\hat", "\\text{a b}", "\\mathbf", "\\{", "\\}",
+                      "|", "\\|", "&", "\\\\", "\\begin{matrix}", "\\end{matrix}", "\\begin{cases}", "\\end{cases}", "\\,",
+                      "\\overline", "\\underbrace", "\\binom", "\\not", "<", "\\le", "\\infty", "\\mathbb", "~", ",", "\\prod"]
+        var rng = SeededRandom(seed: 0x7E7)
+        var parsed = 0
+        for _ in 0..<20_000 {
+            let tex = (0..<Int.random(in: 1...12, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }.joined()
+            guard let node = try? TeXParser.parse(tex) else { continue }
+            parsed += 1
+            let written = TeXWriter.tex(node)
+            guard let again = try? TeXParser.parse(written) else { return XCTFail("\(tex) → \(written): refused") }
+            XCTAssertEqual(TeXWriter.tex(again), written, tex)
+        }
+        XCTAssertGreaterThan(parsed, 1_000)
+    }
+
     func testStructures() throws {
         XCTAssertEqual(try TeXParser.parse("\\frac{a}{b}"), .fraction(.run("a", .normal), .run("b", .normal), .bar))
         XCTAssertEqual(try TeXParser.parse("x^2"), .scripts(.run("x", .normal), sub: nil, sup: .run("2", .normal)))

@@ -93,8 +93,13 @@ public struct TeXWriter {
             emit(top ? "\\overline" : "\\underline"); braced(base)
         case .function(let name, let arg):
             functionName(name)
-            if arg.isEmpty { break }
-            if case .row(let items) = arg, items.count > 1 { braced(arg) } else { atom(arg) }
+            switch arg {
+            case .row(let items) where items.isEmpty: break
+            case .row(let items) where items.count > 1: braced(arg)
+            // What takes the next item itself, or is one item with its scripts, reads back as the argument unbraced.
+            case .nary, .function, .scripts, .prescripts: node(arg)
+            default: atom(arg)
+            }
         case .limit(let lower, let base, let lim):
             if case .run(let t, .function) = base, MathSymbols.functions.contains(t) {
                 functionName(base); emit(lower ? "_" : "^"); script(lim)
@@ -206,7 +211,9 @@ public struct TeXWriter {
     private mutating func run(_ t: String, _ style: MathStyle) {
         switch style {
         case .normal:
-            for c in t {
+            // By scalar: a combining mark (`\not`'s U+0338) must not hide the character it follows (`\}`).
+            for u in t.unicodeScalars {
+                let c = Character(u)
                 if c == "&", inArray { emit("&"); continue }
                 if let cmd = MathSymbols.commandForCharacter[c] { emit(cmd) } else { emit(String(c)) }
             }
