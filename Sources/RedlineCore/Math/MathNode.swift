@@ -35,8 +35,8 @@ public indirect enum MathNode: Hashable, Sendable {
     /// A visible box (`\boxed`, OMML `m:borderBox`).
     case borderBox(MathNode)
 
-    /// The empty row.
-    public static let empty = MathNode.row([])
+    /// The empty row (computed: a stored static of a boxed case reads as a leak to LeakSanitizer).
+    public static var empty: MathNode { .row([]) }
 
     /// True for an empty row.
     public var isEmpty: Bool { if case .row(let r) = self { return r.isEmpty } else { return false } }
