@@ -47,7 +47,7 @@ fuzz: setup
 # its seeds for a fixed number of executions (about 10 s each here; 14 s at most, under 2 minutes in all), with
 # a fixed seed and deterministic hashing, so every run of a commit tries nearly the same inputs (the readers'
 # and writers' threads make the coverage, and so the inputs kept, differ a little from run to run).
-FUZZ_CI_RUNS = markdown:4000 rtf:5000 docx:10000 docx-xml:4000 zip:12000 binder:40000 roundtrip:1500 compare:1500 apply:300 mcp:300
+FUZZ_CI_RUNS = markdown:4000 rtf:5000 docx:10000 docx-xml:4000 zip:12000 binder:40000 roundtrip:1500 compare:1500 apply:300 mcp:300 tex:2000 omml:2000
 fuzz-ci: setup
 	@rm -rf Fuzz/.corpus-ci
 	@FUZZ_CORPUS=.corpus-ci FUZZ_SEED=1 FUZZ_RUNS="$(FUZZ_CI_RUNS)" SWIFT_DETERMINISTIC_HASHING=1 FUZZ_NICE=0 bash Fuzz/run.sh 14

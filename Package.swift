@@ -87,7 +87,7 @@ let package = Package(
         // DOCXPackageDump (a DOCX package's XML parts as canonical text, for goldens).
         .target(name: "RedlineTestSupport", dependencies: ["RedlineCore", "RedlineZip", "RedlineXML"],
                 path: "Tests/RedlineTestSupport"),
-        .testTarget(name: "RedlineCoreTests", dependencies: ["RedlineCore"]),
+        .testTarget(name: "RedlineCoreTests", dependencies: ["RedlineCore", "RedlineTestSupport"]),
         .testTarget(name: "RedlineMarkdownTests", dependencies: ["RedlineMarkdown", "RedlineHTML", "RedlineCore", "RedlineDOCX", "RedlineRTF", "RedlineTestSupport"]),
         .testTarget(name: "RedlineDOCXTests", dependencies: ["RedlineDOCX", "RedlineZip", "RedlineXML", "Redline", "RedlineTestSupport"]),
         .testTarget(name: "RedlineZipTests", dependencies: ["RedlineZip", "RedlineCore"]),

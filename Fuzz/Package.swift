@@ -17,6 +17,10 @@ let package = Package(
         .executableTarget(name: "fuzz-binder", dependencies: ["FuzzSupport"]),
         .executableTarget(name: "fuzz-roundtrip", dependencies: ["FuzzSupport"]),
         .executableTarget(name: "fuzz-compare", dependencies: ["FuzzSupport"]),
+        // TeX math: TeX to OMML to TeX through the DOCX writer and reader, and through Markdown.
+        .executableTarget(name: "fuzz-tex", dependencies: ["FuzzSupport"]),
+        // OMML equations in a paragraph through the DOCX reader.
+        .executableTarget(name: "fuzz-omml", dependencies: ["FuzzSupport"]),
         // `redline apply`: EDITED's differences written into ORIGINAL's own Markdown as CriticMarkup.
         .executableTarget(name: "fuzz-apply", dependencies: ["FuzzSupport"]),
         // `redline mcp`'s request handling: lines of JSON-RPC to a server in the process.

@@ -15,7 +15,7 @@ set -uo pipefail
 cd "$(dirname "$0")"
 seconds=${1:?usage: Fuzz/run.sh SECONDS [TARGET...]}; shift
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(markdown rtf docx docx-xml zip binder roundtrip compare apply mcp)
+[ ${#targets[@]} -gt 0 ] || targets=(markdown rtf docx docx-xml zip binder roundtrip compare apply mcp tex omml)
 export PATH=/opt/swift/usr/bin:$PATH
 # A fatalError prints its message and stops: Swift's backtracer would otherwise run under AddressSanitizer and
 # report its own stack reads as a stack-buffer-underflow after the real finding.

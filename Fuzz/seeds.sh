@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=Fuzz/${1:-.corpus}
-mkdir -p "$out"/{markdown,rtf,docx,docx-xml,zip,binder,roundtrip,compare,apply,mcp}
+mkdir -p "$out"/{markdown,rtf,docx,docx-xml,zip,binder,roundtrip,compare,apply,mcp,tex,omml}
 copy() { local dir=$1; shift; for f in "$@"; do [ -f "$f" ] && [ "$(stat -c %s "$f")" -le 1048576 ] && cp -n "$f" "$out/$dir/$(sha1sum "$f" | cut -c1-16)"; done; return 0; }
 copy markdown $(find Corpus Golden -name '*.md' -o -name '*.txt' | sort)
 copy rtf $(find Corpus Golden -name '*.rtf' | sort)
@@ -36,6 +36,16 @@ for f in "$out"/markdown/*; do
   [ "$(stat -c %s "$f")" -le 65536 ] && ! grep -q -e '{++' -e '{--' -e '{~~' -e '{==' -e '{>>' "$f" || continue
   { cat "$f"; printf '\0'; sed -e '0,/ the /s// a /' -e '0,/ and /s// and also /' -e '5d' "$f"; } > "$out/apply/e-$(basename "$f")"
 done
+# tex: each formula of the math corpus (between its dollars); omml: each equation of the math goldens' DOCX.
+if [ -f Corpus/markdown/math.md ]; then
+  grep -o '\$[^$]*\$' Corpus/markdown/math.md | sed 's/^\$//; s/\$$//' | while IFS= read -r t; do
+    printf '%s' "$t" > "$out/tex/$(printf '%s' "$t" | sha1sum | cut -c1-16)"; done
+fi
+omml() { printf '%s' "$1" > "$out/omml/$(printf '%s' "$1" | sha1sum | cut -c1-16)"; }
+omml '<m:oMath><m:f><m:num><m:r><m:t>a</m:t></m:r></m:num><m:den><m:r><m:t>b</m:t></m:r></m:den></m:f></m:oMath>'
+omml '<m:oMathPara><m:oMath><m:nary><m:naryPr><m:chr m:val="∑"/></m:naryPr><m:sub><m:r><m:t>i=1</m:t></m:r></m:sub><m:sup><m:r><m:t>n</m:t></m:r></m:sup><m:e><m:sSub><m:e><m:r><m:t>x</m:t></m:r></m:e><m:sub><m:r><m:t>i</m:t></m:r></m:sub></m:sSub></m:e></m:nary></m:oMath></m:oMathPara>'
+omml '<m:oMath><m:d><m:dPr><m:begChr m:val="["/><m:endChr m:val="]"/></m:dPr><m:e><m:m><m:mr><m:e><m:r><m:t>1</m:t></m:r></m:e><m:e><m:r><m:t>0</m:t></m:r></m:e></m:mr></m:m></m:e></m:d><m:func><m:fName><m:r><m:rPr><m:sty m:val="p"/></m:rPr><m:t>sin</m:t></m:r></m:fName><m:e><m:r><m:t>θ</m:t></m:r></m:e></m:func></m:oMath>'
+omml '<m:oMath><m:rad><m:radPr><m:degHide m:val="1"/></m:radPr><m:deg/><m:e><w:ins w:id="1" w:author="A"><m:r><m:t>x</m:t></m:r></w:ins><w:del w:id="2" w:author="B"><m:r><m:t>y</m:t></m:r></w:del></m:e></m:rad></m:oMath>'
 # mcp: JSON-RPC lines, one request per line, on the fuzz root's a.md and a.docx (Fuzz/Sources/fuzz-mcp).
 mcp() { printf '%s\n' "$@" > "$out/mcp/$(printf '%s' "$*" | sha1sum | cut -c1-16)"; }
 mcp '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' '{"jsonrpc":"2.0","id":2,"method":"ping"}'

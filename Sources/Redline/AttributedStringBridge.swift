@@ -96,6 +96,7 @@ extension AttributedString {
                 case .atom(.commentStart(let id)): openComments.append(id); continue
                 case .atom(.commentEnd(let id)): openComments.removeAll { $0 == id }; continue
                 case .atom(.softBreak): text = " "
+                case .atom(.math(_, let tex)): text = tex  // an equation as its TeX
                 case .atom: continue
                 }
                 if text.isEmpty { continue }

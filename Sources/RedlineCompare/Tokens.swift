@@ -455,6 +455,8 @@ struct Tokenizer {
                 case .image(let i): key = "\u{2}img\u{1}\(Self.pictureKey(i))\u{1}\(run.link?.url ?? "")\u{1}\(run.link?.title ?? "")"
                 case .softBreak: key = run.link.map { "\u{2}soft\u{1}" + $0.url + "\u{1}" + $0.title } ?? "\u{2}soft"
                 case .raw(let f, let t): key = "\u{2}raw\u{1}\(f)\u{1}\(t)"
+                // Equal TeX is the same equation; any other is the whole old one deleted, the new one inserted.
+                case .math(let k, let t): key = "\u{2}math\u{1}\(k.rawValue)\u{1}\(t)\u{1}\(run.link?.url ?? "")"
                 default: key = "\u{2}\(inline)"
                 }
                 atom(keys.key(key), &keys)

@@ -306,6 +306,10 @@ struct HTMLRenderer {
         case .lineBreak: return "<br>\n"
         case .softBreak: return "\n"
         case .raw(let f, let t): return f == "html" ? t : ""
+        case .math(let kind, let tex):
+            // As pandoc writes it (for MathJax or KaTeX to typeset).
+            return kind == .display ? "<span class=\"math display\">\\[" + Self.escape(tex) + "\\]</span>"
+                : "<span class=\"math inline\">\\(" + Self.escape(tex) + "\\)</span>"
         case .noteReference(let id):
             let e = Self.escape(id)
             return "<sup class=\"footnote-ref\"><a href=\"#fn-" + e + "\" id=\"fnref-" + e + "\">" + e + "</a></sup>"

@@ -48,6 +48,7 @@ public enum DOCXPackageDump {
         ("http://schemas.openxmlformats.org/drawingml/2006/main", "a"),
         ("http://schemas.openxmlformats.org/drawingml/2006/picture", "pic"),
         ("urn:schemas-microsoft-com:vml", "v"), ("urn:schemas-microsoft-com:office:office", "o"),
+        ("http://schemas.openxmlformats.org/officeDocument/2006/math", "m"),
     ]
 
     private static func xml(_ bytes: [UInt8], name: String) throws -> String {

@@ -202,6 +202,39 @@ public enum Fuzz {
         }
     }
 
+    /// TeX math: parsed (`TeXParser`), written back (`TeXWriter`), which must parse to the same TeX again; then
+    /// a document holding it as inline and display math written as DOCX (TeX to OMML) and read back (OMML to
+    /// TeX), which must give the TeX exactly (the OMML's own reading, or the TeX kept beside it), or the TeX as
+    /// text when the parser refused it. The same through Markdown.
+    public static func tex(_ bytes: [UInt8]) {
+        let tex = String(decoding: bytes, as: UTF8.self)
+        if let node = try? TeXParser.parse(tex) {
+            let written = TeXWriter.tex(node)
+            guard let again = try? TeXParser.parse(written) else { fatalError("TeXWriter wrote TeX its parser refuses: \(written)") }
+            let rewritten = TeXWriter.tex(again)
+            guard rewritten == written else { fatalError("TeXWriter is not a fixpoint: \(written) then \(rewritten)") }
+        }
+        for kind in [MathKind.inline, .display] {
+            let doc = Document(blocks: [.paragraph(Paragraph([.text("a "), .math(kind, tex), .text(" b")]))])
+            for format in ["docx", "md"] {
+                guard let back = read(write(doc, format), format) else { fatalError("\(format) reader refused its writer's equation") }
+                guard text(back) == text(doc) else { fatalError("\(format) changed an equation's text: \(tex)") }
+            }
+        }
+    }
+
+    /// An OMML fragment in a paragraph of the smallest DOCX: read (no crash), then written as DOCX and Markdown
+    /// and read back with the same text.
+    public static func omml(_ bytes: [UInt8]) {
+        let xml = Array(#"<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" xmlns:m="http://schemas.openxmlformats.org/officeDocument/2006/math"><w:body><w:p>"#.utf8)
+            + bytes + Array("</w:p></w:body></w:document>".utf8)
+        guard let doc = read(docx(documentXML: xml), "docx") else { return }
+        for format in ["docx", "md"] {
+            guard let back = read(write(doc, format), format) else { fatalError("\(format) reader refused its writer's output") }
+            guard text(back) == text(doc) else { fatalError("\(format) changed the text of a document with equations") }
+        }
+    }
+
     /// Parses Scrivener binder XML.
     public static func binder(_ bytes: [UInt8]) {
         _ = try? BinderReader.read(bytes, fallbackFormat: .scrivener3, diagnostics: Diagnostics())

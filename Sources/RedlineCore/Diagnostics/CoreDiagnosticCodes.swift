@@ -51,6 +51,11 @@ extension DiagnosticCode {
     public static let lossyTableRowChange: DiagnosticCode = "lossy.table-row-change"
     /// A cell inserted or deleted with tracking is written as a change of its text (the cell itself stays).
     public static let lossyTableCellChange: DiagnosticCode = "lossy.table-cell-change"
+    /// Equations written as their TeX source (a format with no equations of its own: RTF).
+    public static let lossyMath: DiagnosticCode = "lossy.math"
+    /// TeX outside the set Redline turns into an equation (an unknown command, unbalanced braces): written as
+    /// its TeX source in plain text.
+    public static let lossyMathUnsupported: DiagnosticCode = "lossy.math-unsupported"
     /// Raw content of another format dropped.
     public static let lossyRaw: DiagnosticCode = "lossy.raw"
     /// Line breaks in headings or table cells written as spaces; at a paragraph's start or end, dropped.

@@ -47,6 +47,12 @@ public struct Image: Hashable, Sendable, Codable {
     }
 }
 
+/// Whether an equation sits in the line of text (TeX `$…$`) or on a line of its own (`$$…$$`).
+public enum MathKind: String, Hashable, Sendable, Codable {
+    case inline
+    case display
+}
+
 /// Inline content: text, formatting, links, review marks and comment anchors.
 ///
 /// Formatting nests (`.strong([.emphasis([.text("x")])])`). Run-based formats go through `TextFormat`,
@@ -80,6 +86,9 @@ public enum Inline: Hashable, Sendable, Codable {
     indirect case raw(format: String, text: String)
     /// A reference to a footnote or endnote in the document's notes.
     case noteReference(String)
+    /// An equation, as its TeX source (`$…$` or `$$…$$` in Markdown, OMML in DOCX). A leaf: its plain text
+    /// is the TeX, and compare treats a changed equation as the whole old one deleted, the new one inserted.
+    indirect case math(MathKind, String)
 
     // Review marks.
     indirect case insertion(Change, [Inline])
@@ -107,7 +116,7 @@ extension Inline {
             return c
         case .substitution(_, let d, let i):
             return d + i
-        case .text, .code, .image, .lineBreak, .softBreak, .raw, .noteReference,
+        case .text, .code, .image, .lineBreak, .softBreak, .raw, .noteReference, .math,
              .commentStart, .commentEnd, .commentPoint:
             return []
         }
@@ -131,7 +140,7 @@ extension Inline {
         case .move(let m, let c): return .move(m, try transform(c))
         case .formatChange(let f, let c): return .formatChange(f, try transform(c))
         case .substitution(let ch, let d, let i): return .substitution(ch, deleted: try transform(d), inserted: try transform(i))
-        case .text, .code, .image, .lineBreak, .softBreak, .raw, .noteReference,
+        case .text, .code, .image, .lineBreak, .softBreak, .raw, .noteReference, .math,
              .commentStart, .commentEnd, .commentPoint:
             return self
         }
@@ -150,7 +159,7 @@ extension Array where Element == Inline {
     func appendPlainText(to out: inout String) {
         for inline in self {
             switch inline {
-            case .text(let s), .code(let s): out += s
+            case .text(let s), .code(let s), .math(_, let s): out += s
             case .lineBreak: out += "\n"
             case .softBreak: out += " "
             case .image(let i): out += i.alt

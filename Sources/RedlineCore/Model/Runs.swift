@@ -11,7 +11,7 @@ public struct Run: Hashable, Sendable, Codable {
     public enum Content: Hashable, Sendable, Codable {
         case text(String)
         case lineBreak
-        /// An inline with no text children: image, note reference, comment anchor, raw, soft break.
+        /// An inline with no text children: image, note reference, comment anchor, raw, soft break, math.
         case atom(Inline)
     }
 
@@ -163,7 +163,7 @@ extension Array where Element == Inline {
                 var r = ctx; r.content = .text(s); r.format.code = true; append(r)
             case .lineBreak:
                 var r = ctx; r.content = .lineBreak; append(r)
-            case .softBreak, .image, .raw, .noteReference, .commentStart, .commentEnd, .commentPoint:
+            case .softBreak, .image, .raw, .noteReference, .math, .commentStart, .commentEnd, .commentPoint:
                 var r = ctx; r.content = .atom(inline); append(r)
             case .emphasis(let c): ctx.format.italic = true; c.appendRuns(to: &out, context: &ctx, track: &track)
             case .strong(let c): ctx.format.bold = true; c.appendRuns(to: &out, context: &ctx, track: &track)
@@ -414,7 +414,7 @@ public enum InlineBuilder {
                 continue
             case .substitution(_, let d, let i):
                 if hasPair(d) || hasPair(i) { return true }
-            case .text, .code, .image, .lineBreak, .softBreak, .raw, .noteReference,
+            case .text, .code, .image, .lineBreak, .softBreak, .raw, .noteReference, .math,
                  .commentStart, .commentEnd, .commentPoint:
                 break
             default:

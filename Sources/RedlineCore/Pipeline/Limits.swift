@@ -37,6 +37,9 @@ public struct Limits: Sendable, Codable, Hashable {
     public static let maxCriticMarks = 1 << 24
     /// Cells of one Markdown table row cmark-gfm is given (it is quadratic in them); past it, `|` is escaped.
     public static let maxTableColumns = 256
+    /// Deepest nesting inside one equation (TeX groups and delimiters, OMML elements): deeper TeX is written as
+    /// its text (`lossy.math-unsupported`), deeper OMML is read as its text.
+    public static let maxMathNesting = 64
     /// Deepest Scrivener binder nesting.
     public static let maxBinderDepth = 100
     /// Bytes of a Scrivener binder (`.scrivx`) or of one of its text files.

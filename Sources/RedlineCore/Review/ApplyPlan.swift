@@ -170,6 +170,8 @@ extension ApplyPlan {
             case .lineBreak: out += "\n"
             case .softBreak: out += " "
             case .image, .noteReference: out += objectCharacter
+            // An equation as Markdown spells it, where an ORIGINAL's source text has it (`SourceLeaves`).
+            case .math(let kind, let tex): out += kind == .display ? "$$" + tex + "$$" : "$" + tex + "$"
             case .raw, .commentStart, .commentEnd, .commentPoint: break
             case .insertion(_, let c): if view == .accept { appendText(c, view: view, to: &out) }
             case .deletion(_, let c): if view == .reject { appendText(c, view: view, to: &out) }

@@ -18,6 +18,8 @@ struct StoryContext {
     var noteLabels: [String: String] = [:]
     /// The package's pictures, read into the document's `MediaStore` as drawings name them.
     var pictures: DOCXPictures?
+    /// The TeX kept for equations Redline wrote (custom properties `RedlineMath…`).
+    var mathSources = MathSources()
 }
 
 extension ParagraphStyle {

@@ -56,15 +56,27 @@ extension StoryParser {
         add(.image(image))
     }
 
-    /// An OMML equation (`m:oMath`, `m:oMathPara`, reader on its start tag): its text, with a warning.
-    func equation() throws -> [Run] {
-        diagnostics.report(.docxEquation, "equations are kept as plain text", at: location)
-        var out = ""
-        try x.forEachDescendant {
-            guard x.isElement(.t, in: OOXML.m) else { return false }
-            out += try x.elementText()
-            return true
+    /// An OMML equation (`m:oMath`, `m:oMathPara`, reader on its start tag): a math inline with its TeX
+    /// (`OMMLReader`, then the author's own TeX when `MathSources` kept it for this OMML). Tracked changes
+    /// inside the equation make it the old equation deleted and the new one inserted; inside a change of
+    /// its own (`enclosing`) it is the equation as accepted, in that change.
+    func equation(enclosing: RunChange? = nil) throws -> [Run] {
+        let eq = try OMMLReader.read(x)
+        if !eq.unknown.isEmpty {
+            diagnostics.report(.docxEquation, "equation elements Redline does not know were read as their content (\(eq.unknown.sorted().joined(separator: ", ")))",
+                               at: location)
         }
-        return out.isEmpty ? [] : [Run(.text(out))]
+        let kind: MathKind = eq.display ? .display : .inline
+        func math(_ n: MathNode) -> Inline? {
+            let tex = context.mathSources.original(for: TeXWriter.tex(n), display: eq.display)
+            return tex.isEmpty ? nil : .math(kind, tex)
+        }
+        guard let rejected = eq.rejected, enclosing == nil else {
+            return math(eq.accepted).map { [Run(.atom($0), change: enclosing)] } ?? []
+        }
+        var out: [Run] = []
+        if let old = math(rejected) { out.append(Run(.atom(old), change: .deletion(eq.deletion ?? eq.insertion ?? Change()))) }
+        if let new = math(eq.accepted) { out.append(Run(.atom(new), change: .insertion(eq.insertion ?? eq.deletion ?? Change()))) }
+        return out
     }
 }

@@ -54,7 +54,7 @@ extension StoryParser {
         var look = RunLook()
         try forEachChild {
             guard x.namespace == OOXML.w else {
-                if x.namespace == OOXML.m { runs += try equation() } else { try x.skipElement() }
+                if x.namespace == OOXML.m { runs += try equation(enclosing: enclosing.change) } else { try x.skipElement() }
                 return
             }
             switch x.tag {

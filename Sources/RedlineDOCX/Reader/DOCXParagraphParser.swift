@@ -140,7 +140,7 @@ extension StoryParser {
     /// One inline-level element inside a paragraph (or inside a wrapper in it).
     func inlineElement(_ runs: inout [Run], _ extra: inout [Block], _ enclosing: Enclosing) throws {
         if x.namespace == OOXML.m {
-            runs += try equation().map { var r = $0; r.change = enclosing.change; r.link = enclosing.link; return r }
+            runs += try equation(enclosing: enclosing.change).map { var r = $0; r.link = enclosing.link; return r }
             return
         }
         guard x.namespace == OOXML.w else { try x.skipElement(); return }

@@ -44,11 +44,29 @@ enum SideParts {
         while let k = try x.next() {
             guard k == .start, x.localName == "property", let name = x.attribute("name") else { continue }
             let value = try x.elementText()
-            if name == PackageParts.frontMatterProperty { source = value } else { fields.append(.init(key: name, value: .text(value))) }
+            if name == PackageParts.frontMatterProperty { source = value }
+            else if MathSources.pieceNumber(name) == nil { fields.append(.init(key: name, value: .text(value))) }
         }
         guard let source else { return }
         m.source = source
         for f in fields where m[f.key] == nil { m.fields.append(f) }
+    }
+
+    /// The TeX kept for equations Redline wrote (`MathSources`), from the custom properties.
+    static func mathSources(_ package: DOCXPackage) throws -> MathSources {
+        var part = "docProps/custom.xml"
+        if let custom = package.rootRelationships.values.first(where: { $0.kind == "custom-properties" && !$0.external }) {
+            part = custom.target
+        }
+        guard let entry = package.archive.entry(named: part) else { return MathSources() }
+        let x = try package.xml(entry)
+        var pieces: [Int: String] = [:]
+        while let k = try x.next() {
+            guard k == .start, x.localName == "property", let name = x.attribute("name"),
+                  let n = MathSources.pieceNumber(name) else { continue }
+            pieces[n] = try x.elementText()
+        }
+        return pieces.isEmpty ? MathSources() : MathSources(pieces: pieces)
     }
 
     /// Who last saved the package: `cp:lastModifiedBy` in `docProps/core.xml`, if set.

@@ -204,8 +204,31 @@ extension DOCXComposer {
             x.close("w:r")
         case .raw(let format, _):
             diagnostics.report(.docxRawDropped, "raw \(format) content cannot be carried in DOCX and was dropped")
+        case .math(let kind, let tex):
+            math(kind, tex, r, deleted: deleted, into: &x)
         default:
             break
+        }
+    }
+
+    /// An equation: its TeX as OMML (`OMMLWriter`), and the TeX itself in `mathSources` when the OMML reads
+    /// back as other TeX. TeX outside what `TeXParser` knows is written as text.
+    private func math(_ kind: MathKind, _ tex: String, _ r: Run, deleted: Bool, into x: inout XMLText) {
+        let display = kind == .display
+        do {
+            let node = try TeXParser.parse(tex)
+            var m = XMLText()
+            OMMLWriter.equation(node, display: display, into: &m)
+            let readBack = try OMMLReader.tex(fromXML: m.bytes).first?.tex ?? ""
+            x.appendElement(m.bytes)
+            mathSources.record(original: tex, readBack: readBack, display: display)
+        } catch {
+            let reason = (error as? MathParseError)?.reason ?? "\(error)"
+            diagnostics.report(.lossyMathUnsupported,
+                               "TeX Redline cannot make into an equation was written as text (first: \(reason))")
+            openRun(r, into: &x)
+            text(tex, deleted: deleted, into: &x)
+            x.close("w:r")
         }
     }
 

@@ -64,6 +64,8 @@ final class DOCXComposer {
     private var storyPrefix: String?
     /// A move range in the body still open at the end of the last paragraph, and its range id.
     var pendingMove: (move: Move, rangeID: String)?
+    /// The TeX of equations whose OMML reads back as other TeX (written as custom properties).
+    let mathSources = MathSources()
     /// The run properties of the last few looks written (`RunPropertiesCache`).
     var runProperties = RunPropertiesCache()
 

@@ -186,15 +186,16 @@ struct DOCXSink: ChunkSink {
     // MARK: The package
 
     private mutating func writePackage() throws {
+        let customFields = PackageParts.customFields(header.metadata) + composer.mathSources.properties()
         let c = PackageParts.Contents(
             numbering: !composer.lists.isEmpty, footnotes: composer.notes.footnoteCount > 0,
             endnotes: composer.notes.endnoteCount > 0, comments: !composer.comments.isEmpty,
-            customProperties: !PackageParts.customFields(header.metadata).isEmpty, images: composer.imageKinds)
+            customProperties: !customFields.isEmpty, images: composer.imageKinds)
         try zip.add("[Content_Types].xml", text: PackageParts.contentTypes(c))
         try zip.add("_rels/.rels", text: PackageParts.packageRelationships(c))
         try zip.add("docProps/core.xml", text: PackageParts.coreProperties(header.metadata))
         if c.customProperties {
-            try zip.add("docProps/custom.xml", text: PackageParts.customProperties(PackageParts.customFields(header.metadata)))
+            try zip.add("docProps/custom.xml", text: PackageParts.customProperties(customFields))
         }
         try zip.add(body)
         try zip.add("word/_rels/document.xml.rels", text: PackageParts.documentRelationships(c, links: composer.links,

@@ -181,7 +181,9 @@ enum PackageParts {
     /// Markdown front matter as written (`Metadata.source`), so that it comes back whole from the DOCX.
     static func customFields(_ m: Metadata) -> [Metadata.Field] {
         m.fields.filter { f in
-            guard let tag = coreFields.first(where: { $0.0 == f.key })?.1 else { return f.key != frontMatterProperty }
+            guard let tag = coreFields.first(where: { $0.0 == f.key })?.1 else {
+                return f.key != frontMatterProperty && MathSources.pieceNumber(f.key) == nil
+            }
             if tag.hasPrefix("dcterms:") { return DOCXDate.w3cdtf(f.value.strings.first ?? "") == nil }
             return false
         } + (m.source.map { [Metadata.Field(key: frontMatterProperty, value: .text($0))] } ?? [])

@@ -709,6 +709,9 @@ final class BlockConverter {
             }
             add(.atom(.noteReference(label)), ctx)
             if let note = try noteResolver?(label) { notes.append(note) }
+        case (.math, .math(let tex, let display)):
+            let text = String(decoding: context.source[tex], as: UTF8.self)
+            add(.atom(.math(display ? .display : .inline, text)), ctx)
         case (.spanClose, .span):
             if let k = spanStack.lastIndex(where: { $0.index == index }) {
                 flat = spanStack[k].saved

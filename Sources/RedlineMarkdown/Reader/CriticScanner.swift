@@ -53,6 +53,8 @@ enum ScannedEntry {
     case blockMark(Int)
     case span([AttributeToken])
     case note(label: String)
+    /// TeX math: the TeX's bytes in the source, and whether it is display math (`$$…$$`).
+    case math(tex: Range<Int>, display: Bool)
 }
 
 /// The CriticMarkup pre-pass over a whole Markdown source: replaces every mark delimiter with a
@@ -94,6 +96,9 @@ struct CriticScanner {
     private var noCommentCloseFrom = Int.max
     /// Output offsets of `[` that may start a bracketed span, reset at blank lines.
     private var brackets: [(offset: Int, isImage: Bool)] = []
+
+    /// Where searches for a closing `$` failed (`MathSpans.match`).
+    private var mathMemo = MathSpans.Memo()
 
     /// Labels of the footnote definitions in the source (`[^label]:` at a line start).
     private var noteLabels = Set<String>()
@@ -144,6 +149,8 @@ struct CriticScanner {
                 }
             case UInt8(ascii: "`"):
                 copyCodeSpanOrRun()
+            case UInt8(ascii: "$"):
+                try handleMath()
             case UInt8(ascii: "{"):
                 if try !handleOpener() { output.append(c); i += 1 }
             case UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "~"), UInt8(ascii: "="):
@@ -579,6 +586,27 @@ struct CriticScanner {
         var n = 0
         while k - 2 - n >= 0, source[k - 2 - n] == UInt8(ascii: "\\") { n += 1 }
         return n % 2 == 0
+    }
+
+    // MARK: Math
+
+    /// At `$`: TeX math becomes one placeholder (its TeX untouched by cmark); a `$` or `$$` that opens no
+    /// math is copied.
+    private mutating func handleMath() throws {
+        var memo = mathMemo
+        let at = i
+        let found = source.withUnsafeBufferPointer { MathSpans.match($0, at: at, memo: &memo) }
+        mathMemo = memo
+        guard let found else {
+            let n = i + 1 < source.count && source[i + 1] == UInt8(ascii: "$") ? 2 : 1
+            output.append(contentsOf: source[i..<(i + n)])
+            i += n
+            return
+        }
+        try checkEntryLimit()
+        line += source[i..<found.end].lazy.filter { $0 == UInt8(ascii: "\n") }.count
+        addEntry(.math(tex: found.tex, display: found.display), kind: .math, original: i..<found.end)
+        i = found.end
     }
 
     // MARK: Footnote references

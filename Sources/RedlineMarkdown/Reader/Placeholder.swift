@@ -25,6 +25,8 @@ enum Placeholder {
         case noteReference
         /// A table row's or cell's change `{>>@Ann [row-deleted]<<}` (see `BlockMark`).
         case blockMark
+        /// TeX math `$…$` or `$$…$$`, kept from cmark (no escapes, no emphasis inside).
+        case math
     }
 
     static let sentinel: Unicode.Scalar = "\u{2E2A}"

@@ -38,6 +38,18 @@ struct InlineRenderer {
     private var afterChecks: [(offset: Int, index: Int)] = []
     /// Offsets of the backslash before a `!` that ends a text: kept only where `[` follows.
     private var bangChecks: [Int] = []
+    /// `$` of text written so far in this pass (their number counts them), and the offsets of those written
+    /// unescaped: checked at the paragraph's end against the math they would open or close (`MathSpans`);
+    /// those that do are escaped in the next pass (`escapedDollars`, by number).
+    private var dollarCount = 0
+    private var dollarChecks: [(offset: Int, number: Int)] = []
+    private var escapedDollars = Set<Int>()
+    private var escapeAllDollars = false
+    /// Math written in this pass: its opening `$` and the offset after its closing one.
+    private var mathWritten: [(open: Int, end: Int)] = []
+    /// Inline math (by its number in the paragraph) followed by a digit, which would keep its closing `$`
+    /// from closing: an empty span `[]{}` goes between.
+    private var separatedMath = Set<Int>()
 
     /// The paragraph continues a change from the previous one: its first inline's opener is not written.
     var omitFirstOpener = false
@@ -57,7 +69,9 @@ struct InlineRenderer {
         shortRanges = Self.shortRanges(in: inlines).filter { owner.hasComment($0) }
         let start = (bytes.count, atLineStart)
         let saved = owner.sideTables
-        for _ in 0..<4 {
+        for pass in 0..<4 {
+            // From the third pass on, every `$` of text is escaped (each pass escapes only those that made math).
+            escapeAllDollars = pass >= 2
             topLevelCount = inlines.count
             openShortRanges = []
             for (k, inline) in inlines.enumerated() {
@@ -71,7 +85,8 @@ struct InlineRenderer {
             let bad = afterChecks.filter { check in
                 check.offset < bytes.count && ![UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n")].contains(bytes[check.offset])
             }
-            if bad.isEmpty {
+            let mathRetry = (!dollarChecks.isEmpty || !mathWritten.isEmpty) && checkMath(from: start.0)
+            if (bad.isEmpty && !mathRetry) || (pass == 3 && bad.isEmpty) {
                 dropNeedlessBangEscapes()
                 return
             }
@@ -85,7 +100,33 @@ struct InlineRenderer {
             delimitedCount = 0
             afterChecks = []
             bangChecks = []
+            dollarChecks = []
+            dollarCount = 0
+            mathWritten = []
         }
+    }
+
+    /// Whether the paragraph must be written again: a `$` of text opens or closes math as written (then every
+    /// `$` of text is escaped), or math written does not read back as it is (a digit after it: separated).
+    private mutating func checkMath(from start: Int) -> Bool {
+        let spans = MathSpans.spans(in: bytes, from: start)
+        var retry = false
+        if !dollarChecks.isEmpty {
+            let dollars = Dictionary(dollarChecks.map { ($0.offset, $0.number) }, uniquingKeysWith: { a, _ in a })
+            for span in spans {
+                for offset in [span.open, span.close] {
+                    if let n = dollars[offset] { escapedDollars.insert(n); retry = true }
+                }
+            }
+        }
+        let opens = Set(spans.map(\.open))
+        for (k, m) in mathWritten.enumerated() where !opens.contains(m.open) && !separatedMath.contains(k) {
+            if m.end < bytes.count, bytes[m.end] >= UInt8(ascii: "0"), bytes[m.end] <= UInt8(ascii: "9") {
+                separatedMath.insert(k)
+                retry = true
+            }
+        }
+        return retry
     }
 
     private mutating func dropNeedlessBangEscapes() {
@@ -228,6 +269,11 @@ struct InlineRenderer {
             case UInt8(ascii: "{"):
                 if k + 1 >= u.count || Self.isCriticOpener(u[k + 1]) { buf.append(UInt8(ascii: "\\")) }
                 buf.append(c)
+            case UInt8(ascii: "$"):
+                // `$` is TeX math's delimiter: escaped where it would open or close math (checked per paragraph).
+                if escapeAllDollars || escapedDollars.contains(dollarCount) { buf.append(UInt8(ascii: "\\")) } else { dollarChecks.append((buf.count, dollarCount)) }
+                dollarCount += 1
+                buf.append(c)
             case UInt8(ascii: "}"):
                 let prev: UInt8? = buf.last
                 if k == 0 || prev.map(Self.isCriticCloserPrefix) ?? true { buf.append(UInt8(ascii: "\\")) }
@@ -303,7 +349,7 @@ struct InlineRenderer {
     @inline(__always)
     private static func isOrdinary(_ b: UInt8) -> Bool {
         switch b {
-        case 0x00, 0x09, 0x0A, 0x0D, 0x20, UInt8(ascii: "!"), UInt8(ascii: "&"), UInt8(ascii: "*"), UInt8(ascii: "<"),
+        case 0x00, 0x09, 0x0A, 0x0D, 0x20, UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "*"), UInt8(ascii: "<"),
              UInt8(ascii: "["), UInt8(ascii: "\\"), UInt8(ascii: "]"), UInt8(ascii: "_"), UInt8(ascii: "`"),
              UInt8(ascii: "{"), UInt8(ascii: "|"), UInt8(ascii: "}"), UInt8(ascii: "~"):
             return false
@@ -434,6 +480,7 @@ struct InlineRenderer {
         case .raw(let format, let t):
             if format == "html" { emit(t) } else { owner.loss(.lossyRaw, "raw \(format) content was dropped") }
         case .noteReference(let id): if owner.hasNote(id) { emit("[^" + id + "]") }
+        case .math(let kind, let tex): math(kind, tex)
         case .insertion(let ch, let c): change("{++", c, "++}", ch, [], edgeIndex: edgeIndex)
         case .deletion(let ch, let c): change("{--", c, "--}", ch, [], edgeIndex: edgeIndex)
         case .substitution(let ch, let d, let i):
@@ -598,6 +645,32 @@ struct InlineRenderer {
         default:
             return false
         }
+    }
+
+    // MARK: Math
+
+    /// `$tex$` or `$$tex$$`, the TeX byte for byte where Markdown can hold it: an inline formula cannot start
+    /// or end with a space, no formula can hold a blank line, and in a table cell, heading or container
+    /// (whose lines get prefixes) line ends become spaces. A `|` in a cell's math needs no escape: the reader
+    /// takes the math out before cmark-gfm splits the row.
+    private mutating func math(_ kind: MathKind, _ tex: String) {
+        let delimiter = kind == .display ? "$$" : "$"
+        func oneLine(_ t: String) -> String { t.split(whereSeparator: \.isNewline).joined(separator: " ") }
+        /// Whether `t` between the delimiters reads back as this math, whole.
+        func reads(_ t: String) -> Bool {
+            let b = Array((delimiter + t + delimiter).utf8)
+            var memo = MathSpans.Memo()
+            return b.withUnsafeBufferPointer { MathSpans.match($0, at: 0, memo: &memo)?.end == b.count }
+        }
+        var t = tex
+        if kind == .inline { t = t.trimmingCharacters(in: .whitespacesAndNewlines) }
+        if inCell || inHeading || owner.containerDepth > 0 || !reads(t) { t = oneLine(t) }
+        guard !t.isEmpty else { return }
+        if !heldSpaces.isEmpty { bytes += heldSpaces.utf8; heldSpaces = "" }
+        let open = bytes.count
+        emit(delimiter + t + delimiter)
+        mathWritten.append((open, bytes.count))
+        if separatedMath.contains(mathWritten.count - 1) { emit("[]{}") }
     }
 
     // MARK: Code, links

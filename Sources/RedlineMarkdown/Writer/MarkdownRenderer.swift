@@ -42,6 +42,9 @@ final class MarkdownRenderer {
     // MARK: Side tables
 
     /// The comment tables and range names, saved and restored when a paragraph is written twice.
+    /// Block quotes, list items and notes being written around the current block (their lines get prefixes).
+    var containerDepth = 0
+
     var sideTables: (comments: [String: Comment], replies: [String: [Comment]], names: [String: String], used: Set<String>) {
         get { (comments, replies, rangeNames, usedRangeNames) }
         set { (comments, replies, rangeNames, usedRangeNames) = newValue }
@@ -218,7 +221,9 @@ final class MarkdownRenderer {
         if let closer = takePendingCloser() { parts.append(closer) }
         switch block {
         case .blockQuote(let blocks):
+            containerDepth += 1
             let inner = sequence(blocks, tight: false)
+            containerDepth -= 1
             parts.append(inner.isEmpty ? ">" : prefixLines(inner, first: "> ", rest: "> "))
         case .list(let l):
             parts.append(list(l, bullet: bullet))
@@ -539,7 +544,9 @@ final class MarkdownRenderer {
             case .bullet: marker = String(bullet)
             case .ordered(let start, let d): marker = String(start + n) + String(d)
             }
+            containerDepth += 1
             let inner = sequence(item, tight: tight)
+            containerDepth -= 1
             let pad = String(repeating: " ", count: marker.count + 1)
             if inner.isEmpty {
                 items.append(marker)
@@ -745,7 +752,9 @@ final class MarkdownRenderer {
         // A paragraph break change still waiting for its closer belongs to the main text, not the note.
         let waiting = takePendingCloser()
         let hadMark = previousHadMark
+        containerDepth += 1
         let body = sequence(n.blocks, tight: false)
+        containerDepth -= 1
         pendingCloser = waiting
         previousHadMark = hadMark
         if body.isEmpty { return "[^\(n.id)]:" }

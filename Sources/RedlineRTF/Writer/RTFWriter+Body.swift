@@ -338,6 +338,13 @@ extension RTFSink {
             if format.lowercased() == "rtf" { emit(text) } else {
                 diagnostics.report(.rtfRawDropped, "raw \(format) content was left out")
             }
+        case .math(let kind, let tex):
+            // RTF has no equations Redline writes: the TeX source as text.
+            _ = kind
+            diagnostics.report(.lossyMath, "equations were written as their TeX source")
+            var r = run
+            r.content = .text(tex)
+            writeRun(r)
         default:
             break
         }
