@@ -195,6 +195,22 @@ final class MathDOCXTests: XCTestCase {
         XCTAssertEqual(differ, [], "pandoc reads other math from Redline's DOCX than from the Markdown")
     }
 
+    /// Display math, alone in its paragraph and beside text: pandoc reads every equation (it reads no
+    /// `m:oMathPara` that declares the `m` namespace itself, so the paragraph declares it).
+    func testPandocReadsDisplayMath() throws {
+        try DOCXTest.require("pandoc")
+        let formulas = Array(MathFormulas.typical.prefix(6))
+        let source = formulas.map { "$$\($0)$$" }.joined(separator: "\n\n") + "\n\nText and $$x^2$$ beside it.\n"
+        let doc = try Converter.read(.bytes(Array(source.utf8)), format: FormatRegistry.named("md")!)
+        let bytes = try DOCXTest.write(doc)
+        let url = try DOCXTest.file(bytes)
+        XCTAssertEqual(try pandocMath(["pandoc", "-f", "docx", "-t", "json", url.path]).count, formulas.count + 1)
+        let back = try Converter.read(.bytes(bytes), format: FormatRegistry.docx)
+        let out = MemoryOutput()
+        try Converter.write(back, format: FormatRegistry.named("md")!, to: out)
+        XCTAssertEqual(out.string, source)
+    }
+
     /// The TeX of every Math node in pandoc's JSON output.
     private func pandocMath(_ args: [String]) throws -> [String] {
         let r = try DOCXTest.run(args)

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import Redline
+import RedlineMarkdown
 import RedlineZip
 import RedlineTestSupport
 
@@ -165,49 +166,45 @@ final class ApplyParagraphPropertiesTests: XCTestCase {
 
     // MARK: Markdown ORIGINAL
 
-    func testMarkdownHeadingMarkersAndStyleChangeAttribution() throws {
+    /// The heading markers are marked as text: resolving every mark gives ORIGINAL's bytes (rejected) and EDITED's
+    /// (accepted), the textual guarantee of apply onto Markdown (fuzz-apply checks it on random input).
+    func testMarkdownHeadingMarkersAreMarkedAsText() throws {
         let o = try write(Self.original, "o.md"), e = try write(Self.edited, "e.md")
         let out = MemoryOutput()
         _ = try Application.apply(edited: e, onto: o, options: options(), into: out, diagnostics: Diagnostics())
         let s = out.string
-        XCTAssertTrue(s.contains("## {>>@Editor (2026-01-02T00:00:00Z) [style-change]<<}Intro line."), s)
-        XCTAssertTrue(s.contains("# {>>@Editor (2026-01-02T00:00:00Z) [style-change custom-style=\"heading 2\"]<<}Section two"), s)
+        let by = "{>>@Editor (2026-01-02T00:00:00Z)<<}"
+        XCTAssertTrue(s.contains("{++## ++}" + by + "Intro line."), s)
+        XCTAssertTrue(s.contains("{~~## ~># ~~}" + by + "Section two"), s)
         // Outside the changed paragraphs, ORIGINAL's bytes.
         XCTAssertTrue(s.hasPrefix("# Title\n\n"), s)
         XCTAssertTrue(s.hasSuffix("\n\nBody text here.\n\nLast one.\n"), s)
-        // Read back: the same kinds as EDITED, each restyled paragraph with a tracked style change.
-        let doc = try Converter.read(.bytes(Array(s.utf8)), format: FormatRegistry.markdown)
-        let kinds = doc.blocks.map { b -> String in
-            switch b {
-            case .heading(let l, let p): return "h\(l)" + (p.styleChange == nil ? "" : "*")
-            case .paragraph(let p): return "p" + (p.styleChange == nil ? "" : "*")
-            default: return "?"
-            }
-        }
-        XCTAssertEqual(kinds, ["h1", "h2*", "h1*", "p", "p"])
-        if case .heading(_, let p) = doc.blocks[2] { XCTAssertEqual(p.styleChange?.old.name, "heading 2") }
+        XCTAssertEqual(CriticMarkupText.resolve(s, accepting: { _ in false }), Self.original)
+        XCTAssertEqual(CriticMarkupText.resolve(s, accepting: { _ in true }), Self.edited)
         // Accepted: EDITED's markers, no marks.
         let accepted = MemoryOutput()
         _ = try Application.apply(edited: e, onto: o, options: options(true), into: accepted, diagnostics: Diagnostics())
         XCTAssertEqual(accepted.string, Self.edited)
-        // A heading made a paragraph: its marker goes, the old level recorded.
-        let p = try write(Self.original.replacingOccurrences(of: "## Section two", with: "Section two"), "p.md")
+        // A heading made a paragraph: its marker deleted.
+        let unmadeText = Self.original.replacingOccurrences(of: "## Section two", with: "Section two")
+        let p = try write(unmadeText, "p.md")
         let unmade = MemoryOutput()
         _ = try Application.apply(edited: p, onto: o, options: options(), into: unmade, diagnostics: Diagnostics())
-        XCTAssertEqual(unmade.string, Self.original.replacingOccurrences(
-            of: "## Section two", with: "{>>@Editor (2026-01-02T00:00:00Z) [style-change custom-style=\"heading 2\"]<<}Section two"))
+        XCTAssertEqual(unmade.string, Self.original.replacingOccurrences(of: "## Section two", with: "{--## --}" + by + "Section two"))
+        XCTAssertEqual(CriticMarkupText.resolve(unmade.string, accepting: { _ in true }), unmadeText)
     }
 
     func testMarkdownSetextAndClosedHeadings() throws {
         let source = "Setext title\n============\n\n## Closed ##\n\nText.\n"
-        let o = try write(source, "s.md"), e = try write("## Setext title\n\nClosed\n\nText.\n", "se.md")
+        let edited = "## Setext title\n\nClosed\n\nText.\n"
+        let o = try write(source, "s.md"), e = try write(edited, "se.md")
         let out = MemoryOutput()
         _ = try Application.apply(edited: e, onto: o, options: options(), into: out, diagnostics: Diagnostics())
-        let attribution = "{>>@Editor (2026-01-02T00:00:00Z) [style-change custom-style=\"heading "
-        XCTAssertEqual(out.string, "## " + attribution + "1\"]<<}Setext title\n\n" + attribution + "2\"]<<}Closed\n\nText.\n")
+        XCTAssertEqual(CriticMarkupText.resolve(out.string, accepting: { _ in false }), source, out.string)
+        XCTAssertEqual(CriticMarkupText.resolve(out.string, accepting: { _ in true }), edited, out.string)
         let accepted = MemoryOutput()
         _ = try Application.apply(edited: e, onto: o, options: options(true), into: accepted, diagnostics: Diagnostics())
-        XCTAssertEqual(accepted.string, "## Setext title\n\nClosed\n\nText.\n")
+        XCTAssertEqual(accepted.string, edited)
     }
 
     // MARK: DOCX ORIGINAL

@@ -1,14 +1,15 @@
 import RedlineCore
 
 /// Writes a `MathNode` as Office Math (OMML): `m:oMath` for inline math, `m:oMathPara` around it for display
-/// math. The `m` namespace is declared on that element, so the rest of the part is as without equations.
+/// math. The `m` namespace is declared on that element, so the rest of the part is as without equations (or, for
+/// display math, on the paragraph: `declaringNamespace` false).
 enum OMMLWriter {
     static let namespace = "http://schemas.openxmlformats.org/officeDocument/2006/math"
 
     /// The equation element for `node`.
-    static func equation(_ node: MathNode, display: Bool, into x: inout XMLText) {
+    static func equation(_ node: MathNode, display: Bool, declaringNamespace: Bool = true, into x: inout XMLText) {
         if display {
-            x.open("m:oMathPara", [("xmlns:m", namespace)])
+            x.open("m:oMathPara", declaringNamespace ? [("xmlns:m", namespace)] : [])
             x.open("m:oMath")
         } else {
             x.open("m:oMath", [("xmlns:m", namespace)])

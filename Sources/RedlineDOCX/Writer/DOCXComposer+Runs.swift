@@ -220,7 +220,13 @@ extension DOCXComposer {
             var m = XMLText()
             OMMLWriter.equation(node, display: display, into: &m)
             let readBack = try OMMLReader.tex(fromXML: m.bytes).first?.tex ?? ""
-            x.appendElement(m.bytes)
+            if display && paragraphDeclaresMath {
+                var bare = XMLText()
+                OMMLWriter.equation(node, display: true, declaringNamespace: false, into: &bare)
+                x.appendElement(bare.bytes)
+            } else {
+                x.appendElement(m.bytes)
+            }
             mathSources.record(original: tex, readBack: readBack, display: display)
         } catch {
             let reason = (error as? MathParseError)?.reason ?? "\(error)"

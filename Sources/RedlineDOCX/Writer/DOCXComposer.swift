@@ -4,6 +4,16 @@ import RedlineCore
 /// revision ids, comments, notes, hyperlink relationships, list numbering and the styles in use.
 /// The body is rendered block by block (the sink streams it out); side parts are written at the end.
 final class DOCXComposer {
+    /// The paragraph being written declares the `m` namespace (it holds display math).
+    var paragraphDeclaresMath = false
+
+    /// Whether `inlines` hold display math, at any depth.
+    static func holdsDisplayMath(_ inlines: [Inline]) -> Bool {
+        inlines.contains { inline in
+            if case .math(.display, _) = inline { return true }
+            return holdsDisplayMath(inline.children)
+        }
+    }
     /// Which story a block is rendered into: what it may hold and how its paragraphs start.
     enum Story { case body, comment, footnote, endnote }
 
@@ -206,13 +216,18 @@ final class DOCXComposer {
             props.close("w:pPr")
             props.close("w:pPrChange")
         }
+        var attributes: [(String, String)] = []
         if ctx.story == .comment {
             paraIDCount += 1
             lastParaID = paraIDCount
-            x.open("w:p", [("w14:paraId", hex8(paraIDCount)), ("w14:textId", "77777777")])
-        } else {
-            x.open("w:p")
+            attributes = [("w14:paraId", hex8(paraIDCount)), ("w14:textId", "77777777")]
         }
+        // Display math finds the `m` namespace on its paragraph: pandoc (2.17) reads no `m:oMathPara` that
+        // declares it itself.
+        paragraphDeclaresMath = Self.holdsDisplayMath(p.content)
+        if paragraphDeclaresMath { attributes.append(("xmlns:m", OMMLWriter.namespace)) }
+        x.open("w:p", attributes)
+        defer { paragraphDeclaresMath = false }
         if !props.isEmpty {
             x.open("w:pPr")
             x.append(props)

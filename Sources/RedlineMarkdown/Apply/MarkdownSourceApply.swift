@@ -399,11 +399,11 @@ public enum MarkdownSourceApply {
             return s
         }
 
-        /// A paragraph made a heading, a heading's level changed, a heading made a paragraph: EDITED's ATX marker
-        /// (`## `) in place of ORIGINAL's, and at the paragraph's start the tracked style change as the Markdown
-        /// writer writes one, `{>>@Ann (date) [style-change …]<<}`, its keys the OLD style (an old heading level as
-        /// the style name `heading N`, as Word names it). False (nothing written) for what Markdown cannot show:
-        /// a change of style alone, a table cell, a paragraph of several lines made a heading.
+        /// A paragraph made a heading, a heading's level changed, a heading made a paragraph: ORIGINAL's marker
+        /// (`## `, a setext underline, closing `#`s) marked as replaced by EDITED's ATX marker, `{~~## ~>### ~~}`,
+        /// `{++## ++}`, `{--## --}`, so the marks resolved as text give either version's bytes. False (nothing
+        /// written) for what Markdown cannot show: a change of style alone, a table cell, a paragraph of several
+        /// lines made a heading.
         mutating func restyle(_ leaf: SourceLeaves.Leaf, old: LeafProperties, new: LeafProperties, _ c: Change) -> Bool {
             guard leaf.kind == "heading" || leaf.kind == "paragraph", !leaf.inTable, !leaf.content.isEmpty,
                   new.headingLevel != old.headingLevel, (leaf.kind == "heading") == (old.headingLevel > 0),
@@ -437,13 +437,11 @@ public enum MarkdownSourceApply {
             // An ATX heading is one line.
             if new.headingLevel > 0, body[leaf.content].contains(UInt8(ascii: "\n")) { return false }
             let marker = new.headingLevel > 0 ? String(repeating: "#", count: new.headingLevel) + " " : ""
-            var oldStyle = old.style
-            if old.headingLevel > 0, oldStyle.name == nil { oldStyle.name = "heading \(old.headingLevel)" }
-            let note = accept ? "" : "{>>" + CommentText.header(author: c.author, date: c.date,
-                                                               attributes: [AttributeToken("style-change")] + FormatAttributes.tokens(oldStyle)) + "<<}"
-            replacements.append((before, marker + note))
+            // The markers themselves are marked, as any text: rejecting every mark as text gives ORIGINAL's
+            // bytes and accepting them EDITED's (the guarantee fuzz-apply checks).
+            replacements.append((before, marked(old: source(before), new: marker, c)))
             // After the leaf's own edits, which may insert at its end.
-            if !after.isEmpty { tails.append((after, "")) }
+            if !after.isEmpty { tails.append((after, marked(old: source(after), new: "", c))) }
             return true
         }
 
