@@ -147,6 +147,17 @@ public struct TeXParser {
         return "'\\\(name)' out of place"
     }
 
+    /// The row inside `{…}`, the reader at the `{`: one nesting level deeper, the `}` taken.
+    private mutating func bracedRow() throws -> [MathNode] {
+        i += 1
+        try enter()
+        let inner = try row()
+        guard i < s.count, s[i] == "}" else { throw MathParseError("unbalanced braces") }
+        i += 1
+        depth -= 1
+        return inner
+    }
+
     private mutating func enter() throws {
         depth += 1
         if depth > maxDepth { throw MathParseError("nested deeper than \(Limits.name("maxMathNesting", maxDepth))") }
@@ -178,13 +189,7 @@ public struct TeXParser {
                 if items.isEmpty { append(.empty) }
                 items[items.count - 1] = try attach(items[items.count - 1], .run(primes, .normal), sup: true)
             case "{":
-                i += 1
-                try enter()
-                let inner = try row()
-                guard i < s.count, s[i] == "}" else { throw MathParseError("unbalanced braces") }
-                i += 1
-                depth -= 1
-                append(.row(inner))
+                append(.row(try bracedRow()))
             case "\\":
                 let at = i
                 let (node, body) = try command()
@@ -308,15 +313,7 @@ public struct TeXParser {
         skipSpace()
         guard i < s.count, !atHardStop() else { throw MathParseError("missing argument") }
         let c = s[i]
-        if c == "{" {
-            i += 1
-            try enter()
-            let inner = try row()
-            guard i < s.count, s[i] == "}" else { throw MathParseError("unbalanced braces") }
-            i += 1
-            depth -= 1
-            return .group(inner)
-        }
+        if c == "{" { return .group(try bracedRow()) }
         if c == "\\" {
             try enter()
             defer { depth -= 1 }
