@@ -327,18 +327,7 @@ final class ApplyParagraphPropertiesTests: XCTestCase {
     }
 
     /// `w:p` elements of a part, in order.
-    static func paragraphs(_ xml: String) -> [String] {
-        var out: [String] = []
-        var rest = xml[...]
-        func next() -> Range<Substring.Index>? {
-            [rest.range(of: "<w:p>"), rest.range(of: "<w:p ")].compactMap { $0 }.min { $0.lowerBound < $1.lowerBound }
-        }
-        while let r = next(), let e = rest[r.lowerBound...].range(of: "</w:p>") {
-            out.append(String(rest[r.lowerBound..<e.upperBound]))
-            rest = rest[e.upperBound...]
-        }
-        return out
-    }
+    static func paragraphs(_ xml: String) -> [String] { wordParagraphs(xml) }
 
     // MARK: RTF ORIGINAL
 

@@ -45,19 +45,7 @@ final class DOCXApplyTests: XCTestCase {
     }
 
     /// Top-level `w:p` elements of a document part (tables' paragraphs included, none nested in another).
-    private func paragraphs(_ xml: [UInt8]) -> [String] {
-        let s = String(decoding: xml, as: UTF8.self)
-        var out: [String] = []
-        var rest = s[...]
-        func next() -> Range<Substring.Index>? {
-            [rest.range(of: "<w:p>"), rest.range(of: "<w:p ")].compactMap { $0 }.min { $0.lowerBound < $1.lowerBound }
-        }
-        while let r = next(), let e = rest[r.lowerBound...].range(of: "</w:p>") {
-            out.append(String(rest[r.lowerBound..<e.upperBound]))
-            rest = rest[e.upperBound...]
-        }
-        return out
-    }
+    private func paragraphs(_ xml: [UInt8]) -> [String] { wordParagraphs(String(decoding: xml, as: UTF8.self)) }
 
     private func apply(_ edited: String, onto original: String, accept: Bool = false) throws -> String {
         let out = dir + "/out-\(UUID().uuidString.prefix(6))\(accept ? "-accepted" : "").docx"
