@@ -271,8 +271,11 @@ extension StoryComparer {
     /// when not stated.
     static func comparable(_ s: ParagraphStyle, level: Int) -> ParagraphStyle {
         var out = s
-        for k in [\ParagraphStyle.firstLineIndent, \.leftIndent, \.rightIndent, \.spaceBefore, \.spaceAfter]
-        where out[keyPath: k] == 0 { out[keyPath: k] = nil }
+        if out.firstLineIndent == 0 { out.firstLineIndent = nil }
+        if out.leftIndent == 0 { out.leftIndent = nil }
+        if out.rightIndent == 0 { out.rightIndent = nil }
+        if out.spaceBefore == 0 { out.spaceBefore = nil }
+        if out.spaceAfter == 0 { out.spaceAfter = nil }
         if out.lineSpacing == .multiple(1) { out.lineSpacing = nil }
         guard let name = s.name else { return out }
         let folded = name.lowercased().filter { $0 != " " }
