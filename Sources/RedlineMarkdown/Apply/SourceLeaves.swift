@@ -42,7 +42,7 @@ struct SourceLeaves {
         self.text = text
         for (k, b) in text.enumerated() where b == UInt8(ascii: "\n") { lineStarts.append(k + 1) }
         cmark_gfm_core_extensions_ensure_registered()
-        let options = CMARK_OPT_UNSAFE | CMARK_OPT_FOOTNOTES
+        let options = CMARK_OPT_UNSAFE | CMARK_OPT_FOOTNOTES | CMARK_OPT_STRIKETHROUGH_DOUBLE_TILDE
         Cmark.parseLock.lock()
         defer { Cmark.parseLock.unlock() }
         guard let parser = cmark_parser_new(Int32(options)) else { return }

@@ -33,7 +33,7 @@ final class CriticContext {
     /// The source text of one placeholder.
     func original(_ kind: Placeholder.Kind, _ index: Int) -> String {
         guard index < scanner.originals.count else { return "" }
-        if kind == .spanOpen { return "[" }
+        if kind == .spanOpen, case .span = scanner.entries[index] { return "[" }
         return String(decoding: source[scanner.originals[index]], as: UTF8.self)
     }
 }
@@ -712,7 +712,11 @@ final class BlockConverter {
         case (.math, .math(let tex, let display)):
             let text = String(decoding: context.source[tex], as: UTF8.self)
             add(.atom(.math(display ? .display : .inline, text)), ctx)
-        case (.spanClose, .span):
+        case (.spanOpen, .script(let superscript)):
+            sawSpan = true
+            spanStack.append((index, flat, runs.count))
+            if superscript { flat.superscript += 1 } else { flat.subscript += 1 }
+        case (.spanClose, .span), (.spanClose, .script):
             if let k = spanStack.lastIndex(where: { $0.index == index }) {
                 flat = spanStack[k].saved
                 if spanStack[k].runCount == runs.count { emptySpanAt = runs.count }

@@ -86,7 +86,8 @@ enum Cmark {
             throw RedlineError.limit("Markdown nesting deeper than \(maxDepth) levels (\(Limits.name("maxMarkdownNesting", maxDepth)))")
         }
         cmark_gfm_core_extensions_ensure_registered()
-        var options = CMARK_OPT_UNSAFE
+        // `~~` only is strikethrough: `~x~` is pandoc's subscript (`ScriptSpans`), `~a b~` text as in pandoc.
+        var options = CMARK_OPT_UNSAFE | CMARK_OPT_STRIKETHROUGH_DOUBLE_TILDE
         if footnotes { options |= CMARK_OPT_FOOTNOTES }
         // cmark's tree lives in an arena (`CmarkArena`), dropped whole once mirrored: no node is freed one
         // by one. The arena's life is this scope: the parser and the tree do not leave it.

@@ -52,6 +52,8 @@ enum ScannedEntry {
     /// Index into `blockMarks`: a table row's or cell's tracked insertion or deletion.
     case blockMark(Int)
     case span([AttributeToken])
+    /// pandoc's `^superscript^` or `~subscript~` (`ScriptSpans`): its open and close placeholders share the entry.
+    case script(superscript: Bool)
     case note(label: String)
     /// TeX math: the TeX's bytes in the source, and whether it is display math (`$$…$$`).
     case math(tex: Range<Int>, display: Bool)
@@ -99,6 +101,10 @@ struct CriticScanner {
 
     /// Where searches for a closing `$` failed (`MathSpans.match`).
     private var mathMemo = MathSpans.Memo()
+    /// The closing delimiters of the `^…^`/`~…~` spans open here (innermost last) and their entries.
+    private var scriptCloses: [(at: Int, entry: Int)] = []
+    /// No script span opens before this offset (a link's destination, an autolink or a tag is not text).
+    private var noScriptsUntil = 0
 
     /// Labels of the footnote definitions in the source (`[^label]:` at a line start).
     private var noteLabels = Set<String>()
@@ -142,7 +148,10 @@ struct CriticScanner {
                 atLineStart = true
                 if isBlankLine(from: i) { brackets.removeAll() }
             case UInt8(ascii: "\\"):
-                if i + 1 < source.count, isASCIIPunctuation(source[i + 1]) {
+                if !scriptCloses.isEmpty, i + 1 < source.count, source[i + 1] == UInt8(ascii: " ") {
+                    // pandoc's escaped space in `^a\ b^`: a no-break space (the span's text holds no space).
+                    output += [0xC2, 0xA0]; i += 2
+                } else if i + 1 < source.count, isASCIIPunctuation(source[i + 1]) {
                     output.append(c); output.append(source[i + 1]); i += 2
                 } else {
                     output.append(c); i += 1
@@ -153,8 +162,15 @@ struct CriticScanner {
                 try handleMath()
             case UInt8(ascii: "{"):
                 if try !handleOpener() { output.append(c); i += 1 }
-            case UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "~"), UInt8(ascii: "="):
+            case UInt8(ascii: "~"):
+                if try !handleScript(), try !handleCloser() { output.append(c); i += 1 }
+            case UInt8(ascii: "^"):
+                if try !handleScript() { output.append(c); i += 1 }
+            case UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "="):
                 if try !handleCloser() { output.append(c); i += 1 }
+            case UInt8(ascii: "<"):
+                skipScripts(inTagAt: i)
+                output.append(c); i += 1
             case UInt8(ascii: "["):
                 if try handleNoteReference() { continue }
                 brackets.append((output.count, isImageBracket(at: i)))
@@ -162,6 +178,7 @@ struct CriticScanner {
             case UInt8(ascii: "]"):
                 if !handleSpanEnd() {
                     if !brackets.isEmpty { brackets.removeLast() }
+                    skipScripts(inDestinationAfter: i)
                     output.append(c); i += 1
                 }
             case 0xEE:
@@ -607,6 +624,57 @@ struct CriticScanner {
         line += source[i..<found.end].lazy.filter { $0 == UInt8(ascii: "\n") }.count
         addEntry(.math(tex: found.tex, display: found.display), kind: .math, original: i..<found.end)
         i = found.end
+    }
+
+    // MARK: Superscript and subscript
+
+    /// At `^` or `~`: closes the innermost script span when this is its closing delimiter, or opens one when
+    /// `ScriptSpans` finds it closing inside the span around it (spans nest, never cross).
+    private mutating func handleScript() throws -> Bool {
+        if let top = scriptCloses.last, top.at == i {
+            scriptCloses.removeLast()
+            output += Placeholder.bytes(.spanClose, top.entry)
+            i += 1
+            return true
+        }
+        guard i >= noScriptsUntil else { return false }
+        let at = i
+        let found = source.withUnsafeBufferPointer { ScriptSpans.find($0, at: at, end: $0.count) }
+        guard case .closes(let close) = found, close < (scriptCloses.last?.at ?? Int.max) else { return false }
+        try checkEntryLimit()
+        let e = addEntry(.script(superscript: source[i] == UInt8(ascii: "^")), kind: .spanOpen, original: close..<(close + 1))
+        scriptCloses.append((close, e))
+        i += 1
+        return true
+    }
+
+    /// After a `]`: a link's destination `(…)` on this line holds no script span.
+    private mutating func skipScripts(inDestinationAfter k: Int) {
+        guard k + 1 < source.count, source[k + 1] == UInt8(ascii: "(") else { return }
+        var j = k + 2, depth = 1
+        while j < source.count, j - k < 2_000, source[j] != UInt8(ascii: "\n") {
+            switch source[j] {
+            case UInt8(ascii: "\\"): j += 1
+            case UInt8(ascii: "("): depth += 1
+            case UInt8(ascii: ")"):
+                depth -= 1
+                if depth == 0 { noScriptsUntil = max(noScriptsUntil, j); return }
+            default: break
+            }
+            j += 1
+        }
+    }
+
+    /// At `<`: an autolink or tag up to its `>` on this line holds no script span.
+    private mutating func skipScripts(inTagAt k: Int) {
+        guard k + 1 < source.count else { return }
+        let b = source[k + 1]
+        guard (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == UInt8(ascii: "/") || b == UInt8(ascii: "!") else { return }
+        var j = k + 1
+        while j < source.count, j - k < 2_000, source[j] != UInt8(ascii: "\n") {
+            if source[j] == UInt8(ascii: ">") { noScriptsUntil = max(noScriptsUntil, j); return }
+            j += 1
+        }
     }
 
     // MARK: Footnote references

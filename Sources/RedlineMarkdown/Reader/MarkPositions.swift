@@ -65,7 +65,7 @@ public struct MarkPositions: Sendable {
                 case .row: changes["change.table-row", default: []].append(at)
                 case .cell: changes["change.table-cell", default: []].append(at)
                 }
-            case .literal, .commentEnd, .span, .note, .math: break
+            case .literal, .commentEnd, .span, .script, .note, .math: break
             }
         }
     }

@@ -59,6 +59,14 @@ struct InlineRenderer {
     var keepTrailingSpaces = false
     private var topLevelIndex = -1
     private var topLevelCount = 0
+    /// Writing the paragraph's last top-level inline (or inside it): nothing of the paragraph follows it.
+    private var inLastTopLevel = false
+    /// `^sup^`/`~sub~` written in this pass (their number counts them): the offsets of their delimiters, checked
+    /// at the paragraph's end against what the reader makes of them (a `~~}` after `~sub~`, say); those that
+    /// do not read back are written as HTML tags in the next pass (`taggedScripts`, by number).
+    private var scriptCount = 0
+    private var scriptsWritten: [(open: Int, close: Int, number: Int)] = []
+    private var taggedScripts = Set<Int>()
 
     init(owner: MarkdownRenderer) {
         self.owner = owner
@@ -76,6 +84,7 @@ struct InlineRenderer {
             openShortRanges = []
             for (k, inline) in inlines.enumerated() {
                 topLevelIndex = k
+                inLastTopLevel = k == inlines.count - 1
                 write(inline)
             }
             topLevelIndex = -1
@@ -86,7 +95,8 @@ struct InlineRenderer {
                 check.offset < bytes.count && ![UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n")].contains(bytes[check.offset])
             }
             let mathRetry = (!dollarChecks.isEmpty || !mathWritten.isEmpty) && checkMath(from: start.0)
-            if (bad.isEmpty && !mathRetry) || (pass == 3 && bad.isEmpty) {
+            let scriptRetry = !scriptsWritten.isEmpty && checkScripts()
+            if (bad.isEmpty && !mathRetry && !scriptRetry) || (pass == 3 && bad.isEmpty) {
                 dropNeedlessBangEscapes()
                 return
             }
@@ -103,7 +113,21 @@ struct InlineRenderer {
             dollarChecks = []
             dollarCount = 0
             mathWritten = []
+            scriptCount = 0
+            scriptsWritten = []
         }
+    }
+
+    /// Whether the paragraph must be written again: a `^sup^` or `~sub~` as written does not read back as itself.
+    private mutating func checkScripts() -> Bool {
+        var retry = false
+        bytes.withUnsafeBufferPointer { u in
+            for s in scriptsWritten where ScriptSpans.find(u, at: s.open, end: u.count) != .closes(s.close) {
+                taggedScripts.insert(s.number)
+                retry = true
+            }
+        }
+        return retry
     }
 
     /// Whether the paragraph must be written again: a `$` of text opens or closes math as written (then every
@@ -236,6 +260,14 @@ struct InlineRenderer {
                 }
             }
             switch c {
+            case UInt8(ascii: "^"):
+                // pandoc's superscript delimiter: escaped where it would open a span (or might, with what follows).
+                // Running off this text's end matters only where more of the paragraph follows.
+                if owner.options.criticMarkup {
+                    let found = ScriptSpans.find(u, at: k, end: u.count)
+                    if found == .runsOff ? !inLastTopLevel : found != .none { buf.append(UInt8(ascii: "\\")) }
+                }
+                buf.append(c)
             case UInt8(ascii: "_") where Self.isIntraword(u, k):
                 // `group_summary`: an underscore between letters or digits opens and closes nothing.
                 buf.append(c)
@@ -349,7 +381,7 @@ struct InlineRenderer {
     @inline(__always)
     private static func isOrdinary(_ b: UInt8) -> Bool {
         switch b {
-        case 0x00, 0x09, 0x0A, 0x0D, 0x20, UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "*"), UInt8(ascii: "<"),
+        case 0x00, 0x09, 0x0A, 0x0D, 0x20, UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "*"), UInt8(ascii: "<"), UInt8(ascii: "^"),
              UInt8(ascii: "["), UInt8(ascii: "\\"), UInt8(ascii: "]"), UInt8(ascii: "_"), UInt8(ascii: "`"),
              UInt8(ascii: "{"), UInt8(ascii: "|"), UInt8(ascii: "}"), UInt8(ascii: "~"):
             return false
@@ -434,8 +466,8 @@ struct InlineRenderer {
         case .strikethrough(let c): delimited(c, "~~", "<s>", "</s>", allowStar: false)
         case .underline(let c): span(c, "{.underline}")
         case .smallCaps(let c): span(c, "{.smallcaps}")
-        case .superscript(let c): emit("<sup>"); write(c); emit("</sup>")
-        case .subscript(let c): emit("<sub>"); write(c); emit("</sub>")
+        case .superscript(let c): script(c, UInt8(ascii: "^"), "<sup>", "</sup>")
+        case .subscript(let c): script(c, UInt8(ascii: "~"), "<sub>", "</sub>")
         case .highlight(let c):
             if owner.options.criticMarkup && !inFormatChange {
                 emit("{=="); write(c); emit("==}")
@@ -581,6 +613,24 @@ struct InlineRenderer {
 
     private mutating func span(_ c: [Inline], _ attrs: String) {
         emit("["); write(c); emit("]" + attrs)
+    }
+
+    /// pandoc's `^sup^` / `~sub~` for plain text the rule reads back (`ScriptSpans`), with CriticMarkup on (in
+    /// `gfm`, which has no such syntax, and for anything else: the HTML tags).
+    private mutating func script(_ c: [Inline], _ d: UInt8, _ openTag: String, _ closeTag: String) {
+        let number = scriptCount
+        scriptCount += 1
+        if owner.options.criticMarkup, !taggedScripts.contains(number), c.count == 1, case .text(let t) = c[0],
+           ScriptSpans.canHold(t, delimiter: d) {
+            let delimiter = String(UnicodeScalar(d))
+            emit(delimiter)
+            let open = bytes.count - 1
+            text(t)
+            scriptsWritten.append((open, bytes.count, number))
+            emit(delimiter)
+        } else {
+            emit(openTag); write(c); emit(closeTag)
+        }
     }
 
     // MARK: Emphasis
