@@ -181,7 +181,14 @@ final class DOCXComposer {
             styles.choose(defaultStyle)
             directOutline = directOutlineLevel
         } else if let name = p.style.name {
-            styleID = styles.paragraphID(name, outlineLevel: outlineLevel)
+            if outlineLevel != nil, !name.lowercased().hasPrefix("heading") {
+                // A heading in a style of its own (a custom style, a div's classes) has its level itself: the
+                // style may be the paragraphs' around it too, which must not become headings.
+                styleID = styles.paragraphID(name)
+                directOutline = outlineLevel
+            } else {
+                styleID = styles.paragraphID(name, outlineLevel: outlineLevel)
+            }
         } else if formattedSource && outlineLevel != nil {
             // A heading in Normal style: its outline level makes it one.
             styleID = nil

@@ -345,12 +345,26 @@ final class BlockConverter {
         fenceTable = TableFormat()
         if rest.hasPrefix("{"), rest.hasSuffix("}") {
             guard let tokens = AttributeList.parse(Substring(rest.dropFirst().dropLast())) else { return nil }
+            var classes: [String] = []
             for t in tokens where !FormatAttributes.apply(t, to: &style) && !fenceTable.apply(t) {
-                context.diagnostics.report(.markdownUnknownAttribute, "a div attribute Redline does not know was ignored ('\(t.key)')")
+                if t.value == nil, t.key.hasPrefix("."), DivClasses.isClass(t.key.dropFirst()) {
+                    classes.append(String(t.key.dropFirst()))
+                } else {
+                    context.diagnostics.report(.markdownUnknownAttribute, "a div attribute Redline does not know was ignored ('\(t.key)')")
+                }
+            }
+            if !classes.isEmpty {
+                if style.name == nil {
+                    style.name = DivClasses.styleName(classes)
+                } else {
+                    context.diagnostics.report(.markdownUnknownAttribute, "a div's classes beside its custom-style were ignored ('\(classes.joined(separator: " "))')")
+                }
             }
             return .some(style)
         }
         guard !rest.contains(" ") else { return nil }
+        // `::: warning`: pandoc's one-word form of `::: {.warning}`.
+        if DivClasses.isClass(Substring(rest)) { style.name = DivClasses.styleName([rest]) }
         return .some(style)
     }
 
@@ -358,8 +372,15 @@ final class BlockConverter {
         var f = DivFence()
         guard parsedText.count > 0 else { return f }
         let first = sourceLine(node.startLine, from: node.startColumn)
-        guard first.first == UInt8(ascii: ":") else { return f }
-        guard let opening = fenceLine(first) else { return f }
+        guard first.first == UInt8(ascii: ":"), let opening = fenceLine(first) else {
+            // A paragraph of an open div whose last line closes it (`Second paragraph.` then `:::`).
+            var nodes = node.children
+            if !divStyles.isEmpty, closesOnLastLine(node, &nodes) {
+                f.closes = true
+                f.contentNodes = nodes
+            }
+            return f
+        }
         var nodes = node.children
         if let style = opening {
             f.opens = style
@@ -387,19 +408,22 @@ final class BlockConverter {
             }
         }
         // A closing fence as the last line.
-        if node.endLine > node.startLine {
-            let last = sourceLine(node.endLine)
-            let body = last.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: ">") }
-            // The break before it is hard when the last content line ends in spaces or a backslash
-            // (spaces after a comment at a paragraph's end, say): the fence line still closes.
-            if body.first == UInt8(ascii: ":"), case .some(nil) = fenceLine(body),
-               let cut = nodes.lastIndex(where: { $0.kind == .softBreak || $0.kind == .lineBreak }) {
-                nodes.removeSubrange(cut...)
-                f.closes = true
-            }
-        }
+        if closesOnLastLine(node, &nodes) { f.closes = true }
         f.contentNodes = nodes
         return f
+    }
+
+    /// True when the paragraph's last line (not its first) is a closing fence `:::`: `nodes` lose it.
+    private func closesOnLastLine(_ node: MDNode, _ nodes: inout [MDNode]) -> Bool {
+        guard node.endLine > node.startLine else { return false }
+        let last = sourceLine(node.endLine)
+        let body = last.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: ">") }
+        // The break before it is hard when the last content line ends in spaces or a backslash
+        // (spaces after a comment at a paragraph's end, say): the fence line still closes.
+        guard body.first == UInt8(ascii: ":"), case .some(nil) = fenceLine(body),
+              let cut = nodes.lastIndex(where: { $0.kind == .softBreak || $0.kind == .lineBreak }) else { return false }
+        nodes.removeSubrange(cut...)
+        return true
     }
 
     // MARK: Paragraphs

@@ -424,11 +424,18 @@ final class MarkdownRenderer {
             text = body
         }
         if !p.style.isEmpty {
+            // A style name that reads as div classes is written as those classes (`::: {.callout-note}`), with
+            // or without `preserveFormatting`: it is the author's div, not formatting.
+            var style = p.style
+            let classes = DivClasses.classes(of: style.name)
+            if classes != nil { style.name = nil }
+            let classTokens = (classes ?? []).map { AttributeToken("." + $0) }
             if options.preserveFormatting {
                 // An empty styled paragraph is a div with nothing in it.
-                text = "::: {" + AttributeList.write(FormatAttributes.tokens(p.style)) + "}\n" + (text.isEmpty ? "" : text + "\n") + ":::"
+                text = "::: {" + AttributeList.write(classTokens + FormatAttributes.tokens(style)) + "}\n" + (text.isEmpty ? "" : text + "\n") + ":::"
             } else {
-                paragraphStyleLost(p.style, level: level)
+                if !style.isEmpty { paragraphStyleLost(style, level: level) }
+                if let classes { text = DivClasses.fence(classes) + "\n" + (text.isEmpty ? "" : text + "\n") + ":::" }
             }
         }
         return text

@@ -48,6 +48,8 @@ public struct MarkdownSink: ChunkSink {
     /// A paragraph with a changed break, written once the next chunk arrives (before an empty paragraph it
     /// leaves its change open over its break).
     private var held: Chunk?
+    /// The classes of the fenced div open around the blocks written last (`DivClasses`), as a style name.
+    private var openDiv: String?
 
     init(output: any ByteOutput, options: WriteOptions, diagnostics: Diagnostics) {
         self.output = output
@@ -83,6 +85,7 @@ public struct MarkdownSink: ChunkSink {
         }
         if let closer = renderer.takePendingCloser() { try put(closer) }
         try writeHeldNotes()
+        if openDiv != nil { try put(":::") }
         if renderer.options.criticMarkup, renderer.unanchoredComments > 0 {
             renderer.diagnostics.report(.markdownUnanchoredComment, "comments that nothing in the text anchors were left out",
                                         count: renderer.unanchoredComments)
@@ -102,6 +105,14 @@ public struct MarkdownSink: ChunkSink {
             l.kind = .ordered(start: s, delimiter: d == "." ? ")" : ".")
             block = .list(l)
         }
+        // Blocks in a row whose paragraphs all carry one div's classes are written inside one div.
+        let divClass = Self.divClass(of: block)
+        if divClass != openDiv, !renderer.hasPendingCloser {
+            if openDiv != nil { try put(":::") }
+            openDiv = divClass
+            if let c = divClass, let classes = DivClasses.classes(of: c) { try put(DivClasses.fence(classes)) }
+        }
+        if let c = openDiv, divClass == c { block = Self.removing(style: c, from: block) }
         let parts = renderer.blockParts(block, bullet: bullet).filter { !$0.isEmpty }
         // An empty paragraph left out is no block: two lists around it still need different bullets.
         if case .list(let l) = block {
@@ -115,6 +126,46 @@ public struct MarkdownSink: ChunkSink {
         // Notes go after the block, but not between a paragraph break change's delimiters.
         heldNotes += chunk.notes
         if !renderer.hasPendingCloser { try writeHeldNotes() }
+    }
+
+    /// The div classes (a style name) every paragraph of `block` carries; nil when one does not, or for a
+    /// block without paragraphs of its own (code, a rule).
+    static func divClass(of block: Block) -> String? {
+        switch block {
+        case .codeBlock, .thematicBreak, .raw: return nil
+        default: break
+        }
+        var name: String?
+        var mixed = false
+        block.forEachParagraph { p in
+            guard !mixed else { return }
+            guard let n = p.style.name, DivClasses.classes(of: n) != nil, name == nil || name == n else { mixed = true; return }
+            name = n
+        }
+        if !mixed, name != nil {
+            // Code in a list item or quote has no paragraph style: such a block is not wholly in the div.
+            var hasCode = false
+            _ = block.mapBlockArrays { blocks in
+                if blocks.contains(where: { if case .codeBlock = $0 { return true } else { return false } }) { hasCode = true }
+                return blocks
+            }
+            if hasCode { return nil }
+        }
+        return mixed ? nil : name
+    }
+
+    /// `block` with the paragraph style name `name` taken off every paragraph in it (the div carries it).
+    static func removing(style name: String, from block: Block) -> Block {
+        switch block {
+        case .paragraph(var p):
+            if p.style.name == name { p.style.name = nil }
+            return .paragraph(p)
+        case .heading(let level, var p):
+            if p.style.name == name { p.style.name = nil }
+            return .heading(level: level, p)
+        default:
+            return block.mapBlockArrays { $0.map { removing(style: name, from: $0) } }
+        }
     }
 
     private mutating func writeHeldNotes() throws {

@@ -1,0 +1,120 @@
+import Foundation
+import XCTest
+@testable import RedlineMarkdown
+import RedlineCore
+import RedlineDOCX
+import RedlineTestSupport
+
+/// Fenced divs with classes (`::: {.callout-note}`, `::: warning`): kept md → md and through DOCX (a paragraph
+/// style named by the classes), written as one div around the blocks they hold, and a closing fence on a
+/// paragraph's last line closes the div it belongs to.
+final class DivClassTests: XCTestCase {
+    private static let source = """
+        ::: {.callout-note}
+        ## Note
+
+        A note.
+
+        - item one
+        - item two
+
+        Second paragraph.
+        :::
+
+        After.
+
+        ::: warning
+        Careful.
+        :::
+
+        """
+
+    private static let written = """
+        ::: {.callout-note}
+
+        ## Note
+
+        A note.
+
+        - item one
+        - item two
+
+        Second paragraph.
+
+        :::
+
+        After.
+
+        ::: {.warning}
+
+        Careful.
+
+        :::
+
+        """
+
+    func testClassesBecomeTheStyleOfEveryBlockInTheDiv() throws {
+        let doc = try MarkdownReader.document(Self.source)
+        XCTAssertEqual(doc.blocks.count, 6)
+        var names: [String?] = []
+        for b in doc.blocks { b.forEachParagraph { names.append($0.style.name) } }
+        XCTAssertEqual(names, [".callout-note", ".callout-note", ".callout-note", ".callout-note", ".callout-note", nil, ".warning"])
+        // The closing fence on the last paragraph's last line is no text.
+        XCTAssertEqual(doc.blocks[3].paragraph?.content, [.text("Second paragraph.")])
+    }
+
+    func testDivsAreWrittenBackAndAreAFixpoint() throws {
+        let d = Diagnostics()
+        let out = try MarkdownWriter.string(MarkdownReader.document(Self.source), diagnostics: d)
+        XCTAssertEqual(out, Self.written)
+        XCTAssertEqual(try MarkdownWriter.string(MarkdownReader.document(out)), out)
+        XCTAssertFalse(d.all.contains { $0.code == .markdownUnknownAttribute || $0.code == .lossyParagraphStyle }, "\(d.all)")
+    }
+
+    func testDivsTravelThroughDOCX() throws {
+        let doc = try MarkdownReader.document(Self.source)
+        let out = MemoryOutput()
+        var chunks = ChunkArraySource(doc)
+        var sink = try DOCXWriter().sink(to: out, options: WriteOptions(), diagnostics: Diagnostics())
+        try Pipeline.run(source: &chunks, stages: [], sink: &sink)
+        var source = try DOCXReader().open(.bytes(out.bytes), options: ReadOptions(), diagnostics: Diagnostics())
+        let back = try Document(reading: &source)
+        XCTAssertEqual(try MarkdownWriter.string(back), Self.written)
+        // The heading in the div is still a heading; the paragraphs in the same style are not.
+        XCTAssertEqual(back.blocks.filter { if case .heading = $0 { return true } else { return false } }.count, 1)
+    }
+
+    /// pandoc reads the written Markdown with the same divs, classes and blocks as the source.
+    func testPandocReadsTheSameDivs() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/pandoc") else { throw XCTSkip("pandoc is not installed") }
+        func json(_ markdown: String) throws -> String {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: "/usr/bin/pandoc")
+            p.arguments = ["-f", "markdown", "-t", "json"]
+            let inPipe = Pipe(), outPipe = Pipe()
+            p.standardInput = inPipe
+            p.standardOutput = outPipe
+            try p.run()
+            inPipe.fileHandleForWriting.write(Data(markdown.utf8))
+            try inPipe.fileHandleForWriting.close()
+            let data = outPipe.fileHandleForReading.readDataToEndOfFile()
+            p.waitUntilExit()
+            return String(decoding: data, as: UTF8.self)
+        }
+        let expected = try json(Self.source)
+        XCTAssertTrue(expected.contains("callout-note") && expected.contains("\"warning\""), expected)
+        XCTAssertEqual(try json(Self.written), expected)
+    }
+
+    func testOrdinaryStyleNamesAreNotClasses() {
+        XCTAssertEqual(DivClasses.classes(of: ".callout-note"), ["callout-note"])
+        XCTAssertEqual(DivClasses.classes(of: ".column-margin .aside"), ["column-margin", "aside"])
+        XCTAssertNil(DivClasses.classes(of: "callout-note"))
+        XCTAssertNil(DivClasses.classes(of: "annotation text"))
+        XCTAssertNil(DivClasses.classes(of: ".a b"))
+        XCTAssertNil(DivClasses.classes(of: "Quote"))
+        XCTAssertNil(DivClasses.classes(of: "Heading 1"))
+        XCTAssertNil(DivClasses.classes(of: ".1abc"))
+        XCTAssertNil(DivClasses.classes(of: ""))
+    }
+}
