@@ -56,8 +56,6 @@ extension DiagnosticCode {
     public static let docxDateDropped: DiagnosticCode = "docx.date-dropped"
     /// Quotes, lists and tables nested deeper than the writer nests them are written as plain paragraphs.
     public static let docxNestingFlattened: DiagnosticCode = "docx.nesting-flattened"
-    /// The language of a code block has no place in DOCX.
-    public static let docxCodeLanguage: DiagnosticCode = "docx.code-language"
     /// A comparison's DOCX result could not place NEW's section breaks inside the body (its paragraphs did not line up with NEW's): they were left out, the final section kept.
     public static let docxSectionsDropped: DiagnosticCode = "docx.sections-dropped"
     /// `redline apply` onto DOCX: text an edit covered inside an equation or an existing move was kept whole.

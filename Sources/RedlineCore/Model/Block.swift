@@ -73,6 +73,15 @@ public struct CodeBlock: Hashable, Sendable, Codable {
         self.info = info
     }
 
+    /// A code block with a fence's whole info string: its first word is the language.
+    public init(text: String, infoString: String) {
+        let language = infoString.split(whereSeparator: { $0 == " " || $0 == "\t" }).first.map(String.init) ?? ""
+        self.init(language: language, text: text, info: infoString == language ? nil : infoString)
+    }
+
+    /// The info string as a fence holds it (the language alone when there is nothing more).
+    public var infoString: String { info ?? language }
+
     /// The text as the content of one paragraph: its lines joined by line breaks (how the DOCX and RTF
     /// writers, which have no code block, write it).
     public var lineBrokenContent: [Inline] {

@@ -19,7 +19,8 @@ struct StoryContext {
     /// The package's pictures, read into the document's `MediaStore` as drawings name them.
     var pictures: DOCXPictures?
     /// The TeX kept for equations Redline wrote (custom properties `RedlineMath…`).
-    var mathSources = MathSources()
+    var mathSources = KeptSources(prefix: KeptSources.mathPrefix)
+    var codeSources = KeptSources(prefix: KeptSources.codePrefix)
 }
 
 extension ParagraphStyle {

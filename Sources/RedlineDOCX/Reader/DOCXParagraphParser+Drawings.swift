@@ -57,7 +57,7 @@ extension StoryParser {
     }
 
     /// An OMML equation (`m:oMath`, `m:oMathPara`, reader on its start tag): a math inline with its TeX
-    /// (`OMMLReader`, then the author's own TeX when `MathSources` kept it for this OMML). Tracked changes
+    /// (`OMMLReader`, then the author's own TeX when `KeptSources` kept it for this OMML). Tracked changes
     /// inside the equation make it the old equation deleted and the new one inserted; inside a change of
     /// its own (`enclosing`) it is the equation as accepted, in that change.
     func equation(enclosing: RunChange? = nil) throws -> [Run] {

@@ -45,28 +45,30 @@ enum SideParts {
             guard k == .start, x.localName == "property", let name = x.attribute("name") else { continue }
             let value = try x.elementText()
             if name == PackageParts.frontMatterProperty { source = value }
-            else if MathSources.pieceNumber(name) == nil { fields.append(.init(key: name, value: .text(value))) }
+            else if !KeptSources.isKept(name) { fields.append(.init(key: name, value: .text(value))) }
         }
         guard let source else { return }
         m.source = source
         for f in fields where m[f.key] == nil { m.fields.append(f) }
     }
 
-    /// The TeX kept for equations Redline wrote (`MathSources`), from the custom properties.
-    static func mathSources(_ package: DOCXPackage) throws -> MathSources {
+    /// The TeX kept for equations and the info strings kept for code Redline wrote (`KeptSources`), from the custom properties.
+    static func keptSources(_ package: DOCXPackage) throws -> (math: KeptSources, code: KeptSources) {
+        let empty = (KeptSources(prefix: KeptSources.mathPrefix), KeptSources(prefix: KeptSources.codePrefix))
         var part = "docProps/custom.xml"
         if let custom = package.rootRelationships.values.first(where: { $0.kind == "custom-properties" && !$0.external }) {
             part = custom.target
         }
-        guard let entry = package.archive.entry(named: part) else { return MathSources() }
+        guard let entry = package.archive.entry(named: part) else { return empty }
         let x = try package.xml(entry)
-        var pieces: [Int: String] = [:]
+        var math: [Int: String] = [:], code: [Int: String] = [:]
         while let k = try x.next() {
-            guard k == .start, x.localName == "property", let name = x.attribute("name"),
-                  let n = MathSources.pieceNumber(name) else { continue }
-            pieces[n] = try x.elementText()
+            guard k == .start, x.localName == "property", let name = x.attribute("name") else { continue }
+            if let n = empty.0.pieceNumber(name) { math[n] = try x.elementText() }
+            else if let n = empty.1.pieceNumber(name) { code[n] = try x.elementText() }
         }
-        return pieces.isEmpty ? MathSources() : MathSources(pieces: pieces)
+        return (math.isEmpty ? empty.0 : KeptSources(prefix: KeptSources.mathPrefix, pieces: math),
+                code.isEmpty ? empty.1 : KeptSources(prefix: KeptSources.codePrefix, pieces: code))
     }
 
     /// Who last saved the package: `cp:lastModifiedBy` in `docProps/core.xml`, if set.

@@ -75,7 +75,8 @@ final class DOCXComposer {
     /// A move range in the body still open at the end of the last paragraph, and its range id.
     var pendingMove: (move: Move, rangeID: String)?
     /// The TeX of equations whose OMML reads back as other TeX (written as custom properties).
-    let mathSources = MathSources()
+    let mathSources = KeptSources(prefix: KeptSources.mathPrefix)
+    let codeSources = KeptSources(prefix: KeptSources.codePrefix)
     /// The run properties of the last few looks written (`RunPropertiesCache`).
     var runProperties = RunPropertiesCache()
 
@@ -121,9 +122,7 @@ final class DOCXComposer {
         case .list(let l):
             list(l, ctx, into: &x)
         case .codeBlock(let c):
-            if !c.language.isEmpty {
-                diagnostics.report(.docxCodeLanguage, "code block languages are not kept in DOCX", severity: .note)
-            }
+            codeSources.record(info: c.infoString, code: c.text)
             paragraph(Paragraph(c.lineBrokenContent), defaultStyle: "SourceCode", ctx, into: &x)
         case .table(let t):
             table(t, ctx, into: &x)

@@ -186,7 +186,7 @@ struct DOCXSink: ChunkSink {
     // MARK: The package
 
     private mutating func writePackage() throws {
-        let customFields = PackageParts.customFields(header.metadata) + composer.mathSources.properties()
+        let customFields = PackageParts.customFields(header.metadata) + composer.mathSources.properties() + composer.codeSources.properties()
         let c = PackageParts.Contents(
             numbering: !composer.lists.isEmpty, footnotes: composer.notes.footnoteCount > 0,
             endnotes: composer.notes.endnoteCount > 0, comments: !composer.comments.isEmpty,

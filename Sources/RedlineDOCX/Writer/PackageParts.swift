@@ -182,7 +182,7 @@ enum PackageParts {
     static func customFields(_ m: Metadata) -> [Metadata.Field] {
         m.fields.filter { f in
             guard let tag = coreFields.first(where: { $0.0 == f.key })?.1 else {
-                return f.key != frontMatterProperty && MathSources.pieceNumber(f.key) == nil
+                return f.key != frontMatterProperty && !KeptSources.isKept(f.key)
             }
             if tag.hasPrefix("dcterms:") { return DOCXDate.w3cdtf(f.value.strings.first ?? "") == nil }
             return false

@@ -222,9 +222,7 @@ final class BlockConverter {
         case .codeBlock:
             warnIfInsideChange(node)
             let info = context.restore(node.url)
-            let language = info.split(whereSeparator: { $0 == " " || $0 == "\t" }).first.map(String.init) ?? ""
-            out.append(.codeBlock(CodeBlock(language: language, text: context.restore(node.literal),
-                                            info: info == language ? nil : info)))
+            out.append(.codeBlock(CodeBlock(text: context.restore(node.literal), infoString: info)))
         case .htmlBlock:
             out.append(.raw(format: "html", text: context.restore(node.literal)))
         case .thematicBreak:

@@ -1,15 +1,20 @@
 import Foundation
 import RedlineCore
 
-/// The TeX an author wrote, kept beside the equations written from it, for the equations whose OMML does not
-/// read back to that exact TeX (`\dfrac`, `x^{2}` spelled `x^2`, spacing): custom properties
-/// `RedlineMath1`, `RedlineMath2`, ... (each at most 255 characters, as Word's property dialog holds), whose
-/// joined value is a JSON array of `[key, tex]`. The key is a hash of the TeX the equation reads back as, so
-/// an entry is used only while the equation's OMML still reads as what Redline wrote: an equation a
-/// co-author edited reads as its new TeX, and equations added or removed elsewhere change nothing. Entries
-/// of one key are used in the order written.
-final class MathSources {
-    static let propertyPrefix = "RedlineMath"
+/// What an author wrote that the DOCX cannot show as written, kept beside it in custom properties: the TeX of
+/// equations whose OMML does not read back to that exact TeX (`\dfrac`, `x^{2}` spelled `x^2`, spacing:
+/// `RedlineMath1`, `RedlineMath2`, ...), and the info string of code blocks (`python`, `{r, echo=FALSE}`:
+/// `RedlineCode1`, ...). Each property holds at most 255 characters (as Word's property dialog does); their
+/// joined value is a JSON array of `[key, source]`. The key is a hash of what the DOCX reads back as (the
+/// equation's TeX, the code's text), so an entry is used only while that is still what Redline wrote: an
+/// equation or code a co-author edited reads as it now is, and what is added or removed elsewhere changes
+/// nothing. Entries of one key are used in the order written.
+final class KeptSources {
+    /// The prefix of the equations' properties.
+    static let mathPrefix = "RedlineMath"
+    /// The prefix of the code blocks' properties.
+    static let codePrefix = "RedlineCode"
+    let propertyPrefix: String
     private static let chunk = 255
 
     /// Original TeX by key, in the order written, and how many of each were used.
@@ -18,7 +23,7 @@ final class MathSources {
     /// Entries in the order written (the writer's side).
     private(set) var entries: [(key: String, tex: String)] = []
 
-    init() {}
+    init(prefix: String) { propertyPrefix = prefix }
 
     var isEmpty: Bool { entries.isEmpty && byKey.isEmpty }
 
@@ -59,25 +64,48 @@ final class MathSources {
         for c in json {
             let n = c.utf16.count
             if units + n > Self.chunk {
-                fields.append(Metadata.Field(key: Self.propertyPrefix + String(fields.count + 1), value: .text(piece)))
+                fields.append(Metadata.Field(key: propertyPrefix + String(fields.count + 1), value: .text(piece)))
                 piece = ""
                 units = 0
             }
             piece.append(c)
             units += n
         }
-        if !piece.isEmpty { fields.append(Metadata.Field(key: Self.propertyPrefix + String(fields.count + 1), value: .text(piece))) }
+        if !piece.isEmpty { fields.append(Metadata.Field(key: propertyPrefix + String(fields.count + 1), value: .text(piece))) }
         return fields
     }
 
-    /// Whether a custom property name is one of these (`RedlineMath` and a number).
-    static func pieceNumber(_ name: String) -> Int? {
+    /// The number of a custom property of this table (`RedlineMath` and a number), nil for another name.
+    func pieceNumber(_ name: String) -> Int? {
         guard name.hasPrefix(propertyPrefix) else { return nil }
         return Int(name.dropFirst(propertyPrefix.count))
     }
 
+    /// True for a custom property of either table (not metadata).
+    static func isKept(_ name: String) -> Bool {
+        for prefix in [mathPrefix, codePrefix] where name.hasPrefix(prefix) && Int(name.dropFirst(prefix.count)) != nil { return true }
+        return false
+    }
+
+    /// Records the info string of a code block of `text` (nothing for an empty one).
+    func record(info: String, code text: String) {
+        guard !info.isEmpty else { return }
+        entries.append((Self.key(text, display: false), info))
+    }
+
+    /// The info string kept for a code block of `text`, if one was.
+    func info(forCode text: String) -> String? {
+        let key = Self.key(text, display: false)
+        guard let list = byKey[key] else { return nil }
+        let n = used[key, default: 0]
+        guard n < list.count else { return nil }
+        used[key] = n + 1
+        return list[n]
+    }
+
     /// The table from the pieces of its custom properties (by number); an unreadable one is no table.
-    init(pieces: [Int: String]) {
+    init(prefix: String, pieces: [Int: String]) {
+        propertyPrefix = prefix
         let json = pieces.keys.sorted().map { pieces[$0]! }.joined()
         guard let data = json.data(using: .utf8),
               let list = try? JSONSerialization.jsonObject(with: data) as? [[String]] else { return }
