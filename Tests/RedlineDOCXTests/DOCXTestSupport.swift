@@ -56,18 +56,6 @@ enum DOCXTest {
     }
 
     /// The names of a DOCX's parts in archive order.
-    /// `docx` with the part `name` holding `text` instead (every other entry copied as it is).
-    static func replacingPart(_ name: String, with text: String, in docx: [UInt8]) throws -> [UInt8] {
-        let archive = try ZipArchive(bytes: docx)
-        let zip = try ZipWriter()
-        for e in archive.entries where !e.isDirectory {
-            if e.name == name { try zip.add(name, text: text) } else { try zip.copy(e, from: archive) }
-        }
-        var bytes: [UInt8] = []
-        try zip.finish { bytes += $0 }
-        return bytes
-    }
-
     static func partNames(_ docx: [UInt8]) throws -> [String] {
         try ZipArchive(bytes: docx).entries.map(\.name)
     }

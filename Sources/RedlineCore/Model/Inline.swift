@@ -23,15 +23,33 @@ public struct Image: Hashable, Sendable, Codable {
     /// Displayed width and height in points, when the document gives a size.
     public var width: Double?
     public var height: Double?
+    /// The attribute list a Markdown author wrote after the picture, between its braces (`#fig-x width=50%`):
+    /// written back as it is (its width and height are also the displayed size above). Not part of the value,
+    /// as `Metadata.source` is not: two pictures of the same size, alt text and source are equal.
+    public var attributes: String?
+
+    public static func == (a: Image, b: Image) -> Bool {
+        a.source == b.source && a.title == b.title && a.alt == b.alt && a.media == b.media && a.width == b.width && a.height == b.height
+    }
+
+    public func hash(into h: inout Hasher) {
+        h.combine(source)
+        h.combine(title)
+        h.combine(alt)
+        h.combine(media)
+        h.combine(width)
+        h.combine(height)
+    }
 
     public init(source: String, title: String = "", alt: String = "", media: MediaItem? = nil,
-                width: Double? = nil, height: Double? = nil) {
+                width: Double? = nil, height: Double? = nil, attributes: String? = nil) {
         self.source = source
         self.title = title
         self.alt = alt
         self.media = media
         self.width = width
         self.height = height
+        self.attributes = attributes
     }
 
     /// The displayed size in points: the document's, else the picture's natural size (with the missing

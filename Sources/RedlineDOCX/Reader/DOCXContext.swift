@@ -21,6 +21,7 @@ struct StoryContext {
     /// The TeX kept for equations Redline wrote (custom properties `RedlineMath…`).
     var mathSources = KeptSources(prefix: KeptSources.mathPrefix)
     var codeSources = KeptSources(prefix: KeptSources.codePrefix)
+    var imageSources = KeptSources(prefix: KeptSources.imagePrefix)
 }
 
 extension ParagraphStyle {

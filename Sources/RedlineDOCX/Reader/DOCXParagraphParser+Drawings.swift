@@ -45,6 +45,7 @@ extension StoryParser {
         }
         guard let id = target, let rel = context.relationships[id] else { return }
         var image = Image(source: "", title: title, alt: alt, width: size?.0, height: size?.1)
+        image.attributes = context.imageSources.kept(for: alt)
         if rel.external {
             image.source = rel.target
             diagnostics.report(.docxImage, "linked (not embedded) pictures are kept as links (e.g. \(rel.target))", at: location)

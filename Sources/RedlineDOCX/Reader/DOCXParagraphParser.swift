@@ -78,7 +78,7 @@ extension StoryParser {
             out = [.listItem(.paragraph(paragraph), numID: numID, level: level, quoted: quoted)]
         } else if base.role == .code, var code = Self.codeBlock(paragraph) {
             // The info string Redline kept for this code (`KeptSources`), while the code is as it wrote it.
-            if let info = context.codeSources.info(forCode: code.text) { code = CodeBlock(text: code.text, infoString: info) }
+            if let info = context.codeSources.kept(for: code.text) { code = CodeBlock(text: code.text, infoString: info) }
             out = [.block(.codeBlock(code))]
         } else if base.role == .rule, paragraph.content.isEmpty, paragraph.markChange == nil, paragraph.styleChange == nil {
             out = [.block(.thematicBreak)]

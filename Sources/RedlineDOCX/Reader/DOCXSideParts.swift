@@ -53,22 +53,25 @@ enum SideParts {
     }
 
     /// The TeX kept for equations and the info strings kept for code Redline wrote (`KeptSources`), from the custom properties.
-    static func keptSources(_ package: DOCXPackage) throws -> (math: KeptSources, code: KeptSources) {
-        let empty = (KeptSources(prefix: KeptSources.mathPrefix), KeptSources(prefix: KeptSources.codePrefix))
+    static func keptSources(_ package: DOCXPackage) throws -> (math: KeptSources, code: KeptSources, image: KeptSources) {
+        let prefixes = [KeptSources.mathPrefix, KeptSources.codePrefix, KeptSources.imagePrefix]
+        var tables = prefixes.map { KeptSources(prefix: $0) }
         var part = "docProps/custom.xml"
         if let custom = package.rootRelationships.values.first(where: { $0.kind == "custom-properties" && !$0.external }) {
             part = custom.target
         }
-        guard let entry = package.archive.entry(named: part) else { return empty }
-        let x = try package.xml(entry)
-        var math: [Int: String] = [:], code: [Int: String] = [:]
-        while let k = try x.next() {
-            guard k == .start, x.localName == "property", let name = x.attribute("name") else { continue }
-            if let n = empty.0.pieceNumber(name) { math[n] = try x.elementText() }
-            else if let n = empty.1.pieceNumber(name) { code[n] = try x.elementText() }
+        if let entry = package.archive.entry(named: part) {
+            let x = try package.xml(entry)
+            var pieces: [[Int: String]] = prefixes.map { _ in [:] }
+            while let k = try x.next() {
+                guard k == .start, x.localName == "property", let name = x.attribute("name") else { continue }
+                if let t = tables.indices.first(where: { tables[$0].pieceNumber(name) != nil }) {
+                    pieces[t][tables[t].pieceNumber(name)!] = try x.elementText()
+                }
+            }
+            for t in tables.indices where !pieces[t].isEmpty { tables[t] = KeptSources(prefix: prefixes[t], pieces: pieces[t]) }
         }
-        return (math.isEmpty ? empty.0 : KeptSources(prefix: KeptSources.mathPrefix, pieces: math),
-                code.isEmpty ? empty.1 : KeptSources(prefix: KeptSources.codePrefix, pieces: code))
+        return (tables[0], tables[1], tables[2])
     }
 
     /// Who last saved the package: `cp:lastModifiedBy` in `docProps/core.xml`, if set.

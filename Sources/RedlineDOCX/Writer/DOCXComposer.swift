@@ -77,6 +77,7 @@ final class DOCXComposer {
     /// The TeX of equations whose OMML reads back as other TeX (written as custom properties).
     let mathSources = KeptSources(prefix: KeptSources.mathPrefix)
     let codeSources = KeptSources(prefix: KeptSources.codePrefix)
+    let imageSources = KeptSources(prefix: KeptSources.imagePrefix)
     /// The run properties of the last few looks written (`RunPropertiesCache`).
     var runProperties = RunPropertiesCache()
 
@@ -122,7 +123,7 @@ final class DOCXComposer {
         case .list(let l):
             list(l, ctx, into: &x)
         case .codeBlock(let c):
-            codeSources.record(info: c.infoString, code: c.text)
+            codeSources.keep(c.infoString, for: c.text)
             paragraph(Paragraph(c.lineBrokenContent), defaultStyle: "SourceCode", ctx, into: &x)
         case .table(let t):
             table(t, ctx, into: &x)

@@ -38,6 +38,7 @@ extension DOCXComposer {
         var doc = [("id", String(n)), ("name", "Picture \(n)")]
         if !image.alt.isEmpty { doc.append(("descr", image.alt)) }
         if !image.title.isEmpty { doc.append(("title", image.title)) }
+        if let attributes = image.attributes { imageSources.keep(attributes, for: image.alt) }
         x.empty("wp:docPr", doc)
         x.raw("<wp:cNvGraphicFramePr><a:graphicFrameLocks xmlns:a=\"http://schemas.openxmlformats.org/drawingml/2006/main\" noChangeAspect=\"1\"/></wp:cNvGraphicFramePr>"
               + "<a:graphic xmlns:a=\"http://schemas.openxmlformats.org/drawingml/2006/main\">"

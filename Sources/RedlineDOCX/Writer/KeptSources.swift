@@ -4,7 +4,8 @@ import RedlineCore
 /// What an author wrote that the DOCX cannot show as written, kept beside it in custom properties: the TeX of
 /// equations whose OMML does not read back to that exact TeX (`\dfrac`, `x^{2}` spelled `x^2`, spacing:
 /// `RedlineMath1`, `RedlineMath2`, ...), and the info string of code blocks (`python`, `{r, echo=FALSE}`:
-/// `RedlineCode1`, ...). Each property holds at most 255 characters (as Word's property dialog does); their
+/// `RedlineCode1`, ...), and the attribute list after a Markdown picture (`#fig-x width=50%`: `RedlineImage1`, ...,
+/// keyed by its alt text). Each property holds at most 255 characters (as Word's property dialog does); their
 /// joined value is a JSON array of `[key, source]`. The key is a hash of what the DOCX reads back as (the
 /// equation's TeX, the code's text), so an entry is used only while that is still what Redline wrote: an
 /// equation or code a co-author edited reads as it now is, and what is added or removed elsewhere changes
@@ -14,6 +15,8 @@ final class KeptSources {
     static let mathPrefix = "RedlineMath"
     /// The prefix of the code blocks' properties.
     static let codePrefix = "RedlineCode"
+    /// The prefix of the pictures' properties.
+    static let imagePrefix = "RedlineImage"
     let propertyPrefix: String
     private static let chunk = 255
 
@@ -83,18 +86,19 @@ final class KeptSources {
 
     /// True for a custom property of either table (not metadata).
     static func isKept(_ name: String) -> Bool {
-        for prefix in [mathPrefix, codePrefix] where name.hasPrefix(prefix) && Int(name.dropFirst(prefix.count)) != nil { return true }
+        for prefix in [mathPrefix, codePrefix, imagePrefix] where name.hasPrefix(prefix) && Int(name.dropFirst(prefix.count)) != nil { return true }
         return false
     }
 
-    /// Records the info string of a code block of `text` (nothing for an empty one).
-    func record(info: String, code text: String) {
-        guard !info.isEmpty else { return }
-        entries.append((Self.key(text, display: false), info))
+    /// Records `value` (a code block's info string, a picture's attributes) for what reads back as `text` (the
+    /// code, the alt text); nothing for an empty value.
+    func keep(_ value: String, for text: String) {
+        guard !value.isEmpty else { return }
+        entries.append((Self.key(text, display: false), value))
     }
 
-    /// The info string kept for a code block of `text`, if one was.
-    func info(forCode text: String) -> String? {
+    /// The value kept for what reads as `text`, if one was (each kept value is given once).
+    func kept(for text: String) -> String? {
         let key = Self.key(text, display: false)
         guard let list = byKey[key] else { return nil }
         let n = used[key, default: 0]

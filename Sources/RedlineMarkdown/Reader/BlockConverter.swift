@@ -556,46 +556,59 @@ final class BlockConverter {
             let n = nodes[k]
             k += 1
             guard n.kind == .image else { try inline(n, &ctx); continue }
-            // `![alt](src){width=… height=…}`: the attribute list is the start of the next text node.
-            var size: (Double?, Double?) = (nil, nil)
-            if k < nodes.count, nodes[k].kind == .text, let (found, rest) = Self.imageSize(nodes[k].literal) {
-                size = found
-                image(n, size: size, &ctx)
+            // `![alt](src){#fig-x width=…}`: the attribute list is the start of the next text node.
+            if k < nodes.count, nodes[k].kind == .text, let (found, rest) = Self.imageAttributes(nodes[k].literal) {
+                image(n, size: found.size, attributes: found.text, &ctx)
                 if !rest.isEmpty { try text(rest, ctx) }
                 k += 1
             } else {
-                image(n, size: size, &ctx)
+                image(n, size: (nil, nil), attributes: nil, &ctx)
             }
         }
     }
 
-    private func image(_ n: MDNode, size: (Double?, Double?), _ ctx: inout TreeFormat) {
+    private func image(_ n: MDNode, size: (Double?, Double?), attributes: String?, _ ctx: inout TreeFormat) {
         let alt = context.restore(Self.plainText(n.children))
         let source = context.restore(n.url)
-        var picture = Image(source: source, title: context.restore(n.title), alt: alt, width: size.0, height: size.1)
+        var picture = Image(source: source, title: context.restore(n.title), alt: alt, width: size.0, height: size.1,
+                            attributes: attributes)
         picture.media = context.pictures?.item(for: source, diagnostics: context.diagnostics)
         add(.atom(.image(picture)), ctx)
     }
 
-    /// A `{width=… height=…}` list at the start of `s` (lengths in in, cm, mm, pt, px or %), and the rest of
-    /// `s`; nil when `s` does not start with one holding only those keys.
-    static func imageSize(_ s: String) -> ((Double?, Double?), String)? {
-        guard s.hasPrefix("{"), let close = s.firstIndex(of: "}"),
-              let tokens = AttributeList.parse(s[s.index(after: s.startIndex)..<close]), !tokens.isEmpty else { return nil }
+    /// A pandoc attribute list at the start of `s` (`{#fig-x .class width=50% height=2in}`): its text between
+    /// the braces, the size it gives (lengths in in, cm, mm, pt, px, or % of a 6.5-inch text width), and the
+    /// rest of `s`; nil when `s` does not start with a well-formed list.
+    static func imageAttributes(_ s: String) -> ((text: String, size: (Double?, Double?)), String)? {
+        guard s.hasPrefix("{"), let close = s.firstIndex(of: "}") else { return nil }
+        let inner = s[s.index(after: s.startIndex)..<close]
+        guard let tokens = AttributeList.parse(inner), !tokens.isEmpty else { return nil }
+        // pandoc's forms only (`#id`, `.class`, `key=value`): a bare word is text that happens to follow.
+        func isName(_ s: Substring) -> Bool {
+            guard let f = s.unicodeScalars.first, f.properties.isAlphabetic else { return false }
+            return s.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_:.".unicodeScalars.contains($0) }
+        }
+        for t in tokens {
+            let k = Substring(t.key)
+            // (`AttributeList` gives `#id` as the key `#` with the value `id`.)
+            guard t.value != nil ? isName(k) || k == "#" : k.hasPrefix(".") && isName(k.dropFirst()) else { return nil }
+        }
         var w: Double?, h: Double?
         for t in tokens {
-            guard let v = t.value, let points = Self.points(v) else { return nil }
+            guard let v = t.value else { continue }
             switch t.key {
-            case "width": w = points
-            case "height": h = points
-            default: return nil
+            case "width": w = Self.points(v)
+            case "height": h = Self.points(v)
+            default: break
             }
         }
-        return ((w, h), String(s[s.index(after: close)...]))
+        return ((String(inner), (w, h)), String(s[s.index(after: close)...]))
     }
 
-    /// A CSS-like length in points (`2.5in`, `6cm`, `40mm`, `180pt`, `240px` or a bare number of pixels).
+    /// A CSS-like length in points (`2.5in`, `6cm`, `40mm`, `180pt`, `240px`, a bare number of pixels, or a
+    /// percentage of a 6.5-inch text width: US Letter or A4 with one-inch margins, nearly).
     static func points(_ v: String) -> Double? {
+        if v.hasSuffix("%") { return Double(v.dropLast()).flatMap { $0 > 0 ? $0 / 100 * 468 : nil } }
         let units: [(String, Double)] = [("in", 72), ("cm", 72 / 2.54), ("mm", 72 / 25.4), ("pt", 1), ("px", 0.75)]
         for (u, f) in units where v.hasSuffix(u) { return Double(v.dropLast(u.count)).map { $0 * f }.flatMap { $0 > 0 ? $0 : nil } }
         return Double(v).map { $0 * 0.75 }.flatMap { $0 > 0 ? $0 : nil }
@@ -634,7 +647,7 @@ final class BlockConverter {
             try inlines(n.children, &ctx)
             ctx = saved
         case .image:
-            image(n, size: (nil, nil), &ctx)
+            image(n, size: (nil, nil), attributes: nil, &ctx)
         case .footnoteReference:
             let number = Int(n.literal) ?? 0
             let label = number >= 1 && number <= noteLabels.count ? noteLabels[number - 1] : n.literal

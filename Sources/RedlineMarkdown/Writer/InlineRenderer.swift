@@ -502,7 +502,19 @@ struct InlineRenderer {
             // cmark-gfm reads `![^` as a footnote-like bracket, never an image: the caret is escaped.
             if i.alt.hasPrefix("^") { emit("\\^"); text(String(i.alt.dropFirst())) } else { text(i.alt) }
             emit("](" + Self.destination(owner.media.reference(for: i)) + Self.title(i.title) + ")")
-            if i.width != nil || i.height != nil, let size = i.displaySize {
+            if let attributes = i.attributes, !attributes.contains("}"), !attributes.contains("\n"),
+               let tokens = AttributeList.parse(Substring(attributes)) {
+                // The author's own list, as written (`{#fig-x width=50%}`), with a width or height the picture no
+                // longer has (resized in Word) rewritten.
+                var changed = false
+                let sized = tokens.map { t -> AttributeToken in
+                    guard let v = t.value, let now = t.key == "width" ? i.width : t.key == "height" ? i.height : nil else { return t }
+                    if let was = BlockConverter.points(v), abs(was - now) < 0.5 { return t }
+                    changed = true
+                    return AttributeToken(t.key, Self.inches(now))
+                }
+                emit("{" + (changed ? AttributeList.write(sized) : attributes) + "}")
+            } else if i.width != nil || i.height != nil, let size = i.displaySize {
                 if owner.options.preserveFormatting {
                     emit("{width=" + Self.inches(size.width) + " height=" + Self.inches(size.height) + "}")
                 } else {
