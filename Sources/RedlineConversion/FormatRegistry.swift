@@ -98,7 +98,7 @@ public enum FormatRegistry {
     /// GitHub Markdown: changes accepted, comments dropped.
     public static let gfm = Format(
         name: "gfm", summary: "GitHub Markdown without CriticMarkup (changes accepted, comments dropped)",
-        extensions: [], reader: MarkdownReader(), writer: MarkdownWriter(),
+        extensions: [], reader: MarkdownReader(scripts: false), writer: MarkdownWriter(),
         adjustOptions: { $0.criticMarkup = false }, stages: MarkdownWriter.withoutCriticMarkup)
     /// The HTML preview and review page: one file, pictures inside it unless a folder is named for them
     /// (`--extract-media`).

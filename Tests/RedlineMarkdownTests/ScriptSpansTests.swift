@@ -24,6 +24,15 @@ final class ScriptSpansTests: XCTestCase {
         XCTAssertEqual(try content(#"a^b\ c^"#), [.text("a"), .superscript([.text("b\u{A0}c")])])
     }
 
+    /// GitHub's Markdown (`-f gfm`) has no scripts: `~text~` is strikethrough there, and `^` is text.
+    func testGitHubReadsSingleTildesAsStrikethrough() throws {
+        var source = try MarkdownReader(scripts: false).open(.bytes(Array("~gone~ and x^2^ and H~2~O".utf8)), options: ReadOptions(),
+                                                             diagnostics: Diagnostics())
+        let doc = try Document(reading: &source)
+        XCTAssertEqual(doc.blocks.first?.paragraph?.content,
+                       [.strikethrough([.text("gone")]), .text(" and x^2^ and H"), .strikethrough([.text("2")]), .text("O")])
+    }
+
     func testWhatIsNotASpanStaysAsItWas() throws {
         XCTAssertEqual(try content("2^10 and a^b c^d and ^^ and ~~"), [.text("2^10 and a^b c^d and ^^ and ~~")])
         // A link's destination and an autolink are not text.

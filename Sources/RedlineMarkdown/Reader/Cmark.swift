@@ -81,13 +81,15 @@ struct MDNode {
 /// Footnotes are handled by the reader (see `CriticScanner`), not by cmark.
 enum Cmark {
     /// Parses `text` and returns the document node; throws when nesting is deeper than `maxDepth`.
-    static func parse(_ text: [UInt8], footnotes: Bool = false, maxDepth: Int = 2_000) throws -> MDNode {
+    /// With `doubleTilde` only `~~text~~` is strikethrough (pandoc's Markdown, where `~x~` is a subscript);
+    /// without it `~text~` is too (GitHub's).
+    static func parse(_ text: [UInt8], footnotes: Bool = false, maxDepth: Int = 2_000, doubleTilde: Bool = true) throws -> MDNode {
         if opensTooDeep(text, limit: maxDepth) {
             throw RedlineError.limit("Markdown nesting deeper than \(maxDepth) levels (\(Limits.name("maxMarkdownNesting", maxDepth)))")
         }
         cmark_gfm_core_extensions_ensure_registered()
-        // `~~` only is strikethrough: `~x~` is pandoc's subscript (`ScriptSpans`), `~a b~` text as in pandoc.
-        var options = CMARK_OPT_UNSAFE | CMARK_OPT_STRIKETHROUGH_DOUBLE_TILDE
+        var options = CMARK_OPT_UNSAFE
+        if doubleTilde { options |= CMARK_OPT_STRIKETHROUGH_DOUBLE_TILDE }
         if footnotes { options |= CMARK_OPT_FOOTNOTES }
         // cmark's tree lives in an arena (`CmarkArena`), dropped whole once mirrored: no node is freed one
         // by one. The arena's life is this scope: the parser and the tree do not leave it.

@@ -110,11 +110,15 @@ struct CriticScanner {
     private var noteLabels = Set<String>()
     /// False for a comment body: a comment cannot hold notes, so `[^label]` and `[^label]:` lines are text.
     private let notes: Bool
+    /// pandoc's `^sup^` and `~sub~` are read (off for GitHub's Markdown).
+    private let scripts: Bool
 
     /// Scans `source`; comment ids are `idPrefix` + a running number starting at `firstCommentID`.
     /// Without `notes` (a comment body) footnote syntax is text: a `[^label]:` line is not a definition.
-    init(_ source: [UInt8], diagnostics: Diagnostics, firstCommentID: Int = 1, idPrefix: String = "", notes: Bool = true) {
+    init(_ source: [UInt8], diagnostics: Diagnostics, firstCommentID: Int = 1, idPrefix: String = "", notes: Bool = true,
+         scripts: Bool = true) {
         self.source = source
+        self.scripts = scripts
         self.diagnostics = diagnostics
         self.nextCommentID = firstCommentID
         self.firstCommentID = firstCommentID
@@ -637,7 +641,7 @@ struct CriticScanner {
             i += 1
             return true
         }
-        guard i >= noScriptsUntil else { return false }
+        guard scripts, i >= noScriptsUntil else { return false }
         let at = i
         let found = source.withUnsafeBufferPointer { ScriptSpans.find($0, at: at, end: $0.count) }
         guard case .closes(let close) = found, close < (scriptCloses.last?.at ?? Int.max) else { return false }

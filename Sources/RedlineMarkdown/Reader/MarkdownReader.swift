@@ -11,14 +11,18 @@ import RedlineCore
 /// CriticMarkup marks with attribution, threads, milestone ranges, moves, format and style changes
 /// (docs/criticmarkup.md).
 public struct MarkdownReader: FormatReader {
-    /// A reader (it has no settings: CriticMarkup is always on).
-    public init() {}
+    /// Whether `^sup^` and `~sub~` are read (pandoc's Markdown); off for GitHub's, where `~text~` is strikethrough.
+    public let scripts: Bool
+
+    /// A reader (CriticMarkup is always on); `scripts: false` reads GitHub's `~text~` as strikethrough.
+    public init(scripts: Bool = true) { self.scripts = scripts }
 
     /// Reads the whole input and runs the CriticMarkup pre-pass; blocks are parsed as they are asked for.
     public func open(_ input: DocumentInput, options: ReadOptions, diagnostics: Diagnostics) throws -> any ChunkSource {
         var base = FileManager.default.currentDirectoryPath
         if let path = input.path { base = URL(fileURLWithPath: path).deletingLastPathComponent().path }
-        return try MarkdownSource(bytes: input.readAll(), options: options, diagnostics: diagnostics, baseDirectory: base)
+        return try MarkdownSource(bytes: input.readAll(), options: options, diagnostics: diagnostics, baseDirectory: base,
+                                  scripts: scripts)
     }
 
     /// Reads a whole document (convenience for tests and small inputs).
@@ -37,12 +41,12 @@ public struct MarkdownSource: ChunkSource {
 
     init(bytes raw: [UInt8], options: ReadOptions, diagnostics: Diagnostics,
          baseDirectory: String = FileManager.default.currentDirectoryPath,
-         pieceSizes: ParagraphPieces.Sizes = .standard) throws {
+         pieceSizes: ParagraphPieces.Sizes = .standard, scripts: Bool = true) throws {
         let bytes = Self.boundingTableCells(Self.normalized(raw, diagnostics: diagnostics), diagnostics: diagnostics)
         let (metadata, bodyStart, _) = FrontMatter.read(bytes, diagnostics: diagnostics)
         header = DefaultStyles.header(from: metadata, diagnostics: diagnostics)
         let body = Array(bytes[bodyStart...])
-        state = try ReaderState(body, options: options, diagnostics: diagnostics)
+        state = try ReaderState(body, options: options, diagnostics: diagnostics, scripts: scripts)
         state.pieceSizes = pieceSizes
         if options.loadLinkedMedia {
             state.context.pictures = MarkdownPictures(baseDirectory: baseDirectory, options: options)
@@ -126,6 +130,8 @@ final class ReaderState {
     let converter: BlockConverter
     let segmenter: Segmenter
     let options: ReadOptions
+    /// pandoc's `^sup^`/`~sub~` (off: GitHub's `~text~` strikethrough).
+    let scripts: Bool
     private var nextSegment = 0
     private var ready = ChunkQueue()
     /// The comments and notes the converter has read, until the block that references them (`ChunkAttacher`).
@@ -144,8 +150,9 @@ final class ReaderState {
     /// What follows a paragraph read in pieces in its group, parsed next.
     private var pendingRange: (range: Range<Int>, line: Int)?
 
-    init(_ body: [UInt8], options: ReadOptions, diagnostics: Diagnostics) throws {
-        var scanner = CriticScanner(body, diagnostics: diagnostics)
+    init(_ body: [UInt8], options: ReadOptions, diagnostics: Diagnostics, scripts: Bool = true) throws {
+        self.scripts = scripts
+        var scanner = CriticScanner(body, diagnostics: diagnostics, scripts: scripts)
         try scanner.scan()
         self.options = options
         context = CriticContext(source: body, scanner: scanner, diagnostics: diagnostics)
@@ -227,7 +234,7 @@ final class ReaderState {
         let (parsed, prependedLines) = Self.groupText(text, range, definitions: segmenter.linkDefinitions)
         converter.setParsedText(parsed)
         converter.firstLineNumber = firstLine - prependedLines
-        let root = try Cmark.parse(parsed, maxDepth: maxDepth)
+        let root = try Cmark.parse(parsed, maxDepth: maxDepth, doubleTilde: scripts)
         for node in root.children where node.kind != .footnoteDefinition {
             var blocks: [Block] = []
             converter.closerOnlyParagraph = false
@@ -253,10 +260,10 @@ final class ReaderState {
     private func parseInPieces(_ range: Range<Int>, line: Range<Int>, firstLine: Int) throws -> Bool {
         // The pieces after the first are parsed on a thread of their own while the converter builds this
         // one's runs (`Prefetch`), so parsing touches nothing of the reader's: it has its own copies.
-        let text = self.text, definitions = segmenter.linkDefinitions, maxDepth = self.maxDepth
+        let text = self.text, definitions = segmenter.linkDefinitions, maxDepth = self.maxDepth, scripts = self.scripts
         var pieces = ParagraphPieces(text: text, line: line, from: line.lowerBound, sizes: pieceSizes) { r in
             let (parsed, prepended) = Self.groupText(text, r, definitions: definitions)
-            return (try Cmark.parse(parsed, maxDepth: maxDepth), prepended > 0)
+            return (try Cmark.parse(parsed, maxDepth: maxDepth, doubleTilde: scripts), prepended > 0)
         }
         guard let root = try pieces.first(of: range) else { return false }
         let (parsed, prependedLines) = Self.groupText(text, range.lowerBound..<pieces.position, definitions: segmenter.linkDefinitions)
@@ -365,7 +372,7 @@ final class ReaderState {
                 bytes += rest
             }
         }
-        let root = try Cmark.parse(bytes, maxDepth: min(options.limits.maxNesting, Limits.maxMarkdownNesting))
+        let root = try Cmark.parse(bytes, maxDepth: min(options.limits.maxNesting, Limits.maxMarkdownNesting), doubleTilde: scripts)
         let nested = BlockConverter(context: context)
         nested.noteResolver = converter.noteResolver
         nested.noteIsDefined = converter.noteIsDefined
@@ -385,13 +392,13 @@ final class ReaderState {
         let raw = CommentBody.strippingContainerPrefix(context.source, range)
         if raw.isEmpty { return [] }
         bodyCounter += 1
-        var scanner = CriticScanner(raw, diagnostics: context.diagnostics, idPrefix: "b\(bodyCounter)-", notes: false)
+        var scanner = CriticScanner(raw, diagnostics: context.diagnostics, idPrefix: "b\(bodyCounter)-", notes: false, scripts: scripts)
         try scanner.scan()
         let ctx = CriticContext(source: raw, scanner: scanner, diagnostics: context.diagnostics)
         ctx.pictures = context.pictures
         let nested = BlockConverter(context: ctx)
         nested.setParsedText(scanner.output)
-        let root = try Cmark.parse(scanner.output, maxDepth: min(options.limits.maxNesting, Limits.maxMarkdownNesting))
+        let root = try Cmark.parse(scanner.output, maxDepth: min(options.limits.maxNesting, Limits.maxMarkdownNesting), doubleTilde: scripts)
         var blocks: [Block] = []
         try nested.convert(root.children, into: &blocks)
         nested.finishFlow()
