@@ -224,22 +224,14 @@ final class WordFlatParagraphRuleTests: XCTestCase {
     }
 
     /// Routes that still differ from Word's rule on the 150 documents of the default seed, at most this many
-    /// (found when the test was written; the model route and the DOCX round trip never differ):
+    /// (the model route and the DOCX and RTF round trips never differ):
     /// - docx in place: the in-place engine (`StoryRewriter`) joins a paragraph whose mark goes across list
     ///   levels and table edges differently from Word (the next paragraph's level is not always taken).
     /// - md round trip, md → docx: an empty list item Word keeps (the item's text wholly deleted, its mark
     ///   kept) is lost after accepting or rejecting the Markdown.
-    /// - rtf round trip: paragraph-mark changes in lists, and row changes, are not carried by RTF exactly.
-    /// Ceilings: the model's review joins a paragraph whose mark goes only inside its container (a list item
-    /// does not join the next item, nor a paragraph a list), where Word joins across list levels and list
-    /// boundaries; joining across them broke the CriticMarkup fixpoints (CriticMarkupFixpointTests), so the
-    /// routes through the model keep the nested-list rule for now (issue #32 is open on this). The in-place
-    /// DOCX engine follows Word's flat rule more closely.
     static let knownDifferences: [String: Int] = [
         "docx in place accept": 13, "docx in place reject": 18,
-        "model accept": 94, "model reject": 95, "docx round trip accept": 94, "docx round trip reject": 95,
-        "md round trip accept": 95, "md round trip reject": 97, "md → docx accept": 95, "md → docx reject": 97,
-        "rtf round trip accept": 117, "rtf round trip reject": 122,
+        "md round trip accept": 7, "md round trip reject": 7, "md → docx accept": 7, "md → docx reject": 7,
     ]
 
     func testGeneratedDocumentsFollowWordsRule() throws {
@@ -287,15 +279,14 @@ final class WordFlatParagraphRuleTests: XCTestCase {
         ]
         XCTAssertEqual(Self.reference(flat, .accept), ["1|One", "2|TwoNested", "1|Three", "0|End"])
         let doc = Self.model(flat)
+        // The item left without its paragraph continues the one before: One (TwoNested nested in it), Three.
+        let accepted = try doc.applying([ReviewTransform(.accept)])
+        guard case .list(let l)? = accepted.blocks.first else { return XCTFail("\(accepted.blocks)") }
+        XCTAssertEqual(l.items.count, 2, "\(l.items)")
+        XCTAssertEqual(l.items.first?.count, 2, "\(l.items)")
         for mode in [ChangeMode.accept, .reject] {
             for (route, got) in try Self.routes(doc, mode) {
-                // Known difference (see knownDifferences): through the model, accepting keeps "Two" an item of
-                // its own level instead of joining it into the nested one; rejecting agrees with Word.
-                if mode == .accept && !route.hasPrefix("docx in place") {
-                    XCTAssertEqual(got, ["1|One", "1|Two", "2|Nested", "1|Three", "0|End"], "\(route) \(mode)")
-                } else {
-                    XCTAssertEqual(got, Self.reference(flat, mode), "\(route) \(mode)")
-                }
+                XCTAssertEqual(got, Self.reference(flat, mode), "\(route) \(mode)")
             }
         }
     }
