@@ -444,13 +444,31 @@ final class MarkdownRenderer {
         }
     }
 
+    /// The mark change the reader gives a paragraph whose every run is one insertion (deletion) of one change
+    /// (`BlockConverter.wholeParagraphChange`): one change inline, or several the reader reads as one (the same
+    /// author and date; CriticMarkup has no ids), as `{--a--}{>>@Bob<<}{--b--}{>>@Bob<<}`.
     private static func impliedMark(_ content: [Inline]) -> ParagraphMarkChange? {
-        guard content.count == 1 else { return nil }
-        switch content[0] {
-        case .insertion(let c, _): return withoutID(.inserted(c))
-        case .deletion(let c, _): return withoutID(.deleted(c))
-        default: return nil
+        if content.count == 1 {
+            switch content[0] {
+            case .insertion(let c, _): return withoutID(.inserted(c))
+            case .deletion(let c, _): return withoutID(.deleted(c))
+            default: return nil
+            }
         }
+        guard content.count > 1, content.allSatisfy({ if case .insertion = $0 { return true }; if case .deletion = $0 { return true }; return false })
+        else { return nil }
+        var mark: ParagraphMarkChange?
+        for r in content.runs {
+            let m: ParagraphMarkChange?
+            switch r.change {
+            case .insertion(let c)?: m = withoutID(.inserted(c))
+            case .deletion(let c)?: m = withoutID(.deleted(c))
+            default: return nil
+            }
+            if let mark, mark != m { return nil }
+            mark = m
+        }
+        return mark
     }
 
     /// `m` with its change's revision id removed (CriticMarkup does not write ids).
