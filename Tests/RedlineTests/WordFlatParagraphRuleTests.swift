@@ -352,6 +352,32 @@ final class WordFlatParagraphRuleTests: XCTestCase {
         }
     }
 
+    /// A row that is no row change but whose every cell's text is one deletion (insertion) by one author would
+    /// read back as a deleted (inserted) row: `{>>@ [row-kept]<<}` at its first cell says it is not, so
+    /// accepting leaves the row with its cells emptied, as Word does.
+    func testRowKeptIsNoRowChange() throws {
+        let t = Table(columns: [.none, .none], headerRowCount: 1, rows: [
+            TableRow([TableCell([.paragraph(Paragraph([.text("a")]))]), TableCell([.paragraph(Paragraph([.text("b")]))])]),
+            TableRow([TableCell([.paragraph(Paragraph([.deletion(Self.bob, [.text("x")])]))]),
+                      TableCell([.paragraph(Paragraph([.deletion(Self.bob, [.text("y")])]))])]),
+            TableRow([TableCell([.paragraph(Paragraph([.text("old")]))]), TableCell([])], change: .deleted(Self.bob)),
+        ])
+        let doc = Document(blocks: [.table(t)])
+        let text = String(decoding: try Self.write(doc, Self.md), as: UTF8.self)
+        XCTAssertTrue(text.contains("| {>>@ [row-kept]<<}{--x--}"), text)
+        XCTAssertEqual(text.components(separatedBy: "[row-kept]").count, 2, text)
+        let back = try Converter.read(.bytes(Array(text.utf8)), format: Self.md)
+        guard case .table(let t1)? = back.blocks.first else { return XCTFail(text) }
+        XCTAssertEqual(t1.rows.map { $0.change.map(DOCXRowAnon.anonymous) }, [nil, nil, .deleted(Self.bob)], text)
+        for mode in [ChangeMode.accept, .reject] {
+            let want = Self.lines(try doc.applying([ReviewTransform(mode)]).blocks)
+            XCTAssertEqual(Self.lines(try back.applying([ReviewTransform(mode)]).blocks), want, "\(mode)")
+            let viaDOCX = try Converter.read(.bytes(try Self.write(back, Self.docx)), format: Self.docx)
+            XCTAssertEqual(Self.lines(try viaDOCX.applying([ReviewTransform(mode)]).blocks), want, "md → docx \(mode)")
+        }
+        XCTAssertEqual(Self.lines(try back.applying([ReviewTransform(.accept)]).blocks), ["row|a|b", "row||"])
+    }
+
     /// Rows the cells' text cannot carry (no text, a cell with changes of its own) and cell insertions and
     /// deletions go through CriticMarkup as `[row-deleted]`, `[cell-inserted]`… attributions.
     func testRowAndCellChangesSurviveCriticMarkup() throws {

@@ -645,8 +645,11 @@ final class MarkdownRenderer {
     }
 
     private func table(_ t: Table) -> String {
-        var t = t
         let marksRows = options.criticMarkup && !inCommentBody
+        // A row that is no row change but whose every non-empty cell is one change of one author would read as
+        // that row's change: `{>>@ [row-kept]<<}` at its first cell says it is not.
+        let keptRows = marksRows ? t.rows.map { $0.change == nil && TableRowChanges.unmarked($0).change != nil } : []
+        var t = t
         if marksRows && t.rows.contains(where: { $0.change != nil }) {
             t = TableRowChanges.marked(t).table
         }
@@ -654,6 +657,9 @@ final class MarkdownRenderer {
         // attribution `{>>@Ann (date) [row-deleted]<<}` at the start of the row's first cell.
         var grid = gridRows(t)
         if marksRows {
+            for (n, kept) in keptRows.enumerated() where kept && !grid[n].isEmpty {
+                grid[n][0] = "{>>" + CommentText.header(author: nil, date: nil, attributes: [AttributeToken("row-kept")]) + "<<}" + grid[n][0]
+            }
             for (n, row) in t.rows.enumerated() {
                 guard let change = row.change, !grid[n].isEmpty else { continue }
                 let (key, ch): (String, Change)
