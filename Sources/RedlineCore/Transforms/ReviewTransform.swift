@@ -242,18 +242,26 @@ public struct ReviewTransform: ChunkStage, ModelRewriter {
             }
             if case .list(let nested)? = r.first, Self.startsWithParagraph(item), var prev = items.popLast() {
                 // The item's first paragraph joined the list nested in it: what is left continues the item
-                // before, as Word's paragraphs at the deeper level follow that item.
-                if case .list(var pl)? = prev.last, pl.kind == nested.kind {
-                    pl.items += nested.items
-                    prev[prev.count - 1] = .list(pl)
-                    r.removeFirst()
-                }
-                items.append(prev + r)
+                // before, as Word's paragraphs at the deeper level follow that item. (The previous item's list
+                // is taken out before it grows, so a run of such items stays linear.)
+                if Self.appendItems(of: nested, toListEnding: &prev) { r.removeFirst() }
+                prev.append(contentsOf: r)
+                items.append(prev)
                 continue
             }
             items.append(r)
         }
         return items
+    }
+
+    /// Appends `nested`'s items to the list of its kind that ends `blocks`, if one does: taken out of the array
+    /// first, so its items grow in place.
+    private static func appendItems(of nested: List, toListEnding blocks: inout [Block]) -> Bool {
+        guard case .list(var list)? = blocks.last, list.kind == nested.kind else { return false }
+        blocks[blocks.count - 1] = .thematicBreak  // the array's reference to the list dropped
+        list.items.append(contentsOf: nested.items)
+        blocks[blocks.count - 1] = .list(list)
+        return true
     }
 
     private static func startsWithParagraph(_ blocks: [Block]) -> Bool {
