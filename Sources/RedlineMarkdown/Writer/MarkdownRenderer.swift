@@ -648,7 +648,16 @@ final class MarkdownRenderer {
         let marksRows = options.criticMarkup && !inCommentBody
         // A row that is no row change but whose every non-empty cell is one change of one author would read as
         // that row's change: `{>>@ [row-kept]<<}` at its first cell says it is not.
-        let keptRows = marksRows ? t.rows.map { $0.change == nil && TableRowChanges.unmarked($0).change != nil } : []
+        // (A cell of nothing but empty paragraphs is written empty, and read as no paragraph.)
+        func asRead(_ row: TableRow) -> TableRow {
+            var r = row
+            for c in r.cells.indices where !r.cells[c].blocks.isEmpty
+                && r.cells[c].blocks.allSatisfy({ if case .paragraph(let p) = $0 { return p.content.isEmpty }; return false }) {
+                r.cells[c].blocks = []
+            }
+            return r
+        }
+        let keptRows = marksRows ? t.rows.map { $0.change == nil && TableRowChanges.unmarked(asRead($0)).change != nil } : []
         var t = t
         if marksRows && t.rows.contains(where: { $0.change != nil }) {
             t = TableRowChanges.marked(t).table
