@@ -20,7 +20,7 @@ struct CommentText {
     /// never an attribution of the change before it nor a reply.
     var isStandaloneMarker: Bool { endMarker != nil || hasFlag("style-change") || blockMark != nil }
 
-    /// `[row-inserted]`, `[row-deleted]`, `[cell-inserted]`, `[cell-deleted]` in a header without a body.
+    /// `[row-inserted]`, `[row-deleted]`, `[cell-inserted]`, `[cell-deleted]`, `[row-kept]` in a header without a body.
     var blockMark: BlockMark? {
         guard isAttributionOnly, endMarker == nil else { return nil }
         for a in attributes {
@@ -29,6 +29,7 @@ struct CommentText {
             case "row-deleted": return .row(.deleted(change))
             case "cell-inserted": return .cell(.inserted(change))
             case "cell-deleted": return .cell(.deleted(change))
+            case "row-kept": return .rowKept
             default: continue
             }
         }

@@ -62,6 +62,45 @@ final class CriticMarkupFixpointTests: XCTestCase {
         return back == md ? nil : difference(md, back)
     }
 
+    /// What a trip through DOCX or RTF drops (with `docx.raw-dropped`, `rtf.raw-dropped`) taken out of a document
+    /// beforehand: raw blocks and inlines of other formats, and through RTF the paragraphs and headings left with
+    /// nothing but spaces (its reader does not read those back) and the heading level of a list item's first
+    /// heading (RTF numbers the heading's paragraph, and its reader reads a numbered paragraph as the item's). A trip's accepted and rejected words are compared with this
+    /// document's: a dropped block between a paragraph whose break goes and the paragraph after it changes what
+    /// the break joins (Word's flat rule), which is the trip's loss, not the review's.
+    struct TripDrops: ModelRewriter, ChunkStage {
+        let native: String
+
+        mutating func process(_ chunk: Chunk, emit: (Chunk) throws -> Void) throws {
+            if let c = rewriteChunk(chunk) { try emit(c) }
+        }
+
+        mutating func rewriteBlocks(_ blocks: [Block]) -> [Block] { blocks.compactMap { rewriteBlock($0) } }
+
+        mutating func rewriteBlock(_ block: Block) -> Block? {
+            switch block {
+            case .raw(let format, _) where format.lowercased() != native: return nil
+            case .list(var l) where native == "rtf":
+                for i in l.items.indices {
+                    if case .heading(_, let p)? = l.items[i].first { l.items[i][0] = .paragraph(p) }
+                }
+                return descend(into: .list(l))
+            case .paragraph(let p), .heading(_, let p):
+                guard let r = descend(into: block), let q = r.paragraph, q.content != p.content else { return descend(into: block) }
+                let blank = q.content.allSatisfy { if case .text(let t) = $0 { return t.allSatisfy(\.isWhitespace) } else { return false } }
+                return native == "rtf" && blank && q.markChange == nil && q.styleChange == nil ? nil : r
+            default: return descend(into: block)
+            }
+        }
+
+        mutating func rewriteInline(_ inline: Inline) -> [Inline] {
+            if case .raw(let format, _) = inline, format.lowercased() != native { return [] }
+            return [descend(into: inline)]
+        }
+
+        mutating func rewriteInlines(_ inlines: [Inline]) -> [Inline] { InlineBuilder.normalized(descend(into: inlines)) }
+    }
+
     /// The words of a document after accepting (or rejecting) every change, comments dropped.
     static func words(_ doc: Document, _ mode: ChangeMode) throws -> [Substring] {
         let d = try doc.applying([ReviewTransform(mode), DropComments()])
@@ -138,7 +177,8 @@ final class CriticMarkupFixpointTests: XCTestCase {
                 let md = try MarkdownWriter.string(doc1)
                 // The first trip keeps the accepted and the rejected text, word for word (what it loses, such
                 // as RTF's moves as a deletion and an insertion, changes no word of either).
-                for mode in [ChangeMode.accept, .reject] where try Self.words(doc1, mode) != Self.words(doc0, mode) {
+                let kept = try doc0.applying([TripDrops(native: format == "rtf" ? "rtf" : "")])
+                for mode in [ChangeMode.accept, .reject] where try Self.words(doc1, mode) != Self.words(kept, mode) {
                     failures[format, default: 0] += 1
                     XCTFail("seed \(seed) → \(format): \(mode)ed text differs after the first trip")
                 }

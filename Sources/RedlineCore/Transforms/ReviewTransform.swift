@@ -46,6 +46,11 @@ public struct ReviewTransform: ChunkStage, ModelRewriter {
         if var p = pending, let anchors = Self.onlyCommentAnchors(c.block) {
             // A quote or list left with nothing but comment anchors (its inserted items rejected): the anchors
             // join the waiting paragraph, which still waits, so the list does not split what the break joins.
+            if let (rest, last) = splitTrailing(p.block) {
+                // The waiting paragraph is a list's last: the rest of the list is written now.
+                if let rest { try emit(Chunk(rest, comments: p.comments, notes: p.notes)); p.comments = []; p.notes = [] }
+                p.block = last
+            }
             p.block = p.block.mapParagraphContent { $0 + anchors }
             p.comments += c.comments
             p.notes += c.notes
@@ -54,10 +59,16 @@ public struct ReviewTransform: ChunkStage, ModelRewriter {
         }
         if let p = pending {
             pending = nil
-            if let merged = merge(p.block, into: c.block) {
+            if let (rest, merged) = join(p.block, into: c.block) {
                 c.block = merged
-                c.comments = p.comments + c.comments
-                c.notes = p.notes + c.notes
+                if let rest {
+                    // What stays of a list whose last paragraph joined this block: written first, with the
+                    // comments and notes (a writer has them before it meets their anchors).
+                    try emit(Chunk(rest, comments: p.comments, notes: p.notes))
+                } else {
+                    c.comments = p.comments + c.comments
+                    c.notes = p.notes + c.notes
+                }
             } else if let kept = keepAlone(p) {
                 try emit(kept)
             } else {
@@ -71,7 +82,7 @@ public struct ReviewTransform: ChunkStage, ModelRewriter {
             orphanComments = []
             orphanNotes = []
         }
-        if mergesWithNext(c.block) { pending = c } else { try emit(c) }
+        if joinsNext(c.block) { pending = c } else { try emit(c) }
     }
 
     public mutating func finish(emit: (Chunk) throws -> Void) throws {
@@ -114,6 +125,23 @@ public struct ReviewTransform: ChunkStage, ModelRewriter {
 
     /// Each block resolved; a paragraph whose break goes away joins the next.
     public mutating func rewriteBlocks(_ blocks: [Block]) -> [Block] {
+        let (out, carry) = rewriteBlocksJoining(blocks)
+        if let c = carry, let kept = closed(c) { return out + [kept] }
+        return out
+    }
+
+    /// Each block resolved and joined as `rewriteBlocks` does, except the last block when its (last) paragraph's
+    /// break goes away: that one is returned apart, mark and all, for what follows the sequence to join (the
+    /// next list item, or the block after the list it ends).
+    ///
+    /// Word's paragraphs are flat, list items included (a list item is a paragraph with a list level): a
+    /// paragraph whose break goes joins the next paragraph, whose properties (its list level) the joined one
+    /// keeps, as the mark that stays is the next one's. So a paragraph whose break goes joins the first
+    /// paragraph of a list after it (and becomes that item), a list item's last paragraph joins what follows
+    /// the item (the next item, at whatever level, or the paragraph after the list), and an item left without
+    /// its first paragraph (it joined the list nested in the item) is the previous item's continuation, so no
+    /// empty item is left. Quotes and table cells stay containers: a break joins only inside them.
+    private mutating func rewriteBlocksJoining(_ blocks: [Block]) -> (blocks: [Block], carry: Block?) {
         var out: [Block] = []
         var carry: Block?
         for b in blocks {
@@ -122,18 +150,125 @@ public struct ReviewTransform: ChunkStage, ModelRewriter {
                 out.append(block)
                 continue
             }
-            if let c = carry, let anchors = Self.onlyCommentAnchors(block) {
+            if var c = carry, let anchors = Self.onlyCommentAnchors(block) {
+                if let (rest, last) = splitTrailing(c) {
+                    if let rest { out.append(rest) }
+                    c = last
+                }
                 carry = c.mapParagraphContent { $0 + anchors }
                 continue
             }
             if let c = carry {
                 carry = nil
-                if let m = merge(c, into: block) { block = m } else if !Self.isEmptyParagraph(c) { out.append(clearMark(c)) }
+                if let (rest, m) = join(c, into: block) {
+                    if let rest { out.append(rest) }
+                    block = m
+                } else if let kept = closed(c) {
+                    out.append(kept)
+                }
             }
-            if mergesWithNext(block) { carry = block } else { out.append(block) }
+            if joinsNext(block) { carry = block } else { out.append(block) }
         }
-        if let c = carry, !Self.isEmptyParagraph(c) { out.append(clearMark(c)) }
-        return out
+        return (out, carry)
+    }
+
+    /// True when the block's break goes away: a paragraph's own, or a list's last paragraph's.
+    private func joinsNext(_ block: Block) -> Bool {
+        mergesWithNext(block) || splitTrailing(block) != nil
+    }
+
+    /// `carry` (which `joinsNext`) joined to `next`: what stays of a list it ended (nil: nothing, or `carry` is
+    /// a paragraph), and `next` with the paragraph joined in. nil when `next` has no paragraph first.
+    private func join(_ carry: Block, into next: Block) -> (rest: Block?, joined: Block)? {
+        let split: (rest: Block?, last: Block)? = mergesWithNext(carry) ? (nil, carry) : splitTrailing(carry)
+        guard let (rest, last) = split, let m = merge(last, into: next) else { return nil }
+        return (rest, m)
+    }
+
+    /// A list (resolved) whose last paragraph's break goes away: the list without that paragraph (nil when
+    /// nothing is left in it) and the paragraph. nil for other blocks.
+    private func splitTrailing(_ block: Block) -> (rest: Block?, last: Block)? {
+        guard case .list(var l) = block, let item = l.items.last, let (r, last) = splitTrailing(item) else { return nil }
+        if r.isEmpty { l.items.removeLast() } else { l.items[l.items.count - 1] = r }
+        return (l.items.isEmpty ? nil : .list(l), last)
+    }
+
+    /// The same for a list item's blocks: the blocks without the last paragraph, and that paragraph.
+    private func splitTrailing(_ blocks: [Block]) -> (rest: [Block], last: Block)? {
+        guard let tail = blocks.last else { return nil }
+        if mergesWithNext(tail) { return (Array(blocks.dropLast()), tail) }
+        guard let (r, last) = splitTrailing(tail) else { return nil }
+        return (Array(blocks.dropLast()) + (r.map { [$0] } ?? []), last)
+    }
+
+    /// A block whose break goes away with nothing after it to join: kept where it is without the mark, its
+    /// last paragraph removed instead when nothing is left in it (nil: the whole block goes).
+    private func closed(_ block: Block) -> Block? {
+        if mergesWithNext(block) { return Self.isEmptyParagraph(block) ? nil : clearMark(block) }
+        guard case .list(var l) = block, let item = l.items.last else { return block }
+        let r = closed(item)
+        if r.isEmpty && !item.isEmpty { l.items.removeLast() } else { l.items[l.items.count - 1] = r }
+        return l.items.isEmpty ? nil : .list(l)
+    }
+
+    /// A list item's blocks closed so (its last paragraph's mark cleared, or the paragraph removed when empty).
+    private func closed(_ blocks: [Block]) -> [Block] {
+        guard let tail = blocks.last else { return blocks }
+        return Array(blocks.dropLast()) + (closed(tail).map { [$0] } ?? [])
+    }
+
+    /// A list's items resolved and joined by Word's flat rule (see `rewriteBlocksJoining`): an item's last
+    /// paragraph whose break goes joins the next item's first paragraph (the item left empty goes); an item
+    /// whose first paragraph joined the list nested in it continues the item before it. The last item's
+    /// last paragraph is left with its mark for what follows the list (`splitTrailing`, `closed`).
+    private mutating func rewriteItems(_ list: List) -> [[Block]] {
+        var items: [[Block]] = []
+        items.reserveCapacity(list.items.count)
+        for item in list.items {
+            let (out, carry) = rewriteBlocksJoining(item)
+            var r = out + (carry.map { [$0] } ?? [])
+            if r.isEmpty && !item.isEmpty { continue }
+            if let prev = items.last, let (rest, last) = splitTrailing(prev), let head = r.first,
+               let m = mergeIntoItem(last, head) {
+                // The previous item's last paragraph joins this item's first.
+                items.removeLast()
+                if !rest.isEmpty { items.append(rest) }
+                r[0] = m
+            } else if let prev = items.last, splitTrailing(prev) != nil {
+                // Nothing here takes it: it stays in its item, without the mark (or goes, if empty).
+                let c = closed(prev)
+                items.removeLast()
+                if !c.isEmpty { items.append(c) }
+            }
+            if case .list(let nested)? = r.first, Self.startsWithParagraph(item), var prev = items.popLast() {
+                // The item's first paragraph joined the list nested in it: what is left continues the item
+                // before, as Word's paragraphs at the deeper level follow that item. (The previous item's list
+                // is taken out before it grows, so a run of such items stays linear.)
+                if Self.appendItems(of: nested, toListEnding: &prev) { r.removeFirst() }
+                prev.append(contentsOf: r)
+                items.append(prev)
+                continue
+            }
+            items.append(r)
+        }
+        return items
+    }
+
+    /// Appends `nested`'s items to the list of its kind that ends `blocks`, if one does: taken out of the array
+    /// first, so its items grow in place.
+    private static func appendItems(of nested: List, toListEnding blocks: inout [Block]) -> Bool {
+        guard case .list(var list)? = blocks.last, list.kind == nested.kind else { return false }
+        blocks[blocks.count - 1] = .thematicBreak  // the array's reference to the list dropped
+        list.items.append(contentsOf: nested.items)
+        blocks[blocks.count - 1] = .list(list)
+        return true
+    }
+
+    private static func startsWithParagraph(_ blocks: [Block]) -> Bool {
+        switch blocks.first {
+        case .paragraph?, .heading?: return true
+        default: return false
+        }
     }
 
     /// Decides a row's or cell's insertion or deletion: false when it goes (insertion rejected, deletion
@@ -196,13 +331,7 @@ public struct ReviewTransform: ChunkStage, ModelRewriter {
             let r = rewriteBlocks(b)
             return r.isEmpty && !b.isEmpty ? nil : .blockQuote(r)
         case .list(var l):
-            var items: [[Block]] = []
-            items.reserveCapacity(l.items.count)
-            for item in l.items {
-                let r = rewriteBlocks(item)
-                if r.isEmpty && !item.isEmpty { continue }
-                items.append(r)
-            }
+            let items = rewriteItems(l)
             if items.isEmpty && !l.items.isEmpty { return nil }
             l.items = items
             return .list(l)
@@ -235,8 +364,24 @@ public struct ReviewTransform: ChunkStage, ModelRewriter {
         case .heading(let l, var b):
             b.content = InlineBuilder.normalized(a.content + b.content)
             return .heading(level: l, b)
+        case .list(var l):
+            // The list's first paragraph (its first item's, at whatever level) takes it.
+            guard var item = l.items.first, let head = item.first, let m = mergeIntoItem(first, head) else { return nil }
+            item[0] = m
+            l.items[0] = item
+            return .list(l)
         default:
             return nil
+        }
+    }
+
+    /// `merge` into a list item's first block, which takes the paragraph only when it is a plain paragraph (or
+    /// a list whose first item's is): a heading cannot be a numbered paragraph (DOCX and RTF write an item
+    /// that starts with one as an empty numbered paragraph before it), nor can other blocks.
+    private func mergeIntoItem(_ first: Block, _ head: Block) -> Block? {
+        switch head {
+        case .paragraph, .list: return merge(first, into: head)
+        default: return nil
         }
     }
 
@@ -297,9 +442,9 @@ public struct ReviewTransform: ChunkStage, ModelRewriter {
     /// A paragraph whose break goes away with no paragraph after it to join: kept without the mark, or
     /// removed when nothing is left in it (as Word removes a deleted paragraph before a table or at the end).
     private func keepAlone(_ chunk: Chunk) -> Chunk? {
-        if Self.isEmptyParagraph(chunk.block) { return nil }
+        guard let block = closed(chunk.block) else { return nil }
         var c = chunk
-        c.block = clearMark(c.block)
+        c.block = block
         return c
     }
 

@@ -43,6 +43,14 @@ public enum TableRowChanges {
     /// inserted (deleted) by that change, the cells' text unmarked.
     public static func unmarked(_ t: Table) -> Table {
         var t = t
+        for r in t.rows.indices { t.rows[r] = unmarked(t.rows[r]) }
+        return t
+    }
+
+    /// One row so (`unmarked(_: Table)`): the row unchanged unless its every non-empty cell is one insertion
+    /// (deletion) of one change. The RTF reader asks it only of rows Redline's writer flagged (`\rltrmarked`).
+    public static func unmarked(_ row: TableRow) -> TableRow {
+        var t = Table(columns: [], headerRowCount: 0, rows: [row])
         for r in t.rows.indices where t.rows[r].change == nil {
             var change: RowChange?
             var uniform = true
@@ -70,7 +78,7 @@ public enum TableRowChanges {
             }
             t.rows[r].change = change
         }
-        return t
+        return t.rows[0]
     }
 
     private static func hasChange(_ i: Inline) -> Bool {

@@ -83,6 +83,8 @@ final class BlockConverter {
     private var styleChange: ParagraphStyleChange?
     /// A row's or cell's change read in the cell being read (`{>>@Ann [row-deleted]<<}`).
     private var pendingRowChange: RowChange?
+    /// `{>>@ [row-kept]<<}` read in the cell being read.
+    private var pendingRowKept = false
     /// A change closed in this paragraph said `[mark-kept]`.
     private var closedMarkKept = false
     private var pendingCellChange: RowChange?
@@ -251,12 +253,15 @@ final class BlockConverter {
         for row in node.children where row.kind == .tableRow {
             var cells: [TableCell] = []
             var rowChange: RowChange?
+            var kept = false
             for cell in row.children where cell.kind == .tableCell {
                 var blocks: [Block] = []
                 pendingRowChange = nil
                 pendingCellChange = nil
+                pendingRowKept = false
                 if let p = try paragraph(cell.children, into: &blocks, inCell: true) { blocks.append(.paragraph(p)) }
                 if let r = pendingRowChange { rowChange = r }
+                if pendingRowKept { kept = true }
                 var c = TableCell(blocks)
                 if let change = pendingCellChange {
                     c = TableCell(Self.unwrapped(blocks, change), change: change)
@@ -265,8 +270,12 @@ final class BlockConverter {
             }
             pendingRowChange = nil
             pendingCellChange = nil
+            pendingRowKept = false
             if row.isHeaderRow { headers += 1 }
-            rows.append(TableRow(cells, change: rowChange))
+            // A row whose every non-empty cell is one insertion (deletion) of one change is that row inserted
+            // (deleted), as the writer writes a changed row, unless it says `[row-kept]`.
+            let r = TableRow(cells, change: rowChange)
+            rows.append(kept ? r : TableRowChanges.unmarked(r))
         }
         let columns = node.alignments.map { a -> ColumnAlignment in
             switch a {
@@ -276,7 +285,7 @@ final class BlockConverter {
             case .right: return .right
             }
         }
-        let table = TableRowChanges.unmarked(Table(columns: columns, headerRowCount: headers, rows: rows))
+        let table = Table(columns: columns, headerRowCount: headers, rows: rows)
         return divTables.last(where: { !$0.isEmpty })?.applied(to: table) ?? table
     }
 
@@ -732,6 +741,7 @@ final class BlockConverter {
             switch scanner.blockMarks[k] {
             case .row(let r): pendingRowChange = r
             case .cell(let r): pendingCellChange = r
+            case .rowKept: pendingRowKept = true
             }
         case (.spanOpen, .span(let tokens)):
             sawSpan = true

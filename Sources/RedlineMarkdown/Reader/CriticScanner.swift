@@ -37,6 +37,8 @@ struct ScannedComment {
 enum BlockMark: Equatable {
     case row(RowChange)
     case cell(RowChange)
+    /// `[row-kept]`: the row is no row change, though every cell's text is one change (which alone reads as one).
+    case rowKept
 }
 
 /// One placeholder's meaning.

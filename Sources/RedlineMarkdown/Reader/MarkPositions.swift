@@ -64,6 +64,7 @@ public struct MarkPositions: Sendable {
                 switch scanner.blockMarks[k] {
                 case .row: changes["change.table-row", default: []].append(at)
                 case .cell: changes["change.table-cell", default: []].append(at)
+                case .rowKept: break
                 }
             case .literal, .commentEnd, .span, .script, .note, .math: break
             }

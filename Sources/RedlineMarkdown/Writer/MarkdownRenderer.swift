@@ -451,13 +451,31 @@ final class MarkdownRenderer {
         }
     }
 
+    /// The mark change the reader gives a paragraph whose every run is one insertion (deletion) of one change
+    /// (`BlockConverter.wholeParagraphChange`): one change inline, or several the reader reads as one (the same
+    /// author and date; CriticMarkup has no ids), as `{--a--}{>>@Bob<<}{--b--}{>>@Bob<<}`.
     private static func impliedMark(_ content: [Inline]) -> ParagraphMarkChange? {
-        guard content.count == 1 else { return nil }
-        switch content[0] {
-        case .insertion(let c, _): return withoutID(.inserted(c))
-        case .deletion(let c, _): return withoutID(.deleted(c))
-        default: return nil
+        if content.count == 1 {
+            switch content[0] {
+            case .insertion(let c, _): return withoutID(.inserted(c))
+            case .deletion(let c, _): return withoutID(.deleted(c))
+            default: return nil
+            }
         }
+        guard content.count > 1, content.allSatisfy({ if case .insertion = $0 { return true }; if case .deletion = $0 { return true }; return false })
+        else { return nil }
+        var mark: ParagraphMarkChange?
+        for r in content.runs {
+            let m: ParagraphMarkChange?
+            switch r.change {
+            case .insertion(let c)?: m = withoutID(.inserted(c))
+            case .deletion(let c)?: m = withoutID(.deleted(c))
+            default: return nil
+            }
+            if let mark, mark != m { return nil }
+            mark = m
+        }
+        return mark
     }
 
     /// `m` with its change's revision id removed (CriticMarkup does not write ids).
@@ -634,8 +652,20 @@ final class MarkdownRenderer {
     }
 
     private func table(_ t: Table) -> String {
-        var t = t
         let marksRows = options.criticMarkup && !inCommentBody
+        // A row that is no row change but whose every non-empty cell is one change of one author would read as
+        // that row's change: `{>>@ [row-kept]<<}` at its first cell says it is not.
+        // (A cell of nothing but empty paragraphs is written empty, and read as no paragraph.)
+        func asRead(_ row: TableRow) -> TableRow {
+            var r = row
+            for c in r.cells.indices where !r.cells[c].blocks.isEmpty
+                && r.cells[c].blocks.allSatisfy({ if case .paragraph(let p) = $0 { return p.content.isEmpty }; return false }) {
+                r.cells[c].blocks = []
+            }
+            return r
+        }
+        let keptRows = marksRows ? t.rows.map { $0.change == nil && TableRowChanges.unmarked(asRead($0)).change != nil } : []
+        var t = t
         if marksRows && t.rows.contains(where: { $0.change != nil }) {
             t = TableRowChanges.marked(t).table
         }
@@ -643,6 +673,9 @@ final class MarkdownRenderer {
         // attribution `{>>@Ann (date) [row-deleted]<<}` at the start of the row's first cell.
         var grid = gridRows(t)
         if marksRows {
+            for (n, kept) in keptRows.enumerated() where kept && !grid[n].isEmpty {
+                grid[n][0] = "{>>" + CommentText.header(author: nil, date: nil, attributes: [AttributeToken("row-kept")]) + "<<}" + grid[n][0]
+            }
             for (n, row) in t.rows.enumerated() {
                 guard let change = row.change, !grid[n].isEmpty else { continue }
                 let (key, ch): (String, Change)

@@ -139,6 +139,8 @@ struct CellDefinition {
 struct RowDefinition {
     var cells: [CellDefinition] = []
     var header = false
+    /// `\rltrmarked`: the row's insertion (deletion) is written as its cells' text wholly inserted (deleted).
+    var changeInCells = false
     /// Merge flags collected for the next `\cellx`.
     var pending = CellDefinition(right: 0)
 
@@ -218,6 +220,8 @@ struct OpenTable {
                 column += span
             }
             columnCount = max(columnCount, row.cells.reduce(0) { $0 + $1.columnSpan })
+            // A row Redline wrote with its row change in its cells' text: the row's change again.
+            if r.definition.changeInCells { row = TableRowChanges.unmarked(row) }
             outRows.append(row)
         }
         var widths: [Double]?

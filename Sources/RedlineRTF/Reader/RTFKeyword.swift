@@ -44,6 +44,9 @@ enum RTFKeyword: Equatable {
         case par, pard, plain, line, sect
         case cell, row, nestcell, nestrow, nesttableprops, nonesttables, trowd, cellx, intbl, itap, trhdr
         case clmgf, clmrg, clvmgf, clvmrg
+        /// Redline's own row flag (`\rltrmarked`, ignored by other readers as an unknown word): the row was
+        /// inserted or deleted with tracking, and its cells' text is wholly inserted (deleted) by that change.
+        case rltrmarked
     }
 
     enum CharacterWord: String, CaseIterable {

@@ -30,6 +30,7 @@ extension RTFParser {
         case .clvmgf: rowDefinitions[rowDefinitionDepth, default: RowDefinition()].pending.verticalFirst = true
         case .clvmrg: rowDefinitions[rowDefinitionDepth, default: RowDefinition()].pending.verticalContinue = true
         case .trhdr: rowDefinitions[rowDefinitionDepth, default: RowDefinition()].header = true
+        case .rltrmarked: rowDefinitions[rowDefinitionDepth, default: RowDefinition()].changeInCells = true
         case .intbl: state.para.inTable = true
         case .itap: state.para.nesting = min(max(v, 0), 1000)
         }

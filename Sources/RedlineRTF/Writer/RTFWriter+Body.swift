@@ -441,6 +441,9 @@ extension RTFSink {
         // wholly inserted (deleted) by the row's change, so accepting and rejecting keep the same text.
         // A row that cannot be written so (no text, or a cell with changes of its own) keeps its change
         // and is written as a plain row with rtf.row-change-dropped.
+        // Such a row carries Redline's own flag `\rltrmarked` (an unknown word other readers skip), by which
+        // Redline's reader takes the row's change back from the cells.
+        let original = t
         let t = t.rows.contains(where: { $0.change != nil }) ? TableRowChanges.marked(t).table : t
         let columnCount = t.gridColumnCount
         var widths = (t.columnWidths?.count == columnCount ? t.columnWidths! : []).map { RTFParagraphFormat.twips($0) }
@@ -480,6 +483,7 @@ extension RTFSink {
             }
             var def = "\\trowd\\trgaph108\\trleft0"
             if ri < t.headerRowCount { def += "\\trhdr" }
+            if original.rows[ri].change != nil && row.change == nil { def += "\\rltrmarked" }
             for item in layout {
                 if item.cell == nil { def += "\\clvmrg" } else if item.first { def += "\\clvmgf" }
                 def += "\\cellx\(bounds[min(item.column + item.span, columnCount) - 1])"
