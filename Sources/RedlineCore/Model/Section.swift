@@ -159,7 +159,9 @@ extension Block {
         switch self {
         case .paragraph(let p), .heading(_, let p): return p.sectionEnd != nil
         case .codeBlock, .thematicBreak, .raw: return false
-        default: return childBlocks.contains { $0.hasSectionEnd }
+        case .blockQuote(let b): return b.contains { $0.hasSectionEnd }
+        case .list(let l): return l.items.contains { $0.contains { $0.hasSectionEnd } }
+        case .table(let t): return t.rows.contains { $0.cells.contains { $0.blocks.contains { $0.hasSectionEnd } } }
         }
     }
 }

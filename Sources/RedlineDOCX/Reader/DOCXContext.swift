@@ -20,6 +20,9 @@ struct StoryContext {
     var pictures: DOCXPictures?
     /// The TeX kept for equations Redline wrote (custom properties `RedlineMath…`).
     var mathSources = MathSources()
+    /// The header and footer parts' stories by the main document's relationship id (what `w:sectPr`
+    /// references); empty in other stories and documents without headers and footers.
+    var headerStories: [String: [Block]] = [:]
 }
 
 extension ParagraphStyle {

@@ -53,10 +53,12 @@ struct DOCXSource: ChunkSource {
         let (notes, noteLabels) = SideParts.numbered(try SideParts.notes(package, kind: .footnote, context: context)
             + SideParts.notes(package, kind: .endnote, context: context))
         context.noteLabels = noteLabels
+        context.headerStories = try SideParts.headerStories(package, context: context)
         var paragraphDefaults = defaultParagraph
         paragraphDefaults.name = nil
         header = DocumentHeader(metadata: try SideParts.metadata(package), defaultParagraphStyle: paragraphDefaults,
-                                defaultCharacterStyle: defaultCharacter)
+                                defaultCharacterStyle: defaultCharacter,
+                                evenAndOddHeaders: try SideParts.evenAndOddHeaders(package))
         let parser = StoryParser(try package.xml(try package.documentEntry()), context: context)
         guard try parser.enterBody() else {
             throw RedlineError.malformed("\(package.documentPart) has no w:body: not a Word document")

@@ -48,6 +48,8 @@ public struct MarkdownSink: ChunkSink {
     /// A paragraph with a changed break, written once the next chunk arrives (before an empty paragraph it
     /// leaves its change open over its break).
     private var held: Chunk?
+    /// The sections and their headers and footers, which Markdown cannot carry (reported at the end).
+    private var pageLoss = PageLoss()
 
     init(output: any ByteOutput, options: WriteOptions, diagnostics: Diagnostics) {
         self.output = output
@@ -64,6 +66,7 @@ public struct MarkdownSink: ChunkSink {
 
     /// Writes one block and the notes it references.
     public mutating func write(_ chunk: Chunk) throws {
+        pageLoss.add(chunk)
         if let h = held {
             held = nil
             renderer.nextBlock = chunk.block
@@ -88,6 +91,7 @@ public struct MarkdownSink: ChunkSink {
                                         count: renderer.unanchoredComments)
         }
         renderer.reportDistinctLosses()
+        pageLoss.report(to: diagnostics, format: "Markdown")
         try output.flush()
     }
 
