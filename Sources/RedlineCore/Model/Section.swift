@@ -165,3 +165,24 @@ extension Block {
         }
     }
 }
+
+extension Block {
+    /// This block with `section` on its last paragraph (the last of a quote or list, at any depth), or nil
+    /// when it ends in no paragraph that could carry it (a table, code block, rule or raw block).
+    public func endingSection(_ section: Section) -> Block? {
+        switch self {
+        case .paragraph(var p): p.sectionEnd = section; return .paragraph(p)
+        case .heading(let l, var p): p.sectionEnd = section; return .heading(level: l, p)
+        case .blockQuote(var b):
+            guard let last = b.last, let n = last.endingSection(section) else { return nil }
+            b[b.count - 1] = n
+            return .blockQuote(b)
+        case .list(var l):
+            guard var item = l.items.last, let last = item.last, let n = last.endingSection(section) else { return nil }
+            item[item.count - 1] = n
+            l.items[l.items.count - 1] = item
+            return .list(l)
+        case .table, .codeBlock, .thematicBreak, .raw: return nil
+        }
+    }
+}
