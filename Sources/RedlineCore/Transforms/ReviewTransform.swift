@@ -40,6 +40,7 @@ public struct ReviewTransform: ChunkStage, ModelRewriter {
             if let s = numbered.finalSection { orphanFinalSection = s }
             return
         }
+        if let s = c.finalSection, !s.headersFooters.isEmpty { c.finalSection = resolvingStories(s) }
         if pending != nil && Self.isEmptyContainer(c.block) {
             // An empty quote or list (Markdown's lone ">") holds nothing a break could join: the paragraph
             // waiting to join the next one passes it and still waits.
@@ -192,7 +193,15 @@ public struct ReviewTransform: ChunkStage, ModelRewriter {
             case .keep: break
             }
         }
+        if let s = p.sectionEnd, !s.headersFooters.isEmpty { p.sectionEnd = resolvingStories(s) }
         return p
+    }
+
+    /// `section` with the changes in its header and footer stories decided.
+    private mutating func resolvingStories(_ section: Section) -> Section {
+        var s = section
+        for i in s.headersFooters.indices { s.headersFooters[i].blocks = rewriteBlocks(s.headersFooters[i].blocks) }
+        return s
     }
 
     /// A quote, a list item, a list or a table that the decisions empty goes with its content, so no empty

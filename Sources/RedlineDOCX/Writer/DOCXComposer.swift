@@ -349,7 +349,8 @@ final class DOCXComposer {
         case .blockQuote(let b)?: startsWithParagraph = b.first?.paragraph != nil
         default: startsWithParagraph = false
         }
-        if !startsWithParagraph {
+        // A header or footer may start with a table (it has no reference mark to hold); it must hold a block.
+        if ctx.story == .header ? blocks.isEmpty : !startsWithParagraph {
             paragraph(Paragraph([]), defaultStyle: storyStyle(ctx.story), ctx, into: &x)
         }
         for b in blocks { block(b, ctx, into: &x) }
