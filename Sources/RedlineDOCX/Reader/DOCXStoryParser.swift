@@ -193,7 +193,7 @@ final class StoryParser {
             let m = try PropertyParser.sectionProperties(x, diagnostics: diagnostics)
             let s = section(m)
             // The writer's own default page (what it writes when no section is stated) reads as unstated.
-            progress.finalSection = s == DOCXWriter.defaultSection ? nil : s
+            progress.finalSection = DOCXWriter.isDefaultPage(s) ? nil : s
         case .commentRangeStart, .commentRangeEnd:
             if let atom = commentMarker() { progress.pendingAtoms.append(atom) }
             try x.skipElement()

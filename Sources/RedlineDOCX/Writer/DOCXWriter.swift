@@ -303,6 +303,18 @@ extension DOCXWriter {
                                         margins: Section.Margins(top: 72, bottom: 72, left: 72, right: 72,
                                                                  header: 36, footer: 36, gutter: 0))
 
+    /// Whether `s` states nothing but some of `defaultSection`'s values (no stories, columns, line numbering,
+    /// break kind or title page): the page the writer writes anyway, which the reader reads as unstated.
+    static func isDefaultPage(_ s: Section) -> Bool {
+        func within(_ v: Double?, _ d: Double?) -> Bool { v == nil || v == d }
+        let d = defaultSection, m = s.margins, dm = d.margins
+        return s.headersFooters.isEmpty && s.orientation == nil && s.columns == nil && s.columnSpacing == nil
+            && s.lineNumbering == nil && s.breakKind == nil && !s.titlePage
+            && within(s.pageWidth, d.pageWidth) && within(s.pageHeight, d.pageHeight)
+            && within(m.top, dm.top) && within(m.bottom, dm.bottom) && within(m.left, dm.left) && within(m.right, dm.right)
+            && within(m.header, dm.header) && within(m.footer, dm.footer) && within(m.gutter, dm.gutter)
+    }
+
     /// The paragraph defaults for a source with no formatting at all and no preset (`--paragraph-style plain`).
     public static let plainParagraph = ParagraphStyle(spaceAfter: 6)
     /// The character defaults for a source with no formatting at all and no preset.
