@@ -14,8 +14,8 @@ import RedlineZip
 /// complex fields (result text; HYPERLINK is a link), content controls, `mc:AlternateContent`, lists,
 /// tables (header rows, spans, vertical merges), notes, images (referenced), text boxes and equations
 /// (text kept, warned); `w:ins`/`w:del`/moves/paragraph marks/`rPrChange`/`pPrChange`/row changes,
-/// comments with ranges, points, replies and resolved state. What the model cannot carry is reported
-/// under the `docx.*` diagnostic codes.
+/// comments with ranges, points, replies and resolved state; sections (`w:sectPr`) with their header and
+/// footer parts as stories. What the model cannot carry is reported under the `docx.*` diagnostic codes.
 public struct DOCXReader: FormatReader {
     /// A DOCX reader (it holds no state; each `open` reads one document).
     public init() {}
