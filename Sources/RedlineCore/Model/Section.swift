@@ -199,3 +199,21 @@ extension Block {
         }
     }
 }
+
+extension Document {
+    /// This document without its page: no last section, no paragraph ending one (what a finisher that lays
+    /// another document's own page in, such as compare's DOCX layout transfer, writes from).
+    public func removingSections() -> Document {
+        func strip(_ b: Block) -> Block {
+            switch b {
+            case .paragraph(var p): p.sectionEnd = nil; return .paragraph(p)
+            case .heading(let l, var p): p.sectionEnd = nil; return .heading(level: l, p)
+            default: return b.hasSectionEnd ? b.mapBlockArrays { $0.map(strip) } : b
+            }
+        }
+        var d = self
+        d.finalSection = nil
+        if d.blocks.contains(where: \.hasSectionEnd) { d.blocks = d.blocks.map(strip) }
+        return d
+    }
+}
