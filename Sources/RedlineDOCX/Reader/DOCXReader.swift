@@ -58,7 +58,8 @@ struct DOCXSource: ChunkSource {
         paragraphDefaults.name = nil
         header = DocumentHeader(metadata: try SideParts.metadata(package), defaultParagraphStyle: paragraphDefaults,
                                 defaultCharacterStyle: defaultCharacter,
-                                evenAndOddHeaders: try SideParts.evenAndOddHeaders(package))
+                                // Only a document with headers or footers has the settings part read for it.
+                                evenAndOddHeaders: context.headerStories.isEmpty ? false : try SideParts.evenAndOddHeaders(package))
         let parser = StoryParser(try package.xml(try package.documentEntry()), context: context)
         guard try parser.enterBody() else {
             throw RedlineError.malformed("\(package.documentPart) has no w:body: not a Word document")
