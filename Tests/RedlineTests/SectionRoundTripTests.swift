@@ -109,7 +109,10 @@ final class SectionRoundTripTests: XCTestCase {
                 let got = sections(back)
                 XCTAssertEqual(got.map { shape($0, portraitIsUnstated: portrait) },
                                expected.map { shape($0, portraitIsUnstated: portrait) }, "\(format.name), round \(round)")
-                XCTAssertEqual(back.header.evenAndOddHeaders, doc.header.evenAndOddHeaders, "\(format.name), round \(round)")
+                // DOCX keeps different even pages with some header or footer (its settings part is read only then).
+                let hasStories = expected.contains { !$0.headersFooters.isEmpty }
+                let evenAndOdd = doc.header.evenAndOddHeaders && (hasStories || format.isSame(as: FormatRegistry.rtf))
+                XCTAssertEqual(back.header.evenAndOddHeaders, evenAndOdd, "\(format.name), round \(round)")
                 XCTAssertEqual(back.blocks.map(\.plainText), doc.blocks.map(\.plainText), "\(format.name), round \(round)")
             }
         }
