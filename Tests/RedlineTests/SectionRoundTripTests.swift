@@ -308,6 +308,37 @@ final class SectionRoundTripTests: XCTestCase {
         try OOXMLValidate.assertValid(written)
     }
 
+    /// LibreOffice lays the carried page out: a corpus document's header and footer text, through RTF and back to
+    /// DOCX, is on the pages of the PDF it renders (`pdftotext`); its second, landscape section likewise (a model
+    /// written directly).
+    func testLibreOfficeShowsTheHeaderAndFooterText() throws {
+        let path = RepositoryPaths.sharedCorpus + "/docx2python/example.docx"
+        guard FileManager.default.fileExists(atPath: path) else { throw XCTSkip("\(path) is not there") }
+        try TestProcess.require("soffice")
+        try TestProcess.require("pdftotext", check: ["-v"])
+        let dir = NSTemporaryDirectory() + "redline-lo-pages-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let original = try Converter.read(.file(path), format: FormatRegistry.docx)
+        let viaRTF = try write(try read(try write(original, FormatRegistry.rtf), FormatRegistry.rtf), FormatRegistry.docx)
+        var doc = Document(blocks: [.paragraph(Paragraph([.text("First section.")], sectionEnd: Section(headersFooters: [
+            HeaderFooter(kind: .header, blocks: [.paragraph(Paragraph([.text("Portrait letterhead")]))]),
+        ]))), .paragraph(Paragraph([.text("Second section.")]))])
+        doc.finalSection = Section(pageWidth: 792, pageHeight: 612, orientation: .landscape, headersFooters: [
+            HeaderFooter(kind: .footer, blocks: [.paragraph(Paragraph([.text("Landscape footer")]))]),
+        ])
+        for (name, bytes, expected) in [("via-rtf", viaRTF, ["Header text", "Footer text"]),
+                                        ("sections", try write(doc, FormatRegistry.docx), ["Portrait letterhead", "Landscape footer"])] {
+            let docx = dir + "/\(name).docx"
+            try Data(bytes).write(to: URL(fileURLWithPath: docx))
+            let lo = try TestProcess.run(["soffice", "--headless", "-env:UserInstallation=file://\(dir)/lo-profile",
+                                          "--convert-to", "pdf", "--outdir", dir, docx])
+            let text = try TestProcess.run(["pdftotext", dir + "/\(name).pdf", "-"]).out
+            XCTAssertFalse(text.isEmpty, "LibreOffice rendered nothing: \(lo.err)")
+            for e in expected { XCTAssertTrue(text.contains(e), "\(name): \(e) not on the pages:\n\(text)") }
+        }
+    }
+
     /// What a page must keep through another format: size, orientation, margins, columns, and the text of
     /// each header and footer (by kind and pages; white space and empty paragraphs aside, which RTF does not
     /// keep in a picture's description and leaves out).
