@@ -125,7 +125,9 @@ public enum Comparison {
         if let finisher = plan.finisher {
             write.referenceDocument = new  // written with NEW's styles, then laid into NEW's package
             let generated = MemoryOutput()
-            try Converter.write(doc, format: options.to, to: generated, options: write, diagnostics: diagnostics)
+            // NEW's page (sections, headers, footers) is laid in by the finisher from NEW's own parts.
+            try Converter.write(doc.removingSections(), format: options.to, to: generated, options: write,
+                                diagnostics: diagnostics)
             try finisher.finish(generated: generated.bytes, new: .file(new), limits: read.limits,
                                 diagnostics: diagnostics, into: output)
         } else {

@@ -36,6 +36,8 @@ public struct HTMLSink: ChunkSink {
     private let panel: Bool
     /// The panel's total of changes (`WriteOptions.listedChanges`).
     private let listedChanges: Int?
+    /// The sections and their headers and footers, which the page cannot carry (reported at the end).
+    private var pageLoss = PageLoss()
 
     init(output: any ByteOutput, options: WriteOptions, diagnostics: Diagnostics) {
         self.output = output
@@ -70,6 +72,7 @@ public struct HTMLSink: ChunkSink {
 
     /// Writes one block, then the comments anchored in it.
     public mutating func write(_ chunk: Chunk) throws {
+        pageLoss.add(chunk)
         renderer.register(chunk.comments)
         let block = renderer.block(chunk.block)
         // Asides first: floated right, each starts level with the block that anchors it.
@@ -96,6 +99,7 @@ public struct HTMLSink: ChunkSink {
             diagnostics.report(.htmlUnanchoredComment, "comments that nothing in the text anchors were left out",
                                count: renderer.unanchoredComments)
         }
+        pageLoss.report(to: diagnostics, format: "HTML")
         s += panel ? "</main>\n<script>\n" + ReviewPage.script + "\n</script>\n</body>\n</html>\n"
                    : "</main>\n</body>\n</html>\n"
         try output.write(s)

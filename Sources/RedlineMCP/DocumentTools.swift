@@ -292,7 +292,8 @@ public struct DocumentTools: Sendable {
             if let finisher = plan.finisher {
                 write.referenceDocument = original
                 let generated = MemoryOutput()
-                try Converter.write(doc, format: to, to: generated, options: write, diagnostics: diagnostics)
+                // The original's page is laid in by the finisher from its own parts.
+                try Converter.write(doc.removingSections(), format: to, to: generated, options: write, diagnostics: diagnostics)
                 try finisher.finish(generated: generated.bytes, new: .file(original), limits: Limits(),
                                     diagnostics: diagnostics, into: out)
             } else {

@@ -72,11 +72,12 @@ extension DiagnosticCode {
     public static let lossyEmptyParagraph: DiagnosticCode = "lossy.empty-paragraph"
     /// Characters the target cannot hold, dropped: NUL in Markdown; in DOCX (XML 1.0) control characters other than tab and line breaks, and U+FFFE and U+FFFF.
     public static let lossyControlCharacter: DiagnosticCode = "lossy.control-character"
-    /// Headers and footers, which the model does not carry: dropped by every route but in-place review and
-    /// a conversion to the same format (count: header and footer parts or destinations).
+    /// Headers and footers dropped by a writer without pages (Markdown, HTML), reported once by the writer
+    /// (count: header and footer stories holding text; `PageLoss`).
     public static let lossyHeaderFooter: DiagnosticCode = "lossy.header-footer"
-    /// Section layout the model does not carry (several sections, landscape pages, columns, line numbering, a
-    /// different first page), dropped as `lossy.header-footer` is (count: sections).
+    /// Section layout dropped by a writer without pages (count: sections beyond one plain page: every one
+    /// after the first, and a first one with landscape pages, columns, line numbering, a title page or a
+    /// break other than a new page; `PageLoss`).
     public static let lossySection: DiagnosticCode = "lossy.section"
 
     // Pictures (`media.*`): what the media store could not load or keep, for every reader and writer.

@@ -6,13 +6,24 @@ public struct Paragraph: Hashable, Sendable, Codable {
     public var markChange: ParagraphMarkChange?
     /// A tracked change to this paragraph's formatting.
     public var styleChange: ParagraphStyleChange?
+    /// The section this paragraph's mark ends (a section break, as Word keeps it in the mark); nil for most.
+    public var sectionEnd: Section? {
+        get { sectionBox?.section }
+        set { sectionBox = newValue.map(SectionBox.init) }
+    }
+    /// `sectionEnd`, boxed: a paragraph stays one word larger, not a whole section (paragraphs are copied often).
+    private var sectionBox: SectionBox?
+
+    enum CodingKeys: String, CodingKey { case content, style, markChange, styleChange, sectionBox = "sectionEnd" }
 
     public init(_ content: [Inline], style: ParagraphStyle = ParagraphStyle(),
-                markChange: ParagraphMarkChange? = nil, styleChange: ParagraphStyleChange? = nil) {
+                markChange: ParagraphMarkChange? = nil, styleChange: ParagraphStyleChange? = nil,
+                sectionEnd: Section? = nil) {
         self.content = content
         self.style = style
         self.markChange = markChange
         self.styleChange = styleChange
+        self.sectionEnd = sectionEnd
     }
 }
 

@@ -81,12 +81,36 @@ public struct DocumentHeader: Hashable, Sendable, Codable {
     public var defaultParagraphStyle: ParagraphStyle
     /// The document's default character formatting.
     public var defaultCharacterStyle: CharacterStyle
+    /// Even pages have their own headers and footers (DOCX settings `w:evenAndOddHeaders`, RTF `\facingp`):
+    /// document-wide, as both formats keep it.
+    public var evenAndOddHeaders: Bool
 
     public init(metadata: Metadata = Metadata(), defaultParagraphStyle: ParagraphStyle = ParagraphStyle(),
-                defaultCharacterStyle: CharacterStyle = CharacterStyle()) {
+                defaultCharacterStyle: CharacterStyle = CharacterStyle(), evenAndOddHeaders: Bool = false) {
         self.metadata = metadata
         self.defaultParagraphStyle = defaultParagraphStyle
         self.defaultCharacterStyle = defaultCharacterStyle
+        self.evenAndOddHeaders = evenAndOddHeaders
+    }
+
+    enum CodingKeys: String, CodingKey { case metadata, defaultParagraphStyle, defaultCharacterStyle, evenAndOddHeaders }
+
+    /// Decodes a header; `evenAndOddHeaders` may be absent (encodings made before it existed).
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        metadata = try c.decode(Metadata.self, forKey: .metadata)
+        defaultParagraphStyle = try c.decode(ParagraphStyle.self, forKey: .defaultParagraphStyle)
+        defaultCharacterStyle = try c.decode(CharacterStyle.self, forKey: .defaultCharacterStyle)
+        evenAndOddHeaders = try c.decodeIfPresent(Bool.self, forKey: .evenAndOddHeaders) ?? false
+    }
+
+    /// Encodes a header; `evenAndOddHeaders` only when set.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(metadata, forKey: .metadata)
+        try c.encode(defaultParagraphStyle, forKey: .defaultParagraphStyle)
+        try c.encode(defaultCharacterStyle, forKey: .defaultCharacterStyle)
+        if evenAndOddHeaders { try c.encode(true, forKey: .evenAndOddHeaders) }
     }
 }
 
@@ -97,11 +121,14 @@ public struct Chunk: Hashable, Sendable, Codable {
     public var block: Block
     public var comments: [Comment]
     public var notes: [Note]
+    /// The document's last section (the page after the last section break), on the last chunk only.
+    public var finalSection: Section?
 
-    public init(_ block: Block, comments: [Comment] = [], notes: [Note] = []) {
+    public init(_ block: Block, comments: [Comment] = [], notes: [Note] = [], finalSection: Section? = nil) {
         self.block = block
         self.comments = comments
         self.notes = notes
+        self.finalSection = finalSection
     }
 }
 
@@ -112,12 +139,16 @@ public struct Document: Hashable, Sendable, Codable {
     /// Comments and replies in reading order of their anchors (a reply right after its parent).
     public var comments: [Comment]
     public var notes: [Note]
+    /// The document's last section (DOCX's body-level `w:sectPr`, RTF's last section); nil when unstated.
+    public var finalSection: Section?
 
-    public init(header: DocumentHeader = DocumentHeader(), blocks: [Block], comments: [Comment] = [], notes: [Note] = []) {
+    public init(header: DocumentHeader = DocumentHeader(), blocks: [Block], comments: [Comment] = [], notes: [Note] = [],
+                finalSection: Section? = nil) {
         self.header = header
         self.blocks = blocks
         self.comments = comments
         self.notes = notes
+        self.finalSection = finalSection
     }
 
     public var metadata: Metadata {
@@ -136,6 +167,7 @@ public struct Document: Hashable, Sendable, Codable {
         blocks.append(chunk.block)
         comments += chunk.comments
         notes += chunk.notes
+        if let s = chunk.finalSection { finalSection = s }
     }
 
     /// The document as chunks, comments and notes attached by `ChunkAttacher`'s rule: each travels with the
@@ -149,6 +181,10 @@ public struct Document: Hashable, Sendable, Codable {
             if out.isEmpty { out.append(Chunk(.paragraph(Paragraph([])))) }
             out[out.count - 1].comments += left.comments
             out[out.count - 1].notes += left.notes
+        }
+        if let s = finalSection {
+            if out.isEmpty { out.append(Chunk(.paragraph(Paragraph([])))) }
+            out[out.count - 1].finalSection = s
         }
         return out
     }

@@ -18,6 +18,10 @@ extension Document {
             d.line(0, "notes")
             for n in notes { d.note(n, 1) }
         }
+        if let s = finalSection {
+            d.line(0, "final-section" + ModelDump.field(s, dropping: ["headersFooters"]))
+            d.stories(s, 1)
+        }
         return d.out
     }
 }
@@ -89,6 +93,15 @@ struct ModelDump {
         let p = Self.field(h.defaultParagraphStyle), c = Self.field(h.defaultCharacterStyle)
         if !p.isEmpty { line(1, "paragraph defaults" + p) }
         if !c.isEmpty { line(1, "character defaults" + c) }
+        if h.evenAndOddHeaders { line(1, "even-and-odd-headers") }
+    }
+
+    /// A section's header and footer stories.
+    mutating func stories(_ s: Section, _ depth: Int) {
+        for hf in s.headersFooters {
+            line(depth, hf.kind.rawValue + " " + hf.which.rawValue)
+            blocks(hf.blocks, depth + 1)
+        }
     }
 
     mutating func blocks(_ bs: [Block], _ depth: Int) { for b in bs { block(b, depth) } }
@@ -151,6 +164,10 @@ struct ModelDump {
         if let sc = p.styleChange { s += " style-change" + Self.field(sc) }
         line(depth, s)
         inlines(p.content, depth + 1)
+        if let sec = p.sectionEnd {
+            line(depth + 1, "section-end" + Self.field(sec, dropping: ["headersFooters"]))
+            stories(sec, depth + 2)
+        }
     }
 
     mutating func inlines(_ xs: [Inline], _ depth: Int) { for x in xs { inline(x, depth) } }

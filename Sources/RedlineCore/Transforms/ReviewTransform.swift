@@ -13,6 +13,8 @@ public struct ReviewTransform: ChunkStage, ModelRewriter {
     /// Comments and notes of a removed empty paragraph, carried to the next chunk.
     private var orphanComments: [Comment] = []
     private var orphanNotes: [Note] = []
+    /// The document's last section, from a last chunk that went: it goes on the last chunk emitted.
+    private var orphanFinalSection: Section?
     private var numbering = NumberChanges()
 
     /// One decision for every change.
@@ -35,8 +37,10 @@ public struct ReviewTransform: ChunkStage, ModelRewriter {
             // waiting to join the next one still waits.
             orphanComments += numbered.comments.compactMap { rewriteComment($0) }
             orphanNotes += numbered.notes.compactMap { rewriteNote($0) }
+            if let s = numbered.finalSection { orphanFinalSection = s }
             return
         }
+        if let s = c.finalSection, !s.headersFooters.isEmpty { c.finalSection = resolvingStories(s) }
         if pending != nil && Self.isEmptyContainer(c.block) {
             // An empty quote or list (Markdown's lone ">") holds nothing a break could join: the paragraph
             // waiting to join the next one passes it and still waits.
@@ -54,6 +58,7 @@ public struct ReviewTransform: ChunkStage, ModelRewriter {
             p.block = p.block.mapParagraphContent { $0 + anchors }
             p.comments += c.comments
             p.notes += c.notes
+            if let s = c.finalSection { p.finalSection = s }
             pending = p
             return
         }
@@ -88,9 +93,10 @@ public struct ReviewTransform: ChunkStage, ModelRewriter {
     public mutating func finish(emit: (Chunk) throws -> Void) throws {
         if let p = pending {
             pending = nil
-            if let kept = keepAlone(p) {
+            if var kept = keepAlone(p) {
+                if let s = orphanFinalSection { kept.finalSection = s; orphanFinalSection = nil }
                 try emit(kept)
-            } else if !p.comments.isEmpty || !orphanComments.isEmpty {
+            } else if !p.comments.isEmpty || !orphanComments.isEmpty || p.finalSection != nil || orphanFinalSection != nil {
                 // Comments must stay somewhere; notes whose references went are dropped with them. What holds
                 // them is a plain paragraph (as `Document.chunks` makes for comments and notes with no block),
                 // whatever the emptied one was: a heading whose words all went leaves no empty heading, and a
@@ -99,12 +105,15 @@ public struct ReviewTransform: ChunkStage, ModelRewriter {
                 var c = p
                 c.block = .paragraph(Paragraph([]))
                 c.comments = orphanComments + c.comments
+                if let s = orphanFinalSection { c.finalSection = s }
                 try emit(c)
             }
-        } else if !orphanComments.isEmpty {
-            // The last chunk was a table whose rows all went: its comments stay, in a plain empty paragraph.
-            try emit(Chunk(.paragraph(Paragraph([])), comments: orphanComments))
+        } else if !orphanComments.isEmpty || orphanFinalSection != nil {
+            // The last chunk was a table whose rows all went: its comments (and the last section) stay, in a
+            // plain empty paragraph.
+            try emit(Chunk(.paragraph(Paragraph([])), comments: orphanComments, finalSection: orphanFinalSection))
         }
+        orphanFinalSection = nil
         orphanComments = []
         orphanNotes = []
     }
@@ -319,7 +328,15 @@ public struct ReviewTransform: ChunkStage, ModelRewriter {
             case .keep: break
             }
         }
+        if let s = p.sectionEnd, !s.headersFooters.isEmpty { p.sectionEnd = resolvingStories(s) }
         return p
+    }
+
+    /// `section` with the changes in its header and footer stories decided.
+    private mutating func resolvingStories(_ section: Section) -> Section {
+        var s = section
+        for i in s.headersFooters.indices { s.headersFooters[i].blocks = rewriteBlocks(s.headersFooters[i].blocks) }
+        return s
     }
 
     /// A quote, a list item, a list or a table that the decisions empty goes with its content, so no empty
@@ -354,15 +371,18 @@ public struct ReviewTransform: ChunkStage, ModelRewriter {
     }
 
     /// `first` (whose break goes away) joined with `next`; nil when `next` is not a paragraph.
-    /// The joined paragraph keeps the kind, style and mark of `next`, as the surviving mark is next's.
+    /// The joined paragraph keeps the kind, style and mark of `next`, as the surviving mark is next's; a
+    /// section `first` ended is kept on it unless `next` ends one of its own (so no section is lost).
     private func merge(_ first: Block, into next: Block) -> Block? {
         guard let a = first.paragraph else { return nil }
         switch next {
         case .paragraph(var b):
             b.content = InlineBuilder.normalized(a.content + b.content)
+            if b.sectionEnd == nil { b.sectionEnd = a.sectionEnd }
             return .paragraph(b)
         case .heading(let l, var b):
             b.content = InlineBuilder.normalized(a.content + b.content)
+            if b.sectionEnd == nil { b.sectionEnd = a.sectionEnd }
             return .heading(level: l, b)
         case .list(var l):
             // The list's first paragraph (its first item's, at whatever level) takes it.
@@ -385,7 +405,11 @@ public struct ReviewTransform: ChunkStage, ModelRewriter {
         }
     }
 
-    private static func isEmptyParagraph(_ block: Block) -> Bool { block.paragraph?.content.isEmpty ?? false }
+    /// An empty paragraph that ends no section (one that ends a section stays, holding the break).
+    private static func isEmptyParagraph(_ block: Block) -> Bool {
+        guard let p = block.paragraph else { return false }
+        return p.content.isEmpty && p.sectionEnd == nil
+    }
 
     /// The comment anchors of a quote or list that holds nothing else, in reading order; nil for other blocks.
     /// Formatting or a link around nothing but anchors is nothing else: what a rejected insertion leaves of

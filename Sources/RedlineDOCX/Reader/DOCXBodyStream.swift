@@ -70,11 +70,13 @@ final class DOCXBodyStream {
     private func finalChunk() throws -> Chunk? {
         for c in try comments?.rest() ?? [] { attacher.add(c) }
         let left = attacher.takeUnreferenced()
-        if held == nil && left.comments.isEmpty && left.notes.isEmpty { return nil }
+        let finalSection = parser.progress.finalSection
+        if held == nil && left.comments.isEmpty && left.notes.isEmpty && finalSection == nil { return nil }
         var chunk = held ?? Chunk(.paragraph(Paragraph([])))
         held = nil
         chunk.comments += left.comments
         chunk.notes += left.notes
+        chunk.finalSection = finalSection
         return chunk
     }
 }

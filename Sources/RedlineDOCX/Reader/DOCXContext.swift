@@ -22,6 +22,9 @@ struct StoryContext {
     var mathSources = KeptSources(prefix: KeptSources.mathPrefix)
     var codeSources = KeptSources(prefix: KeptSources.codePrefix)
     var imageSources = KeptSources(prefix: KeptSources.imagePrefix)
+    /// The header and footer parts' stories by the main document's relationship id (what `w:sectPr`
+    /// references); empty in other stories and documents without headers and footers.
+    var headerStories: [String: [Block]] = [:]
 }
 
 extension ParagraphStyle {

@@ -51,6 +51,7 @@ extension StoryParser {
             let oldStyle = paragraphStyle(styles.paragraphProps(oldID).merged(with: old), styleID: oldID)
             paragraph.styleChange = ParagraphStyleChange(change: change, old: oldStyle)
         }
+        if let m = markup.section { paragraph.sectionEnd = section(m) }
         let numID = resolved.numID.flatMap { $0 == "0" ? nil : $0 }
         let level = max(0, min(resolved.level ?? 0, 8))
         let numbered = numID.flatMap { context.numbering.level($0, level) } != nil
@@ -76,11 +77,12 @@ extension StoryParser {
             paragraph.styleChange?.old.leftIndent = nil
             paragraph.styleChange?.old.firstLineIndent = nil
             out = [.listItem(.paragraph(paragraph), numID: numID, level: level, quoted: quoted)]
-        } else if base.role == .code, var code = Self.codeBlock(paragraph) {
+        } else if base.role == .code, paragraph.sectionEnd == nil, var code = Self.codeBlock(paragraph) {
             // The info string Redline kept for this code (`KeptSources`), while the code is as it wrote it.
             if let info = context.codeSources.kept(for: code.text) { code = CodeBlock(text: code.text, infoString: info) }
             out = [.block(.codeBlock(code))]
-        } else if base.role == .rule, paragraph.content.isEmpty, paragraph.markChange == nil, paragraph.styleChange == nil {
+        } else if base.role == .rule, paragraph.content.isEmpty, paragraph.markChange == nil, paragraph.styleChange == nil,
+                  paragraph.sectionEnd == nil {
             out = [.block(.thematicBreak)]
         } else {
             out = [.block(.paragraph(paragraph), quoted: quoted)]

@@ -64,6 +64,14 @@ struct ParagraphMarkup {
     var markVanished = false
     /// `w:pPrChange`: who changed the properties and the old ones.
     var propsChange: (Change, ParaProps)?
+    /// `w:sectPr`: the paragraph's mark ends a section.
+    var section: SectionMarkup?
+}
+
+/// A `w:sectPr` as read: the section, and its header and footer references by relationship id.
+struct SectionMarkup {
+    var section = Section()
+    var references: [(kind: HeaderFooter.Kind, which: HeaderFooter.Which, id: String)] = []
 }
 
 /// What a run's `w:rPr` says, including a tracked formatting change.
@@ -269,7 +277,7 @@ enum PropertyParser {
                 m.propsChange = (c, old)
                 continue
             case .sectPr:
-                try sectionProperties(x, diagnostics: diagnostics, several: true)
+                m.section = try sectionProperties(x, diagnostics: diagnostics)
                 continue
             default: break
             }
@@ -281,35 +289,52 @@ enum PropertyParser {
         return m
     }
 
-    /// The message of `lossy.header-footer`, which the RTF reader shares.
-    static let headerFooterLoss = "headers and footers were dropped: only DOCX to DOCX (in place) keeps them"
-
-    /// `w:sectPr`: nothing the model keeps. What is lost is reported: a tracked change of it, its headers and
-    /// footers (`lossy.header-footer`, one per reference), and a layout beyond one plain page (`lossy.section`:
-    /// landscape, columns, line numbering, a title page; `several` when the body has more than one section).
-    static func sectionProperties(_ x: XMLReader, diagnostics: Diagnostics?, several: Bool = false) throws {
-        var layout: [String] = several ? ["several sections"] : []
-        try x.forEachDescendant {
-            guard x.namespace == OOXML.w else { return false }
+    /// `w:sectPr`: the section's page, and its header and footer references (relationship ids), which the
+    /// story parser resolves to the stories read from their parts. A tracked change of it is reported
+    /// (`docx.section-change`) and its old properties skipped.
+    static func sectionProperties(_ x: XMLReader, diagnostics: Diagnostics?) throws -> SectionMarkup {
+        var m = SectionMarkup()
+        func int(_ name: String) -> Int? { x.attribute(name, in: OOXML.w).flatMap { Int($0) } }
+        func length(_ name: String) -> Double? { points(x.attribute(name, in: OOXML.w)) }
+        while let k = try x.next(), k != .end {
+            guard k == .start else { continue }
+            guard x.namespace == OOXML.w else { try x.skipElement(); continue }
             switch x.localName {
             case "sectPrChange":
                 diagnostics?.report(.docxSectionChange, "tracked section changes (page size, margins, columns) are not kept")
-                try x.skipElement()  // the section's old properties: not this section's headers or layout
-                return true
             case "headerReference", "footerReference":
-                diagnostics?.report(.lossyHeaderFooter, Self.headerFooterLoss)
-            case "pgSz" where x.attribute("orient", in: OOXML.w) == "landscape": layout.append("landscape pages")
-            case "cols" where (x.attribute("num", in: OOXML.w).flatMap(Int.init) ?? 1) > 1: layout.append("columns")
-            case "lnNumType": layout.append("line numbering")
-            case "titlePg" where x.attribute("val", in: OOXML.w).map({ $0 != "0" && $0 != "false" }) ?? true:
-                layout.append("a different first page")
+                let kind: HeaderFooter.Kind = x.localName == "headerReference" ? .header : .footer
+                let which: HeaderFooter.Which
+                switch x.attribute("type", in: OOXML.w) {
+                case "first": which = .first
+                case "even": which = .even
+                default: which = .default
+                }
+                if let id = x.attribute("id", in: OOXML.r) { m.references.append((kind, which, id)) }
+            case "type":
+                m.section.breakKind = x.attribute("val", in: OOXML.w).flatMap(Section.BreakKind.init(rawValue:))
+            case "pgSz":
+                m.section.pageWidth = length("w")
+                m.section.pageHeight = length("h")
+                m.section.orientation = x.attribute("orient", in: OOXML.w).flatMap(Section.Orientation.init(rawValue:))
+            case "pgMar":
+                m.section.margins = Section.Margins(top: length("top"), bottom: length("bottom"), left: length("left"),
+                                                    right: length("right"), header: length("header"),
+                                                    footer: length("footer"), gutter: length("gutter"))
+            case "cols":
+                m.section.columns = int("num")
+                m.section.columnSpacing = length("space")
+            case "lnNumType":
+                m.section.lineNumbering = Section.LineNumbering(
+                    countBy: int("countBy") ?? 1, start: int("start"), distance: length("distance"),
+                    restart: x.attribute("restart", in: OOXML.w).flatMap(Section.LineNumbering.Restart.init(rawValue:)))
+            case "titlePg":
+                m.section.titlePage = toggle(x)
             default: break
             }
-            return false
+            try x.skipElement()
         }
-        if !layout.isEmpty {
-            diagnostics?.report(.lossySection, "section layout was dropped (\(layout.joined(separator: ", "))): only DOCX to DOCX (in place) keeps it")
-        }
+        return m
     }
 
     /// Word's named highlight colours; yellow, the usual highlighter, is the model's plain highlight.

@@ -14,8 +14,8 @@ import RedlineZip
 /// complex fields (result text; HYPERLINK is a link), content controls, `mc:AlternateContent`, lists,
 /// tables (header rows, spans, vertical merges), notes, images (referenced), text boxes and equations
 /// (text kept, warned); `w:ins`/`w:del`/moves/paragraph marks/`rPrChange`/`pPrChange`/row changes,
-/// comments with ranges, points, replies and resolved state. What the model cannot carry is reported
-/// under the `docx.*` diagnostic codes.
+/// comments with ranges, points, replies and resolved state; sections (`w:sectPr`) with their header and
+/// footer parts as stories. What the model cannot carry is reported under the `docx.*` diagnostic codes.
 public struct DOCXReader: FormatReader {
     /// A DOCX reader (it holds no state; each `open` reads one document).
     public init() {}
@@ -53,10 +53,13 @@ struct DOCXSource: ChunkSource {
         let (notes, noteLabels) = SideParts.numbered(try SideParts.notes(package, kind: .footnote, context: context)
             + SideParts.notes(package, kind: .endnote, context: context))
         context.noteLabels = noteLabels
+        context.headerStories = try SideParts.headerStories(package, context: context)
         var paragraphDefaults = defaultParagraph
         paragraphDefaults.name = nil
         header = DocumentHeader(metadata: try SideParts.metadata(package), defaultParagraphStyle: paragraphDefaults,
-                                defaultCharacterStyle: defaultCharacter)
+                                defaultCharacterStyle: defaultCharacter,
+                                // Only a document with headers or footers has the settings part read for it.
+                                evenAndOddHeaders: context.headerStories.isEmpty ? false : try SideParts.evenAndOddHeaders(package))
         let parser = StoryParser(try package.xml(try package.documentEntry()), context: context)
         guard try parser.enterBody() else {
             throw RedlineError.malformed("\(package.documentPart) has no w:body: not a Word document")

@@ -112,6 +112,36 @@ enum SideParts {
         return notes
     }
 
+    /// Whether even pages have their own headers and footers (`w:evenAndOddHeaders` in the settings part).
+    static func evenAndOddHeaders(_ package: DOCXPackage) throws -> Bool {
+        guard let entry = package.part("settings", fallback: "word/settings.xml") else { return false }
+        let x = try package.xml(entry)
+        while let k = try x.next() {
+            guard k == .start, x.depth == 1, x.namespace == OOXML.w, x.localName == "evenAndOddHeaders" else { continue }
+            return PropertyParser.toggle(x)
+        }
+        return false
+    }
+
+    /// The header and footer parts the main document relates to, each read as a story (paragraphs, tables,
+    /// pictures, tracked changes), by relationship id. Nothing is read for a document without them.
+    static func headerStories(_ package: DOCXPackage, context: StoryContext) throws -> [String: [Block]] {
+        var out: [String: [Block]] = [:]
+        for (id, rel) in package.relationships where !rel.external && (rel.kind == "header" || rel.kind == "footer") {
+            guard let entry = package.archive.entry(named: rel.target) else { continue }
+            var ctx = context
+            ctx.relationships = try relationships(of: entry, in: package)
+            let parser = StoryParser(try package.xml(entry), context: ctx)
+            let x = parser.x
+            while let k = try x.next() {
+                guard k == .start else { continue }
+                if x.namespace == OOXML.w && (x.localName == "hdr" || x.localName == "ftr") { out[id] = try parser.blocks() }
+                break
+            }
+        }
+        return out
+    }
+
     /// Names notes by their number: footnotes 1, 2, ... in file order (Word's, ours and pandoc's order of
     /// reference), then endnotes continuing the count, so `[^1]` → DOCX → Markdown is `[^1]` again. Returns
     /// the renamed notes (references inside note bodies renamed too) and the map from the reader's internal

@@ -189,7 +189,11 @@ final class StoryParser {
         case .p: return try paragraph()
         case .tbl: return [.block(.table(try table()))]
         case .sectPr:
-            try PropertyParser.sectionProperties(x, diagnostics: diagnostics)
+            // The body's own: the document's last section (a sectPr in a cell or note is not Word's).
+            let m = try PropertyParser.sectionProperties(x, diagnostics: diagnostics)
+            let s = section(m)
+            // The writer's own default page (what it writes when no section is stated) reads as unstated.
+            progress.finalSection = DOCXWriter.isDefaultPage(s) ? nil : s
         case .commentRangeStart, .commentRangeEnd:
             if let atom = commentMarker() { progress.pendingAtoms.append(atom) }
             try x.skipElement()
@@ -205,6 +209,17 @@ final class StoryParser {
             try x.skipElement()
         }
         return []
+    }
+
+    /// The section `m` states, its header and footer references resolved to their stories (a reference to a
+    /// part that is missing or not a header or footer is left out).
+    func section(_ m: SectionMarkup) -> Section {
+        var s = m.section
+        for r in m.references {
+            guard let blocks = context.headerStories[r.id] else { continue }
+            s.headersFooters.append(HeaderFooter(kind: r.kind, which: r.which, blocks: blocks))
+        }
+        return s
     }
 
     // MARK: Tables
@@ -378,6 +393,8 @@ struct StoryProgress {
     var fields: [StoryParser.Field] = []
     /// Body-level wrapper elements (w:sdt, w:customXml) currently open.
     var bodyWrappers = 0
+    /// The body's own `w:sectPr`: the document's last section.
+    var finalSection: Section?
 }
 
 /// The run-building caches of a `StoryParser` (PERFORMANCE.md, "DOCX run building").

@@ -159,6 +159,10 @@ extension DOCXComposer {
                 diagnostics.report(.docxNestedComment, "comments inside comments cannot be carried in DOCX and were dropped")
                 return
             }
+            guard ctx.story != .header else {
+                diagnostics.report(.docxNestedComment, "comments inside headers and footers cannot be carried in DOCX and were dropped")
+                return
+            }
             for k in comments.thread(id) {
                 let n = comments.number(at: k)
                 switch inline {

@@ -15,7 +15,7 @@ final class DOCXComposer {
         }
     }
     /// Which story a block is rendered into: what it may hold and how its paragraphs start.
-    enum Story { case body, comment, footnote, endnote }
+    enum Story { case body, comment, footnote, endnote, header }
 
     /// Where in the block tree rendering is.
     struct Context {
@@ -83,6 +83,9 @@ final class DOCXComposer {
 
     // Notes.
     var notes = NoteTable()
+
+    /// Header and footer parts written so far (`word/NAME`, the main document's relationship id).
+    var headerParts: [(name: String, id: String, kind: HeaderFooter.Kind, xml: XMLText)] = []
 
     init(styles: StyleCatalog, diagnostics: Diagnostics) {
         self.styles = styles
@@ -168,6 +171,7 @@ final class DOCXComposer {
         case .comment: return "CommentText"
         case .footnote: return "FootnoteText"
         case .endnote: return "EndnoteText"
+        case .header: return nil
         }
     }
 
@@ -208,6 +212,7 @@ final class DOCXComposer {
             }
             props.close("w:rPr")
         }
+        if let section = p.sectionEnd, ctx.story == .body { sectionProperties(section, into: &props) }
         if let sc = p.styleChange {
             props.open("w:pPrChange", changeAttributes(sc.change))
             props.open("w:pPr")
@@ -343,7 +348,7 @@ final class DOCXComposer {
 
     /// Blocks of a side story; it must hold at least one paragraph, and the prefix lands in the first one
     /// (an empty paragraph is added when the story starts with a table or holds nothing).
-    private func storyBlocks(_ blocks: [Block], _ ctx: Context, into x: inout XMLText) {
+    func storyBlocks(_ blocks: [Block], _ ctx: Context, into x: inout XMLText) {
         let startsWithParagraph: Bool
         switch blocks.first {
         case .paragraph?, .heading?, .codeBlock?, .thematicBreak?: startsWithParagraph = true
@@ -351,7 +356,8 @@ final class DOCXComposer {
         case .blockQuote(let b)?: startsWithParagraph = b.first?.paragraph != nil
         default: startsWithParagraph = false
         }
-        if !startsWithParagraph {
+        // A header or footer may start with a table (it has no reference mark to hold); it must hold a block.
+        if ctx.story == .header ? blocks.isEmpty : !startsWithParagraph {
             paragraph(Paragraph([]), defaultStyle: storyStyle(ctx.story), ctx, into: &x)
         }
         for b in blocks { block(b, ctx, into: &x) }

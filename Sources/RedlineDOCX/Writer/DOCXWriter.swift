@@ -39,6 +39,8 @@ struct DOCXSink: ChunkSink {
     private var commentsPart: SpooledPart?, extendedPart: SpooledPart?, idsPart: SpooledPart?
     /// Comments written so far (their `w16cid:durableId` numbers).
     private var commentsWritten = 0
+    /// The document's last section, from the last chunk (nil: the writer's default page).
+    private var finalSection: Section?
 
     init(output: any ByteOutput, options: WriteOptions, diagnostics: Diagnostics) throws {
         self.output = output
@@ -68,6 +70,7 @@ struct DOCXSink: ChunkSink {
         }
         for n in chunk.notes { composer.notes.kinds[n.id] = n.kind }
         composer.block(chunk.block, DOCXComposer.Context(), into: &buffer)
+        if let s = chunk.finalSection { finalSection = s }
         for n in chunk.notes { note(n) }
         for c in chunk.comments { try comment(c) }
         try storeMedia()
@@ -77,9 +80,12 @@ struct DOCXSink: ChunkSink {
     mutating func finish() throws {
         composer.closePendingMove(into: &buffer)
         try closeDanglingAnchors()
+        if let s = finalSection {
+            composer.sectionProperties(s, into: &buffer)
+        } else {
+            buffer.raw(DOCXWriter.defaultSectionXML)
+        }
         try storeMedia()
-        buffer.raw("<w:sectPr><w:pgSz w:w=\"12240\" w:h=\"15840\"/><w:pgMar w:top=\"1440\" w:right=\"1440\" "
-                   + "w:bottom=\"1440\" w:left=\"1440\" w:header=\"720\" w:footer=\"720\" w:gutter=\"0\"/></w:sectPr>")
         buffer.close("w:body")
         buffer.close("w:document")
         try flush()
@@ -191,7 +197,8 @@ struct DOCXSink: ChunkSink {
         let c = PackageParts.Contents(
             numbering: !composer.lists.isEmpty, footnotes: composer.notes.footnoteCount > 0,
             endnotes: composer.notes.endnoteCount > 0, comments: !composer.comments.isEmpty,
-            customProperties: !customFields.isEmpty, images: composer.imageKinds)
+            customProperties: !customFields.isEmpty, images: composer.imageKinds,
+            headers: composer.headerParts.map { ($0.name, $0.id, $0.kind) }, evenAndOddHeaders: header.evenAndOddHeaders)
         try zip.add("[Content_Types].xml", text: PackageParts.contentTypes(c))
         try zip.add("_rels/.rels", text: PackageParts.packageRelationships(c))
         try zip.add("docProps/core.xml", text: PackageParts.coreProperties(header.metadata))
@@ -212,6 +219,10 @@ struct DOCXSink: ChunkSink {
         if c.footnotes { try addStory("footnotes.xml", root: "w:footnotes", item: "w:footnote", composer.notes.footnotes, linkRels) }
         if c.endnotes { try addStory("endnotes.xml", root: "w:endnotes", item: "w:endnote", composer.notes.endnotes, linkRels) }
         if c.comments { try addComments(linkRels) }
+        for part in composer.headerParts {
+            try zip.add("word/" + part.name, bytes: part.xml.bytes)
+            if let linkRels { try zip.add("word/_rels/\(part.name).rels", text: linkRels) }
+        }
     }
 
     /// The document defaults: the source's, with the preset (or the plain default for a source that has
@@ -284,6 +295,27 @@ struct DOCXSink: ChunkSink {
 }
 
 extension DOCXWriter {
+    /// The body's `w:sectPr` for a document that states no last section: US Letter, one-inch margins. The
+    /// reader reads exactly this as no section stated, so a document without one reads back without one.
+    static let defaultSectionXML = "<w:sectPr><w:pgSz w:w=\"12240\" w:h=\"15840\"/><w:pgMar w:top=\"1440\" w:right=\"1440\" "
+        + "w:bottom=\"1440\" w:left=\"1440\" w:header=\"720\" w:footer=\"720\" w:gutter=\"0\"/></w:sectPr>"
+    /// `defaultSectionXML` as the reader reads it.
+    static let defaultSection = Section(pageWidth: 612, pageHeight: 792,
+                                        margins: Section.Margins(top: 72, bottom: 72, left: 72, right: 72,
+                                                                 header: 36, footer: 36, gutter: 0))
+
+    /// Whether `s` states nothing but some of `defaultSection`'s values (no stories, columns, line numbering,
+    /// break kind or title page): the page the writer writes anyway, which the reader reads as unstated.
+    static func isDefaultPage(_ s: Section) -> Bool {
+        func within(_ v: Double?, _ d: Double?) -> Bool { v == nil || v == d }
+        let d = defaultSection, m = s.margins, dm = d.margins
+        return s.headersFooters.isEmpty && s.orientation == nil && s.columns == nil && s.columnSpacing == nil
+            && s.lineNumbering == nil && s.breakKind == nil && !s.titlePage
+            && within(s.pageWidth, d.pageWidth) && within(s.pageHeight, d.pageHeight)
+            && within(m.top, dm.top) && within(m.bottom, dm.bottom) && within(m.left, dm.left) && within(m.right, dm.right)
+            && within(m.header, dm.header) && within(m.footer, dm.footer) && within(m.gutter, dm.gutter)
+    }
+
     /// The paragraph defaults for a source with no formatting at all and no preset (`--paragraph-style plain`).
     public static let plainParagraph = ParagraphStyle(spaceAfter: 6)
     /// The character defaults for a source with no formatting at all and no preset.

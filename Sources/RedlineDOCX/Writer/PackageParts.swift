@@ -11,6 +11,10 @@ enum PackageParts {
         var customProperties = false
         /// Extensions of the pictures in `word/media` (png, jpg, gif, ...).
         var images: Set<String> = []
+        /// Header and footer parts (`word/NAME`) and their relationship ids.
+        var headers: [(name: String, id: String, kind: HeaderFooter.Kind)] = []
+        /// `w:evenAndOddHeaders` in the settings.
+        var evenAndOddHeaders = false
     }
 
     static func contentTypes(_ c: Contents) -> String {
@@ -30,6 +34,7 @@ enum PackageParts {
             ("/word/settings.xml", wml + "settings+xml"),
         ]
         if c.numbering { parts.append(("/word/numbering.xml", wml + "numbering+xml")) }
+        for h in c.headers { parts.append(("/word/" + h.name, wml + h.kind.rawValue + "+xml")) }
         if c.footnotes { parts.append(("/word/footnotes.xml", wml + "footnotes+xml")) }
         if c.endnotes { parts.append(("/word/endnotes.xml", wml + "endnotes+xml")) }
         if c.comments {
@@ -69,6 +74,7 @@ enum PackageParts {
                      ("rId7", "http://schemas.microsoft.com/office/2011/relationships/commentsExtended", "commentsExtended.xml", false),
                      ("rId8", "http://schemas.microsoft.com/office/2016/09/relationships/commentsIds", "commentsIds.xml", false)]
         }
+        for h in c.headers { rels.append((h.id, NS.officeRels + "/" + h.kind.rawValue, h.name, false)) }
         for l in links { rels.append((l.id, NS.officeRels + "/hyperlink", l.url, true)) }
         for i in images { rels.append((i.id, NS.officeRels + "/image", i.target, false)) }
         return relationships(rels)
@@ -93,6 +99,7 @@ enum PackageParts {
         x.open("w:settings", [("xmlns:w", NS.w)])
         x.empty("w:zoom", [("w:percent", "100")])
         x.val("w:defaultTabStop", "720")
+        if c.evenAndOddHeaders { x.empty("w:evenAndOddHeaders") }
         x.val("w:characterSpacingControl", "doNotCompress")
         if c.footnotes {
             x.raw("<w:footnotePr><w:footnote w:id=\"-1\"/><w:footnote w:id=\"0\"/></w:footnotePr>")

@@ -50,6 +50,8 @@ public struct MarkdownSink: ChunkSink {
     private var held: Chunk?
     /// The classes of the fenced div open around the blocks written last (`DivClasses`), as a style name.
     private var openDiv: String?
+    /// The sections and their headers and footers, which Markdown cannot carry (reported at the end).
+    private var pageLoss = PageLoss()
 
     init(output: any ByteOutput, options: WriteOptions, diagnostics: Diagnostics) {
         self.output = output
@@ -66,6 +68,7 @@ public struct MarkdownSink: ChunkSink {
 
     /// Writes one block and the notes it references.
     public mutating func write(_ chunk: Chunk) throws {
+        pageLoss.add(chunk)
         if let h = held {
             held = nil
             renderer.nextBlock = chunk.block
@@ -91,6 +94,7 @@ public struct MarkdownSink: ChunkSink {
                                         count: renderer.unanchoredComments)
         }
         renderer.reportDistinctLosses()
+        pageLoss.report(to: diagnostics, format: "Markdown")
         try output.flush()
     }
 

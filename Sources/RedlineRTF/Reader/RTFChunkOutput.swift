@@ -47,16 +47,31 @@ struct RTFChunkOutput {
 
     /// The end of the input: held blocks go out; comments and notes still waiting go with the last chunk
     /// (or an empty paragraph when none is left to hand out).
-    mutating func finish() {
+    mutating func finish(finalSection: Section? = nil) {
         releaseHeldIfPossible()
         let left = attacher.takeUnreferenced()
-        guard !left.comments.isEmpty || !left.notes.isEmpty else { return }
+        guard !left.comments.isEmpty || !left.notes.isEmpty || finalSection != nil else { return }
         if chunks.isEmpty || position >= chunks.count {
             chunks.append(Chunk(.paragraph(Paragraph([])), comments: left.comments, notes: left.notes))
         } else {
             chunks[chunks.count - 1].comments += left.comments
             chunks[chunks.count - 1].notes += left.notes
         }
+        chunks[chunks.count - 1].finalSection = finalSection
+    }
+
+    /// Puts `section` on the last paragraph of the last block not yet handed out (a `\sect` after the
+    /// paragraph's `\par`); false when there is none.
+    mutating func attachSectionEnd(_ section: Section) -> Bool {
+        if let last = held.last, let b = last.endingSection(section) {
+            held[held.count - 1] = b
+            return true
+        }
+        if position < chunks.count, let b = chunks[chunks.count - 1].block.endingSection(section) {
+            chunks[chunks.count - 1].block = b
+            return true
+        }
+        return false
     }
 
     private mutating func releaseHeldIfPossible() {

@@ -1,3 +1,5 @@
+import RedlineCore
+
 /// The control words the RTF reader acts on, grouped by what they act on: each group has its own handler
 /// (`RTFParser.word`). Everything else is ignored (or, after `\*`, skipped with its group).
 enum RTFKeyword: Equatable {
@@ -21,14 +23,19 @@ enum RTFKeyword: Equatable {
     case ignored
     /// A destination whose text is not body text (bookmarks, index entries...): its group is skipped.
     case skipDestination
-    /// A header or footer: its group is skipped and the loss reported (`lossy.header-footer`).
-    case headerFooter
-    /// Page layout beyond one plain page, which the model does not keep (`lossy.section`).
+    /// A header or footer: its group is read as a story of the current section (`RTFParser+Sections.swift`).
+    case headerFooter(HeaderFooter.Kind, HeaderFooter.Which)
+    /// Page layout: the document's page (`\paperw`...) and the current section's (`RTFParser+Sections.swift`).
     case section(SectionWord)
 
-    /// Landscape pages (`\landscape` for the document, `\lndscpsxn` for a section), columns (`\cols`),
-    /// line numbering (`\linemod`) and a different first page (`\titlepg`).
-    enum SectionWord: String, CaseIterable { case landscape, lndscpsxn, cols, linemod, titlepg }
+    /// Section words (`\sectd`, break kinds, page size, orientation, margins, columns, line numbering, title
+    /// page) and the document's page words (`\paperw`, `\margl`..., `\landscape`, `\facingp`).
+    enum SectionWord: String, CaseIterable {
+        case sectd, sbknone, sbkcol, sbkpage, sbkeven, sbkodd, pgwsxn, pghsxn, lndscpsxn
+        case marglsxn, margrsxn, margtsxn, margbsxn, headery, footery, guttersxn
+        case cols, colsx, linemod, linex, linestarts, linerestart, lineppage, linecont, titlepg
+        case paperw, paperh, margl, margr, margt, margb, gutter, landscape, facingp
+    }
 
     enum DocumentWord: String, CaseIterable { case rtf, ansi, mac, pc, pca, ansicpg, deff, uc, u, upr, ud }
 
@@ -82,7 +89,7 @@ enum RTFKeyword: Equatable {
     ]
 
     static let ignoredWords = [
-        "page", "sectd", "pnlvlcont", "chftn", "chatn", "chdate", "chtime", "chpgn",
+        "page", "pnlvlcont", "chftn", "chatn", "chdate", "chtime", "chpgn",
         "shppict", "object", "result", "shp", "shprslt",
     ]
 
@@ -96,7 +103,12 @@ enum RTFKeyword: Equatable {
         "keycode", "formfield", "datafield", "operator", "doccomm",
     ]
 
-    static let headersAndFooters = ["header", "headerl", "headerr", "headerf", "footer", "footerl", "footerr", "footerf"]
+    /// Header and footer destinations: `\header`/`\headerr` are every (or odd) page's, `\headerl` even pages',
+    /// `\headerf` the first page's.
+    static let headersAndFooters: [(String, HeaderFooter.Kind, HeaderFooter.Which)] = [
+        ("header", .header, .default), ("headerl", .header, .even), ("headerr", .header, .default), ("headerf", .header, .first),
+        ("footer", .footer, .default), ("footerl", .footer, .even), ("footerr", .footer, .default), ("footerf", .footer, .first),
+    ]
 
     /// Every known word with its keyword (each name once).
     static let all: [(name: String, keyword: RTFKeyword)] =
@@ -110,7 +122,7 @@ enum RTFKeyword: Equatable {
         + PictureWord.allCases.map { ($0.rawValue, .picture($0)) }
         + ignoredWords.map { ($0, .ignored) }
         + skippedDestinations.map { ($0, .skipDestination) }
-        + headersAndFooters.map { ($0, .headerFooter) }
+        + headersAndFooters.map { ($0.0, .headerFooter($0.1, $0.2)) }
         + SectionWord.allCases.map { ($0.rawValue, .section($0)) }
 
     /// Name → keyword, for the tokenizer.

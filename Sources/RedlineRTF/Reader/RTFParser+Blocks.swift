@@ -7,7 +7,6 @@ extension RTFParser {
     /// `\par`: ends the current paragraph of the current story.
     func paragraphEnd() {
         guard state.dest == .body else { return }
-        if sectionBreaks > 0 && state.story == 0 { paragraphAfterSectionBreak = true }
         finishParagraph(story: state.story, para: state.para, mark: state.char)
     }
 
@@ -90,8 +89,14 @@ extension RTFParser {
         // A code-style paragraph with tracked changes (a compared code block's marked lines) stays a paragraph
         // in its style: a code block has no place for the marks (accepted or rejected, it is a code block again).
         if special == .code && (markChange != nil || runs.indices.contains(where: { runs[$0].change != nil })) { special = nil }
+        var paragraph = Paragraph(content, style: style, markChange: markChange)
+        if s == 0, let section = sections.pendingEnd {
+            // The paragraph a `\sect` ends carries its section (a code block or rule has no mark to carry it).
+            sections.pendingEnd = nil
+            paragraph.sectionEnd = section
+            if special == .code || special == .rule { special = nil }
+        }
         if special == .code || special == .rule { style.name = nil }
-        let paragraph = Paragraph(content, style: style, markChange: markChange)
         place(ParagraphEvent(paragraph: paragraph, headingLevel: headingLevel, list: list,
                              tableDepth: para.tableDepth, special: special), story: s)
     }
@@ -215,11 +220,7 @@ extension RTFParser {
             out.attachEmptyComment(id)
         }
         out.openRanges.removeAll()
-        out.finish()
-        let layout = (sectionBreaks > 0 && paragraphAfterSectionBreak ? ["several sections"] : []) + sectionLayout
-        if !layout.isEmpty {
-            diagnostics.report(.lossySection, "section layout was dropped (\(layout.joined(separator: ", "))): only RTF to RTF (in place) keeps it")
-        }
+        out.finish(finalSection: sections.finalSection)
         if hiddenCount > 0 {
             diagnostics.report(.rtfHiddenText, "hidden text (\\v) was left out (\(hiddenCount) characters)")
         }
@@ -295,6 +296,8 @@ extension RTFParser {
         let blocks = story.collector.blocks
         switch story.kind {
         case .main: break
+        case .headerFooter(let kind, let which):
+            sections.add(HeaderFooter(kind: kind, which: which, blocks: blocks))
         case .note(let id, let kind):
             out.add(Note(id: id, kind: kind, blocks: blocks))
         case .annotation(let info):

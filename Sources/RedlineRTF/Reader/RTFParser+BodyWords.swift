@@ -8,9 +8,7 @@ extension RTFParser {
         case .pard: state.para = ParaFormat()
         case .plain: state.char = CharFormat()
         case .line: lineBreak()
-        case .sect:
-            if hasPendingContent { paragraphEnd() }
-            if state.dest == .body && state.story == 0 { sectionBreaks += 1; paragraphAfterSectionBreak = false }
+        case .sect: sectionBreak()
         case .cell: cellEnd(depth: max(1, state.para.tableDepth))
         case .nestcell: cellEnd(depth: max(2, state.para.tableDepth))
         case .row: rowEnd(depth: 1)

@@ -14,18 +14,8 @@ extension RTFParser {
         case .picture(let w): try pictureWord(w, p ?? 0)
         case .ignored: break
         case .skipDestination: setDestination(.skip)
-        case .headerFooter:
-            diagnostics.report(.lossyHeaderFooter, "headers and footers were dropped: only RTF to RTF (in place) keeps them")
-            setDestination(.skip)
-        case .section(let w):
-            let layout: String?
-            switch w {
-            case .landscape, .lndscpsxn: layout = "landscape pages"
-            case .cols: layout = (p ?? 1) > 1 ? "columns" : nil
-            case .linemod: layout = (p ?? 0) > 0 ? "line numbering" : nil
-            case .titlepg: layout = p == 0 ? nil : "a different first page"
-            }
-            if let layout, !sectionLayout.contains(layout) { sectionLayout.append(layout) }
+        case .headerFooter(let kind, let which): startHeaderFooter(kind, which)
+        case .section(let w): sectionWord(w, p)
         }
     }
 

@@ -56,10 +56,8 @@ final class RTFParser {
     /// Display formats and revision dates already worked out.
     @exclusivity(unchecked) var formats = RTFFormatCache()
     var hiddenCount = 0
-    /// The page layout the model does not keep, in the order met (`lossy.section` at the end).
-    var sectionLayout: [String] = []
-    /// `\sect` seen, and a paragraph ended after the last one (the document has several sections).
-    var sectionBreaks = 0, paragraphAfterSectionBreak = false
+    /// The section being read and the document's page (`RTFParser+Sections.swift`).
+    var sections = RTFSections()
     /// Text runs in code page 65001 that held bytes that are not UTF-8.
     var invalidUTF8Runs = 0
     var startedRanges = Set<String>()
@@ -82,17 +80,18 @@ final class RTFParser {
     }
 
     /// The next finished chunk, or nil at the end.
+    /// One chunk is held back until the next is ready or the input ends: a `\sect` after a paragraph's
+    /// `\par`, and the document's last section, still reach it.
     func nextChunk() throws -> Chunk? {
-        if out.position >= out.chunks.count {
-            out.chunks.removeAll(keepingCapacity: true)
+        while out.chunks.count - out.position < 2 && !ended { try step() }
+        guard out.position < out.chunks.count else { return nil }
+        let chunk = out.chunks[out.position]
+        out.position += 1
+        if out.position >= 64 {
+            out.chunks.removeFirst(out.position)
             out.position = 0
-            while out.chunks.isEmpty {
-                if ended { return nil }
-                try step()
-            }
         }
-        defer { out.position += 1 }
-        return out.chunks[out.position]
+        return chunk
     }
 
     // MARK: Signature

@@ -81,6 +81,8 @@ struct Story {
         case main
         case note(id: String, kind: NoteKind)
         case annotation(AnnotationInfo)
+        /// A header or footer of the current section.
+        case headerFooter(HeaderFooter.Kind, HeaderFooter.Which)
     }
 
     var kind: Kind

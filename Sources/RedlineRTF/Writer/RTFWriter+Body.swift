@@ -119,6 +119,11 @@ extension RTFSink {
         }
         writeInlines(p.content)
         var end = terminator ?? "\\par"
+        if let section = p.sectionEnd, terminator == nil, context.tableDepth == 0, !inHeaderStory {
+            // The section's words and stories, then `\sect` for the paragraph's mark.
+            writeSection(section)
+            end = "\\sect"
+        }
         if let mc = p.markChange {
             if terminator != nil { end = "\\par}" + (terminator ?? "") }
             switch mc {

@@ -51,6 +51,10 @@ struct RTFSink: ChunkSink {
     var outerInsertion: Change?
     /// The kind of the last top-level block, to separate adjacent tables and quotations.
     var lastTopLevel: String?
+    /// The document's last section, from the last chunk.
+    var finalSection: Section?
+    /// A header or footer story is being written (its paragraphs end no section).
+    var inHeaderStory = false
 
     init(output: any ByteOutput, options: WriteOptions, diagnostics: Diagnostics) {
         self.output = output
@@ -81,6 +85,7 @@ struct RTFSink: ChunkSink {
         if let kind, kind == lastTopLevel { emit("\\pard\\plain\\par\n") }
         lastTopLevel = kind
         writeBlock(chunk.block, context: BlockContext())
+        if let s = chunk.finalSection { finalSection = s }
         if out.count >= 1 << 16 { try flushOut() }
     }
 
@@ -101,6 +106,7 @@ struct RTFSink: ChunkSink {
         if !notes.isEmpty {
             diagnostics.report(.rtfUnreferenced, "notes that nothing references were left out", count: notes.count)
         }
+        if let s = finalSection { writeSection(s) }
         try flushOut()
         var h: [UInt8] = []
         tables.writeHeader(header, into: &h, diagnostics: diagnostics)
@@ -237,7 +243,7 @@ struct RTFTables {
             RTFParagraphFormat.write(header.defaultParagraphStyle, alignment: header.defaultParagraphStyle.alignment, into: &h)
             emit("}\n")
         }
-        emit("\\deftab720\\viewkind4\n")
+        emit(header.evenAndOddHeaders ? "\\deftab720\\facingp\\viewkind4\n" : "\\deftab720\\viewkind4\n")
     }
 
     private static func writeInfo(_ m: Metadata, into h: inout [UInt8]) {
