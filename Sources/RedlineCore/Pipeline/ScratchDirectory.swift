@@ -61,13 +61,14 @@ public enum ScratchDirectory {
     static func removeStale(in base: String) {
         guard let dir = opendir(base) else { return }
         var stale: [String] = []
+        let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
         while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw -> String? in
-                guard let pid = scratchPID(raw.bindMemory(to: UInt8.self)), pid != getpid(),
-                      kill(pid, 0) != 0, errno == ESRCH else { return nil }
-                return String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if let name { stale.append(name) }
+            // The name in place, up to its NUL: a record is only as long as its name (`d_reclen`), so copying
+            // the whole 256-byte `d_name` read past the end of `readdir`'s buffer (a crash, now and then).
+            let cName = (UnsafeRawPointer(entry) + nameOffset).assumingMemoryBound(to: UInt8.self)
+            let raw = UnsafeBufferPointer(start: cName, count: strlen(UnsafeRawPointer(cName).assumingMemoryBound(to: CChar.self)))
+            guard let pid = scratchPID(raw), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            stale.append(String(decoding: raw, as: UTF8.self))
         }
         closedir(dir)
         for name in stale { try? FileManager.default.removeItem(atPath: base + "/" + name) }
