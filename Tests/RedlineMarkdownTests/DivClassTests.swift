@@ -86,21 +86,7 @@ final class DivClassTests: XCTestCase {
 
     /// pandoc reads the written Markdown with the same divs, classes and blocks as the source.
     func testPandocReadsTheSameDivs() throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/pandoc") else { throw XCTSkip("pandoc is not installed") }
-        func json(_ markdown: String) throws -> String {
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: "/usr/bin/pandoc")
-            p.arguments = ["-f", "markdown", "-t", "json"]
-            let inPipe = Pipe(), outPipe = Pipe()
-            p.standardInput = inPipe
-            p.standardOutput = outPipe
-            try p.run()
-            inPipe.fileHandleForWriting.write(Data(markdown.utf8))
-            try inPipe.fileHandleForWriting.close()
-            let data = outPipe.fileHandleForReading.readDataToEndOfFile()
-            p.waitUntilExit()
-            return String(decoding: data, as: UTF8.self)
-        }
+        func json(_ markdown: String) throws -> String { try TestProcess.pandocJSON(markdown) }
         let expected = try json(Self.source)
         XCTAssertTrue(expected.contains("callout-note") && expected.contains("\"warning\""), expected)
         XCTAssertEqual(try json(Self.written), expected)

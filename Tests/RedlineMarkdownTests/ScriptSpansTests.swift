@@ -84,21 +84,7 @@ final class ScriptSpansTests: XCTestCase {
 
     /// pandoc reads Redline's Markdown with the same superscripts and subscripts as the source.
     func testPandocReadsTheSameScripts() throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/pandoc") else { throw XCTSkip("pandoc is not installed") }
-        func json(_ markdown: String) throws -> String {
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: "/usr/bin/pandoc")
-            p.arguments = ["-f", "markdown", "-t", "json"]
-            let inPipe = Pipe(), outPipe = Pipe()
-            p.standardInput = inPipe
-            p.standardOutput = outPipe
-            try p.run()
-            inPipe.fileHandleForWriting.write(Data(markdown.utf8))
-            try inPipe.fileHandleForWriting.close()
-            let data = outPipe.fileHandleForReading.readDataToEndOfFile()
-            p.waitUntilExit()
-            return String(decoding: data, as: UTF8.self)
-        }
+        func json(_ markdown: String) throws -> String { try TestProcess.pandocJSON(markdown) }
         let source = #"H~2~O, mc^2^, 10^-3^ m, x~i,j~, a^b\ c^, 2^10 and ~~gone~~ in [l](http://a.com/~x~/y)."# + "\n"
         let written = try MarkdownWriter.string(MarkdownReader.document(source))
         let expected = try json(source)

@@ -48,10 +48,14 @@ final class KeptSources {
 
     /// The TeX the author wrote for an equation that reads as `tex`, if one was kept; else `tex`.
     func original(for tex: String, display: Bool) -> String {
-        let key = Self.key(tex, display: display)
-        guard let list = byKey[key] else { return tex }
+        take(Self.key(tex, display: display)) ?? tex
+    }
+
+    /// The next unused entry of `key`, if any (entries of one key are given in the order written).
+    private func take(_ key: String) -> String? {
+        guard let list = byKey[key] else { return nil }
         let n = used[key, default: 0]
-        guard n < list.count else { return tex }
+        guard n < list.count else { return nil }
         used[key] = n + 1
         return list[n]
     }
@@ -86,8 +90,7 @@ final class KeptSources {
 
     /// True for a custom property of either table (not metadata).
     static func isKept(_ name: String) -> Bool {
-        for prefix in [mathPrefix, codePrefix, imagePrefix] where name.hasPrefix(prefix) && Int(name.dropFirst(prefix.count)) != nil { return true }
-        return false
+        [mathPrefix, codePrefix, imagePrefix].contains { KeptSources(prefix: $0).pieceNumber(name) != nil }
     }
 
     /// Records `value` (a code block's info string, a picture's attributes) for what reads back as `text` (the
@@ -99,12 +102,7 @@ final class KeptSources {
 
     /// The value kept for what reads as `text`, if one was (each kept value is given once).
     func kept(for text: String) -> String? {
-        let key = Self.key(text, display: false)
-        guard let list = byKey[key] else { return nil }
-        let n = used[key, default: 0]
-        guard n < list.count else { return nil }
-        used[key] = n + 1
-        return list[n]
+        take(Self.key(text, display: false))
     }
 
     /// The table from the pieces of its custom properties (by number); an unreadable one is no table.

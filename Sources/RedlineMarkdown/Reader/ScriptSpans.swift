@@ -25,7 +25,7 @@ enum ScriptSpans {
         if d == UInt8(ascii: "^"), k > 0, u[k - 1] == UInt8(ascii: "[") { return .none }
         var j = k + 1
         guard j < end else { return .runsOff }
-        if u[j] == d || isSpace(u[j]) || isExcluded(u[j]) { return .none }
+        if u[j] == d || MathSpans.isSpace(u[j]) || isExcluded(u[j]) { return .none }
         while j < end {
             let b = u[j]
             if b == backslash {
@@ -34,7 +34,7 @@ enum ScriptSpans {
                 j += (u[j + 1] == UInt8(ascii: " ") || u[j + 1] == d) ? 2 : 1
                 continue
             }
-            if isSpace(b) || isExcluded(b) { return .none }
+            if MathSpans.isSpace(b) || isExcluded(b) { return .none }
             if b == d {
                 if d == tilde, j + 1 < end, u[j + 1] == tilde { return .none }
                 return .closes(j)
@@ -56,17 +56,13 @@ enum ScriptSpans {
         }
     }
 
-    @inline(__always)
-    static func isSpace(_ b: UInt8) -> Bool {
-        b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D
-    }
 
     /// True when `text` can be written between the delimiters as it is (plain text the rule reads back).
     static func canHold(_ text: String, delimiter d: UInt8) -> Bool {
         guard let first = text.utf8.first, first != d else { return false }
         if d == UInt8(ascii: "^"), first == UInt8(ascii: "[") { return false }
         return text.utf8.allSatisfy { b in
-            !isSpace(b) && !isExcluded(b) && b != UInt8(ascii: "^") && b != UInt8(ascii: "~") && b != UInt8(ascii: "\\")
+            !MathSpans.isSpace(b) && !isExcluded(b) && b != UInt8(ascii: "^") && b != UInt8(ascii: "~") && b != UInt8(ascii: "\\")
                 && b != UInt8(ascii: "&") && b != UInt8(ascii: "!") && b >= 0x20
         }
     }

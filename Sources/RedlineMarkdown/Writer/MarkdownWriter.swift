@@ -146,16 +146,13 @@ public struct MarkdownSink: ChunkSink {
             guard let n = p.style.name, DivClasses.classes(of: n) != nil, name == nil || name == n else { mixed = true; return }
             name = n
         }
-        if !mixed, name != nil {
-            // Code in a list item or quote has no paragraph style: such a block is not wholly in the div.
-            var hasCode = false
-            _ = block.mapBlockArrays { blocks in
-                if blocks.contains(where: { if case .codeBlock = $0 { return true } else { return false } }) { hasCode = true }
-                return blocks
-            }
-            if hasCode { return nil }
-        }
-        return mixed ? nil : name
+        // Code in a list item or quote has no paragraph style: such a block is not wholly in the div.
+        return mixed || holdsCode(block) ? nil : name
+    }
+
+    private static func holdsCode(_ block: Block) -> Bool {
+        if case .codeBlock = block { return true }
+        return block.childBlocks.contains(where: holdsCode)
     }
 
     /// `block` with the paragraph style name `name` taken off every paragraph in it (the div carries it).
