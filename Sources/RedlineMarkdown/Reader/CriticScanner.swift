@@ -107,6 +107,8 @@ struct CriticScanner {
     private var scriptCloses: [(at: Int, entry: Int)] = []
     /// No script span opens before this offset (a link's destination, an autolink or a tag is not text).
     private var noScriptsUntil = 0
+    /// No `>` is before this offset on its line (a tag search found none): later searches start there.
+    private var noTagEndUntil = 0
 
     /// Labels of the footnote definitions in the source (`[^label]:` at a line start).
     private var noteLabels = Set<String>()
@@ -656,7 +658,7 @@ struct CriticScanner {
 
     /// After a `]`: a link's destination `(…)` on this line holds no script span.
     private mutating func skipScripts(inDestinationAfter k: Int) {
-        guard k + 1 < source.count, source[k + 1] == UInt8(ascii: "(") else { return }
+        guard scripts, k + 1 < source.count, source[k + 1] == UInt8(ascii: "(") else { return }
         var j = k + 2, depth = 1
         while j < source.count, j - k < 2_000, source[j] != UInt8(ascii: "\n") {
             switch source[j] {
@@ -673,14 +675,17 @@ struct CriticScanner {
 
     /// At `<`: an autolink or tag up to its `>` on this line holds no script span.
     private mutating func skipScripts(inTagAt k: Int) {
-        guard k + 1 < source.count else { return }
+        guard scripts, k + 1 < source.count else { return }
         let b = source[k + 1]
         guard (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == UInt8(ascii: "/") || b == UInt8(ascii: "!") else { return }
-        var j = k + 1
+        // Where an earlier search found no `>` on this line, this one would not either: it starts past it
+        // (a line of `<a` without `>` stays linear).
+        var j = max(k + 1, noTagEndUntil)
         while j < source.count, j - k < 2_000, source[j] != UInt8(ascii: "\n") {
             if source[j] == UInt8(ascii: ">") { noScriptsUntil = max(noScriptsUntil, j); return }
             j += 1
         }
+        if j < source.count, source[j] == UInt8(ascii: "\n") || j - k >= 2_000 { noTagEndUntil = j } else { noTagEndUntil = source.count }
     }
 
     // MARK: Footnote references
