@@ -63,7 +63,7 @@ public enum Application {
     /// Applies `edited` onto `original`, writing the result into `output`.
     public static func apply(edited: String, onto original: String, options: ApplyOptions, into output: any ByteOutput,
                              diagnostics: Diagnostics) throws -> ApplyStats {
-        let (plan, format, stats, expected, originalRejected) = try prepare(edited: edited, onto: original, options: options,
+        let (plan, format, stats, compared, originalRejected) = try prepare(edited: edited, onto: original, options: options,
                                                                             diagnostics: diagnostics)
         guard let applier = format.applier else {
             throw RedlineError.usage("\(original): Redline cannot apply changes onto \(format.displayName) files (it can onto Markdown, DOCX and RTF)")
@@ -71,8 +71,13 @@ public enum Application {
         try LargeStack.run {
             let buffer = MemoryOutput()
             do {
-                try applier.apply(plan, original: .file(original), accept: options.accept, limits: options.read.limits,
-                                  diagnostics: diagnostics, into: buffer)
+                // EDITED's accepted paragraphs, which the result read back must have, worked out on a second
+                // thread while the applier writes.
+                let check = format.inPlaceReviewer != nil && !plan.isEmpty
+                let (expected, _) = try StackThread.both({ check ? leafTexts(DocumentComparer.accepted(compared)) : [] }, {
+                    try applier.apply(plan, original: .file(original), accept: options.accept, limits: options.read.limits,
+                                      diagnostics: diagnostics, into: buffer)
+                })
                 try verify(buffer.bytes, format: format, plan: plan, expected: expected, originalRejected: originalRejected,
                            accepted: options.accept,
                            limits: options.read.limits)
@@ -118,23 +123,26 @@ public enum Application {
         read.limits = limits
         let doc = try Converter.read(.bytes(bytes), format: format, options: read, diagnostics: Diagnostics())
         let original = plan.leaves.map(\.text)
-        let rejected = leafTexts(DocumentComparer.rejected(doc)), acceptedTexts = leafTexts(DocumentComparer.accepted(doc))
+        let (rejected, acceptedTexts) = try StackThread.both({ leafTexts(DocumentComparer.rejected(doc)) },
+                                                             { leafTexts(DocumentComparer.accepted(doc)) })
         // Paragraph boundaries may differ across formats (a cell's paragraphs Markdown joins): the text decides.
         func bare(_ t: [String]) -> [UInt8] {
             var out: [UInt8] = []
             out.reserveCapacity(t.reduce(0) { $0 + $1.utf8.count })
             for s in t {
                 for c in s.unicodeScalars {
-                    if c.isASCII {
-                        if c.value != 0x20 && !(0x09...0x0D).contains(c.value) { out.append(UInt8(c.value)) }
-                    } else if !c.properties.isWhitespace {
-                        UTF8.encode(c) { out.append($0) }
+                    switch c.value {
+                    // Unicode's White_Space characters, without asking for the scalar's properties (slow).
+                    case 0x09...0x0D, 0x20, 0x85, 0xA0, 0x1680, 0x2000...0x200A, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000:
+                        continue
+                    case 0..<0x80: out.append(UInt8(c.value))
+                    default: UTF8.encode(c) { out.append($0) }
                     }
                 }
             }
             return out
         }
-        if !accepted, bare(rejected) != bare(normalized(original)), bare(rejected) != bare(originalRejected) {
+        if !accepted, case let r = bare(rejected), r != bare(normalized(original)), r != bare(originalRejected) {
             throw RedlineError(.unsupportedInput, "the changes could not be placed exactly in this file (rejecting them would not give it back); nothing written: `redline compare` makes a new file instead")
         }
         if let expected, bare(acceptedTexts) != bare(normalized(expected)) {
@@ -143,7 +151,7 @@ public enum Application {
     }
 
     static func leafTexts(_ doc: Document) -> [String] {
-        normalized(ApplyPlan.make(original: doc, compared: doc, fallback: Change(author: nil, date: nil)).leaves.map(\.text))
+        normalized(ApplyPlan.leafTexts(of: doc))
     }
 
     /// Paragraph texts with runs of spaces, tabs and line breaks made one space and the ends trimmed; empty and
@@ -157,27 +165,48 @@ public enum Application {
                 if b == 0x20 { if previousSpace { plain = false; break }; previousSpace = true } else { previousSpace = false }
             }
             if previousSpace { plain = false }
-            let n = plain ? t : t.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" }).joined(separator: " ")
+            let n = plain ? t : collapsed(t)
             return n.isEmpty || n == ApplyPlan.objectCharacter ? nil : n
         }
     }
 
+    /// `t` with each run of spaces, tabs and line feeds one space and the ends trimmed (on its UTF-8 bytes:
+    /// those three are ASCII and never inside a multi-byte character).
+    static func collapsed(_ t: String) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(t.utf8.count)
+        var pending = false
+        for b in t.utf8 {
+            if b == 0x20 || b == 0x0A || b == 0x09 { pending = !out.isEmpty; continue }
+            if pending { out.append(0x20); pending = false }
+            out.append(b)
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
     static func prepare(edited: String, onto original: String, options: ApplyOptions,
-                        diagnostics: Diagnostics) throws -> (ApplyPlan, Format, ApplyStats, [String], [String]) {
+                        diagnostics: Diagnostics) throws -> (ApplyPlan, Format, ApplyStats, Document, [String]) {
         let format = try originalFormat(original, options: options)
         var read = options.read
         read.loadLinkedMedia = read.loadLinkedMedia || Comparison.crossesFormats(old: original, new: edited, from: nil)
-        let ((o, _), (e, editedFormat)) = try readBothFormats(original: original, format: format, edited: edited,
-                                                              editedFormat: options.editedFormat, read: read,
-                                                              diagnostics: diagnostics)
-        let prepared = PreparedOriginal(path: original, format: format, document: o, read: read)
+        // ORIGINAL is read, and what EDITED's format (as its name says) makes of it worked out, on a second
+        // thread while EDITED is read on this one.
+        let named = options.editedFormat ?? FormatRegistry.inferred(fromPath: edited)
+        let ((prepared, namedBase), (e, editedFormat)) = try StackThread.both({
+            let (o, _) = try Comparison.read(original, format: format, options: read, diagnostics: Diagnostics())
+            let prepared = PreparedOriginal(path: original, format: format, document: o, read: read)
+            return (prepared, named.map { prepared.base(through: $0) })
+        }, {
+            try Comparison.read(edited, format: options.editedFormat, options: read, diagnostics: diagnostics)
+        })
         var options = options
         if options.authorFromEdited, let name = lastEditor(of: edited, format: editedFormat, limits: read.limits) {
             options.compare.author = name
         }
-        let (plan, stats, expected) = try self.plan(edited: edited, document: e, format: editedFormat, onto: prepared,
-                                                    options: options, diagnostics: diagnostics)
-        return (plan, format, stats, expected, prepared.rejected)
+        // (EDITED is read in the format its name says: `named`, so `namedBase` is its base.)
+        let (plan, stats, compared) = try self.plan(edited: edited, document: e, format: editedFormat, onto: prepared,
+                                                    base: namedBase, options: options, diagnostics: diagnostics)
+        return (plan, format, stats, compared, prepared.rejected)
     }
 
     /// Who last saved `path`, where its format records it.
@@ -226,10 +255,10 @@ public enum Application {
     }
 
     /// The plan for EDITED (`document`, read from `edited` in `format`) onto a prepared ORIGINAL, its counts and
-    /// EDITED's accepted paragraphs (for `verify`; empty for Markdown).
+    /// the comparison it was made from (whose accept view is EDITED: what `verify` checks a result against).
     static func plan(edited: String, document e: Document, format editedFormat: Format, onto prepared: PreparedOriginal,
                      base: Document? = nil, options: ApplyOptions,
-                     diagnostics: Diagnostics) throws -> (ApplyPlan, ApplyStats, [String]) {
+                     diagnostics: Diagnostics) throws -> (ApplyPlan, ApplyStats, Document) {
         var options = options
         // A paragraph made a heading (or given another level) is one paragraph with a style change, which the
         // plan writes as a property step; its text is compared as any paragraph's.
@@ -252,7 +281,7 @@ public enum Application {
                 let rejectedE = DocumentComparer.rejected(e)
                 // The same leaves with the same text: EDITED's reject view is ORIGINAL's, whatever structure a
                 // tracked property change left in the model (a list split where some of its items were renumbered).
-                func leaves(_ d: Document) -> [String] { ApplyPlan.make(original: d, compared: d, fallback: fallback).leaves.map(\.text) }
+                func leaves(_ d: Document) -> [String] { ApplyPlan.leafTexts(of: d) }
                 let sameText = leaves(base) == leaves(rejectedE)
                 let untracked = sameText ? base : DocumentComparer.compare(old: base, new: rejectedE, options: textOnly,
                                                                            diagnostics: quiet).0
@@ -284,26 +313,8 @@ public enum Application {
             if stats.kept < minimumKept, !options.force, plan.leaves.count > 1 {
                 throw RedlineError.usage("\(edited) keeps \(Int((stats.kept * 100).rounded()))% of \(prepared.path)'s text: it does not look like a version of it (--force applies it anyway)")
             }
-            let expected = prepared.format.inPlaceReviewer != nil ? leafTexts(DocumentComparer.accepted(compared)) : []
-            return (plan, stats, expected)
+            return (plan, stats, compared)
         }
-    }
-
-    static func readBothFormats(original: String, format: Format, edited: String, editedFormat: Format?,
-                                read: ReadOptions, diagnostics: Diagnostics) throws
-        -> (original: (Document, Format), edited: (Document, Format)) {
-        // ORIGINAL's bytes are copied, not written from the model: what its reader cannot hold is not lost.
-        // ORIGINAL is read on a second thread while EDITED is read on this one (as `Comparison.readBoth`).
-        final class Slot: @unchecked Sendable { var result: Result<(Document, Format), any Error>? }
-        let slot = Slot()
-        let thread = StackThread.spawn(name: "redline-original") {
-            slot.result = Result { try Comparison.read(original, format: format, options: read, diagnostics: Diagnostics()) }
-        }
-        if thread == nil { slot.result = Result { try Comparison.read(original, format: format, options: read, diagnostics: Diagnostics()) } }
-        let e = Result { try Comparison.read(edited, format: editedFormat, options: read, diagnostics: diagnostics) }
-        thread?.join()
-        let o = try slot.result!.get()
-        return (o, try e.get())
     }
 
     static func count(_ plan: ApplyPlan, into stats: inout ApplyStats) {
