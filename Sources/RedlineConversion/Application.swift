@@ -63,18 +63,20 @@ public enum Application {
     /// Applies `edited` onto `original`, writing the result into `output`.
     public static func apply(edited: String, onto original: String, options: ApplyOptions, into output: any ByteOutput,
                              diagnostics: Diagnostics) throws -> ApplyStats {
-        let (plan, format, stats, compared, originalRejected) = try prepare(edited: edited, onto: original, options: options,
-                                                                            diagnostics: diagnostics)
+        let (plan, format, stats, compared, prepared) = try prepare(edited: edited, onto: original, options: options,
+                                                                    diagnostics: diagnostics)
         guard let applier = format.applier else {
             throw RedlineError.usage("\(original): Redline cannot apply changes onto \(format.displayName) files (it can onto Markdown, DOCX and RTF)")
         }
         try LargeStack.run {
             let buffer = MemoryOutput()
             do {
-                // EDITED's accepted paragraphs, which the result read back must have, worked out on a second
-                // thread while the applier writes.
+                // What the result read back must have (EDITED's accepted text, ORIGINAL's rejected text), worked
+                // out on a second thread while the applier writes.
                 let check = format.inPlaceReviewer != nil && !plan.isEmpty
-                let (expected, _) = try StackThread.both({ check ? leafTexts(DocumentComparer.accepted(compared)) : [] }, {
+                let ((expected, originalRejected), _) = try StackThread.both({
+                    check ? (bare(ApplyPlan.leafTexts(of: DocumentComparer.accepted(compared))), prepared.rejectedText()) : ([], [])
+                }, {
                     try applier.apply(plan, original: .file(original), accept: options.accept, limits: options.read.limits,
                                       diagnostics: diagnostics, into: buffer)
                 })
@@ -112,8 +114,9 @@ public enum Application {
     /// The written result read back: its reject view must have ORIGINAL's text and its accept view EDITED's,
     /// paragraph by paragraph (spacing aside); otherwise nothing is written. A net under every applier.
     /// ORIGINAL's own tracked changes are rejected with the new ones: a reviewed ORIGINAL's reject view is
-    /// `originalRejected`. `expected` (EDITED's accepted text) is not checked when nil (a combination).
-    static func verify(_ bytes: [UInt8], format: Format, plan: ApplyPlan, expected: [String]?, originalRejected: [String],
+    /// `originalRejected`. `expected` (EDITED's accepted text) is not checked when nil (a combination). Both
+    /// are `bare` texts.
+    static func verify(_ bytes: [UInt8], format: Format, plan: ApplyPlan, expected: [UInt8]?, originalRejected: [UInt8],
                        accepted: Bool,
                        limits: Limits) throws {
         // Markdown's guarantee is textual (CriticMarkup around code and tables is not in the model): its tests
@@ -122,31 +125,57 @@ public enum Application {
         var read = ReadOptions()
         read.limits = limits
         let doc = try Converter.read(.bytes(bytes), format: format, options: read, diagnostics: Diagnostics())
-        let original = plan.leaves.map(\.text)
-        let (rejected, acceptedTexts) = try StackThread.both({ leafTexts(DocumentComparer.rejected(doc)) },
-                                                             { leafTexts(DocumentComparer.accepted(doc)) })
-        // Paragraph boundaries may differ across formats (a cell's paragraphs Markdown joins): the text decides.
-        func bare(_ t: [String]) -> [UInt8] {
-            var out: [UInt8] = []
-            out.reserveCapacity(t.reduce(0) { $0 + $1.utf8.count })
-            for s in t {
-                for c in s.unicodeScalars {
-                    switch c.value {
-                    // Unicode's White_Space characters, without asking for the scalar's properties (slow).
-                    case 0x09...0x0D, 0x20, 0x85, 0xA0, 0x1680, 0x2000...0x200A, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000:
-                        continue
-                    case 0..<0x80: out.append(UInt8(c.value))
-                    default: UTF8.encode(c) { out.append($0) }
-                    }
-                }
-            }
-            return out
-        }
-        if !accepted, case let r = bare(rejected), r != bare(normalized(original)), r != bare(originalRejected) {
+        let (rejected, acceptedText) = try StackThread.both({ bare(ApplyPlan.leafTexts(of: DocumentComparer.rejected(doc))) },
+                                                            { expected == nil ? [] : bare(ApplyPlan.leafTexts(of: DocumentComparer.accepted(doc))) })
+        if !accepted, rejected != originalRejected, rejected != bare(plan.leaves.map(\.text)) {
             throw RedlineError(.unsupportedInput, "the changes could not be placed exactly in this file (rejecting them would not give it back); nothing written: `redline compare` makes a new file instead")
         }
-        if let expected, bare(acceptedTexts) != bare(normalized(expected)) {
+        if let expected, acceptedText != expected {
             throw RedlineError(.unsupportedInput, "the changes could not be placed exactly in this file (accepting them would not give EDITED's text); nothing written: `redline compare` makes a new file instead")
+        }
+    }
+
+    /// Paragraph texts run together without any white space, picture-only paragraphs left out: what `verify`
+    /// compares (paragraph boundaries may differ across formats, a cell's paragraphs Markdown joins: the text
+    /// decides).
+    static func bare(_ texts: [String]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(texts.reduce(0) { $0 + $1.utf8.count })
+        for t in texts {
+            let start = out.count
+            var t = t
+            t.withUTF8 { appendBare($0, to: &out) }
+            // U+FFFC alone: a picture or note reference only.
+            if out.count - start == 3, out[start] == 0xEF, out[start + 1] == 0xBF, out[start + 2] == 0xBC { out.removeLast(3) }
+        }
+        return out
+    }
+
+    /// `bytes` (UTF-8) without Unicode's White_Space characters, matched on their encodings.
+    private static func appendBare(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        var i = 0
+        let n = bytes.count
+        while i < n {
+            let b = bytes[i]
+            if b < 0x80 {
+                if b != 0x20 && !(0x09...0x0D).contains(b) { out.append(b) }
+                i += 1
+                continue
+            }
+            let length = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : 2
+            let end = min(i + length, n)
+            let b1 = i + 1 < n ? bytes[i + 1] : 0, b2 = i + 2 < n ? bytes[i + 2] : 0
+            let space: Bool
+            switch b {
+            case 0xC2: space = b1 == 0x85 || b1 == 0xA0                                  // U+0085, U+00A0
+            case 0xE1: space = b1 == 0x9A && b2 == 0x80                                  // U+1680
+            case 0xE2: space = (b1 == 0x80 && (0x80...0x8A ~= b2 || b2 == 0xA8 || b2 == 0xA9 || b2 == 0xAF))
+                           || (b1 == 0x81 && b2 == 0x9F)                                 // U+2000–200A, 2028, 2029, 202F, 205F
+            case 0xE3: space = b1 == 0x80 && b2 == 0x80                                  // U+3000
+            default: space = false
+            }
+            if !space { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[i..<end])) }
+            i = end
         }
     }
 
@@ -185,7 +214,7 @@ public enum Application {
     }
 
     static func prepare(edited: String, onto original: String, options: ApplyOptions,
-                        diagnostics: Diagnostics) throws -> (ApplyPlan, Format, ApplyStats, Document, [String]) {
+                        diagnostics: Diagnostics) throws -> (ApplyPlan, Format, ApplyStats, Document, PreparedOriginal) {
         let format = try originalFormat(original, options: options)
         var read = options.read
         read.loadLinkedMedia = read.loadLinkedMedia || Comparison.crossesFormats(old: original, new: edited, from: nil)
@@ -206,7 +235,7 @@ public enum Application {
         // (EDITED is read in the format its name says: `named`, so `namedBase` is its base.)
         let (plan, stats, compared) = try self.plan(edited: edited, document: e, format: editedFormat, onto: prepared,
                                                     base: namedBase, options: options, diagnostics: diagnostics)
-        return (plan, format, stats, compared, prepared.rejected)
+        return (plan, format, stats, compared, prepared)
     }
 
     /// Who last saved `path`, where its format records it.
@@ -225,21 +254,36 @@ public enum Application {
         return format
     }
 
+    /// Whether a table cell anywhere in `blocks` is marked inserted or deleted (`trackedChangeCount` counts
+    /// rows, not cells).
+    static func holdsCellChange(_ blocks: [Block]) -> Bool {
+        blocks.contains { block in
+            if case .table(let t) = block {
+                return t.rows.contains { $0.cells.contains { $0.change != nil || holdsCellChange($0.blocks) } }
+            }
+            return holdsCellChange(block.childBlocks)
+        }
+    }
+
     /// ORIGINAL read once, for every EDITED applied onto it (`redline combine` plans several).
     struct PreparedOriginal: Sendable {
         var path: String
         var format: Format
         var document: Document
         var read: ReadOptions
-        /// Its reject view's paragraphs, for reading a package result back (`verify`); empty for Markdown.
-        var rejected: [String]
-
         init(path: String, format: Format, document: Document, read: ReadOptions) {
             self.path = path
             self.format = format
             self.document = document
             self.read = read
-            rejected = format.inPlaceReviewer != nil ? leafTexts(DocumentComparer.rejected(document)) : []
+        }
+
+        /// Its reject view's text, `bare`, for reading a package result back (`verify`); empty for Markdown.
+        func rejectedText() -> [UInt8] {
+            guard format.inPlaceReviewer != nil else { return [] }
+            // A document without tracked changes is its own reject view: the transform's whole pass spared.
+            let unchanged = DocumentComparer.trackedChangeCount(document) == 0 && !holdsCellChange(document.blocks)
+            return bare(ApplyPlan.leafTexts(of: unchanged ? document : DocumentComparer.rejected(document)))
         }
 
         /// What `editedFormat` makes of ORIGINAL (written in it and read back): what an EDITED in that format was
