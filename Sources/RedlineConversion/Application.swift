@@ -352,6 +352,13 @@ public enum Application {
             } else {
                 compared = DocumentComparer.compare(old: base, new: e, options: options.compare, diagnostics: quiet).0
             }
+            // The plan writes the body's changes; one inside a footnote or endnote is said, not dropped unsaid.
+            let inNotes = compared.notes.reduce(0) { $0 + DocumentComparer.trackedChangeCount(Document(blocks: $1.blocks)) }
+            if inNotes > 0 {
+                diagnostics.report(.applyNoteUnplaced,
+                                   "\(edited) changes the text of footnotes or endnotes (\(inNotes == 1 ? "one change" : "\(inNotes) changes")): apply writes the body's changes only, so these are left out",
+                                   count: inNotes)
+            }
             let plan = ApplyPlan.make(original: original, compared: compared, fallback: fallback)
             count(plan, into: &stats)
             if stats.kept < minimumKept, !options.force, plan.leaves.count > 1 {

@@ -9,6 +9,9 @@ extension DiagnosticCode {
     /// EDITED held tracked changes but also differs from ORIGINAL outside them: every change was found by
     /// comparing ORIGINAL with EDITED's accepted text, attributed to `--author`.
     public static let applyChangesRecompared: DiagnosticCode = "apply.changes-recompared"
+    /// EDITED changes the text of footnotes or endnotes, which `apply` and `combine` do not write: left out,
+    /// counted.
+    public static let applyNoteUnplaced: DiagnosticCode = "apply.note-unplaced"
 
     /// A copy given to `combine` is not a version of ORIGINAL: left out (`--skip-unrelated`).
     public static let combineSkipped: DiagnosticCode = "combine.skipped"
