@@ -50,6 +50,12 @@ public struct ListNesting<Key: Equatable & Sendable>: Sendable {
         open.append((key, level, List(kind: kind, items: [[item]])))
     }
 
+    /// Opens a list whose first item is empty, nested as `startList` nests: a level a paragraph skipped (Word's
+    /// level 0 followed by level 2), whose item then holds only the deeper list.
+    public mutating func startSkippedLevel(key: Key, level: Int, kind: ListKind) {
+        open.append((key, level, List(kind: kind, items: [[]])))
+    }
+
     /// Starts a new item holding `block` in the innermost open list.
     public mutating func addItem(_ block: Block) {
         precondition(!open.isEmpty, "addItem needs an open list")

@@ -77,6 +77,13 @@ struct ListBuilder {
                 }
                 nesting.closeInnermost()
             }
+            // A level skipped inside a list (level 0, then 2: Word indents the paragraph two levels) is an item
+            // holding only the deeper list, so the paragraph keeps its depth.
+            if let top = nesting.innermost, level > top.level + 1 {
+                for skipped in top.level + 1 ..< level {
+                    nesting.startSkippedLevel(key: numID, level: skipped, kind: kind(numID, skipped, start: 1))
+                }
+            }
             nesting.startList(key: numID, level: level, kind: kind(numID, level, start: number), item: b)
         }
     }

@@ -276,6 +276,9 @@ final class DOCXComposer {
             if case .paragraph(let p)? = blocks.first {
                 paragraph(p, defaultStyle: ctx.quoteDepth > 0 ? "Quote" : nil, numbering: (numID, level), inner, into: &x)
                 blocks = blocks.dropFirst()
+            } else if level > 0, case .list? = blocks.first {
+                // An item holding only a deeper list, inside another list: a level skipped (Word's level 0, then
+                // 2). No paragraph of its own: the deeper items carry the depth, as the reader reads them.
             } else {
                 paragraph(Paragraph([]), defaultStyle: nil, numbering: (numID, level), inner, into: &x)
             }
