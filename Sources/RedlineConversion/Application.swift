@@ -142,25 +142,9 @@ public enum Application {
         }
     }
 
-    static func leafTexts(_ doc: Document) -> [String] {
-        normalized(ApplyPlan.make(original: doc, compared: doc, fallback: Change(author: nil, date: nil)).leaves.map(\.text))
-    }
+    static func leafTexts(_ doc: Document) -> [String] { ChangeMixing.leafTexts(doc) }
 
-    /// Paragraph texts with runs of spaces, tabs and line breaks made one space and the ends trimmed; empty and
-    /// picture-only paragraphs left out.
-    static func normalized(_ texts: [String]) -> [String] {
-        texts.compactMap { t -> String? in
-            // Most paragraphs have nothing to normalise: checked on the bytes before splitting.
-            var plain = true, previousSpace = true
-            for b in t.utf8 {
-                if b == 0x09 || b == 0x0A { plain = false; break }
-                if b == 0x20 { if previousSpace { plain = false; break }; previousSpace = true } else { previousSpace = false }
-            }
-            if previousSpace { plain = false }
-            let n = plain ? t : t.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" }).joined(separator: " ")
-            return n.isEmpty || n == ApplyPlan.objectCharacter ? nil : n
-        }
-    }
+    static func normalized(_ texts: [String]) -> [String] { ChangeMixing.normalized(texts) }
 
     static func prepare(edited: String, onto original: String, options: ApplyOptions,
                         diagnostics: Diagnostics) throws -> (ApplyPlan, Format, ApplyStats, [String], [String]) {
@@ -260,7 +244,7 @@ public enum Application {
                     compared = e
                     stats.keptTrackedChanges = true
                 } else if DocumentComparer.trackedChangeCount(base) == 0,
-                          let (mixed, recompared) = ApplyMixing.compose(untracked: untracked, edited: e, options: options.compare) {
+                          let (mixed, recompared) = ChangeMixing.compose(untracked: untracked, edited: e, options: options.compare) {
                     // (Where ORIGINAL has tracked changes of its own, EDITED's may be those: compared afresh below.)
                     // Both: EDITED's changes kept with their authors, the untracked edits by the author.
                     compared = mixed

@@ -125,15 +125,29 @@ public enum Comparison {
         if let finisher = plan.finisher {
             write.referenceDocument = new  // written with NEW's styles, then laid into NEW's package
             let generated = MemoryOutput()
-            // NEW's page (sections, headers, footers) is laid in by the finisher from NEW's own parts.
-            try Converter.write(doc.removingSections(), format: options.to, to: generated, options: write,
-                                diagnostics: diagnostics)
+            // NEW's page (sections, headers, footers) is laid in by the finisher from NEW's own parts; the last
+            // section's headers and footers are the comparison's when it marked changes in them.
+            let storiesChanged = doc.finalSection.map(storiesCarryChanges) ?? false
+            var written = doc.removingSections()
+            if storiesChanged { written.finalSection = doc.finalSection }
+            let keptStories = DocumentComparer.sectionsInBody(doc.blocks).filter(storiesCarryChanges).count
+            if keptStories > 0 {
+                diagnostics.report(.compareHeaderFooterKept,
+                                   "the headers and footers of \(keptStories) section(s) before the last differ from OLD's: the result has NEW's, unmarked (only the last section's are compared in a DOCX laid into NEW's package)",
+                                   count: keptStories)
+            }
+            try Converter.write(written, format: options.to, to: generated, options: write, diagnostics: diagnostics)
             try finisher.finish(generated: generated.bytes, new: .file(new), limits: read.limits,
-                                diagnostics: diagnostics, into: output)
+                                generatedStories: storiesChanged, diagnostics: diagnostics, into: output)
         } else {
             try Converter.write(doc, format: options.to, to: output, options: write, diagnostics: diagnostics)
         }
         return stats
+    }
+
+    /// Whether a header or footer story of `section` holds a tracked change.
+    static func storiesCarryChanges(_ section: Section) -> Bool {
+        section.headersFooters.contains { DocumentComparer.trackedChangeCount(Document(blocks: $0.blocks)) > 0 }
     }
 
     /// Compares OLD with NEW into the file at `path`, written whole or not at all; pictures of a

@@ -1,5 +1,4 @@
 import RedlineCore
-import RedlineCompare
 
 /// EDITED with tracked changes *and* edits made without tracking: the two layers composed block by block, so
 /// that EDITED's own changes keep their authors and dates wherever they can.
@@ -10,10 +9,13 @@ import RedlineCompare
 /// when `untracked` marks nothing in it, `untracked`'s when EDITED tracks nothing in it, and where both changed
 /// the same block, that block compared afresh (EDITED's tracked changes there re-attributed to the author).
 /// Blocks only one side has (EDITED's tracked new paragraphs, `untracked`'s deleted ones) come in order.
-enum ApplyMixing {
+///
+/// `redline apply` (ORIGINAL onto which EDITED is applied) and `redline compare --keep-input-changes` (OLD and
+/// NEW) both use it.
+public enum ChangeMixing {
     /// The composed document and how many blocks had to be compared afresh; nil when the layers do not line
     /// up (paragraph marks changed, edits in notes) and everything must be compared afresh.
-    static func compose(untracked: Document, edited: Document, options: CompareOptions)
+    public static func compose(untracked: Document, edited: Document, options: CompareOptions)
         -> (document: Document, recompared: Int)? {
         if untracked.notes.contains(where: { note in hasChanges(note.blocks) }) { return nil }
         func survives(_ b: Block, _ mode: ChangeMode) -> Bool {
@@ -41,8 +43,8 @@ enum ApplyMixing {
             let mine = e[j]
             j += 1
             // Lined up means the same text (formatting a conversion changes is not an edit here either).
-            let middle = Application.leafTexts(DocumentComparer.accepted(Document(blocks: [b])))
-            guard middle == Application.leafTexts(DocumentComparer.rejected(Document(blocks: [mine]))) else { return nil }
+            let middle = leafTexts(DocumentComparer.accepted(Document(blocks: [b])))
+            guard middle == leafTexts(DocumentComparer.rejected(Document(blocks: [mine]))) else { return nil }
             if !hasChanges([b]) {
                 out.append(mine)
             } else if !hasChanges([mine]) {
@@ -62,5 +64,27 @@ enum ApplyMixing {
 
     private static func hasChanges(_ blocks: [Block]) -> Bool {
         DocumentComparer.trackedChangeCount(Document(blocks: blocks)) > 0
+    }
+
+    /// The text of `doc`'s leaves (paragraphs, headings, code blocks at any depth), each normalised
+    /// (`normalized`): what "the same text" means when two documents are lined up.
+    public static func leafTexts(_ doc: Document) -> [String] {
+        normalized(ApplyPlan.make(original: doc, compared: doc, fallback: Change(author: nil, date: nil)).leaves.map(\.text))
+    }
+
+    /// Paragraph texts with runs of spaces, tabs and line breaks made one space and the ends trimmed; empty and
+    /// picture-only paragraphs left out.
+    public static func normalized(_ texts: [String]) -> [String] {
+        texts.compactMap { t -> String? in
+            // Most paragraphs have nothing to normalise: checked on the bytes before splitting.
+            var plain = true, previousSpace = true
+            for b in t.utf8 {
+                if b == 0x09 || b == 0x0A { plain = false; break }
+                if b == 0x20 { if previousSpace { plain = false; break }; previousSpace = true } else { previousSpace = false }
+            }
+            if previousSpace { plain = false }
+            let n = plain ? t : t.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" }).joined(separator: " ")
+            return n.isEmpty || n == ApplyPlan.objectCharacter ? nil : n
+        }
     }
 }
