@@ -10,6 +10,8 @@ extension DiagnosticCode {
     public static let compareInputChangesNotKept: DiagnosticCode = "compare.input-changes-not-kept"
     /// A header or footer of a section other than the last differs, in a DOCX result laid into NEW's own package: NEW's story was kept as it is, unmarked.
     public static let compareHeaderFooterKept: DiagnosticCode = "compare.header-footer-kept"
+    /// OLD's and NEW's metadata (title, author, date, ...) differ: metadata is not marked, the result has NEW's.
+    public static let compareMetadata: DiagnosticCode = "compare.metadata"
     /// OLD's comments are not carried into the comparison (NEW's are).
     public static let compareOldComments: DiagnosticCode = "compare.old-comments"
     /// A change the model cannot track (a code block, raw block or rule that changed, a list's numbering): NEW's version is kept unmarked.

@@ -21,6 +21,14 @@ public enum DocumentComparer {
     /// low to check that two threads give what one gives).
     static func compare(old: Document, new: Document, options: CompareOptions, diagnostics: Diagnostics,
                         parallelMinimum: Int) -> (Document, CompareStats) {
+        comparingMetadata(old: old, new: new, diagnostics: diagnostics) { old, new in
+            compareBodies(old: old, new: new, options: options, diagnostics: diagnostics, parallelMinimum: parallelMinimum)
+        }
+    }
+
+    /// `compare` once the metadata is taken care of.
+    static func compareBodies(old: Document, new: Document, options: CompareOptions, diagnostics: Diagnostics,
+                              parallelMinimum: Int) -> (Document, CompareStats) {
         let oldMarks = trackedChangeCount(old), newMarks = trackedChangeCount(new)
         if options.keepInputChanges, oldMarks + newMarks > 0 {
             return keepingInputChanges(old: old, new: new, oldMarks: oldMarks, newMarks: newMarks, options: options,
