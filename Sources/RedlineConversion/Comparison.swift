@@ -127,10 +127,10 @@ public enum Comparison {
             let generated = MemoryOutput()
             // NEW's page (sections, headers, footers) is laid in by the finisher from NEW's own parts; the last
             // section's headers and footers are the comparison's when it marked changes in them.
-            let storiesChanged = doc.finalSection.map(storiesCarryChanges) ?? false
+            let finalStories = doc.finalSection.map(Self.changedStories) ?? []
             var written = doc.removingSections()
-            if storiesChanged { written.finalSection = doc.finalSection }
-            let keptStories = DocumentComparer.sectionsInBody(doc.blocks).filter(storiesCarryChanges).count
+            if !finalStories.isEmpty { written.finalSection = doc.finalSection }
+            let keptStories = DocumentComparer.sectionsInBody(doc.blocks).filter { !Self.changedStories($0).isEmpty }.count
             if keptStories > 0 {
                 diagnostics.report(.compareHeaderFooterKept,
                                    "the headers and footers of \(keptStories) section(s) before the last differ from OLD's: the result has NEW's, unmarked (only the last section's are compared in a DOCX laid into NEW's package)",
@@ -138,16 +138,18 @@ public enum Comparison {
             }
             try Converter.write(written, format: options.to, to: generated, options: write, diagnostics: diagnostics)
             try finisher.finish(generated: generated.bytes, new: .file(new), limits: read.limits,
-                                generatedStories: storiesChanged, diagnostics: diagnostics, into: output)
+                                generatedStories: finalStories, diagnostics: diagnostics, into: output)
         } else {
             try Converter.write(doc, format: options.to, to: output, options: write, diagnostics: diagnostics)
         }
         return stats
     }
 
-    /// Whether a header or footer story of `section` holds a tracked change.
-    static func storiesCarryChanges(_ section: Section) -> Bool {
-        section.headersFooters.contains { DocumentComparer.trackedChangeCount(Document(blocks: $0.blocks)) > 0 }
+    /// The header and footer stories of `section` holding a tracked change, as `header/default`, `footer/first`, ...
+    /// (the kind and the DOCX reference type).
+    static func changedStories(_ section: Section) -> Set<String> {
+        Set(section.headersFooters.filter { DocumentComparer.trackedChangeCount(Document(blocks: $0.blocks)) > 0 }
+            .map { $0.kind.rawValue + "/" + $0.which.rawValue })
     }
 
     /// Compares OLD with NEW into the file at `path`, written whole or not at all; pictures of a

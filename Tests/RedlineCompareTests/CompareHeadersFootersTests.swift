@@ -116,6 +116,9 @@ final class CompareHeadersFootersTests: XCTestCase {
         let entries = try zipEntries(out)
         let footers = entries.filter { $0.key.hasPrefix("word/") && $0.key.contains("footer") && $0.key.hasSuffix(".xml") }
         XCTAssertTrue(footers.values.contains { String(decoding: $0, as: UTF8.self).contains("<w:ins ") }, "\(footers.keys)")
+        // The unchanged header is NEW's part byte for byte; only the changed footer is written from the comparison.
+        let newHeader = try XCTUnwrap(parts.first { $0.name == "word/header1.xml" }).bytes
+        XCTAssertTrue(entries.contains { $0.key.contains("header") && $0.value == newHeader }, "\(entries.keys.sorted())")
         let result = try Converter.read(.file(out), format: docx)
         XCTAssertEqual(Self.story(DocumentComparer.accepted(result), .footer), newFooter)
         XCTAssertEqual(Self.story(DocumentComparer.rejected(result), .footer), oldFooter)

@@ -26,11 +26,12 @@ public enum DOCXLayoutTransfer {
         var external: Bool
     }
 
-    /// Writes `generated` laid into `new`'s layout to `output`. With `generatedStories`, the headers and footers of
-    /// the last section are the generated package's (a comparison's, with tracked changes) wherever its last
-    /// section has a story of that kind and type, referenced from NEW's section properties in place of NEW's own.
+    /// Writes `generated` laid into `new`'s layout to `output`. The last section's headers and footers named in
+    /// `generatedStories` (`header/default`, `footer/first`, ...: kind and type) are the generated package's (a
+    /// comparison's, with tracked changes) where its last section has them, referenced from NEW's section
+    /// properties in place of NEW's own; NEW's other stories are copied byte for byte as always.
     public static func transfer(generated: [UInt8], new: DocumentInput, limits: Limits = Limits(),
-                                generatedStories: Bool = false,
+                                generatedStories: Set<String> = [],
                                 diagnostics: Diagnostics, into output: any ByteOutput) throws {
         let gen = try DOCXPackage(.bytes(generated), limits: limits)
         let src = try DOCXPackage(new, limits: limits)
@@ -59,12 +60,13 @@ public enum DOCXLayoutTransfer {
         var idMap: [String: String] = [:]
         // The generated last section's stories, in place of NEW's of the same kind and type (or added).
         var extraReferences: [XMLFragment] = []
-        if generatedStories, let genFinal = try Layout(gen).final, let newFinal = layout.final {
+        if !generatedStories.isEmpty, let genFinal = try Layout(gen).final, let newFinal = layout.final {
             func references(_ f: XMLFragment) -> [(key: String, id: String, fragment: XMLFragment)] {
                 f.elements.compactMap { e in
                     guard e.namespace == OOXML.w, e.localName == "headerReference" || e.localName == "footerReference",
                           let id = e.attribute("id", in: OOXML.r) else { return nil }
-                    return (e.localName + "/" + (e.attribute("type", in: OOXML.w) ?? "default"), id, e)
+                    let key = (e.localName == "headerReference" ? "header/" : "footer/") + (e.attribute("type", in: OOXML.w) ?? "default")
+                    return generatedStories.contains(key) ? (key, id, e) : nil
                 }
             }
             let genRefs = references(genFinal), newRefs = references(newFinal)
