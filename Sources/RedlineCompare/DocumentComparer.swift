@@ -83,18 +83,26 @@ public enum DocumentComparer {
                                     diagnostics: Diagnostics, parallelMinimum: Int) -> (Document, CompareStats) {
         var plain = options
         plain.keepInputChanges = false
-        let quiet = Diagnostics()
         let n = withoutComments(new, options)
         let newRejected = newMarks > 0 ? rejected(n) : n
-        // OLD's accepted view, unless NEW still carries OLD's changes (then its rejected view is the closer).
-        var (base, (untracked, stats)) = { () -> (Document, (Document, CompareStats)) in
+        // OLD's accepted view, unless NEW still carries OLD's changes (then its rejected view is the closer). The
+        // comparison's warnings are those of the view taken.
+        let (view, (untracked, stats), quiet, tookRejected) = { () -> (Document, (Document, CompareStats), Diagnostics, Bool) in
             let acceptedOld = oldMarks > 0 ? accepted(old) : old
-            let first = compareViews(acceptedOld, newRejected, options: plain, diagnostics: quiet, parallelMinimum: parallelMinimum)
-            guard oldMarks > 0 else { return (acceptedOld, first) }
+            let firstSide = Diagnostics(), secondSide = Diagnostics()
+            let first = compareViews(acceptedOld, newRejected, options: plain, diagnostics: firstSide, parallelMinimum: parallelMinimum)
+            guard oldMarks > 0 else { return (acceptedOld, first, firstSide, false) }
             let rejectedOld = rejected(old)
-            let second = compareViews(rejectedOld, newRejected, options: plain, diagnostics: quiet, parallelMinimum: parallelMinimum)
-            return second.1.wordsChanged < first.1.wordsChanged ? (rejectedOld, second) : (acceptedOld, first)
+            let second = compareViews(rejectedOld, newRejected, options: plain, diagnostics: secondSide, parallelMinimum: parallelMinimum)
+            return second.1.wordsChanged < first.1.wordsChanged
+                ? (rejectedOld, second, secondSide, true) : (acceptedOld, first, firstSide, false)
         }()
+        if oldMarks > 0 && newMarks == 0 {
+            diagnostics.report(.compareInputChanges,
+                               "OLD's \(oldMarks) tracked changes: compared as if all were \(tookRejected ? "rejected" : "accepted") (NEW, which has none, is closer to that)",
+                               count: oldMarks)
+        }
+        var base = view
         if !base.comments.isEmpty {
             diagnostics.report(.compareOldComments,
                                "OLD's \(base.comments.count) comments are not carried into the comparison (NEW's are kept)",

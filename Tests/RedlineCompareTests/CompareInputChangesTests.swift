@@ -106,6 +106,20 @@ final class CompareInputChangesTests: XCTestCase {
         try Data(out.bytes).write(to: URL(fileURLWithPath: path))
     }
 
+    func testOLDsChangesWithANEWWithoutAnyAreTakenInTheCloserView() {
+        var options = CompareOptions(author: "Bob")
+        options.keepInputChanges = true
+        var old = Self.old
+        old.blocks[0] = Self.para([.text("The first paragraph "), .insertion(Self.alice, [.text("really ")]), .text("stays as it was.")])
+        var new = DocumentComparer.accepted(old)
+        new.blocks[2] = Self.new.blocks[2]
+        let d = Diagnostics()
+        let (result, _) = DocumentComparer.compare(old: old, new: new, options: options, diagnostics: d)
+        XCTAssertEqual(CompareOracleTests.text(DocumentComparer.rejected(result)), CompareOracleTests.text(DocumentComparer.accepted(old)))
+        XCTAssertEqual(CompareOracleTests.text(DocumentComparer.accepted(result)), CompareOracleTests.text(new))
+        XCTAssertTrue(d.all.contains { $0.code == .compareInputChanges && $0.message.contains("accepted") }, "\(d.all)")
+    }
+
     func run(_ args: [String]) throws {
         var command = try RedlineCommand.parseAsRoot(args)
         try LargeStack.run { try command.run() }
