@@ -7,7 +7,8 @@ import RedlineCore
 /// author); its accept view is EDITED's reject view, so its top-level blocks that survive accepting line up, in
 /// order, with EDITED's blocks that survive rejecting. Each such pair gives one block of the result: EDITED's
 /// when `untracked` marks nothing in it, `untracked`'s when EDITED tracks nothing in it, and where both changed
-/// the same block, that block compared afresh (EDITED's tracked changes there re-attributed to the author).
+/// the same paragraph, the two merged run by run (`mergedParagraph`), else that block compared afresh (EDITED's
+/// tracked changes there re-attributed to the author).
 /// Blocks only one side has (EDITED's tracked new paragraphs, `untracked`'s deleted ones) come in order.
 ///
 /// `redline apply` (ORIGINAL onto which EDITED is applied) and `redline compare --keep-input-changes` (OLD and
@@ -49,6 +50,8 @@ public enum ChangeMixing {
                 out.append(mine)
             } else if !hasChanges([mine]) {
                 out.append(b)
+            } else if let merged = mergedParagraph(untracked: b, edited: mine) {
+                out.append(merged)
             } else {
                 let old = DocumentComparer.rejected(Document(blocks: [b]))
                 let new = DocumentComparer.accepted(Document(blocks: [mine]))
@@ -60,6 +63,80 @@ public enum ChangeMixing {
         var doc = edited
         doc.blocks = out
         return (doc, recompared)
+    }
+
+    /// One paragraph changed both with tracking (`edited`'s insertions and deletions) and without (`untracked`'s),
+    /// the two layers merged run by run along the text they share (EDITED's reject view, `untracked`'s accept view):
+    /// `untracked`'s deletions and EDITED's insertions where they stand, shared text with EDITED's runs, marked as
+    /// `untracked` inserted it or EDITED deleted it. Nil (compared afresh) when the paragraphs are not plain
+    /// paragraphs or headings of one kind with only insertions and deletions in their text, when the shared text
+    /// differs, when text the untracked edit inserted was deleted with tracking, or when the merge would not give
+    /// both views back.
+    static func mergedParagraph(untracked u: Block, edited e: Block) -> Block? {
+        let up: Paragraph, ep: Paragraph
+        switch (u, e) {
+        case (.paragraph(let a), .paragraph(let b)): (up, ep) = (a, b)
+        case (.heading(let l, let a), .heading(let m, let b)) where l == m: (up, ep) = (a, b)
+        default: return nil
+        }
+        guard up.markChange == nil, up.styleChange == nil, ep.markChange == nil, ep.styleChange == nil,
+              up.style == ep.style, up.sectionEnd == nil || up.sectionEnd == ep.sectionEnd else { return nil }
+        let (uRuns, uNested) = up.content.runsAndEnclosingInsertions, (eRuns, eNested) = ep.content.runsAndEnclosingInsertions
+        guard uNested.isEmpty, eNested.isEmpty else { return nil }
+        /// A run cut into units of one character (line breaks and atoms are one unit each).
+        func units(_ runs: [Run]) -> [Run]? {
+            var out: [Run] = []
+            for r in runs {
+                guard r.formatChange == nil else { return nil }
+                switch r.change {
+                case nil, .insertion?, .deletion?: break
+                case .move?: return nil
+                }
+                if case .text(let t) = r.content {
+                    for c in t { var x = r; x.content = .text(String(c)); out.append(x) }
+                } else {
+                    out.append(r)
+                }
+            }
+            return out
+        }
+        guard let us = units(uRuns), let es = units(eRuns) else { return nil }
+        func isDeletion(_ r: Run) -> Bool { if case .deletion? = r.change { return true }; return false }
+        func isInsertion(_ r: Run) -> Bool { if case .insertion? = r.change { return true }; return false }
+        var out: [Run] = []
+        var i = 0, j = 0
+        while i < us.count || j < es.count {
+            // Text the untracked edit deleted, then text inserted with tracking, where they stand.
+            if i < us.count, isDeletion(us[i]) { out.append(us[i]); i += 1; continue }
+            if j < es.count, isInsertion(es[j]) { out.append(es[j]); j += 1; continue }
+            guard i < us.count, j < es.count, us[i].content == es[j].content else { return nil }
+            var r = es[j]
+            if isInsertion(us[i]) {
+                guard r.change == nil else { return nil }   // inserted without tracking, deleted with it
+                r.change = us[i].change
+            }
+            out.append(r)
+            i += 1; j += 1
+        }
+        // Units of one kind joined back into runs.
+        var joined: [Run] = []
+        for r in out {
+            if let last = joined.last, case .text(let a) = last.content, case .text(let b) = r.content,
+               last.format == r.format, last.hasSameExtras(as: r) {
+                joined[joined.count - 1].content = .text(a + b)
+            } else {
+                joined.append(r)
+            }
+        }
+        var p = ep
+        p.content = InlineBuilder.pairingSubstitutions(InlineBuilder.inlines(from: joined))
+        let merged: Block
+        if case .heading(let l, _) = e { merged = .heading(level: l, p) } else { merged = .paragraph(p) }
+        let one = Document(blocks: [merged])
+        guard leafTexts(DocumentComparer.accepted(one)) == leafTexts(DocumentComparer.accepted(Document(blocks: [e]))),
+              leafTexts(DocumentComparer.rejected(one)) == leafTexts(DocumentComparer.rejected(Document(blocks: [u])))
+        else { return nil }
+        return merged
     }
 
     private static func hasChanges(_ blocks: [Block]) -> Bool {

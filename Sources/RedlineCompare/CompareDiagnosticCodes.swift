@@ -4,7 +4,7 @@ import RedlineCore
 extension DiagnosticCode {
     /// An input already held tracked changes: it was compared as if they were all accepted.
     public static let compareInputChanges: DiagnosticCode = "compare.input-changes"
-    /// `--keep-input-changes`: NEW changed a paragraph both with and without tracking; there every change was found by comparison and attributed to the comparison's author.
+    /// `--keep-input-changes`: NEW changed a paragraph both with and without tracking in a way the two cannot be merged run by run (text inserted without tracking deleted with tracking, a style or break changed); there every change was found by comparison and attributed to the comparison's author.
     public static let compareChangesRecompared: DiagnosticCode = "compare.changes-recompared"
     /// `--keep-input-changes`: NEW's tracked changes and its untracked edits could not be composed (paragraphs split or joined, edits in notes): compared as if NEW's changes were all accepted.
     public static let compareInputChangesNotKept: DiagnosticCode = "compare.input-changes-not-kept"

@@ -76,6 +76,32 @@ final class CompareInputChangesTests: XCTestCase {
         XCTAssertTrue(Self.changes(plain).allSatisfy { $0.1 == "Bob" })
     }
 
+    /// Both kinds of edit in one paragraph: merged run by run, Alice's changes still hers.
+    func testTrackedAndUntrackedEditsInOneParagraphAreMerged() {
+        var options = CompareOptions(author: "Bob", date: "2024-05-01T09:00:00Z")
+        options.keepInputChanges = true
+        var new = Self.new
+        new.blocks[1] = Self.para([.text("The second paragraph now has a "), .insertion(Self.alice, [.text("small ")]),
+                                   .text("tracked edit"), .deletion(Self.alice, [.text(" here")]), .text(".")])
+        let d = Diagnostics()
+        let (result, _) = DocumentComparer.compare(old: Self.old, new: new, options: options, diagnostics: d)
+        XCTAssertFalse(d.all.contains { $0.code == .compareChangesRecompared }, "\(d.all)")
+        let found = Self.changes(result)
+        XCTAssertTrue(found.contains { $0.0 == "+small " && $0.1 == "Alice" && $0.2 == "2024-03-01T10:00:00Z" }, "\(found)")
+        XCTAssertTrue(found.contains { $0.0 == "- here" && $0.1 == "Alice" }, "\(found)")
+        XCTAssertTrue(found.contains { $0.0.contains("now") && $0.1 == "Bob" }, "\(found)")
+        XCTAssertEqual(CompareOracleTests.text(DocumentComparer.accepted(result)), CompareOracleTests.text(DocumentComparer.accepted(new)))
+        XCTAssertEqual(CompareOracleTests.text(DocumentComparer.rejected(result)), CompareOracleTests.text(Self.old))
+        // Text inserted without tracking and then deleted with tracking cannot be merged: compared afresh, with a warning.
+        var both = Self.new
+        both.blocks[1] = Self.para([.text("The second paragraph has a tracked edit"), .deletion(Self.alice, [.text(" right")]), .text(" here.")])
+        let d2 = Diagnostics()
+        let (again, _) = DocumentComparer.compare(old: Self.old, new: both, options: options, diagnostics: d2)
+        XCTAssertTrue(d2.all.contains { $0.code == .compareChangesRecompared }, "\(d2.all)")
+        XCTAssertEqual(CompareOracleTests.text(DocumentComparer.accepted(again)), CompareOracleTests.text(DocumentComparer.accepted(both)))
+        XCTAssertEqual(CompareOracleTests.text(DocumentComparer.rejected(again)), CompareOracleTests.text(Self.old))
+    }
+
     func testNEWWithOnlyTrackedChangesIsTheResultAsItIs() {
         var options = CompareOptions(author: "Bob")
         options.keepInputChanges = true
