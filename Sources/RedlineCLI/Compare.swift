@@ -80,7 +80,7 @@ extension RedlineCommand {
         @Flag(name: .customLong("no-headers-footers"), help: "Do not compare headers and footers: the result has NEW's, unmarked.")
         public var noHeadersFooters = false
 
-        @Flag(name: .customLong("keep-input-changes"), help: "Keep the inputs' tracked changes with their authors and dates; the differences found by comparison are added as changes by --author.")
+        @Flag(name: .customLong("keep-input-changes"), help: "Keep NEW's tracked changes with their authors and dates (OLD's too where NEW still carries them); the differences found by comparison are added as changes by --author.")
         public var keepInputChanges = false
 
         @Flag(help: "Print counts of insertions, deletions, moves, formatting changes and words changed.")

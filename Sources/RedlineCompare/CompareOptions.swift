@@ -36,8 +36,9 @@ public struct CompareOptions: Sendable, Codable, Hashable {
     /// `DocumentComparer.acrossFormats` turns it off for two documents read from different formats when one
     /// of them carries no paragraph formatting at all (Markdown without `--keep-formatting`).
     public var compareParagraphStyles = true
-    /// Keep the inputs' own tracked changes with their authors and dates and add the differences found by
-    /// comparison as new changes by `author` (off: the inputs' changes are accepted before comparing). OLD is
+    /// Keep NEW's own tracked changes with their authors and dates (OLD's too where NEW still carries them) and add
+    /// the differences found by comparison as new changes by `author` (off: the inputs' changes are accepted
+    /// before comparing). OLD is
     /// taken in its accepted view, or in its rejected view when that is the closer to NEW's rejected view (NEW
     /// made from OLD with OLD's changes still in it); `DocumentComparer.compare` says how the layers compose.
     public var keepInputChanges: Bool = false
