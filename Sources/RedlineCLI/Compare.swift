@@ -14,8 +14,9 @@ extension RedlineCommand {
             Accepting every change of the result gives NEW, rejecting every change gives OLD. Either side may be \
             any format Redline reads (a draft.md against an edited.docx is fine); the output is CriticMarkup \
             Markdown unless -o's extension or --to names another format (as for convert). DOCX output from a \
-            DOCX NEW has NEW's styles, headers, footers, sections and page settings. Tracked changes already in \
-            an input are accepted before comparing (with a warning); NEW's comments are kept, OLD's are not.
+            DOCX NEW has NEW's styles, headers, footers, sections and page settings; headers and footers that \
+            differ are compared like the body. Tracked changes already in an input are accepted before comparing \
+            (with a warning) unless --keep-input-changes keeps them; NEW's comments are kept, OLD's are not.
               redline compare draft.docx edited.docx -o changes.docx
               redline compare v1.md v2.md --stats
               redline compare old/ new/ -o changes/ --to docx --report report.jsonl
@@ -76,8 +77,11 @@ extension RedlineCommand {
         @Flag(name: .customLong("no-tables"), help: "Compare tables as text: tables whose cells hold the same text are equal (NEW's structure and formatting kept).")
         public var noTables = false
 
-        @Flag(name: .customLong("no-headers-footers"), help: "Accepted for Word's option of that name: headers and footers are never compared; a DOCX result has NEW's.")
+        @Flag(name: .customLong("no-headers-footers"), help: "Do not compare headers and footers: the result has NEW's, unmarked.")
         public var noHeadersFooters = false
+
+        @Flag(name: .customLong("keep-input-changes"), help: "Keep NEW's tracked changes with their authors and dates (OLD's too where NEW still carries them); the differences found by comparison are added as changes by --author.")
+        public var keepInputChanges = false
 
         @Flag(help: "Print counts of insertions, deletions, moves, formatting changes and words changed.")
         public var stats = false
@@ -105,6 +109,8 @@ extension RedlineCommand {
             o.compareNotes = !noNotes
             o.keepComments = !noComments
             o.compareTables = !noTables
+            o.compareHeadersFooters = !noHeadersFooters
+            o.keepInputChanges = keepInputChanges
             return o
         }
 

@@ -36,6 +36,14 @@ public struct CompareOptions: Sendable, Codable, Hashable {
     /// `DocumentComparer.acrossFormats` turns it off for two documents read from different formats when one
     /// of them carries no paragraph formatting at all (Markdown without `--keep-formatting`).
     public var compareParagraphStyles = true
+    /// Keep NEW's own tracked changes with their authors and dates (OLD's too where NEW still carries them) and add
+    /// the differences found by comparison as new changes by `author` (off: the inputs' changes are accepted
+    /// before comparing). OLD is
+    /// taken in its accepted view, or in its rejected view when that is the closer to NEW's rejected view (NEW
+    /// made from OLD with OLD's changes still in it); `DocumentComparer.compare` says how the layers compose.
+    public var keepInputChanges: Bool = false
+    /// Compare the header and footer stories of corresponding sections (off: the result has NEW's, unmarked).
+    public var compareHeadersFooters: Bool = true
     /// A paragraph whose kind changed (made a heading, its heading level changed) stays one paragraph with a
     /// style change (its text compared as any paragraph's) rather than the old paragraph deleted and the new
     /// one inserted; the style change's old style then names the old heading level ("heading 2") when it had
@@ -57,6 +65,7 @@ public struct CompareOptions: Sendable, Codable, Hashable {
     enum CodingKeys: String, CodingKey {
         case author, date, granularity, detectMoves, ignoreFormatting, minimumMoveWords
         case ignoreCase, ignoreWhitespace, compareNotes, keepComments, compareTables
+        case keepInputChanges, compareHeadersFooters
     }
 
     /// Decodes options written before the Word-style switches existed (they take their defaults).
@@ -72,6 +81,8 @@ public struct CompareOptions: Sendable, Codable, Hashable {
         compareNotes = try c.decodeIfPresent(Bool.self, forKey: .compareNotes) ?? true
         keepComments = try c.decodeIfPresent(Bool.self, forKey: .keepComments) ?? true
         compareTables = try c.decodeIfPresent(Bool.self, forKey: .compareTables) ?? true
+        keepInputChanges = try c.decodeIfPresent(Bool.self, forKey: .keepInputChanges) ?? false
+        compareHeadersFooters = try c.decodeIfPresent(Bool.self, forKey: .compareHeadersFooters) ?? true
     }
 }
 

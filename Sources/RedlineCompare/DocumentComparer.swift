@@ -21,19 +21,43 @@ public enum DocumentComparer {
     /// low to check that two threads give what one gives).
     static func compare(old: Document, new: Document, options: CompareOptions, diagnostics: Diagnostics,
                         parallelMinimum: Int) -> (Document, CompareStats) {
+        comparingMetadata(old: old, new: new, diagnostics: diagnostics) { old, new in
+            compareBodies(old: old, new: new, options: options, diagnostics: diagnostics, parallelMinimum: parallelMinimum)
+        }
+    }
+
+    /// `compare` once the metadata is taken care of.
+    static func compareBodies(old: Document, new: Document, options: CompareOptions, diagnostics: Diagnostics,
+                              parallelMinimum: Int) -> (Document, CompareStats) {
         let oldMarks = trackedChangeCount(old), newMarks = trackedChangeCount(new)
+        if options.keepInputChanges, oldMarks + newMarks > 0 {
+            return keepingInputChanges(old: old, new: new, oldMarks: oldMarks, newMarks: newMarks, options: options,
+                                       diagnostics: diagnostics, parallelMinimum: parallelMinimum)
+        }
         if oldMarks + newMarks > 0 {
             diagnostics.report(.compareInputChanges,
                                "the inputs already held \(oldMarks + newMarks) tracked changes (OLD \(oldMarks), NEW \(newMarks)): compared as if all were accepted",
                                count: oldMarks + newMarks)
         }
         let a = oldMarks > 0 ? accepted(old) : old
-        var b = newMarks > 0 ? accepted(new) : new
-        if !options.keepComments && (!b.comments.isEmpty || b.blocks.contains(where: { StoryComparer.strippingComments($0) != $0 })) {
-            var notes = b.notes
-            for k in notes.indices { notes[k].blocks = notes[k].blocks.map(StoryComparer.strippingComments) }
-            b = Document(header: b.header, blocks: b.blocks.map(StoryComparer.strippingComments), comments: [], notes: notes)
-        }
+        let b = withoutComments(newMarks > 0 ? accepted(new) : new, options)
+        return compareViews(a, b, options: options, diagnostics: diagnostics, parallelMinimum: parallelMinimum)
+    }
+
+    /// `doc` without its comments unless `options` keeps them.
+    static func withoutComments(_ doc: Document, _ options: CompareOptions) -> Document {
+        guard !options.keepComments,
+              !doc.comments.isEmpty || doc.blocks.contains(where: { StoryComparer.strippingComments($0) != $0 }) else { return doc }
+        var notes = doc.notes
+        for k in notes.indices { notes[k].blocks = notes[k].blocks.map(StoryComparer.strippingComments) }
+        var d = Document(header: doc.header, blocks: doc.blocks.map(StoryComparer.strippingComments), comments: [], notes: notes)
+        d.finalSection = doc.finalSection
+        return d
+    }
+
+    /// The comparison of two documents without tracked changes of their own (`a` OLD, `b` NEW).
+    static func compareViews(_ a: Document, _ b: Document, options: CompareOptions, diagnostics: Diagnostics,
+                             parallelMinimum: Int) -> (Document, CompareStats) {
         if !a.comments.isEmpty {
             diagnostics.report(.compareOldComments,
                                "OLD's \(a.comments.count) comments are not carried into the comparison (NEW's are kept)",
@@ -43,8 +67,91 @@ public enum DocumentComparer {
         let blocks = s.compare(a.blocks, b.blocks)
 
         let (noteBlocks, notes) = compareNotes(old: a.notes, new: b.notes, blocks: blocks, comparer: &s)
-        let doc = Document(header: b.header, blocks: noteBlocks, comments: b.comments, notes: notes)
+        var doc = Document(header: b.header, blocks: noteBlocks, comments: b.comments, notes: notes)
+        doc.finalSection = b.finalSection
+        if options.compareHeadersFooters {
+            doc = comparingHeadersFooters(old: a, new: b, result: doc) { old, new in s.compare(old, new) }
+        }
         return (doc, s.stats)
+    }
+
+    /// `--keep-input-changes`: the differences between OLD (the view of it NEW's reject view is closer to) and NEW's
+    /// reject view are found by comparison (the edits made without tracking, by `options.author`) and composed with
+    /// NEW's own tracked changes by `ChangeMixing`, block by block; where the two layers do not line up, NEW's
+    /// changes are accepted first as without the option (`compare.input-changes-not-kept`).
+    static func keepingInputChanges(old: Document, new: Document, oldMarks: Int, newMarks: Int, options: CompareOptions,
+                                    diagnostics: Diagnostics, parallelMinimum: Int) -> (Document, CompareStats) {
+        var plain = options
+        plain.keepInputChanges = false
+        let n = withoutComments(new, options)
+        let newRejected = newMarks > 0 ? rejected(n) : n
+        // OLD's accepted view, unless NEW still carries OLD's changes (then its rejected view is the closer). The
+        // comparison's warnings are those of the view taken.
+        let (view, (untracked, stats), quiet, tookRejected) = { () -> (Document, (Document, CompareStats), Diagnostics, Bool) in
+            let acceptedOld = oldMarks > 0 ? accepted(old) : old
+            let firstSide = Diagnostics(), secondSide = Diagnostics()
+            let first = compareViews(acceptedOld, newRejected, options: plain, diagnostics: firstSide, parallelMinimum: parallelMinimum)
+            guard oldMarks > 0 else { return (acceptedOld, first, firstSide, false) }
+            let rejectedOld = rejected(old)
+            let second = compareViews(rejectedOld, newRejected, options: plain, diagnostics: secondSide, parallelMinimum: parallelMinimum)
+            return second.1.wordsChanged < first.1.wordsChanged
+                ? (rejectedOld, second, secondSide, true) : (acceptedOld, first, firstSide, false)
+        }()
+        if oldMarks > 0 && newMarks == 0 {
+            diagnostics.report(.compareInputChanges,
+                               "OLD's \(oldMarks) tracked changes: compared as if all were \(tookRejected ? "rejected" : "accepted") (NEW, which has none, is closer to that)",
+                               count: oldMarks)
+        }
+        var base = view
+        if !base.comments.isEmpty {
+            diagnostics.report(.compareOldComments,
+                               "OLD's \(base.comments.count) comments are not carried into the comparison (NEW's are kept)",
+                               count: base.comments.count)
+            base.comments = []
+        }
+        guard newMarks > 0 else {
+            for d in quiet.all where d.code != .compareOldComments { diagnostics.report(d) }
+            return (untracked, stats)
+        }
+        if trackedChangeCount(untracked) == 0 {
+            // NEW differs from OLD only by its tracked changes: it is the result as it is.
+            return (n, CompareStats())
+        }
+        var mixing = plain
+        mixing.compareHeadersFooters = false
+        if let (mixed, recompared) = ChangeMixing.compose(untracked: untracked, edited: n, options: mixing) {
+            for d in quiet.all where d.code != .compareOldComments { diagnostics.report(d) }
+            if recompared > 0 {
+                diagnostics.report(.compareChangesRecompared,
+                                   "NEW changed \(recompared == 1 ? "one paragraph" : "\(recompared) paragraphs") both with and without tracking: there every change is found by comparison and attributed to \(options.author)",
+                                   count: recompared)
+            }
+            var doc = mixed
+            if options.compareHeadersFooters {
+                var s = StoryComparer(options: plain, diagnostics: Diagnostics(), parallelMinimum: parallelMinimum)
+                doc = comparingHeadersFooters(old: base, new: n, result: doc) { old, new in
+                    mixedStory(old: old, new: new, comparer: &s)
+                }
+            }
+            return (doc, stats)
+        }
+        diagnostics.report(.compareInputChangesNotKept,
+                           "NEW's \(newMarks) tracked changes could not be kept beside its untracked edits (paragraphs split or joined, or edits in notes): compared as if they were all accepted",
+                           count: newMarks)
+        return compareViews(base, accepted(n), options: plain, diagnostics: diagnostics, parallelMinimum: parallelMinimum)
+    }
+
+    /// One story of NEW (`new`, with tracked changes of its own) against OLD's (`old`, without): NEW's changes kept
+    /// and its untracked edits marked, as `ChangeMixing` composes them; compared afresh where they do not compose.
+    static func mixedStory(old: [Block], new: [Block], comparer s: inout StoryComparer) -> [Block] {
+        let newDoc = Document(blocks: new)
+        guard trackedChangeCount(newDoc) > 0 else { return s.compare(old, new) }
+        let untracked = s.compare(old, rejected(newDoc).blocks)
+        if trackedChangeCount(Document(blocks: untracked)) == 0 { return new }
+        if let (mixed, _) = ChangeMixing.compose(untracked: Document(blocks: untracked), edited: newDoc, options: s.options) {
+            return mixed.blocks
+        }
+        return s.compare(old, accepted(newDoc).blocks)
     }
 
     /// The result's notes: each NEW note whose reference matched one of OLD's compared as its own story with
@@ -153,12 +260,16 @@ public enum DocumentComparer {
         return (body.map { $0.mapParagraphContent(rename) }, notes)
     }
 
-    /// The tracked changes in a document: marks in the text, paragraph mark and style changes, row changes.
+    /// The tracked changes in a document: marks in the text, paragraph mark and style changes, row changes (in
+    /// the body, notes, comments, headers and footers).
     public static func trackedChangeCount(_ doc: Document) -> Int {
         var counter = TrackedChangeCounter()
         for b in doc.blocks { counter.visitBlock(b) }
         for note in doc.notes { counter.visitNote(note) }
         for c in doc.comments { counter.visitComment(c) }
+        for section in sectionsInBody(doc.blocks) + (doc.finalSection.map { [$0] } ?? []) {
+            for story in section.headersFooters { for b in story.blocks { counter.visitBlock(b) } }
+        }
         return counter.count
     }
 

@@ -179,39 +179,6 @@ public enum Application {
         }
     }
 
-    static func leafTexts(_ doc: Document) -> [String] {
-        normalized(ApplyPlan.leafTexts(of: doc))
-    }
-
-    /// Paragraph texts with runs of spaces, tabs and line breaks made one space and the ends trimmed; empty and
-    /// picture-only paragraphs left out.
-    static func normalized(_ texts: [String]) -> [String] {
-        texts.compactMap { t -> String? in
-            // Most paragraphs have nothing to normalise: checked on the bytes before splitting.
-            var plain = true, previousSpace = true
-            for b in t.utf8 {
-                if b == 0x09 || b == 0x0A { plain = false; break }
-                if b == 0x20 { if previousSpace { plain = false; break }; previousSpace = true } else { previousSpace = false }
-            }
-            if previousSpace { plain = false }
-            let n = plain ? t : collapsed(t)
-            return n.isEmpty || n == ApplyPlan.objectCharacter ? nil : n
-        }
-    }
-
-    /// `t` with each run of spaces, tabs and line feeds one space and the ends trimmed (on its UTF-8 bytes:
-    /// those three are ASCII and never inside a multi-byte character).
-    static func collapsed(_ t: String) -> String {
-        var out: [UInt8] = []
-        out.reserveCapacity(t.utf8.count)
-        var pending = false
-        for b in t.utf8 {
-            if b == 0x20 || b == 0x0A || b == 0x09 { pending = !out.isEmpty; continue }
-            if pending { out.append(0x20); pending = false }
-            out.append(b)
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
 
     static func prepare(edited: String, onto original: String, options: ApplyOptions,
                         diagnostics: Diagnostics) throws -> (ApplyPlan, Format, ApplyStats, Document, PreparedOriginal) {
@@ -333,7 +300,7 @@ public enum Application {
                     compared = e
                     stats.keptTrackedChanges = true
                 } else if DocumentComparer.trackedChangeCount(base) == 0,
-                          let (mixed, recompared) = ApplyMixing.compose(untracked: untracked, edited: e, options: options.compare) {
+                          let (mixed, recompared) = ChangeMixing.compose(untracked: untracked, edited: e, options: options.compare) {
                     // (Where ORIGINAL has tracked changes of its own, EDITED's may be those: compared afresh below.)
                     // Both: EDITED's changes kept with their authors, the untracked edits by the author.
                     compared = mixed

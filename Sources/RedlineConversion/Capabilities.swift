@@ -37,8 +37,10 @@ extension ChangeLister {
 public protocol OutputFinisher: Sendable {
     /// Whether NEW can take the result (DOCX: not Strict OOXML, whose styles do not fit a transitional package).
     func accepts(_ new: DocumentInput, limits: Limits) -> Bool
-    /// Writes `generated` laid into `new` to `output`.
-    func finish(generated: [UInt8], new: DocumentInput, limits: Limits, diagnostics: Diagnostics,
+    /// Writes `generated` laid into `new` to `output`; the last section's headers and footers named in
+    /// `generatedStories` (`header/default`, `footer/first`, ...: those a comparison marked changes in) are
+    /// `generated`'s, not NEW's.
+    func finish(generated: [UInt8], new: DocumentInput, limits: Limits, generatedStories: Set<String>, diagnostics: Diagnostics,
                 into output: any ByteOutput) throws
 }
 
@@ -70,10 +72,10 @@ struct RTFFileReviewer: InPlaceReviewer {
 struct DOCXLayoutFinisher: OutputFinisher {
     func accepts(_ new: DocumentInput, limits: Limits) -> Bool { !DOCXLayoutTransfer.isStrict(new, limits: limits) }
 
-    func finish(generated: [UInt8], new: DocumentInput, limits: Limits, diagnostics: Diagnostics,
+    func finish(generated: [UInt8], new: DocumentInput, limits: Limits, generatedStories: Set<String>, diagnostics: Diagnostics,
                 into output: any ByteOutput) throws {
-        try DOCXLayoutTransfer.transfer(generated: generated, new: new, limits: limits, diagnostics: diagnostics,
-                                        into: output)
+        try DOCXLayoutTransfer.transfer(generated: generated, new: new, limits: limits, generatedStories: generatedStories,
+                                        diagnostics: diagnostics, into: output)
     }
 }
 

@@ -125,15 +125,31 @@ public enum Comparison {
         if let finisher = plan.finisher {
             write.referenceDocument = new  // written with NEW's styles, then laid into NEW's package
             let generated = MemoryOutput()
-            // NEW's page (sections, headers, footers) is laid in by the finisher from NEW's own parts.
-            try Converter.write(doc.removingSections(), format: options.to, to: generated, options: write,
-                                diagnostics: diagnostics)
+            // NEW's page (sections, headers, footers) is laid in by the finisher from NEW's own parts; the last
+            // section's headers and footers are the comparison's when it marked changes in them.
+            let finalStories = doc.finalSection.map(Self.changedStories) ?? []
+            var written = doc.removingSections()
+            if !finalStories.isEmpty { written.finalSection = doc.finalSection }
+            let keptStories = DocumentComparer.sectionsInBody(doc.blocks).filter { !Self.changedStories($0).isEmpty }.count
+            if keptStories > 0 {
+                diagnostics.report(.compareHeaderFooterKept,
+                                   "the headers and footers of \(keptStories) section(s) before the last differ from OLD's: the result has NEW's, unmarked (only the last section's are compared in a DOCX laid into NEW's package)",
+                                   count: keptStories)
+            }
+            try Converter.write(written, format: options.to, to: generated, options: write, diagnostics: diagnostics)
             try finisher.finish(generated: generated.bytes, new: .file(new), limits: read.limits,
-                                diagnostics: diagnostics, into: output)
+                                generatedStories: finalStories, diagnostics: diagnostics, into: output)
         } else {
             try Converter.write(doc, format: options.to, to: output, options: write, diagnostics: diagnostics)
         }
         return stats
+    }
+
+    /// The header and footer stories of `section` holding a tracked change, as `header/default`, `footer/first`, ...
+    /// (the kind and the DOCX reference type).
+    static func changedStories(_ section: Section) -> Set<String> {
+        Set(section.headersFooters.filter { DocumentComparer.trackedChangeCount(Document(blocks: $0.blocks)) > 0 }
+            .map { $0.kind.rawValue + "/" + $0.which.rawValue })
     }
 
     /// Compares OLD with NEW into the file at `path`, written whole or not at all; pictures of a

@@ -294,7 +294,7 @@ public struct DocumentTools: Sendable {
                 let generated = MemoryOutput()
                 // The original's page is laid in by the finisher from its own parts.
                 try Converter.write(doc.removingSections(), format: to, to: generated, options: write, diagnostics: diagnostics)
-                try finisher.finish(generated: generated.bytes, new: .file(original), limits: Limits(),
+                try finisher.finish(generated: generated.bytes, new: .file(original), limits: Limits(), generatedStories: [],
                                     diagnostics: diagnostics, into: out)
             } else {
                 try Converter.write(doc, format: to, to: out, options: write, diagnostics: diagnostics)

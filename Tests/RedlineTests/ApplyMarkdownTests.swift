@@ -127,7 +127,7 @@ final class ApplyMarkdownTests: XCTestCase {
     }
 
     /// A co-author tracked some edits and made others without tracking: the tracked ones keep their author and
-    /// date, the untracked ones are the apply's author's; a paragraph holding both is compared afresh (warned).
+    /// date, the untracked ones are the apply's author's; a paragraph holding both has the two merged run by run.
     func testTrackedAndUntrackedEditsInOneEditedCopy() throws {
         let source = "Alpha beta gamma.\n\nDelta epsilon.\n\nZeta eta theta.\n\nOmega.\n"
         let original = try write(source, "mixed.md")
@@ -153,7 +153,9 @@ final class ApplyMarkdownTests: XCTestCase {
             XCTAssertTrue(out.contains("{++ iota++}{>>@Untracked"), out)
             XCTAssertTrue(out.contains("New paragraph.") && out.contains("@Tracked Tom"), out)
             XCTAssertFalse(out.contains("@Untracked (2026-01-02T00:00:00Z)<<} gamma"), out)
-            XCTAssertEqual(d.count(of: .applyChangesRecompared), 1, "\(d.all)")
+            XCTAssertEqual(d.count(of: .applyChangesRecompared), 0, "\(d.all)")
+            XCTAssertTrue(out.contains("{--eta --}{>>@Tracked Tom (2024-01-01T00:00:00Z)<<}"), out)
+            XCTAssertTrue(out.contains("{++ kappa++}{>>@Untracked"), out)
             XCTAssertEqual(Self.resolvedAsText(out, accept: false), source)
             XCTAssertEqual(Self.resolvedAsText(out, accept: true),
                            "Alpha BETA gamma.\n\nDelta epsilon iota.\n\nZeta theta kappa.\n\nNew paragraph.\n\nOmega.\n")

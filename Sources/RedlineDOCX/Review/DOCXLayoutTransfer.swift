@@ -26,8 +26,12 @@ public enum DOCXLayoutTransfer {
         var external: Bool
     }
 
-    /// Writes `generated` laid into `new`'s layout to `output`.
+    /// Writes `generated` laid into `new`'s layout to `output`. The last section's headers and footers named in
+    /// `generatedStories` (`header/default`, `footer/first`, ...: kind and type) are the generated package's (a
+    /// comparison's, with tracked changes) where its last section has them, referenced from NEW's section
+    /// properties in place of NEW's own; NEW's other stories are copied byte for byte as always.
     public static func transfer(generated: [UInt8], new: DocumentInput, limits: Limits = Limits(),
+                                generatedStories: Set<String> = [],
                                 diagnostics: Diagnostics, into output: any ByteOutput) throws {
         let gen = try DOCXPackage(.bytes(generated), limits: limits)
         let src = try DOCXPackage(new, limits: limits)
@@ -54,11 +58,26 @@ public enum DOCXLayoutTransfer {
         var genRels = try gen.archive.read(named: genDocRelsName).map { try rels($0, name: genDocRelsName, limits: limits) } ?? []
         var usedIDs = Set(genRels.map(\.id))
         var idMap: [String: String] = [:]
+        // The generated last section's stories, in place of NEW's of the same kind and type (or added).
+        var extraReferences: [XMLFragment] = []
+        if !generatedStories.isEmpty, let genFinal = try Layout(gen).final, let newFinal = layout.final {
+            func references(_ f: XMLFragment) -> [(key: String, id: String, fragment: XMLFragment)] {
+                f.elements.compactMap { e in
+                    guard e.namespace == OOXML.w, e.localName == "headerReference" || e.localName == "footerReference",
+                          let id = e.attribute("id", in: OOXML.r) else { return nil }
+                    let key = (e.localName == "headerReference" ? "header/" : "footer/") + (e.attribute("type", in: OOXML.w) ?? "default")
+                    return generatedStories.contains(key) ? (key, id, e) : nil
+                }
+            }
+            let genRefs = references(genFinal), newRefs = references(newFinal)
+            for n in newRefs { if let g = genRefs.first(where: { $0.key == n.key }) { idMap[n.id] = g.id } }
+            extraReferences = genRefs.filter { g in !newRefs.contains { $0.key == g.key } }.map(\.fragment)
+        }
         var copies: [(from: String, to: String)] = []      // parts copied byte for byte
         var added: [(name: String, bytes: [UInt8])] = []    // rewritten .rels parts
         var overrides: [(part: String, type: String)] = []
         let srcTypes = try contentTypes(src, limits: limits)
-        for id in layout.referencedIDs.sorted() {
+        for id in layout.referencedIDs.sorted() where idMap[id] == nil {
             guard let r = src.relationships[id], !r.external, r.kind == "header" || r.kind == "footer",
                   src.archive.entry(named: r.target) != nil else { continue }
             let name = fresh(r.target)
@@ -97,7 +116,8 @@ public enum DOCXLayoutTransfer {
             defaults.append((ext, t))
         }
 
-        let body = try relaidBody(gen, layout: layout, idMap: idMap, limits: limits, diagnostics: diagnostics)
+        let body = try relaidBody(gen, layout: layout, idMap: idMap, extraReferences: extraReferences, limits: limits,
+                                  diagnostics: diagnostics)
         let genSettings = gen.part("settings", fallback: "word/settings.xml")?.name
         let settings = try genSettings.flatMap { try layoutSettings(gen, part: $0, from: src, limits: limits) }
         let genStyles = gen.part("styles", fallback: "word/styles.xml")?.name
@@ -221,8 +241,9 @@ public enum DOCXLayoutTransfer {
     // MARK: The generated body
 
     /// The generated document part with NEW's section properties in place of its own.
-    static func relaidBody(_ gen: DOCXPackage, layout: Layout, idMap: [String: String], limits: Limits,
-                           diagnostics: Diagnostics) throws -> [UInt8] {
+    /// `extraReferences` (header and footer references of the generated package) go first in the final one.
+    static func relaidBody(_ gen: DOCXPackage, layout: Layout, idMap: [String: String], extraReferences: [XMLFragment] = [],
+                           limits: Limits, diagnostics: Diagnostics) throws -> [UInt8] {
         guard let entry = gen.archive.entry(named: gen.documentPart) else { throw RedlineError.malformed("no document part") }
         // Count the generated paragraphs that NEW has (mark not deleted) to place the breaks.
         var placeBreaks = !layout.breaks.isEmpty
@@ -265,7 +286,14 @@ public enum DOCXLayoutTransfer {
                     w.write(p)
                 } else if x.depth == 2 && x.namespace == OOXML.w && x.localName == "sectPr", let f = final {
                     try x.skipElement()
-                    if let f = remapped(f, idMap) { w.write(f) }
+                    if var f = remapped(f, idMap) {
+                        f.children.insert(contentsOf: extraReferences.map { e in
+                            var e = e
+                            e.prefix = f.prefix
+                            return .element(e)
+                        }, at: 0)
+                        w.write(f)
+                    }
                 } else {
                     w.start(x)
                 }
