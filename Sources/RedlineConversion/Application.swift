@@ -182,7 +182,7 @@ public enum Application {
 
     /// Who last saved `path`, where its format records it.
     static func lastEditor(of path: String, format: Format, limits: Limits) -> String? {
-        format.changeLister?.lastEditor(.file(path), limits: limits)
+        format.lastEditorReader?.lastEditor(.file(path), limits: limits)
     }
 
     /// ORIGINAL's format, which must have an applier.

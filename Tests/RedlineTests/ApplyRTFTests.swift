@@ -322,6 +322,36 @@ final class ApplyRTFTests: XCTestCase {
         XCTAssertEqual(try Converter.read(.bytes(Array(out2.utf8)), format: FormatRegistry.rtf).comments.count, 1)
     }
 
+    /// Without `--author`, an RTF EDITED's untracked edits go to who last saved it, `{\info{\operator NAME}}` (as a
+    /// DOCX's `cp:lastModifiedBy`); `\author` (who made the file, DOCX's `dc:creator`) is not taken, nor an
+    /// `\operator` word in the body; `combine` names RTF copies the same way.
+    func testRTFEditedIsAttributedToWhoLastSavedIt() throws {
+        let (original, _) = try redlineRTF()
+        let rtf = try String(contentsOfFile: original, encoding: .utf8)
+        func edited(_ info: String, _ edits: [(String, String)], _ name: String) throws -> String {
+            try write(replacing(rtf, [("\\deftab720", info + "\n\\deftab720")] + edits), name)
+        }
+        let saved = try edited("{\\info{\\author Carl Creator}{\\operator Olga Op\\'e9rateur \\u8364?}}",
+                               [("some words", "other words")], "saved.rtf")
+        XCTAssertEqual(try RTFInfo.lastEditor(.file(saved)), "Olga Opérateur €")
+        let made = try edited("{\\info{\\author Carl Creator}}", [("some words", "made words")], "made.rtf")
+        XCTAssertNil(try RTFInfo.lastEditor(.file(made)))
+        XCTAssertNil(try RTFInfo.lastEditor(.file(original)))
+        XCTAssertNil(try RTFInfo.lastEditor(.bytes(Array("{\\rtf1\\ansi\\pard {\\operator Body} text\\par}".utf8))))
+        var options = ApplyOptions(compare: CompareOptions(author: "Fallback"), force: true)
+        options.authorFromEdited = true
+        for (path, author) in [(saved, "Olga Opérateur €"), (made, "Fallback")] {
+            let out = dir + "/by-\(author.prefix(4)).rtf"
+            _ = try Application.apply(edited: path, onto: original, options: options, toFile: out, diagnostics: Diagnostics())
+            let rows = try ChangeListing.rows(.file(out), format: FormatRegistry.rtf)
+            XCTAssertFalse(rows.isEmpty)
+            XCTAssertEqual(Set(rows.compactMap(\.author)), [author])
+        }
+        let other = try edited("{\\info{\\operator Pat Reviewer}}", [("untouched too", "touched now")], "other.rtf")
+        XCTAssertEqual(Combination.reviewers(of: [saved, other, made], options: CombineOptions()),
+                       ["Olga Opérateur €", "Pat Reviewer", "made"])
+    }
+
     /// `redline combine` onto an RTF ORIGINAL: each copy's changes under its reviewer.
     func testCombineOntoRTF() throws {
         let (original, md) = try redlineRTF()
