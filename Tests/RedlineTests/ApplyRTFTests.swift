@@ -370,6 +370,29 @@ final class ApplyRTFTests: XCTestCase {
         let accepted = try texts(path, format: FormatRegistry.rtf, view: .accept).joined(separator: "\n")
         XCTAssertTrue(accepted.contains("fine words") && accepted.contains("touched now"), accepted)
         XCTAssertEqual(try ChangeListing.rows(.file(path), format: FormatRegistry.rtf).count, 2)
+        // Three copies, one a DOCX, two changing the same words differently (a conflict, kept as an annotation):
+        // ORIGINAL's bytes all there in order, the lines of paragraphs no copy touched whole, rejecting gives ORIGINAL.
+        try FileManager.default.createDirectory(atPath: dir + "/cy", withIntermediateDirectories: true)
+        let cyMD = try write(replacing(source, [("some words", "many words"), ("- item two", "- item 2")]), "cy/original.md")
+        let cy = dir + "/cy/original.docx"
+        try convert(cyMD, to: FormatRegistry.docx, cy)
+        let three = MemoryOutput()
+        let result = try Combination.combine(original: original, copies: [a, b, cy], options: o, into: three, diagnostics: Diagnostics())
+        XCTAssertEqual(result.conflicts.count, 1)
+        XCTAssertTrue(isSubsequence(bytes(original), of: three.bytes), "bytes of ORIGINAL were removed")
+        let threeLines = lines(three.bytes)
+        for text in ["Third paragraph stays exactly the same.", "item one"] {
+            let held = lines(bytes(original)).filter { $0.contains(text) }
+            XCTAssertFalse(held.isEmpty, text)
+            for l in held { XCTAssertTrue(threeLines.contains { $0.hasPrefix(l) }, "paragraph '\(text)' changed") }
+        }
+        let threePath = try write("", "three.rtf")
+        try Data(three.bytes).write(to: URL(fileURLWithPath: threePath))
+        let all = try texts(threePath, format: FormatRegistry.rtf, view: .accept).joined(separator: "\n")
+        XCTAssertTrue(all.contains("fine words") && all.contains("touched now") && all.contains("item 2"), all)
+        assertSameTexts(try texts(threePath, format: FormatRegistry.rtf, view: .reject),
+                        try texts(original, format: FormatRegistry.rtf, view: .reject), "combined: reject view", file: #filePath, line: #line)
+        XCTAssertEqual(try Converter.read(.file(threePath), format: FormatRegistry.rtf).comments.count, 1)
     }
 
     /// LibreOffice opens the result and sees its changes: converted to DOCX by `soffice`, read back by Redline,
