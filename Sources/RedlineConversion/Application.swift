@@ -280,6 +280,7 @@ public enum Application {
                 compared = DocumentComparer.compare(old: base, new: e, options: options.compare, diagnostics: quiet).0
             }
             let plan = ApplyPlan.make(original: original, compared: compared, fallback: fallback)
+            reportHeaderFooterEdits(original: original, edited: e, diagnostics: diagnostics)
             count(plan, into: &stats)
             if stats.kept < minimumKept, !options.force, plan.leaves.count > 1 {
                 throw RedlineError.usage("\(edited) keeps \(Int((stats.kept * 100).rounded()))% of \(prepared.path)'s text: it does not look like a version of it (--force applies it anyway)")

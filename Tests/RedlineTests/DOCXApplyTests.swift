@@ -378,6 +378,49 @@ final class DOCXApplyTests: XCTestCase {
         }
     }
 
+    /// A Word EDITED whose footer text differs from ORIGINAL's: the body's edit applied, the footer part left as
+    /// ORIGINAL's bytes and the footer reported (`apply.header-footer-unplaced`, counted by story), by `combine` too.
+    /// EDITED made from ORIGINAL as RTF (which carries footers) or as Markdown (which has none) is not reported.
+    func testHeaderFooterEditIsReported() throws {
+        let original = RepositoryPaths.sharedCorpus + "/pandoc/german_styled_lists.docx"
+        guard FileManager.default.fileExists(atPath: original) else { throw XCTSkip("../shared/corpus is not there") }
+        var parts = try ZipEntries.read([UInt8](try Data(contentsOf: URL(fileURLWithPath: original))))
+        func edit(_ name: String, _ a: String, _ b: String) {
+            guard let i = parts.firstIndex(where: { $0.name == name }) else { return XCTFail("no \(name)") }
+            let s = String(decoding: parts[i].bytes, as: UTF8.self)
+            XCTAssertTrue(s.contains(a), "\(name) has no '\(a)'")
+            parts[i].bytes = Array(s.replacingOccurrences(of: a, with: b).utf8)
+        }
+        edit("word/footer1.xml", "Dieses Dokument", "Dieses Schriftstück")
+        edit("word/document.xml", "he top </w:t>", "he TOP </w:t>")
+        let edited = dir + "/footer-edited.docx"
+        try Data(try ZipEntries.package(parts)).write(to: URL(fileURLWithPath: edited))
+        let d = Diagnostics()
+        let out = dir + "/footer-out.docx"
+        _ = try Application.apply(edited: edited, onto: original, options: ApplyOptions(force: true), toFile: out, diagnostics: d)
+        XCTAssertEqual(d.all.filter { $0.code == .applyHeaderFooterUnplaced }.map(\.count), [1], "\(d.all)")
+        let o = try entries(original), r = try entries(out)
+        XCTAssertEqual(r["word/footer1.xml"], o["word/footer1.xml"])
+        XCTAssertTrue(try texts(out, format: FormatRegistry.docx, view: .accept).contains { $0.contains("TOP") })
+        // combine reports it for the copy that changed a footer.
+        let combined = Diagnostics()
+        _ = try Combination.combine(original: original, copies: [edited], options: CombineOptions(), into: MemoryOutput(),
+                                    diagnostics: combined)
+        XCTAssertEqual(combined.count(of: .applyHeaderFooterUnplaced), 1, "\(combined.all)")
+        // EDITED as RTF and as Markdown, made from ORIGINAL with a body edit only: nothing reported.
+        for format in [FormatRegistry.rtf, FormatRegistry.markdown] {
+            let made = dir + "/made." + format.name
+            try convert(original, from: FormatRegistry.docx, to: format, made)
+            let source = try String(contentsOfFile: made, encoding: .utf8)
+            XCTAssertTrue(source.contains("the top level"))
+            let changed = try write(source.replacingOccurrences(of: "the top level", with: "the TOP level"), "changed." + format.name)
+            let quiet = Diagnostics()
+            _ = try Application.apply(edited: changed, onto: original, options: ApplyOptions(force: true),
+                                      toFile: dir + "/from-\(format.name).docx", diagnostics: quiet)
+            XCTAssertEqual(quiet.count(of: .applyHeaderFooterUnplaced), 0, "\(format.name): \(quiet.all)")
+        }
+    }
+
     /// A comment EDITED adds: a new comments part, its relationship and content type, the anchors in the body.
     func testAddedCommentMakesCommentsPart() throws {
         let original = dir + "/original.docx"
