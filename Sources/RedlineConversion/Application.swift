@@ -63,16 +63,23 @@ public enum Application {
     /// Applies `edited` onto `original`, writing the result into `output`.
     public static func apply(edited: String, onto original: String, options: ApplyOptions, into output: any ByteOutput,
                              diagnostics: Diagnostics) throws -> ApplyStats {
-        let (plan, format, stats, expected, originalRejected) = try prepare(edited: edited, onto: original, options: options,
-                                                                            diagnostics: diagnostics)
+        let (plan, format, stats, compared, prepared) = try prepare(edited: edited, onto: original, options: options,
+                                                                    diagnostics: diagnostics)
         guard let applier = format.applier else {
             throw RedlineError.usage("\(original): Redline cannot apply changes onto \(format.displayName) files (it can onto Markdown, DOCX and RTF)")
         }
         try LargeStack.run {
             let buffer = MemoryOutput()
             do {
-                try applier.apply(plan, original: .file(original), accept: options.accept, limits: options.read.limits,
-                                  diagnostics: diagnostics, into: buffer)
+                // What the result read back must have (EDITED's accepted text, ORIGINAL's rejected text), worked
+                // out on a second thread while the applier writes.
+                let check = format.inPlaceReviewer != nil && !plan.isEmpty
+                let ((expected, originalRejected), _) = try StackThread.both({
+                    check ? (bare(ApplyPlan.leafTexts(of: DocumentComparer.accepted(compared))), prepared.rejectedText()) : ([], [])
+                }, {
+                    try applier.apply(plan, original: .file(original), accept: options.accept, limits: options.read.limits,
+                                      diagnostics: diagnostics, into: buffer)
+                })
                 try verify(buffer.bytes, format: format, plan: plan, expected: expected, originalRejected: originalRejected,
                            accepted: options.accept,
                            limits: options.read.limits)
@@ -107,8 +114,9 @@ public enum Application {
     /// The written result read back: its reject view must have ORIGINAL's text and its accept view EDITED's,
     /// paragraph by paragraph (spacing aside); otherwise nothing is written. A net under every applier.
     /// ORIGINAL's own tracked changes are rejected with the new ones: a reviewed ORIGINAL's reject view is
-    /// `originalRejected`. `expected` (EDITED's accepted text) is not checked when nil (a combination).
-    static func verify(_ bytes: [UInt8], format: Format, plan: ApplyPlan, expected: [String]?, originalRejected: [String],
+    /// `originalRejected`. `expected` (EDITED's accepted text) is not checked when nil (a combination). Both
+    /// are `bare` texts.
+    static func verify(_ bytes: [UInt8], format: Format, plan: ApplyPlan, expected: [UInt8]?, originalRejected: [UInt8],
                        accepted: Bool,
                        limits: Limits) throws {
         // Markdown's guarantee is textual (CriticMarkup around code and tables is not in the model): its tests
@@ -117,33 +125,62 @@ public enum Application {
         var read = ReadOptions()
         read.limits = limits
         let doc = try Converter.read(.bytes(bytes), format: format, options: read, diagnostics: Diagnostics())
-        let original = plan.leaves.map(\.text)
-        let rejected = leafTexts(DocumentComparer.rejected(doc)), acceptedTexts = leafTexts(DocumentComparer.accepted(doc))
-        // Paragraph boundaries may differ across formats (a cell's paragraphs Markdown joins): the text decides.
-        func bare(_ t: [String]) -> [UInt8] {
-            var out: [UInt8] = []
-            out.reserveCapacity(t.reduce(0) { $0 + $1.utf8.count })
-            for s in t {
-                for c in s.unicodeScalars {
-                    if c.isASCII {
-                        if c.value != 0x20 && !(0x09...0x0D).contains(c.value) { out.append(UInt8(c.value)) }
-                    } else if !c.properties.isWhitespace {
-                        UTF8.encode(c) { out.append($0) }
-                    }
-                }
-            }
-            return out
-        }
-        if !accepted, bare(rejected) != bare(normalized(original)), bare(rejected) != bare(originalRejected) {
+        let (rejected, acceptedText) = try StackThread.both({ bare(ApplyPlan.leafTexts(of: DocumentComparer.rejected(doc))) },
+                                                            { expected == nil ? [] : bare(ApplyPlan.leafTexts(of: DocumentComparer.accepted(doc))) })
+        if !accepted, rejected != originalRejected, rejected != bare(plan.leaves.map(\.text)) {
             throw RedlineError(.unsupportedInput, "the changes could not be placed exactly in this file (rejecting them would not give it back); nothing written: `redline compare` makes a new file instead")
         }
-        if let expected, bare(acceptedTexts) != bare(normalized(expected)) {
+        if let expected, acceptedText != expected {
             throw RedlineError(.unsupportedInput, "the changes could not be placed exactly in this file (accepting them would not give EDITED's text); nothing written: `redline compare` makes a new file instead")
         }
     }
 
+    /// Paragraph texts run together without any white space, picture-only paragraphs left out: what `verify`
+    /// compares (paragraph boundaries may differ across formats, a cell's paragraphs Markdown joins: the text
+    /// decides).
+    static func bare(_ texts: [String]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(texts.reduce(0) { $0 + $1.utf8.count })
+        for t in texts {
+            let start = out.count
+            var t = t
+            t.withUTF8 { appendBare($0, to: &out) }
+            // U+FFFC alone: a picture or note reference only.
+            if out.count - start == 3, out[start] == 0xEF, out[start + 1] == 0xBF, out[start + 2] == 0xBC { out.removeLast(3) }
+        }
+        return out
+    }
+
+    /// `bytes` (UTF-8) without Unicode's White_Space characters, matched on their encodings.
+    private static func appendBare(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        var i = 0
+        let n = bytes.count
+        while i < n {
+            let b = bytes[i]
+            if b < 0x80 {
+                if b != 0x20 && !(0x09...0x0D).contains(b) { out.append(b) }
+                i += 1
+                continue
+            }
+            let length = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : 2
+            let end = min(i + length, n)
+            let b1 = i + 1 < n ? bytes[i + 1] : 0, b2 = i + 2 < n ? bytes[i + 2] : 0
+            let space: Bool
+            switch b {
+            case 0xC2: space = b1 == 0x85 || b1 == 0xA0                                  // U+0085, U+00A0
+            case 0xE1: space = b1 == 0x9A && b2 == 0x80                                  // U+1680
+            case 0xE2: space = (b1 == 0x80 && (0x80...0x8A ~= b2 || b2 == 0xA8 || b2 == 0xA9 || b2 == 0xAF))
+                           || (b1 == 0x81 && b2 == 0x9F)                                 // U+2000–200A, 2028, 2029, 202F, 205F
+            case 0xE3: space = b1 == 0x80 && b2 == 0x80                                  // U+3000
+            default: space = false
+            }
+            if !space { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[i..<end])) }
+            i = end
+        }
+    }
+
     static func leafTexts(_ doc: Document) -> [String] {
-        normalized(ApplyPlan.make(original: doc, compared: doc, fallback: Change(author: nil, date: nil)).leaves.map(\.text))
+        normalized(ApplyPlan.leafTexts(of: doc))
     }
 
     /// Paragraph texts with runs of spaces, tabs and line breaks made one space and the ends trimmed; empty and
@@ -157,27 +194,48 @@ public enum Application {
                 if b == 0x20 { if previousSpace { plain = false; break }; previousSpace = true } else { previousSpace = false }
             }
             if previousSpace { plain = false }
-            let n = plain ? t : t.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" }).joined(separator: " ")
+            let n = plain ? t : collapsed(t)
             return n.isEmpty || n == ApplyPlan.objectCharacter ? nil : n
         }
     }
 
+    /// `t` with each run of spaces, tabs and line feeds one space and the ends trimmed (on its UTF-8 bytes:
+    /// those three are ASCII and never inside a multi-byte character).
+    static func collapsed(_ t: String) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(t.utf8.count)
+        var pending = false
+        for b in t.utf8 {
+            if b == 0x20 || b == 0x0A || b == 0x09 { pending = !out.isEmpty; continue }
+            if pending { out.append(0x20); pending = false }
+            out.append(b)
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
     static func prepare(edited: String, onto original: String, options: ApplyOptions,
-                        diagnostics: Diagnostics) throws -> (ApplyPlan, Format, ApplyStats, [String], [String]) {
+                        diagnostics: Diagnostics) throws -> (ApplyPlan, Format, ApplyStats, Document, PreparedOriginal) {
         let format = try originalFormat(original, options: options)
         var read = options.read
         read.loadLinkedMedia = read.loadLinkedMedia || Comparison.crossesFormats(old: original, new: edited, from: nil)
-        let ((o, _), (e, editedFormat)) = try readBothFormats(original: original, format: format, edited: edited,
-                                                              editedFormat: options.editedFormat, read: read,
-                                                              diagnostics: diagnostics)
-        let prepared = PreparedOriginal(path: original, format: format, document: o, read: read)
+        // ORIGINAL is read, and what EDITED's format (as its name says) makes of it worked out, on a second
+        // thread while EDITED is read on this one.
+        let named = options.editedFormat ?? FormatRegistry.inferred(fromPath: edited)
+        let ((prepared, namedBase), (e, editedFormat)) = try StackThread.both({
+            let (o, _) = try Comparison.read(original, format: format, options: read, diagnostics: Diagnostics())
+            let prepared = PreparedOriginal(path: original, format: format, document: o, read: read)
+            return (prepared, named.map { prepared.base(through: $0) })
+        }, {
+            try Comparison.read(edited, format: options.editedFormat, options: read, diagnostics: diagnostics)
+        })
         var options = options
         if options.authorFromEdited, let name = lastEditor(of: edited, format: editedFormat, limits: read.limits) {
             options.compare.author = name
         }
-        let (plan, stats, expected) = try self.plan(edited: edited, document: e, format: editedFormat, onto: prepared,
-                                                    options: options, diagnostics: diagnostics)
-        return (plan, format, stats, expected, prepared.rejected)
+        // (EDITED is read in the format its name says: `named`, so `namedBase` is its base.)
+        let (plan, stats, compared) = try self.plan(edited: edited, document: e, format: editedFormat, onto: prepared,
+                                                    base: namedBase, options: options, diagnostics: diagnostics)
+        return (plan, format, stats, compared, prepared)
     }
 
     /// Who last saved `path`, where its format records it.
@@ -196,21 +254,36 @@ public enum Application {
         return format
     }
 
+    /// Whether a table cell anywhere in `blocks` is marked inserted or deleted (`trackedChangeCount` counts
+    /// rows, not cells).
+    static func holdsCellChange(_ blocks: [Block]) -> Bool {
+        blocks.contains { block in
+            if case .table(let t) = block {
+                return t.rows.contains { $0.cells.contains { $0.change != nil || holdsCellChange($0.blocks) } }
+            }
+            return holdsCellChange(block.childBlocks)
+        }
+    }
+
     /// ORIGINAL read once, for every EDITED applied onto it (`redline combine` plans several).
     struct PreparedOriginal: Sendable {
         var path: String
         var format: Format
         var document: Document
         var read: ReadOptions
-        /// Its reject view's paragraphs, for reading a package result back (`verify`); empty for Markdown.
-        var rejected: [String]
-
         init(path: String, format: Format, document: Document, read: ReadOptions) {
             self.path = path
             self.format = format
             self.document = document
             self.read = read
-            rejected = format.inPlaceReviewer != nil ? leafTexts(DocumentComparer.rejected(document)) : []
+        }
+
+        /// Its reject view's text, `bare`, for reading a package result back (`verify`); empty for Markdown.
+        func rejectedText() -> [UInt8] {
+            guard format.inPlaceReviewer != nil else { return [] }
+            // A document without tracked changes is its own reject view: the transform's whole pass spared.
+            let unchanged = DocumentComparer.trackedChangeCount(document) == 0 && !holdsCellChange(document.blocks)
+            return bare(ApplyPlan.leafTexts(of: unchanged ? document : DocumentComparer.rejected(document)))
         }
 
         /// What `editedFormat` makes of ORIGINAL (written in it and read back): what an EDITED in that format was
@@ -226,10 +299,10 @@ public enum Application {
     }
 
     /// The plan for EDITED (`document`, read from `edited` in `format`) onto a prepared ORIGINAL, its counts and
-    /// EDITED's accepted paragraphs (for `verify`; empty for Markdown).
+    /// the comparison it was made from (whose accept view is EDITED: what `verify` checks a result against).
     static func plan(edited: String, document e: Document, format editedFormat: Format, onto prepared: PreparedOriginal,
                      base: Document? = nil, options: ApplyOptions,
-                     diagnostics: Diagnostics) throws -> (ApplyPlan, ApplyStats, [String]) {
+                     diagnostics: Diagnostics) throws -> (ApplyPlan, ApplyStats, Document) {
         var options = options
         // A paragraph made a heading (or given another level) is one paragraph with a style change, which the
         // plan writes as a property step; its text is compared as any paragraph's.
@@ -252,7 +325,7 @@ public enum Application {
                 let rejectedE = DocumentComparer.rejected(e)
                 // The same leaves with the same text: EDITED's reject view is ORIGINAL's, whatever structure a
                 // tracked property change left in the model (a list split where some of its items were renumbered).
-                func leaves(_ d: Document) -> [String] { ApplyPlan.make(original: d, compared: d, fallback: fallback).leaves.map(\.text) }
+                func leaves(_ d: Document) -> [String] { ApplyPlan.leafTexts(of: d) }
                 let sameText = leaves(base) == leaves(rejectedE)
                 let untracked = sameText ? base : DocumentComparer.compare(old: base, new: rejectedE, options: textOnly,
                                                                            diagnostics: quiet).0
@@ -279,32 +352,21 @@ public enum Application {
             } else {
                 compared = DocumentComparer.compare(old: base, new: e, options: options.compare, diagnostics: quiet).0
             }
+            // The plan writes the body's changes; one inside a footnote or endnote is said, not dropped unsaid.
+            let inNotes = compared.notes.reduce(0) { $0 + DocumentComparer.trackedChangeCount(Document(blocks: $1.blocks)) }
+            if inNotes > 0 {
+                diagnostics.report(.applyNoteUnplaced,
+                                   "\(edited) changes the text of footnotes or endnotes (\(inNotes == 1 ? "one change" : "\(inNotes) changes")): apply writes the body's changes only, so these are left out",
+                                   count: inNotes)
+            }
             let plan = ApplyPlan.make(original: original, compared: compared, fallback: fallback)
             reportHeaderFooterEdits(original: original, edited: e, diagnostics: diagnostics)
             count(plan, into: &stats)
             if stats.kept < minimumKept, !options.force, plan.leaves.count > 1 {
                 throw RedlineError.usage("\(edited) keeps \(Int((stats.kept * 100).rounded()))% of \(prepared.path)'s text: it does not look like a version of it (--force applies it anyway)")
             }
-            let expected = prepared.format.inPlaceReviewer != nil ? leafTexts(DocumentComparer.accepted(compared)) : []
-            return (plan, stats, expected)
+            return (plan, stats, compared)
         }
-    }
-
-    static func readBothFormats(original: String, format: Format, edited: String, editedFormat: Format?,
-                                read: ReadOptions, diagnostics: Diagnostics) throws
-        -> (original: (Document, Format), edited: (Document, Format)) {
-        // ORIGINAL's bytes are copied, not written from the model: what its reader cannot hold is not lost.
-        // ORIGINAL is read on a second thread while EDITED is read on this one (as `Comparison.readBoth`).
-        final class Slot: @unchecked Sendable { var result: Result<(Document, Format), any Error>? }
-        let slot = Slot()
-        let thread = StackThread.spawn(name: "redline-original") {
-            slot.result = Result { try Comparison.read(original, format: format, options: read, diagnostics: Diagnostics()) }
-        }
-        if thread == nil { slot.result = Result { try Comparison.read(original, format: format, options: read, diagnostics: Diagnostics()) } }
-        let e = Result { try Comparison.read(edited, format: editedFormat, options: read, diagnostics: diagnostics) }
-        thread?.join()
-        let o = try slot.result!.get()
-        return (o, try e.get())
     }
 
     static func count(_ plan: ApplyPlan, into stats: inout ApplyStats) {

@@ -99,7 +99,7 @@ public enum Combination {
             }
         }
         let format: Format? = plans.isEmpty ? nil : originalFormat
-        let originalRejected = prepared.rejected
+        let originalRejected = prepared.rejectedText()
         guard let format, let applier = format.applier else {
             throw RedlineError.usage("no copy of \(original) to combine")
         }

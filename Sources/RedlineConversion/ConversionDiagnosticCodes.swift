@@ -12,6 +12,9 @@ extension DiagnosticCode {
     /// EDITED's headers or footers read differently from ORIGINAL's: apply and combine write changes to the body
     /// only, so those were left out (counted by story).
     public static let applyHeaderFooterUnplaced: DiagnosticCode = "apply.header-footer-unplaced"
+    /// EDITED changes the text of footnotes or endnotes, which `apply` and `combine` do not write: left out,
+    /// counted.
+    public static let applyNoteUnplaced: DiagnosticCode = "apply.note-unplaced"
 
     /// A copy given to `combine` is not a version of ORIGINAL: left out (`--skip-unrelated`).
     public static let combineSkipped: DiagnosticCode = "combine.skipped"

@@ -92,6 +92,18 @@ public final class StackThread {
     /// Waits for the thread to end.
     public func join() { pthread_join(thread, nil) }
 
+    /// Runs `first` on a new thread while `second` runs on this one; both results, or the first error
+    /// (`first`'s when both fail). Both run here, one after the other, when no thread starts. The two must
+    /// share nothing mutable.
+    public static func both<A, B>(_ first: @escaping () throws -> A, _ second: () throws -> B) throws -> (A, B) {
+        let call = SideCall(first)
+        let thread = spawn(name: "redline-side") { call.run() }
+        if thread == nil { call.run() }
+        let b = Result { try second() }
+        thread?.join()
+        return (try call.result!.get(), try b.get())
+    }
+
     /// Whether the calling thread is one of these (so has a large stack).
     public static var isCurrent: Bool { Thread.current.threadDictionary[marker] != nil }
 
@@ -101,4 +113,13 @@ public final class StackThread {
         let body: () -> Void
         init(_ body: @escaping () -> Void) { self.body = body }
     }
+}
+
+/// `StackThread.both`'s first body and its result. `@unchecked Sendable`: the spawned thread touches it until
+/// it ends, the joiner only after `join`.
+private final class SideCall<T>: @unchecked Sendable {
+    let body: () throws -> T
+    var result: Result<T, any Error>?
+    init(_ body: @escaping () throws -> T) { self.body = body }
+    func run() { result = Result { try body() } }
 }

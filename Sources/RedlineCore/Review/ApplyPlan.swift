@@ -141,6 +141,16 @@ extension ApplyPlan {
         return ApplyPlan(leaves: oLeaves, steps: b.steps, comments: compared.comments)
     }
 
+    /// The texts of `document`'s leaves (accept view), as `make(original: document, …).leaves` has them,
+    /// without building a plan.
+    public static func leafTexts(of document: Document) -> [String] {
+        var out: [String] = []
+        for (t, b) in document.blocks.enumerated() {
+            walk(b, topLevel: t, path: []) { block, _, _, _ in out.append(text(of: block, view: .accept)) }
+        }
+        return out
+    }
+
     /// Which side of the changes `text(of:view:)` shows.
     public enum View: Sendable { case accept, reject }
 
