@@ -44,7 +44,7 @@ extension RedlineCommand {
         @Option(name: [.customShort("f"), .long], help: "EDITED's format (default: from its extension).")
         public var from: String?
 
-        @Option(help: "The author of changes EDITED did not track (default: who last saved EDITED if a DOCX says, else $REDLINE_AUTHOR, $GIT_AUTHOR_NAME, $USER, else Redline).")
+        @Option(help: "The author of changes EDITED did not track (default: who last saved EDITED if a DOCX or RTF says, else $REDLINE_AUTHOR, $GIT_AUTHOR_NAME, $USER, else Redline).")
         public var author: String?
 
         @Option(help: "The date of those changes, ISO 8601 (default: now, or $SOURCE_DATE_EPOCH when set).")

@@ -34,7 +34,7 @@ extension RedlineCommand {
         @Option(name: .shortAndLong, help: "The output file, or - for standard output (the default for Markdown; DOCX needs a file).")
         public var output: String = "-"
 
-        @Option(name: .customLong("author-of"), help: "COPY=NAME: the reviewer of a copy (default: who last saved it if a DOCX says, else its file name). Repeatable.")
+        @Option(name: .customLong("author-of"), help: "COPY=NAME: the reviewer of a copy (default: who last saved it if a DOCX or RTF says, else its file name). Repeatable.")
         public var authorOf: [String] = []
 
         @Option(help: "The reviewer whose change is kept where two conflict.")

@@ -207,7 +207,7 @@ public enum Application {
 
     /// Who last saved `path`, where its format records it.
     static func lastEditor(of path: String, format: Format, limits: Limits) -> String? {
-        format.changeLister?.lastEditor(.file(path), limits: limits)
+        format.lastEditorReader?.lastEditor(.file(path), limits: limits)
     }
 
     /// ORIGINAL's format, which must have an applier.
@@ -327,6 +327,7 @@ public enum Application {
                                    count: inNotes)
             }
             let plan = ApplyPlan.make(original: original, compared: compared, fallback: fallback)
+            reportHeaderFooterEdits(original: original, edited: e, diagnostics: diagnostics)
             count(plan, into: &stats)
             if stats.kept < minimumKept, !options.force, plan.leaves.count > 1 {
                 throw RedlineError.usage("\(edited) keeps \(Int((stats.kept * 100).rounded()))% of \(prepared.path)'s text: it does not look like a version of it (--force applies it anyway)")

@@ -24,13 +24,13 @@ public protocol InPlaceReviewer: Sendable {
 public protocol ChangeLister: Sendable {
     /// Every change and comment of `input`.
     func list(_ input: DocumentInput, limits: Limits) throws -> [ChangeListItem]
-    /// Who last saved the file, where the format records it (`apply` and `combine` attribute a copy's
-    /// untracked edits to them).
-    func lastEditor(_ input: DocumentInput, limits: Limits) -> String?
 }
 
-extension ChangeLister {
-    public func lastEditor(_ input: DocumentInput, limits: Limits) -> String? { nil }
+/// Reads who last saved a file, where the format records it (`apply` and `combine` attribute a copy's untracked
+/// edits to them): DOCX's `cp:lastModifiedBy`, RTF's `\operator`.
+public protocol LastEditorReader: Sendable {
+    /// Who last saved `input`, or nil when the file does not say (or cannot be read).
+    func lastEditor(_ input: DocumentInput, limits: Limits) -> String?
 }
 
 /// Finishes a comparison's output, written from the model, by laying it into NEW's own file.
@@ -45,7 +45,7 @@ public protocol OutputFinisher: Sendable {
 }
 
 /// DOCX's in-place reviewer and change lister: the package rewritten part by part (`DOCXInPlaceReview`).
-struct DOCXPackageReviewer: InPlaceReviewer, ChangeLister {
+struct DOCXPackageReviewer: InPlaceReviewer, ChangeLister, LastEditorReader {
     func review(_ input: DocumentInput, review: ReviewOptions, limits: Limits, into output: any ByteOutput) throws {
         try DOCXInPlaceReview.apply(input, review: review, limits: limits) { try output.write($0) }
     }
@@ -66,6 +66,11 @@ struct RTFFileReviewer: InPlaceReviewer {
             try bytes.withUnsafeBytes { try output.write($0) }
         }
     }
+}
+
+/// RTF's last editor: `{\info{\operator NAME}}` (`RTFInfo`).
+struct RTFInfoReader: LastEditorReader {
+    func lastEditor(_ input: DocumentInput, limits: Limits) -> String? { try? RTFInfo.lastEditor(input) }
 }
 
 /// DOCX's finisher: NEW's headers, footers, sections and settings around the compared body (`DOCXLayoutTransfer`).

@@ -9,6 +9,9 @@ extension DiagnosticCode {
     /// EDITED held tracked changes but also differs from ORIGINAL outside them: every change was found by
     /// comparing ORIGINAL with EDITED's accepted text, attributed to `--author`.
     public static let applyChangesRecompared: DiagnosticCode = "apply.changes-recompared"
+    /// EDITED's headers or footers read differently from ORIGINAL's: apply and combine write changes to the body
+    /// only, so those were left out (counted by story).
+    public static let applyHeaderFooterUnplaced: DiagnosticCode = "apply.header-footer-unplaced"
     /// EDITED changes the text of footnotes or endnotes, which `apply` and `combine` do not write: left out,
     /// counted.
     public static let applyNoteUnplaced: DiagnosticCode = "apply.note-unplaced"

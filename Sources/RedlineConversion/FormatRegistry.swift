@@ -34,6 +34,8 @@ public struct Format: Sendable {
     public var inPlaceReviewer: (any InPlaceReviewer)?
     /// Lists a file's changes and comments from the file itself rather than through the model (DOCX).
     public var changeLister: (any ChangeLister)?
+    /// Reads who last saved a file (`apply` and `combine` without `--author`): DOCX, RTF.
+    public var lastEditorReader: (any LastEditorReader)?
     /// Whether the writer embeds pictures, so readers load linked ones for it.
     public var pictures: PictureEmbedding
     /// Lays a comparison's result into NEW's own file when NEW has this format too (DOCX).
@@ -48,7 +50,7 @@ public struct Format: Sendable {
                 batchWorker: (@Sendable () -> @Sendable () -> Void)? = nil,
                 inPlaceReviewer: (any InPlaceReviewer)? = nil, changeLister: (any ChangeLister)? = nil,
                 pictures: PictureEmbedding = .never, finisher: (any OutputFinisher)? = nil,
-                applier: (any EditApplier)? = nil) {
+                applier: (any EditApplier)? = nil, lastEditorReader: (any LastEditorReader)? = nil) {
         self.name = name
         self.summary = summary
         self.extensions = extensions
@@ -63,6 +65,7 @@ public struct Format: Sendable {
         self.pictures = pictures
         self.finisher = finisher
         self.applier = applier
+        self.lastEditorReader = lastEditorReader
     }
 
     /// Whether this format's writer embeds pictures (so readers should load linked ones): DOCX, RTF and
@@ -112,12 +115,12 @@ public enum FormatRegistry {
         name: "docx", summary: "Word document (WordprocessingML) with tracked changes and comments",
         extensions: ["docx"], reader: DOCXReader(), writer: DOCXWriter(),
         inPlaceReviewer: DOCXPackageReviewer(), changeLister: DOCXPackageReviewer(), pictures: .always,
-        finisher: DOCXLayoutFinisher(), applier: DOCXPackageApplier())
+        finisher: DOCXLayoutFinisher(), applier: DOCXPackageApplier(), lastEditorReader: DOCXPackageReviewer())
     /// Rich Text Format.
     public static let rtf = Format(
         name: "rtf", summary: "Rich Text Format (Word, LibreOffice, TextEdit, Scrivener): revisions, annotations",
         extensions: ["rtf"], reader: RTFReader(), writer: RTFWriter(), inPlaceReviewer: RTFFileReviewer(),
-        pictures: .always, applier: RTFFileApplier())
+        pictures: .always, applier: RTFFileApplier(), lastEditorReader: RTFInfoReader())
     /// PDF, laid out by Chromium or LibreOffice.
     public static let pdf = Format(
         name: "pdf", summary: "PDF of the marked (or, with --changes, clean/original) version, rendered by Chromium (comments in the margin) or LibreOffice, --pdf-engine (write only)",

@@ -322,6 +322,36 @@ final class ApplyRTFTests: XCTestCase {
         XCTAssertEqual(try Converter.read(.bytes(Array(out2.utf8)), format: FormatRegistry.rtf).comments.count, 1)
     }
 
+    /// Without `--author`, an RTF EDITED's untracked edits go to who last saved it, `{\info{\operator NAME}}` (as a
+    /// DOCX's `cp:lastModifiedBy`); `\author` (who made the file, DOCX's `dc:creator`) is not taken, nor an
+    /// `\operator` word in the body; `combine` names RTF copies the same way.
+    func testRTFEditedIsAttributedToWhoLastSavedIt() throws {
+        let (original, _) = try redlineRTF()
+        let rtf = try String(contentsOfFile: original, encoding: .utf8)
+        func edited(_ info: String, _ edits: [(String, String)], _ name: String) throws -> String {
+            try write(replacing(rtf, [("\\deftab720", info + "\n\\deftab720")] + edits), name)
+        }
+        let saved = try edited("{\\info{\\author Carl Creator}{\\operator Olga Op\\'e9rateur \\u8364?}}",
+                               [("some words", "other words")], "saved.rtf")
+        XCTAssertEqual(try RTFInfo.lastEditor(.file(saved)), "Olga Opérateur €")
+        let made = try edited("{\\info{\\author Carl Creator}}", [("some words", "made words")], "made.rtf")
+        XCTAssertNil(try RTFInfo.lastEditor(.file(made)))
+        XCTAssertNil(try RTFInfo.lastEditor(.file(original)))
+        XCTAssertNil(try RTFInfo.lastEditor(.bytes(Array("{\\rtf1\\ansi\\pard {\\operator Body} text\\par}".utf8))))
+        var options = ApplyOptions(compare: CompareOptions(author: "Fallback"), force: true)
+        options.authorFromEdited = true
+        for (path, author) in [(saved, "Olga Opérateur €"), (made, "Fallback")] {
+            let out = dir + "/by-\(author.prefix(4)).rtf"
+            _ = try Application.apply(edited: path, onto: original, options: options, toFile: out, diagnostics: Diagnostics())
+            let rows = try ChangeListing.rows(.file(out), format: FormatRegistry.rtf)
+            XCTAssertFalse(rows.isEmpty)
+            XCTAssertEqual(Set(rows.compactMap(\.author)), [author])
+        }
+        let other = try edited("{\\info{\\operator Pat Reviewer}}", [("untouched too", "touched now")], "other.rtf")
+        XCTAssertEqual(Combination.reviewers(of: [saved, other, made], options: CombineOptions()),
+                       ["Olga Opérateur €", "Pat Reviewer", "made"])
+    }
+
     /// `redline combine` onto an RTF ORIGINAL: each copy's changes under its reviewer.
     func testCombineOntoRTF() throws {
         let (original, md) = try redlineRTF()
@@ -340,6 +370,29 @@ final class ApplyRTFTests: XCTestCase {
         let accepted = try texts(path, format: FormatRegistry.rtf, view: .accept).joined(separator: "\n")
         XCTAssertTrue(accepted.contains("fine words") && accepted.contains("touched now"), accepted)
         XCTAssertEqual(try ChangeListing.rows(.file(path), format: FormatRegistry.rtf).count, 2)
+        // Three copies, one a DOCX, two changing the same words differently (a conflict, kept as an annotation):
+        // ORIGINAL's bytes all there in order, the lines of paragraphs no copy touched whole, rejecting gives ORIGINAL.
+        try FileManager.default.createDirectory(atPath: dir + "/cy", withIntermediateDirectories: true)
+        let cyMD = try write(replacing(source, [("some words", "many words"), ("- item two", "- item 2")]), "cy/original.md")
+        let cy = dir + "/cy/original.docx"
+        try convert(cyMD, to: FormatRegistry.docx, cy)
+        let three = MemoryOutput()
+        let result = try Combination.combine(original: original, copies: [a, b, cy], options: o, into: three, diagnostics: Diagnostics())
+        XCTAssertEqual(result.conflicts.count, 1)
+        XCTAssertTrue(isSubsequence(bytes(original), of: three.bytes), "bytes of ORIGINAL were removed")
+        let threeLines = lines(three.bytes)
+        for text in ["Third paragraph stays exactly the same.", "item one"] {
+            let held = lines(bytes(original)).filter { $0.contains(text) }
+            XCTAssertFalse(held.isEmpty, text)
+            for l in held { XCTAssertTrue(threeLines.contains { $0.hasPrefix(l) }, "paragraph '\(text)' changed") }
+        }
+        let threePath = try write("", "three.rtf")
+        try Data(three.bytes).write(to: URL(fileURLWithPath: threePath))
+        let all = try texts(threePath, format: FormatRegistry.rtf, view: .accept).joined(separator: "\n")
+        XCTAssertTrue(all.contains("fine words") && all.contains("touched now") && all.contains("item 2"), all)
+        assertSameTexts(try texts(threePath, format: FormatRegistry.rtf, view: .reject),
+                        try texts(original, format: FormatRegistry.rtf, view: .reject), "combined: reject view", file: #filePath, line: #line)
+        XCTAssertEqual(try Converter.read(.file(threePath), format: FormatRegistry.rtf).comments.count, 1)
     }
 
     /// LibreOffice opens the result and sees its changes: converted to DOCX by `soffice`, read back by Redline,

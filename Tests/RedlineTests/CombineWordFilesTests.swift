@@ -102,4 +102,91 @@ final class CombineWordFilesTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(rejectExact, tried, report.joined(separator: "\n"))
         XCTAssertGreaterThanOrEqual(acceptExact, tried - 3, report.joined(separator: "\n"))
     }
+
+    /// Three copies of a corpus Word file, each its Markdown conversion with some text edited (two copies edit the
+    /// same words differently: a conflict, kept as a comment), combined onto the Word file itself: every part but
+    /// the body and the comments' parts (and the lists naming a new comments part) is ORIGINAL's bytes, every
+    /// paragraph of the body no copy touched is ORIGINAL's bytes, the result is valid, and accepting it gives the
+    /// copies' words, rejecting it ORIGINAL's text.
+    func testCopiesCombineOntoAWordFileByteForByte() throws {
+        let original = RepositoryPaths.sharedCorpus + "/pandoc/block_quotes.docx"
+        guard FileManager.default.fileExists(atPath: original) else { throw XCTSkip("../shared/corpus is not there") }
+        let md = dir + "/block_quotes.md"
+        try Converter.convert(.file(original), toFile: md,
+                              options: ConversionOptions(from: FormatRegistry.docx, to: FormatRegistry.markdown),
+                              diagnostics: Diagnostics())
+        let source = try String(contentsOfFile: md, encoding: .utf8)
+        // What each copy changes (text of ORIGINAL, its replacement).
+        let edits: [(String, [(String, String)])] = [
+            ("ann", [("with a style", "with a named style"), ("I think this is how", "I believe this is how")]),
+            ("bob", [("the Intense Quote style", "the Intense Quote style of Word"), ("I think this is how", "I guess this is how")]),
+            ("cy", [("so it appears to be on my screen", "so it appears on my screen")]),
+        ]
+        var copies: [String] = []
+        var options = CombineOptions()
+        options.date = "2026-01-02T00:00:00Z"
+        for (who, pairs) in edits {
+            var text = source
+            for (a, b) in pairs {
+                XCTAssertTrue(text.contains(a), "no '\(a)' in the Markdown")
+                text = text.replacingOccurrences(of: a, with: b)
+            }
+            let copy = dir + "/\(who).md"
+            try text.write(toFile: copy, atomically: true, encoding: .utf8)
+            copies.append(copy)
+            options.reviewerOf[copy] = who.capitalized
+        }
+        let out = dir + "/combined.docx"
+        let result = try Combination.combine(original: original, copies: copies, options: options, toFile: out,
+                                             diagnostics: Diagnostics())
+        XCTAssertEqual(result.conflicts.count, 1)
+        let o = try entries(original), r = try entries(out)
+        XCTAssertEqual(Set(o.keys).subtracting(r.keys), [], "parts went")
+        for (part, bytes) in o where part != "word/document.xml" && !part.hasPrefix("word/comments")
+            && part != "[Content_Types].xml" && part != "word/_rels/document.xml.rels" {
+            XCTAssertTrue(r[part] == bytes, "\(part) changed")
+        }
+        // The lists naming parts change only by the new comments part: everything ORIGINAL's list said is there.
+        for part in ["[Content_Types].xml", "word/_rels/document.xml.rels"] {
+            let before = String(decoding: o[part] ?? [], as: UTF8.self), after = String(decoding: r[part] ?? [], as: UTF8.self)
+            if r["word/comments.xml"] != nil && o["word/comments.xml"] == nil {
+                XCTAssertTrue(after.contains("comments"), part)
+                let closing = part.hasPrefix("[") ? "</Types>" : "</Relationships>"
+                XCTAssertTrue(after.hasPrefix(before.replacingOccurrences(of: closing, with: "")), "\(part): ORIGINAL's entries changed")
+            } else {
+                XCTAssertEqual(after, before, part)
+            }
+        }
+        // Paragraphs no copy touched: ORIGINAL's bytes; touched ones rewritten.
+        func plain(_ p: String) -> String {
+            var t = p.replacingOccurrences(of: "<[^>]*>", with: "", options: .regularExpression)
+            for (a, b) in [("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&apos;", "'")] {
+                t = t.replacingOccurrences(of: a, with: b)
+            }
+            return t
+        }
+        let touchedBy = edits.flatMap { $0.1.map(\.0) }
+        let outParas = Set(wordParagraphs(String(decoding: r["word/document.xml"] ?? [], as: UTF8.self)))
+        var kept = 0, touched = 0
+        for p in wordParagraphs(String(decoding: o["word/document.xml"] ?? [], as: UTF8.self)) {
+            if touchedBy.contains(where: { plain(p).contains($0) }) {
+                touched += 1
+                XCTAssertFalse(outParas.contains(p), "a paragraph a copy edits kept its bytes: \(plain(p))")
+            } else {
+                kept += 1
+                XCTAssertTrue(outParas.contains(p), "a paragraph no copy touched changed: \(plain(p))")
+            }
+        }
+        XCTAssertEqual(touched, 4)
+        XCTAssertEqual(kept, 5)
+        try OOXMLValidate.assertValid(out)
+        // Accepted: the copies' words (the conflict: the first copy's); rejected: ORIGINAL's.
+        let accepted = try text(out, .accept), rejected = try text(out, .reject)
+        for phrase in ["with a named style", "I believe this is how", "the Intense Quote style of Word", "so it appears on my screen"] {
+            XCTAssertTrue(accepted.contains(phrase), "accepted: no '\(phrase)'\n\(accepted)")
+        }
+        XCTAssertEqual(rejected, try text(original, .reject))
+        let comments = try ChangeListing.rows(.file(out), format: FormatRegistry.docx).filter { $0.kind == .comment }
+        XCTAssertEqual(comments.count, 1, "the conflict's comment")
+    }
 }

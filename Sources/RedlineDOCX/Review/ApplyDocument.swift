@@ -426,7 +426,7 @@ struct ApplyDocument {
             }
         default: content = []
         }
-        let runs = ApplyRuns.runs(content, base: "")
+        let runs = ApplyRuns.runs(content, base: "", pictures: ids.pictures)
         if accept { return "<w:p>" + pPr + runs + "</w:p>" }
         pPr = ApplyXMLScan.markingParagraph(pPr, "<w:ins" + ids.attributes(change) + "/>", isDeletion: false)
         return "<w:p>" + pPr + (runs.isEmpty ? "" : "<w:ins" + ids.attributes(change) + ">" + runs + "</w:ins>") + "</w:p>"

@@ -4,6 +4,8 @@ import RedlineCore
 /// every story part, so none clashes.
 final class ApplyIDs {
     private(set) var next: Int
+    /// Pictures in inserted text: their parts, relationships and drawing ids (nil: pictures as their alt text).
+    var pictures: ApplyPictures?
 
     init(after largest: Int) { next = largest + 1 }
 
@@ -47,14 +49,21 @@ enum ApplyRuns {
         var bold = false, italic = false, strike = false, underline = false, sup = false, sub = false
     }
 
-    enum Piece { case text(String, Flags), lineBreak(Flags) }
+    /// A piece of inserted text; a picture with the pieces of its alt text (written when it cannot be drawn).
+    enum Piece { case text(String, Flags), lineBreak(Flags), picture(Image, Flags, alt: [Piece]) }
 
-    /// The text of `inlines` with its formatting (links, styles, pictures and notes: their text only).
+    /// The text of `inlines` with its formatting (links, styles and notes: their text only; pictures as pictures
+    /// with their alt text).
     static func pieces(_ inlines: [Inline], _ f: Flags = Flags(), into out: inout [Piece]) {
         for i in inlines {
             var g = f
             switch i {
             case .text(let s), .code(let s): out.append(.text(s, f)); continue
+            case .image(let image):
+                var alt: [Piece] = []
+                pieces(i.children, f, into: &alt)
+                out.append(.picture(image, f, alt: alt))
+                continue
             case .lineBreak: out.append(.lineBreak(f)); continue
             case .softBreak: out.append(.text(" ", f)); continue
             case .strong: g.bold = true
@@ -70,14 +79,24 @@ enum ApplyRuns {
         }
     }
 
-    /// Runs for `inlines` on `base` run properties (a `w:rPr` element or "").
-    static func runs(_ inlines: [Inline], base: String) -> String {
+    /// Runs for `inlines` on `base` run properties (a `w:rPr` element or ""), pictures drawn by `pictures` (else
+    /// their alt text).
+    static func runs(_ inlines: [Inline], base: String, pictures: ApplyPictures? = nil) -> String {
         var ps: [Piece] = []
         pieces(inlines, into: &ps)
+        return runs(ps, base: base, baseFlags: flags(of: base), pictures: pictures)
+    }
+
+    private static func runs(_ ps: [Piece], base: String, baseFlags: Flags, pictures: ApplyPictures?) -> String {
         var out = ""
-        let baseFlags = flags(of: base)
         for p in ps {
             switch p {
+            case .picture(let image, let f, let alt):
+                if let drawing = pictures?.drawing(image) {
+                    out += "<w:r>" + rPr(base, baseFlags: baseFlags, f) + drawing + "</w:r>"
+                } else {
+                    out += runs(alt, base: base, baseFlags: baseFlags, pictures: pictures)
+                }
             case .text(let s, let f):
                 guard !s.isEmpty else { continue }
                 out += "<w:r>" + rPr(base, baseFlags: baseFlags, f)

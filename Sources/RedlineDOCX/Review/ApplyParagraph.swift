@@ -61,6 +61,7 @@ struct ApplyParagraph {
                 switch p {
                 case .text(let t, let f): (count, flags) = (t.utf8.count, f)
                 case .lineBreak(let f): (count, flags) = (1, f)
+                case .picture(_, let f, _): (count, flags) = (ApplyPlan.objectCharacter.utf8.count, f)
                 }
                 guard count > 0 else { continue }
                 formatSpans.append((at..<at + count, FormatKey(index: n, flags: flags)))
@@ -298,7 +299,7 @@ struct ApplyParagraph {
     private mutating func takeAfter(_ at: Int, rPr: String) -> String {
         var s = ""
         for e in pendingInserts.removeValue(forKey: at) ?? [] {
-            let runs = ApplyRuns.runs(e.inserted, base: rPr)
+            let runs = ApplyRuns.runs(e.inserted, base: rPr, pictures: ids.pictures)
             guard !runs.isEmpty else { continue }
             s += accept ? runs : "<w:ins" + ids.attributes(e.change) + ">" + runs + "</w:ins>"
         }

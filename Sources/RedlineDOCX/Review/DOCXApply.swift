@@ -28,10 +28,18 @@ public enum DOCXApply {
         }
         let doc = try archive.read(docEntry)
         var largest = ApplyIDs.largest(in: doc)
+        var largestDocPr = ApplyPictures.largestDocPr(in: doc)
         for (name, _) in parts.ordered where name != docEntry.name {
-            if let e = archive.entry(named: name) { largest = max(largest, ApplyIDs.largest(in: try archive.read(e))) }
+            if let e = archive.entry(named: name) {
+                let bytes = try archive.read(e)
+                largest = max(largest, ApplyIDs.largest(in: bytes))
+                largestDocPr = max(largestDocPr, ApplyPictures.largestDocPr(in: bytes))
+            }
         }
         let ids = ApplyIDs(after: largest)
+        let strict = doc.prefix(4096).withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) }
+            .contains("http://purl.oclc.org/ooxml/wordprocessingml/main")
+        ids.pictures = ApplyPictures(package: package, largestDocPr: largestDocPr, strict: strict)
         var writer = try ApplyDocument(scan: ApplyXMLScan(doc), plan: plan, accept: accept, ids: ids,
                                        existingComments: try ReviewComments(package, parts: parts).all,
                                        styles: try package.part("styles", fallback: "word/styles.xml").map { try archive.read($0) } ?? [],
@@ -53,6 +61,7 @@ public enum DOCXApply {
         if !writer.newComments.isEmpty {
             try ApplyComments.add(writer.newComments, package: package, parts: parts, replaced: &replaced, added: &added)
         }
+        try ids.pictures?.finish(package: package, replaced: &replaced, added: &added)
         let zip = try ZipWriter(compressionLevel: 1)
         for entry in archive.entries where !entry.isDirectory {
             if let bytes = replaced[entry.name] {

@@ -29,27 +29,36 @@ extension DOCXComposer {
             images.append((rel, target))
         }
         drawingCount += 1
-        let n = drawingCount
         var shown = image
         shown.media = item
-        let (cx, cy) = Self.extent(shown)
-        x.raw("<w:drawing><wp:inline distT=\"0\" distB=\"0\" distL=\"0\" distR=\"0\">")
+        if let attributes = image.attributes { imageSources.keep(attributes, for: image.alt) }
+        Self.inlineDrawing(shown, relationship: rel, id: drawingCount, into: &x)
+        return true
+    }
+
+    /// The `w:drawing` of an inline picture showing the part of relationship `relationship`, with `wp:docPr` id
+    /// `n` (unique in the document), sized by `extent`. With `declaringNamespaces`, the `wp` and `r` prefixes are
+    /// declared on the elements that use them (for a part whose root may not declare them: `redline apply`).
+    static func inlineDrawing(_ image: Image, relationship rel: String, id n: Int, declaringNamespaces: Bool = false,
+                              into x: inout XMLText) {
+        let (cx, cy) = extent(image)
+        let wp = declaringNamespaces ? " xmlns:wp=\"http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing\"" : ""
+        let r = declaringNamespaces ? " xmlns:r=\"http://schemas.openxmlformats.org/officeDocument/2006/relationships\"" : ""
+        x.raw("<w:drawing><wp:inline\(wp) distT=\"0\" distB=\"0\" distL=\"0\" distR=\"0\">")
         x.empty("wp:extent", [("cx", String(cx)), ("cy", String(cy))])
         var doc = [("id", String(n)), ("name", "Picture \(n)")]
         if !image.alt.isEmpty { doc.append(("descr", image.alt)) }
         if !image.title.isEmpty { doc.append(("title", image.title)) }
-        if let attributes = image.attributes { imageSources.keep(attributes, for: image.alt) }
         x.empty("wp:docPr", doc)
         x.raw("<wp:cNvGraphicFramePr><a:graphicFrameLocks xmlns:a=\"http://schemas.openxmlformats.org/drawingml/2006/main\" noChangeAspect=\"1\"/></wp:cNvGraphicFramePr>"
               + "<a:graphic xmlns:a=\"http://schemas.openxmlformats.org/drawingml/2006/main\">"
               + "<a:graphicData uri=\"http://schemas.openxmlformats.org/drawingml/2006/picture\">"
               + "<pic:pic xmlns:pic=\"http://schemas.openxmlformats.org/drawingml/2006/picture\">"
               + "<pic:nvPicPr><pic:cNvPr id=\"0\" name=\"Picture \(n)\"/><pic:cNvPicPr/></pic:nvPicPr>"
-              + "<pic:blipFill><a:blip r:embed=\"\(rel)\"/><a:stretch><a:fillRect/></a:stretch></pic:blipFill>"
+              + "<pic:blipFill><a:blip\(r) r:embed=\"\(rel)\"/><a:stretch><a:fillRect/></a:stretch></pic:blipFill>"
               + "<pic:spPr><a:xfrm><a:off x=\"0\" y=\"0\"/><a:ext cx=\"\(cx)\" cy=\"\(cy)\"/></a:xfrm>"
               + "<a:prstGeom prst=\"rect\"><a:avLst/></a:prstGeom></pic:spPr></pic:pic></a:graphicData></a:graphic>"
               + "</wp:inline></w:drawing>")
-        return true
     }
 
     /// The drawing's size in EMU (12,700 a point): the image's size (given, else natural at its DPI, else
