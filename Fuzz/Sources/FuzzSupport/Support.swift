@@ -20,6 +20,12 @@ public enum Fuzz {
         }
     }
 
+    /// Who last saved `bytes` as `format` says, where it records it: must not crash or hang on any input.
+    public static func lastEditor(_ bytes: [UInt8], _ format: String) -> String? {
+        guard let f = FormatRegistry.named(format) else { fatalError("no format \(format)") }
+        return f.lastEditorReader?.lastEditor(.bytes(bytes), limits: Limits())
+    }
+
     /// Writes `doc` as `format`; a writer must accept any document a reader produced.
     public static func write(_ doc: Document, _ format: String, diagnostics: Diagnostics = Diagnostics()) -> [UInt8] {
         guard let f = FormatRegistry.named(format) else { fatalError("no format \(format)") }

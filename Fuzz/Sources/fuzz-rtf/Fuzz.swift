@@ -9,5 +9,7 @@ exit(runFuzzer(fuzz))
 func fuzz(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let bytes = fuzzBytes(data, count)
     _ = Fuzz.read(bytes, "rtf")
+    // Who last saved it (`{\info{\operator …}}`, apply's and combine's default author): its own header scan.
+    _ = Fuzz.lastEditor(bytes, "rtf")
     return 0
 }
