@@ -41,7 +41,7 @@ struct SourceLeaves {
     init(_ text: [UInt8]) {
         self.text = text
         for (k, b) in text.enumerated() where b == UInt8(ascii: "\n") { lineStarts.append(k + 1) }
-        cmark_gfm_core_extensions_ensure_registered()
+        Cmark.ensureExtensions()
         let options = CMARK_OPT_UNSAFE | CMARK_OPT_FOOTNOTES | CMARK_OPT_STRIKETHROUGH_DOUBLE_TILDE
         Cmark.parseLock.lock()
         defer { Cmark.parseLock.unlock() }

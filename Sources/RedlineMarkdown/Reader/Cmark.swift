@@ -80,6 +80,14 @@ struct MDNode {
 /// GFM's bare-URL autolinks are off: text that looks like a URL stays text, so it round-trips exactly.
 /// Footnotes are handled by the reader (see `CriticScanner`), not by cmark.
 enum Cmark {
+    /// Registers cmark-gfm's extensions once in the process. `cmark_gfm_core_extensions_ensure_registered` tests and
+    /// sets a plain global flag: two threads calling it at once (compare and apply read two documents on two
+    /// threads) both registered the extensions, and one registration leaked (fuzz-apply's intermittent
+    /// LeakSanitizer report, allocations inside libcmark-gfm). A Swift `static let` is initialised once, thread-safely.
+    static func ensureExtensions() { _ = registered }
+
+    private static let registered: Void = cmark_gfm_core_extensions_ensure_registered()
+
     /// Parses `text` and returns the document node; throws when nesting is deeper than `maxDepth`.
     /// With `doubleTilde` only `~~text~~` is strikethrough (pandoc's Markdown, where `~x~` is a subscript);
     /// without it `~text~` is too (GitHub's).
@@ -87,7 +95,7 @@ enum Cmark {
         if opensTooDeep(text, limit: maxDepth) {
             throw RedlineError.limit("Markdown nesting deeper than \(maxDepth) levels (\(Limits.name("maxMarkdownNesting", maxDepth)))")
         }
-        cmark_gfm_core_extensions_ensure_registered()
+        ensureExtensions()
         var options = CMARK_OPT_UNSAFE
         if doubleTilde { options |= CMARK_OPT_STRIKETHROUGH_DOUBLE_TILDE }
         if footnotes { options |= CMARK_OPT_FOOTNOTES }
