@@ -19,33 +19,24 @@ public enum ChangeMixing {
     public static func compose(untracked: Document, edited: Document, options: CompareOptions)
         -> (document: Document, recompared: Int)? {
         if untracked.notes.contains(where: { note in hasChanges(note.blocks) }) { return nil }
-        func survives(_ b: Block, _ mode: ChangeMode) -> Bool {
-            let one = Document(blocks: [b])
-            let resolved = mode == .accept ? DocumentComparer.accepted(one) : DocumentComparer.rejected(one)
-            return resolved.blocks.count == 1
-        }
-        func resolvesToOne(_ b: Block, _ mode: ChangeMode) -> Bool {
-            let one = Document(blocks: [b])
-            let resolved = mode == .accept ? DocumentComparer.accepted(one) : DocumentComparer.rejected(one)
-            return resolved.blocks.count <= 1
-        }
+        // Each block resolved once: `untracked`'s accepted, EDITED's rejected (a block gone there resolves to none).
+        let uAccepted = untracked.blocks.map { DocumentComparer.accepted(Document(blocks: [$0])) }
+        let eRejected = edited.blocks.map { DocumentComparer.rejected(Document(blocks: [$0])) }
         // Paragraph marks joined or split change how blocks line up: not composed here.
-        guard untracked.blocks.allSatisfy({ resolvesToOne($0, .accept) }),
-              edited.blocks.allSatisfy({ resolvesToOne($0, .reject) }) else { return nil }
+        guard uAccepted.allSatisfy({ $0.blocks.count <= 1 }), eRejected.allSatisfy({ $0.blocks.count <= 1 }) else { return nil }
         var out: [Block] = []
         var recompared = 0
         var j = 0
         let e = edited.blocks
-        for b in untracked.blocks {
-            guard survives(b, .accept) else { out.append(b); continue }
+        for (k, b) in untracked.blocks.enumerated() {
+            guard uAccepted[k].blocks.count == 1 else { out.append(b); continue }
             // EDITED's own new blocks before the one this lines up with.
-            while j < e.count, !survives(e[j], .reject) { out.append(e[j]); j += 1 }
+            while j < e.count, eRejected[j].blocks.count != 1 { out.append(e[j]); j += 1 }
             guard j < e.count else { return nil }
             let mine = e[j]
-            j += 1
             // Lined up means the same text (formatting a conversion changes is not an edit here either).
-            let middle = leafTexts(DocumentComparer.accepted(Document(blocks: [b])))
-            guard middle == leafTexts(DocumentComparer.rejected(Document(blocks: [mine]))) else { return nil }
+            guard leafTexts(uAccepted[k]) == leafTexts(eRejected[j]) else { return nil }
+            j += 1
             if !hasChanges([b]) {
                 out.append(mine)
             } else if !hasChanges([mine]) {
