@@ -179,7 +179,6 @@ public enum Application {
         }
     }
 
-
     static func prepare(edited: String, onto original: String, options: ApplyOptions,
                         diagnostics: Diagnostics) throws -> (ApplyPlan, Format, ApplyStats, Document, PreparedOriginal) {
         let format = try originalFormat(original, options: options)
@@ -238,12 +237,6 @@ public enum Application {
         var format: Format
         var document: Document
         var read: ReadOptions
-        init(path: String, format: Format, document: Document, read: ReadOptions) {
-            self.path = path
-            self.format = format
-            self.document = document
-            self.read = read
-        }
 
         /// Its reject view's text, `bare`, for reading a package result back (`verify`); empty for Markdown.
         func rejectedText() -> [UInt8] {
@@ -292,8 +285,7 @@ public enum Application {
                 let rejectedE = DocumentComparer.rejected(e)
                 // The same leaves with the same text: EDITED's reject view is ORIGINAL's, whatever structure a
                 // tracked property change left in the model (a list split where some of its items were renumbered).
-                func leaves(_ d: Document) -> [String] { ApplyPlan.leafTexts(of: d) }
-                let sameText = leaves(base) == leaves(rejectedE)
+                let sameText = ApplyPlan.leafTexts(of: base) == ApplyPlan.leafTexts(of: rejectedE)
                 let untracked = sameText ? base : DocumentComparer.compare(old: base, new: rejectedE, options: textOnly,
                                                                            diagnostics: quiet).0
                 if sameText || DocumentComparer.trackedChangeCount(untracked) == 0 {
