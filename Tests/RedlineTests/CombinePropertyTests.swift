@@ -23,25 +23,12 @@ final class CombinePropertyTests: XCTestCase {
         ps.map { $0.joined(separator: " ") + "." }.joined(separator: "\n\n") + "\n"
     }
 
-    /// `text` (Markdown) written as `format` at `name`.
     private func file(_ text: String, _ name: String, _ format: Format) throws -> String {
-        let md = dir + "/\(name).md"
-        try Data(text.utf8).write(to: URL(fileURLWithPath: md))
-        guard format.name != FormatRegistry.markdown.name else { return md }
-        let path = dir + "/\(name).\(format.name)"
-        try Converter.convert(.file(md), toFile: path, options: ConversionOptions(from: FormatRegistry.markdown, to: format),
-                              diagnostics: Diagnostics())
-        return path
+        try FormatFixtures.file(text, name, as: format, in: dir)
     }
 
-    /// The paragraphs of `path` (in `format`) as plain text, under `review`.
     private func paragraphs(_ path: String, _ format: Format, _ review: ReviewOptions) throws -> [String] {
-        let out = dir + "/view-\(UUID().uuidString.prefix(8)).md"
-        try Converter.convert(.file(path), toFile: out,
-                              options: ConversionOptions(from: format, to: FormatRegistry.markdown, review: review),
-                              diagnostics: Diagnostics())
-        return try String(contentsOfFile: out, encoding: .utf8)
-            .components(separatedBy: "\n\n").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
+        try FormatFixtures.paragraphs(path, format, review, in: dir)
     }
 
     private func expected(_ ps: [[String]]) -> [String] {

@@ -269,13 +269,18 @@ final class DOCXApplyTests: XCTestCase {
         print("apply onto Word files: \(done - refused.count)/\(done) applied and checked, refused: \(refused)")
     }
 
-    /// EDITED equal to ORIGINAL: the output is ORIGINAL byte for byte.
-    func testUnchangedEditedGivesOriginalBytes() throws {
+    /// Redline's own DOCX of `source` (`dir/original.docx`), then `corpusFile` of ../shared/corpus when it is there.
+    private func redlineAndWordFile(_ corpusFile: String) throws -> [String] {
         let original = dir + "/original.docx"
         try convert(try write(Self.source, "source.md"), from: FormatRegistry.markdown, to: FormatRegistry.docx, original)
-        var inputs = [original]
-        let word = RepositoryPaths.sharedCorpus + "/pandoc/inline_formatting.docx"
-        if FileManager.default.fileExists(atPath: word) { inputs.append(word) }
+        let word = RepositoryPaths.sharedCorpus + "/" + corpusFile
+        return FileManager.default.fileExists(atPath: word) ? [original, word] : [original]
+    }
+
+    /// EDITED equal to ORIGINAL: the output is ORIGINAL byte for byte.
+    func testUnchangedEditedGivesOriginalBytes() throws {
+        let inputs = try redlineAndWordFile("pandoc/inline_formatting.docx")
+        let original = inputs[0]
         for input in inputs {
             // Redline's own file through its Markdown conversion; a Word file (whose formatting Markdown may not
             // carry) as it is.
@@ -300,11 +305,8 @@ final class DOCXApplyTests: XCTestCase {
     /// byte for byte; with `--changes accept` drawn without marks.
     func testInsertedPicturesAreDrawn() throws {
         try Data(Self.png).write(to: URL(fileURLWithPath: dir + "/fig.png"))
-        let redline = dir + "/original.docx"
-        try convert(try write(Self.source, "source.md"), from: FormatRegistry.markdown, to: FormatRegistry.docx, redline)
-        var originals = [redline]
-        let word = RepositoryPaths.sharedCorpus + "/pandoc/german_styled_lists.docx"
-        if FileManager.default.fileExists(atPath: word) { originals.append(word) }
+        let originals = try redlineAndWordFile("pandoc/german_styled_lists.docx")
+        let redline = originals[0]
         for original in originals {
             let md = dir + "/\(UUID().uuidString.prefix(6)).md"
             try convert(original, from: FormatRegistry.docx, to: FormatRegistry.markdown, md)
