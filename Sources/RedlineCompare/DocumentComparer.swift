@@ -109,8 +109,10 @@ public enum DocumentComparer {
                                count: base.comments.count)
             base.comments = []
         }
+        // The taken comparison's warnings (OLD's comments are reported above, once).
+        func reportTaken() { for d in quiet.all where d.code != .compareOldComments { diagnostics.report(d) } }
         guard newMarks > 0 else {
-            for d in quiet.all where d.code != .compareOldComments { diagnostics.report(d) }
+            reportTaken()
             return (untracked, stats)
         }
         if trackedChangeCount(untracked) == 0 {
@@ -120,7 +122,7 @@ public enum DocumentComparer {
         var mixing = plain
         mixing.compareHeadersFooters = false
         if let (mixed, recompared) = ChangeMixing.compose(untracked: untracked, edited: n, options: mixing) {
-            for d in quiet.all where d.code != .compareOldComments { diagnostics.report(d) }
+            reportTaken()
             if recompared > 0 {
                 diagnostics.report(.compareChangesRecompared,
                                    "NEW changed \(recompared == 1 ? "one paragraph" : "\(recompared) paragraphs") both with and without tracking: there every change is found by comparison and attributed to \(options.author)",
@@ -267,7 +269,7 @@ public enum DocumentComparer {
         for b in doc.blocks { counter.visitBlock(b) }
         for note in doc.notes { counter.visitNote(note) }
         for c in doc.comments { counter.visitComment(c) }
-        for section in sectionsInBody(doc.blocks) + (doc.finalSection.map { [$0] } ?? []) {
+        for section in doc.sections {
             for story in section.headersFooters { for b in story.blocks { counter.visitBlock(b) } }
         }
         return counter.count

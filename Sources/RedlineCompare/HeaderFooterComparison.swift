@@ -9,7 +9,7 @@ extension DocumentComparer {
     /// footers are not insertions) or NEW has none; a section of NEW with no OLD counterpart keeps its stories.
     static func comparingHeadersFooters(old: Document, new: Document, result: Document,
                                         compare: ([Block], [Block]) -> [Block]) -> Document {
-        let oldInBody = sectionsInBody(old.blocks), newInBody = sectionsInBody(new.blocks)
+        let oldInBody = old.sectionsInBody, newInBody = new.sectionsInBody
         guard old.finalSection != nil || !oldInBody.isEmpty, new.finalSection != nil || !newInBody.isEmpty else { return result }
         func compared(_ o: Section, _ n: Section) -> Section {
             var out = n
@@ -45,12 +45,5 @@ extension DocumentComparer {
         }
         doc.blocks = doc.blocks.map(relaid)
         return doc
-    }
-
-    /// The sections ending inside `blocks`, in reading order.
-    public static func sectionsInBody(_ blocks: [Block]) -> [Section] {
-        var out: [Section] = []
-        for b in blocks where b.hasSectionEnd { b.forEachParagraph { if let s = $0.sectionEnd { out.append(s) } } }
-        return out
     }
 }

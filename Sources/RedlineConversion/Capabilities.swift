@@ -38,9 +38,9 @@ public protocol OutputFinisher: Sendable {
     /// Whether NEW can take the result (DOCX: not Strict OOXML, whose styles do not fit a transitional package).
     func accepts(_ new: DocumentInput, limits: Limits) -> Bool
     /// Writes `generated` laid into `new` to `output`; the last section's headers and footers named in
-    /// `generatedStories` (`header/default`, `footer/first`, ...: those a comparison marked changes in) are
+    /// `generatedStories` (those a comparison marked changes in) are
     /// `generated`'s, not NEW's.
-    func finish(generated: [UInt8], new: DocumentInput, limits: Limits, generatedStories: Set<String>, diagnostics: Diagnostics,
+    func finish(generated: [UInt8], new: DocumentInput, limits: Limits, generatedStories: Set<HeaderFooter.Place>, diagnostics: Diagnostics,
                 into output: any ByteOutput) throws
 }
 
@@ -77,7 +77,7 @@ struct RTFInfoReader: LastEditorReader {
 struct DOCXLayoutFinisher: OutputFinisher {
     func accepts(_ new: DocumentInput, limits: Limits) -> Bool { !DOCXLayoutTransfer.isStrict(new, limits: limits) }
 
-    func finish(generated: [UInt8], new: DocumentInput, limits: Limits, generatedStories: Set<String>, diagnostics: Diagnostics,
+    func finish(generated: [UInt8], new: DocumentInput, limits: Limits, generatedStories: Set<HeaderFooter.Place>, diagnostics: Diagnostics,
                 into output: any ByteOutput) throws {
         try DOCXLayoutTransfer.transfer(generated: generated, new: new, limits: limits, generatedStories: generatedStories,
                                         diagnostics: diagnostics, into: output)

@@ -130,7 +130,7 @@ public enum Comparison {
             let finalStories = doc.finalSection.map(Self.changedStories) ?? []
             var written = doc.removingSections()
             if !finalStories.isEmpty { written.finalSection = doc.finalSection }
-            let keptStories = DocumentComparer.sectionsInBody(doc.blocks).filter { !Self.changedStories($0).isEmpty }.count
+            let keptStories = doc.sectionsInBody.filter { !Self.changedStories($0).isEmpty }.count
             if keptStories > 0 {
                 diagnostics.report(.compareHeaderFooterKept,
                                    "the headers and footers of \(keptStories) section(s) before the last differ from OLD's: the result has NEW's, unmarked (only the last section's are compared in a DOCX laid into NEW's package)",
@@ -145,11 +145,9 @@ public enum Comparison {
         return stats
     }
 
-    /// The header and footer stories of `section` holding a tracked change, as `header/default`, `footer/first`, ...
-    /// (the kind and the DOCX reference type).
-    static func changedStories(_ section: Section) -> Set<String> {
-        Set(section.headersFooters.filter { DocumentComparer.trackedChangeCount(Document(blocks: $0.blocks)) > 0 }
-            .map { $0.kind.rawValue + "/" + $0.which.rawValue })
+    /// The places of `section`'s header and footer stories holding a tracked change.
+    static func changedStories(_ section: Section) -> Set<HeaderFooter.Place> {
+        Set(section.headersFooters.filter { DocumentComparer.trackedChangeCount(Document(blocks: $0.blocks)) > 0 }.map(\.place))
     }
 
     /// Compares OLD with NEW into the file at `path`, written whole or not at all; pictures of a

@@ -49,7 +49,7 @@ final class CompareInputChangesTests: XCTestCase {
             }
         }
         for b in d.blocks { b.forEachParagraph { walk($0.content) } }
-        for s in DocumentComparer.sectionsInBody(d.blocks) + (d.finalSection.map { [$0] } ?? []) {
+        for s in d.sections {
             for story in s.headersFooters { for b in story.blocks { b.forEachParagraph { walk($0.content) } } }
         }
         return out

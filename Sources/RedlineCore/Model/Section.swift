@@ -119,9 +119,23 @@ public struct HeaderFooter: Hashable, Sendable, Codable {
     /// page of a section with a title page, or even pages.
     public enum Which: String, Hashable, Sendable, Codable, CaseIterable { case `default`, first, even }
 
+    /// Where a story stands in its section: header or footer, and the pages it is shown on.
+    public struct Place: Hashable, Sendable {
+        public var kind: Kind
+        public var which: Which
+
+        public init(kind: Kind, which: Which) {
+            self.kind = kind
+            self.which = which
+        }
+    }
+
     public var kind: Kind
     public var which: Which
     public var blocks: [Block]
+
+    /// Its kind and the pages it is shown on.
+    public var place: Place { Place(kind: kind, which: which) }
 
     /// A header or footer story.
     public init(kind: Kind, which: Which = .default, blocks: [Block]) {
@@ -201,6 +215,17 @@ extension Block {
 }
 
 extension Document {
+    /// The sections ending inside the body (a paragraph's `sectionEnd`), in reading order; the last section
+    /// (`finalSection`) is not among them.
+    public var sectionsInBody: [Section] {
+        var out: [Section] = []
+        for b in blocks where b.hasSectionEnd { b.forEachParagraph { if let s = $0.sectionEnd { out.append(s) } } }
+        return out
+    }
+
+    /// Every section in reading order: those ending inside the body, then the last.
+    public var sections: [Section] { sectionsInBody + (finalSection.map { [$0] } ?? []) }
+
     /// This document without its page: no last section, no paragraph ending one (what a finisher that lays
     /// another document's own page in, such as compare's DOCX layout transfer, writes from).
     public func removingSections() -> Document {

@@ -12,32 +12,17 @@ extension ApplyPlan {
 
     private struct StoryKey: Hashable {
         var section: Int
-        var kind: HeaderFooter.Kind
-        var which: HeaderFooter.Which
+        var place: HeaderFooter.Place
     }
 
     /// Each section's header and footer texts, sections counted in reading order (the last the document's own).
     private static func stories(_ d: Document) -> [StoryKey: String] {
-        var sections: [Section] = []
-        func walk(_ b: Block) {
-            if let s = b.paragraph?.sectionEnd { sections.append(s) }
-            b.childBlocks.forEach(walk)
-        }
-        d.blocks.forEach(walk)
-        if let s = d.finalSection { sections.append(s) }
         var out: [StoryKey: String] = [:]
-        for (n, s) in sections.enumerated() {
+        for (n, s) in d.sections.enumerated() {
             for story in s.headersFooters {
-                var texts: [String] = []
-                func leaves(_ b: Block) {
-                    switch b {
-                    case .paragraph, .heading, .codeBlock: texts.append(text(of: b, view: .accept))
-                    default: b.childBlocks.forEach(leaves)
-                    }
-                }
-                story.blocks.forEach(leaves)
-                let words = texts.joined(separator: " ").split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" })
-                if !words.isEmpty { out[StoryKey(section: n, kind: story.kind, which: story.which)] = words.joined(separator: " ") }
+                let words = leafTexts(of: Document(blocks: story.blocks)).joined(separator: " ")
+                    .split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" })
+                if !words.isEmpty { out[StoryKey(section: n, place: story.place)] = words.joined(separator: " ") }
             }
         }
         return out

@@ -37,8 +37,7 @@ public enum DOCXApply {
             }
         }
         let ids = ApplyIDs(after: largest)
-        let strict = doc.prefix(4096).withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) }
-            .contains("http://purl.oclc.org/ooxml/wordprocessingml/main")
+        let strict = DOCXLayoutTransfer.isStrict(documentPart: doc, name: docEntry.name, limits: limits)
         ids.pictures = ApplyPictures(package: package, largestDocPr: largestDocPr, strict: strict)
         var writer = try ApplyDocument(scan: ApplyXMLScan(doc), plan: plan, accept: accept, ids: ids,
                                        existingComments: try ReviewComments(package, parts: parts).all,

@@ -26,12 +26,12 @@ public enum DOCXLayoutTransfer {
         var external: Bool
     }
 
-    /// Writes `generated` laid into `new`'s layout to `output`. The last section's headers and footers named in
-    /// `generatedStories` (`header/default`, `footer/first`, ...: kind and type) are the generated package's (a
+    /// Writes `generated` laid into `new`'s layout to `output`. The last section's headers and footers at the
+    /// places in `generatedStories` (kind and `w:type`) are the generated package's (a
     /// comparison's, with tracked changes) where its last section has them, referenced from NEW's section
     /// properties in place of NEW's own; NEW's other stories are copied byte for byte as always.
     public static func transfer(generated: [UInt8], new: DocumentInput, limits: Limits = Limits(),
-                                generatedStories: Set<String> = [],
+                                generatedStories: Set<HeaderFooter.Place> = [],
                                 diagnostics: Diagnostics, into output: any ByteOutput) throws {
         let gen = try DOCXPackage(.bytes(generated), limits: limits)
         let src = try DOCXPackage(new, limits: limits)
@@ -61,11 +61,12 @@ public enum DOCXLayoutTransfer {
         // The generated last section's stories, in place of NEW's of the same kind and type (or added).
         var extraReferences: [XMLFragment] = []
         if !generatedStories.isEmpty, let genFinal = try Layout(gen).final, let newFinal = layout.final {
-            func references(_ f: XMLFragment) -> [(key: String, id: String, fragment: XMLFragment)] {
+            func references(_ f: XMLFragment) -> [(key: HeaderFooter.Place, id: String, fragment: XMLFragment)] {
                 f.elements.compactMap { e in
                     guard e.namespace == OOXML.w, e.localName == "headerReference" || e.localName == "footerReference",
-                          let id = e.attribute("id", in: OOXML.r) else { return nil }
-                    let key = (e.localName == "headerReference" ? "header/" : "footer/") + (e.attribute("type", in: OOXML.w) ?? "default")
+                          let id = e.attribute("id", in: OOXML.r),
+                          let which = HeaderFooter.Which(rawValue: e.attribute("type", in: OOXML.w) ?? "default") else { return nil }
+                    let key = HeaderFooter.Place(kind: e.localName == "headerReference" ? .header : .footer, which: which)
                     return generatedStories.contains(key) ? (key, id, e) : nil
                 }
             }
@@ -151,9 +152,20 @@ public enum DOCXLayoutTransfer {
         guard let p = try? DOCXPackage(input, limits: limits), let e = p.archive.entry(named: p.documentPart),
               let stream = try? p.archive.open(e) else { return false }
         // Small pieces: the root element is at the start, so the parser need not take in 64 KiB of the body.
-        guard let x = try? XMLReader(name: e.name, namespaces: OOXML.table, names: OOXML.names, limits: limits, read: { b in
+        return rootIsStrict(try? XMLReader(name: e.name, namespaces: OOXML.table, names: OOXML.names, limits: limits, read: { b in
             try stream.read(into: UnsafeMutableRawBufferPointer(rebasing: b[..<min(b.count, 4096)]))
-        }) else { return false }
+        }))
+    }
+
+    /// Whether a main document part already read (`bytes`, named `name`) is Strict OOXML, as `isStrict` decides:
+    /// only its root element is parsed.
+    static func isStrict(documentPart bytes: [UInt8], name: String, limits: Limits) -> Bool {
+        rootIsStrict(try? XMLReader(bytes: bytes, name: name, namespaces: OOXML.table, names: OOXML.names, limits: limits))
+    }
+
+    /// Whether the first element `x` reads is in a Strict (`purl.oclc.org`) namespace.
+    private static func rootIsStrict(_ x: XMLReader?) -> Bool {
+        guard let x else { return false }
         while let k = try? x.next() {
             if k == .start { return x.namespaceURI.hasPrefix("http://purl.oclc.org/ooxml/") }
         }
