@@ -151,22 +151,8 @@ public enum ChangeMixing {
                 if b == 0x20 { if previousSpace { plain = false; break }; previousSpace = true } else { previousSpace = false }
             }
             if previousSpace { plain = false }
-            let n = plain ? t : collapsed(t)
+            let n = plain ? t : ApplyPlan.collapsingSpace(t)
             return n.isEmpty || n == ApplyPlan.objectCharacter ? nil : n
         }
-    }
-
-    /// `t` with each run of spaces, tabs and line feeds one space and the ends trimmed (on its UTF-8 bytes:
-    /// those three are ASCII and never inside a multi-byte character).
-    static func collapsed(_ t: String) -> String {
-        var out: [UInt8] = []
-        out.reserveCapacity(t.utf8.count)
-        var pending = false
-        for b in t.utf8 {
-            if b == 0x20 || b == 0x0A || b == 0x09 { pending = !out.isEmpty; continue }
-            if pending { out.append(0x20); pending = false }
-            out.append(b)
-        }
-        return String(decoding: out, as: UTF8.self)
     }
 }

@@ -20,9 +20,8 @@ extension ApplyPlan {
         var out: [StoryKey: String] = [:]
         for (n, s) in d.sections.enumerated() {
             for story in s.headersFooters {
-                let words = leafTexts(of: Document(blocks: story.blocks)).joined(separator: " ")
-                    .split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" })
-                if !words.isEmpty { out[StoryKey(section: n, place: story.place)] = words.joined(separator: " ") }
+                let text = collapsingSpace(leafTexts(of: Document(blocks: story.blocks)).joined(separator: " "))
+                if !text.isEmpty { out[StoryKey(section: n, place: story.place)] = text }
             }
         }
         return out

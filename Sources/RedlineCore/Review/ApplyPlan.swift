@@ -151,6 +151,20 @@ extension ApplyPlan {
         return out
     }
 
+    /// `t` with each run of spaces, tabs and line feeds one space and the ends trimmed (on its UTF-8 bytes:
+    /// those three are ASCII and never inside a multi-byte character).
+    public static func collapsingSpace(_ t: String) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(t.utf8.count)
+        var pending = false
+        for b in t.utf8 {
+            if b == 0x20 || b == 0x0A || b == 0x09 { pending = !out.isEmpty; continue }
+            if pending { out.append(0x20); pending = false }
+            out.append(b)
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
     /// Which side of the changes `text(of:view:)` shows.
     public enum View: Sendable { case accept, reject }
 
