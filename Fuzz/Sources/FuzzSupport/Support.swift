@@ -78,6 +78,11 @@ public enum Fuzz {
     /// with and without moves, and the result's Markdown reads back.
     public static func compare(_ old: [UInt8], _ new: [UInt8]) {
         guard let a0 = read(old, "md"), let b0 = read(new, "md") else { return }
+        // The inputs' own CriticMarkup kept (`--keep-input-changes`: the two layers composed by `ChangeMixing`):
+        // must end, without a crash, whatever the layers are.
+        var keeping = CompareOptions(date: "2024-01-01T00:00:00Z")
+        keeping.keepInputChanges = true
+        _ = DocumentComparer.compare(old: a0, new: b0, options: keeping, diagnostics: Diagnostics())
         let a = DocumentComparer.accepted(a0), b = DocumentComparer.accepted(b0)
         for moves in [true, false] {
             var options = CompareOptions(date: "2024-01-01T00:00:00Z")
