@@ -306,6 +306,8 @@ private struct TrackedChangeCounter: ModelVisitor {
 
     mutating func visitInline(_ inline: Inline) {
         switch inline {
+        // Most of a document: leaves, with nothing inside to visit.
+        case .text, .code, .lineBreak, .softBreak: return
         case .insertion, .deletion, .substitution, .move, .formatChange: count += 1
         default: break
         }

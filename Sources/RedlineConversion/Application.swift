@@ -9,6 +9,22 @@ public protocol EditApplier: Sendable {
     /// Writes `original` with `plan` into `output`: the changes marked, or applied when `accept`.
     func apply(_ plan: ApplyPlan, original: DocumentInput, accept: Bool, limits: Limits, diagnostics: Diagnostics,
                into output: any ByteOutput) throws
+    /// Reads what `apply` needs of `original` whatever the plan is (while the plan is being made), and returns
+    /// the function that then writes a plan as `apply` would. By default nothing is read ahead.
+    func prepare(original: DocumentInput, limits: Limits) throws -> PreparedApply
+}
+
+/// An applier with ORIGINAL read ahead (`EditApplier.prepare`): writes `plan` into `output`, marked or
+/// (`accept`) applied.
+public typealias PreparedApply = (_ plan: ApplyPlan, _ accept: Bool, _ diagnostics: Diagnostics,
+                                  _ output: any ByteOutput) throws -> Void
+
+extension EditApplier {
+    public func prepare(original: DocumentInput, limits: Limits) throws -> PreparedApply {
+        { plan, accept, diagnostics, output in
+            try apply(plan, original: original, accept: accept, limits: limits, diagnostics: diagnostics, into: output)
+        }
+    }
 }
 
 /// How `redline apply` runs.
@@ -63,11 +79,8 @@ public enum Application {
     /// Applies `edited` onto `original`, writing the result into `output`.
     public static func apply(edited: String, onto original: String, options: ApplyOptions, into output: any ByteOutput,
                              diagnostics: Diagnostics) throws -> ApplyStats {
-        let (plan, format, stats, compared, prepared) = try prepare(edited: edited, onto: original, options: options,
-                                                                    diagnostics: diagnostics)
-        guard let applier = format.applier else {
-            throw RedlineError.usage("\(original): Redline cannot apply changes onto \(format.displayName) files (it can onto Markdown, DOCX and RTF)")
-        }
+        let (plan, format, stats, compared, prepared, readAhead) = try prepare(edited: edited, onto: original, options: options,
+                                                                               readAhead: true, diagnostics: diagnostics)
         try LargeStack.run {
             let buffer = MemoryOutput()
             do {
@@ -75,19 +88,18 @@ public enum Application {
                 // out on a second thread while the applier writes.
                 let check = format.inPlaceReviewer != nil && !plan.isEmpty
                 let ((expected, originalRejected), _) = try StackThread.both({
-                    check ? (bare(ApplyPlan.leafTexts(of: DocumentComparer.accepted(compared))), prepared.rejectedText()) : ([], [])
+                    check ? (bare(ApplyPlan.viewTexts(of: compared, view: .accept)), prepared.rejectedText()) : ([], [])
                 }, {
-                    try applier.apply(plan, original: .file(original), accept: options.accept, limits: options.read.limits,
-                                      diagnostics: diagnostics, into: buffer)
+                    try readAhead!.get()(plan, options.accept, diagnostics, buffer)
                 })
                 try verify(buffer.bytes, format: format, plan: plan, expected: expected, originalRejected: originalRejected,
-                           accepted: options.accept,
-                           limits: options.read.limits)
+                           accepted: options.accept, limits: options.read.limits)
             } catch let e as RedlineError where !e.message.hasPrefix(original) {
                 throw RedlineError(e.kind, "\(original): \(e.message)")
             }
             try output.write(bytes: buffer.bytes)
             try output.flush()
+            StackThread.release((plan, compared, prepared))
         }
         return stats
     }
@@ -107,7 +119,8 @@ public enum Application {
     /// The plan for applying `edited` onto `original`, ORIGINAL's format and the counts.
     public static func plan(edited: String, onto original: String, options: ApplyOptions,
                             diagnostics: Diagnostics) throws -> (ApplyPlan, Format, ApplyStats) {
-        let (p, f, s, _, _) = try prepare(edited: edited, onto: original, options: options, diagnostics: diagnostics)
+        let (p, f, s, _, _, _) = try prepare(edited: edited, onto: original, options: options, readAhead: false,
+                                             diagnostics: diagnostics)
         return (p, f, s)
     }
 
@@ -125,8 +138,9 @@ public enum Application {
         var read = ReadOptions()
         read.limits = limits
         let doc = try Converter.read(.bytes(bytes), format: format, options: read, diagnostics: Diagnostics())
-        let (rejected, acceptedText) = try StackThread.both({ bare(ApplyPlan.leafTexts(of: DocumentComparer.rejected(doc))) },
-                                                            { expected == nil ? [] : bare(ApplyPlan.leafTexts(of: DocumentComparer.accepted(doc))) })
+        let (rejected, acceptedText) = try StackThread.both({ bare(ApplyPlan.viewTexts(of: doc, view: .reject)) },
+                                                            { expected == nil ? [] : bare(ApplyPlan.viewTexts(of: doc, view: .accept)) })
+        StackThread.release(doc)
         if !accepted, rejected != originalRejected, rejected != bare(plan.leaves.map(\.text)) {
             throw RedlineError(.unsupportedInput, "the changes could not be placed exactly in this file (rejecting them would not give it back); nothing written: `redline compare` makes a new file instead")
         }
@@ -139,32 +153,36 @@ public enum Application {
     /// compares (paragraph boundaries may differ across formats, a cell's paragraphs Markdown joins: the text
     /// decides).
     static func bare(_ texts: [String]) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(texts.reduce(0) { $0 + $1.utf8.count })
-        for t in texts {
-            let start = out.count
-            var t = t
-            t.withUTF8 { appendBare($0, to: &out) }
-            // U+FFFC alone: a picture or note reference only.
-            if out.count - start == 3, out[start] == 0xEF, out[start + 1] == 0xBF, out[start + 2] == 0xBC { out.removeLast(3) }
+        let total = texts.reduce(0) { $0 + $1.utf8.count }
+        return [UInt8](unsafeUninitializedCapacity: total) { out, count in
+            var n = 0
+            for t in texts {
+                let start = n
+                var t = t
+                t.withUTF8 { n = appendBare($0, to: out, at: n) }
+                // U+FFFC alone: a picture or note reference only.
+                if n - start == 3, out[start] == 0xEF, out[start + 1] == 0xBF, out[start + 2] == 0xBC { n = start }
+            }
+            count = n
         }
-        return out
     }
 
-    /// `bytes` (UTF-8) without Unicode's White_Space characters, matched on their encodings.
-    private static func appendBare(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
-        var i = 0
-        let n = bytes.count
-        while i < n {
+    /// Writes `bytes` (UTF-8) without Unicode's White_Space characters, matched on their encodings, into `out`
+    /// from `n` (there is room: never more than `bytes`); where it ended.
+    private static func appendBare(_ bytes: UnsafeBufferPointer<UInt8>, to out: UnsafeMutableBufferPointer<UInt8>,
+                                   at n: Int) -> Int {
+        var i = 0, n = n
+        let count = bytes.count
+        while i < count {
             let b = bytes[i]
             if b < 0x80 {
-                if b != 0x20 && !(0x09...0x0D).contains(b) { out.append(b) }
+                if b != 0x20 && !(0x09...0x0D).contains(b) { out[n] = b; n += 1 }
                 i += 1
                 continue
             }
             let length = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : 2
-            let end = min(i + length, n)
-            let b1 = i + 1 < n ? bytes[i + 1] : 0, b2 = i + 2 < n ? bytes[i + 2] : 0
+            let end = min(i + length, count)
+            let b1 = i + 1 < count ? bytes[i + 1] : 0, b2 = i + 2 < count ? bytes[i + 2] : 0
             let space: Bool
             switch b {
             case 0xC2: space = b1 == 0x85 || b1 == 0xA0                                  // U+0085, U+00A0
@@ -174,25 +192,33 @@ public enum Application {
             case 0xE3: space = b1 == 0x80 && b2 == 0x80                                  // U+3000
             default: space = false
             }
-            if !space { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[i..<end])) }
+            if !space { while i < end { out[n] = bytes[i]; n += 1; i += 1 } }
             i = end
         }
+        return n
     }
 
-    static func prepare(edited: String, onto original: String, options: ApplyOptions,
-                        diagnostics: Diagnostics) throws -> (ApplyPlan, Format, ApplyStats, Document, PreparedOriginal) {
+    static func prepare(edited: String, onto original: String, options: ApplyOptions, readAhead: Bool,
+                        diagnostics: Diagnostics) throws -> (ApplyPlan, Format, ApplyStats, Document, PreparedOriginal,
+                                                             Result<PreparedApply, any Error>?) {
         let format = try originalFormat(original, options: options)
         var read = options.read
         read.loadLinkedMedia = read.loadLinkedMedia || Comparison.crossesFormats(old: original, new: edited, from: nil)
-        // ORIGINAL is read, and what EDITED's format (as its name says) makes of it worked out, on a second
-        // thread while EDITED is read on this one.
         let named = options.editedFormat ?? FormatRegistry.inferred(fromPath: edited)
-        let ((prepared, namedBase), (e, editedFormat)) = try StackThread.both({
+        // Two rounds on two threads: ORIGINAL read and written in the format EDITED's name says beside EDITED
+        // read; then that written ORIGINAL read back (the base, `PreparedOriginal.base`) beside the applier
+        // reading ORIGINAL's file ahead of the plan.
+        let ((prepared, written), (e, editedFormat)) = try StackThread.both({
             let (o, _) = try Comparison.read(original, format: format, options: read, diagnostics: Diagnostics())
             let prepared = PreparedOriginal(path: original, format: format, document: o, read: read)
-            return (prepared, named.map { prepared.base(through: $0) })
+            return (prepared, named.flatMap { prepared.written(through: $0) })
         }, {
             try Comparison.read(edited, format: options.editedFormat, options: read, diagnostics: diagnostics)
+        })
+        let (namedBase, ahead) = try StackThread.both({
+            named.map { f in written.flatMap { prepared.readBack($0, through: f) } ?? prepared.document }
+        }, {
+            !readAhead ? nil : Result { try format.applier!.prepare(original: .file(original), limits: read.limits) }
         })
         var options = options
         if options.authorFromEdited, let name = lastEditor(of: edited, format: editedFormat, limits: read.limits) {
@@ -201,7 +227,8 @@ public enum Application {
         // (EDITED is read in the format its name says: `named`, so `namedBase` is its base.)
         let (plan, stats, compared) = try self.plan(edited: edited, document: e, format: editedFormat, onto: prepared,
                                                     base: namedBase, options: options, diagnostics: diagnostics)
-        return (plan, format, stats, compared, prepared)
+        StackThread.release((e, namedBase))
+        return (plan, format, stats, compared, prepared, ahead)
     }
 
     /// Who last saved `path`, where its format records it.
@@ -220,17 +247,6 @@ public enum Application {
         return format
     }
 
-    /// Whether a table cell anywhere in `blocks` is marked inserted or deleted (`trackedChangeCount` counts
-    /// rows, not cells).
-    static func holdsCellChange(_ blocks: [Block]) -> Bool {
-        blocks.contains { block in
-            if case .table(let t) = block {
-                return t.rows.contains { $0.cells.contains { $0.change != nil || holdsCellChange($0.blocks) } }
-            }
-            return holdsCellChange(block.childBlocks)
-        }
-    }
-
     /// ORIGINAL read once, for every EDITED applied onto it (`redline combine` plans several).
     struct PreparedOriginal: Sendable {
         var path: String
@@ -241,20 +257,28 @@ public enum Application {
         /// Its reject view's text, `bare`, for reading a package result back (`verify`); empty for Markdown.
         func rejectedText() -> [UInt8] {
             guard format.inPlaceReviewer != nil else { return [] }
-            // A document without tracked changes is its own reject view: the transform's whole pass spared.
-            let unchanged = DocumentComparer.trackedChangeCount(document) == 0 && !holdsCellChange(document.blocks)
-            return bare(ApplyPlan.leafTexts(of: unchanged ? document : DocumentComparer.rejected(document)))
+            return bare(ApplyPlan.viewTexts(of: document, view: .reject))
         }
 
         /// What `editedFormat` makes of ORIGINAL (written in it and read back): what an EDITED in that format was
         /// edited from. ORIGINAL itself when the formats are one, or the round trip fails.
         func base(through editedFormat: Format) -> Document {
-            guard !editedFormat.isSame(as: format), editedFormat.writer != nil, editedFormat.reader != nil else { return document }
-            let quiet = Diagnostics(), through = MemoryOutput()
-            guard (try? Converter.write(document, format: editedFormat, to: through, options: WriteOptions(), diagnostics: quiet)) != nil,
-                  let back = try? Converter.read(.bytes(through.bytes), format: editedFormat, options: read, diagnostics: quiet)
-            else { return document }
-            return back
+            written(through: editedFormat).flatMap { readBack($0, through: editedFormat) } ?? document
+        }
+
+        /// The first half of `base`: ORIGINAL written in `editedFormat`; nil when that is ORIGINAL's own format,
+        /// or it cannot be written.
+        func written(through editedFormat: Format) -> [UInt8]? {
+            guard !editedFormat.isSame(as: format), editedFormat.writer != nil, editedFormat.reader != nil else { return nil }
+            let through = MemoryOutput()
+            guard (try? Converter.write(document, format: editedFormat, to: through, options: WriteOptions(),
+                                        diagnostics: Diagnostics())) != nil else { return nil }
+            return through.bytes
+        }
+
+        /// The second half of `base`: what `written(through:)` wrote, read back; nil when it cannot be.
+        func readBack(_ bytes: [UInt8], through editedFormat: Format) -> Document? {
+            try? Converter.read(.bytes(bytes), format: editedFormat, options: read, diagnostics: Diagnostics())
         }
     }
 

@@ -102,6 +102,18 @@ struct DOCXPackageApplier: EditApplier {
         try DOCXApply.apply(plan, original: original, accept: accept, limits: limits, diagnostics: diagnostics,
                             into: output)
     }
+
+    func prepare(original: DocumentInput, limits: Limits) throws -> PreparedApply {
+        let prepared = try DOCXApply.prepare(original: original, limits: limits)
+        return { plan, accept, diagnostics, output in
+            if plan.isEmpty {
+                try DOCXApply.apply(plan, original: original, accept: accept, limits: limits, diagnostics: diagnostics,
+                                    into: output)
+            } else {
+                try DOCXApply.apply(plan, prepared: prepared, accept: accept, diagnostics: diagnostics, into: output)
+            }
+        }
+    }
 }
 
 /// RTF's applier: the plan written into ORIGINAL's bytes as revisions and annotations, every other byte

@@ -92,6 +92,18 @@ public final class StackThread {
     /// Waits for the thread to end.
     public func join() { pthread_join(thread, nil) }
 
+    /// Lets go of `value` on a thread of its own, not waited for: where it is the last reference to a large
+    /// document, freeing its nodes is off the caller's path (`redline apply` drops the models it compared while
+    /// it writes). Let go of here when no thread starts.
+    public static func release<T>(_ value: sending T) {
+        var held: T? = value
+        guard let thread = spawn(name: "redline-free", {
+            held = nil
+            _ = held
+        }) else { return }
+        pthread_detach(thread.thread)
+    }
+
     /// Runs `first` on a new thread while `second` runs on this one; both results, or the first error
     /// (`first`'s when both fail). Both run here, one after the other, when no thread starts. The two must
     /// share nothing mutable.

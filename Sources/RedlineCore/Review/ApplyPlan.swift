@@ -151,6 +151,23 @@ extension ApplyPlan {
         return out
     }
 
+    /// The texts of `document`'s leaves as one side of its changes shows them, without working the view out:
+    /// each leaf's `text(of:view:)`, a leaf in a row or cell that side does not have left out. Paragraph
+    /// boundaries are the document's own (a paragraph mark a side removes still parts two texts), so the
+    /// texts run together equal those of `leafTexts` of the view (`DocumentComparer.accepted`/`rejected`).
+    public static func viewTexts(of document: Document, view: View) -> [String] {
+        var out: [String] = []
+        for (t, b) in document.blocks.enumerated() {
+            walk(b, topLevel: t, path: []) { block, _, _, row in
+                switch (row, view) {
+                case (.inserted?, .reject), (.deleted?, .accept): return
+                default: out.append(text(of: block, view: view))
+                }
+            }
+        }
+        return out
+    }
+
     /// `t` with each run of spaces, tabs and line feeds one space and the ends trimmed (on its UTF-8 bytes:
     /// those three are ASCII and never inside a multi-byte character).
     public static func collapsingSpace(_ t: String) -> String {

@@ -20,7 +20,8 @@ struct ApplyBody {
     var paras: [Para] = []
     /// Where content goes when the body has no paragraph: before its final `w:sectPr`, or its end.
     var bodyEnd = 0
-    private var texts: [Int: String] = [:]
+    /// Each paragraph's text (`ApplyXMLScan.text`), read by `readTexts` or when first asked for.
+    private var texts: [String?] = []
 
     init(_ scan: ApplyXMLScan) throws {
         self.scan = scan
@@ -54,10 +55,16 @@ struct ApplyBody {
     }
 
     mutating func text(_ k: Int) -> String {
+        if texts.isEmpty { texts = Array(repeating: nil, count: paras.count) }
         if let t = texts[k] { return t }
         let t = scan.text(paras[k].token)
         texts[k] = t
         return t
+    }
+
+    /// Reads every paragraph's text now (`DOCXApply.prepare`, ahead of the plan).
+    mutating func readTexts() {
+        texts = paras.map { scan.text($0.token) }
     }
 
     /// Paragraph of each leaf, matched by text in order (a leaf with no paragraph of its text, as a text-box

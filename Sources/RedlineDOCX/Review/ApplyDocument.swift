@@ -32,16 +32,16 @@ struct ApplyDocument {
     /// Writes property steps; counts what it could not write as asked.
     var properties: ApplyProperties
 
-    init(scan: ApplyXMLScan, plan: ApplyPlan, accept: Bool, ids: ApplyIDs, existingComments: [ReviewComments.Entry],
-         styles: [UInt8], numbering: [UInt8] = []) throws {
-        self.scan = scan
+    init(body: ApplyBody, plan: ApplyPlan, accept: Bool, ids: ApplyIDs, existingComments: [ReviewComments.Entry],
+         styles: [UInt8], numbering: [UInt8] = []) {
+        scan = body.scan
         self.plan = plan
         self.accept = accept
         self.ids = ids
         self.existingComments = existingComments
         self.styles = styles
         properties = ApplyProperties(styles: styles, numbering: numbering)
-        body = try ApplyBody(scan)
+        self.body = body
     }
 
     mutating func render() throws -> [UInt8] {

@@ -14,18 +14,22 @@ struct ApplyXMLScan {
 
     let bytes: [UInt8]
     var tokens: [Token] = []
-    /// For each start token, the index of its end token (itself for an empty element).
-    var match: [Int: Int] = [:]
+    /// For each token, the index of its end token: a start tag's closing tag, any other token itself.
+    private var match: [Int] = []
 
     init(_ bytes: [UInt8]) {
         self.bytes = bytes
         var i = 0
         let n = bytes.count
         var stack: [Int] = []
+        // About one token per 12 bytes of WordprocessingML.
+        tokens.reserveCapacity(n / 12)
+        match.reserveCapacity(n / 12)
         while i < n {
             if bytes[i] != UInt8(ascii: "<") {
                 let s = i
                 while i < n && bytes[i] != UInt8(ascii: "<") { i += 1 }
+                match.append(tokens.count)
                 tokens.append(Token(kind: .text, range: s..<i, name: ""))
                 continue
             }
@@ -37,6 +41,7 @@ struct ApplyXMLScan {
                 i += 2
                 while i < n && !Self.starts(bytes, at: i, close) { i += 1 }
                 i = min(n, i + close.count)
+                match.append(tokens.count)
                 tokens.append(Token(kind: .other, range: s..<i, name: ""))
                 continue
             }
@@ -53,12 +58,12 @@ struct ApplyXMLScan {
             }
             i = min(n, j + 1)
             let t = tokens.count
+            match.append(t)
             if isEnd {
                 tokens.append(Token(kind: .end, range: s..<i, name: name))
                 if let open = stack.popLast() { match[open] = t }
             } else if j > 0, bytes[j - 1] == UInt8(ascii: "/") {
                 tokens.append(Token(kind: .empty, range: s..<i, name: name))
-                match[t] = t
             } else {
                 tokens.append(Token(kind: .start, range: s..<i, name: name))
                 stack.append(t)
@@ -79,7 +84,7 @@ struct ApplyXMLScan {
     }
 
     /// The end token of the element starting at token `t`.
-    func end(of t: Int) -> Int { match[t] ?? t }
+    func end(of t: Int) -> Int { match[t] }
 
     /// The bytes of tokens `a...b`.
     func bytes(_ a: Int, _ b: Int) -> ArraySlice<UInt8> { bytes[tokens[a].range.lowerBound..<tokens[b].range.upperBound] }

@@ -6,20 +6,23 @@ import RedlineZip
 /// Every part but `word/document.xml` (and the comments part, its relationship and content type when
 /// comments are added) is copied as stored; in the body, paragraphs no step names keep their bytes.
 public enum DOCXApply {
-    public static func apply(_ plan: ApplyPlan, original: DocumentInput, accept: Bool, limits: Limits,
-                             diagnostics: Diagnostics, into output: any ByteOutput) throws {
-        if plan.isEmpty {
-            // Nothing to write: ORIGINAL as it is, byte for byte.
-            let bytes: [UInt8]
-            switch original {
-            case .bytes(let b): bytes = b
-            case .file(let path):
-                guard let d = FileManager.default.contents(atPath: path) else { throw RedlineError.io("cannot read \(path)") }
-                bytes = [UInt8](d)
-            }
-            try bytes.withUnsafeBytes { try output.write($0) }
-            return
-        }
+    /// ORIGINAL's package as the applier reads it whatever the plan: its main part scanned and its body's
+    /// paragraphs with their texts, the largest change and drawing ids, comments, styles and numbering. Made
+    /// ahead, on a second thread while the plan is being worked out (`prepare`).
+    public struct Prepared: @unchecked Sendable {
+        // (@unchecked: the package's archive is read by one thread at a time: `prepare`'s, then `apply`'s.)
+        fileprivate let package: DOCXPackage
+        fileprivate let parts: DOCXInPlaceReview.Parts
+        fileprivate let documentPart: String
+        fileprivate let body: ApplyBody
+        fileprivate let largest: Int, largestDocPr: Int
+        fileprivate let strict: Bool
+        fileprivate let existingComments: [ReviewComments.Entry]
+        fileprivate let styles: [UInt8], numbering: [UInt8]
+    }
+
+    /// Reads what `apply(_:prepared:…)` needs of `original` whatever the plan.
+    public static func prepare(original: DocumentInput, limits: Limits) throws -> Prepared {
         let package = try DOCXPackage(original, limits: limits)
         let parts = try DOCXInPlaceReview.Parts(package)
         let archive = package.archive
@@ -36,13 +39,44 @@ public enum DOCXApply {
                 largestDocPr = max(largestDocPr, ApplyPictures.largestDocPr(in: bytes))
             }
         }
-        let ids = ApplyIDs(after: largest)
-        let strict = DOCXLayoutTransfer.isStrict(documentPart: doc, name: docEntry.name, limits: limits)
-        ids.pictures = ApplyPictures(package: package, largestDocPr: largestDocPr, strict: strict)
-        var writer = try ApplyDocument(scan: ApplyXMLScan(doc), plan: plan, accept: accept, ids: ids,
-                                       existingComments: try ReviewComments(package, parts: parts).all,
-                                       styles: try package.part("styles", fallback: "word/styles.xml").map { try archive.read($0) } ?? [],
-                                       numbering: try package.part("numbering", fallback: "word/numbering.xml").map { try archive.read($0) } ?? [])
+        var body = try ApplyBody(ApplyXMLScan(doc))
+        body.readTexts()
+        return Prepared(package: package, parts: parts, documentPart: docEntry.name, body: body,
+                        largest: largest, largestDocPr: largestDocPr,
+                        strict: DOCXLayoutTransfer.isStrict(documentPart: doc, name: docEntry.name, limits: limits),
+                        existingComments: try ReviewComments(package, parts: parts).all,
+                        styles: try package.part("styles", fallback: "word/styles.xml").map { try archive.read($0) } ?? [],
+                        numbering: try package.part("numbering", fallback: "word/numbering.xml").map { try archive.read($0) } ?? [])
+    }
+
+    /// Writes `plan` into ORIGINAL's package.
+    public static func apply(_ plan: ApplyPlan, original: DocumentInput, accept: Bool, limits: Limits,
+                             diagnostics: Diagnostics, into output: any ByteOutput) throws {
+        if plan.isEmpty {
+            // Nothing to write: ORIGINAL as it is, byte for byte.
+            let bytes: [UInt8]
+            switch original {
+            case .bytes(let b): bytes = b
+            case .file(let path):
+                guard let d = FileManager.default.contents(atPath: path) else { throw RedlineError.io("cannot read \(path)") }
+                bytes = [UInt8](d)
+            }
+            try bytes.withUnsafeBytes { try output.write($0) }
+            return
+        }
+        try apply(plan, prepared: try prepare(original: original, limits: limits), accept: accept,
+                  diagnostics: diagnostics, into: output)
+    }
+
+    /// Writes a non-empty `plan` into the package `prepared` read.
+    public static func apply(_ plan: ApplyPlan, prepared: Prepared, accept: Bool, diagnostics: Diagnostics,
+                             into output: any ByteOutput) throws {
+        let package = prepared.package, parts = prepared.parts
+        let ids = ApplyIDs(after: prepared.largest)
+        ids.pictures = ApplyPictures(package: package, largestDocPr: prepared.largestDocPr, strict: prepared.strict)
+        var writer = ApplyDocument(body: prepared.body, plan: plan, accept: accept, ids: ids,
+                                   existingComments: prepared.existingComments, styles: prepared.styles,
+                                   numbering: prepared.numbering)
         let newDoc = try writer.render()
         if writer.properties.outlineFallbacks > 0 {
             diagnostics.report(.docxApplyHeadingOutline, "\(writer.properties.outlineFallbacks) paragraphs made headings of a level ORIGINAL has no heading style for were given an outline level instead",
@@ -55,13 +89,14 @@ public enum DOCXApply {
         if writer.keptInside > 0 {
             diagnostics.report(.docxApplyKept, "\(writer.keptInside) bytes of text inside equations or moves an edit covered were kept as they were")
         }
-        var replaced: [String: [UInt8]] = [docEntry.name: newDoc]
+        var replaced: [String: [UInt8]] = [prepared.documentPart: newDoc]
         var added: [(String, [UInt8])] = []
         if !writer.newComments.isEmpty {
             try ApplyComments.add(writer.newComments, package: package, parts: parts, replaced: &replaced, added: &added)
         }
         try ids.pictures?.finish(package: package, replaced: &replaced, added: &added)
         let zip = try ZipWriter(compressionLevel: 1)
+        let archive = package.archive
         for entry in archive.entries where !entry.isDirectory {
             if let bytes = replaced[entry.name] {
                 try zip.add(entry.name, bytes: bytes)
