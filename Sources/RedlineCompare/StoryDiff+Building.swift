@@ -20,7 +20,7 @@ extension StoryComparer {
         let e = equalBlocks.firstIndex { $0.op >= k } ?? equalBlocks.count
         let laterEqual = equalBlocks[e...]
         var seen = Set<Int32>()
-        var (_, done) = TwoThreads.run({
+        let (_, done) = TwoThreads.run({
             self.build(ops[..<k], v, equalBlocks: equalBlocks[..<e], movesSeen: &seen, into: &out)
         }, {
             var w = worker

@@ -373,6 +373,12 @@ extension ApplyPlan {
                 for l in group { insert([l.block], whole: l.path.isEmpty, path: l.path, change: change(of: l)) }
                 return
             }
+            // Most leaves: one of the comparison's, unchanged and with ORIGINAL's text; nothing to write.
+            if group.count == 1, let l = group.first, l.row == nil, l.mark == nil, l.block.paragraph?.styleChange == nil,
+               l.rejectText == oLeaves[k].text, !hasMarksOrAnchors(l.content) {
+                k += 1
+                return
+            }
             let joined = group.map(\.rejectText).joined()
             func blank(_ t: String) -> Bool { t.allSatisfy { $0 == " " || $0 == "\n" || $0 == "\t" } }
             // An empty leaf only the comparison has (an empty header row a conversion added), unchanged: nothing.
@@ -467,6 +473,18 @@ extension ApplyPlan {
                 switch $0 {
                 case .insertion, .deletion, .substitution, .move, .formatChange: return true
                 default: return hasMarks($0.children)
+                }
+            }
+        }
+
+        /// Whether `inlines` hold a change mark or a comment's anchor (what `leafEdits` writes).
+        func hasMarksOrAnchors(_ inlines: [Inline]) -> Bool {
+            inlines.contains {
+                switch $0 {
+                case .text, .code, .lineBreak, .softBreak: return false
+                case .insertion, .deletion, .substitution, .move, .formatChange,
+                     .commentStart, .commentEnd, .commentPoint: return true
+                default: return hasMarksOrAnchors($0.children)
                 }
             }
         }
