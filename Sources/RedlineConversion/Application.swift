@@ -90,7 +90,14 @@ public enum Application {
                 let ((expected, originalRejected), _) = try StackThread.both({
                     check ? (bare(ApplyPlan.viewTexts(of: compared, view: .accept)), prepared.rejectedText()) : ([], [])
                 }, {
-                    try readAhead!.get()(plan, options.accept, diagnostics, buffer)
+                    if plan.isEmpty {
+                        // ORIGINAL as it is (what it holds is not read: a package the applier could not write
+                        // into is still given back).
+                        try format.applier!.apply(plan, original: .file(original), accept: options.accept,
+                                                  limits: options.read.limits, diagnostics: diagnostics, into: buffer)
+                    } else {
+                        try readAhead!.get()(plan, options.accept, diagnostics, buffer)
+                    }
                 })
                 try verify(buffer.bytes, format: format, plan: plan, expected: expected, originalRejected: originalRejected,
                            accepted: options.accept, limits: options.read.limits)

@@ -106,12 +106,7 @@ struct DOCXPackageApplier: EditApplier {
     func prepare(original: DocumentInput, limits: Limits) throws -> PreparedApply {
         let prepared = try DOCXApply.prepare(original: original, limits: limits)
         return { plan, accept, diagnostics, output in
-            if plan.isEmpty {
-                try DOCXApply.apply(plan, original: original, accept: accept, limits: limits, diagnostics: diagnostics,
-                                    into: output)
-            } else {
-                try DOCXApply.apply(plan, prepared: prepared, accept: accept, diagnostics: diagnostics, into: output)
-            }
+            try DOCXApply.apply(plan, prepared: prepared, accept: accept, diagnostics: diagnostics, into: output)
         }
     }
 }

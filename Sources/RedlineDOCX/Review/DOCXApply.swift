@@ -68,7 +68,8 @@ public enum DOCXApply {
                   diagnostics: diagnostics, into: output)
     }
 
-    /// Writes a non-empty `plan` into the package `prepared` read.
+    /// Writes `plan` into the package `prepared` read (an empty plan too: `apply(_:original:…)` copies
+    /// ORIGINAL's bytes for one without reading them).
     public static func apply(_ plan: ApplyPlan, prepared: Prepared, accept: Bool, diagnostics: Diagnostics,
                              into output: any ByteOutput) throws {
         let package = prepared.package, parts = prepared.parts
