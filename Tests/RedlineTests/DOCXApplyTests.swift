@@ -294,6 +294,27 @@ final class DOCXApplyTests: XCTestCase {
         }
     }
 
+    /// A package the applier cannot write into (its body under another prefix than `w:`) is still given back
+    /// as it is when EDITED changes nothing (the plan is empty: ORIGINAL is not read ahead for writing), and an
+    /// edit onto it is one clear error with nothing written.
+    func testUnwritablePackageWithoutEditsIsGivenBack() throws {
+        let ns = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+        let xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?><ns0:document xmlns:ns0=\"\(ns)\"><ns0:body><ns0:p><ns0:r><ns0:t>Hello world.</ns0:t></ns0:r></ns0:p></ns0:body></ns0:document>"
+        let original = dir + "/prefixed.docx"
+        FileManager.default.createFile(atPath: original, contents: Data(try MinimalDOCX.package(documentXML: Array(xml.utf8))))
+        let same = dir + "/same.md", edited = dir + "/edited.md"
+        FileManager.default.createFile(atPath: same, contents: Data("Hello world.\n".utf8))
+        FileManager.default.createFile(atPath: edited, contents: Data("Hello brave world.\n".utf8))
+        let out = try apply(same, onto: original)
+        XCTAssertEqual(FileManager.default.contents(atPath: out), FileManager.default.contents(atPath: original))
+        let refused = dir + "/refused.docx"
+        XCTAssertThrowsError(try Application.apply(edited: edited, onto: original, options: ApplyOptions(force: true),
+                                                   toFile: refused, diagnostics: Diagnostics())) { error in
+            XCTAssertTrue("\(error)".contains("w:body"), "\(error)")
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: refused))
+    }
+
     /// A 4×3 red PNG.
     static let png: [UInt8] = [UInt8](Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAQAAAADCAIAAAA7ljmRAAAAEElEQVR4nGP4z8AARww4OQD1MQv1NXv7ggAAAABJRU5ErkJggg==")!)
 
