@@ -20,6 +20,8 @@ extension Fuzz {
                                        compare: CompareOptions(author: "F", date: "2024-01-01T00:00:00Z"), accept: accept)
             options.force = true
             let out = MemoryOutput()
+            // Models apply lets go of on a thread of their own: gone before LeakSanitizer looks, thrown or not.
+            defer { StackThread.waitForReleases() }
             do {
                 _ = try Application.apply(edited: path, onto: o, options: options, into: out, diagnostics: Diagnostics())
             } catch is RedlineError {

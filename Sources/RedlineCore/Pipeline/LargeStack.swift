@@ -94,14 +94,46 @@ public final class StackThread {
 
     /// Lets go of `value` on a thread of its own, not waited for: where it is the last reference to a large
     /// document, freeing its nodes is off the caller's path (`redline apply` drops the models it compared while
-    /// it writes). Let go of here when no thread starts.
+    /// it writes). Let go of here when no thread starts. `waitForReleases` waits for every such thread.
     public static func release<T>(_ value: sending T) {
         var held: T? = value
+        releases.add(1)
         guard let thread = spawn(name: "redline-free", {
             held = nil
             _ = held
-        }) else { return }
+            StackThread.releases.add(-1)
+        }) else {
+            releases.add(-1)
+            return
+        }
         pthread_detach(thread.thread)
+    }
+
+    /// Waits until every value given to `release` has been let go of: for a leak checker (the fuzzers', after
+    /// each input), which would take one still being freed for a leak.
+    public static func waitForReleases() { releases.waitForZero() }
+
+    /// How many `release` threads have not ended.
+    private static let releases = Counter()
+
+    /// A count and a condition to wait on for it to reach zero.
+    private final class Counter: @unchecked Sendable {
+        // (@unchecked: `count` is read and written under `condition`'s lock only.)
+        private let condition = NSCondition()
+        private var count = 0
+
+        func add(_ n: Int) {
+            condition.lock()
+            count += n
+            if count == 0 { condition.broadcast() }
+            condition.unlock()
+        }
+
+        func waitForZero() {
+            condition.lock()
+            while count > 0 { condition.wait() }
+            condition.unlock()
+        }
     }
 
     /// Runs `first` on a new thread while `second` runs on this one; both results, or the first error
