@@ -92,47 +92,39 @@ public final class StackThread {
     /// Waits for the thread to end.
     public func join() { pthread_join(thread, nil) }
 
-    /// Lets go of `value` on a thread of its own, not waited for: where it is the last reference to a large
-    /// document, freeing its nodes is off the caller's path (`redline apply` drops the models it compared while
-    /// it writes). Let go of here when no thread starts. `waitForReleases` waits for every such thread.
+    /// Lets go of `value` on a thread of its own: where it is the last reference to a large document, freeing
+    /// its nodes is off the caller's path (`redline apply` drops the models it compared while it writes). Let go
+    /// of here when no thread starts. At most one such thread is left to end on its own: each call joins the one
+    /// before, and `waitForReleases` the last.
     public static func release<T>(_ value: sending T) {
         var held: T? = value
-        releases.add(1)
         guard let thread = spawn(name: "redline-free", {
             held = nil
             _ = held
-            StackThread.releases.add(-1)
-        }) else {
-            releases.add(-1)
-            return
-        }
-        pthread_detach(thread.thread)
+        }) else { return }
+        pendingRelease.swap(thread)?.join()
     }
 
-    /// Waits until every value given to `release` has been let go of: for a leak checker (the fuzzers', after
-    /// each input), which would take one still being freed for a leak.
-    public static func waitForReleases() { releases.waitForZero() }
+    /// Waits until every value given to `release` has been let go of and its thread has ended (its
+    /// thread-local objects too): for a leak checker (the fuzzers', after each input), which would take one
+    /// still being freed for a leak.
+    public static func waitForReleases() { pendingRelease.swap(nil)?.join() }
 
-    /// How many `release` threads have not ended.
-    private static let releases = Counter()
+    /// The `release` thread not joined yet.
+    private static let pendingRelease = Slot()
 
-    /// A count and a condition to wait on for it to reach zero.
-    private final class Counter: @unchecked Sendable {
-        // (@unchecked: `count` is read and written under `condition`'s lock only.)
-        private let condition = NSCondition()
-        private var count = 0
+    /// One thread, swapped under a lock.
+    private final class Slot: @unchecked Sendable {
+        // (@unchecked: `thread` is read and written under `lock` only.)
+        private let lock = NSLock()
+        private var thread: StackThread?
 
-        func add(_ n: Int) {
-            condition.lock()
-            count += n
-            if count == 0 { condition.broadcast() }
-            condition.unlock()
-        }
-
-        func waitForZero() {
-            condition.lock()
-            while count > 0 { condition.wait() }
-            condition.unlock()
+        func swap(_ new: StackThread?) -> StackThread? {
+            lock.lock()
+            defer { lock.unlock() }
+            let old = thread
+            thread = new
+            return old
         }
     }
 
