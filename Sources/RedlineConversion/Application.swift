@@ -79,8 +79,9 @@ public enum Application {
     /// Applies `edited` onto `original`, writing the result into `output`.
     public static func apply(edited: String, onto original: String, options: ApplyOptions, into output: any ByteOutput,
                              diagnostics: Diagnostics) throws -> ApplyStats {
-        let (plan, format, stats, compared, prepared, readAhead) = try prepare(edited: edited, onto: original, options: options,
-                                                                               readAhead: true, diagnostics: diagnostics)
+        let (plan, stats, compared, prepared, readAhead) = try prepare(edited: edited, onto: original, options: options,
+                                                                       readAhead: true, diagnostics: diagnostics)
+        let format = prepared.format
         try LargeStack.run {
             let buffer = MemoryOutput()
             do {
@@ -126,9 +127,9 @@ public enum Application {
     /// The plan for applying `edited` onto `original`, ORIGINAL's format and the counts.
     public static func plan(edited: String, onto original: String, options: ApplyOptions,
                             diagnostics: Diagnostics) throws -> (ApplyPlan, Format, ApplyStats) {
-        let (p, f, s, _, _, _) = try prepare(edited: edited, onto: original, options: options, readAhead: false,
-                                             diagnostics: diagnostics)
-        return (p, f, s)
+        let (p, s, _, prepared, _) = try prepare(edited: edited, onto: original, options: options, readAhead: false,
+                                                 diagnostics: diagnostics)
+        return (p, prepared.format, s)
     }
 
     /// The written result read back: its reject view must have ORIGINAL's text and its accept view EDITED's,
@@ -205,8 +206,10 @@ public enum Application {
         return n
     }
 
+    /// The plan, its counts, the comparison it was made from and ORIGINAL as read; with `readAhead`, also ORIGINAL
+    /// read by its format's applier (`EditApplier.prepare`, beside the base view; its failure kept for when used).
     static func prepare(edited: String, onto original: String, options: ApplyOptions, readAhead: Bool,
-                        diagnostics: Diagnostics) throws -> (ApplyPlan, Format, ApplyStats, Document, PreparedOriginal,
+                        diagnostics: Diagnostics) throws -> (ApplyPlan, ApplyStats, Document, PreparedOriginal,
                                                              Result<PreparedApply, any Error>?) {
         let format = try originalFormat(original, options: options)
         var read = options.read
@@ -235,7 +238,7 @@ public enum Application {
         let (plan, stats, compared) = try self.plan(edited: edited, document: e, format: editedFormat, onto: prepared,
                                                     base: namedBase, options: options, diagnostics: diagnostics)
         StackThread.release((e, namedBase))
-        return (plan, format, stats, compared, prepared, ahead)
+        return (plan, stats, compared, prepared, ahead)
     }
 
     /// Who last saved `path`, where its format records it.

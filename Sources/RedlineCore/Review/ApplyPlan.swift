@@ -375,7 +375,7 @@ extension ApplyPlan {
             }
             // Most leaves: one of the comparison's, unchanged and with ORIGINAL's text; nothing to write.
             if group.count == 1, let l = group.first, l.row == nil, l.mark == nil, l.block.paragraph?.styleChange == nil,
-               l.rejectText == oLeaves[k].text, !hasMarksOrAnchors(l.content) {
+               l.rejectText == oLeaves[k].text, !hasMarks(l.content, anchors: true) {
                 k += 1
                 return
             }
@@ -468,23 +468,14 @@ extension ApplyPlan {
             return nil
         }
 
-        func hasMarks(_ inlines: [Inline]) -> Bool {
-            inlines.contains {
-                switch $0 {
-                case .insertion, .deletion, .substitution, .move, .formatChange: return true
-                default: return hasMarks($0.children)
-                }
-            }
-        }
-
-        /// Whether `inlines` hold a change mark or a comment's anchor (what `leafEdits` writes).
-        func hasMarksOrAnchors(_ inlines: [Inline]) -> Bool {
+        /// Whether `inlines` hold a change mark, or (`anchors`) a comment's anchor too: what `leafEdits` writes.
+        func hasMarks(_ inlines: [Inline], anchors: Bool = false) -> Bool {
             inlines.contains {
                 switch $0 {
                 case .text, .code, .lineBreak, .softBreak: return false
-                case .insertion, .deletion, .substitution, .move, .formatChange,
-                     .commentStart, .commentEnd, .commentPoint: return true
-                default: return hasMarksOrAnchors($0.children)
+                case .insertion, .deletion, .substitution, .move, .formatChange: return true
+                case .commentStart, .commentEnd, .commentPoint: return anchors
+                default: return hasMarks($0.children, anchors: anchors)
                 }
             }
         }

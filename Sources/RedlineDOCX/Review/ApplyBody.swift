@@ -20,8 +20,8 @@ struct ApplyBody {
     var paras: [Para] = []
     /// Where content goes when the body has no paragraph: before its final `w:sectPr`, or its end.
     var bodyEnd = 0
-    /// Each paragraph's text (`ApplyXMLScan.text`), read by `readTexts` or when first asked for.
-    private var texts: [String?] = []
+    /// Each paragraph's text (`ApplyXMLScan.text`), as the plan's leaves are matched by.
+    private let texts: [String]
 
     init(_ scan: ApplyXMLScan) throws {
         self.scan = scan
@@ -52,24 +52,14 @@ struct ApplyBody {
             }
             i += 1
         }
-    }
-
-    mutating func text(_ k: Int) -> String {
-        if texts.isEmpty { texts = Array(repeating: nil, count: paras.count) }
-        if let t = texts[k] { return t }
-        let t = scan.text(paras[k].token)
-        texts[k] = t
-        return t
-    }
-
-    /// Reads every paragraph's text now (`DOCXApply.prepare`, ahead of the plan).
-    mutating func readTexts() {
         texts = paras.map { scan.text($0.token) }
     }
 
+    func text(_ k: Int) -> String { texts[k] }
+
     /// Paragraph of each leaf, matched by text in order (a leaf with no paragraph of its text, as a text-box
     /// paragraph, is nil).
-    mutating func align(_ leaves: [ApplyLeaf]) -> [Int?] {
+    func align(_ leaves: [ApplyLeaf]) -> [Int?] {
         var out: [Int?] = []
         var j = 0
         for leaf in leaves {

@@ -39,9 +39,7 @@ public enum DOCXApply {
                 largestDocPr = max(largestDocPr, ApplyPictures.largestDocPr(in: bytes))
             }
         }
-        var body = try ApplyBody(ApplyXMLScan(doc))
-        body.readTexts()
-        return Prepared(package: package, parts: parts, documentPart: docEntry.name, body: body,
+        return Prepared(package: package, parts: parts, documentPart: docEntry.name, body: try ApplyBody(ApplyXMLScan(doc)),
                         largest: largest, largestDocPr: largestDocPr,
                         strict: DOCXLayoutTransfer.isStrict(documentPart: doc, name: docEntry.name, limits: limits),
                         existingComments: try ReviewComments(package, parts: parts).all,
