@@ -12,6 +12,8 @@ public protocol EditApplier: Sendable {
     /// Reads what `apply` needs of `original` whatever the plan is (while the plan is being made), and returns
     /// the function that then writes a plan as `apply` would. By default nothing is read ahead.
     func prepare(original: DocumentInput, limits: Limits) throws -> PreparedApply
+    /// Whether `apply` writes a plan's notes (`ApplyPlan.notes`, `newNotes`); false: the body only.
+    var writesNotes: Bool { get }
 }
 
 /// An applier with ORIGINAL read ahead (`EditApplier.prepare`): writes `plan` into `output`, marked or
@@ -20,6 +22,8 @@ public typealias PreparedApply = (_ plan: ApplyPlan, _ accept: Bool, _ diagnosti
                                   _ output: any ByteOutput) throws -> Void
 
 extension EditApplier {
+    public var writesNotes: Bool { false }
+
     public func prepare(original: DocumentInput, limits: Limits) throws -> PreparedApply {
         { plan, accept, diagnostics, output in
             try apply(plan, original: original, accept: accept, limits: limits, diagnostics: diagnostics, into: output)
@@ -88,8 +92,9 @@ public enum Application {
                 // What the result read back must have (EDITED's accepted text, ORIGINAL's rejected text), worked
                 // out on a second thread while the applier writes.
                 let check = format.inPlaceReviewer != nil && !plan.isEmpty
-                let ((expected, originalRejected), _) = try StackThread.both({
-                    check ? (bare(ApplyPlan.viewTexts(of: compared, view: .accept)), prepared.rejectedText()) : ([], [])
+                let ((expected, originalRejected, notes), _) = try StackThread.both({
+                    check ? (bare(ApplyPlan.viewTexts(of: compared, view: .accept)), prepared.rejectedText(),
+                             NotesCheck(plan: plan, compared: compared, original: prepared.document)) : ([], [], nil)
                 }, {
                     if plan.isEmpty {
                         // ORIGINAL as it is (what it holds is not read: a package the applier could not write
@@ -101,6 +106,7 @@ public enum Application {
                     }
                 })
                 try verify(buffer.bytes, format: format, plan: plan, expected: expected, originalRejected: originalRejected,
+                           notes: notes,
                            accepted: options.accept, limits: options.read.limits)
             } catch let e as RedlineError where !e.message.hasPrefix(original) {
                 throw RedlineError(e.kind, "\(original): \(e.message)")
@@ -138,7 +144,7 @@ public enum Application {
     /// `originalRejected`. `expected` (EDITED's accepted text) is not checked when nil (a combination). Both
     /// are `bare` texts.
     static func verify(_ bytes: [UInt8], format: Format, plan: ApplyPlan, expected: [UInt8]?, originalRejected: [UInt8],
-                       accepted: Bool,
+                       notes: NotesCheck? = nil, accepted: Bool,
                        limits: Limits) throws {
         // Markdown's guarantee is textual (CriticMarkup around code and tables is not in the model): its tests
         // check it. Package formats are read back.
@@ -148,12 +154,34 @@ public enum Application {
         let doc = try Converter.read(.bytes(bytes), format: format, options: read, diagnostics: Diagnostics())
         let (rejected, acceptedText) = try StackThread.both({ bare(ApplyPlan.viewTexts(of: doc, view: .reject)) },
                                                             { expected == nil ? [] : bare(ApplyPlan.viewTexts(of: doc, view: .accept)) })
-        StackThread.release(doc)
         if !accepted, rejected != originalRejected, rejected != bare(plan.leaves.map(\.text)) {
             throw RedlineError(.unsupportedInput, "the changes could not be placed exactly in this file (rejecting them would not give it back); nothing written: `redline compare` makes a new file instead")
         }
         if let expected, acceptedText != expected {
             throw RedlineError(.unsupportedInput, "the changes could not be placed exactly in this file (accepting them would not give EDITED's text); nothing written: `redline compare` makes a new file instead")
+        }
+        if let notes {
+            if !accepted, !notes.originalTexts.contains(bare(ApplyPlan.noteTexts(of: doc, view: .reject))) {
+                throw RedlineError(.unsupportedInput, "the changes to footnotes or endnotes could not be placed exactly in this file (rejecting them would not give its notes back); nothing written")
+            }
+            if bare(ApplyPlan.noteTexts(of: doc, view: .accept)) != notes.expected {
+                throw RedlineError(.unsupportedInput, "the changes to footnotes or endnotes could not be placed exactly in this file (accepting them would not give EDITED's notes); nothing written")
+            }
+        }
+        StackThread.release(doc)
+    }
+
+    /// What a result's notes must read as when a plan writes into them: EDITED's notes accepted, ORIGINAL's
+    /// rejected (or, ORIGINAL's own changes kept, accepted). Nil when the plan writes no note.
+    struct NotesCheck: Sendable {
+        var expected: [UInt8]
+        var originalTexts: [[UInt8]]
+
+        init?(plan: ApplyPlan, compared: Document, original: Document) {
+            guard !plan.notes.isEmpty || !plan.newNotes.isEmpty else { return nil }
+            expected = bare(ApplyPlan.noteTexts(of: compared, view: .accept))
+            originalTexts = [bare(ApplyPlan.noteTexts(of: original, view: .reject)),
+                             bare(ApplyPlan.noteTexts(of: original, view: .accept))]
         }
     }
 
@@ -345,14 +373,20 @@ public enum Application {
             } else {
                 compared = DocumentComparer.compare(old: base, new: e, options: options.compare, diagnostics: quiet).0
             }
-            // The plan writes the body's changes; one inside a footnote or endnote is said, not dropped unsaid.
+            var plan = ApplyPlan.make(original: original, compared: compared, fallback: fallback)
+            // The notes' changes, where the applier writes them; otherwise said, not dropped unsaid.
             let inNotes = compared.notes.reduce(0) { $0 + DocumentComparer.trackedChangeCount(Document(blocks: $1.blocks)) }
-            if inNotes > 0 {
+            if inNotes > 0, prepared.format.applier?.writesNotes == true,
+               let (plans, new) = ApplyPlan.makeNotes(original: original, compared: compared, fallback: fallback) {
+                plan.notes = plans
+                plan.newNotes = new
+            } else if inNotes > 0 {
+                let why = prepared.format.applier?.writesNotes == true
+                    ? "its note references do not pair with ORIGINAL's" : "apply writes the body's changes only into \(prepared.format.displayName)"
                 diagnostics.report(.applyNoteUnplaced,
-                                   "\(edited) changes the text of footnotes or endnotes (\(inNotes == 1 ? "one change" : "\(inNotes) changes")): apply writes the body's changes only, so these are left out",
+                                   "\(edited) changes the text of footnotes or endnotes (\(inNotes == 1 ? "one change" : "\(inNotes) changes")): \(why), so these are left out",
                                    count: inNotes)
             }
-            let plan = ApplyPlan.make(original: original, compared: compared, fallback: fallback)
             reportHeaderFooterEdits(original: original, edited: e, diagnostics: diagnostics)
             count(plan, into: &stats)
             if stats.kept < minimumKept, !options.force, plan.leaves.count > 1 {

@@ -97,6 +97,8 @@ struct MarkdownSourceApplier: EditApplier {
 /// DOCX's applier: the plan written into ORIGINAL's package as tracked changes, every other byte kept
 /// (`DOCXApply`).
 struct DOCXPackageApplier: EditApplier {
+    var writesNotes: Bool { true }
+
     func apply(_ plan: ApplyPlan, original: DocumentInput, accept: Bool, limits: Limits, diagnostics: Diagnostics,
                into output: any ByteOutput) throws {
         try DOCXApply.apply(plan, original: original, accept: accept, limits: limits, diagnostics: diagnostics,

@@ -3,8 +3,10 @@ import Foundation
 import Redline
 import RedlineTestSupport
 
-/// `apply` and `combine` write the body's changes: an edit inside a footnote is said (`apply.note-unplaced`,
-/// counted), never dropped without a word, while the body's edits still land.
+/// `apply` writes EDITED's note edits into a DOCX ORIGINAL's footnotes and endnotes (`ApplyNotes`: each changed
+/// note rewritten where it stands, new notes appended, every other byte kept); onto Markdown and RTF an edit
+/// inside a footnote is said (`apply.note-unplaced`, counted), never dropped without a word, while the body's
+/// edits still land.
 final class ApplyNotesTests: XCTestCase {
     private var dir = ""
 
@@ -15,19 +17,129 @@ final class ApplyNotesTests: XCTestCase {
 
     override func tearDownWithError() throws { try? FileManager.default.removeItem(atPath: dir) }
 
-    func testANoteEditIsReportedAndTheBodyEditLands() throws {
+    private func apply(_ edited: String, onto original: String, changes: ChangeMode = .marked,
+                       _ d: Diagnostics = Diagnostics()) throws -> String {
+        let out = dir + "/out-\(UUID().uuidString.prefix(8))." + (original as NSString).pathExtension
+        var options = ApplyOptions(compare: CompareOptions(author: "Ed"))
+        options.accept = changes == .accept
+        _ = try Application.apply(edited: edited, onto: original, options: options, toFile: out, diagnostics: d)
+        return out
+    }
+
+    private func text(_ path: String, _ changes: ChangeMode) throws -> [String] {
+        try FormatFixtures.paragraphs(path, FormatRegistry.docx, ReviewOptions(changes: changes), in: dir)
+    }
+
+    private func write(_ s: String, _ name: String) throws -> String {
+        let p = dir + "/" + name
+        try Data(s.utf8).write(to: URL(fileURLWithPath: p))
+        return p
+    }
+
+    func testANoteEditIsReportedOntoMarkdownAndRTFAndWrittenIntoDOCX() throws {
         let source = "Alpha beta gamma.[^1]\n\nDelta epsilon.\n\n[^1]: A note here, and more.\n"
         let edited = "Alpha beta gamma.[^1]\n\nDelta zeta epsilon.\n\n[^1]: A note there, and less.\n"
         for format in [FormatRegistry.markdown, FormatRegistry.docx, FormatRegistry.rtf] {
             let original = try FormatFixtures.file(source, "o-\(format.name)", as: format, in: dir)
             let e = try FormatFixtures.file(edited, "e-\(format.name)", as: format, in: dir)
             let d = Diagnostics()
-            let out = dir + "/out-\(format.name).\(format.name)"
-            _ = try Application.apply(edited: e, onto: original, options: ApplyOptions(compare: CompareOptions(author: "Ed")),
-                                      toFile: out, diagnostics: d)
-            XCTAssertEqual(d.count(of: .applyNoteUnplaced), 2, "\(format.name): \(d.all)")
+            let out = try apply(e, onto: original, d)
             let accepted = try FormatFixtures.paragraphs(out, format, ReviewOptions(changes: .accept), in: dir)
             XCTAssertTrue(accepted.contains("Delta zeta epsilon."), "\(format.name): \(accepted)")
+            if format.isSame(as: FormatRegistry.docx) {
+                XCTAssertEqual(d.count(of: .applyNoteUnplaced), 0, "\(d.all)")
+                XCTAssertTrue(accepted.contains("[^1]: A note there, and less."), "\(accepted)")
+                let rejected = try FormatFixtures.paragraphs(out, format, ReviewOptions(changes: .reject), in: dir)
+                XCTAssertTrue(rejected.contains("[^1]: A note here, and more."), "\(rejected)")
+            } else {
+                XCTAssertEqual(d.count(of: .applyNoteUnplaced), 2, "\(format.name): \(d.all)")
+            }
         }
+    }
+
+    /// A Word file's footnote and endnote edited through Markdown: word-level changes inside each note, the
+    /// other parts ORIGINAL's bytes, valid; accepted in place too.
+    func testWordNotesEditedThroughMarkdown() throws {
+        let original = RepositoryPaths.sharedCorpus + "/pandoc/notes.docx"
+        try XCTSkipUnless(FileManager.default.fileExists(atPath: original))
+        let md = dir + "/notes.md"
+        try Converter.convert(.file(original), toFile: md, options: ConversionOptions(from: FormatRegistry.docx, to: FormatRegistry.markdown),
+                              diagnostics: Diagnostics())
+        var source = try String(contentsOfFile: md, encoding: .utf8)
+        XCTAssertTrue(source.contains("[^1]: My note."), source)
+        source = source.replacingOccurrences(of: "My note.", with: "My revised note.")
+            .replacingOccurrences(of: "an endnote at", with: "an endnote placed at")
+        let edited = try write(source, "edited.md")
+        let d = Diagnostics()
+        let out = try apply(edited, onto: original, d)
+        XCTAssertEqual(d.count(of: .applyNoteUnplaced), 0, "\(d.all)")
+        try OOXMLValidate.assertValid(out)
+        let o = try zipEntries(original), r = try zipEntries(out)
+        XCTAssertEqual(Set(o.keys), Set(r.keys))
+        for (name, bytes) in o where !["word/footnotes.xml", "word/endnotes.xml"].contains(name) {
+            XCTAssertEqual(r[name], bytes, "\(name) changed")
+        }
+        let footnotes = String(decoding: r["word/footnotes.xml"] ?? [], as: UTF8.self)
+        XCTAssertTrue(footnotes.contains("<w:ins w:id=") && footnotes.contains(">revised </w:t>") || footnotes.contains("revised"), footnotes)
+        XCTAssertFalse(footnotes.contains("<w:delText"), "only an insertion: \(footnotes)")
+        XCTAssertEqual(try text(out, .accept).filter { $0.hasPrefix("[^") },
+                       ["[^1]: My revised note.", "[^2]: This is an endnote placed at the end of the document."])
+        XCTAssertEqual(try text(out, .reject).filter { $0.hasPrefix("[^") }, try text(original, .accept).filter { $0.hasPrefix("[^") })
+        // The separators and every untouched byte of the notes parts kept: the parts differ only inside the
+        // edited notes' paragraphs.
+        let before = String(decoding: o["word/endnotes.xml"] ?? [], as: UTF8.self)
+        let after = String(decoding: r["word/endnotes.xml"] ?? [], as: UTF8.self)
+        let cut = before.range(of: "This is an endnote")!.lowerBound
+        XCTAssertTrue(after.hasPrefix(String(before[..<cut])))
+        let accepted = try apply(edited, onto: original, changes: .accept)
+        XCTAssertEqual(try text(accepted, .marked).filter { $0.hasPrefix("[^") },
+                       ["[^1]: My revised note.", "[^2]: This is an endnote placed at the end of the document."])
+        XCTAssertFalse(String(decoding: try zipEntries(accepted)["word/footnotes.xml"] ?? [], as: UTF8.self).contains("<w:ins "))
+    }
+
+    /// A footnote added in EDITED becomes a new footnote in ORIGINAL's package, its reference inside the tracked
+    /// insertion; a package without a footnotes part gets one (relationship, content type). A note reference
+    /// EDITED removed is a deleted reference.
+    func testNewAndRemovedFootnotes() throws {
+        let withNotes = try FormatFixtures.file("One two.[^a]\n\nThree four.\n\n[^a]: First note.\n", "with", as: FormatRegistry.docx, in: dir)
+        let without = try FormatFixtures.file("One two.\n\nThree four.\n", "without", as: FormatRegistry.docx, in: dir)
+        let removePart = { (path: String) throws -> String in
+            // A Word file that never had notes: no footnotes part at all.
+            var parts = try ZipEntries.read([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
+            parts.removeAll { $0.name.hasSuffix("footnotes.xml") || $0.name.hasSuffix("endnotes.xml") }
+            for k in parts.indices where k < parts.count {
+                var s = String(decoding: parts[k].bytes, as: UTF8.self)
+                guard parts[k].name.hasSuffix(".rels") || parts[k].name == "[Content_Types].xml" else { continue }
+                s = s.replacingOccurrences(of: #"<Relationship [^>]*(foot|end)notes[^>]*/>"#, with: "", options: .regularExpression)
+                s = s.replacingOccurrences(of: #"<Override [^>]*(foot|end)notes[^>]*/>"#, with: "", options: .regularExpression)
+                parts[k].bytes = Array(s.utf8)
+            }
+            let out = self.dir + "/bare-\(UUID().uuidString.prefix(6)).docx"
+            try Data(try ZipEntries.package(parts)).write(to: URL(fileURLWithPath: out))
+            return out
+        }
+        let bare = try removePart(without)
+        for original in [withNotes, without, bare] {
+            let edited = try write("One two.[^a]\n\nThree four.[^b]\n\n[^a]: First note.\n\n[^b]: A *new* note.\n", "e.md")
+            let d = Diagnostics()
+            let out = try apply(edited, onto: original, d)
+            try OOXMLValidate.assertValid(out)
+            let accepted = try text(out, .accept)
+            XCTAssertTrue(accepted.contains { $0.hasPrefix("Three four.[^") }, "\(original): \(accepted)")
+            XCTAssertTrue(accepted.contains { $0.hasSuffix(": A *new* note.") }, "\(original): \(accepted)")
+            let rejected = try text(out, .reject)
+            XCTAssertTrue(rejected.contains("Three four."), "\(original): \(rejected)")
+            let r = try zipEntries(out)
+            let footnotes = try XCTUnwrap(r.first { $0.key.hasSuffix("footnotes.xml") }?.value)
+            let xml = String(decoding: footnotes, as: UTF8.self)
+            XCTAssertTrue(xml.contains("<w:footnoteRef/>") && xml.contains("<w:ins "), xml)
+            let body = String(decoding: r["word/document.xml"] ?? [], as: UTF8.self)
+            XCTAssertNotNil(body.range(of: #"<w:ins [^>]*>(<w:r>.*?)*<w:footnoteReference w:id="\d+"/>"#, options: .regularExpression), body)
+        }
+        // The reference removed: a deleted reference, the note left in the part as Word leaves it.
+        let edited = try write("One two.\n\nThree four.\n", "removed.md")
+        let out = try apply(edited, onto: withNotes)
+        XCTAssertEqual(try text(out, .accept).first, "One two.")
+        XCTAssertEqual(try text(out, .reject).first { $0.hasPrefix("One") }, "One two.[^1]")
     }
 }

@@ -15,9 +15,13 @@ public struct ApplyPlan: Sendable {
     public var steps: [ApplyStep]
     /// The comments `TextEdit.Kind.comment` anchors (the comparison's, which are EDITED's).
     public var comments: [Comment]
+    /// The notes of ORIGINAL changed inside (`makeNotes`); empty for an applier that writes the body only.
+    public var notes: [NotePlan] = []
+    /// The notes inserted references bring, by the id those references carry.
+    public var newNotes: [Note] = []
 
     /// Whether nothing is to be written: the output is ORIGINAL.
-    public var isEmpty: Bool { steps.isEmpty }
+    public var isEmpty: Bool { steps.isEmpty && notes.isEmpty }
 }
 
 /// One container on the way from the body to a leaf.
@@ -404,6 +408,12 @@ extension ApplyPlan {
             let o = oLeaves[k]
             let real = group.filter { !$0.rejectText.isEmpty || !RLeaf.onlyInserted($0.content) }
             guard joined == o.text else {
+                if group.count == 1, let lead = Self.spacingAround(o.text, joined) {
+                    // ORIGINAL's leaf with spacing at its ends the comparison's lacks (a Word note's text after
+                    // its reference mark): the edits moved past the leading spacing.
+                    leafEdits(group[0], shift: lead)
+                    return
+                }
                 replaceWhole(group)
                 return
             }
@@ -494,7 +504,20 @@ extension ApplyPlan {
             }
         }
 
-        mutating func leafEdits(_ l: RLeaf) {
+        /// How many bytes of spacing `original` has before `text` when it is `text` with spacing (space, tab, line
+        /// feed) at either end; nil otherwise or when `text` is empty.
+        static func spacingAround(_ original: String, _ text: String) -> Int? {
+            let o = Array(original.utf8), t = Array(text.utf8)
+            guard !t.isEmpty, o.count > t.count else { return nil }
+            func space(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A }
+            var lead = 0
+            while lead < o.count, space(o[lead]) { lead += 1 }
+            guard o.count - lead >= t.count, o[lead..<lead + t.count].elementsEqual(t),
+                  o[(lead + t.count)...].allSatisfy(space) else { return nil }
+            return lead
+        }
+
+        mutating func leafEdits(_ l: RLeaf, shift: Int = 0) {
             defer { k += 1 }
             if case .deleted(let c) = l.row {
                 steps.append(.delete(leaf: k, change: c))
@@ -509,7 +532,10 @@ extension ApplyPlan {
             }
             var w = EditWalker(fallback: fallback)
             w.walk(l.content, wrap: { $0 })
-            let edits = w.finished()
+            var edits = w.finished()
+            if shift > 0 {
+                for n in edits.indices { edits[n].range = edits[n].range.lowerBound + shift..<edits[n].range.upperBound + shift }
+            }
             if !edits.isEmpty || markDeleted != nil {
                 // A leaf whose text all goes with its mark is a deleted leaf.
                 if let c = markDeleted, edits.count == 1, edits[0].range == 0..<oLeaves[k].text.utf8.count,

@@ -1,6 +1,6 @@
 import RedlineCore
 
-/// The body paragraphs of `word/document.xml` as the DOCX reader meets them (in tables and content controls
+/// The body paragraphs of `word/document.xml` (or a note's) as the DOCX reader meets them (in tables and content controls
 /// too; not those of text boxes or `mc:Fallback`), and which of them each leaf of a plan is.
 struct ApplyBody {
     struct Para {
@@ -24,10 +24,16 @@ struct ApplyBody {
     private let texts: [String]
 
     init(_ scan: ApplyXMLScan) throws {
-        self.scan = scan
         guard let body = scan.tokens.firstIndex(where: { $0.kind == .start && $0.name == "w:body" }) else {
             throw RedlineError.unsupported("word/document.xml has no w:body with the w: prefix: Redline cannot apply changes to it")
         }
+        self.init(scan, root: body)
+    }
+
+    /// The paragraphs of the story element at token `body` (`w:body`, or a note's `w:footnote`/`w:endnote`, a
+    /// start token).
+    init(_ scan: ApplyXMLScan, root body: Int) {
+        self.scan = scan
         let bodyClose = scan.end(of: body)
         bodyEnd = scan.tokens[bodyClose].range.lowerBound
         var stack: [Int] = []

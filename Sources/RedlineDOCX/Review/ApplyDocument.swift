@@ -14,6 +14,8 @@ struct ApplyDocument {
     /// New comments: (plan comment, the id written).
     var newComments: [(Comment, Int)] = []
     var keptInside = 0
+    /// The bytes `render` gives: the whole part (nil), or the story element's alone (a note's).
+    var range: Range<Int>?
 
     private var commentIDs: [String: Int] = [:]
     /// Anchors of each comment still to write, and in all (a comment crossing paragraphs has one per leaf).
@@ -161,8 +163,9 @@ struct ApplyDocument {
         for (n, r) in removedRanges.enumerated() { events.append((r.lowerBound, Int.max - 1, 3, n)) }
         events.sort { ($0.at, $0.order) < ($1.at, $1.order) }
         var out: [UInt8] = []
-        out.reserveCapacity(scan.bytes.count + 4096)
-        var pos = 0
+        let whole = range ?? 0..<scan.bytes.count
+        out.reserveCapacity(whole.count + 4096)
+        var pos = whole.lowerBound
         for e in events {
             if e.kind != 0 && e.at < pos { continue }  // inside a removed range
             if e.at > pos { out += scan.bytes[pos..<e.at]; pos = e.at }
@@ -175,7 +178,7 @@ struct ApplyDocument {
             default: pos = removedRanges[e.index].upperBound
             }
         }
-        out += scan.bytes[pos...]
+        out += scan.bytes[pos..<whole.upperBound]
         return out
     }
 
@@ -426,7 +429,7 @@ struct ApplyDocument {
             }
         default: content = []
         }
-        let runs = ApplyRuns.runs(content, base: "", pictures: ids.pictures)
+        let runs = ApplyRuns.runs(content, base: "", pictures: ids.pictures, notes: ids.notes)
         if accept { return "<w:p>" + pPr + runs + "</w:p>" }
         pPr = ApplyXMLScan.markingParagraph(pPr, "<w:ins" + ids.attributes(change) + "/>", isDeletion: false)
         return "<w:p>" + pPr + (runs.isEmpty ? "" : "<w:ins" + ids.attributes(change) + ">" + runs + "</w:ins>") + "</w:p>"

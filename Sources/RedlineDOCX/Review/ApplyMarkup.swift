@@ -6,6 +6,8 @@ final class ApplyIDs {
     private(set) var next: Int
     /// Pictures in inserted text: their parts, relationships and drawing ids (nil: pictures as their alt text).
     var pictures: ApplyPictures?
+    /// The notes inserted references bring (nil: such references are left out).
+    var notes: ApplyNewNotes?
 
     init(after largest: Int) { next = largest + 1 }
 
@@ -50,7 +52,7 @@ enum ApplyRuns {
     }
 
     /// A piece of inserted text; a picture with the pieces of its alt text (written when it cannot be drawn).
-    enum Piece { case text(String, Flags), lineBreak(Flags), picture(Image, Flags, alt: [Piece]) }
+    enum Piece { case text(String, Flags), lineBreak(Flags), picture(Image, Flags, alt: [Piece]), note(String, Flags) }
 
     /// The text of `inlines` with its formatting (links, styles and notes: their text only; pictures as pictures
     /// with their alt text).
@@ -65,6 +67,7 @@ enum ApplyRuns {
                 out.append(.picture(image, f, alt: alt))
                 continue
             case .lineBreak: out.append(.lineBreak(f)); continue
+            case .noteReference(let id): out.append(.note(id, f)); continue
             case .softBreak: out.append(.text(" ", f)); continue
             case .strong: g.bold = true
             case .emphasis: g.italic = true
@@ -81,16 +84,18 @@ enum ApplyRuns {
 
     /// Runs for `inlines` on `base` run properties (a `w:rPr` element or ""), pictures drawn by `pictures` (else
     /// their alt text).
-    static func runs(_ inlines: [Inline], base: String, pictures: ApplyPictures? = nil) -> String {
+    static func runs(_ inlines: [Inline], base: String, pictures: ApplyPictures? = nil, notes: ApplyNewNotes? = nil) -> String {
         var ps: [Piece] = []
         pieces(inlines, into: &ps)
-        return runs(ps, base: base, baseFlags: flags(of: base), pictures: pictures)
+        return runs(ps, base: base, baseFlags: flags(of: base), pictures: pictures, notes: notes)
     }
 
-    private static func runs(_ ps: [Piece], base: String, baseFlags: Flags, pictures: ApplyPictures?) -> String {
+    private static func runs(_ ps: [Piece], base: String, baseFlags: Flags, pictures: ApplyPictures?,
+                             notes: ApplyNewNotes? = nil) -> String {
         var out = ""
         for p in ps {
             switch p {
+            case .note(let id, _): out += notes?.reference(id) ?? ""
             case .picture(let image, let f, let alt):
                 if let drawing = pictures?.drawing(image) {
                     out += "<w:r>" + rPr(base, baseFlags: baseFlags, f) + drawing + "</w:r>"

@@ -61,7 +61,7 @@ struct ApplyParagraph {
                 switch p {
                 case .text(let t, let f): (count, flags) = (t.utf8.count, f)
                 case .lineBreak(let f): (count, flags) = (1, f)
-                case .picture(_, let f, _): (count, flags) = (ApplyPlan.objectCharacter.utf8.count, f)
+                case .picture(_, let f, _), .note(_, let f): (count, flags) = (ApplyPlan.objectCharacter.utf8.count, f)
                 }
                 guard count > 0 else { continue }
                 formatSpans.append((at..<at + count, FormatKey(index: n, flags: flags)))
@@ -178,6 +178,12 @@ struct ApplyParagraph {
     private mutating func run(_ r: Int, _ e: Int, _ pos: inout Int) {
         let rPrTok = rPrToken(r)
         let rPr = rPrTok.map { String(decoding: scan.bytes($0, scan.end(of: $0)), as: UTF8.self) } ?? ""
+        var insertedRPr = rPr
+        if !rPr.isEmpty, scan.children(of: r, named: "w:footnoteReference").count + scan.children(of: r, named: "w:endnoteReference").count > 0 {
+            // Text inserted after a note reference is not set as one.
+            let kept = ApplyXMLScan.children(of: rPr).filter { $0.name != "w:rStyle" && $0.name != "w:vertAlign" }
+            insertedRPr = kept.isEmpty ? "" : "<w:rPr>" + kept.map(\.xml).joined() + "</w:rPr>"
+        }
         var pieces: [Piece] = []
         var i = (rPrTok.map { scan.end(of: $0) } ?? r) + 1
         while i < e {
@@ -231,7 +237,7 @@ struct ApplyParagraph {
             curFormat = format
             cur.append(piece)
             if piece.count > 0 {
-                let a = takeAfter(piece.start + piece.count, rPr: rPr)
+                let a = takeAfter(piece.start + piece.count, rPr: insertedRPr)
                 if !a.isEmpty { flush(); ops.append(.marks(a)) }
             }
         }
@@ -299,7 +305,7 @@ struct ApplyParagraph {
     private mutating func takeAfter(_ at: Int, rPr: String) -> String {
         var s = ""
         for e in pendingInserts.removeValue(forKey: at) ?? [] {
-            let runs = ApplyRuns.runs(e.inserted, base: rPr, pictures: ids.pictures)
+            let runs = ApplyRuns.runs(e.inserted, base: rPr, pictures: ids.pictures, notes: ids.notes)
             guard !runs.isEmpty else { continue }
             s += accept ? runs : "<w:ins" + ids.attributes(e.change) + ">" + runs + "</w:ins>"
         }

@@ -73,6 +73,7 @@ public enum DOCXApply {
         let package = prepared.package, parts = prepared.parts
         let ids = ApplyIDs(after: prepared.largest)
         ids.pictures = ApplyPictures(package: package, largestDocPr: prepared.largestDocPr, strict: prepared.strict)
+        if !plan.newNotes.isEmpty { ids.notes = ApplyNewNotes(plan.newNotes, ids: ids, styles: prepared.styles) }
         var writer = ApplyDocument(body: prepared.body, plan: plan, accept: accept, ids: ids,
                                    existingComments: prepared.existingComments, styles: prepared.styles,
                                    numbering: prepared.numbering)
@@ -85,13 +86,21 @@ public enum DOCXApply {
             diagnostics.report(.docxApplyStyleMissing, "\(writer.properties.missingStyles) paragraph styles EDITED gave are not among ORIGINAL's styles: those paragraphs keep theirs",
                                count: writer.properties.missingStyles)
         }
-        if writer.keptInside > 0 {
-            diagnostics.report(.docxApplyKept, "\(writer.keptInside) bytes of text inside equations or moves an edit covered were kept as they were")
-        }
         var replaced: [String: [UInt8]] = [prepared.documentPart: newDoc]
         var added: [(String, [UInt8])] = []
-        if !writer.newComments.isEmpty {
-            try ApplyComments.add(writer.newComments, package: package, parts: parts, replaced: &replaced, added: &added)
+        // Notes after the body: its inserted references name the new notes.
+        let notes = try ApplyNotes.write(plan, newNotes: ids.notes, package: package, accept: accept, ids: ids,
+                                         existingComments: prepared.existingComments, styles: prepared.styles,
+                                         numbering: prepared.numbering, replaced: &replaced)
+        if writer.keptInside + notes.keptInside > 0 {
+            diagnostics.report(.docxApplyKept, "\(writer.keptInside + notes.keptInside) bytes of text inside equations or moves an edit covered were kept as they were")
+        }
+        let newComments = writer.newComments + notes.newComments
+        if !newComments.isEmpty {
+            try ApplyComments.add(newComments, package: package, parts: parts, replaced: &replaced, added: &added)
+        }
+        for (kind, xml) in notes.newParts {
+            try ApplyNotes.addPart(kind, notes: xml, package: package, replaced: &replaced, added: &added)
         }
         try ids.pictures?.finish(package: package, replaced: &replaced, added: &added)
         let zip = try ZipWriter(compressionLevel: 1)

@@ -1,0 +1,100 @@
+/// The steps a plan writes into ORIGINAL's footnotes and endnotes, each note a story of its own.
+public struct NotePlan: Sendable {
+    /// ORIGINAL's note, by the id its reader gave it (a DOCX footnote's is `fn` and its `w:id`).
+    public var id: String
+    public var kind: NoteKind
+    /// The plan for the note's own story: its leaves are the note's paragraphs.
+    public var plan: ApplyPlan
+
+    /// A note's plan.
+    public init(id: String, kind: NoteKind, plan: ApplyPlan) {
+        self.id = id
+        self.kind = kind
+        self.plan = plan
+    }
+}
+
+extension ApplyPlan {
+    /// The plans for ORIGINAL's notes that `compared` changes inside, and the notes its inserted references
+    /// bring (their blocks as `compared` has them: marked inserted). Notes are paired by their references:
+    /// the k-th reference of ORIGINAL (accept view) with the k-th of `compared`'s reject view; nil when the
+    /// two do not have as many (a reference moved, or ORIGINAL's own changes hold references).
+    public static func makeNotes(original: Document, compared: Document,
+                                 fallback: Change) -> (plans: [NotePlan], new: [Note])? {
+        let oRefs = references(original).filter { $0.accept }.map(\.id)
+        let cRefs = references(compared)
+        let rejectRefs = cRefs.filter { $0.reject }
+        guard oRefs.count == rejectRefs.count else { return nil }
+        let oNotes = Dictionary(original.notes.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        let cNotes = Dictionary(compared.notes.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        var plans: [NotePlan] = []
+        var planned = Set<String>()
+        for (o, c) in zip(oRefs, rejectRefs) where c.accept {
+            // A reference both views have: its note, compared with ORIGINAL's.
+            guard planned.insert(o).inserted, let on = oNotes[o], let cn = cNotes[c.id] else { continue }
+            let plan = make(original: Document(blocks: on.blocks), compared: Document(blocks: cn.blocks), fallback: fallback)
+            if !plan.isEmpty { plans.append(NotePlan(id: o, kind: on.kind, plan: plan)) }
+        }
+        var new: [Note] = []
+        var added = Set<String>()
+        for r in cRefs where r.accept && !r.reject {
+            if added.insert(r.id).inserted, let n = cNotes[r.id] { new.append(n) }
+        }
+        return (plans, new)
+    }
+
+    /// The text of the notes `document`'s body refers to, as `view` shows them: each note's `viewTexts`, in the
+    /// order of its first reference in that view. What apply checks a result's notes by.
+    public static func noteTexts(of document: Document, view: View) -> [String] {
+        guard !document.notes.isEmpty else { return [] }
+        let notes = Dictionary(document.notes.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        var seen = Set<String>()
+        var out: [String] = []
+        for r in references(document) where view == .accept ? r.accept : r.reject {
+            guard seen.insert(r.id).inserted, let n = notes[r.id] else { continue }
+            out += viewTexts(of: Document(blocks: n.blocks), view: view)
+        }
+        return out
+    }
+
+    /// A note reference of a body, and which views have it.
+    struct NoteRef {
+        var id: String
+        var accept: Bool
+        var reject: Bool
+    }
+
+    /// The note references of `document`'s body in reading order (inside tables, quotes and lists too).
+    static func references(_ document: Document) -> [NoteRef] {
+        var out: [NoteRef] = []
+        func inlines(_ xs: [Inline], accept: Bool, reject: Bool) {
+            for i in xs {
+                switch i {
+                case .noteReference(let id): out.append(NoteRef(id: id, accept: accept, reject: reject))
+                case .insertion(_, let c): inlines(c, accept: accept, reject: false)
+                case .deletion(_, let c): inlines(c, accept: false, reject: reject)
+                case .substitution(_, let d, let n):
+                    inlines(d, accept: false, reject: reject)
+                    inlines(n, accept: accept, reject: false)
+                case .move(let m, let c): inlines(c, accept: accept && m.side == .to, reject: reject && m.side != .to)
+                default: if !i.children.isEmpty { inlines(i.children, accept: accept, reject: reject) }
+                }
+            }
+        }
+        for (t, b) in document.blocks.enumerated() {
+            walk(b, topLevel: t, path: []) { block, _, _, row in
+                var accept = true, reject = true
+                switch row {
+                case .inserted?: reject = false
+                case .deleted?: accept = false
+                case nil: break
+                }
+                switch block {
+                case .paragraph(let p), .heading(_, let p): inlines(p.content, accept: accept, reject: reject)
+                default: break
+                }
+            }
+        }
+        return out
+    }
+}
