@@ -164,7 +164,7 @@ public enum Application {
             if !accepted, !notes.originalTexts.contains(bare(ApplyPlan.noteTexts(of: doc, view: .reject))) {
                 throw RedlineError(.unsupportedInput, "the changes to footnotes or endnotes could not be placed exactly in this file (rejecting them would not give its notes back); nothing written")
             }
-            if bare(ApplyPlan.noteTexts(of: doc, view: .accept)) != notes.expected {
+            if let expected = notes.expected, bare(ApplyPlan.noteTexts(of: doc, view: .accept)) != expected {
                 throw RedlineError(.unsupportedInput, "the changes to footnotes or endnotes could not be placed exactly in this file (accepting them would not give EDITED's notes); nothing written")
             }
         }
@@ -174,12 +174,13 @@ public enum Application {
     /// What a result's notes must read as when a plan writes into them: EDITED's notes accepted, ORIGINAL's
     /// rejected (or, ORIGINAL's own changes kept, accepted). Nil when the plan writes no note.
     struct NotesCheck: Sendable {
-        var expected: [UInt8]
+        /// EDITED's notes accepted; nil: not checked (a combination).
+        var expected: [UInt8]?
         var originalTexts: [[UInt8]]
 
-        init?(plan: ApplyPlan, compared: Document, original: Document) {
+        init?(plan: ApplyPlan, compared: Document?, original: Document) {
             guard !plan.notes.isEmpty || !plan.newNotes.isEmpty else { return nil }
-            expected = bare(ApplyPlan.noteTexts(of: compared, view: .accept))
+            expected = compared.map { bare(ApplyPlan.noteTexts(of: $0, view: .accept)) }
             originalTexts = [bare(ApplyPlan.noteTexts(of: original, view: .reject)),
                              bare(ApplyPlan.noteTexts(of: original, view: .accept))]
         }

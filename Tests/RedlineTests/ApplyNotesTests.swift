@@ -143,3 +143,33 @@ final class ApplyNotesTests: XCTestCase {
         XCTAssertEqual(try text(out, .reject).first { $0.hasPrefix("One") }, "One two.[^1]")
     }
 }
+
+extension ApplyNotesTests {
+    /// Copies editing the same Word footnote at different words, and one adding a note, combine into one file:
+    /// every reviewer's note edit lands with their name, rejecting gives ORIGINAL's notes, and a footnote
+    /// both changed at one place is a conflict listed once.
+    func testCombinedCopiesEditNotes() throws {
+        let original = try FormatFixtures.file("One two three.[^a]\n\nFour five six.\n\n[^a]: Alpha beta gamma delta.\n", "o", as: FormatRegistry.docx, in: dir)
+        let a = try write("One two three.[^a]\n\nFour five six.\n\n[^a]: Alpha BETA gamma delta.\n", "ann.md")
+        let b = try write("One two three.[^a]\n\nFour five six.[^b]\n\n[^a]: Alpha beta gamma DELTA.\n\n[^b]: Bob's new note.\n", "bob.md")
+        let c = try write("One two three.[^a]\n\nFour five six.\n\n[^a]: Alpha BETTER gamma delta.\n", "cy.md")
+        let out = dir + "/combined.docx"
+        var options = CombineOptions()
+        options.prefer = "ann"
+        let result = try Combination.combine(original: original, copies: [a, b, c], options: options, toFile: out,
+                                             diagnostics: Diagnostics())
+        try OOXMLValidate.assertValid(out)
+        XCTAssertEqual(result.conflicts.count, 1, "\(result.conflicts)")
+        let accepted = try text(out, .accept)
+        XCTAssertTrue(accepted.contains { $0.hasSuffix(": Alpha BETA gamma DELTA.") }, "\(accepted)")
+        XCTAssertTrue(accepted.contains { $0.hasSuffix(": Bob's new note.") }, "\(accepted)")
+        let rejected = try text(out, .reject)
+        XCTAssertEqual(rejected.filter { $0.hasPrefix("[^") }, ["[^1]: Alpha beta gamma delta."], "\(rejected)")
+        // Each reviewer accepted alone gives that reviewer's note.
+        let annOnly = try FormatFixtures.paragraphs(out, FormatRegistry.docx, ReviewOptions(changes: .reject, accept: [ChangeFilter(author: "ann")]), in: dir)
+        XCTAssertTrue(annOnly.contains("[^1]: Alpha BETA gamma delta."), "\(annOnly)")
+        let bobOnly = try FormatFixtures.paragraphs(out, FormatRegistry.docx, ReviewOptions(changes: .reject, accept: [ChangeFilter(author: "bob")]), in: dir)
+        XCTAssertTrue(bobOnly.contains("[^1]: Alpha beta gamma DELTA."), "\(bobOnly)")
+        XCTAssertTrue(bobOnly.contains { $0.hasSuffix(": Bob's new note.") }, "\(bobOnly)")
+    }
+}

@@ -98,3 +98,43 @@ extension ApplyPlan {
         return out
     }
 }
+
+extension ApplyPlan {
+    /// This plan with its new notes' ids (and the inserted references naming them) prefixed with `prefix`, so
+    /// that several copies' new notes do not meet when their plans are combined.
+    func renamingNewNotes(_ prefix: String) -> ApplyPlan {
+        guard !newNotes.isEmpty else { return self }
+        let ids = Set(newNotes.map(\.id))
+        func rename(_ inlines: [Inline]) -> [Inline] {
+            inlines.map { i in
+                if case .noteReference(let id) = i, ids.contains(id) { return .noteReference(prefix + id) }
+                return i.children.isEmpty ? i : i.mapChildren(rename)
+            }
+        }
+        var out = self
+        out.steps = steps.map { step in
+            switch step {
+            case .edit(let leaf, var edits, let mark):
+                for k in edits.indices { edits[k].inserted = rename(edits[k].inserted) }
+                return .edit(leaf: leaf, edits: edits, markDeleted: mark)
+            case .insert(let after, let blocks, let whole, let path, let change):
+                return .insert(after: after, blocks: blocks.map { $0.mapParagraphContent(rename) }, whole: whole, path: path,
+                               change: change)
+            case .restyle, .delete: return step
+            }
+        }
+        out.newNotes = newNotes.map { var n = $0; n.id = prefix + n.id; return n }
+        return out
+    }
+}
+
+extension ReviewerCounts {
+    /// Adds `other`'s counts to these.
+    mutating func add(_ other: ReviewerCounts) {
+        insertions += other.insertions; deletions += other.deletions; substitutions += other.substitutions
+        formatChanges += other.formatChanges; comments += other.comments
+        paragraphsInserted += other.paragraphsInserted; paragraphsDeleted += other.paragraphsDeleted
+        paragraphsJoined += other.paragraphsJoined; conflicts += other.conflicts
+        paragraphsRestyled += other.paragraphsRestyled; duplicates += other.duplicates
+    }
+}

@@ -44,6 +44,30 @@ extension ApplyPlan {
     /// `plans` (one per copy, all of the same ORIGINAL, named by `reviewers`) made into one.
     public static func combined(_ plans: [ApplyPlan], reviewers: [String], prefer: String? = nil) -> CombinedPlan {
         precondition(plans.count == reviewers.count)
+        let plans = plans.enumerated().map { $1.renamingNewNotes("c\($0)-") }
+        var result = combinedBody(plans, reviewers: reviewers, prefer: prefer)
+        // Each note's plans combined as a story of its own; the new notes of every copy.
+        var byNote: [String: [(copy: Int, note: NotePlan)]] = [:]
+        var order: [String] = []
+        for (c, plan) in plans.enumerated() {
+            for n in plan.notes {
+                if byNote[n.id] == nil { order.append(n.id) }
+                byNote[n.id, default: []].append((c, n))
+            }
+        }
+        for id in order {
+            let these = byNote[id]!
+            let sub = combinedBody(these.map(\.note.plan), reviewers: these.map { reviewers[$0.copy] }, prefer: prefer)
+            result.plan.notes.append(NotePlan(id: id, kind: these[0].note.kind, plan: sub.plan))
+            result.conflicts += sub.conflicts
+            for (k, t) in these.enumerated() { result.reviewers[t.copy].add(sub.reviewers[k]) }
+        }
+        result.plan.newNotes = plans.flatMap(\.newNotes)
+        return result
+    }
+
+    /// `combined` for one story (the body, or a note): the plans' steps, notes aside.
+    static func combinedBody(_ plans: [ApplyPlan], reviewers: [String], prefer: String?) -> CombinedPlan {
         var counts = reviewers.map { ReviewerCounts(name: $0) }
         guard let leaves = plans.first?.leaves else {
             return CombinedPlan(plan: ApplyPlan(leaves: [], steps: [], comments: []), conflicts: [], reviewers: counts)

@@ -133,6 +133,19 @@ public struct ReviewTransform: ChunkStage, ModelRewriter {
     // MARK: Blocks
 
     /// Each block resolved; a paragraph whose break goes away joins the next.
+    /// A note whose every word the decisions removed (an inserted note rejected, a deleted one accepted) goes:
+    /// its reference went with the same change, and an empty note would be left in its place.
+    public mutating func rewriteNote(_ note: Note) -> Note? {
+        guard let n = descend(into: note) else { return nil }
+        func blank(_ blocks: [Block], _ view: ApplyPlan.View) -> Bool {
+            ApplyPlan.viewTexts(of: Document(blocks: blocks), view: view).allSatisfy {
+                $0.allSatisfy { $0 == " " || $0 == "\n" || $0 == "\t" }
+            }
+        }
+        let hadText = !blank(note.blocks, .accept) || !blank(note.blocks, .reject)
+        return hadText && blank(n.blocks, .accept) ? nil : n
+    }
+
     public mutating func rewriteBlocks(_ blocks: [Block]) -> [Block] {
         let (out, carry) = rewriteBlocksJoining(blocks)
         if let c = carry, let kept = closed(c) { return out + [kept] }
