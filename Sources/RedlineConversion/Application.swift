@@ -12,8 +12,9 @@ public protocol EditApplier: Sendable {
     /// Reads what `apply` needs of `original` whatever the plan is (while the plan is being made), and returns
     /// the function that then writes a plan as `apply` would. By default nothing is read ahead.
     func prepare(original: DocumentInput, limits: Limits) throws -> PreparedApply
-    /// Whether `apply` writes a plan's notes (`ApplyPlan.notes`, `newNotes`); false: the body only.
-    var writesNotes: Bool { get }
+    /// Whether `apply` writes a plan's notes, headers and footers (`ApplyPlan.notes`, `newNotes`,
+    /// `headerFooters`); false: the body only.
+    var writesStories: Bool { get }
 }
 
 /// An applier with ORIGINAL read ahead (`EditApplier.prepare`): writes `plan` into `output`, marked or
@@ -22,7 +23,7 @@ public typealias PreparedApply = (_ plan: ApplyPlan, _ accept: Bool, _ diagnosti
                                   _ output: any ByteOutput) throws -> Void
 
 extension EditApplier {
-    public var writesNotes: Bool { false }
+    public var writesStories: Bool { false }
 
     public func prepare(original: DocumentInput, limits: Limits) throws -> PreparedApply {
         { plan, accept, diagnostics, output in
@@ -92,9 +93,9 @@ public enum Application {
                 // What the result read back must have (EDITED's accepted text, ORIGINAL's rejected text), worked
                 // out on a second thread while the applier writes.
                 let check = format.inPlaceReviewer != nil && !plan.isEmpty
-                let ((expected, originalRejected, notes), _) = try StackThread.both({
+                let ((expected, originalRejected, stories), _) = try StackThread.both({
                     check ? (bare(ApplyPlan.viewTexts(of: compared, view: .accept)), prepared.rejectedText(),
-                             NotesCheck(plan: plan, compared: compared, original: prepared.document)) : ([], [], nil)
+                             StoriesCheck(plan: plan, compared: compared, original: prepared.document)) : ([], [], nil)
                 }, {
                     if plan.isEmpty {
                         // ORIGINAL as it is (what it holds is not read: a package the applier could not write
@@ -106,7 +107,7 @@ public enum Application {
                     }
                 })
                 try verify(buffer.bytes, format: format, plan: plan, expected: expected, originalRejected: originalRejected,
-                           notes: notes,
+                           stories: stories,
                            accepted: options.accept, limits: options.read.limits)
             } catch let e as RedlineError where !e.message.hasPrefix(original) {
                 throw RedlineError(e.kind, "\(original): \(e.message)")
@@ -144,7 +145,7 @@ public enum Application {
     /// `originalRejected`. `expected` (EDITED's accepted text) is not checked when nil (a combination). Both
     /// are `bare` texts.
     static func verify(_ bytes: [UInt8], format: Format, plan: ApplyPlan, expected: [UInt8]?, originalRejected: [UInt8],
-                       notes: NotesCheck? = nil, accepted: Bool,
+                       stories: StoriesCheck? = nil, accepted: Bool,
                        limits: Limits) throws {
         // Markdown's guarantee is textual (CriticMarkup around code and tables is not in the model): its tests
         // check it. Package formats are read back.
@@ -160,29 +161,39 @@ public enum Application {
         if let expected, acceptedText != expected {
             throw RedlineError(.unsupportedInput, "the changes could not be placed exactly in this file (accepting them would not give EDITED's text); nothing written: `redline compare` makes a new file instead")
         }
-        if let notes {
-            if !accepted, !notes.originalTexts.contains(bare(ApplyPlan.noteTexts(of: doc, view: .reject))) {
-                throw RedlineError(.unsupportedInput, "the changes to footnotes or endnotes could not be placed exactly in this file (rejecting them would not give its notes back); nothing written")
+        if let stories {
+            if !accepted, !stories.originalTexts.contains(bare(stories.texts(doc, .reject))) {
+                throw RedlineError(.unsupportedInput, "the changes to notes, headers or footers could not be placed exactly in this file (rejecting them would not give ORIGINAL's back); nothing written")
             }
-            if let expected = notes.expected, bare(ApplyPlan.noteTexts(of: doc, view: .accept)) != expected {
-                throw RedlineError(.unsupportedInput, "the changes to footnotes or endnotes could not be placed exactly in this file (accepting them would not give EDITED's notes); nothing written")
+            if let expected = stories.expected, bare(stories.texts(doc, .accept)) != expected {
+                throw RedlineError(.unsupportedInput, "the changes to notes, headers or footers could not be placed exactly in this file (accepting them would not give EDITED's); nothing written")
             }
         }
         StackThread.release(doc)
     }
 
-    /// What a result's notes must read as when a plan writes into them: EDITED's notes accepted, ORIGINAL's
-    /// rejected (or, ORIGINAL's own changes kept, accepted). Nil when the plan writes no note.
-    struct NotesCheck: Sendable {
-        /// EDITED's notes accepted; nil: not checked (a combination).
+    /// What a result's notes, headers and footers must read as when a plan writes into them: EDITED's accepted,
+    /// ORIGINAL's rejected (or, ORIGINAL's own changes kept, accepted). Nil when the plan writes none.
+    struct StoriesCheck: Sendable {
+        /// EDITED's stories accepted; nil: not checked (a combination).
         var expected: [UInt8]?
         var originalTexts: [[UInt8]]
+        /// The headers and footers the plan writes.
+        var places: [(section: Int?, place: HeaderFooter.Place)]
 
         init?(plan: ApplyPlan, compared: Document?, original: Document) {
-            guard !plan.notes.isEmpty || !plan.newNotes.isEmpty else { return nil }
-            expected = compared.map { bare(ApplyPlan.noteTexts(of: $0, view: .accept)) }
-            originalTexts = [bare(ApplyPlan.noteTexts(of: original, view: .reject)),
-                             bare(ApplyPlan.noteTexts(of: original, view: .accept))]
+            guard !plan.notes.isEmpty || !plan.newNotes.isEmpty || !plan.headerFooters.isEmpty else { return nil }
+            places = plan.headerFooters.map { ($0.section, $0.place) }
+            expected = nil
+            originalTexts = []
+            expected = compared.map { bare(texts($0, .accept)) }
+            originalTexts = [bare(texts(original, .reject)), bare(texts(original, .accept))]
+        }
+
+        /// The notes' texts, then each written header's and footer's.
+        func texts(_ d: Document, _ view: ApplyPlan.View) -> [String] {
+            ApplyPlan.noteTexts(of: d, view: view)
+                + places.flatMap { ApplyPlan.headerFooterTexts(of: d, section: $0.section, place: $0.place, view: view) ?? ["\u{0}"] }
         }
     }
 
@@ -377,18 +388,28 @@ public enum Application {
             var plan = ApplyPlan.make(original: original, compared: compared, fallback: fallback)
             // The notes' changes, where the applier writes them; otherwise said, not dropped unsaid.
             let inNotes = compared.notes.reduce(0) { $0 + DocumentComparer.trackedChangeCount(Document(blocks: $1.blocks)) }
-            if inNotes > 0, prepared.format.applier?.writesNotes == true,
+            if inNotes > 0, prepared.format.applier?.writesStories == true,
                let (plans, new) = ApplyPlan.makeNotes(original: original, compared: compared, fallback: fallback) {
                 plan.notes = plans
                 plan.newNotes = new
             } else if inNotes > 0 {
-                let why = prepared.format.applier?.writesNotes == true
+                let why = prepared.format.applier?.writesStories == true
                     ? "its note references do not pair with ORIGINAL's" : "apply writes the body's changes only into \(prepared.format.displayName)"
                 diagnostics.report(.applyNoteUnplaced,
                                    "\(edited) changes the text of footnotes or endnotes (\(inNotes == 1 ? "one change" : "\(inNotes) changes")): \(why), so these are left out",
                                    count: inNotes)
             }
-            reportHeaderFooterEdits(original: original, edited: e, diagnostics: diagnostics)
+            if prepared.format.applier?.writesStories == true {
+                let (stories, unplaced) = ApplyPlan.makeHeaderFooters(original: original, compared: compared, fallback: fallback)
+                plan.headerFooters = stories
+                if unplaced > 0 {
+                    diagnostics.report(.applyHeaderFooterUnplaced,
+                                       "EDITED changed \(unplaced == 1 ? "a header or footer" : "\(unplaced) headers or footers") ORIGINAL has no counterpart for (a new one, or sections that do not pair): \(unplaced == 1 ? "it is" : "they are") left out",
+                                       count: unplaced)
+                }
+            } else {
+                reportHeaderFooterEdits(original: original, edited: e, diagnostics: diagnostics)
+            }
             count(plan, into: &stats)
             if stats.kept < minimumKept, !options.force, plan.leaves.count > 1 {
                 throw RedlineError.usage("\(edited) keeps \(Int((stats.kept * 100).rounded()))% of \(prepared.path)'s text: it does not look like a version of it (--force applies it anyway)")

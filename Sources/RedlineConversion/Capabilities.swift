@@ -97,7 +97,7 @@ struct MarkdownSourceApplier: EditApplier {
 /// DOCX's applier: the plan written into ORIGINAL's package as tracked changes, every other byte kept
 /// (`DOCXApply`).
 struct DOCXPackageApplier: EditApplier {
-    var writesNotes: Bool { true }
+    var writesStories: Bool { true }
 
     func apply(_ plan: ApplyPlan, original: DocumentInput, accept: Bool, limits: Limits, diagnostics: Diagnostics,
                into output: any ByteOutput) throws {

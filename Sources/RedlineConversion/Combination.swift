@@ -113,7 +113,7 @@ public enum Combination {
                               limits: options.read.limits, diagnostics: diagnostics, into: buffer)
             try Application.verify(buffer.bytes, format: format, plan: combined.plan, expected: nil,
                                    originalRejected: originalRejected,
-                                   notes: Application.NotesCheck(plan: combined.plan, compared: nil, original: document),
+                                   stories: Application.StoriesCheck(plan: combined.plan, compared: nil, original: document),
                                    accepted: options.accept, limits: options.read.limits)
             try output.write(bytes: buffer.bytes)
             try output.flush()

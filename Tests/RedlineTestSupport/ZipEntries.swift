@@ -14,6 +14,11 @@ public enum ZipEntries {
     public struct Part {
         public var name: String
         public var bytes: [UInt8]
+
+        public init(name: String, bytes: [UInt8]) {
+            self.name = name
+            self.bytes = bytes
+        }
     }
 
     /// The file entries of the package `bytes`.

@@ -401,10 +401,12 @@ final class DOCXApplyTests: XCTestCase {
         }
     }
 
-    /// A Word EDITED whose footer text differs from ORIGINAL's: the body's edit applied, the footer part left as
-    /// ORIGINAL's bytes and the footer reported (`apply.header-footer-unplaced`, counted by story), by `combine` too.
-    /// EDITED made from ORIGINAL as RTF (which carries footers) or as Markdown (which has none) is not reported.
-    func testHeaderFooterEditIsReported() throws {
+    /// A Word EDITED whose footer text differs from ORIGINAL's: the footer's edit written into ORIGINAL's footer
+    /// part as tracked changes (every other part but the body ORIGINAL's bytes), the body's edit too; reject gives
+    /// ORIGINAL's footer back, accept EDITED's; by `combine` too. A header only EDITED has is reported
+    /// (`apply.header-footer-unplaced`). EDITED made from ORIGINAL as RTF or Markdown with a body edit only
+    /// changes no footer.
+    func testHeaderFooterEditIsWritten() throws {
         let original = RepositoryPaths.sharedCorpus + "/pandoc/german_styled_lists.docx"
         guard FileManager.default.fileExists(atPath: original) else { throw XCTSkip("../shared/corpus is not there") }
         var parts = try ZipEntries.read([UInt8](try Data(contentsOf: URL(fileURLWithPath: original))))
@@ -418,19 +420,47 @@ final class DOCXApplyTests: XCTestCase {
         edit("word/document.xml", "he top </w:t>", "he TOP </w:t>")
         let edited = dir + "/footer-edited.docx"
         try Data(try ZipEntries.package(parts)).write(to: URL(fileURLWithPath: edited))
+        func footer(_ path: String, _ view: ApplyPlan.View) throws -> String {
+            let doc = try Converter.read(.file(path), format: FormatRegistry.docx, options: ReadOptions(), diagnostics: Diagnostics())
+            let d = doc.finalSection == nil ? 0 : 1
+            XCTAssertEqual(d, 1, "\(path): no last section")
+            return (ApplyPlan.headerFooterTexts(of: doc, section: nil, place: HeaderFooter.Place(kind: .footer, which: .default), view: view) ?? [])
+                .joined(separator: "\n")
+        }
+        let before = try footer(original, .accept)
+        XCTAssertTrue(before.contains("Dieses Dokument"), before)
         let d = Diagnostics()
         let out = dir + "/footer-out.docx"
         _ = try Application.apply(edited: edited, onto: original, options: ApplyOptions(force: true), toFile: out, diagnostics: d)
-        XCTAssertEqual(d.all.filter { $0.code == .applyHeaderFooterUnplaced }.map(\.count), [1], "\(d.all)")
+        XCTAssertEqual(d.count(of: .applyHeaderFooterUnplaced), 0, "\(d.all)")
+        // (ORIGINAL itself does not validate: a template relationship of its settings; the validity of written
+        // stories is checked in ApplyNotesTests and testHeaderFooterEditsOnARedlineFile.)
         let o = try entries(original), r = try entries(out)
-        XCTAssertEqual(r["word/footer1.xml"], o["word/footer1.xml"])
+        for (name, bytes) in o where !["word/document.xml", "word/footer1.xml"].contains(name) {
+            XCTAssertEqual(r[name], bytes, "\(name) changed")
+        }
+        let xml = String(decoding: r["word/footer1.xml"] ?? [], as: UTF8.self)
+        XCTAssertTrue(xml.contains("<w:delText xml:space=\"preserve\">Dokument</w:delText>") && xml.contains("Schriftstück"), xml)
+        XCTAssertEqual(try footer(out, .reject), before)
+        XCTAssertEqual(try footer(out, .accept), before.replacingOccurrences(of: "Dieses Dokument", with: "Dieses Schriftstück"))
         XCTAssertTrue(try texts(out, format: FormatRegistry.docx, view: .accept).contains { $0.contains("TOP") })
-        // combine reports it for the copy that changed a footer.
-        let combined = Diagnostics()
-        _ = try Combination.combine(original: original, copies: [edited], options: CombineOptions(), into: MemoryOutput(),
-                                    diagnostics: combined)
-        XCTAssertEqual(combined.count(of: .applyHeaderFooterUnplaced), 1, "\(combined.all)")
-        // EDITED as RTF and as Markdown, made from ORIGINAL with a body edit only: nothing reported.
+        // combine writes it for the copy that changed a footer.
+        let combinedPath = dir + "/combined.docx"
+        _ = try Combination.combine(original: original, copies: [edited], options: CombineOptions(), toFile: combinedPath,
+                                    diagnostics: Diagnostics())
+        XCTAssertEqual(try footer(combinedPath, .accept), before.replacingOccurrences(of: "Dieses Dokument", with: "Dieses Schriftstück"))
+        XCTAssertEqual(try footer(combinedPath, .reject), before)
+        // A first-page header only EDITED has: reported, left out.
+        edit("word/document.xml", "<w:footerReference ", "<w:headerReference w:type=\"first\" r:id=\"rIdRedlineTestHeader\"/><w:footerReference ")
+        edit("word/_rels/document.xml.rels", "</Relationships>", "<Relationship Id=\"rIdRedlineTestHeader\" Type=\"http://schemas.openxmlformats.org/officeDocument/2006/relationships/header\" Target=\"header9.xml\"/></Relationships>")
+        parts.append(ZipEntries.Part(name: "word/header9.xml", bytes: Array("<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?><w:hdr xmlns:w=\"http://schemas.openxmlformats.org/wordprocessingml/2006/main\"><w:p><w:r><w:t>A new header</w:t></w:r></w:p></w:hdr>".utf8)))
+        let withHeader = dir + "/header-edited.docx"
+        try Data(try ZipEntries.package(parts)).write(to: URL(fileURLWithPath: withHeader))
+        let reported = Diagnostics()
+        _ = try Application.apply(edited: withHeader, onto: original, options: ApplyOptions(force: true),
+                                  toFile: dir + "/header-out.docx", diagnostics: reported)
+        XCTAssertEqual(reported.count(of: .applyHeaderFooterUnplaced), 1, "\(reported.all)")
+        // EDITED as RTF and as Markdown, made from ORIGINAL with a body edit only: no footer changed.
         for format in [FormatRegistry.rtf, FormatRegistry.markdown] {
             let made = dir + "/made." + format.name
             try convert(original, from: FormatRegistry.docx, to: format, made)
@@ -438,9 +468,53 @@ final class DOCXApplyTests: XCTestCase {
             XCTAssertTrue(source.contains("the top level"))
             let changed = try write(source.replacingOccurrences(of: "the top level", with: "the TOP level"), "changed." + format.name)
             let quiet = Diagnostics()
+            let out = dir + "/from-\(format.name).docx"
             _ = try Application.apply(edited: changed, onto: original, options: ApplyOptions(force: true),
-                                      toFile: dir + "/from-\(format.name).docx", diagnostics: quiet)
+                                      toFile: out, diagnostics: quiet)
             XCTAssertEqual(quiet.count(of: .applyHeaderFooterUnplaced), 0, "\(format.name): \(quiet.all)")
+            XCTAssertEqual(try entries(out)["word/footer1.xml"], o["word/footer1.xml"], format.name)
+        }
+    }
+
+    /// Header and footer edits in a table of a valid Word file (python-docx's sample): valid after, each story's
+    /// reject view ORIGINAL's, accept view EDITED's; accepted in place, no marks left in the parts.
+    func testHeaderFooterEditsOnARedlineFile() throws {
+        let original = RepositoryPaths.sharedCorpus + "/python-docx/blk-paras-and-tables.docx"
+        guard FileManager.default.fileExists(atPath: original) else { throw XCTSkip("../shared/corpus is not there") }
+        var parts = try ZipEntries.read([UInt8](try Data(contentsOf: URL(fileURLWithPath: original))))
+        for (name, a, b) in [("word/header1.xml", "<w:t>Left-side</w:t>", "<w:t>Left side of the page</w:t>"),
+                             ("word/footer1.xml", "<w:t>Copyright</w:t>", "<w:t>Copyright 2026</w:t>")] {
+            let i = try XCTUnwrap(parts.firstIndex { $0.name == name })
+            let s = String(decoding: parts[i].bytes, as: UTF8.self)
+            XCTAssertTrue(s.contains(a), name)
+            parts[i].bytes = Array(s.replacingOccurrences(of: a, with: b).utf8)
+        }
+        let edited = dir + "/hf-edited.docx"
+        try Data(try ZipEntries.package(parts)).write(to: URL(fileURLWithPath: edited))
+        func story(_ path: String, _ kind: HeaderFooter.Kind, _ view: ApplyPlan.View) throws -> String {
+            let doc = try Converter.read(.file(path), format: FormatRegistry.docx, options: ReadOptions(), diagnostics: Diagnostics())
+            return (ApplyPlan.headerFooterTexts(of: doc, section: nil, place: HeaderFooter.Place(kind: kind, which: .default), view: view) ?? [])
+                .filter { !$0.isEmpty }.joined(separator: "|")
+        }
+        for changes in [ChangeMode.marked, .accept] {
+            var options = ApplyOptions(compare: CompareOptions(author: "Hana"))
+            options.accept = changes == .accept
+            let out = dir + "/hf-\(changes).docx"
+            let d = Diagnostics()
+            _ = try Application.apply(edited: edited, onto: original, options: options, toFile: out, diagnostics: d)
+            XCTAssertEqual(d.count(of: .applyHeaderFooterUnplaced), 0, "\(d.all)")
+            try OOXMLValidate.assertValid(out)
+            XCTAssertEqual(try story(out, .header, .accept), "Left side of the page|Right-side")
+            XCTAssertEqual(try story(out, .footer, .accept), "Copyright 2026|Page-number")
+            let r = try entries(out), o = try entries(original)
+            XCTAssertEqual(r["word/document.xml"], o["word/document.xml"], "the body is untouched")
+            if changes == .marked {
+                XCTAssertEqual(try story(out, .header, .reject), "Left-side|Right-side")
+                XCTAssertEqual(try story(out, .footer, .reject), "Copyright|Page-number")
+                XCTAssertTrue(String(decoding: r["word/footer1.xml"] ?? [], as: UTF8.self).contains("w:author=\"Hana\""))
+            } else {
+                XCTAssertFalse(String(decoding: r["word/header1.xml"] ?? [], as: UTF8.self).contains("<w:ins "))
+            }
         }
     }
 

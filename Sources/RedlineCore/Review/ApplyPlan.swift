@@ -19,9 +19,12 @@ public struct ApplyPlan: Sendable {
     public var notes: [NotePlan] = []
     /// The notes inserted references bring, by the id those references carry.
     public var newNotes: [Note] = []
+    /// The headers and footers of ORIGINAL changed inside (`makeHeaderFooters`); empty for an applier that
+    /// writes the body only.
+    public var headerFooters: [HeaderFooterPlan] = []
 
     /// Whether nothing is to be written: the output is ORIGINAL.
-    public var isEmpty: Bool { steps.isEmpty && notes.isEmpty }
+    public var isEmpty: Bool { steps.isEmpty && notes.isEmpty && headerFooters.isEmpty }
 }
 
 /// One container on the way from the body to a leaf.

@@ -63,6 +63,23 @@ extension ApplyPlan {
             for (k, t) in these.enumerated() { result.reviewers[t.copy].add(sub.reviewers[k]) }
         }
         result.plan.newNotes = plans.flatMap(\.newNotes)
+        // Each header's and footer's likewise.
+        var byStory: [SectionPlace: [(copy: Int, story: HeaderFooterPlan)]] = [:]
+        var stories: [SectionPlace] = []
+        for (c, plan) in plans.enumerated() {
+            for h in plan.headerFooters {
+                let key = SectionPlace(section: h.section, place: h.place)
+                if byStory[key] == nil { stories.append(key) }
+                byStory[key, default: []].append((c, h))
+            }
+        }
+        for key in stories {
+            let these = byStory[key]!
+            let sub = combinedBody(these.map(\.story.plan), reviewers: these.map { reviewers[$0.copy] }, prefer: prefer)
+            result.plan.headerFooters.append(HeaderFooterPlan(section: key.section, place: key.place, plan: sub.plan))
+            result.conflicts += sub.conflicts
+            for (k, t) in these.enumerated() { result.reviewers[t.copy].add(sub.reviewers[k]) }
+        }
         return result
     }
 

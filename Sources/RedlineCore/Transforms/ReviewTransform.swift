@@ -40,6 +40,7 @@ public struct ReviewTransform: ChunkStage, ModelRewriter {
             if let s = numbered.finalSection { orphanFinalSection = s }
             return
         }
+        c.notes = Self.withoutEmptiedNotes(c.notes, before: numbered.notes, block: c.block)
         if let s = c.finalSection, !s.headersFooters.isEmpty { c.finalSection = resolvingStories(s) }
         if pending != nil && Self.isEmptyContainer(c.block) {
             // An empty quote or list (Markdown's lone ">") holds nothing a break could join: the paragraph
@@ -133,17 +134,22 @@ public struct ReviewTransform: ChunkStage, ModelRewriter {
     // MARK: Blocks
 
     /// Each block resolved; a paragraph whose break goes away joins the next.
-    /// A note whose every word the decisions removed (an inserted note rejected, a deleted one accepted) goes:
-    /// its reference went with the same change, and an empty note would be left in its place.
-    public mutating func rewriteNote(_ note: Note) -> Note? {
-        guard let n = descend(into: note) else { return nil }
+    /// `notes` (the chunk's, decided) without those the decisions emptied whose reference went too (an inserted
+    /// note rejected, a deleted one accepted): an empty note would be left where there was none.
+    static func withoutEmptiedNotes(_ notes: [Note], before: [Note], block: Block) -> [Note] {
         func blank(_ blocks: [Block], _ view: ApplyPlan.View) -> Bool {
             ApplyPlan.viewTexts(of: Document(blocks: blocks), view: view).allSatisfy {
                 $0.allSatisfy { $0 == " " || $0 == "\n" || $0 == "\t" }
             }
         }
-        let hadText = !blank(note.blocks, .accept) || !blank(note.blocks, .reject)
-        return hadText && blank(n.blocks, .accept) ? nil : n
+        guard notes.contains(where: { blank($0.blocks, .accept) }) else { return notes }
+        var referenced = Set<String>()
+        func collect(_ b: Block) { b.forEachInline { if case .noteReference(let id) = $0 { referenced.insert(id) } } }
+        collect(block)
+        for n in notes { n.blocks.forEach(collect) }
+        var hadText: [String: Bool] = [:]
+        for n in before { hadText[n.id] = !blank(n.blocks, .accept) || !blank(n.blocks, .reject) }
+        return notes.filter { !(blank($0.blocks, .accept) && hadText[$0.id] == true && !referenced.contains($0.id)) }
     }
 
     public mutating func rewriteBlocks(_ blocks: [Block]) -> [Block] {

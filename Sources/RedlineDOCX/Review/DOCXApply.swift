@@ -88,12 +88,20 @@ public enum DOCXApply {
         }
         var replaced: [String: [UInt8]] = [prepared.documentPart: newDoc]
         var added: [(String, [UInt8])] = []
-        // Notes after the body: its inserted references name the new notes.
+        // Notes after the body: its inserted references name the new notes. Pictures inserted in notes, headers
+        // and footers are written as their alt text (their relationships would belong to those parts).
+        let pictures = ids.pictures
+        ids.pictures = nil
         let notes = try ApplyNotes.write(plan, newNotes: ids.notes, package: package, accept: accept, ids: ids,
                                          existingComments: prepared.existingComments, styles: prepared.styles,
                                          numbering: prepared.numbering, replaced: &replaced)
-        if writer.keptInside + notes.keptInside > 0 {
-            diagnostics.report(.docxApplyKept, "\(writer.keptInside + notes.keptInside) bytes of text inside equations or moves an edit covered were kept as they were")
+        let keptInStories = try ApplyHeadersFooters.write(plan, scan: prepared.body.scan, package: package, accept: accept,
+                                                          ids: ids, styles: prepared.styles, numbering: prepared.numbering,
+                                                          replaced: &replaced)
+        ids.pictures = pictures
+        let kept = writer.keptInside + notes.keptInside + keptInStories
+        if kept > 0 {
+            diagnostics.report(.docxApplyKept, "\(kept) bytes of text inside equations or moves an edit covered were kept as they were")
         }
         let newComments = writer.newComments + notes.newComments
         if !newComments.isEmpty {
