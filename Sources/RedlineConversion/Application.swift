@@ -172,28 +172,44 @@ public enum Application {
         StackThread.release(doc)
     }
 
-    /// What a result's notes, headers and footers must read as when a plan writes into them: EDITED's accepted,
-    /// ORIGINAL's rejected (or, ORIGINAL's own changes kept, accepted). Nil when the plan writes none.
+    /// What a result's notes, headers and footers must read as where a plan writes into them: EDITED's accepted,
+    /// ORIGINAL's rejected (or, ORIGINAL's own changes kept, accepted). Notes are found by the position of their
+    /// reference (the result's accept view refers to notes as the comparison's does, its reject view as
+    /// ORIGINAL's), headers and footers by section and place. Nil when the plan writes none.
     struct StoriesCheck: Sendable {
         /// EDITED's stories accepted; nil: not checked (a combination).
         var expected: [UInt8]?
         var originalTexts: [[UInt8]]
         /// The headers and footers the plan writes.
         var places: [(section: Int?, place: HeaderFooter.Place)]
+        /// Where the notes the plan writes are referred to, in each view.
+        var acceptPositions: [Int] = [], rejectPositions: [Int] = []
 
         init?(plan: ApplyPlan, compared: Document?, original: Document) {
             guard !plan.notes.isEmpty || !plan.newNotes.isEmpty || !plan.headerFooters.isEmpty else { return nil }
             places = plan.headerFooters.map { ($0.section, $0.place) }
             expected = nil
             originalTexts = []
-            expected = compared.map { bare(texts($0, .accept)) }
-            originalTexts = [bare(texts(original, .reject)), bare(texts(original, .accept))]
+            let written = Set(plan.notes.map(\.id))
+            rejectPositions = ApplyPlan.notePositions(of: original, view: .reject) { written.contains($0) }
+            if let compared {
+                let ids = Set(plan.notes.compactMap(\.comparedID) + plan.newNotes.map(\.id))
+                acceptPositions = ApplyPlan.notePositions(of: compared, view: .accept) { ids.contains($0) }
+                expected = bare(texts(compared, .accept))
+            }
+            originalTexts = [bare(texts(original, .reject)),
+                             bare(ApplyPlan.noteTexts(of: original, view: .accept, positions: rejectPositions)
+                                  + headerFooterTexts(original, .accept))]
         }
 
         /// The notes' texts, then each written header's and footer's.
         func texts(_ d: Document, _ view: ApplyPlan.View) -> [String] {
-            ApplyPlan.noteTexts(of: d, view: view)
-                + places.flatMap { ApplyPlan.headerFooterTexts(of: d, section: $0.section, place: $0.place, view: view) ?? ["\u{0}"] }
+            ApplyPlan.noteTexts(of: d, view: view, positions: view == .accept ? acceptPositions : rejectPositions)
+                + headerFooterTexts(d, view)
+        }
+
+        func headerFooterTexts(_ d: Document, _ view: ApplyPlan.View) -> [String] {
+            places.flatMap { ApplyPlan.headerFooterTexts(of: d, section: $0.section, place: $0.place, view: view) ?? ["\u{0}"] }
         }
     }
 

@@ -102,6 +102,32 @@ final class FuzzRegressionTests: XCTestCase {
                            "\(name): reject\n\(String(decoding: marked, as: UTF8.self))")
         }
         try applyRTF(original: o, edited: e, name)
+        try applyDOCX(original: o, edited: e, name)
+    }
+
+    /// fuzz-apply's DOCX mode (`Fuzz.applyDOCX`): ORIGINAL written as DOCX, the package onto itself is the
+    /// package, and EDITED applied onto it (body, notes) reads back; a `RedlineError` is an acceptable answer.
+    private func applyDOCX(original o: String, edited e: String, _ name: String) throws {
+        guard let doc = try? Converter.read(.file(o), format: FormatRegistry.markdown) else { return }
+        let docxOut = MemoryOutput()
+        try Converter.write(doc, format: FormatRegistry.docx, to: docxOut, diagnostics: Diagnostics())
+        let docx = docxOut.bytes, path = o + ".docx"
+        try Data(docx).write(to: URL(fileURLWithPath: path))
+        func run(_ edited: String, _ format: Format, accept: Bool) -> [UInt8]? {
+            var options = ApplyOptions(editedFormat: format, originalFormat: FormatRegistry.docx,
+                                       compare: CompareOptions(author: "F", date: "2024-01-01T00:00:00Z"), accept: accept)
+            options.force = true
+            let out = MemoryOutput()
+            do { _ = try Application.apply(edited: edited, onto: path, options: options, into: out, diagnostics: Diagnostics()) }
+            catch is RedlineError { return nil }
+            catch { XCTFail("\(name): \(error)"); return nil }
+            return out.bytes
+        }
+        if let same = run(path, FormatRegistry.docx, accept: false) { XCTAssertEqual(same, docx, "\(name): DOCX onto itself") }
+        if let marked = run(e, FormatRegistry.markdown, accept: false) {
+            XCTAssertNoThrow(try Converter.read(.bytes(marked), format: FormatRegistry.docx), "\(name): apply onto DOCX")
+        }
+        _ = run(e, FormatRegistry.markdown, accept: true)
     }
 
     /// fuzz-apply's RTF mode (`Fuzz.applyRTF`): ORIGINAL written as RTF, the RTF onto itself is the RTF, and

@@ -1,16 +1,19 @@
 /// The steps a plan writes into ORIGINAL's footnotes and endnotes, each note a story of its own.
 public struct NotePlan: Sendable {
-    /// ORIGINAL's note, by the id its reader gave it (a DOCX footnote's is `fn` and its `w:id`).
+    /// ORIGINAL's note, by the id its reader gave it (DOCX: its number among the package's notes).
     public var id: String
     public var kind: NoteKind
     /// The plan for the note's own story: its leaves are the note's paragraphs.
     public var plan: ApplyPlan
+    /// The comparison's note it was made from (nil in a combination).
+    public var comparedID: String?
 
     /// A note's plan.
-    public init(id: String, kind: NoteKind, plan: ApplyPlan) {
+    public init(id: String, kind: NoteKind, plan: ApplyPlan, comparedID: String? = nil) {
         self.id = id
         self.kind = kind
         self.plan = plan
+        self.comparedID = comparedID
     }
 }
 
@@ -31,9 +34,10 @@ extension ApplyPlan {
         var planned = Set<String>()
         for (o, c) in zip(oRefs, rejectRefs) where c.accept {
             // A reference both views have: its note, compared with ORIGINAL's.
-            guard planned.insert(o).inserted, let on = oNotes[o], let cn = cNotes[c.id] else { continue }
+            // (A note the comparison left unmarked is not written, whatever a conversion made of its text.)
+            guard planned.insert(o).inserted, let on = oNotes[o], let cn = cNotes[c.id], storyHasMarks(cn.blocks) else { continue }
             let plan = make(original: Document(blocks: on.blocks), compared: Document(blocks: cn.blocks), fallback: fallback)
-            if !plan.isEmpty { plans.append(NotePlan(id: o, kind: on.kind, plan: plan)) }
+            if !plan.isEmpty { plans.append(NotePlan(id: o, kind: on.kind, plan: plan, comparedID: c.id)) }
         }
         var new: [Note] = []
         var added = Set<String>()
@@ -43,15 +47,23 @@ extension ApplyPlan {
         return (plans, new)
     }
 
-    /// The text of the notes `document`'s body refers to, as `view` shows them: each note's `viewTexts`, in the
-    /// order of its first reference in that view. What apply checks a result's notes by.
-    public static func noteTexts(of document: Document, view: View) -> [String] {
-        guard !document.notes.isEmpty else { return [] }
+    /// The positions, among the note references `view` shows of `document`'s body (reading order), of those
+    /// naming a note `include` takes.
+    public static func notePositions(of document: Document, view: View, include: (String) -> Bool) -> [Int] {
+        references(document).filter { view == .accept ? $0.accept : $0.reject }.enumerated()
+            .filter { include($0.element.id) }.map(\.offset)
+    }
+
+    /// The text of the notes referred to at `positions` (see `notePositions`) as `view` shows them: each note's
+    /// `viewTexts`, in that order; a position with no reference or no note adds a NUL. What apply checks the
+    /// notes it wrote by.
+    public static func noteTexts(of document: Document, view: View, positions: [Int]) -> [String] {
+        guard !positions.isEmpty else { return [] }
         let notes = Dictionary(document.notes.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-        var seen = Set<String>()
+        let refs = references(document).filter { view == .accept ? $0.accept : $0.reject }
         var out: [String] = []
-        for r in references(document) where view == .accept ? r.accept : r.reject {
-            guard seen.insert(r.id).inserted, let n = notes[r.id] else { continue }
+        for k in positions {
+            guard k < refs.count, let n = notes[refs[k].id] else { out.append("\u{0}"); continue }
             out += viewTexts(of: Document(blocks: n.blocks), view: view)
         }
         return out

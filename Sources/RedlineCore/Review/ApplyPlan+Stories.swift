@@ -57,8 +57,9 @@ extension ApplyPlan {
         for (key, story) in c.stories {
             let changed = viewTexts(of: Document(blocks: story), view: .accept) != viewTexts(of: Document(blocks: story), view: .reject)
                 || storyHasMarks(story)
+            guard changed else { continue }  // (whatever a conversion made of its text)
             guard let os = o.stories[key], o.bodySections == c.bodySections else {
-                if changed { unplaced += 1 }
+                unplaced += 1
                 continue
             }
             let plan = make(original: Document(blocks: os), compared: Document(blocks: story), fallback: fallback)
