@@ -72,6 +72,7 @@ enum ApplyNotes {
                       existingComments: [ReviewComments.Entry], styles: [UInt8], numbering: [UInt8],
                       replaced: inout [String: [UInt8]]) throws -> Written {
         var out = Written()
+        guard !plan.notes.isEmpty || !(newNotes?.written.isEmpty ?? true) else { return out }
         // The parts scanned, and each note's element by the id the reader gives it: the notes numbered 1, 2, …
         // in the order the footnotes part, then the endnotes part, holds them (separators aside).
         var scans: [NoteKind: (ZipEntry, ApplyXMLScan, root: Int)] = [:]
