@@ -34,15 +34,17 @@ struct ApplyDocument {
     /// Writes property steps; counts what it could not write as asked.
     var properties: ApplyProperties
 
+    /// `properties`: ORIGINAL's styles and numbering as read for another story (each note's writer shares the
+    /// one read once), else read from `styles` and `numbering`.
     init(body: ApplyBody, plan: ApplyPlan, accept: Bool, ids: ApplyIDs, existingComments: [ReviewComments.Entry],
-         styles: [UInt8], numbering: [UInt8] = []) {
+         styles: [UInt8], numbering: [UInt8] = [], properties: ApplyProperties? = nil) {
         scan = body.scan
         self.plan = plan
         self.accept = accept
         self.ids = ids
         self.existingComments = existingComments
         self.styles = styles
-        properties = ApplyProperties(styles: styles, numbering: numbering)
+        self.properties = properties ?? ApplyProperties(styles: styles, numbering: numbering)
         self.body = body
     }
 

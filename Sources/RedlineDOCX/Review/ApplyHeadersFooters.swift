@@ -41,6 +41,7 @@ enum ApplyHeadersFooters {
         let (body, last) = parts(scan, package: package)
         var keptInside = 0
         var done = Set<String>()
+        let properties = ApplyProperties(styles: styles, numbering: numbering)
         for hf in plan.headerFooters {
             let places = hf.section.map { $0 < body.count ? body[$0] : [:] } ?? last
             guard let name = places[hf.place] else {
@@ -63,7 +64,7 @@ enum ApplyHeadersFooters {
                              markDeleted: mark)
             }
             var w = ApplyDocument(body: ApplyBody(part, root: root), plan: story, accept: accept, ids: ids,
-                                  existingComments: [], styles: styles, numbering: numbering)
+                                  existingComments: [], styles: styles, properties: properties)
             replaced[entry.name] = try w.render()
             keptInside += w.keptInside
         }

@@ -105,12 +105,13 @@ enum ApplyNotes {
                 continue
             }
             var splices: [(Range<Int>, [UInt8])] = []
+            let properties = plans.isEmpty ? nil : ApplyProperties(styles: styles, numbering: numbering)
             for p in plans {
                 guard let t = byID[p.id], scan.tokens[t].name == "w:\(el)" else {
                     throw RedlineError.unsupported("\(el) \(p.id) of ORIGINAL was not found in \(entry.name): nothing was written")
                 }
                 var w = ApplyDocument(body: ApplyBody(scan, root: t), plan: p.plan, accept: accept, ids: ids,
-                                      existingComments: existingComments, styles: styles, numbering: numbering)
+                                      existingComments: existingComments, styles: styles, properties: properties)
                 w.range = scan.tokens[t].range.lowerBound..<scan.tokens[scan.end(of: t)].range.upperBound
                 splices.append((w.range!, try w.render()))
                 out.newComments += w.newComments
