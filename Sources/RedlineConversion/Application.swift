@@ -15,6 +15,8 @@ public protocol EditApplier: Sendable {
     /// Whether `apply` writes a plan's notes, headers and footers (`ApplyPlan.notes`, `newNotes`,
     /// `headerFooters`); false: the body only.
     var writesStories: Bool { get }
+    /// Whether `apply` writes the notes inserted references bring (`ApplyPlan.newNotes`).
+    var writesNewNotes: Bool { get }
 }
 
 /// An applier with ORIGINAL read ahead (`EditApplier.prepare`): writes `plan` into `output`, marked or
@@ -24,6 +26,7 @@ public typealias PreparedApply = (_ plan: ApplyPlan, _ accept: Bool, _ diagnosti
 
 extension EditApplier {
     public var writesStories: Bool { false }
+    public var writesNewNotes: Bool { writesStories }
 
     public func prepare(original: DocumentInput, limits: Limits) throws -> PreparedApply {
         { plan, accept, diagnostics, output in
@@ -407,7 +410,13 @@ public enum Application {
             if inNotes > 0, prepared.format.applier?.writesStories == true,
                let (plans, new) = ApplyPlan.makeNotes(original: original, compared: compared, fallback: fallback) {
                 plan.notes = plans
-                plan.newNotes = new
+                if prepared.format.applier?.writesNewNotes == true {
+                    plan.newNotes = new
+                } else if !new.isEmpty {
+                    diagnostics.report(.applyNoteUnplaced,
+                                       "\(edited) adds \(new.count == 1 ? "a footnote" : "\(new.count) footnotes"): \(new.count == 1 ? "its reference is" : "their references are") written, not \(new.count == 1 ? "its text" : "their text") (\(prepared.format.displayName) notes EDITED adds are not written yet)",
+                                       count: new.count)
+                }
             } else if inNotes > 0 {
                 let why = prepared.format.applier?.writesStories == true
                     ? "its note references do not pair with ORIGINAL's" : "apply writes the body's changes only into \(prepared.format.displayName)"

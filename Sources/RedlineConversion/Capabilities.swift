@@ -87,6 +87,9 @@ struct DOCXLayoutFinisher: OutputFinisher {
 /// Markdown's applier: ORIGINAL's source copied, the changes written as CriticMarkup where they fall
 /// (`MarkdownSourceApply`).
 struct MarkdownSourceApplier: EditApplier {
+    var writesStories: Bool { true }
+    var writesNewNotes: Bool { false }
+
     func apply(_ plan: ApplyPlan, original: DocumentInput, accept: Bool, limits: Limits, diagnostics: Diagnostics,
                into output: any ByteOutput) throws {
         try MarkdownSourceApply.apply(plan, original: original, accept: accept, limits: limits,

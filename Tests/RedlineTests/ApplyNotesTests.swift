@@ -4,9 +4,9 @@ import Redline
 import RedlineTestSupport
 
 /// `apply` writes EDITED's note edits into a DOCX ORIGINAL's footnotes and endnotes (`ApplyNotes`: each changed
-/// note rewritten where it stands, new notes appended, every other byte kept); onto Markdown and RTF an edit
-/// inside a footnote is said (`apply.note-unplaced`, counted), never dropped without a word, while the body's
-/// edits still land.
+/// note rewritten where it stands, new notes appended, every other byte kept) and into a Markdown ORIGINAL's
+/// footnote definitions (CriticMarkup inside them); onto RTF an edit inside a footnote is said
+/// (`apply.note-unplaced`, counted), never dropped without a word, while the body's edits still land.
 final class ApplyNotesTests: XCTestCase {
     private var dir = ""
 
@@ -36,7 +36,7 @@ final class ApplyNotesTests: XCTestCase {
         return p
     }
 
-    func testANoteEditIsReportedOntoMarkdownAndRTFAndWrittenIntoDOCX() throws {
+    func testANoteEditIsWrittenIntoMarkdownAndDOCXAndReportedOntoRTF() throws {
         let source = "Alpha beta gamma.[^1]\n\nDelta epsilon.\n\n[^1]: A note here, and more.\n"
         let edited = "Alpha beta gamma.[^1]\n\nDelta zeta epsilon.\n\n[^1]: A note there, and less.\n"
         for format in [FormatRegistry.markdown, FormatRegistry.docx, FormatRegistry.rtf] {
@@ -46,7 +46,7 @@ final class ApplyNotesTests: XCTestCase {
             let out = try apply(e, onto: original, d)
             let accepted = try FormatFixtures.paragraphs(out, format, ReviewOptions(changes: .accept), in: dir)
             XCTAssertTrue(accepted.contains("Delta zeta epsilon."), "\(format.name): \(accepted)")
-            if format.isSame(as: FormatRegistry.docx) {
+            if !format.isSame(as: FormatRegistry.rtf) {
                 XCTAssertEqual(d.count(of: .applyNoteUnplaced), 0, "\(d.all)")
                 XCTAssertTrue(accepted.contains("[^1]: A note there, and less."), "\(accepted)")
                 let rejected = try FormatFixtures.paragraphs(out, format, ReviewOptions(changes: .reject), in: dir)
@@ -171,5 +171,39 @@ extension ApplyNotesTests {
         let bobOnly = try FormatFixtures.paragraphs(out, FormatRegistry.docx, ReviewOptions(changes: .reject, accept: [ChangeFilter(author: "bob")]), in: dir)
         XCTAssertTrue(bobOnly.contains("[^1]: Alpha beta gamma DELTA."), "\(bobOnly)")
         XCTAssertTrue(bobOnly.contains { $0.hasSuffix(": Bob's new note.") }, "\(bobOnly)")
+    }
+}
+
+extension ApplyNotesTests {
+    /// Markdown ORIGINAL: edits inside footnote definitions (one on the line after its label, two paragraphs)
+    /// are CriticMarkup inside them, rejecting the marks as text gives ORIGINAL's bytes; copies editing one
+    /// note combine; a note EDITED adds is reported (its reference written, not its text).
+    func testMarkdownFootnoteDefinitionsAreEdited() throws {
+        let source = "Body one.[^a] Body two.[^b]\n\n[^a]: Alpha beta gamma.\n\n[^b]:\n    Delta epsilon.\n\n    Zeta eta.\n"
+        let original = try write(source, "o.md")
+        let edited = try write(source.replacingOccurrences(of: "beta", with: "BETA").replacingOccurrences(of: "Zeta", with: "Theta"), "e.md")
+        let d = Diagnostics()
+        let out = try apply(edited, onto: original, d)
+        XCTAssertEqual(d.count(of: .applyNoteUnplaced) + d.count(of: .applyUnplaced), 0, "\(d.all)")
+        let marked = try String(contentsOfFile: out, encoding: .utf8)
+        XCTAssertTrue(marked.contains("[^a]: Alpha {~~beta~>BETA~~}"), marked)
+        XCTAssertTrue(marked.contains("    {~~Zeta~>Theta~~}"), marked)
+        XCTAssertEqual(String(decoding: FuzzRegressionTests.rejectedAsText(Array(marked.utf8)), as: UTF8.self), source)
+        let accepted = try FormatFixtures.paragraphs(out, FormatRegistry.markdown, ReviewOptions(changes: .accept), in: dir)
+        XCTAssertTrue(accepted.contains("[^a]: Alpha BETA gamma."), "\(accepted)")
+        // Two copies, one note each, combined.
+        let a = try write(source.replacingOccurrences(of: "gamma", with: "GAMMA"), "ann.md")
+        let b = try write(source.replacingOccurrences(of: "eta.", with: "ETA."), "bob.md")
+        let combined = dir + "/combined.md"
+        _ = try Combination.combine(original: original, copies: [a, b], options: CombineOptions(), toFile: combined,
+                                    diagnostics: Diagnostics())
+        let both = try String(contentsOfFile: combined, encoding: .utf8)
+        XCTAssertTrue(both.contains("{~~gamma~>GAMMA~~}{>>@ann") && both.contains("{~~eta~>ETA~~}{>>@bob"), both)
+        XCTAssertEqual(String(decoding: FuzzRegressionTests.rejectedAsText(Array(both.utf8)), as: UTF8.self), source)
+        // A new note: reported.
+        let added = try write(source.replacingOccurrences(of: "Body two.[^b]", with: "Body two.[^b] Three.[^c]") + "\n[^c]: New.\n", "added.md")
+        let reported = Diagnostics()
+        _ = try apply(added, onto: original, reported)
+        XCTAssertEqual(reported.count(of: .applyNoteUnplaced), 1, "\(reported.all)")
     }
 }

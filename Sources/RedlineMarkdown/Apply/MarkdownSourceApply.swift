@@ -29,6 +29,19 @@ public enum MarkdownSourceApply {
         let body = Array(text[bodyStart...])
         var w = Writer(plan: plan, body: body, accept: accept, diagnostics: diagnostics)
         w.run()
+        // Each changed note: its plan written over its definition's leaves, into the same replacements.
+        for note in plan.notes {
+            guard let leaves = w.src.notes[note.id] else {
+                w.unplaced += note.plan.steps.count
+                continue
+            }
+            var src = w.src
+            src.leaves = leaves
+            var n = Writer(plan: note.plan, body: body, src: src, accept: accept, diagnostics: diagnostics)
+            n.run()
+            w.replacements += n.replacements
+            w.unplaced += n.unplaced
+        }
         var out = Array(text[..<bodyStart])
         let (bytes, dropped) = w.result()
         out += bytes
@@ -119,12 +132,13 @@ public enum MarkdownSourceApply {
         /// How many source leaves each top-level block holds.
         let leavesInTopLevel: [Range<Int>: Int]
 
-        init(plan: ApplyPlan, body: [UInt8], accept: Bool, diagnostics: Diagnostics) {
+        /// `src`: the source's leaves already found (a note's writer takes its definition's), else parsed here.
+        init(plan: ApplyPlan, body: [UInt8], src given: SourceLeaves? = nil, accept: Bool, diagnostics: Diagnostics) {
             self.plan = plan
             self.body = body
             self.accept = accept
             self.diagnostics = diagnostics
-            src = SourceLeaves(body)
+            src = given ?? SourceLeaves(body)
             renderer = MarkdownRenderer(options: WriteOptions(), diagnostics: Diagnostics())
             renderer.register(plan.comments)
             pairs = Self.match(plan.leaves.map(\.text), src.leaves.map(\.text))

@@ -34,6 +34,9 @@ struct SourceLeaves {
     }
 
     var leaves: [Leaf] = []
+    /// Each footnote definition's leaves, by its label as the reader names the note (the first definition of a
+    /// label; `leaves` holds the body's only).
+    var notes: [String: [Leaf]] = [:]
     private let text: [UInt8]
     private var lineStarts: [Int] = [0]
 
@@ -87,7 +90,8 @@ struct SourceLeaves {
     private func hasPosition(_ n: OpaquePointer) -> Bool { cmark_node_get_start_line(n) > 0 }
 
     private mutating func blocks(_ n: OpaquePointer, top: Range<Int>, inTable: Bool, inList: Bool) {
-        let t = type(n)
+        // (cmark-gfm names a footnote definition's type "<unknown>".)
+        let t = cmark_node_get_type(n) == CMARK_NODE_FOOTNOTE_DEFINITION ? "footnote_definition" : type(n)
         switch t {
         case "paragraph", "heading", "table_cell":
             leaf(n, kind: t, top: top, inTable: inTable, inList: inList)
@@ -97,7 +101,27 @@ struct SourceLeaves {
             if lit.hasSuffix("\n") { lit.removeLast() }
             leaves.append(Leaf(kind: t, block: r, topLevel: top, content: r, text: lit, map: [], constructs: [],
                                inTable: inTable, inList: inList, mapped: false))
-        case "footnote_definition", "html_block", "thematic_break": return
+        case "footnote_definition":
+            // Its label from its source, the last `[^label]:` before its content, on its line or the one before
+            // (cmark gives none).
+            let r = range(n)
+            var from = text[..<r.lowerBound].lastIndex(of: UInt8(ascii: "\n")) ?? 0
+            if from > 0 { from = text[..<from].lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0 }
+            let head = text[from..<r.lowerBound]
+            guard let open = head.indices.last(where: { text[$0] == UInt8(ascii: "[") && $0 + 1 < r.lowerBound && text[$0 + 1] == UInt8(ascii: "^") }),
+                  let close = text[(open + 2)..<r.lowerBound].firstIndex(of: UInt8(ascii: "]")) else { return }
+            let label = Segmenter.normalizeLabel(text[(open + 2)..<close])
+            guard notes[label] == nil else { return }
+            let body = leaves
+            leaves = []
+            var child = cmark_node_first_child(n)
+            while let c = child {
+                blocks(c, top: range(c), inTable: false, inList: false)
+                child = cmark_node_next(c)
+            }
+            notes[label] = leaves
+            leaves = body
+        case "html_block", "thematic_break": return
         default:
             var child = cmark_node_first_child(n)
             while let c = child {
