@@ -1,0 +1,139 @@
+import Foundation
+import Redline
+import RedlineCompare
+import RedlineRTF
+import RedlineTestSupport
+import XCTest
+
+/// Issue 33 (fuzz finding `compare/inserted-code-block-loses-its-language`): compare writes an inserted, deleted
+/// or changed code block as a code-style paragraph carrying the block's info string (`Paragraph.codeInfo`), so
+/// accepting gives NEW's code block with its language and rejecting OLD's, in the model and through DOCX (the
+/// info string kept in the `RedlineCode` properties under the code as accepted and as rejected). A block whose
+/// info string changed is OLD's deleted and NEW's inserted. RTF, which has no place for it, says so.
+final class CompareCodeBlockTests: XCTestCase {
+    private let md = FormatRegistry.named("md")!, docx = FormatRegistry.docx, rtf = FormatRegistry.named("rtf")!
+
+    private func read(_ text: String, _ format: Format? = nil) throws -> Document {
+        try Converter.read(.bytes(Array(text.utf8)), format: format ?? md)
+    }
+
+    private func write(_ doc: Document, _ format: Format, diagnostics: Diagnostics = Diagnostics()) throws -> [UInt8] {
+        let out = MemoryOutput()
+        try Converter.write(doc, format: format, to: out, diagnostics: diagnostics)
+        return out.bytes
+    }
+
+    /// Each top-level block as compared here: a code block as its info string and text, anything else (a
+    /// code-style paragraph too, which is not what resolving should leave) as its kind and text.
+    private func shape(_ doc: Document) -> [String] {
+        doc.blocks.map { b in
+            switch b {
+            case .codeBlock(let c): return "code[\(c.infoString)] \(c.text.hasSuffix("\n") ? c.text : c.text + "\n")"
+            case .paragraph(let p): return "paragraph[\(p.style.name ?? "")] \(b.plainText)"
+            default: return "\(b)"
+            }
+        }
+    }
+
+    private let old = "Para one.\n\nPara two.\n"
+    private let inserted = "Para one.\n\n```python\nprint(1)\n```\n\nPara two.\n"
+
+    /// Compares `old` with `new` (Markdown) and checks accepting gives NEW, rejecting OLD: on the model, on the
+    /// comparison written as DOCX and read back, and on that DOCX resolved in place (as Word would) and read.
+    /// Resolved outside Redline, the reader cannot tell which way: a code block takes the info string kept for
+    /// its code as written or accepted first, so rejecting there is checked only with `rejectedInPlace` (not when
+    /// NEW's inserted code has the same text as OLD's, as when only the language changed). Returns the comparison.
+    @discardableResult
+    private func checkExact(_ old: String, _ new: String, rejectedInPlace: Bool = true,
+                            file: StaticString = #filePath, line: UInt = #line) throws -> Document {
+        let a = try read(old), b = try read(new)
+        let d = Diagnostics()
+        let (result, _) = DocumentComparer.compare(old: a, new: b, diagnostics: d)
+        XCTAssertEqual(d.count(of: .compareUntrackedBlock), 0, "compare said it could not mark the code", file: file, line: line)
+        XCTAssertGreaterThan(DocumentComparer.trackedChangeCount(result), 0, file: file, line: line)
+        XCTAssertEqual(shape(DocumentComparer.accepted(result)), shape(b), "accepted", file: file, line: line)
+        XCTAssertEqual(shape(DocumentComparer.rejected(result)), shape(a), "rejected", file: file, line: line)
+        XCTAssertEqual(ExactnessNormalization.document(DocumentComparer.accepted(result)), ExactnessNormalization.document(b),
+                       file: file, line: line)
+        XCTAssertEqual(ExactnessNormalization.document(DocumentComparer.rejected(result)), ExactnessNormalization.old(a),
+                       file: file, line: line)
+
+        // Through DOCX: written with its marks, read back, resolved.
+        let wd = Diagnostics()
+        let bytes = try write(result, docx, diagnostics: wd)
+        let again = try Converter.read(.bytes(bytes), format: docx)
+        XCTAssertGreaterThan(DocumentComparer.trackedChangeCount(again), 0, file: file, line: line)
+        XCTAssertEqual(shape(DocumentComparer.accepted(again)), shape(b), "accepted through DOCX", file: file, line: line)
+        XCTAssertEqual(shape(DocumentComparer.rejected(again)), shape(a), "rejected through DOCX", file: file, line: line)
+
+        // Resolved in the DOCX itself (as Word would), then read: the code the paragraph is now keys its info string.
+        for (mode, side) in [(ChangeMode.accept, b), (.reject, a)] where mode == .accept || rejectedInPlace {
+            let out = MemoryOutput()
+            try InPlaceReview.review(.bytes(bytes), to: out, review: ReviewOptions(changes: mode))
+            let resolved = try Converter.read(.bytes(out.bytes), format: docx)
+            XCTAssertEqual(DocumentComparer.trackedChangeCount(resolved), 0, file: file, line: line)
+            XCTAssertEqual(shape(resolved), shape(side), "\(mode) in the DOCX", file: file, line: line)
+        }
+        return result
+    }
+
+    func testAnInsertedCodeBlockKeepsItsLanguage() throws {
+        let result = try checkExact(old, inserted)
+        // Accepted in the model, it is a code block again, not a code-style paragraph.
+        guard case .codeBlock(let c)? = DocumentComparer.accepted(result).blocks.dropFirst().first else {
+            return XCTFail("no code block: \(DocumentComparer.accepted(result).blocks)")
+        }
+        XCTAssertEqual(c.language, "python")
+        XCTAssertEqual(c.text, "print(1)\n")
+    }
+
+    func testTheFuzzInputsMinimalForm() throws {
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: RepositoryPaths.root
+            + "/Fuzz/regressions/compare/inserted-code-block-loses-its-language-minimal")))
+        let cut = bytes.firstIndex(of: 0)!
+        try checkExact(String(decoding: bytes[..<cut], as: UTF8.self), String(decoding: bytes[(cut + 1)...], as: UTF8.self))
+    }
+
+    func testADeletedCodeBlockComesBackWithItsLanguageOnRejecting() throws {
+        try checkExact(inserted, old)
+    }
+
+    func testChangedLinesKeepTheLanguage() throws {
+        try checkExact("Para one.\n\n```python\nprint(1)\nx = 2\n```\n\nPara two.\n",
+                       "Para one.\n\n```python\nprint(1)\nx = 3\ny = 4\n```\n\nPara two.\n")
+    }
+
+    func testAChangedLanguageIsTheOldBlockDeletedAndTheNewInserted() throws {
+        // The language alone, then the language and a line, then the whole info string (pandoc's attributes).
+        try checkExact(inserted, "Para one.\n\n```ruby\nprint(1)\n```\n\nPara two.\n", rejectedInPlace: false)
+        try checkExact(inserted, "Para one.\n\n```ruby\nputs(1)\n```\n\nPara two.\n")
+        try checkExact(inserted, "Para one.\n\n```python title=x\nprint(1)\n```\n\nPara two.\n", rejectedInPlace: false)
+        // A code block ending the document, and one without a language (either way).
+        try checkExact("Para one.\n\n```python\nprint(1)\n```\n", "Para one.\n\n```\nprint(1)\n```\n", rejectedInPlace: false)
+        try checkExact("Para one.\n\n```\nprint(1)\n```\n", "Para one.\n\n```python\nprint(1)\n```\n", rejectedInPlace: false)
+    }
+
+    func testTwoCodeBlocksOfTheSameCodeKeepTheirOwnLanguages() throws {
+        try checkExact("Para one.\n\n```c\nx\n```\n",
+                       "Para one.\n\n```python\nx\n```\n\nPara two.\n\n```c\nx\n```\n", rejectedInPlace: false)
+        try checkExact("Para one.\n\n```c\nx\n```\n\nPara two.\n\n```python\nx\n```\n",
+                       "Para one.\n\n```c\nx\n```\n")
+        // And written without changes, a code block without a language keeps none where another of the same
+        // code has one (its empty info string is kept too).
+        let doc = try read("```\nx\n```\n\n```python\nx\n```\n")
+        XCTAssertEqual(shape(try Converter.read(.bytes(try write(doc, docx)), format: docx)), shape(doc))
+    }
+
+    func testRTFSaysTheLanguageOfAMarkedCodeBlockIsDropped() throws {
+        let (result, _) = DocumentComparer.compare(old: try read(old), new: try read(inserted), diagnostics: Diagnostics())
+        let d = Diagnostics()
+        _ = try write(result, rtf, diagnostics: d)
+        XCTAssertEqual(d.count(of: .rtfCodeLanguageDropped), 1)
+        // And a block without a language loses nothing.
+        let (plain, _) = DocumentComparer.compare(old: try read(old), new: try read("Para one.\n\n```\nx\n```\n"),
+                                                  diagnostics: Diagnostics())
+        let none = Diagnostics()
+        _ = try write(plain, rtf, diagnostics: none)
+        XCTAssertEqual(none.count(of: .rtfCodeLanguageDropped), 0)
+    }
+}
