@@ -23,13 +23,17 @@ final class CompareCodeBlockTests: XCTestCase {
         return out.bytes
     }
 
-    /// Each top-level block as compared here: a code block as its info string and text, anything else (a
-    /// code-style paragraph too, which is not what resolving should leave) as its kind and text.
+    /// Each top-level block as compared here: a code block as its info string and text, a paragraph (a code-style
+    /// one too, which is not what resolving should leave) as its style and text, anything else as it is.
     private func shape(_ doc: Document) -> [String] {
         doc.blocks.map { b in
             switch b {
             case .codeBlock(let c): return "code[\(c.infoString)] \(c.text.hasSuffix("\n") ? c.text : c.text + "\n")"
             case .paragraph(let p): return "paragraph[\(p.style.name ?? "")] \(b.plainText)"
+            case .list(var l):
+                // Tight or loose is Markdown's layout, which no mark carries (compare keeps NEW's).
+                l.tight = true
+                return "\(Block.list(l))"
             default: return "\(b)"
             }
         }
@@ -77,6 +81,66 @@ final class CompareCodeBlockTests: XCTestCase {
         return result
     }
 
+    /// Compares `old` with `new` and writes the comparison as CriticMarkup: the code in fences inside `{++`/`++}`
+    /// and `{--`/`--}` lines, which read back give NEW accepted and OLD rejected, with no warning; and the
+    /// Markdown is a fixpoint. With `throughDOCX`, that Markdown's marks also survive DOCX (which writes a code
+    /// block in a list item or quote after it, a limit of its own).
+    private func checkCriticMarkup(_ old: String, _ new: String, throughDOCX: Bool = true,
+                                   file: StaticString = #filePath, line: UInt = #line) throws {
+        let a = try read(old), b = try read(new)
+        let (result, _) = DocumentComparer.compare(old: a, new: b, diagnostics: Diagnostics())
+        let wd = Diagnostics()
+        let markdown = String(decoding: try write(result, md, diagnostics: wd), as: UTF8.self)
+        XCTAssertEqual(wd.all.map(\.code), [], markdown, file: file, line: line)
+        let rd = Diagnostics()
+        let again = try Converter.read(.bytes(Array(markdown.utf8)), format: md, diagnostics: rd)
+        XCTAssertEqual(rd.all.map(\.code), [], markdown, file: file, line: line)
+        XCTAssertEqual(shape(DocumentComparer.accepted(again)), shape(b), "accepted:\n\(markdown)", file: file, line: line)
+        XCTAssertEqual(shape(DocumentComparer.rejected(again)), shape(a), "rejected:\n\(markdown)", file: file, line: line)
+        XCTAssertEqual(ExactnessNormalization.document(DocumentComparer.accepted(again)), ExactnessNormalization.document(b),
+                       markdown, file: file, line: line)
+        XCTAssertEqual(ExactnessNormalization.document(DocumentComparer.rejected(again)), ExactnessNormalization.old(a),
+                       markdown, file: file, line: line)
+        XCTAssertEqual(String(decoding: try write(again, md), as: UTF8.self), markdown, "not a fixpoint", file: file, line: line)
+        // And through DOCX: the Markdown's marks are what compare made.
+        guard throughDOCX else { return }
+        let docxAgain = try Converter.read(.bytes(try write(again, docx)), format: docx)
+        XCTAssertEqual(shape(DocumentComparer.accepted(docxAgain)), shape(b), "accepted through DOCX", file: file, line: line)
+        XCTAssertEqual(shape(DocumentComparer.rejected(docxAgain)), shape(a), "rejected through DOCX", file: file, line: line)
+    }
+
+    func testCriticMarkupWritesWholeFencesInChanges() throws {
+        try checkCriticMarkup(old, inserted)
+        try checkCriticMarkup(inserted, old)
+        try checkCriticMarkup(inserted, "Para one.\n\n```python\nprint(2)\nx = 3\n```\n\nPara two.\n")
+        try checkCriticMarkup(inserted, "Para one.\n\n```ruby\nprint(1)\n```\n\nPara two.\n")
+        // Last in the document, empty, holding backticks and tildes, an info string with a backtick (a tilde fence).
+        try checkCriticMarkup("Para one.\n", "Para one.\n\n```\n```\n")
+        try checkCriticMarkup("Para one.\n\n```c\na\n```\n", "Para one.\n\n```c\n````\n~~~\n```\n")
+        try checkCriticMarkup("Para one.\n", "Para one.\n\n~~~ x`y\nz\n~~~\n")
+        // Two in a row, and right after an inserted paragraph.
+        try checkCriticMarkup(old, "Para one.\n\n```a\n1\n```\n\n```b\n2\n```\n\nPara two.\n")
+        try checkCriticMarkup(old, "Para one.\n\nNew words.\n\n```a\n1\n```\n\nPara two.\n")
+        // In a list item and in a quote.
+        try checkCriticMarkup("- one\n\n- two\n", "- one\n\n  ```python\n  x\n  ```\n\n- two\n", throughDOCX: false)
+        try checkCriticMarkup("> one\n>\n> ```sh\n> ls\n> ```\n", "> one\n>\n> ```sh\n> ls -l\n> ```\n", throughDOCX: false)
+        try checkCriticMarkup("- one\n", "- one\n- ```python\n  x\n  ```\n", throughDOCX: false)
+        try checkCriticMarkup("- one\n- ```python\n  x\n  ```\n", "- one\n", throughDOCX: false)
+        try checkCriticMarkup("1. one\n2. two\n", "1. one\n\n   ```\n   x\n   ```\n2. two\n", throughDOCX: false)
+    }
+
+    func testTheReaderTakesAFenceInAChangeAsThatCodeBlockChanged() throws {
+        let doc = try read("a\n\n{++\n```python\nprint(1)\n```\n++}{>>@Ann (2024-01-01)<<}\n\nb\n")
+        XCTAssertEqual(doc.blocks.count, 3, "\(doc.blocks)")
+        guard case .paragraph(let p)? = doc.blocks.dropFirst().first else { return XCTFail("\(doc.blocks)") }
+        XCTAssertEqual(p.codeInfo, "python")
+        XCTAssertEqual(p.style.name, BlockStyleRole.codeName)
+        guard case .inserted(let c)? = p.markChange else { return XCTFail("\(p)") }
+        XCTAssertEqual(c.author, "Ann")
+        XCTAssertEqual(shape(DocumentComparer.accepted(doc)), ["paragraph[] a", "code[python] print(1)\n", "paragraph[] b"])
+        XCTAssertEqual(shape(DocumentComparer.rejected(doc)), ["paragraph[] a", "paragraph[] b"])
+    }
+
     func testAnInsertedCodeBlockKeepsItsLanguage() throws {
         let result = try checkExact(old, inserted)
         // Accepted in the model, it is a code block again, not a code-style paragraph.
@@ -122,6 +186,24 @@ final class CompareCodeBlockTests: XCTestCase {
         // code has one (its empty info string is kept too).
         let doc = try read("```\nx\n```\n\n```python\nx\n```\n")
         XCTAssertEqual(shape(try Converter.read(.bytes(try write(doc, docx)), format: docx)), shape(doc))
+    }
+
+    /// `redline apply` of a changed language onto a DOCX Redline wrote: the block is replaced (it was left as it
+    /// was), and the deleted block reads back with ORIGINAL's language (the entry kept for it as written), the
+    /// inserted one with none (apply keeps no new entry).
+    func testApplyingAChangedLanguageOntoADOCX() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("redline-code-apply-\(getpid())").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try Data(try write(try read(inserted), docx)).write(to: URL(fileURLWithPath: dir + "/original.docx"))
+        try Data("Para one.\n\n```ruby\nprint(1)\n```\n\nPara two.\n".utf8).write(to: URL(fileURLWithPath: dir + "/edited.md"))
+        let out = MemoryOutput()
+        _ = try Application.apply(edited: dir + "/edited.md", onto: dir + "/original.docx",
+                                  options: ApplyOptions(compare: CompareOptions(author: "E", date: "2026-01-02T00:00:00Z")),
+                                  into: out, diagnostics: Diagnostics())
+        let doc = try Converter.read(.bytes(out.bytes), format: docx)
+        XCTAssertEqual(shape(DocumentComparer.rejected(doc)), shape(try read(inserted)))
+        XCTAssertEqual(shape(DocumentComparer.accepted(doc)), ["paragraph[] Para one.", "code[] print(1)\n", "paragraph[] Para two."])
     }
 
     func testRTFSaysTheLanguageOfAMarkedCodeBlockIsDropped() throws {

@@ -88,10 +88,15 @@ extension StoryParser {
             if base.role == .code, paragraph.styleChange == nil, paragraph.sectionEnd == nil {
                 // A code paragraph with changes (a comparison's) stands for a code block, as it is read once they
                 // are resolved: its info string is the one Redline kept for the code it reads as accepted or
-                // rejected (`KeptSources.codeTexts`, taken in the order written), which resolving gives back.
+                // rejected (`KeptSources.codeTexts`, taken in the order written), which resolving gives back. Marks
+                // Redline did not write (`redline apply` into a DOCX) may stand where its code was unmarked: then
+                // the entry of the code as written.
                 let sides = KeptSources.codeTexts(paragraph)
                 if !sides.isEmpty {
-                    paragraph.codeInfo = sides.compactMap { context.codeSources.keptCode(for: $0.text, rejected: $0.rejected) }.first ?? ""
+                    paragraph.codeInfo = sides.compactMap {
+                        context.codeSources.keptCode(for: $0.text, rejected: $0.rejected)
+                            ?? context.codeSources.keptCode(for: $0.text, rejected: !$0.rejected)
+                    }.first ?? ""
                 }
             }
             out = [.block(.paragraph(paragraph), quoted: quoted)]
