@@ -121,12 +121,32 @@ final class CompareCodeBlockTests: XCTestCase {
         // Two in a row, and right after an inserted paragraph.
         try checkCriticMarkup(old, "Para one.\n\n```a\n1\n```\n\n```b\n2\n```\n\nPara two.\n")
         try checkCriticMarkup(old, "Para one.\n\nNew words.\n\n```a\n1\n```\n\nPara two.\n")
+        // After a paragraph whose break and last words are inserted (its change left open over the break).
+        try checkCriticMarkup("Para one two.\n", "Para one\n\nthree\n\n```a\n1\n```\n\ntwo.\n")
+        try checkCriticMarkup("Para one two.\n\nEnd.\n", "Para one added\n\n```a\n1\n```\n\nEnd.\n")
         // In a list item and in a quote.
         try checkCriticMarkup("- one\n\n- two\n", "- one\n\n  ```python\n  x\n  ```\n\n- two\n", throughDOCX: false)
         try checkCriticMarkup("> one\n>\n> ```sh\n> ls\n> ```\n", "> one\n>\n> ```sh\n> ls -l\n> ```\n", throughDOCX: false)
         try checkCriticMarkup("- one\n", "- one\n- ```python\n  x\n  ```\n", throughDOCX: false)
         try checkCriticMarkup("- one\n- ```python\n  x\n  ```\n", "- one\n", throughDOCX: false)
         try checkCriticMarkup("1. one\n2. two\n", "1. one\n\n   ```\n   x\n   ```\n2. two\n", throughDOCX: false)
+    }
+
+    func testAnotherAuthorsChangeLeftOpenBeforeTheFenceIsClosedFirst() throws {
+        // Bob inserted words and the break after them; Ann the code block after it.
+        let bob = Change(author: "Bob", date: "2024-01-01T00:00:00Z"), ann = Change(author: "Ann", date: "2024-01-02T00:00:00Z")
+        var code = StoryComparerShim.codeParagraph("print(1)", info: "python")
+        code.content = [.insertion(ann, code.content)]
+        code.markChange = .inserted(ann)
+        let doc = Document(blocks: [.paragraph(Paragraph([.text("One "), .insertion(bob, [.text("more")])], markChange: .inserted(bob))),
+                                    .paragraph(code), .paragraph(Paragraph([.text("Two.")]))])
+        let d = Diagnostics()
+        let markdown = String(decoding: try write(doc, md, diagnostics: d), as: UTF8.self)
+        XCTAssertEqual(d.all.map(\.code), [], markdown)
+        let again = try read(markdown)
+        XCTAssertEqual(shape(DocumentComparer.accepted(again)), shape(DocumentComparer.accepted(doc)), markdown)
+        XCTAssertEqual(shape(DocumentComparer.rejected(again)), shape(DocumentComparer.rejected(doc)), markdown)
+        XCTAssertEqual(shape(DocumentComparer.accepted(doc)), ["paragraph[] One more", "code[python] print(1)\n", "paragraph[] Two."])
     }
 
     func testTheReaderTakesAFenceInAChangeAsThatCodeBlockChanged() throws {
@@ -217,5 +237,13 @@ final class CompareCodeBlockTests: XCTestCase {
         let none = Diagnostics()
         _ = try write(plain, rtf, diagnostics: none)
         XCTAssertEqual(none.count(of: .rtfCodeLanguageDropped), 0)
+    }
+}
+
+/// A code block's code-style paragraph as compare makes it (`StoryComparer.codeParagraph`, internal).
+private enum StoryComparerShim {
+    static func codeParagraph(_ text: String, info: String) -> Paragraph {
+        Paragraph(CodeBlock(text: text + "\n").lineBrokenContent, style: ParagraphStyle(name: BlockStyleRole.codeName),
+                  codeInfo: info)
     }
 }

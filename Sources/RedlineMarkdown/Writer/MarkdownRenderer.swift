@@ -209,10 +209,24 @@ final class MarkdownRenderer {
             // A code-style paragraph of plain lines (a resolved changed code block) is a code block.
             return blockParts(.codeBlock(BlockStyleRole.codeBlock(p)!), bullet: bullet)
         case .paragraph(let p):
-            if options.criticMarkup && !inCommentBody, let fences = markedCodeFences(p) {
-                // A compared code block: whole fences inside `{--`/`--}` and `{++`/`++}` lines.
+            if options.criticMarkup && !inCommentBody, let (change, fences) = markedCodeFences(p) {
+                // A compared code block: whole fences inside `{--`/`--}` and `{++`/`++}` lines. A change the
+                // paragraph before left open over its break (`three{++`) goes on over the first fence when it is
+                // the same; otherwise its closer comes first, on the first opener's line.
                 previousHadMark = true
-                return (takePendingCloser().map { [$0] } ?? []) + [fences]
+                let continuation = pendingContinuation
+                let closer = takePendingCloser() ?? ""
+                var parts: [String] = []
+                for (k, f) in fences.enumerated() {
+                    let (open, close) = f.inserted ? ("{++", "++}") : ("{--", "--}")
+                    let tail = f.fence + "\n" + close + attribution(change)
+                    if k == 0, let m = continuation, Self.isSame(m, inserted: f.inserted, change) {
+                        parts.append(tail)
+                    } else {
+                        parts.append((k == 0 ? closer : "") + open + "\n" + tail)
+                    }
+                }
+                return [parts.joined(separator: "\n\n")]
             }
             if p.style.name == BlockStyleRole.codeName && options.criticMarkup && p.content.runs.contains(where: { $0.change != nil }) {
                 diagnostics.report(.criticCodeChange,
@@ -597,12 +611,12 @@ final class MarkdownRenderer {
         return isPlainEmpty(p)
     }
 
-    /// A comparison's code-style paragraph (`Paragraph.codeInfo`) as whole fenced blocks in changes, each mark
-    /// alone on its line: OLD's code inside `{--` and `--}` (with the attribution), NEW's inside `{++` and `++}`,
+    /// A comparison's code-style paragraph (`Paragraph.codeInfo`) as whole fenced blocks in changes (the fences
+    /// here, the marks around them, each alone on its line, by `blockParts`): OLD's code deleted, NEW's inserted,
     /// the one the paragraph has (a deleted or an inserted code block) or both (changed lines: the block
     /// deleted and inserted, which resolve alike). The reader reads each back as such a paragraph. nil when the
     /// paragraph's changes are not one insertion or deletion (or both, with one author and date) of plain lines.
-    private func markedCodeFences(_ p: Paragraph) -> String? {
+    private func markedCodeFences(_ p: Paragraph) -> (change: Change, fences: [(inserted: Bool, fence: String)])? {
         guard let info = p.codeInfo, p.style.name == BlockStyleRole.codeName, p.styleChange == nil, p.sectionEnd == nil
         else { return nil }
         // One author and date (CriticMarkup carries no revision ids: changes with the same are one).
@@ -626,13 +640,20 @@ final class MarkdownRenderer {
         }
         let sides = BlockStyleRole.codeSides(p)
         guard let change, sides.accepted != nil || sides.rejected != nil else { return nil }
-        var parts: [String] = []
+        var fences: [(inserted: Bool, fence: String)] = []
         for (text, inserted) in [(sides.rejected, false), (sides.accepted, true)] {
             guard let text else { continue }
-            let fence = codeBlock(CodeBlock(text: text, infoString: info))
-            parts.append((inserted ? "{++\n" : "{--\n") + fence + (inserted ? "\n++}" : "\n--}") + attribution(change))
+            fences.append((inserted, codeBlock(CodeBlock(text: text, infoString: info))))
         }
-        return parts.joined(separator: "\n\n")
+        return (change, fences)
+    }
+
+    /// Whether a paragraph break change is an insertion (or deletion) by `change`'s author at its date.
+    private static func isSame(_ m: ParagraphMarkChange, inserted: Bool, _ change: Change) -> Bool {
+        switch m {
+        case .inserted(let c): return inserted && c.author == change.author && c.date == change.date
+        case .deleted(let c): return !inserted && c.author == change.author && c.date == change.date
+        }
     }
 
     private func codeBlock(_ c: CodeBlock) -> String {
