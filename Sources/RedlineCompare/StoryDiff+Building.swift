@@ -143,7 +143,7 @@ extension StoryComparer {
                     runs = []
                 }
                 switch op.kind {
-                case .equal: out.append(compareContainer(oldSide.block(of: v.oldTok(op))!, store.block(of: t)!))
+                case .equal: out += compareContainer(oldSide.block(of: v.oldTok(op))!, store.block(of: t)!)
                 case .delete: if let b = marked(tStore.block(of: t)!, inserted: false) { out.append(b) }
                 case .insert: if let b = marked(tStore.block(of: t)!, inserted: true) { out.append(b) }
                 case .pass: break

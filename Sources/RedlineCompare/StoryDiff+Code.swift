@@ -4,11 +4,13 @@ import RedlineCore
 /// code block as, one paragraph in the code style (`BlockStyleRole.codeName`) whose lines are joined by line
 /// breaks, with the lines compared: a deleted line (and its break) a deletion, an inserted one an insertion.
 /// Resolved, the paragraph holds plain lines again, which every reader takes back as a code block (DOCX and
-/// RTF by its style; the Markdown writer writes it as a fence). The language is NEW's (no mark carries it).
+/// RTF by its style; the Markdown writer writes it as a fence). The paragraph carries the block's info string
+/// (`Paragraph.codeInfo`), so resolved it is the code block with its language again; a block whose info string
+/// changed (no mark carries one) is OLD's block deleted and NEW's inserted, each paragraph with its own.
 extension StoryComparer {
-    /// A code block as the code-style paragraph DOCX and RTF write it as.
+    /// A code block as the code-style paragraph DOCX and RTF write it as, carrying its info string.
     static func codeParagraph(_ c: CodeBlock) -> Paragraph {
-        Paragraph(c.lineBrokenContent, style: ParagraphStyle(name: BlockStyleRole.codeName))
+        Paragraph(c.lineBrokenContent, style: ParagraphStyle(name: BlockStyleRole.codeName), codeInfo: c.infoString)
     }
 
     /// The lines of a code block (its text without the last line's "\n", cut at each "\n").
@@ -18,13 +20,13 @@ extension StoryComparer {
         return text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     }
 
-    /// Two paired code blocks compared line by line.
-    mutating func compareCode(_ a: CodeBlock, _ b: CodeBlock) -> Block {
-        if a.text == b.text { return .codeBlock(b) }
-        if a.language != b.language {
-            diagnostics.report(.compareUntrackedBlock,
-                               "a code block's language changed (\(a.language) → \(b.language)): no mark carries it")
+    /// Two paired code blocks compared line by line; whole, OLD's deleted and NEW's inserted, when their info
+    /// strings differ.
+    mutating func compareCode(_ a: CodeBlock, _ b: CodeBlock) -> [Block] {
+        if a.infoString != b.infoString {
+            return [marked(.codeBlock(a), inserted: false), marked(.codeBlock(b), inserted: true)].compactMap { $0 }
         }
+        if a.text == b.text { return [.codeBlock(b)] }
         let old = Self.codeLines(a), new = Self.codeLines(b)
         let matches = SequenceDiff.matches(old.map { keys.key($0) }, new.map { keys.key($0) })
         // Each line comes after a break on its side unless it is that side's first: the break is equal when
@@ -72,6 +74,6 @@ extension StoryComparer {
         }
         var p = Self.codeParagraph(b)
         p.content = InlineBuilder.inlines(from: runs)
-        return .paragraph(p)
+        return [.paragraph(p)]
     }
 }

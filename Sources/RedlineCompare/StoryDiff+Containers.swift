@@ -2,20 +2,20 @@ import RedlineCore
 
 /// Containers: paired tables, quotes and lists compared by their rows, stories and items.
 extension StoryComparer {
-    mutating func compareContainer(_ old: Block, _ new: Block) -> Block {
+    mutating func compareContainer(_ old: Block, _ new: Block) -> [Block] {
         switch (old, new) {
         case (.table(let a), .table(let b)):
-            if !options.compareTables && Self.cellTexts(a) == Self.cellTexts(b) { return new }
-            return compareTable(a, b)
-        case (.blockQuote(let a), .blockQuote(let b)): return .blockQuote(compareQuoted(a, b))
-        case (.list(let a), .list(let b)): return compareList(a, b)
+            if !options.compareTables && Self.cellTexts(a) == Self.cellTexts(b) { return [new] }
+            return [compareTable(a, b)]
+        case (.blockQuote(let a), .blockQuote(let b)): return [.blockQuote(compareQuoted(a, b))]
+        case (.list(let a), .list(let b)): return [compareList(a, b)]
         case (.codeBlock(let a), .codeBlock(let b)): return compareCode(a, b)
         default:
             if Self.strippingComments(old) != Self.strippingComments(new) {
                 diagnostics.report(.compareUntrackedBlock,
                                    "a changed \(Self.kindName(new)) block cannot carry tracked changes: the new version is kept unmarked")
             }
-            return new
+            return [new]
         }
     }
 

@@ -9,10 +9,12 @@ extension DiagnosticCode {
     public static let criticNestedMark: DiagnosticCode = "critic.nested-mark"
     /// A comment range end `{>>/name<<}` whose start was never seen.
     public static let criticUnknownRange: DiagnosticCode = "critic.unknown-range"
-    /// A change mark around a block that cannot carry one (code block, table, thematic break): kept unmarked.
+    /// A change mark around a block that cannot carry one (table, thematic break; a code block inside a
+    /// substitution, move or nested change): kept unmarked.
     public static let criticBlockChange: DiagnosticCode = "critic.block-change"
-    /// A code-style paragraph with changes (a compared code block's changed lines), which a fence cannot carry:
-    /// written as a marked paragraph, so resolving its marks gives its lines as a paragraph, not a code block.
+    /// A code-style paragraph with changes that cannot be written as whole fences in changes (not a compared code
+    /// block, or changes by several authors or dates): written as a marked paragraph, so resolving its marks
+    /// gives its lines as a paragraph, not a code block.
     public static let criticCodeChange: DiagnosticCode = "critic.code-change"
     /// A fenced div `:::` that never closes, or a close without an open.
     public static let markdownUnbalancedDiv: DiagnosticCode = "markdown.unbalanced-div"

@@ -45,18 +45,39 @@ public enum BlockStyleRole: Sendable, Equatable {
 
     /// The code block a paragraph stands for: one in the code style (`codeName`) holding only plain text and
     /// line breaks, no mark, as the DOCX and RTF writers write a code block and a comparison's resolved
-    /// changed code block is; nil for any other paragraph.
+    /// changed code block is, with the info string the paragraph carries (`Paragraph.codeInfo`); nil for any
+    /// other paragraph.
     public static func codeBlock(_ p: Paragraph) -> CodeBlock? {
-        guard p.style.name == codeName, p.markChange == nil, p.styleChange == nil else { return nil }
+        guard p.style.name == codeName, p.markChange == nil, p.styleChange == nil,
+              let text = codeText(p.content) else { return nil }
+        return CodeBlock(text: text, infoString: p.codeInfo ?? "")
+    }
+
+    /// The code a code-style paragraph with changes (a comparison's) reads as with every change accepted and
+    /// with every change rejected (`codeText` of its resolved content); nil for a side its break goes on
+    /// (inserted, on rejecting; deleted, on accepting) or where it holds more than plain lines.
+    public static func codeSides(_ p: Paragraph) -> (accepted: String?, rejected: String?) {
+        func side(_ mode: ChangeMode) -> String? {
+            switch (mode, p.markChange) {
+            case (.accept, .deleted?), (.reject, .inserted?): return nil
+            default: return codeText(ReviewTransform(mode).resolve(p.content))
+            }
+        }
+        return (side(.accept), side(.reject))
+    }
+
+    /// The text of a code block whose lines are `content` (plain text and line breaks; the last line ends in
+    /// "\n"); nil when it holds anything else.
+    public static func codeText(_ content: [Inline]) -> String? {
         var text = ""
-        for i in p.content {
+        for i in content {
             switch i {
             case .text(let s): text += s
             case .lineBreak: text += "\n"
             default: return nil
             }
         }
-        return CodeBlock(text: text + "\n")
+        return text + "\n"
     }
 
     /// 1...6 for a style named "heading 1" ... "heading 9", in any case (levels past 6 are 6).

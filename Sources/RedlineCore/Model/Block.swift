@@ -13,17 +13,45 @@ public struct Paragraph: Hashable, Sendable, Codable {
     }
     /// `sectionEnd`, boxed: a paragraph stays one word larger, not a whole section (paragraphs are copied often).
     private var sectionBox: SectionBox?
+    /// The fence's info string (`python`, "" for none) of the code block a code-style paragraph stands for:
+    /// set on the paragraph compare writes a changed, inserted or deleted code block as, so resolving it gives
+    /// the code block with its language back (`BlockStyleRole.codeBlock`, `ReviewTransform`); nil for others.
+    public var codeInfo: String? {
+        get { codeBox?.info }
+        set { codeBox = newValue.map(CodeInfoBox.init) }
+    }
+    /// `codeInfo`, boxed: one word, like `sectionBox`.
+    private var codeBox: CodeInfoBox?
 
-    enum CodingKeys: String, CodingKey { case content, style, markChange, styleChange, sectionBox = "sectionEnd" }
+    enum CodingKeys: String, CodingKey {
+        case content, style, markChange, styleChange, sectionBox = "sectionEnd", codeBox = "codeInfo"
+    }
 
     public init(_ content: [Inline], style: ParagraphStyle = ParagraphStyle(),
                 markChange: ParagraphMarkChange? = nil, styleChange: ParagraphStyleChange? = nil,
-                sectionEnd: Section? = nil) {
+                sectionEnd: Section? = nil, codeInfo: String? = nil) {
         self.content = content
         self.style = style
         self.markChange = markChange
         self.styleChange = styleChange
         self.sectionEnd = sectionEnd
+        self.codeInfo = codeInfo
+    }
+}
+
+/// A code block's info string behind a reference (`Paragraph.codeInfo`): equal, hashed and coded as the string.
+final class CodeInfoBox: Hashable, Codable, Sendable {
+    let info: String
+
+    init(_ info: String) { self.info = info }
+
+    static func == (a: CodeInfoBox, b: CodeInfoBox) -> Bool { a === b || a.info == b.info }
+    func hash(into h: inout Hasher) { h.combine(info) }
+
+    init(from decoder: any Decoder) throws { info = try decoder.singleValueContainer().decode(String.self) }
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.singleValueContainer()
+        try c.encode(info)
     }
 }
 

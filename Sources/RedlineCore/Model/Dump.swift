@@ -162,6 +162,7 @@ struct ModelDump {
         case nil: break
         }
         if let sc = p.styleChange { s += " style-change" + Self.field(sc) }
+        if let info = p.codeInfo { s += " code-info " + Self.json(info) }
         line(depth, s)
         inlines(p.content, depth + 1)
         if let sec = p.sectionEnd {

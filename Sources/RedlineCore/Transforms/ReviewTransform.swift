@@ -376,6 +376,12 @@ public struct ReviewTransform: ChunkStage, ModelRewriter {
             // join: a paragraph break inserted before an inserted table and paragraph is rejected with them.
             guard case .table(let r)? = descend(into: block) else { return nil }
             return r.rows.isEmpty && !t.rows.isEmpty ? nil : .table(r)
+        case .paragraph(let original) where original.codeInfo != nil:
+            // A comparison's code-style paragraph (`Paragraph.codeInfo`) left with plain lines and no mark is
+            // the code block it stands for again, with its info string (the language NEW or OLD gave it).
+            let r = descend(into: block)
+            if case .paragraph(let p)? = r, p.sectionEnd == nil, let code = BlockStyleRole.codeBlock(p) { return .codeBlock(code) }
+            return r
         default:
             return descend(into: block)
         }

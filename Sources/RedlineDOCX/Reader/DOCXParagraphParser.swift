@@ -79,12 +79,26 @@ extension StoryParser {
             out = [.listItem(.paragraph(paragraph), numID: numID, level: level, quoted: quoted)]
         } else if base.role == .code, paragraph.sectionEnd == nil, var code = Self.codeBlock(paragraph) {
             // The info string Redline kept for this code (`KeptSources`), while the code is as it wrote it.
-            if let info = context.codeSources.kept(for: code.text) { code = CodeBlock(text: code.text, infoString: info) }
+            if let info = context.codeSources.keptCode(for: code.text) { code = CodeBlock(text: code.text, infoString: info) }
             out = [.block(.codeBlock(code))]
         } else if base.role == .rule, paragraph.content.isEmpty, paragraph.markChange == nil, paragraph.styleChange == nil,
                   paragraph.sectionEnd == nil {
             out = [.block(.thematicBreak)]
         } else {
+            if base.role == .code, paragraph.styleChange == nil, paragraph.sectionEnd == nil {
+                // A code paragraph with changes (a comparison's) stands for a code block, as it is read once they
+                // are resolved: its info string is the one Redline kept for the code it reads as accepted or
+                // rejected (`KeptSources.codeTexts`, taken in the order written), which resolving gives back. Marks
+                // Redline did not write (`redline apply` into a DOCX) may stand where its code was unmarked: then
+                // the entry of the code as written.
+                let sides = KeptSources.codeTexts(paragraph)
+                if !sides.isEmpty {
+                    paragraph.codeInfo = sides.compactMap {
+                        context.codeSources.keptCode(for: $0.text, rejected: $0.rejected)
+                            ?? context.codeSources.keptCode(for: $0.text, rejected: !$0.rejected)
+                    }.first ?? ""
+                }
+            }
             out = [.block(.paragraph(paragraph), quoted: quoted)]
         }
         return out + extra.map { .block($0) }

@@ -107,6 +107,10 @@ final class DOCXComposer {
         }
         switch block {
         case .paragraph(let p):
+            if let info = p.codeInfo, p.style.name == BlockStyleRole.codeName {
+                // A comparison's code-style paragraph: its info string, for the code it reads as resolved.
+                for (text, rejected) in KeptSources.codeTexts(p) { codeSources.keepCode(info, for: text, rejected: rejected) }
+            }
             let base: String? = ctx.quoteDepth > 0 ? "Quote" : ctx.listLevel >= 0 || formattedSource ? nil : storyStyle(ctx.story)
             paragraph(containerIndent(p, ctx), defaultStyle: base, ctx, into: &x)
         case .heading(let level, let p):
@@ -126,7 +130,7 @@ final class DOCXComposer {
         case .list(let l):
             list(l, ctx, into: &x)
         case .codeBlock(let c):
-            codeSources.keep(c.infoString, for: c.text)
+            codeSources.keepCode(c.infoString, for: c.text)
             paragraph(Paragraph(c.lineBrokenContent), defaultStyle: "SourceCode", ctx, into: &x)
         case .table(let t):
             table(t, ctx, into: &x)

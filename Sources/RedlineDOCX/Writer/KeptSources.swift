@@ -4,7 +4,8 @@ import RedlineCore
 /// What an author wrote that the DOCX cannot show as written, kept beside it in custom properties: the TeX of
 /// equations whose OMML does not read back to that exact TeX (`\dfrac`, `x^{2}` spelled `x^2`, spacing:
 /// `RedlineMath1`, `RedlineMath2`, ...), and the info string of code blocks (`python`, `{r, echo=FALSE}`:
-/// `RedlineCode1`, ...), and the attribute list after a Markdown picture (`#fig-x width=50%`: `RedlineImage1`, ...,
+/// `RedlineCode1`, ...; for a comparison's marked code-style paragraph, under the code it reads as accepted and,
+/// marked apart, as rejected: `codeTexts`), and the attribute list after a Markdown picture (`#fig-x width=50%`: `RedlineImage1`, ...,
 /// keyed by its alt text). Each property holds at most 255 characters (as Word's property dialog does); their
 /// joined value is a JSON array of `[key, source]`. The key is a hash of what the DOCX reads back as (the
 /// equation's TeX, the code's text), so an entry is used only while that is still what Redline wrote: an
@@ -25,6 +26,9 @@ final class KeptSources {
     private var used: [String: Int] = [:]
     /// Entries in the order written (the writer's side).
     private(set) var entries: [(key: String, tex: String)] = []
+    /// The code texts (their plain keys) some entry of which holds an info string: an empty one for the same
+    /// text is written too, so it is not given another block's (`keepCode`).
+    private var textsWithInfo: Set<String> = []
 
     init(prefix: String) { propertyPrefix = prefix }
 
@@ -62,6 +66,7 @@ final class KeptSources {
 
     /// The custom properties holding the entries (none when there are none).
     func properties() -> [Metadata.Field] {
+        let entries = self.entries.filter { !$0.tex.isEmpty || textsWithInfo.contains(Self.textKey($0.key)) }
         guard !entries.isEmpty,
               let data = try? JSONSerialization.data(withJSONObject: entries.map { [$0.key, $0.tex] }, options: [.sortedKeys]),
               let json = String(data: data, encoding: .utf8) else { return [] }
@@ -103,6 +108,43 @@ final class KeptSources {
     /// The value kept for what reads as `text`, if one was (each kept value is given once).
     func kept(for text: String) -> String? {
         take(Self.key(text, display: false))
+    }
+
+    /// Records a code block's info string (`python`; "" for none) for code that reads back as `text`, or, with
+    /// `rejected`, that reads as `text` once the changes are rejected (a comparison's deleted or changed code,
+    /// `codeTexts`). An empty info string is written only when the same text has another entry with one. The key
+    /// is the text's (`key`), marked with a leading "r" for the rejected side.
+    func keepCode(_ info: String, for text: String, rejected: Bool = false) {
+        let plain = Self.key(text, display: false)
+        if !info.isEmpty { textsWithInfo.insert(plain) }
+        entries.append(((rejected ? "r" : "") + plain, info))
+    }
+
+    /// The text's key of an entry's key (without the rejected side's "r"; hex digits never are one).
+    private static func textKey(_ key: String) -> String { key.hasPrefix("r") ? String(key.dropFirst()) : key }
+
+    /// The info string kept for code that reads as `text`: one kept for it as written or accepted, else one kept
+    /// for it as rejected (what a document resolved outside Redline by rejecting holds). Each is given once.
+    func keptCode(for text: String, rejected: Bool? = nil) -> String? {
+        let plain = Self.key(text, display: false)
+        switch rejected {
+        case true?: return take("r" + plain)
+        case false?: return take(plain)
+        case nil: return take(plain) ?? take("r" + plain)
+        }
+    }
+
+    /// The code a code-style paragraph with changes (a comparison's, carrying `Paragraph.codeInfo`) reads as
+    /// resolved, each text once: accepted, then rejected; none for a side its break goes on (inserted, on
+    /// rejecting; deleted, on accepting) or where it holds more than plain lines. Its info string is kept for
+    /// each (`keep`), so the code reads back with it after Redline or Word resolves the changes; the reader of
+    /// the marked paragraph takes them in the same order.
+    static func codeTexts(_ p: Paragraph) -> [(text: String, rejected: Bool)] {
+        let (accepted, rejected) = BlockStyleRole.codeSides(p)
+        var out: [(text: String, rejected: Bool)] = []
+        if let accepted { out.append((accepted, false)) }
+        if let rejected, rejected != accepted { out.append((rejected, true)) }
+        return out
     }
 
     /// The table from the pieces of its custom properties (by number); an unreadable one is no table.

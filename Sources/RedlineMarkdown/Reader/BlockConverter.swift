@@ -94,6 +94,15 @@ final class BlockConverter {
     private var emptySpanAt: Int?
     /// The paragraph converted last held only the closer of a change carried over from the one before.
     private var closedCarriedChange = false
+    /// The change an empty paragraph holding only its opener (`{++` alone on its line) opened, until the next
+    /// block: a fenced code block inside it replaces that paragraph (`markedCode`).
+    private var openedEmpty: Int?
+    /// Set when a top-level fenced code block in a change took the place of the empty paragraph its opener's
+    /// line made, which is then the reader's last chunk: the mark that paragraph has, for the reader to drop it.
+    var replacesOpener: ParagraphMarkChange?
+    /// The change the last code block read was in (`markedCode`), until the next paragraph: the line of its
+    /// closer then makes no paragraph.
+    private var codeChange: Int?
     /// The change open when the paragraph began, and whether any of its text is in it.
     private var carriedChange: Int?
     private var usedCarriedChange = false
@@ -222,9 +231,14 @@ final class BlockConverter {
             let kind: ListKind = node.ordered ? .ordered(start: node.start, delimiter: node.parenDelimiter ? ")" : ".") : .bullet
             out.append(.list(List(kind: kind, tight: node.tight, items: items)))
         case .codeBlock:
-            warnIfInsideChange(node)
             let info = context.restore(node.url)
-            out.append(.codeBlock(CodeBlock(text: context.restore(node.literal), infoString: info)))
+            let code = CodeBlock(text: context.restore(node.literal), infoString: info)
+            if let marked = markedCode(code, after: &out) {
+                out.append(marked)
+            } else {
+                warnIfInsideChange(node)
+                out.append(.codeBlock(code))
+            }
         case .htmlBlock:
             out.append(.raw(format: "html", text: context.restore(node.literal)))
         case .thematicBreak:
@@ -238,6 +252,33 @@ final class BlockConverter {
         default:
             break
         }
+    }
+
+    /// A fenced code block inside an insertion or deletion (`{++` alone on the line before the fence, `++}` on
+    /// the line after: how the writer writes a compared code block) as what compare marks one as: its code-style
+    /// paragraph carrying its info string (`Paragraph.codeInfo`), lines and break inserted or deleted. The empty
+    /// paragraph the opener's line made goes. nil outside such a change (a substitution, a move, a nested one).
+    private func markedCode(_ code: CodeBlock, after out: inout [Block]) -> Block? {
+        guard let open = change, outerChange == nil else { return nil }
+        let sc = context.scanner.changes[open.index]
+        guard sc.moveName == nil, !sc.markKept, sc.kind != .substitution else { return nil }
+        let inserted = sc.kind == .insertion
+        let mark: ParagraphMarkChange = inserted ? .inserted(sc.change) : .deleted(sc.change)
+        if openedEmpty == open.index {
+            if case .paragraph(let p)? = out.last, p.content.isEmpty, p.markChange == mark {
+                out.removeLast()
+            } else if out.isEmpty {
+                // At the top level that paragraph is the reader's last chunk (each top-level block is converted
+                // into a list of its own): the reader drops it (`ReaderState.append`).
+                replacesOpener = mark
+            }
+        }
+        openedEmpty = nil
+        codeChange = open.index
+        let lines = code.lineBrokenContent
+        let content: [Inline] = lines.isEmpty ? [] : [inserted ? .insertion(sc.change, lines) : .deletion(sc.change, lines)]
+        return .paragraph(Paragraph(content, style: ParagraphStyle(name: BlockStyleRole.codeName), markChange: mark,
+                                    codeInfo: code.infoString))
     }
 
     private func warnIfInsideChange(_ node: MDNode) {
@@ -451,7 +492,10 @@ final class BlockConverter {
         sawSpan = false
         emptySpanAt = nil
         closedCarriedChange = false
+        openedEmpty = nil
         let startChange = change?.index
+        let closesCode = startChange != nil && codeChange == startChange
+        codeChange = nil
         carriedChange = outerChange ?? change?.index
         usedCarriedChange = false
         styleChange = nil
@@ -492,11 +536,14 @@ final class BlockConverter {
             // Only delimiters, a change opened here and open over the break (`{++` blank line `++}`):
             // an empty paragraph whose break is that change.
             if outerChange == nil, !inCell, let m = mark ?? trailingMark, trailingMark != nil || change?.index != startChange {
+                // (A fenced code block right after it, in the same change, takes its place: `markedCode`.)
+                openedEmpty = trailingMark == nil ? change?.index : nil
                 return Paragraph([], style: currentDivStyle, markChange: m)
             }
             // Only the closer of the change carried from the previous paragraph: that paragraph's break
             // is changed, and this may be the empty paragraph it joins (the caller decides).
-            closedCarriedChange = !inCell && startChange != nil && change == nil && mark == nil
+            // (Not after a code block in a change, `markedCode`: its paragraph's break is already the change's.)
+            closedCarriedChange = !inCell && startChange != nil && change == nil && mark == nil && !closesCode
             // Only delimiters: no paragraph. A break inside a change belongs to the previous paragraph.
             if let m = mark, !inCell, let last = out.indices.last {
                 out[last] = Self.settingMark(out[last], m)

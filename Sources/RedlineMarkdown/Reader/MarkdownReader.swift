@@ -250,6 +250,15 @@ final class ReaderState {
         guard !blocks.isEmpty else { return }
         if tentativeEmpty, !BlockConverter.joins(blocks[0]) { dropTentativeEmpty() }
         tentativeEmpty = false
+        if let mark = converter.replacesOpener {
+            // A code block in a change (`{++` alone on the line before its fence) replaces the empty paragraph
+            // that line made; its comments and notes, if any, go with the next chunk.
+            converter.replacesOpener = nil
+            if case .paragraph(let p)? = ready.last?.block, p.content.isEmpty, p.markChange == mark, let last = ready.popLast() {
+                for c in last.comments { attacher.add(c) }
+                for n in last.notes { attacher.add(n) }
+            }
+        }
         takeConverted()
         for b in blocks { ready.append(attacher.chunk(for: b)) }
         tentativeEmpty = converter.closerOnlyParagraph
@@ -478,6 +487,9 @@ struct ChunkQueue {
         }
         return chunk
     }
+
+    /// The chunk last appended and still queued.
+    var last: Chunk? { isEmpty ? nil : slots[slots.count - 1] }
 
     mutating func popLast() -> Chunk? {
         guard !isEmpty else { return nil }

@@ -209,6 +209,25 @@ final class MarkdownRenderer {
             // A code-style paragraph of plain lines (a resolved changed code block) is a code block.
             return blockParts(.codeBlock(BlockStyleRole.codeBlock(p)!), bullet: bullet)
         case .paragraph(let p):
+            if options.criticMarkup && !inCommentBody, let (change, fences) = markedCodeFences(p) {
+                // A compared code block: whole fences inside `{--`/`--}` and `{++`/`++}` lines. A change the
+                // paragraph before left open over its break (`three{++`) goes on over the first fence when it is
+                // the same; otherwise its closer comes first, on the first opener's line.
+                previousHadMark = true
+                let continuation = pendingContinuation
+                let closer = takePendingCloser() ?? ""
+                var parts: [String] = []
+                for (k, f) in fences.enumerated() {
+                    let (open, close) = f.inserted ? ("{++", "++}") : ("{--", "--}")
+                    let tail = f.fence + "\n" + close + attribution(change)
+                    if k == 0, let m = continuation, Self.isSame(m, inserted: f.inserted, change) {
+                        parts.append(tail)
+                    } else {
+                        parts.append((k == 0 ? closer : "") + open + "\n" + tail)
+                    }
+                }
+                return [parts.joined(separator: "\n\n")]
+            }
             if p.style.name == BlockStyleRole.codeName && options.criticMarkup && p.content.runs.contains(where: { $0.change != nil }) {
                 diagnostics.report(.criticCodeChange,
                                    "a code block with changed lines was written as a marked paragraph: resolved, it is a paragraph")
@@ -590,6 +609,51 @@ final class MarkdownRenderer {
     private func startsEmpty(_ item: [Block]) -> Bool {
         guard case .paragraph(let p)? = item.first else { return item.isEmpty }
         return isPlainEmpty(p)
+    }
+
+    /// A comparison's code-style paragraph (`Paragraph.codeInfo`) as whole fenced blocks in changes (the fences
+    /// here, the marks around them, each alone on its line, by `blockParts`): OLD's code deleted, NEW's inserted,
+    /// the one the paragraph has (a deleted or an inserted code block) or both (changed lines: the block
+    /// deleted and inserted, which resolve alike). The reader reads each back as such a paragraph. nil when the
+    /// paragraph's changes are not one insertion or deletion (or both, with one author and date) of plain lines.
+    private func markedCodeFences(_ p: Paragraph) -> (change: Change, fences: [(inserted: Bool, fence: String)])? {
+        guard let info = p.codeInfo, p.style.name == BlockStyleRole.codeName, p.styleChange == nil, p.sectionEnd == nil
+        else { return nil }
+        // One author and date (CriticMarkup carries no revision ids: changes with the same are one).
+        var change: Change?
+        func take(_ c: Change) -> Bool {
+            if let known = change { return known.author == c.author && known.date == c.date }
+            change = c
+            return true
+        }
+        for run in p.content.runs {
+            switch run.change {
+            case .insertion(let c)?, .deletion(let c)?: guard take(c) else { return nil }
+            case .move?: return nil
+            case nil: break
+            }
+            if run.formatChange != nil { return nil }
+        }
+        switch p.markChange {
+        case .inserted(let c)?, .deleted(let c)?: guard take(c) else { return nil }
+        case nil: break
+        }
+        let sides = BlockStyleRole.codeSides(p)
+        guard let change, sides.accepted != nil || sides.rejected != nil else { return nil }
+        var fences: [(inserted: Bool, fence: String)] = []
+        for (text, inserted) in [(sides.rejected, false), (sides.accepted, true)] {
+            guard let text else { continue }
+            fences.append((inserted, codeBlock(CodeBlock(text: text, infoString: info))))
+        }
+        return (change, fences)
+    }
+
+    /// Whether a paragraph break change is an insertion (or deletion) by `change`'s author at its date.
+    private static func isSame(_ m: ParagraphMarkChange, inserted: Bool, _ change: Change) -> Bool {
+        switch m {
+        case .inserted(let c): return inserted && c.author == change.author && c.date == change.date
+        case .deleted(let c): return !inserted && c.author == change.author && c.date == change.date
+        }
     }
 
     private func codeBlock(_ c: CodeBlock) -> String {

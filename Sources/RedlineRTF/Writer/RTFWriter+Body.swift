@@ -7,6 +7,10 @@ extension RTFSink {
     mutating func writeBlock(_ block: Block, context: BlockContext) {
         switch block {
         case .paragraph(let p):
+            if let info = p.codeInfo, !info.isEmpty {
+                // A comparison's code-style paragraph: RTF has no place for the language it carries.
+                diagnostics.report(.rtfCodeLanguageDropped, "code block languages were dropped")
+            }
             writeParagraph(p, headingLevel: nil, context: context)
         case .heading(let level, let p):
             writeParagraph(p, headingLevel: level, context: context)
