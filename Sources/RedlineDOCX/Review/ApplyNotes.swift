@@ -5,7 +5,9 @@ import RedlineZip
 /// a new id, the note itself kept for `ApplyNotes.write` to append to its part.
 final class ApplyNewNotes {
     private let notes: [String: Note]
-    private let ids: ApplyIDs
+    /// (Unowned: `ApplyIDs` holds this, and a strong reference back would keep both alive: fuzz-apply's leak
+    /// check found it.)
+    private unowned let ids: ApplyIDs
     private let styles: [UInt8]
     /// The notes referred to so far: (id written, note), in order.
     private(set) var written: [(Int, Note)] = []
