@@ -414,7 +414,7 @@ public enum Application {
                     plan.newNotes = new
                 } else if !new.isEmpty {
                     diagnostics.report(.applyNoteUnplaced,
-                                       "\(edited) adds \(new.count == 1 ? "a footnote" : "\(new.count) footnotes"): \(new.count == 1 ? "its reference is" : "their references are") written, not \(new.count == 1 ? "its text" : "their text") (\(prepared.format.displayName) notes EDITED adds are not written yet)",
+                                       "\(edited) adds \(new.count == 1 ? "a footnote" : "\(new.count) footnotes"): not written (apply does not add notes to \(prepared.format.displayName) yet)",
                                        count: new.count)
                 }
             } else if inNotes > 0 {
