@@ -264,16 +264,7 @@ public enum DocumentComparer {
 
     /// The tracked changes in a document: marks in the text, paragraph mark and style changes, row changes (in
     /// the body, notes, comments, headers and footers).
-    public static func trackedChangeCount(_ doc: Document) -> Int {
-        var counter = TrackedChangeCounter()
-        for b in doc.blocks { counter.visitBlock(b) }
-        for note in doc.notes { counter.visitNote(note) }
-        for c in doc.comments { counter.visitComment(c) }
-        for section in doc.sections {
-            for story in section.headersFooters { for b in story.blocks { counter.visitBlock(b) } }
-        }
-        return counter.count
-    }
+    public static func trackedChangeCount(_ doc: Document) -> Int { doc.trackedChangeCount }
 
     /// `doc` with every tracked change accepted.
     public static func accepted(_ doc: Document) -> Document { resolved(doc, .accept) }
@@ -284,34 +275,6 @@ public enum DocumentComparer {
     static func resolved(_ doc: Document, _ mode: ChangeMode) -> Document {
         // ReviewTransform does not throw on its own; collecting into a document cannot fail.
         (try? doc.applying([ReviewTransform(mode)])) ?? doc
-    }
-}
-
-/// Counts what `DocumentComparer.trackedChangeCount` counts: every mark in the text (a substitution is one),
-/// at any depth, every paragraph mark and style change, every row change. The visitor's defaults take it
-/// through every block, row, paragraph and inline.
-private struct TrackedChangeCounter: ModelVisitor {
-    var count = 0
-
-    mutating func visitParagraph(_ paragraph: Paragraph) {
-        if paragraph.markChange != nil { count += 1 }
-        if paragraph.styleChange != nil { count += 1 }
-        descend(into: paragraph)
-    }
-
-    mutating func visitRow(_ row: TableRow) {
-        if row.change != nil { count += 1 }
-        descend(into: row)
-    }
-
-    mutating func visitInline(_ inline: Inline) {
-        switch inline {
-        // Most of a document: leaves, with nothing inside to visit.
-        case .text, .code, .lineBreak, .softBreak: return
-        case .insertion, .deletion, .substitution, .move, .formatChange: count += 1
-        default: break
-        }
-        descend(into: inline)
     }
 }
 

@@ -35,7 +35,7 @@ extension ApplyPlan {
         for (o, c) in zip(oRefs, rejectRefs) where c.accept {
             // A reference both views have: its note, compared with ORIGINAL's.
             // (A note the comparison left unmarked is not written, whatever a conversion made of its text.)
-            guard planned.insert(o).inserted, let on = oNotes[o], let cn = cNotes[c.id], storyHasMarks(cn.blocks) else { continue }
+            guard planned.insert(o).inserted, let on = oNotes[o], let cn = cNotes[c.id], Document(blocks: cn.blocks).trackedChangeCount > 0 else { continue }
             let plan = make(original: Document(blocks: on.blocks), compared: Document(blocks: cn.blocks), fallback: fallback)
             if !plan.isEmpty { plans.append(NotePlan(id: o, kind: on.kind, plan: plan, comparedID: c.id)) }
         }

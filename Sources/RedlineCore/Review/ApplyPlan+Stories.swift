@@ -1,33 +1,21 @@
 /// A document's header and footer stories: which EDITED changed (for an applier that writes the body only),
 /// and the plans for them (`makeHeaderFooters`).
 extension ApplyPlan {
-    /// How many header and footer stories (by section, header or footer, and pages shown on) read differently in
-    /// EDITED than in ORIGINAL, changes accepted, whitespace runs as one space; a story only one of them has (or has text in) counts.
-    /// 0 when EDITED holds no header or footer at all (a format without pages, such as Markdown, has none to edit).
+    /// How many header and footer stories (by section, the last with the last, header or footer, and pages shown
+    /// on) read differently in EDITED than in ORIGINAL, changes accepted, whitespace runs as one space; a story
+    /// only one of them has (or has text in) counts. 0 when EDITED holds no header or footer at all (a format without pages, such as Markdown, has none to edit).
     public static func changedHeaderFooterStories(original: Document, edited: Document) -> Int {
-        let e = stories(edited)
+        func texts(_ d: Document) -> [SectionPlace: String] {
+            sectionsByPlace(d).stories.mapValues { collapsingSpace(leafTexts(of: Document(blocks: $0)).joined(separator: " ")) }
+                .filter { !$0.value.isEmpty }
+        }
+        let e = texts(edited)
         guard !e.isEmpty else { return 0 }
-        let o = stories(original)
+        let o = texts(original)
         return Set(o.keys).union(e.keys).filter { o[$0] != e[$0] }.count
     }
-
-    private struct StoryKey: Hashable {
-        var section: Int
-        var place: HeaderFooter.Place
-    }
-
-    /// Each section's header and footer texts, sections counted in reading order (the last the document's own).
-    private static func stories(_ d: Document) -> [StoryKey: String] {
-        var out: [StoryKey: String] = [:]
-        for (n, s) in d.sections.enumerated() {
-            for story in s.headersFooters {
-                let text = collapsingSpace(leafTexts(of: Document(blocks: story.blocks)).joined(separator: " "))
-                if !text.isEmpty { out[StoryKey(section: n, place: story.place)] = text }
-            }
-        }
-        return out
-    }
 }
+
 /// The steps a plan writes into one of ORIGINAL's headers or footers.
 public struct HeaderFooterPlan: Sendable {
     /// The section: its index among those ending inside the body, or nil for the document's last section.
@@ -55,9 +43,7 @@ extension ApplyPlan {
         var plans: [HeaderFooterPlan] = []
         var unplaced = 0
         for (key, story) in c.stories {
-            let changed = viewTexts(of: Document(blocks: story), view: .accept) != viewTexts(of: Document(blocks: story), view: .reject)
-                || storyHasMarks(story)
-            guard changed else { continue }  // (whatever a conversion made of its text)
+            guard Document(blocks: story).trackedChangeCount > 0 else { continue }  // (whatever a conversion made of its text)
             guard let os = o.stories[key], o.bodySections == c.bodySections else {
                 unplaced += 1
                 continue
@@ -96,25 +82,5 @@ extension ApplyPlan {
             out[SectionPlace(section: nil, place: story.place)] = story.blocks
         }
         return (out, body.count)
-    }
-
-    /// Whether any paragraph of `blocks` holds a change mark (a formatting change or a paragraph mark change
-    /// shows in neither view's text).
-    static func storyHasMarks(_ blocks: [Block]) -> Bool {
-        func marked(_ xs: [Inline]) -> Bool {
-            xs.contains {
-                switch $0 {
-                case .insertion, .deletion, .substitution, .move, .formatChange: return true
-                default: return marked($0.children)
-                }
-            }
-        }
-        var found = false
-        for b in blocks {
-            b.forEachParagraph { p in
-                if !found { found = p.styleChange != nil || p.markChange != nil || marked(p.content) }
-            }
-        }
-        return found
     }
 }
