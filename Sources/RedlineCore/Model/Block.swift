@@ -8,20 +8,20 @@ public struct Paragraph: Hashable, Sendable, Codable {
     public var styleChange: ParagraphStyleChange?
     /// The section this paragraph's mark ends (a section break, as Word keeps it in the mark); nil for most.
     public var sectionEnd: Section? {
-        get { sectionBox?.section }
-        set { sectionBox = newValue.map(SectionBox.init) }
+        get { sectionBox?.value }
+        set { sectionBox = newValue.map(Boxed.init) }
     }
     /// `sectionEnd`, boxed: a paragraph stays one word larger, not a whole section (paragraphs are copied often).
-    private var sectionBox: SectionBox?
+    private var sectionBox: Boxed<Section>?
     /// The fence's info string (`python`, "" for none) of the code block a code-style paragraph stands for:
     /// set on the paragraph compare writes a changed, inserted or deleted code block as, so resolving it gives
     /// the code block with its language back (`BlockStyleRole.codeBlock`, `ReviewTransform`); nil for others.
     public var codeInfo: String? {
-        get { codeBox?.info }
-        set { codeBox = newValue.map(CodeInfoBox.init) }
+        get { codeBox?.value }
+        set { codeBox = newValue.map(Boxed.init) }
     }
     /// `codeInfo`, boxed: one word, like `sectionBox`.
-    private var codeBox: CodeInfoBox?
+    private var codeBox: Boxed<String>?
 
     enum CodingKeys: String, CodingKey {
         case content, style, markChange, styleChange, sectionBox = "sectionEnd", codeBox = "codeInfo"
@@ -39,20 +39,18 @@ public struct Paragraph: Hashable, Sendable, Codable {
     }
 }
 
-/// A code block's info string behind a reference (`Paragraph.codeInfo`): equal, hashed and coded as the string.
-final class CodeInfoBox: Hashable, Codable, Sendable {
-    let info: String
+/// A value behind a reference, so that a rarely set field adds one word to its holder (`Paragraph.sectionEnd`,
+/// `codeInfo`: paragraphs are copied often): equal, hashed and coded as the value it holds.
+final class Boxed<Value: Hashable & Codable & Sendable>: Hashable, Codable, Sendable {
+    let value: Value
 
-    init(_ info: String) { self.info = info }
+    init(_ value: Value) { self.value = value }
 
-    static func == (a: CodeInfoBox, b: CodeInfoBox) -> Bool { a === b || a.info == b.info }
-    func hash(into h: inout Hasher) { h.combine(info) }
+    static func == (a: Boxed, b: Boxed) -> Bool { a === b || a.value == b.value }
+    func hash(into h: inout Hasher) { h.combine(value) }
 
-    init(from decoder: any Decoder) throws { info = try decoder.singleValueContainer().decode(String.self) }
-    func encode(to encoder: any Encoder) throws {
-        var c = encoder.singleValueContainer()
-        try c.encode(info)
-    }
+    init(from decoder: any Decoder) throws { value = try Value(from: decoder) }
+    func encode(to encoder: any Encoder) throws { try value.encode(to: encoder) }
 }
 
 /// The kind of a list and, for ordered lists, how it numbers.

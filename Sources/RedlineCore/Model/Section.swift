@@ -98,19 +98,6 @@ public struct Section: Hashable, Sendable, Codable {
     }
 }
 
-/// A section behind a reference (`Paragraph.sectionEnd`): equal, hashed and coded as the section it holds.
-final class SectionBox: Hashable, Codable, Sendable {
-    let section: Section
-
-    init(_ section: Section) { self.section = section }
-
-    static func == (a: SectionBox, b: SectionBox) -> Bool { a === b || a.section == b.section }
-    func hash(into h: inout Hasher) { h.combine(section) }
-
-    init(from decoder: any Decoder) throws { section = try Section(from: decoder) }
-    func encode(to encoder: any Encoder) throws { try section.encode(to: encoder) }
-}
-
 /// A header or footer: a story of its own (paragraphs, tables, pictures, its own tracked changes).
 public struct HeaderFooter: Hashable, Sendable, Codable {
     /// Header or footer.
