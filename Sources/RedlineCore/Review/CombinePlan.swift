@@ -46,44 +46,42 @@ extension ApplyPlan {
         precondition(plans.count == reviewers.count)
         let plans = plans.enumerated().map { $1.renamingNewNotes("c\($0)-") }
         var result = combinedBody(plans, reviewers: reviewers, prefer: prefer)
-        // Each note's plans combined as a story of its own; the new notes of every copy.
-        var byNote: [String: [(copy: Int, note: NotePlan)]] = [:]
-        var order: [String] = []
-        for (c, plan) in plans.enumerated() {
-            for n in plan.notes {
-                if byNote[n.id] == nil { order.append(n.id) }
-                byNote[n.id, default: []].append((c, n))
-            }
-        }
-        for id in order {
-            let these = byNote[id]!
-            let sub = combinedBody(these.map(\.note.plan), reviewers: these.map { reviewers[$0.copy] }, prefer: prefer)
-            result.plan.notes.append(NotePlan(id: id, kind: these[0].note.kind, plan: sub.plan))
-            result.conflicts += sub.conflicts
-            for (k, t) in these.enumerated() { result.reviewers[t.copy].add(sub.reviewers[k]) }
-        }
+        // Each note's and each header's or footer's plans combined as a story of its own; every copy's new notes.
+        result.plan.notes = combinedStories(plans.map(\.notes), key: \.id, plan: \.plan, into: &result, reviewers: reviewers,
+                                            prefer: prefer) { note, plan in NotePlan(id: note.id, kind: note.kind, plan: plan) }
         result.plan.newNotes = plans.flatMap(\.newNotes)
-        // Each header's and footer's likewise.
-        var byStory: [SectionPlace: [(copy: Int, story: HeaderFooterPlan)]] = [:]
-        var stories: [SectionPlace] = []
-        for (c, plan) in plans.enumerated() {
-            for h in plan.headerFooters {
-                let key = SectionPlace(section: h.section, place: h.place)
-                if byStory[key] == nil { stories.append(key) }
-                byStory[key, default: []].append((c, h))
-            }
-        }
-        for key in stories {
-            let these = byStory[key]!
-            let sub = combinedBody(these.map(\.story.plan), reviewers: these.map { reviewers[$0.copy] }, prefer: prefer)
-            result.plan.headerFooters.append(HeaderFooterPlan(section: key.section, place: key.place, plan: sub.plan))
-            result.conflicts += sub.conflicts
-            for (k, t) in these.enumerated() { result.reviewers[t.copy].add(sub.reviewers[k]) }
+        result.plan.headerFooters = combinedStories(plans.map(\.headerFooters), key: { SectionPlace(section: $0.section, place: $0.place) },
+                                                    plan: \.plan, into: &result, reviewers: reviewers, prefer: prefer) { story, plan in
+            HeaderFooterPlan(section: story.section, place: story.place, plan: plan)
         }
         return result
     }
 
-    /// `combined` for one story (the body, or a note): the plans' steps, notes aside.
+    /// The stories (notes, headers, footers) each copy's plan has (`stories[copy]`), those of one `key` combined
+    /// (`combinedBody`) in the order first met, each made again by `make` from the first copy's and the combined
+    /// plan; their conflicts and counts added to `result`'s.
+    static func combinedStories<Story, Key: Hashable>(_ stories: [[Story]], key: (Story) -> Key, plan: (Story) -> ApplyPlan,
+                                                     into result: inout CombinedPlan, reviewers: [String], prefer: String?,
+                                                     make: (Story, ApplyPlan) -> Story) -> [Story] {
+        var byKey: [Key: [(copy: Int, story: Story)]] = [:]
+        var order: [Key] = []
+        for (c, list) in stories.enumerated() {
+            for s in list {
+                let k = key(s)
+                if byKey[k] == nil { order.append(k) }
+                byKey[k, default: []].append((c, s))
+            }
+        }
+        return order.map { k in
+            let these = byKey[k]!
+            let sub = combinedBody(these.map { plan($0.story) }, reviewers: these.map { reviewers[$0.copy] }, prefer: prefer)
+            result.conflicts += sub.conflicts
+            for (n, t) in these.enumerated() { result.reviewers[t.copy].add(sub.reviewers[n]) }
+            return make(these[0].story, sub.plan)
+        }
+    }
+
+    /// `combined` for one story (the body, a note, a header or footer): the plans' steps, their stories aside.
     static func combinedBody(_ plans: [ApplyPlan], reviewers: [String], prefer: String?) -> CombinedPlan {
         var counts = reviewers.map { ReviewerCounts(name: $0) }
         guard let leaves = plans.first?.leaves else {
