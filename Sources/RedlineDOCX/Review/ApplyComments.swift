@@ -32,12 +32,10 @@ enum ApplyComments {
         return s + "</w:comment>"
     }
 
-    static func add(_ comments: [(Comment, Int)], package: DOCXPackage, parts: DOCXInPlaceReview.Parts,
-                    replaced: inout [String: [UInt8]], added: inout [(String, [UInt8])]) throws {
+    static func add(_ comments: [(Comment, Int)], parts: DOCXInPlaceReview.Parts, into edits: inout ApplyPackageEdits) throws {
         let body = comments.map { xml($0.0, id: $0.1) }.joined()
-        let archive = package.archive
-        if let name = parts.comments, let entry = archive.entry(named: name) {
-            var s = String(decoding: try archive.read(entry), as: UTF8.self)
+        if let name = parts.comments, let old = try edits.current(name) {
+            var s = String(decoding: old, as: UTF8.self)
             if let r = s.range(of: "</w:comments>", options: .backwards) {
                 s.replaceSubrange(r, with: body + "</w:comments>")
             } else if let r = s.range(of: "<w:comments", options: .backwards), let close = s[r.upperBound...].range(of: "/>") {
@@ -46,34 +44,16 @@ enum ApplyComments {
             } else {
                 throw RedlineError.unsupported("\(name) has no w:comments element with the w: prefix")
             }
-            replaced[entry.name] = Array(s.utf8)
+            edits.store(name, Array(s.utf8))
             return
         }
-        let dir = DOCXPackage.directory(of: package.documentPart)
         var file = "comments.xml"
         var n = 1
-        while archive.entry(named: dir.isEmpty ? file : dir + "/" + file) != nil { file = "comments\(n).xml"; n += 1 }
-        let part = dir.isEmpty ? file : (dir.hasSuffix("/") ? dir + file : dir + "/" + file)
-        added.append((part, Array(("<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n<w:comments xmlns:w=\"\(mainNamespace)\">" + body + "</w:comments>").utf8)))
-        let relsName = DOCXPackage.relationshipsPart(of: package.documentPart)
-        var rid = "rIdRedlineComments"
-        var k = 1
-        while package.relationships[rid] != nil { rid = "rIdRedlineComments\(k)"; k += 1 }
-        let rel = "<Relationship Id=\"\(rid)\" Type=\"\(relType)\" Target=\"\(file)\"/>"
-        if let entry = archive.entry(named: relsName) {
-            var s = String(decoding: try archive.read(entry), as: UTF8.self)
-            guard let r = s.range(of: "</Relationships>", options: .backwards) else {
-                throw RedlineError.unsupported("\(relsName) has no closing Relationships element")
-            }
-            s.replaceSubrange(r, with: rel + "</Relationships>")
-            replaced[entry.name] = Array(s.utf8)
-        } else {
-            added.append((relsName, Array(("<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n<Relationships xmlns=\"http://schemas.openxmlformats.org/package/2006/relationships\">" + rel + "</Relationships>").utf8)))
-        }
-        guard let types = archive.entry(named: "[Content_Types].xml") else { throw RedlineError.malformed("the package has no [Content_Types].xml") }
-        var s = String(decoding: try archive.read(types), as: UTF8.self)
-        guard let r = s.range(of: "</Types>", options: .backwards) else { throw RedlineError.malformed("[Content_Types].xml has no closing Types element") }
-        s.replaceSubrange(r, with: "<Override PartName=\"/\(part)\" ContentType=\"\(contentType)\"/></Types>")
-        replaced[types.name] = Array(s.utf8)
+        while try edits.current(edits.partBesideDocument(file)) != nil { file = "comments\(n).xml"; n += 1 }
+        let part = edits.partBesideDocument(file)
+        edits.store(part, Array(("<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n<w:comments xmlns:w=\"\(mainNamespace)\">" + body + "</w:comments>").utf8))
+        let rid = edits.freeRelationshipID("rIdRedlineComments")
+        try edits.addRelationships("<Relationship Id=\"\(rid)\" Type=\"\(relType)\" Target=\"\(file)\"/>")
+        try edits.addOverride(part: part, contentType: contentType)
     }
 }

@@ -36,7 +36,7 @@ enum ApplyHeadersFooters {
     }
 
     static func write(_ plan: ApplyPlan, scan: ApplyXMLScan, package: DOCXPackage, accept: Bool, ids: ApplyIDs,
-                      styles: [UInt8], numbering: [UInt8], replaced: inout [String: [UInt8]]) throws -> Int {
+                      styles: [UInt8], numbering: [UInt8], into edits: inout ApplyPackageEdits) throws -> Int {
         guard !plan.headerFooters.isEmpty else { return 0 }
         let (body, last) = parts(scan, package: package)
         var keptInside = 0
@@ -65,7 +65,7 @@ enum ApplyHeadersFooters {
             }
             var w = ApplyDocument(body: ApplyBody(part, root: root), plan: story, accept: accept, ids: ids,
                                   existingComments: [], styles: styles, properties: properties)
-            replaced[entry.name] = try w.render()
+            edits.store(entry.name, try w.render())
             keptInside += w.keptInside
         }
         return keptInside

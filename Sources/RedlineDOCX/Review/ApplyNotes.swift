@@ -72,7 +72,7 @@ enum ApplyNotes {
 
     static func write(_ plan: ApplyPlan, newNotes: ApplyNewNotes?, package: DOCXPackage, accept: Bool, ids: ApplyIDs,
                       existingComments: [ReviewComments.Entry], styles: [UInt8], numbering: [UInt8],
-                      replaced: inout [String: [UInt8]]) throws -> Written {
+                      into edits: inout ApplyPackageEdits) throws -> Written {
         var out = Written()
         guard !plan.notes.isEmpty || !(newNotes?.written.isEmpty ?? true) else { return out }
         // The parts scanned, and each note's element by the id the reader gives it: the notes numbered 1, 2, …
@@ -131,7 +131,7 @@ enum ApplyNotes {
                 pos = r.upperBound
             }
             bytes += scan.bytes[pos...]
-            replaced[entry.name] = bytes
+            edits.store(entry.name, bytes)
         }
         return out
     }
@@ -201,47 +201,15 @@ enum ApplyNotes {
 
     /// A footnotes or endnotes part for a package without one: Word's two separator notes and `notes`, with its
     /// relationship from the main part and its content type.
-    static func addPart(_ kind: NoteKind, notes: String, package: DOCXPackage,
-                        replaced: inout [String: [UInt8]], added: inout [(String, [UInt8])]) throws {
+    static func addPart(_ kind: NoteKind, notes: String, into edits: inout ApplyPackageEdits) throws {
         let rel = kind == .footnote ? "footnotes" : "endnotes"
         let el = ApplyNewNotes.element(kind)
-        let archive = package.archive
-        func current(_ name: String) throws -> [UInt8]? {
-            if let i = added.firstIndex(where: { $0.0 == name }) { return added[i].1 }
-            if let b = replaced[name] { return b }
-            return try archive.entry(named: name).map { try archive.read($0) }
-        }
-        func store(_ name: String, _ bytes: [UInt8]) {
-            if let i = added.firstIndex(where: { $0.0 == name }) { added[i].1 = bytes } else if archive.entry(named: name) != nil {
-                replaced[name] = bytes
-            } else {
-                added.append((name, bytes))
-            }
-        }
-        let dir = DOCXPackage.directory(of: package.documentPart)
         let file = "\(rel).xml"
-        let part = dir.isEmpty ? file : (dir.hasSuffix("/") ? dir + file : dir + "/" + file)
+        let part = edits.partBesideDocument(file)
         let seps = separators.replacingOccurrences(of: "w:footnote", with: "w:\(el)")
-        store(part, Array(("<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n<w:\(rel) xmlns:w=\"\(ApplyComments.mainNamespace)\" xmlns:r=\"http://schemas.openxmlformats.org/officeDocument/2006/relationships\">" + seps + notes + "</w:\(rel)>").utf8))
-        let relsName = DOCXPackage.relationshipsPart(of: package.documentPart)
-        var rid = "rIdRedline\(el.capitalized)s"
-        var k = 1
-        while package.relationships[rid] != nil { rid = "rIdRedline\(el.capitalized)s\(k)"; k += 1 }
-        let relation = "<Relationship Id=\"\(rid)\" Type=\"http://schemas.openxmlformats.org/officeDocument/2006/relationships/\(rel)\" Target=\"\(file)\"/>"
-        if let bytes = try current(relsName) {
-            var s = String(decoding: bytes, as: UTF8.self)
-            guard let r = s.range(of: "</Relationships>", options: .backwards) else {
-                throw RedlineError.unsupported("\(relsName) has no closing Relationships element")
-            }
-            s.replaceSubrange(r, with: relation + "</Relationships>")
-            store(relsName, Array(s.utf8))
-        } else {
-            store(relsName, Array(("<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n<Relationships xmlns=\"http://schemas.openxmlformats.org/package/2006/relationships\">" + relation + "</Relationships>").utf8))
-        }
-        guard let types = try current("[Content_Types].xml") else { throw RedlineError.malformed("the package has no [Content_Types].xml") }
-        var s = String(decoding: types, as: UTF8.self)
-        guard let r = s.range(of: "</Types>", options: .backwards) else { throw RedlineError.malformed("[Content_Types].xml has no closing Types element") }
-        s.replaceSubrange(r, with: "<Override PartName=\"/\(part)\" ContentType=\"application/vnd.openxmlformats-officedocument.wordprocessingml.\(rel)+xml\"/></Types>")
-        store("[Content_Types].xml", Array(s.utf8))
+        edits.store(part, Array(("<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n<w:\(rel) xmlns:w=\"\(ApplyComments.mainNamespace)\" xmlns:r=\"http://schemas.openxmlformats.org/officeDocument/2006/relationships\">" + seps + notes + "</w:\(rel)>").utf8))
+        let rid = edits.freeRelationshipID("rIdRedline\(el.capitalized)s")
+        try edits.addRelationships("<Relationship Id=\"\(rid)\" Type=\"http://schemas.openxmlformats.org/officeDocument/2006/relationships/\(rel)\" Target=\"\(file)\"/>")
+        try edits.addOverride(part: part, contentType: "application/vnd.openxmlformats-officedocument.wordprocessingml.\(rel)+xml")
     }
 }

@@ -57,38 +57,12 @@ final class ApplyPictures {
     }
 
     /// The new media parts into `added`, their relationships into the main document's relationships part and
-    /// missing `Default`s into `[Content_Types].xml` (each taken from `replaced` or `added` when an earlier step
-    /// changed or made it, else from ORIGINAL).
-    func finish(package: DOCXPackage, replaced: inout [String: [UInt8]], added out: inout [(String, [UInt8])]) throws {
+    /// missing `Default`s into `[Content_Types].xml` (each as the earlier steps left it, `ApplyPackageEdits`).
+    func finish(into edits: inout ApplyPackageEdits) throws {
         guard !added.isEmpty else { return }
-        let archive = package.archive
-        func current(_ name: String) throws -> [UInt8]? {
-            if let i = out.firstIndex(where: { $0.0 == name }) { return out[i].1 }
-            if let b = replaced[name] { return b }
-            return try archive.entry(named: name).map { try archive.read($0) }
-        }
-        func store(_ name: String, _ bytes: [UInt8]) {
-            if let i = out.firstIndex(where: { $0.0 == name }) { out[i].1 = bytes } else if archive.entry(named: name) != nil {
-                replaced[name] = bytes
-            } else {
-                out.append((name, bytes))
-            }
-        }
-        for a in added { out.append((a.part, try a.item.bytes())) }
-        let rels = added.map { "<Relationship Id=\"\($0.rel)\" Type=\"\(Self.relType)\" Target=\"\($0.target)\"/>" }.joined()
-        let relsName = DOCXPackage.relationshipsPart(of: package.documentPart)
-        if let bytes = try current(relsName) {
-            var s = String(decoding: bytes, as: UTF8.self)
-            guard let r = s.range(of: "</Relationships>", options: .backwards) else {
-                throw RedlineError.unsupported("\(relsName) has no closing Relationships element")
-            }
-            s.replaceSubrange(r, with: rels + "</Relationships>")
-            store(relsName, Array(s.utf8))
-        } else {
-            store(relsName, Array(("<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n<Relationships xmlns=\"http://schemas.openxmlformats.org/package/2006/relationships\">" + rels + "</Relationships>").utf8))
-        }
-        guard let types = try current("[Content_Types].xml") else { throw RedlineError.malformed("the package has no [Content_Types].xml") }
-        var s = String(decoding: types, as: UTF8.self)
+        for a in added { edits.store(a.part, try a.item.bytes()) }
+        try edits.addRelationships(added.map { "<Relationship Id=\"\($0.rel)\" Type=\"\(Self.relType)\" Target=\"\($0.target)\"/>" }.joined())
+        var s = try edits.contentTypes()
         var defaults = ""
         var seen: Set<String> = []
         for a in added {
@@ -106,7 +80,7 @@ final class ApplyPictures {
         } else {
             throw RedlineError.malformed("[Content_Types].xml has no closing Types element")
         }
-        store("[Content_Types].xml", Array(s.utf8))
+        edits.store("[Content_Types].xml", Array(s.utf8))
     }
 
     static let relType = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/image"

@@ -86,18 +86,18 @@ public enum DOCXApply {
             diagnostics.report(.docxApplyStyleMissing, "\(writer.properties.missingStyles) paragraph styles EDITED gave are not among ORIGINAL's styles: those paragraphs keep theirs",
                                count: writer.properties.missingStyles)
         }
-        var replaced: [String: [UInt8]] = [prepared.documentPart: newDoc]
-        var added: [(String, [UInt8])] = []
+        var edits = ApplyPackageEdits(package: package)
+        edits.store(prepared.documentPart, newDoc)
         // Notes after the body: its inserted references name the new notes. Pictures inserted in notes, headers
         // and footers are written as their alt text (their relationships would belong to those parts).
         let pictures = ids.pictures
         ids.pictures = nil
         let notes = try ApplyNotes.write(plan, newNotes: ids.notes, package: package, accept: accept, ids: ids,
                                          existingComments: prepared.existingComments, styles: prepared.styles,
-                                         numbering: prepared.numbering, replaced: &replaced)
+                                         numbering: prepared.numbering, into: &edits)
         let keptInStories = try ApplyHeadersFooters.write(plan, scan: prepared.body.scan, package: package, accept: accept,
                                                           ids: ids, styles: prepared.styles, numbering: prepared.numbering,
-                                                          replaced: &replaced)
+                                                          into: &edits)
         ids.pictures = pictures
         let kept = writer.keptInside + notes.keptInside + keptInStories
         if kept > 0 {
@@ -105,22 +105,22 @@ public enum DOCXApply {
         }
         let newComments = writer.newComments + notes.newComments
         if !newComments.isEmpty {
-            try ApplyComments.add(newComments, package: package, parts: parts, replaced: &replaced, added: &added)
+            try ApplyComments.add(newComments, parts: parts, into: &edits)
         }
         for (kind, xml) in notes.newParts {
-            try ApplyNotes.addPart(kind, notes: xml, package: package, replaced: &replaced, added: &added)
+            try ApplyNotes.addPart(kind, notes: xml, into: &edits)
         }
-        try ids.pictures?.finish(package: package, replaced: &replaced, added: &added)
+        try ids.pictures?.finish(into: &edits)
         let zip = try ZipWriter(compressionLevel: 1)
         let archive = package.archive
         for entry in archive.entries where !entry.isDirectory {
-            if let bytes = replaced[entry.name] {
+            if let bytes = edits.replaced[entry.name] {
                 try zip.add(entry.name, bytes: bytes)
             } else {
                 try zip.copy(entry, from: archive)
             }
         }
-        for (name, bytes) in added { try zip.add(name, bytes: bytes) }
+        for (name, bytes) in edits.added { try zip.add(name, bytes: bytes) }
         try zip.finish { try output.write($0) }
     }
 }
