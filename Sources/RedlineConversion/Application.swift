@@ -181,8 +181,8 @@ public enum Application {
     /// ORIGINAL's), headers and footers by section and place. Nil when the plan writes none.
     struct StoriesCheck: Sendable {
         /// EDITED's stories accepted; nil: not checked (a combination).
-        var expected: [UInt8]?
-        var originalTexts: [[UInt8]]
+        var expected: [UInt8]? = nil
+        var originalTexts: [[UInt8]] = []
         /// The headers and footers the plan writes.
         var places: [(section: Int?, place: HeaderFooter.Place)]
         /// Where the notes the plan writes are referred to, in each view.
@@ -191,8 +191,6 @@ public enum Application {
         init?(plan: ApplyPlan, compared: Document?, original: Document) {
             guard !plan.notes.isEmpty || !plan.newNotes.isEmpty || !plan.headerFooters.isEmpty else { return nil }
             places = plan.headerFooters.map { ($0.section, $0.place) }
-            expected = nil
-            originalTexts = []
             let written = Set(plan.notes.map(\.id))
             rejectPositions = ApplyPlan.notePositions(of: original, view: .reject) { written.contains($0) }
             if let compared {

@@ -101,59 +101,40 @@ final class FuzzRegressionTests: XCTestCase {
             XCTAssertEqual(String(decoding: Self.rejectedAsText(marked), as: UTF8.self), String(decoding: original, as: UTF8.self),
                            "\(name): reject\n\(String(decoding: marked, as: UTF8.self))")
         }
-        try applyRTF(original: o, edited: e, name)
-        try applyDOCX(original: o, edited: e, name)
-    }
-
-    /// fuzz-apply's DOCX mode (`Fuzz.applyDOCX`): ORIGINAL written as DOCX, the package onto itself is the
-    /// package, and EDITED applied onto it (body, notes) reads back; a `RedlineError` is an acceptable answer.
-    private func applyDOCX(original o: String, edited e: String, _ name: String) throws {
-        guard let doc = try? Converter.read(.file(o), format: FormatRegistry.markdown) else { return }
-        let docxOut = MemoryOutput()
-        try Converter.write(doc, format: FormatRegistry.docx, to: docxOut, diagnostics: Diagnostics())
-        let docx = docxOut.bytes, path = o + ".docx"
-        try Data(docx).write(to: URL(fileURLWithPath: path))
-        func run(_ edited: String, _ format: Format, accept: Bool) -> [UInt8]? {
-            var options = ApplyOptions(editedFormat: format, originalFormat: FormatRegistry.docx,
-                                       compare: CompareOptions(author: "F", date: "2024-01-01T00:00:00Z"), accept: accept)
-            options.force = true
-            let out = MemoryOutput()
-            do { _ = try Application.apply(edited: edited, onto: path, options: options, into: out, diagnostics: Diagnostics()) }
-            catch is RedlineError { return nil }
-            catch { XCTFail("\(name): \(error)"); return nil }
-            return out.bytes
-        }
-        if let same = run(path, FormatRegistry.docx, accept: false) { XCTAssertEqual(same, docx, "\(name): DOCX onto itself") }
-        if let marked = run(e, FormatRegistry.markdown, accept: false) {
-            XCTAssertNoThrow(try Converter.read(.bytes(marked), format: FormatRegistry.docx), "\(name): apply onto DOCX")
-        }
-        _ = run(e, FormatRegistry.markdown, accept: true)
-    }
-
-    /// fuzz-apply's RTF mode (`Fuzz.applyRTF`): ORIGINAL written as RTF, the RTF onto itself is the RTF, and
-    /// EDITED applied onto it keeps every byte of it in order; a `RedlineError` is an acceptable answer.
-    private func applyRTF(original o: String, edited e: String, _ name: String) throws {
-        guard let doc = try? Converter.read(.file(o), format: FormatRegistry.markdown) else { return }
-        let rtfOut = MemoryOutput()
-        try Converter.write(doc, format: FormatRegistry.rtf, to: rtfOut, diagnostics: Diagnostics())
-        let rtf = rtfOut.bytes, path = o + ".rtf"
-        try Data(rtf).write(to: URL(fileURLWithPath: path))
-        func run(_ edited: String, _ format: Format, accept: Bool) -> [UInt8]? {
-            var options = ApplyOptions(editedFormat: format, originalFormat: FormatRegistry.rtf,
-                                       compare: CompareOptions(author: "F", date: "2024-01-01T00:00:00Z"), accept: accept)
-            options.force = true
-            let out = MemoryOutput()
-            do { _ = try Application.apply(edited: edited, onto: path, options: options, into: out, diagnostics: Diagnostics()) }
-            catch is RedlineError { return nil }
-            catch { XCTFail("\(name): \(error)"); return nil }
-            return out.bytes
-        }
-        if let same = run(path, FormatRegistry.rtf, accept: false) { XCTAssertEqual(same, rtf, "\(name): RTF onto itself") }
-        if let marked = run(e, FormatRegistry.markdown, accept: false) {
+        // fuzz-apply's RTF mode (`Fuzz.applyRTF`): the marked result keeps every byte of the RTF in order.
+        try applyOntoWritten(original: o, edited: e, name, format: FormatRegistry.rtf) { marked, rtf in
             var i = 0
             for x in marked where i < rtf.count && rtf[i] == x { i += 1 }
             XCTAssertEqual(i, rtf.count, "\(name): apply onto RTF removed bytes of ORIGINAL")
         }
+        // Its DOCX mode (`Fuzz.applyDOCX`: body, notes): the marked result reads back.
+        try applyOntoWritten(original: o, edited: e, name, format: FormatRegistry.docx) { marked, _ in
+            XCTAssertNoThrow(try Converter.read(.bytes(marked), format: FormatRegistry.docx), "\(name): apply onto DOCX")
+        }
+    }
+
+    /// fuzz-apply's modes onto a written ORIGINAL (`Fuzz.applyOntoWritten`): ORIGINAL written in `format`, the
+    /// file onto itself is the file, EDITED applied onto it marked passes `check` (the marked result, the file)
+    /// and accepted does not fail; a `RedlineError` is an acceptable answer.
+    private func applyOntoWritten(original o: String, edited e: String, _ name: String, format: Format,
+                                  check: ([UInt8], [UInt8]) throws -> Void) throws {
+        guard let doc = try? Converter.read(.file(o), format: FormatRegistry.markdown) else { return }
+        let out = MemoryOutput()
+        try Converter.write(doc, format: format, to: out, diagnostics: Diagnostics())
+        let written = out.bytes, path = o + "." + format.name
+        try Data(written).write(to: URL(fileURLWithPath: path))
+        func run(_ edited: String, _ editedFormat: Format, accept: Bool) -> [UInt8]? {
+            var options = ApplyOptions(editedFormat: editedFormat, originalFormat: format,
+                                       compare: CompareOptions(author: "F", date: "2024-01-01T00:00:00Z"), accept: accept)
+            options.force = true
+            let out = MemoryOutput()
+            do { _ = try Application.apply(edited: edited, onto: path, options: options, into: out, diagnostics: Diagnostics()) }
+            catch is RedlineError { return nil }
+            catch { XCTFail("\(name): \(error)"); return nil }
+            return out.bytes
+        }
+        if let same = run(path, format, accept: false) { XCTAssertEqual(same, written, "\(name): \(format.name) onto itself") }
+        if let marked = run(e, FormatRegistry.markdown, accept: false) { try check(marked, written) }
         _ = run(e, FormatRegistry.markdown, accept: true)
     }
 

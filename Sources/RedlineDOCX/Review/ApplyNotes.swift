@@ -8,7 +8,8 @@ final class ApplyNewNotes {
     /// (Unowned: `ApplyIDs` holds this, and a strong reference back would keep both alive: fuzz-apply's leak
     /// check found it.)
     private unowned let ids: ApplyIDs
-    private let styles: [UInt8]
+    /// Which of the note styles Word names (`FootnoteReference`, `FootnoteText`, the endnote ones) ORIGINAL has.
+    private let styles: Set<String>
     /// The notes referred to so far: (id written, note), in order.
     private(set) var written: [(Int, Note)] = []
     private var numbers: [String: Int] = [:]
@@ -16,7 +17,9 @@ final class ApplyNewNotes {
     init(_ notes: [Note], ids: ApplyIDs, styles: [UInt8]) {
         self.notes = Dictionary(notes.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         self.ids = ids
-        self.styles = styles
+        let text = String(decoding: styles, as: UTF8.self)
+        self.styles = Set(["FootnoteReference", "FootnoteText", "EndnoteReference", "EndnoteText"]
+            .filter { text.contains("w:styleId=\"\($0)\"") })
     }
 
     /// The run of a reference to the plan's new note `id`; nil when the plan has no such note.
@@ -37,24 +40,13 @@ final class ApplyNewNotes {
     /// ORIGINAL's character style for note references, or superscript.
     func referenceRPr(_ kind: NoteKind) -> String {
         let id = kind == .footnote ? "FootnoteReference" : "EndnoteReference"
-        return has(style: id) ? "<w:rPr><w:rStyle w:val=\"\(id)\"/></w:rPr>" : "<w:rPr><w:vertAlign w:val=\"superscript\"/></w:rPr>"
+        return styles.contains(id) ? "<w:rPr><w:rStyle w:val=\"\(id)\"/></w:rPr>" : "<w:rPr><w:vertAlign w:val=\"superscript\"/></w:rPr>"
     }
 
     /// ORIGINAL's paragraph style for note text, if it has one.
     func textStyle(_ kind: NoteKind) -> String? {
         let id = kind == .footnote ? "FootnoteText" : "EndnoteText"
-        return has(style: id) ? id : nil
-    }
-
-    private func has(style id: String) -> Bool {
-        let key = Array("w:styleId=\"\(id)\"".utf8)
-        guard styles.count >= key.count else { return false }
-        var i = 0
-        while i + key.count <= styles.count {
-            if styles[i] == key[0], ApplyXMLScan.starts(styles, at: i, key) { return true }
-            i += 1
-        }
-        return false
+        return styles.contains(id) ? id : nil
     }
 
     static func element(_ kind: NoteKind) -> String { kind == .footnote ? "footnote" : "endnote" }
