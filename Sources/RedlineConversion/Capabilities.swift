@@ -119,6 +119,8 @@ struct DOCXPackageApplier: EditApplier {
 /// RTF's applier: the plan written into ORIGINAL's bytes as revisions and annotations, every other byte
 /// kept (`RTFApply`).
 struct RTFFileApplier: EditApplier {
+    var writesStories: Bool { true }
+
     func apply(_ plan: ApplyPlan, original: DocumentInput, accept: Bool, limits: Limits, diagnostics: Diagnostics,
                into output: any ByteOutput) throws {
         try RTFApply.apply(plan, original: original, accept: accept, limits: limits, diagnostics: diagnostics,

@@ -4,9 +4,9 @@ import Redline
 import RedlineTestSupport
 
 /// `apply` writes EDITED's note edits into a DOCX ORIGINAL's footnotes and endnotes (`ApplyNotes`: each changed
-/// note rewritten where it stands, new notes appended, every other byte kept) and into a Markdown ORIGINAL's
-/// footnote definitions (CriticMarkup inside them); onto RTF an edit inside a footnote is said
-/// (`apply.note-unplaced`, counted), never dropped without a word, while the body's edits still land.
+/// note rewritten where it stands, new notes appended, every other byte kept), into an RTF ORIGINAL's
+/// `{\footnote …}` groups (revisions inside them, new notes as groups inside the insertion) and into a Markdown
+/// ORIGINAL's footnote definitions (CriticMarkup inside them).
 final class ApplyNotesTests: XCTestCase {
     private var dir = ""
 
@@ -36,7 +36,7 @@ final class ApplyNotesTests: XCTestCase {
         return p
     }
 
-    func testANoteEditIsWrittenIntoMarkdownAndDOCXAndReportedOntoRTF() throws {
+    func testANoteEditIsWrittenIntoMarkdownDOCXAndRTF() throws {
         let source = "Alpha beta gamma.[^1]\n\nDelta epsilon.\n\n[^1]: A note here, and more.\n"
         let edited = "Alpha beta gamma.[^1]\n\nDelta zeta epsilon.\n\n[^1]: A note there, and less.\n"
         for format in [FormatRegistry.markdown, FormatRegistry.docx, FormatRegistry.rtf] {
@@ -46,15 +46,49 @@ final class ApplyNotesTests: XCTestCase {
             let out = try apply(e, onto: original, d)
             let accepted = try FormatFixtures.paragraphs(out, format, ReviewOptions(changes: .accept), in: dir)
             XCTAssertTrue(accepted.contains("Delta zeta epsilon."), "\(format.name): \(accepted)")
-            if !format.isSame(as: FormatRegistry.rtf) {
-                XCTAssertEqual(d.count(of: .applyNoteUnplaced), 0, "\(d.all)")
-                XCTAssertTrue(accepted.contains("[^1]: A note there, and less."), "\(accepted)")
-                let rejected = try FormatFixtures.paragraphs(out, format, ReviewOptions(changes: .reject), in: dir)
-                XCTAssertTrue(rejected.contains("[^1]: A note here, and more."), "\(rejected)")
-            } else {
-                XCTAssertEqual(d.count(of: .applyNoteUnplaced), 2, "\(format.name): \(d.all)")
+            XCTAssertEqual(d.count(of: .applyNoteUnplaced), 0, "\(d.all)")
+            XCTAssertTrue(accepted.contains("[^1]: A note there, and less."), "\(accepted)")
+            let rejected = try FormatFixtures.paragraphs(out, format, ReviewOptions(changes: .reject), in: dir)
+            XCTAssertTrue(rejected.contains("[^1]: A note here, and more."), "\(rejected)")
+            if format.isSame(as: FormatRegistry.rtf) {
+                // Only the note's text, the body's edited paragraph and the revision table differ.
+                let o = try String(contentsOfFile: original, encoding: .utf8).components(separatedBy: "\n")
+                let r = try String(contentsOfFile: out, encoding: .utf8).components(separatedBy: "\n")
+                let changed = r.filter { !o.contains($0) }
+                XCTAssertEqual(changed.count, 3, "the revision table's line, the body's and the note's paragraph: \(changed)")
+                XCTAssertTrue(changed.contains { $0.contains("{\\footnote") && $0.contains("{\\deleted\\revauthdel1") && $0.contains("here}") }, "\(changed)")
             }
         }
+    }
+
+    /// RTF ORIGINAL: a footnote EDITED adds is a `{\footnote …}` group inside the insertion (reject: gone;
+    /// accept: the note), also when the changes are accepted; LibreOffice reads the new note.
+    func testNewFootnoteOntoRTF() throws {
+        let original = try FormatFixtures.file("One two.[^a]\n\nThree four.\n\n[^a]: First note.\n", "o", as: FormatRegistry.rtf, in: dir)
+        let edited = try write("One two.[^a]\n\nThree four.[^b]\n\n[^a]: First note.\n\n[^b]: A *new* note.\n", "e.md")
+        let d = Diagnostics()
+        let out = try apply(edited, onto: original, d)
+        XCTAssertEqual(d.count(of: .applyNoteUnplaced), 0, "\(d.all)")
+        let rtf = FormatRegistry.rtf
+        XCTAssertEqual(try FormatFixtures.paragraphs(out, rtf, ReviewOptions(changes: .accept), in: dir),
+                       ["One two.[^1]", "[^1]: First note.", "Three four.[^2]", "[^2]: A *new* note."])
+        XCTAssertEqual(try FormatFixtures.paragraphs(out, rtf, ReviewOptions(changes: .reject), in: dir),
+                       ["One two.[^1]", "[^1]: First note.", "Three four."])
+        let marked = try String(contentsOfFile: out, encoding: .utf8)
+        XCTAssertTrue(marked.contains("{\\revised\\revauth1"), marked)
+        XCTAssertNotNil(marked.range(of: #"Three four\.\{\\revised[^{}]* \{\\super\\chftn\}\{\\footnote"#, options: .regularExpression), marked)
+        let accepted = try apply(edited, onto: original, changes: .accept)
+        XCTAssertEqual(try FormatFixtures.paragraphs(accepted, rtf, ReviewOptions(changes: .marked), in: dir),
+                       ["One two.[^1]", "[^1]: First note.", "Three four.[^2]", "[^2]: A *new* note."])
+        XCTAssertFalse(try String(contentsOfFile: accepted, encoding: .utf8).contains("\\revised"))
+        // LibreOffice reads the new note: its number after the sentence, its text among the notes.
+        try TestProcess.require("soffice")
+        let r = try TestProcess.run(["soffice", "-env:UserInstallation=file://" + dir + "/lo-profile", "--headless",
+                                     "--convert-to", "docx", "--outdir", dir + "/lo", out])
+        XCTAssertEqual(r.status, 0, r.err)
+        let lo = dir + "/lo/" + ((out as NSString).lastPathComponent as NSString).deletingPathExtension + ".docx"
+        let notes = String(decoding: try zipEntries(lo)["word/footnotes.xml"] ?? [], as: UTF8.self)
+        XCTAssertTrue(notes.contains("new") && notes.contains("First note"), notes)
     }
 
     /// A Word file's footnote and endnote edited through Markdown: word-level changes inside each note, the
@@ -150,26 +184,33 @@ extension ApplyNotesTests {
     /// every reviewer's note edit lands with their name, rejecting gives ORIGINAL's notes, and a footnote
     /// both changed at one place is a conflict listed once.
     func testCombinedCopiesEditNotes() throws {
-        let original = try FormatFixtures.file("One two three.[^a]\n\nFour five six.\n\n[^a]: Alpha beta gamma delta.\n", "o", as: FormatRegistry.docx, in: dir)
+        for format in [FormatRegistry.docx, FormatRegistry.rtf] { try combineCopiesEditingNotes(format) }
+    }
+
+    private func combineCopiesEditingNotes(_ format: Format) throws {
+        let original = try FormatFixtures.file("One two three.[^a]\n\nFour five six.\n\n[^a]: Alpha beta gamma delta.\n", "o", as: format, in: dir)
         let a = try write("One two three.[^a]\n\nFour five six.\n\n[^a]: Alpha BETA gamma delta.\n", "ann.md")
         let b = try write("One two three.[^a]\n\nFour five six.[^b]\n\n[^a]: Alpha beta gamma DELTA.\n\n[^b]: Bob's new note.\n", "bob.md")
         let c = try write("One two three.[^a]\n\nFour five six.\n\n[^a]: Alpha BETTER gamma delta.\n", "cy.md")
-        let out = dir + "/combined.docx"
+        let out = dir + "/combined." + format.extensions[0]
         var options = CombineOptions()
         options.prefer = "ann"
         let result = try Combination.combine(original: original, copies: [a, b, c], options: options, toFile: out,
                                              diagnostics: Diagnostics())
-        try OOXMLValidate.assertValid(out)
+        if format.isSame(as: FormatRegistry.docx) { try OOXMLValidate.assertValid(out) }
         XCTAssertEqual(result.conflicts.count, 1, "\(result.conflicts)")
+        func text(_ path: String, _ changes: ChangeMode) throws -> [String] {
+            try FormatFixtures.paragraphs(path, format, ReviewOptions(changes: changes), in: dir)
+        }
         let accepted = try text(out, .accept)
         XCTAssertTrue(accepted.contains { $0.hasSuffix(": Alpha BETA gamma DELTA.") }, "\(accepted)")
         XCTAssertTrue(accepted.contains { $0.hasSuffix(": Bob's new note.") }, "\(accepted)")
         let rejected = try text(out, .reject)
         XCTAssertEqual(rejected.filter { $0.hasPrefix("[^") }, ["[^1]: Alpha beta gamma delta."], "\(rejected)")
         // Each reviewer accepted alone gives that reviewer's note.
-        let annOnly = try FormatFixtures.paragraphs(out, FormatRegistry.docx, ReviewOptions(changes: .reject, accept: [ChangeFilter(author: "ann")]), in: dir)
+        let annOnly = try FormatFixtures.paragraphs(out, format, ReviewOptions(changes: .reject, accept: [ChangeFilter(author: "ann")]), in: dir)
         XCTAssertTrue(annOnly.contains("[^1]: Alpha BETA gamma delta."), "\(annOnly)")
-        let bobOnly = try FormatFixtures.paragraphs(out, FormatRegistry.docx, ReviewOptions(changes: .reject, accept: [ChangeFilter(author: "bob")]), in: dir)
+        let bobOnly = try FormatFixtures.paragraphs(out, format, ReviewOptions(changes: .reject, accept: [ChangeFilter(author: "bob")]), in: dir)
         XCTAssertTrue(bobOnly.contains("[^1]: Alpha beta gamma DELTA."), "\(bobOnly)")
         XCTAssertTrue(bobOnly.contains { $0.hasSuffix(": Bob's new note.") }, "\(bobOnly)")
     }

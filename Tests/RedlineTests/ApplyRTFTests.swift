@@ -425,4 +425,47 @@ final class ApplyRTFTests: XCTestCase {
         XCTAssertEqual(rows.filter { $0.change == "comment" }.map(\.body), ["Check this."])
         XCTAssertEqual(rows.filter { $0.change == "comment" }.map(\.author), ["Redline"])
     }
+
+    /// A header and a footer edited (in a copy of the file) land in the RTF's `{\header …}` and
+    /// `{\footer …}` groups as revisions, every byte outside their edited paragraphs kept; the body untouched.
+    func testHeaderFooterEditsOntoRTF() throws {
+        let word = RepositoryPaths.sharedCorpus + "/python-docx/blk-paras-and-tables.docx"
+        guard FileManager.default.fileExists(atPath: word) else { throw XCTSkip("../shared/corpus is not there") }
+        let original = dir + "/hf.rtf"
+        try convert(word, to: FormatRegistry.rtf, original)
+        var parts = try ZipEntries.read(bytes(word))
+        for (name, a, b) in [("word/header1.xml", "<w:t>Left-side</w:t>", "<w:t>Left side of the page</w:t>"),
+                             ("word/footer1.xml", "<w:t>Copyright</w:t>", "<w:t>Copyright 2026</w:t>")] {
+            let i = try XCTUnwrap(parts.firstIndex { $0.name == name })
+            parts[i].bytes = Array(String(decoding: parts[i].bytes, as: UTF8.self).replacingOccurrences(of: a, with: b).utf8)
+        }
+        let editedWord = dir + "/hf-edited.docx"
+        try Data(try ZipEntries.package(parts)).write(to: URL(fileURLWithPath: editedWord))
+        let edited = dir + "/hf-edited.rtf"
+        try convert(editedWord, to: FormatRegistry.rtf, edited)
+        func story(_ path: String, _ kind: HeaderFooter.Kind, _ view: ApplyPlan.View) throws -> String {
+            let doc = try Converter.read(.file(path), format: FormatRegistry.rtf, options: ReadOptions(), diagnostics: Diagnostics())
+            return (ApplyPlan.headerFooterTexts(of: doc, section: nil, place: HeaderFooter.Place(kind: kind, which: .default), view: view) ?? [])
+                .filter { !$0.isEmpty }.joined(separator: "|")
+        }
+        for accept in [false, true] {
+            let out = try apply(edited, onto: original, accept: accept, author: "Hana")
+            XCTAssertEqual(try story(out, .header, .accept), "Left side of the page|Right-side")
+            XCTAssertEqual(try story(out, .footer, .accept), "Copyright 2026|Page-number")
+            XCTAssertEqual(try texts(out, format: FormatRegistry.rtf, view: .accept), try texts(original, format: FormatRegistry.rtf, view: .accept))
+            let o = String(decoding: bytes(original), as: UTF8.self).components(separatedBy: "\n")
+            let r = String(decoding: bytes(out), as: UTF8.self).components(separatedBy: "\n")
+            let changed = r.filter { !o.contains($0) }
+            if accept {
+                XCTAssertEqual(changed.count, 2, "the two edited paragraphs: \(changed)")
+                XCTAssertFalse(changed.joined().contains("\\revised"))
+            } else {
+                XCTAssertEqual(try story(out, .header, .reject), "Left-side|Right-side")
+                XCTAssertEqual(try story(out, .footer, .reject), "Copyright|Page-number")
+                // The revision table's line and the two edited paragraphs.
+                XCTAssertEqual(changed.count, 3, "\(changed)")
+                XCTAssertTrue(changed.contains { $0.contains("Copyright{\\revised\\revauth1") }, "\(changed)")
+            }
+        }
+    }
 }

@@ -150,3 +150,16 @@ extension ReviewerCounts {
         paragraphsRestyled += other.paragraphsRestyled; duplicates += other.duplicates
     }
 }
+
+extension Note {
+    /// Who added this note, for a note a plan adds: the change of the first insertion in it (nil when none).
+    public var insertion: Change? {
+        var found: Change?
+        for b in blocks where found == nil {
+            b.forEachInline { i in
+                if found == nil, case .insertion(let c, _) = i { found = c }
+            }
+        }
+        return found
+    }
+}

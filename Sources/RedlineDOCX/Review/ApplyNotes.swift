@@ -151,7 +151,7 @@ enum ApplyNotes {
         }
         note.blocks.forEach(leaves)
         if paragraphs.isEmpty { paragraphs = [[]] }
-        let change = firstChange(note.blocks) ?? Change()
+        let change = note.insertion ?? Change()
         let style = notes.textStyle(note.kind).map { "<w:pStyle w:val=\"\($0)\"/>" } ?? ""
         var xml = "<w:\(el) w:id=\"\(number)\">"
         for (k, content) in paragraphs.enumerated() {
@@ -166,27 +166,6 @@ enum ApplyNotes {
             }
         }
         return xml + "</w:\(el)>"
-    }
-
-    /// Who inserted a new note: the first insertion's change in it.
-    static func firstChange(_ blocks: [Block]) -> Change? {
-        func inInlines(_ xs: [Inline]) -> Change? {
-            for i in xs {
-                if case .insertion(let c, _) = i { return c }
-                if let c = inInlines(i.children) { return c }
-            }
-            return nil
-        }
-        for b in blocks {
-            switch b {
-            case .paragraph(let p), .heading(_, let p): if let c = inInlines(p.content) { return c }
-            case .blockQuote(let bs): if let c = firstChange(bs) { return c }
-            case .list(let l): for item in l.items { if let c = firstChange(item) { return c } }
-            case .table(let t): for r in t.rows { for cell in r.cells { if let c = firstChange(cell.blocks) { return c } } }
-            case .codeBlock, .thematicBreak, .raw: continue
-            }
-        }
-        return nil
     }
 
     static let separators = "<w:footnote w:type=\"separator\" w:id=\"-1\"><w:p><w:pPr><w:spacing w:after=\"0\" w:line=\"240\" w:lineRule=\"auto\"/></w:pPr><w:r><w:separator/></w:r></w:p></w:footnote><w:footnote w:type=\"continuationSeparator\" w:id=\"0\"><w:p><w:pPr><w:spacing w:after=\"0\" w:line=\"240\" w:lineRule=\"auto\"/></w:pPr><w:r><w:continuationSeparator/></w:r></w:p></w:footnote>"

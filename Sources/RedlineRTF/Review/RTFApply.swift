@@ -7,8 +7,10 @@ import RedlineCore
 /// its own, so the formatting words around it keep their reach), inserted text is a `{\revised\revauthN
 /// \revdttmM …}` group placed right after the text it follows or replaces (so it takes that text's
 /// formatting), new paragraphs follow the `\par` of the leaf before them (taking its paragraph properties),
-/// and new comments are annotations with `\atrfstart`/`\atrfend` ranges. Authors join the header's
-/// `\revtbl` (made when there is none). With `accept`, the edits are made and nothing is marked.
+/// and new comments are annotations with `\atrfstart`/`\atrfend` ranges. A note's, header's or footer's plan
+/// is written the same way into its own group's paragraphs; a new note is a `{\footnote …}` group after its
+/// reference mark, inside the insertion. Authors join the header's `\revtbl` (made when there is none). With
+/// `accept`, the edits are made and nothing is marked.
 public enum RTFApply {
     /// Writes `original` with `plan` into `output`; throws when a step's paragraph cannot be found in the
     /// file (nothing written).
@@ -44,24 +46,48 @@ struct RTFApplyWriter {
     }
 
     let scan: RTFApplyScan
-    let plan: ApplyPlan
+    /// The whole plan: the body's, with its notes', headers' and footers' plans.
+    let root: ApplyPlan
+    /// The plan of the story being written, and that story's paragraphs.
+    private(set) var plan: ApplyPlan
+    private var paragraphs: [RTFApplyScan.Paragraph]
+    /// Where new paragraphs go when none of the story's leaves is found: after the file's header for the body,
+    /// at the start of a note's or header's group.
+    private var storyStart = 0
     let accept: Bool
     var text: RTFApplyText
     private(set) var formatChanges = 0
     private var patches: [Patch] = []
-    /// ORIGINAL's leaves to the scanned paragraphs they are (a code block's leaf is one paragraph too).
+    /// The story's leaves to the scanned paragraphs they are (a code block's leaf is one paragraph too).
     private(set) var leafParagraph: [Int: Int] = [:]
     private var annotationIDs: [String: Int] = [:]
+    /// The plan's new notes as written where their references go, by id.
+    private var newNotes: [String: [UInt8]] = [:]
     /// How many anchors each comment has in the plan (one a paragraph it covers), and how many were written.
     private var commentAnchors: [String: Int] = [:]
     private var commentsSeen: [String: Int] = [:]
 
     init(scan: RTFApplyScan, plan: ApplyPlan, accept: Bool) {
         self.scan = scan
-        self.plan = plan
+        root = plan
         self.accept = accept
+        self.plan = plan
+        paragraphs = scan.paragraphs
         text = RTFApplyText(authors: scan.authors, hasTable: scan.revisionTableEnd != nil,
                             largestAnnotationID: scan.largestAnnotationID)
+        for n in plan.newNotes { newNotes[n.id] = text.note(n, accept: accept) }
+        begin(plan, scan.paragraphs)
+        storyStart = scan.headerEnd
+    }
+
+    /// Makes `plan` over `paragraphs` the story written next.
+    private mutating func begin(_ plan: ApplyPlan, _ paragraphs: [RTFApplyScan.Paragraph]) {
+        self.plan = plan
+        self.paragraphs = paragraphs
+        storyStart = paragraphs.first?.start ?? scan.headerEnd
+        leafParagraph = [:]
+        commentAnchors = [:]
+        commentsSeen = [:]
         for case .edit(_, let edits, _) in plan.steps {
             for e in edits { if case .comment(let id) = e.kind { commentAnchors[id, default: 0] += 1 } }
         }
@@ -72,7 +98,7 @@ struct RTFApplyWriter {
     /// (empty ones, rules) are passed over.
     private mutating func match() {
         var j = 0
-        let ps = scan.paragraphs.map(\.string)
+        let ps = paragraphs.map(\.string)
         for (i, leaf) in plan.leaves.enumerated() {
             // Up to 64 paragraphs with text ahead (empty ones, which the reader may drop, not counted); an
             // empty leaf only among the next three.
@@ -99,10 +125,40 @@ struct RTFApplyWriter {
         guard let p = leafParagraph[leaf] else {
             throw RedlineError(.unsupportedInput, "paragraph \(leaf + 1) of ORIGINAL (\"\(plan.leaves[leaf].text.prefix(40))\") could not be found in the RTF; nothing written: `redline compare` makes a new file instead")
         }
-        return scan.paragraphs[p]
+        return paragraphs[p]
     }
 
     mutating func render() throws -> [UInt8] {
+        try writeSteps()
+        for n in root.notes {
+            guard let ps = scan.notes[n.id] else {
+                throw RedlineError(.unsupportedInput, "\(n.kind == .footnote ? "footnote" : "endnote") \(n.id) of ORIGINAL was not found in the RTF; nothing written")
+            }
+            begin(n.plan, ps)
+            try writeSteps()
+        }
+        // A section that states no header or footer shows the one stated last before it: a group several
+        // sections show is written once.
+        var written = Set<RTFApplyScan.HeaderFooterKey>()
+        for h in root.headerFooters {
+            var key = RTFApplyScan.HeaderFooterKey(section: h.section ?? scan.sectionBreaks, place: h.place)
+            while scan.headerFooters[key] == nil && key.section > 0 { key.section -= 1 }
+            guard let ps = scan.headerFooters[key] else {
+                throw RedlineError(.unsupportedInput, "a \(h.place.kind.rawValue) of ORIGINAL was not found in the RTF; nothing written")
+            }
+            guard written.insert(key).inserted else { continue }
+            begin(h.plan, ps)
+            try writeSteps()
+        }
+        if !accept, let h = text.header() {
+            let at = scan.revisionTableEnd ?? scan.headerEnd
+            add(at..<at, h)
+        }
+        return try patched()
+    }
+
+    /// Writes the steps of the story begun last.
+    private mutating func writeSteps() throws {
         for step in plan.steps {
             switch step {
             case .edit(let leaf, let edits, let markDeleted):
@@ -120,11 +176,6 @@ struct RTFApplyWriter {
                 formatChanges += 1
             }
         }
-        if !accept, let h = text.header() {
-            let at = scan.revisionTableEnd ?? scan.headerEnd
-            add(at..<at, h)
-        }
-        return try patched()
     }
 
     // MARK: Steps
@@ -172,7 +223,7 @@ struct RTFApplyWriter {
             } else if e.range.lowerBound == 0 {
                 at = position(before: 0, in: p)
             }
-            let content = RTFApplyText.render(e.inserted)
+            let content = RTFApplyText.render(e.inserted, notes: newNotes)
             if !content.isEmpty {
                 add(at..<at, text.insertionOpen(e.change, accept: accept) + content + [UInt8(ascii: "}")])
             }
@@ -202,14 +253,14 @@ struct RTFApplyWriter {
     }
 
     private mutating func insert(_ blocks: [Block], after: Int?, whole: Bool, _ c: Change) throws {
-        let paras = text.paragraphs(blocks)
+        let paras = text.paragraphs(blocks, notes: newNotes)
         guard !paras.isEmpty else { return }
         let open = text.insertionOpen(c, accept: accept)
         let par = Array("\\par ".utf8), close = [UInt8(ascii: "}")]
         guard let k = after else {
             // Before the first leaf: each a paragraph of its own ahead of it.
             let first = plan.leaves.indices.first { leafParagraph[$0] != nil }
-            let at = try first.map { position(before: 0, in: try paragraph($0)) } ?? scan.headerEnd
+            let at = try first.map { position(before: 0, in: try paragraph($0)) } ?? storyStart
             add(at..<at, paras.flatMap { open + $0 + par + close })
             return
         }

@@ -1,9 +1,10 @@
 import Foundation
 import RedlineCore
 
-/// ORIGINAL's RTF read for `redline apply` (`RTFApply`): the file's bytes, the body's paragraphs with, for
-/// each character of their text, the bytes that wrote it, and the places in the header a change needs (the
-/// revision table, where one goes when there is none, the annotation ids in use). Text is measured as the
+/// ORIGINAL's RTF read for `redline apply` (`RTFApply`): the file's bytes, the paragraphs of the body, of each
+/// footnote and endnote and of each header and footer with, for each character of their text, the bytes that
+/// wrote it, and the places in the header a change needs (the revision table, where one goes when there is
+/// none, the annotation ids in use). Text is measured as the
 /// reader reads it: hidden and deleted text count nothing, a picture or a note reference one U+FFFC.
 struct RTFApplyScan {
     /// One character (or object) of a paragraph's text and the bytes that wrote it.
@@ -19,7 +20,7 @@ struct RTFApplyScan {
     /// What ends a paragraph.
     enum Terminator { case par, cell, none }
 
-    /// A paragraph of the body (story 0).
+    /// A paragraph of the body, a note, a header or a footer.
     struct Paragraph {
         var text: [UInt8] = []
         var units: [Unit] = []
@@ -34,8 +35,29 @@ struct RTFApplyScan {
         var string: String { String(decoding: text, as: UTF8.self) }
     }
 
+    /// A header's or footer's group: the section it is stated in (how many `\sect`s of the body come before
+    /// it) and its place.
+    struct HeaderFooterKey: Hashable {
+        var section: Int
+        var place: HeaderFooter.Place
+    }
+
+    /// Which story a group's text belongs to.
+    private enum StoryKey {
+        case note(String)
+        case headerFooter(HeaderFooterKey)
+    }
+
     private(set) var bytes: [UInt8] = []
+    /// The body's paragraphs (while a note or header is read: that story's, the body's kept in `outer`).
     private(set) var paragraphs: [Paragraph] = []
+    /// Each footnote's and endnote's paragraphs, by the id the reader gives it (`1`, `2`, … in the order the
+    /// `\footnote` groups come).
+    private(set) var notes: [String: [Paragraph]] = [:]
+    /// Each header's and footer's paragraphs (the last group stated for a section and place).
+    private(set) var headerFooters: [HeaderFooterKey: [Paragraph]] = [:]
+    /// How many `\sect`s the body has.
+    private(set) var sectionBreaks = 0
     /// The byte after each `\row` of the body.
     private(set) var rowEnds: [Int] = []
     /// The revision table's entries (authors), in order.
@@ -49,7 +71,10 @@ struct RTFApplyScan {
 
     private struct Frame {
         var body = true
-        var story = 0
+        /// Text here belongs to a story the scan keeps (the body, a note, a header or footer; not an annotation).
+        var collects = true
+        /// The story this group opens.
+        var opens: StoryKey?
         var hidden = false
         var deleted = false
         var uc = 1
@@ -58,8 +83,8 @@ struct RTFApplyScan {
         var revisionTable = false
         /// Index of the unit (a picture or a note) this group's end closes.
         var object: Int?
-        /// Collecting this group's text: a revision table entry or an annotation id.
-        var collects = false
+        /// Gathering this group's text: a revision table entry or an annotation id.
+        var gathers = false
         var fontTable = false
         /// The font in force (`\fN`), -1 for the default one.
         var font = -1
@@ -80,6 +105,9 @@ struct RTFApplyScan {
     private var pendingStart: Int?
     private var high: (value: UInt32, start: Int)?
     private var collected: RTFReviewText?
+    /// The stories outside the one being read: their paragraphs so far and the paragraph open in each.
+    private var outer: [(paragraphs: [Paragraph], para: Paragraph)] = []
+    private var noteCount = 0
 
     private static let headerGroups: Set<RTFWordKey> = Set(["fonttbl", "colortbl", "stylesheet", "listtable",
                                                              "listoverridetable", "revtbl"].map { RTFWordKey($0) })
@@ -116,7 +144,7 @@ struct RTFApplyScan {
                         cur.body = stack.last?.body ?? true
                     }
                     if Self.idGroups.contains(t.name) {
-                        cur.collects = true
+                        cur.gathers = true
                         collected = RTFReviewText(codePage: codePage)
                     }
                 } else if cur.first == RTFWordKey("*") {
@@ -128,7 +156,35 @@ struct RTFApplyScan {
         if !para.units.isEmpty { paragraphs.append(para) }
     }
 
-    private var inBody: Bool { cur.body && cur.story == 0 && !stack.isEmpty }
+    private var inBody: Bool { cur.body && cur.collects && !stack.isEmpty }
+    /// Reading the body itself (not a note or header inside it).
+    private var inMainStory: Bool { outer.isEmpty }
+
+    private static let headerFooterWords: [RTFWordKey: HeaderFooter.Place] = Dictionary(
+        RTFKeyword.headersAndFooters.map { (RTFWordKey($0.0), HeaderFooter.Place(kind: $0.1, which: $0.2)) },
+        uniquingKeysWith: { a, _ in a })
+    private static let sect = RTFWordKey("sect")
+
+    /// A note's or header's group starts: its paragraphs are collected apart until it ends.
+    private mutating func open(_ key: StoryKey, at end: Int) {
+        outer.append((paragraphs, para))
+        paragraphs = []
+        para = Paragraph(start: end, contentEnd: end)
+        cur.opens = key
+        cur.collects = true
+    }
+
+    /// The group of a note or header ended: its paragraphs are kept, the story around it taken up again.
+    private mutating func close(_ key: StoryKey) {
+        if !para.units.isEmpty { paragraphs.append(para) }
+        switch key {
+        case .note(let id): notes[id] = paragraphs
+        case .headerFooter(let k): headerFooters[k] = paragraphs
+        }
+        guard let o = outer.popLast() else { return }
+        paragraphs = o.paragraphs
+        para = o.para
+    }
 
     private mutating func token(_ t: RTFRawToken, start: Int, raw: [UInt8]) {
         let end = start + raw.count
@@ -140,7 +196,8 @@ struct RTFApplyScan {
             cur.start = start
             cur.first = nil
             cur.object = nil
-            cur.collects = cur.revisionTable
+            cur.opens = nil
+            cur.gathers = cur.revisionTable
             if cur.revisionTable { collected = RTFReviewText(codePage: codePage) }
             cur.revisionTable = false
             awaitingFirst = true
@@ -149,8 +206,9 @@ struct RTFApplyScan {
             skip = 0
             let closing = cur
             cur = stack.popLast() ?? Frame()
+            if let key = closing.opens { close(key) }
             if let o = closing.object, o < para.units.count { para.units[o].bytes = para.units[o].bytes.lowerBound..<end }
-            if closing.collects, let c = collected {
+            if closing.gathers, let c = collected {
                 if cur.revisionTable {
                     var s = c.value
                     while s.hasSuffix(";") { s.removeLast() }
@@ -168,17 +226,17 @@ struct RTFApplyScan {
         case .ignorable, .binary, .end:
             break
         case .text:
-            if cur.collects { collected?.add(t, raw: raw, fallback: cur.uc) }
+            if cur.gathers { collected?.add(t, raw: raw, fallback: cur.uc) }
             guard inBody else { run += 1; return }
             for (i, b) in raw.enumerated() { byte(b, at: start + i) }
         case .hex:
-            if cur.collects { collected?.add(t, raw: raw, fallback: cur.uc) }
+            if cur.gathers { collected?.add(t, raw: raw, fallback: cur.uc) }
             guard inBody else { run += 1; return }
             byte(t.symbol, at: start, end: end)
         case .symbol:
             switch t.symbol {
             case UInt8(ascii: "\\"), UInt8(ascii: "{"), UInt8(ascii: "}"):
-                if cur.collects { collected?.add(t, raw: raw, fallback: cur.uc) }
+                if cur.gathers { collected?.add(t, raw: raw, fallback: cur.uc) }
                 scalar(UInt32(t.symbol), start, end)
             case UInt8(ascii: "~"): scalar(0xA0, start, end)
             case UInt8(ascii: "_"): scalar(0x2011, start, end)
@@ -218,6 +276,15 @@ struct RTFApplyScan {
         run += 1
         skip = 0
         if fontWord(t, end: end) { return }
+        if let place = Self.headerFooterWords[t.name] {
+            // Read where the body is; elsewhere (inside a note, say) not text the reader reads.
+            if cur.body && inMainStory {
+                open(.headerFooter(HeaderFooterKey(section: sectionBreaks, place: place)), at: end)
+            } else {
+                cur.body = false
+            }
+            return
+        }
         guard let w = RTFReviewWord.lookup(t.name) else { return }
         switch w {
         case .revision(.deleted): cur.deleted = (t.param ?? 1) != 0
@@ -227,17 +294,21 @@ struct RTFApplyScan {
         case .ansicpg:
             if let v = t.param, CodePageDecoder.isSupported(v) { codePage = v }
         case .par:
-            if cur.body && cur.story == 0 { paragraphEnd(.par, start..<end) }
+            if inBody { paragraphEnd(.par, start..<end) }
         case .cellEnd:
-            guard cur.body && cur.story == 0 else { return }
+            guard inBody else { return }
             let isCell = t.name == RTFWordKey("cell") || t.name == RTFWordKey("nestcell")
             if isCell || !para.units.isEmpty { paragraphEnd(isCell ? .cell : .none, start..<end) }
-            if t.name == RTFWordKey("row") { rowEnds.append(end) }
+            if t.name == RTFWordKey("row") && inMainStory { rowEnds.append(end) }
+            if t.name == Self.sect && inMainStory { sectionBreaks += 1 }
         case .footnote:
-            if inBody && !cur.hidden { cur.object = object(at: cur.start) }
-            cur.story += 1
+            // Numbered as the reader numbers notes: every `\footnote` it reads, wherever it is.
+            guard cur.body else { return }
+            noteCount += 1
+            if inBody && inMainStory && !cur.hidden { cur.object = object(at: cur.start) }
+            open(.note(String(noteCount)), at: end)
         case .annotation:
-            cur.story += 1
+            cur.collects = false
         case .pict:
             if inBody && !cur.hidden {
                 // A picture inside `\shppict` is that group's: wrapping the inner group alone would leave it.

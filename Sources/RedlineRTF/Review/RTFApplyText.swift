@@ -62,8 +62,9 @@ struct RTFApplyText {
 
     // MARK: Text
 
-    /// Inlines as RTF content: emphasis and the like as groups of their own, breaks as `\line`.
-    static func render(_ inlines: [Inline]) -> [UInt8] {
+    /// Inlines as RTF content: emphasis and the like as groups of their own, breaks as `\line`, a reference
+    /// to one of `notes` as that note's bytes (other references, pictures and comment marks left out).
+    static func render(_ inlines: [Inline], notes: [String: [UInt8]] = [:]) -> [UInt8] {
         var out: [UInt8] = []
         var needsUC = false
         func text(_ s: String) {
@@ -88,7 +89,8 @@ struct RTFApplyText {
                 case .smallCaps(let c): group("scaps", c)
                 case .lineBreak: out += Array("\\line ".utf8)
                 case .softBreak: out.append(UInt8(ascii: " "))
-                case .image, .noteReference, .raw, .commentStart, .commentEnd, .commentPoint: break
+                case .noteReference(let id): out += notes[id] ?? []
+                case .image, .raw, .commentStart, .commentEnd, .commentPoint: break
                 default: walk(i.children)
                 }
             }
@@ -97,28 +99,44 @@ struct RTFApplyText {
         return needsUC ? Array("\\uc1 ".utf8) + out : out
     }
 
-    /// New blocks as paragraphs' contents, in reading order (a code block a paragraph a line).
-    mutating func paragraphs(_ blocks: [Block]) -> [[UInt8]] {
+    /// New blocks as paragraphs' contents, in reading order (a code block a paragraph a line); references to
+    /// `notes` as in `render`.
+    mutating func paragraphs(_ blocks: [Block], notes: [String: [UInt8]] = [:]) -> [[UInt8]] {
         var out: [[UInt8]] = []
         for b in blocks {
             switch b {
-            case .paragraph(let p), .heading(_, let p): out.append(Self.render(p.content))
+            case .paragraph(let p), .heading(_, let p): out.append(Self.render(p.content, notes: notes))
             case .codeBlock(let c):
                 var t = c.text
                 if t.hasSuffix("\n") { t.removeLast() }
                 for line in t.split(separator: "\n", omittingEmptySubsequences: false) {
                     out.append(Self.render([.text(String(line))]))
                 }
-            case .blockQuote(let bs): out += paragraphs(bs)
+            case .blockQuote(let bs): out += paragraphs(bs, notes: notes)
             case .list(let l):
                 flattened += 1
-                for item in l.items { out += paragraphs(item) }
+                for item in l.items { out += paragraphs(item, notes: notes) }
             case .table(let t):
                 flattened += 1
-                for row in t.rows { for cell in row.cells { out += paragraphs(cell.blocks) } }
+                for row in t.rows { for cell in row.cells { out += paragraphs(cell.blocks, notes: notes) } }
             case .thematicBreak, .raw: break
             }
         }
+        return out
+    }
+
+    /// A new note where its reference goes: the reference mark and the `{\footnote …}` group (`\ftnalt` for an
+    /// endnote), its paragraphs marked inserted by whoever inserted the note (unless `accept`), as Word writes
+    /// one.
+    mutating func note(_ note: Note, accept: Bool) -> [UInt8] {
+        var body = RTFApplyText(authors: [], hasTable: true, largestAnnotationID: 0)
+        var paras = body.paragraphs(note.blocks)
+        if paras.isEmpty { paras = [[]] }
+        var out = Array("{\\super\\chftn}{\\footnote\(note.kind == .endnote ? "\\ftnalt" : "")\\pard\\plain ".utf8)
+        out += insertionOpen(note.insertion ?? Change(), accept: accept)
+        out += Array("{\\super\\chftn}".utf8)
+        for p in paras { out += p + Array("\\par ".utf8) }
+        out += Array("}}".utf8)
         return out
     }
 
