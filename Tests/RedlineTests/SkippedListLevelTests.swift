@@ -3,8 +3,9 @@ import Foundation
 import Redline
 import RedlineTestSupport
 
-/// A list level skipped inside a list (Word's level 0, then level 2, as a join across levels leaves it) is read at
-/// its depth, as an item holding only the deeper list, and written back without an empty paragraph of its own.
+/// A list level skipped inside a list (Word's level 0, then level 2, as a join across levels leaves it), or a
+/// list that starts at level 1, is read at its depth, as an item holding only the deeper list, and written back
+/// without an empty paragraph of its own.
 final class SkippedListLevelTests: XCTestCase {
     private func docx(_ markdown: String) throws -> [UInt8] {
         let out = MemoryOutput()
@@ -41,11 +42,24 @@ final class SkippedListLevelTests: XCTestCase {
         XCTAssertEqual(md.string, source)
     }
 
-    func testATopLevelItemHoldingOnlyAListKeepsItsParagraph() throws {
-        // At level 0 the item keeps an empty numbered paragraph: read back, a list starting at level 1 with no
-        // list open would be a list of its own (Word files that start lists at level 1 read as plain lists).
-        let source = "Text.\n\n- - x\n"
-        let back = try Converter.read(.bytes(try docx(source)), format: FormatRegistry.docx)
-        XCTAssertEqual(depths(back.blocks), ["0|Text.", "1|", "2|x"])
+    func testAListStartingDeeperKeepsItsDepth() throws {
+        // A top-level list's only item holding only a list has no paragraph (Word's list starting at level 1,
+        // read back at its depth); in a list of several items it keeps an empty numbered paragraph, or the
+        // deeper list would read as the item before's (or the items after it as a list of their own).
+        for (source, want) in [("Text.\n\n- - x\n  - y\n", ["0|Text.", "2|x", "2|y"]),
+                               ("Text.\n\n- a\n-\n  - x\n", ["0|Text.", "1|a", "1|", "2|x"]),
+                               ("Text.\n\n1)\n   1) x\n2) b\n", ["0|Text.", "1|", "2|x", "1|b"])] {
+            let bytes = try docx(source)
+            let back = try Converter.read(.bytes(bytes), format: FormatRegistry.docx)
+            XCTAssertEqual(depths(back.blocks), want, source)
+            let md = MemoryOutput()
+            _ = try Converter.write(back, format: FormatRegistry.markdown, to: md, diagnostics: Diagnostics())
+            XCTAssertEqual(md.string, source)
+            // RTF reads levels the same way.
+            let rtf = MemoryOutput()
+            _ = try Converter.write(back, format: FormatRegistry.rtf, to: rtf, diagnostics: Diagnostics())
+            let fromRTF = try Converter.read(.bytes(rtf.bytes), format: FormatRegistry.rtf)
+            XCTAssertEqual(depths(fromRTF.blocks).filter { $0 != "1|" }, want.filter { $0 != "1|" }, "RTF: \(source)")
+        }
     }
 }

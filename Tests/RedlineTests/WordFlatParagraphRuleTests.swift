@@ -243,18 +243,11 @@ final class WordFlatParagraphRuleTests: XCTestCase {
         return out
     }
 
-    /// Routes that still differ from Word's rule on the 150 documents of the default seed, at most this many
-    /// (the model route and the DOCX, RTF and CriticMarkup round trips never differ):
-    /// - docx in place (list depth): the in-place engine (`StoryRewriter`) joins as Word does (the joined
-    ///   paragraph keeps the next one's `w:pPr`, its `w:ilvl` included). A level skipped inside a list (level 0,
-    ///   then 2) is read back at its depth (an item holding only the deeper list); a list that *starts* at a
-    ///   deeper level after a paragraph or at the top is read as a list of its own at depth 1, where the
-    ///   reference counts the level (kept so: Word files that start a list at level 1 read as a plain list, not
-    ///   as an empty item around it). Only the depth differs: the paragraphs, their text and the rows are the
-    ///   reference's (checked exactly, `withoutDepth`). Before skipped levels were read: 11 and 16.
-    static let knownDifferences: [String: Int] = [
-        "docx in place (list depth) accept": 9, "docx in place (list depth) reject": 12,
-    ]
+    /// Routes that may still differ from Word's rule on the 150 documents of the default seed, and at most how
+    /// many: none. (The DOCX in-place route differed in list depth only, 11 and 16 documents, then 9 and 12
+    /// once levels skipped inside a list were read at their depth; 0 since a list that starts at a deeper level
+    /// is read at its depth too.)
+    static let knownDifferences: [String: Int] = [:]
 
     static func hasCellChanges(_ flat: [Element]) -> Bool {
         flat.contains { if case .table(let rows) = $0 { return rows.contains { $0.cellChanges.contains { $0 != nil } } }; return false }

@@ -15,6 +15,9 @@ struct ListBuilder {
     private var counters: [String: [Int: Int]] = [:]
     /// (numID, level) pairs whose start override has been applied.
     private var overridden: Set<String> = []
+    /// The key of the outermost open list when it is one a list starting deeper made (its first item holds
+    /// only the deeper list): its own numbering is unknown, so only its own key's items continue it.
+    private var startedDeeper: String?
 
     init(numbering: Numbering) { self.numbering = numbering }
 
@@ -71,16 +74,19 @@ struct ListBuilder {
                 // on) unless it restarts; a bullet list under another instance is another list.
                 let continues = !restarted && top.kind != .bullet
                     && numbering.abstractID(top.key) == numbering.abstractID(numID)
+                    && !(nesting.depth == 1 && startedDeeper == top.key)
                 if top.key == numID || continues {
                     nesting.addItem(b)
                     return
                 }
                 nesting.closeInnermost()
             }
-            // A level skipped inside a list (level 0, then 2: Word indents the paragraph two levels) is an item
-            // holding only the deeper list, so the paragraph keeps its depth.
-            if let top = nesting.innermost, level > top.level + 1 {
-                for skipped in top.level + 1 ..< level {
+            // A level skipped (level 0, then 2; or a list that starts at level 1: Word indents the paragraph to
+            // its level) is an item holding only the deeper list, so the paragraph keeps its depth.
+            let shallowest = nesting.innermost.map { $0.level + 1 } ?? 0
+            if nesting.depth == 0 { startedDeeper = level > 0 ? numID : nil }
+            if level > shallowest {
+                for skipped in shallowest ..< level {
                     nesting.startSkippedLevel(key: numID, level: skipped, kind: kind(numID, skipped, start: 1))
                 }
             }

@@ -280,9 +280,12 @@ final class DOCXComposer {
             if case .paragraph(let p)? = blocks.first {
                 paragraph(p, defaultStyle: ctx.quoteDepth > 0 ? "Quote" : nil, numbering: (numID, level), inner, into: &x)
                 blocks = blocks.dropFirst()
-            } else if level > 0, case .list? = blocks.first {
-                // An item holding only a deeper list, inside another list: a level skipped (Word's level 0, then
-                // 2). No paragraph of its own: the deeper items carry the depth, as the reader reads them.
+            } else if level > 0 || l.items.count == 1, case .list? = blocks.first {
+                // An item holding only a deeper list, inside another list or a top-level list's only item: a
+                // level skipped (Word's level 0, then 2; a list that starts at level 1). No paragraph of its
+                // own: the deeper items carry the depth, as the reader reads them. (In a top-level list of
+                // several items it keeps an empty paragraph: without it the deeper list would read as the item
+                // before's, or the items after it as a list of their own.)
             } else {
                 paragraph(Paragraph([]), defaultStyle: nil, numbering: (numID, level), inner, into: &x)
             }

@@ -112,19 +112,31 @@ struct BlockCollector {
         }
         nesting.closeLists(deeperThan: p.level, keepingOutermost: true)
         guard let top = nesting.innermost else {
-            nesting.startList(key: p.key, level: p.level, kind: p.kind, item: block)
+            startList(block, p, after: -1)
             return
         }
         if p.continuation, top.itemCount > 0 {
             nesting.continueItem(block)
         } else if p.level > top.level {
-            nesting.startList(key: p.key, level: p.level, kind: p.kind, item: block)
+            startList(block, p, after: top.level)
         } else if top.kind != p.kind && nesting.depth == 1 {
             nesting.closeAllLists()
             nesting.startList(key: p.key, level: p.level, kind: p.kind, item: block)
         } else {
             nesting.addItem(block)
         }
+    }
+
+    /// A list at `p`'s level inside the list at level `after` (-1: none open); the levels between, skipped
+    /// (level 0, then 2; or a list that starts at level 1), are items holding only the deeper list, so the
+    /// paragraph keeps its depth, as the DOCX reader reads Word's levels.
+    private mutating func startList(_ block: Block, _ p: ListPlacement, after: Int) {
+        if p.level > after + 1 {
+            for skipped in after + 1 ..< p.level {
+                nesting.startSkippedLevel(key: p.key, level: skipped, kind: p.kind)
+            }
+        }
+        nesting.startList(key: p.key, level: p.level, kind: p.kind, item: block)
     }
 }
 
