@@ -64,8 +64,11 @@ extension StoryComparer {
 
     private mutating func compareTable(_ a: Table, _ b: Table) -> Block {
         var t = b
+        // Columns (their number and alignments) carry no change mark: NEW's are kept, and said.
         if a.columns.count != b.columns.count {
             diagnostics.report(.compareTableColumns, "a table's columns changed: the new columns are kept")
+        } else if a.columns != b.columns {
+            diagnostics.report(.compareTableColumns, "a table's column alignments changed: the new alignments are kept (no change mark carries them)")
         }
         let ka = a.rows.map { keys.key(.table(Table(columns: [], headerRowCount: 0, rows: [Self.stripRow($0)]))) }
         let kb = b.rows.map { keys.key(.table(Table(columns: [], headerRowCount: 0, rows: [Self.stripRow($0)]))) }
