@@ -134,6 +134,17 @@ struct SourceLeaves {
     /// One leaf: its text and map from its inline children.
     private mutating func leaf(_ n: OpaquePointer, kind: String, top: Range<Int>, inTable: Bool, inList: Bool) {
         var w = Walk(text: text)
+        // A line block (`| line` on every line) reads as its lines without the bars, hard breaks between them
+        // and leading spaces no-break ones (`LineBlocks`): its walk does the same.
+        if kind == "paragraph", let at = Optional(range(n).lowerBound), at < text.count, text[at] == UInt8(ascii: "|") {
+            let column = cmark_node_get_start_column(n)
+            let lines = Int(cmark_node_get_start_line(n))...Int(max(cmark_node_get_start_line(n), cmark_node_get_end_line(n)))
+            let sourceLines = lines.map { l -> ArraySlice<UInt8> in
+                let s = offset(line: Int32(l), column: column)
+                return text[s..<(text[s...].firstIndex(of: UInt8(ascii: "\n")) ?? text.count)]
+            }
+            w.lineBlock = LineBlocks.isLineBlock(sourceLines: sourceLines)
+        }
         var child = cmark_node_first_child(n)
         var first: Int?, last = 0
         while let c = child {
@@ -166,6 +177,9 @@ struct SourceLeaves {
         var constructs: [Construct] = []
         var ok = true
         var previousEnd: Int?
+        /// Walking a line block, and at the start of one of its lines.
+        var lineBlock = false
+        var atLineStart = true
 
         init(text: [UInt8]) { self.text = text }
 
@@ -222,9 +236,26 @@ struct SourceLeaves {
         let t = type(n)
         let r = hasPosition(n) ? range(n) : nil
         switch t {
+        case "text" where w.lineBlock && w.atLineStart:
+            // `| ` and the spaces after it: the bar unwritten, each space a no-break space in the model.
+            w.atLineStart = false
+            var lit = Array(literal(n).utf8)
+            guard let r, lit.first == UInt8(ascii: "|"), text[r.lowerBound] == UInt8(ascii: "|") else { w.ok = false; w.unmappedBytes(lit); return }
+            var from = r.lowerBound + 1
+            lit.removeFirst()
+            if lit.first == UInt8(ascii: " ") { lit.removeFirst(); from += 1 }
+            while lit.first == UInt8(ascii: " ") {
+                lit.removeFirst()
+                from += 1
+                w.unmapped("\u{A0}")
+            }
+            w.literal(lit, source: from..<max(from, r.upperBound))
         case "text":
             let lit = Array(literal(n).utf8)
             if let r { w.literal(lit, source: r) } else { w.ok = false; w.unmappedBytes(lit) }
+        case "softbreak" where w.lineBlock, "linebreak" where w.lineBlock:
+            w.unmapped("\n")
+            w.atLineStart = true
         case "softbreak": w.unmapped(" ")
         case "linebreak": w.unmapped("\n")
         case "code":

@@ -200,7 +200,14 @@ final class BlockConverter {
                 if fence.closes { closeDiv() }
                 return
             }
-            if let p = try paragraph(node.children, into: &out) {
+            if var p = try paragraph(node.children, into: &out) {
+                // `| line` on every line: pandoc's line block.
+                if p.style.name == nil, node.startLine > 0,
+                   LineBlocks.isLineBlock(sourceLines: (node.startLine...max(node.startLine, node.endLine)).lazy.map { self.sourceLine($0, from: node.startColumn) }),
+                   let lines = LineBlocks.content(p.content) {
+                    p.content = lines
+                    p.style.name = LineBlocks.styleName
+                }
                 out.append(.paragraph(p))
             } else if closedCarriedChange {
                 out.append(.paragraph(Paragraph([], style: currentDivStyle)))

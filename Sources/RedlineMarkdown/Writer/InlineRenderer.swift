@@ -17,6 +17,8 @@ struct InlineRenderer {
     var inCell = false
     /// Inside a heading: breaks become spaces.
     var inHeading = false
+    /// Writing a line block: a hard break starts the next line with `| ` (`LineBlocks`).
+    var inLineBlock = false
     /// Comment ranges written in the short form `{==…==}{>>…<<}` (no other anchor or highlight inside).
     var shortRanges = Set<String>()
     /// Short-form ranges whose `{==` is written and whose `==}` and comment are not yet.
@@ -187,9 +189,15 @@ struct InlineRenderer {
 
     private mutating func newline(hard: Bool) {
         endLine()
+        commentWouldAttach = false
+        if hard && inLineBlock {
+            // The next line of a line block: after its bar, spaces are the line's own (held, then written).
+            bytes += "\n| ".utf8
+            atLineStart = false
+            return
+        }
         bytes += hard ? "\\\n".utf8 : "\n".utf8
         atLineStart = true
-        commentWouldAttach = false
     }
 
     // MARK: Text

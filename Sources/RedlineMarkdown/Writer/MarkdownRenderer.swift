@@ -323,8 +323,15 @@ final class MarkdownRenderer {
     private func paragraph(_ p: Paragraph, level: Int?) -> String {
         var p = p
         p.content = readable(p.content)
+        // A line block (`| line`), unless a change left open before it must close first: its breaks are lines
+        // (an empty first or last one too).
+        let lineBlock = level == nil && pendingCloser == nil && pendingContinuation == nil && LineBlocks.isWritable(p)
+        if lineBlock {
+            p.content = LineBlocks.spacedLines(p.content)
+            p.style.name = nil
+        }
         // A break first or last in a paragraph is no break in Markdown (the reader drops it): not written.
-        if p.content.first.map(Self.isEdgeBreak) == true || p.content.last.map(Self.isEdgeBreak) == true {
+        if !lineBlock, p.content.first.map(Self.isEdgeBreak) == true || p.content.last.map(Self.isEdgeBreak) == true {
             loss(.lossyBreak, "a line break at a paragraph's start or end was dropped")
             // All at once (one `removeFirst()` each moved the whole paragraph: quadratic in leading breaks).
             p.content.removeFirst(p.content.firstIndex { !Self.isEdgeBreak($0) } ?? p.content.count)
@@ -379,8 +386,17 @@ final class MarkdownRenderer {
         // Spaces before a paragraph break change stay before its opener (`split {++` blank line).
         let bareOpener = markChange.map { !leaveOpen && ($0 != implied || continuing) } ?? false
         r.keepTrailingSpaces = bareOpener && options.criticMarkup && !inCommentBody
+        if lineBlock {
+            r.inLineBlock = true
+            r.bytes += "| ".utf8
+            r.atLineStart = false
+        }
         r.render(p.content)
         var body = r.out
+        if lineBlock {
+            // An empty line is the bar alone.
+            body = body.split(separator: "\n", omittingEmptySubsequences: false).map { $0 == "| " ? "|" : String($0) }.joined(separator: "\n")
+        }
         // An empty paragraph is written as what it carries: its mark change alone (`{++` blank line `++}`:
         // a paragraph holding only an opener is an empty one), the closer of the change before it (which
         // the reader keeps as an empty paragraph when a paragraph follows), its style change, its style's
