@@ -176,8 +176,19 @@ final class BlockConverter {
         }
     }
 
+    /// Whether the last paragraph node converted starts, in the source, as a table caption does (`: ` or
+    /// `Table:`, unescaped): `ReaderState` makes it one next to a table.
+    var lastCaptionLike = false
+
+    /// Whether `node`'s source starts as a table caption does.
+    private func captionLike(_ node: MDNode) -> Bool {
+        let line = sourceLine(node.startLine, from: node.startColumn)
+        return line.starts(with: Array(": ".utf8)) || line.starts(with: Array("Table:".utf8))
+    }
+
     /// Converts one block node, appending zero or more blocks to `out`.
     func convert(_ node: MDNode, into out: inout [Block]) throws {
+        if node.kind == .paragraph { lastCaptionLike = node.startLine > 0 && captionLike(node) } else if node.kind != .table { lastCaptionLike = false }
         switch node.kind {
         case .paragraph:
             let fence = divFence(node)
@@ -207,6 +218,10 @@ final class BlockConverter {
                    let lines = LineBlocks.content(p.content) {
                     p.content = lines
                     p.style.name = LineBlocks.styleName
+                } else if p.style.name == nil, case .table? = out.last, captionLike(node), let caption = TableCaptions.content(p.content) {
+                    // `: Caption` after a table: its caption.
+                    p.content = caption
+                    p.style.name = TableCaptions.styleName
                 }
                 out.append(.paragraph(p))
             } else if closedCarriedChange {
@@ -253,6 +268,12 @@ final class BlockConverter {
             out.append(.thematicBreak)
         case .table:
             warnIfInsideChange(node)
+            // `: Caption` (or `Table: Caption`) just before a table: its caption.
+            if case .paragraph(var p)? = out.last, p.style.name == nil, lastCaptionLike, let caption = TableCaptions.content(p.content) {
+                p.content = caption
+                p.style.name = TableCaptions.styleName
+                out[out.count - 1] = .paragraph(p)
+            }
             out.append(.table(try table(node)))
         case .footnoteDefinition:
             break

@@ -133,6 +133,8 @@ final class ReaderState {
     /// pandoc's `^sup^`/`~sub~` (off: GitHub's `~text~` strikethrough).
     let scripts: Bool
     private var nextSegment = 0
+    /// The last block appended came from a paragraph that starts as a table caption does (`BlockConverter.lastCaptionLike`).
+    private var previousCaptionLike = false
     private var ready = ChunkQueue()
     /// The comments and notes the converter has read, until the block that references them (`ChunkAttacher`).
     private var attacher = ChunkAttacher()
@@ -260,7 +262,25 @@ final class ReaderState {
             }
         }
         takeConverted()
-        for b in blocks { ready.append(attacher.chunk(for: b)) }
+        let captionLike = converter.lastCaptionLike
+        for var b in blocks {
+            // A table's caption, `: Caption` right before or after it (the block before is still queued: `next`
+            // keeps two).
+            if case .table = b, case .paragraph(var p)? = ready.last?.block, p.style.name == nil, previousCaptionLike,
+               let caption = TableCaptions.content(p.content), var before = ready.popLast() {
+                p.content = caption
+                p.style.name = TableCaptions.styleName
+                before.block = .paragraph(p)
+                ready.append(before)
+            } else if case .paragraph(var p) = b, p.style.name == nil, captionLike, case .table? = ready.last?.block,
+                      let caption = TableCaptions.content(p.content) {
+                p.content = caption
+                p.style.name = TableCaptions.styleName
+                b = .paragraph(p)
+            }
+            ready.append(attacher.chunk(for: b))
+        }
+        previousCaptionLike = captionLike
         tentativeEmpty = converter.closerOnlyParagraph
     }
 

@@ -19,6 +19,8 @@ struct InlineRenderer {
     var inHeading = false
     /// Writing a line block: a hard break starts the next line with `| ` (`LineBlocks`).
     var inLineBlock = false
+    /// A `:` first in the text is escaped (a paragraph next to a table, which `: ` would make its caption).
+    var escapeLeadingColon = false
     /// Comment ranges written in the short form `{==…==}{>>…<<}` (no other anchor or highlight inside).
     var shortRanges = Set<String>()
     /// Short-form ranges whose `{==` is written and whose `==}` and comment are not yet.
@@ -251,7 +253,7 @@ struct InlineRenderer {
                      UInt8(ascii: "-") where spaceNext || next == c,
                      UInt8(ascii: "=") where spaceNext || next == c,
                      UInt8(ascii: "+") where spaceNext,
-                     UInt8(ascii: ":") where next == c || next == UInt8(ascii: "-"):
+                     UInt8(ascii: ":") where next == c || next == UInt8(ascii: "-") || escapeLeadingColon:
                     buf.append(UInt8(ascii: "\\")); buf.append(c); k += 1
                     continue
                 case UInt8(ascii: "0")...UInt8(ascii: "9"):

@@ -24,6 +24,8 @@ final class MarkdownRenderer {
     /// known): a paragraph with a mark change before an empty paragraph leaves its change open over its
     /// break, so that the closer alone stands for the empty paragraph.
     var nextBlock: Block?
+    /// The block written before this one (at this level) was a table.
+    var previousWasTable = false
     /// Distinct fonts, sizes, colours and backgrounds dropped (reported as counts at the end).
     private var lostFonts = Set<String>(), lostSizes = Set<Double>(), lostColors = Set<RGBColor>(), lostBackgrounds = Set<RGBColor>()
 
@@ -174,14 +176,15 @@ final class MarkdownRenderer {
     /// A sequence of blocks (a container's content), joined by blank lines (single newlines when tight);
     /// a waiting closer is flushed at the end, inside the container.
     func sequence(_ blocks: [Block], tight: Bool) -> String {
-        let savedNext = nextBlock
-        defer { nextBlock = savedNext }
+        let savedNext = nextBlock, savedPrevious = previousWasTable
+        defer { nextBlock = savedNext; previousWasTable = savedPrevious }
         var parts: [String] = []
         var previous: Block?
         var bullet: Character = "-"
         previousHadMark = false
         for (k, var b) in blocks.enumerated() {
             nextBlock = k + 1 < blocks.count ? blocks[k + 1] : nil
+            if case .table? = previous { previousWasTable = true } else { previousWasTable = false }
             // Two ordered lists in a row with one delimiter read as one list: the second takes the other.
             if case .list(var l) = b, case .ordered(let s, let d) = l.kind, case .list(let p)? = previous,
                case .ordered(_, let pd) = p.kind, pd == d {
@@ -330,6 +333,10 @@ final class MarkdownRenderer {
             p.content = LineBlocks.spacedLines(p.content)
             p.style.name = nil
         }
+        // A table's caption next to it: `: caption` (elsewhere it would not read back as one: a paragraph).
+        let besideTable = previousWasTable || nextBlock.map { if case .table = $0 { return true }; return false } ?? false
+        let caption = level == nil && pendingCloser == nil && pendingContinuation == nil && TableCaptions.isWritable(p) && besideTable
+        if caption { p.style.name = nil }
         // A break first or last in a paragraph is no break in Markdown (the reader drops it): not written.
         if !lineBlock, p.content.first.map(Self.isEdgeBreak) == true || p.content.last.map(Self.isEdgeBreak) == true {
             loss(.lossyBreak, "a line break at a paragraph's start or end was dropped")
@@ -390,6 +397,12 @@ final class MarkdownRenderer {
             r.inLineBlock = true
             r.bytes += "| ".utf8
             r.atLineStart = false
+        } else if caption && !TableCaptions.isLabelled(p.content) {
+            r.bytes += ": ".utf8
+            r.atLineStart = false
+        } else if besideTable && !caption {
+            // Text that would read as a caption next to a table is escaped.
+            r.escapeLeadingColon = true
         }
         r.render(p.content)
         var body = r.out

@@ -75,8 +75,8 @@ public struct MarkdownSink: ChunkSink {
             try emit(h)
             renderer.nextBlock = nil
         }
-        // Only a paragraph with a changed break depends on the block after it.
-        if chunk.block.paragraph?.markChange != nil { held = chunk } else { try emit(chunk) }
+        // Only a paragraph with a changed break, or a table's caption, depends on the block after it.
+        if let p = chunk.block.paragraph, p.markChange != nil || p.style.name == TableCaptions.styleName { held = chunk } else { try emit(chunk) }
     }
 
     /// Writes what is still waiting (a break change's closer, notes) and reports the losses.
@@ -118,6 +118,9 @@ public struct MarkdownSink: ChunkSink {
         }
         if let c = openDiv, divClass == c { block = Self.removing(style: c, from: block) }
         let parts = renderer.blockParts(block, bullet: bullet).filter { !$0.isEmpty }
+        if !parts.isEmpty || block.paragraph == nil {
+            if case .table = block { renderer.previousWasTable = true } else { renderer.previousWasTable = false }
+        }
         // An empty paragraph left out is no block: two lists around it still need different bullets.
         if case .list(let l) = block {
             previousBulletList = l.kind == .bullet ? bullet : nil
