@@ -182,8 +182,17 @@ final class BlockConverter {
 
     /// Whether `node`'s source starts as a table caption does.
     private func captionLike(_ node: MDNode) -> Bool {
+        // (Most paragraphs start otherwise: one byte decides.)
+        guard let b = sourceByte(node.startLine, node.startColumn), b == UInt8(ascii: ":") || b == UInt8(ascii: "T") else { return false }
         let line = sourceLine(node.startLine, from: node.startColumn)
-        return line.starts(with: Array(": ".utf8)) || line.starts(with: Array("Table:".utf8))
+        return line.starts(with: ": ".utf8) || line.starts(with: "Table:".utf8)
+    }
+
+    /// The source byte at line `n` (1-based), column `column` (1-based), if there is one on that line.
+    private func sourceByte(_ n: Int, _ column: Int) -> UInt8? {
+        guard n >= 1, n <= lineStarts.count else { return nil }
+        let at = lineStarts[n - 1] + max(0, column - 1)
+        return at < parsedText.count ? parsedText[at] : nil
     }
 
     /// Converts one block node, appending zero or more blocks to `out`.
@@ -213,7 +222,7 @@ final class BlockConverter {
             }
             if var p = try paragraph(node.children, into: &out) {
                 // `| line` on every line: pandoc's line block.
-                if p.style.name == nil, node.startLine > 0,
+                if p.style.name == nil, node.startLine > 0, sourceByte(node.startLine, node.startColumn) == UInt8(ascii: "|"),
                    LineBlocks.isLineBlock(sourceLines: (node.startLine...max(node.startLine, node.endLine)).lazy.map { self.sourceLine($0, from: node.startColumn) }),
                    let lines = LineBlocks.content(p.content) {
                     p.content = lines
