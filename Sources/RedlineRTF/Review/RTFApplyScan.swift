@@ -153,6 +153,12 @@ struct RTFApplyScan {
             }
             token(t, start: start, raw: lexer.raw)
         }
+        // A note or header group the file leaves open (its closing braces missing): the body taken up again.
+        if let body = outer.first {
+            paragraphs = body.paragraphs
+            para = body.para
+            outer = []
+        }
         if !para.units.isEmpty { paragraphs.append(para) }
     }
 
