@@ -84,4 +84,31 @@ final class CombineHeaderFooterTests: XCTestCase {
                            try FormatFixtures.paragraphs(original, format, all, in: dir), "\(ext): the body is untouched")
         }
     }
+
+    /// The combined Word file opens in LibreOffice with every reviewer's changes listed under their names: re-saved
+    /// by LibreOffice as DOCX, its tracked changes carry the three reviewers (named by their copies' files) as authors.
+    func testLibreOfficeListsEveryReviewersChanges() throws {
+        try TestProcess.require("soffice")
+        let original = try FormatFixtures.file("The first paragraph stays.\n\nThe second one has words to change.\n\nA third one.\n",
+                                               "original", as: FormatRegistry.docx, in: dir)
+        let copies = try [("ann", "words to change", "words we changed"), ("bob", "A third one.", "A third one, longer."),
+                          ("cy", "first paragraph", "opening paragraph")].map { name, a, b -> String in
+            let md = dir + "/\(name).md"
+            try Converter.convert(.file(original), toFile: md, options: ConversionOptions(from: FormatRegistry.docx, to: FormatRegistry.markdown),
+                                  diagnostics: Diagnostics())
+            let text = try String(contentsOfFile: md, encoding: .utf8)
+            XCTAssertTrue(text.contains(a))
+            try Data(text.replacingOccurrences(of: a, with: b).utf8).write(to: URL(fileURLWithPath: md))
+            return md
+        }
+        let out = dir + "/combined.docx"
+        _ = try Combination.combine(original: original, copies: copies, options: CombineOptions(), toFile: out, diagnostics: Diagnostics())
+        try OOXMLValidate.assertValid(out)
+        let r = try TestProcess.run(["soffice", "-env:UserInstallation=file://" + dir + "/lo-profile", "--headless",
+                                     "--convert-to", "docx", "--outdir", dir + "/lo", out])
+        XCTAssertEqual(r.status, 0, r.err)
+        let rows = try ChangeListing.rows(.file(dir + "/lo/combined.docx"), format: FormatRegistry.docx)
+        XCTAssertEqual(Set(rows.filter { $0.change != "comment" }.compactMap(\.author)), ["ann", "bob", "cy"], "\(rows)")
+        XCTAssertTrue(rows.contains { $0.author == "ann" && ($0.after?.contains("we changed") ?? false) }, "\(rows)")
+    }
 }
