@@ -265,14 +265,14 @@ final class ReaderState {
         let captionLike = converter.lastCaptionLike
         for var b in blocks {
             // A table's caption, `: Caption` right before or after it (the block before is still queued: `next`
-            // keeps two).
-            if case .table = b, case .paragraph(var p)? = ready.last?.block, p.style.name == nil, previousCaptionLike,
+            // keeps two). (A flag is tested first: most blocks are no caption's neighbours.)
+            if previousCaptionLike, case .table = b, case .paragraph(var p)? = ready.last?.block, p.style.name == nil,
                let caption = TableCaptions.content(p.content), var before = ready.popLast() {
                 p.content = caption
                 p.style.name = TableCaptions.styleName
                 before.block = .paragraph(p)
                 ready.append(before)
-            } else if case .paragraph(var p) = b, p.style.name == nil, captionLike, case .table? = ready.last?.block,
+            } else if captionLike, case .paragraph(var p) = b, p.style.name == nil, case .table? = ready.last?.block,
                       let caption = TableCaptions.content(p.content) {
                 p.content = caption
                 p.style.name = TableCaptions.styleName

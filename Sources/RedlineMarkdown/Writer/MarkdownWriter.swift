@@ -118,9 +118,7 @@ public struct MarkdownSink: ChunkSink {
         }
         if let c = openDiv, divClass == c { block = Self.removing(style: c, from: block) }
         let parts = renderer.blockParts(block, bullet: bullet).filter { !$0.isEmpty }
-        if !parts.isEmpty || block.paragraph == nil {
-            if case .table = block { renderer.previousWasTable = true } else { renderer.previousWasTable = false }
-        }
+        if case .table = block { renderer.previousWasTable = true } else if !parts.isEmpty { renderer.previousWasTable = false }
         // An empty paragraph left out is no block: two lists around it still need different bullets.
         if case .list(let l) = block {
             previousBulletList = l.kind == .bullet ? bullet : nil
