@@ -76,15 +76,14 @@ struct RTFApplyWriter {
         text = RTFApplyText(authors: scan.authors, hasTable: scan.revisionTableEnd != nil,
                             largestAnnotationID: scan.largestAnnotationID)
         for n in plan.newNotes { newNotes[n.id] = text.note(n, accept: accept) }
-        begin(plan, scan.paragraphs)
-        storyStart = scan.headerEnd
+        begin(plan, scan.paragraphs, start: scan.headerEnd)
     }
 
-    /// Makes `plan` over `paragraphs` the story written next.
-    private mutating func begin(_ plan: ApplyPlan, _ paragraphs: [RTFApplyScan.Paragraph]) {
+    /// Makes `plan` over `paragraphs` the story written next; new paragraphs no leaf places go at `start`.
+    private mutating func begin(_ plan: ApplyPlan, _ paragraphs: [RTFApplyScan.Paragraph], start: Int) {
         self.plan = plan
         self.paragraphs = paragraphs
-        storyStart = paragraphs.first?.start ?? scan.headerEnd
+        storyStart = start
         leafParagraph = [:]
         commentAnchors = [:]
         commentsSeen = [:]
@@ -134,7 +133,7 @@ struct RTFApplyWriter {
             guard let ps = scan.notes[n.id] else {
                 throw RedlineError(.unsupportedInput, "\(n.kind == .footnote ? "footnote" : "endnote") \(n.id) of ORIGINAL was not found in the RTF; nothing written")
             }
-            begin(n.plan, ps)
+            begin(n.plan, ps, start: ps.first?.start ?? scan.headerEnd)
             try writeSteps()
         }
         // A section that states no header or footer shows the one stated last before it: a group several
@@ -147,7 +146,7 @@ struct RTFApplyWriter {
                 throw RedlineError(.unsupportedInput, "a \(h.place.kind.rawValue) of ORIGINAL was not found in the RTF; nothing written")
             }
             guard written.insert(key).inserted else { continue }
-            begin(h.plan, ps)
+            begin(h.plan, ps, start: ps.first?.start ?? scan.headerEnd)
             try writeSteps()
         }
         if !accept, let h = text.header() {
