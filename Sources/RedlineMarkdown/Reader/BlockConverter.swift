@@ -227,10 +227,9 @@ final class BlockConverter {
                    let lines = LineBlocks.content(p.content) {
                     p.content = lines
                     p.style.name = LineBlocks.styleName
-                } else if p.style.name == nil, case .table? = out.last, captionLike(node), let caption = TableCaptions.content(p.content) {
+                } else if case .table? = out.last, captionLike(node), let caption = TableCaptions.caption(p) {
                     // `: Caption` after a table: its caption.
-                    p.content = caption
-                    p.style.name = TableCaptions.styleName
+                    p = caption
                 }
                 out.append(.paragraph(p))
             } else if closedCarriedChange {
@@ -278,10 +277,8 @@ final class BlockConverter {
         case .table:
             warnIfInsideChange(node)
             // `: Caption` (or `Table: Caption`) just before a table: its caption.
-            if case .paragraph(var p)? = out.last, p.style.name == nil, lastCaptionLike, let caption = TableCaptions.content(p.content) {
-                p.content = caption
-                p.style.name = TableCaptions.styleName
-                out[out.count - 1] = .paragraph(p)
+            if lastCaptionLike, case .paragraph(let p)? = out.last, let caption = TableCaptions.caption(p) {
+                out[out.count - 1] = .paragraph(caption)
             }
             out.append(.table(try table(node)))
         case .footnoteDefinition:

@@ -266,17 +266,12 @@ final class ReaderState {
         for var b in blocks {
             // A table's caption, `: Caption` right before or after it (the block before is still queued: `next`
             // keeps two). (A flag is tested first: most blocks are no caption's neighbours.)
-            if previousCaptionLike, case .table = b, case .paragraph(var p)? = ready.last?.block, p.style.name == nil,
-               let caption = TableCaptions.content(p.content), var before = ready.popLast() {
-                p.content = caption
-                p.style.name = TableCaptions.styleName
-                before.block = .paragraph(p)
+            if previousCaptionLike, case .table = b, case .paragraph(let p)? = ready.last?.block,
+               let caption = TableCaptions.caption(p), var before = ready.popLast() {
+                before.block = .paragraph(caption)
                 ready.append(before)
-            } else if captionLike, case .paragraph(var p) = b, p.style.name == nil, case .table? = ready.last?.block,
-                      let caption = TableCaptions.content(p.content) {
-                p.content = caption
-                p.style.name = TableCaptions.styleName
-                b = .paragraph(p)
+            } else if captionLike, case .paragraph(let p) = b, case .table? = ready.last?.block, let caption = TableCaptions.caption(p) {
+                b = .paragraph(caption)
             }
             ready.append(attacher.chunk(for: b))
         }
