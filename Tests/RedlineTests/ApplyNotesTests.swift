@@ -76,6 +76,11 @@ final class ApplyNotesTests: XCTestCase {
                        ["One two.[^1]", "[^1]: First note.", "Three four."])
         let marked = try String(contentsOfFile: out, encoding: .utf8)
         XCTAssertTrue(marked.contains("{\\revised\\revauth1"), marked)
+        // Every other byte is ORIGINAL's: only the revision table's line and the edited paragraph's differ.
+        let before = try String(contentsOfFile: original, encoding: .utf8).components(separatedBy: "\n")
+        let changed = marked.components(separatedBy: "\n").filter { !before.contains($0) }
+        XCTAssertEqual(changed.count, 2, "\(changed)")
+        XCTAssertTrue(changed.contains { $0.hasPrefix("\\pard\\plain \\ql {Three four.}") || $0.contains("Three four.{\\revised") }, "\(changed)")
         XCTAssertNotNil(marked.range(of: #"Three four\.\{\\revised[^{}]* \{\\super\\chftn\}\{\\footnote"#, options: .regularExpression), marked)
         let accepted = try apply(edited, onto: original, changes: .accept)
         XCTAssertEqual(try FormatFixtures.paragraphs(accepted, rtf, ReviewOptions(changes: .marked), in: dir),
