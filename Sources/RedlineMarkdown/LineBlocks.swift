@@ -49,19 +49,9 @@ enum LineBlocks {
         return atLineStart ? nil : out
     }
 
-    /// A line block's content as its source lines' text after `| `: the inlines of each line (split at the
-    /// top-level hard breaks); nil when a break sits inside formatting (not a line block the writer can write).
-    static func lines(_ content: [Inline]) -> [[Inline]]? {
-        var lines: [[Inline]] = [[]]
-        for i in content {
-            if case .lineBreak = i {
-                lines.append([])
-                continue
-            }
-            if containsBreak(i.children) { return nil }
-            lines[lines.count - 1].append(i)
-        }
-        return lines
+    /// Whether a break sits inside formatting in `content` (a line block the writer cannot write line by line).
+    static func breaksInside(_ content: [Inline]) -> Bool {
+        content.contains { containsBreak($0.children) }
     }
 
     private static func containsBreak(_ xs: [Inline]) -> Bool {
@@ -80,7 +70,7 @@ enum LineBlocks {
               p.codeInfo == nil else { return false }
         var rest = p.style
         rest.name = nil
-        return rest.isEmpty && lines(p.content) != nil
+        return rest.isEmpty && !breaksInside(p.content)
     }
 
     /// `content` with each line's leading no-break spaces plain spaces, as the source wrote them after `| `.
