@@ -33,6 +33,7 @@ public enum WarningReport {
         ("lossy.font", "fonts"), ("lossy.font-size", "font sizes"), ("lossy.color", "colours"),
         ("lossy.background-color", "background colours"), ("lossy.highlight", "highlights"),
         ("lossy.caps", "caps"), ("lossy.character-style", "character styles"), ("lossy.list-spacing", "list spacing"),
+        ("lossy.field", "fields"),
     ]
 
     /// The lines a person reads on the terminal: what matters in full, one line each (text boxes, equations,

@@ -314,6 +314,9 @@ struct HTMLRenderer {
             // As pandoc writes it (for MathJax or KaTeX to typeset).
             return kind == .display ? "<span class=\"math display\">\\[" + Self.escape(tex) + "\\]</span>"
                 : "<span class=\"math inline\">\\(" + Self.escape(tex) + "\\)</span>"
+        case .field(let f, let c):
+            // Its result, with the instruction kept where a reader of the HTML can find it.
+            return wrap("span", " class=\"field\" data-instruction=\"" + Self.escape(f.instruction) + "\"", c)
         case .noteReference(let id):
             let e = Self.escape(id)
             return "<sup class=\"footnote-ref\"><a href=\"#fn-" + e + "\" id=\"fnref-" + e + "\">" + e + "</a></sup>"

@@ -56,6 +56,9 @@ extension DiagnosticCode {
     /// TeX outside the set Redline turns into an equation (an unknown command, unbalanced braces): written as
     /// its TeX source in plain text.
     public static let lossyMathUnsupported: DiagnosticCode = "lossy.math-unsupported"
+    /// Fields (page numbers, cross-references, figure numbers, dates) written as their last results, without
+    /// the instruction that updates them (count: fields; Markdown keeps them with `preserveFormatting`).
+    public static let lossyField: DiagnosticCode = "lossy.field"
     /// Raw content of another format dropped.
     public static let lossyRaw: DiagnosticCode = "lossy.raw"
     /// Line breaks in headings or table cells written as spaces; at a paragraph's start or end, dropped.

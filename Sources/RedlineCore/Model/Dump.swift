@@ -197,6 +197,7 @@ struct ModelDump {
         case .raw(let format, let text): line(depth, "raw " + Self.json(format) + " " + Self.json(text))
         case .noteReference(let id): line(depth, "note-reference " + Self.json(id))
         case .math(let kind, let tex): line(depth, "math " + kind.rawValue + " " + Self.json(tex))
+        case .field(let f, let c): container("field " + Self.json(f.instruction), c)
         case .insertion(let ch, let c): container("insertion" + Self.field(ch), c)
         case .deletion(let ch, let c): container("deletion" + Self.field(ch), c)
         case .substitution(let ch, let d, let ins):

@@ -65,6 +65,29 @@ public struct Image: Hashable, Sendable, Codable {
     }
 }
 
+/// A field (Word's `w:fldChar`/`w:fldSimple`, RTF's `\field`): the instruction that computes it (`PAGE`,
+/// `REF _Ref123 \h`, `SEQ Figure \* ARABIC`, `DATE \@ "d MMMM yyyy"`), kept so a writer that has fields
+/// writes the field again; its last computed result is the inline's children.
+public struct FieldCode: Hashable, Sendable, Codable {
+    /// The instruction as the document spells it, without the spaces around it.
+    public var instruction: String
+
+    public init(instruction: String) {
+        let u = instruction.unicodeScalars
+        let isSpace: (Unicode.Scalar) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" }
+        if let first = u.firstIndex(where: { !isSpace($0) }), let last = u.lastIndex(where: { !isSpace($0) }) {
+            self.instruction = String(u[first...last])
+        } else {
+            self.instruction = ""
+        }
+    }
+
+    /// The field's kind, upper-cased: the instruction's first word (`PAGE`, `REF`, `SEQ`, `TOC`).
+    public var kind: String {
+        String(instruction.prefix { $0 != " " && $0 != "\t" && $0 != "\\" }).uppercased()
+    }
+}
+
 /// Whether an equation sits in the line of text (TeX `$…$`) or on a line of its own (`$$…$$`).
 public enum MathKind: String, Hashable, Sendable, Codable {
     case inline
@@ -107,6 +130,9 @@ public enum Inline: Hashable, Sendable, Codable {
     /// An equation, as its TeX source (`$…$` or `$$…$$` in Markdown, OMML in DOCX). A leaf: its plain text
     /// is the TeX, and compare treats a changed equation as the whole old one deleted, the new one inserted.
     indirect case math(MathKind, String)
+    /// A field with its result (a page number, a cross-reference's text, a figure number). Flattened to runs
+    /// it is one atom, as a picture is: a field's parts cannot be split by a change or a link.
+    indirect case field(FieldCode, [Inline])
 
     // Review marks.
     indirect case insertion(Change, [Inline])
@@ -130,7 +156,7 @@ extension Inline {
         switch self {
         case .emphasis(let c), .strong(let c), .strikethrough(let c), .underline(let c), .superscript(let c),
              .subscript(let c), .smallCaps(let c), .highlight(let c), .styled(_, let c), .link(_, let c),
-             .insertion(_, let c), .deletion(_, let c), .move(_, let c), .formatChange(_, let c):
+             .insertion(_, let c), .deletion(_, let c), .move(_, let c), .formatChange(_, let c), .field(_, let c):
             return c
         case .substitution(_, let d, let i):
             return d + i
@@ -157,6 +183,7 @@ extension Inline {
         case .deletion(let ch, let c): return .deletion(ch, try transform(c))
         case .move(let m, let c): return .move(m, try transform(c))
         case .formatChange(let f, let c): return .formatChange(f, try transform(c))
+        case .field(let f, let c): return .field(f, try transform(c))
         case .substitution(let ch, let d, let i): return .substitution(ch, deleted: try transform(d), inserted: try transform(i))
         case .text, .code, .image, .lineBreak, .softBreak, .raw, .noteReference, .math,
              .commentStart, .commentEnd, .commentPoint:

@@ -86,6 +86,25 @@ public struct Run: Hashable, Sendable, Codable {
 
     /// A text run.
     public static func text(_ s: String, _ format: TextFormat = TextFormat()) -> Run { Run(.text(s), format: format) }
+
+    /// The one atom run of a field whose result a reader read as `result`, or nil when those runs cannot sit
+    /// inside one atom: a link, a format change, changes that differ between them, or anything but text,
+    /// breaks and fields (a comment anchor, a note, a picture inside a field's result stay where walks over
+    /// the document find them). A reader then keeps the runs as they are: the result as plain text. A change
+    /// every run shares is the atom's.
+    public static func field(_ code: FieldCode, result: ArraySlice<Run>) -> Run? {
+        guard let first = result.first else { return Run(.atom(.field(code, []))) }
+        for r in result {
+            if r.link != nil || r.formatChange != nil || !r.change.isSame(as: first.change) { return nil }
+            switch r.content {
+            case .text, .lineBreak, .atom(.field), .atom(.softBreak): continue
+            case .atom: return nil
+            }
+        }
+        var inner = Array(result)
+        if first.change != nil { for k in inner.indices { inner[k].change = nil } }
+        return Run(.atom(.field(code, InlineBuilder.inlines(from: inner))), change: first.change)
+    }
 }
 
 /// A run's rarely set parts, shared (immutable) between copies of the run.
@@ -163,7 +182,7 @@ extension Array where Element == Inline {
                 var r = ctx; r.content = .text(s); r.format.code = true; append(r)
             case .lineBreak:
                 var r = ctx; r.content = .lineBreak; append(r)
-            case .softBreak, .image, .raw, .noteReference, .math, .commentStart, .commentEnd, .commentPoint:
+            case .softBreak, .image, .raw, .noteReference, .math, .field, .commentStart, .commentEnd, .commentPoint:
                 var r = ctx; r.content = .atom(inline); append(r)
             case .emphasis(let c): ctx.format.italic = true; c.appendRuns(to: &out, context: &ctx, track: &track)
             case .strong(let c): ctx.format.bold = true; c.appendRuns(to: &out, context: &ctx, track: &track)

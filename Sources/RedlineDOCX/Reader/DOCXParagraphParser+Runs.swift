@@ -34,7 +34,7 @@ extension StoryParser {
         let run = Run(content, format: look.computed!.format, link: progress.fields.last(where: { $0.link != nil })?.link ?? enclosing.link,
                       change: enclosing.change, formatChange: look.computed!.change)
         // Adjacent text of the same look joins the previous run (Word splits runs freely).
-        if case .text(let s) = content, let i = runs.indices.last, case .text(var joined) = runs[i].content,
+        if case .text(let s) = content, let i = runs.indices.last, i >= progress.joinFloor, case .text(var joined) = runs[i].content,
            runs[i].hasLook(of: run) {
             runs[i].content = .lineBreak  // releases the run's copy, so the append below is in place
             joined += s
@@ -77,13 +77,21 @@ extension StoryParser {
                 return
             case .fldChar:
                 switch x.attribute("fldCharType", in: OOXML.w) {
-                case "begin": progress.fields.append(Field())
+                case "begin":
+                    if let last = progress.fields.indices.last, !progress.fields[last].showingResult {
+                        progress.fields[last].nestedInstruction = true
+                    }
+                    progress.fields.append(Field(array: progress.runArray, start: runs.count))
                 case "separate":
                     if let last = progress.fields.indices.last {
                         progress.fields[last].showingResult = true
                         progress.fields[last].link = Self.hyperlink(fromField: progress.fields[last].instruction)
+                        progress.fields[last].array = progress.runArray
+                        progress.fields[last].start = runs.count
+                        progress.joinFloor = runs.count
                     }
-                case "end": if !progress.fields.isEmpty { progress.fields.removeLast() }
+                case "end":
+                    if let f = progress.fields.popLast() { endField(f, &runs) }
                 default: break
                 }
             case .tab, .ptab: add(.text("\t"), to: &runs, &look, enclosing)
@@ -126,6 +134,17 @@ extension StoryParser {
             }
             try x.skipElement()
         }
+    }
+
+    /// A complex field ends: its result becomes one field atom (`Run.field`) when it started in these runs,
+    /// is no link and sits in no other field's instruction; else its result stays as the runs read.
+    private func endField(_ f: Field, _ runs: inout [Run]) {
+        guard f.link == nil, !f.nestedInstruction, f.array == progress.runArray, f.start <= runs.count,
+              !progress.fields.contains(where: { !$0.showingResult }) else { return }
+        guard let atom = Run.field(FieldCode(instruction: f.instruction), result: runs[f.start...]) else { return }
+        runs.removeSubrange(f.start...)
+        runs.append(atom)
+        progress.joinFloor = runs.count
     }
 
     /// The model's formatting of a run: its character style and direct properties (paragraph-style run

@@ -20,6 +20,8 @@ extension StoryParser {
         var markup = ParagraphMarkup()
         var runs = progress.runBuffer
         progress.runBuffer = []
+        progress.runArray &+= 1
+        progress.joinFloor = 0
         runs.append(contentsOf: progress.pendingAtoms)
         progress.pendingAtoms = []
         var extra: [Block] = []
@@ -189,7 +191,11 @@ extension StoryParser {
             // A revision inside another (text inserted, then deleted by someone else): nest the inner
             // one inside the outer, so accepting and rejecting both see it.
             var innerRuns: [Run] = []
+            let (array, floor) = (progress.runArray, progress.joinFloor)
+            progress.runArray = array &+ 1_000_003  // a number no paragraph's array gets soon
+            progress.joinFloor = 0
             try forEachChild { try inlineElement(&innerRuns, &extra, inner) }
+            (progress.runArray, progress.joinFloor) = (array, floor)
             runs += InlineBuilder.inlines(from: innerRuns).map { Run(.atom($0), change: outer) }
         case .hyperlink:
             var inner = enclosing
@@ -199,8 +205,17 @@ extension StoryParser {
             try forEachChild { try inlineElement(&runs, &extra, inner) }
         case .fldSimple:
             var inner = enclosing
-            if let link = Self.hyperlink(fromField: x.attribute("instr", in: OOXML.w) ?? "") { inner.link = link }
+            let instruction = x.attribute("instr", in: OOXML.w) ?? ""
+            let link = Self.hyperlink(fromField: instruction)
+            if let link { inner.link = link }
+            let start = runs.count
+            progress.joinFloor = start
             try forEachChild { try inlineElement(&runs, &extra, inner) }
+            if link == nil, !progress.fields.contains(where: { !$0.showingResult }), start <= runs.count,
+               let atom = Run.field(FieldCode(instruction: instruction), result: runs[start...]) {
+                runs.removeSubrange(start...)
+                runs.append(atom)
+            }
         case .commentRangeStart, .commentRangeEnd:
             if var atom = commentMarker() {
                 atom.change = nil

@@ -38,6 +38,12 @@ final class StoryParser {
         var instruction = ""
         var showingResult = false
         var link: Link?
+        /// Where its result starts: the run array (`StoryProgress.runArray`) and the index in it.
+        var array = 0
+        var start = 0
+        /// A field began inside its instruction (`IF { MERGEFIELD x } …`): the instruction read is not whole,
+        /// so the field is not kept as one.
+        var nestedInstruction = false
     }
 
     init(_ x: XMLReader, context: StoryContext) {
@@ -391,6 +397,11 @@ struct StoryProgress {
     var runBuffer: [Run] = []
     /// Open complex fields, innermost last.
     var fields: [StoryParser.Field] = []
+    /// Which run array runs are being added to (a paragraph's, or a nested revision's): a field is kept as
+    /// one only when its result starts and ends in the same one.
+    var runArray = 0
+    /// Text runs before this index are not joined by the next text: a field's result starts there.
+    var joinFloor = 0
     /// Body-level wrapper elements (w:sdt, w:customXml) currently open.
     var bodyWrappers = 0
     /// The body's own `w:sectPr`: the document's last section.

@@ -210,6 +210,19 @@ extension DOCXComposer {
             diagnostics.report(.docxRawDropped, "raw \(format) content cannot be carried in DOCX and was dropped")
         case .math(let kind, let tex):
             math(kind, tex, r, deleted: deleted, into: &x)
+        case .field(let f, let result):
+            // A complex field: its instruction, then its result's runs (each with the look it has).
+            x.raw("<w:r><w:fldChar w:fldCharType=\"begin\"/></w:r>")
+            x.raw(deleted ? "<w:r><w:delInstrText xml:space=\"preserve\">" : "<w:r><w:instrText xml:space=\"preserve\">")
+            x.text(" " + f.instruction + " ")
+            x.raw(deleted ? "</w:delInstrText></w:r>" : "</w:instrText></w:r>")
+            x.raw("<w:r><w:fldChar w:fldCharType=\"separate\"/></w:r>")
+            for var inner in result.runs {
+                inner.change = nil
+                inner.link = nil
+                run(inner, ctx, deleted: deleted, into: &x)
+            }
+            x.raw("<w:r><w:fldChar w:fldCharType=\"end\"/></w:r>")
         default:
             break
         }

@@ -78,7 +78,7 @@ extension Array where Element == Inline {
                 ctx.run.content = .lineBreak; out.append(ctx)
             case .softBreak:
                 ctx.run.content = .text(" "); Self.appendMerging(ctx, to: &out)
-            case .image, .raw, .noteReference, .math, .commentStart, .commentEnd, .commentPoint:
+            case .image, .raw, .noteReference, .math, .field, .commentStart, .commentEnd, .commentPoint:
                 ctx.run.content = .atom(inline); out.append(ctx)
             case .emphasis(let c): ctx.run.format.italic = true; push(c)
             case .strong(let c): ctx.run.format.bold = true; push(c)

@@ -88,7 +88,7 @@ final class BlockConverter {
     /// A change closed in this paragraph said `[mark-kept]`.
     private var closedMarkKept = false
     private var pendingCellChange: RowChange?
-    private var spanStack: [(index: Int, saved: FlatFormat, runCount: Int)] = []
+    private var spanStack: [(index: Int, saved: FlatFormat, runCount: Int, field: FieldCode?)] = []
     /// The run count when the last empty span `[]{}` closed (an empty span at the very end keeps a
     /// paragraph that is one change from reading as a whole inserted or deleted paragraph).
     private var emptySpanAt: Int?
@@ -826,8 +826,9 @@ final class BlockConverter {
             }
         case (.spanOpen, .span(let tokens)):
             sawSpan = true
-            spanStack.append((index, flat, runs.count))
-            applySpan(tokens)
+            let saved = flat
+            let field = applySpan(tokens)
+            spanStack.append((index, saved, runs.count, field))
         case (.noteReference, .note(let label)):
             guard noteIsDefined?(label) ?? true else {
                 add(.text(context.original(kind, index)), ctx)
@@ -840,12 +841,19 @@ final class BlockConverter {
             add(.atom(.math(display ? .display : .inline, text)), ctx)
         case (.spanOpen, .script(let superscript)):
             sawSpan = true
-            spanStack.append((index, flat, runs.count))
+            spanStack.append((index, flat, runs.count, nil))
             if superscript { flat.superscript += 1 } else { flat.subscript += 1 }
         case (.spanClose, .span), (.spanClose, .script):
             if let k = spanStack.lastIndex(where: { $0.index == index }) {
                 flat = spanStack[k].saved
-                if spanStack[k].runCount == runs.count { emptySpanAt = runs.count }
+                let start = spanStack[k].runCount
+                if start == runs.count { emptySpanAt = runs.count }
+                // `[1]{.field instr="PAGE"}`: the span's runs are the field's result, one atom.
+                if let code = spanStack[k].field, nestedRuns.isEmpty, start <= runs.count,
+                   let atom = Run.field(code, result: runs[start...]) {
+                    runs.removeSubrange(start...)
+                    runs.append(atom)
+                }
                 spanStack.removeSubrange(k...)
             }
         default:
@@ -853,7 +861,12 @@ final class BlockConverter {
         }
     }
 
-    private func applySpan(_ tokens: [AttributeToken]) {
+    /// Applies a span's formatting; a field span (`.field` with `instr=`) gives its field instead.
+    private func applySpan(_ tokens: [AttributeToken]) -> FieldCode? {
+        if tokens.contains(where: { $0.key == ".field" && $0.value == nil }),
+           let instruction = tokens.first(where: { $0.key == "instr" })?.value {
+            return FieldCode(instruction: instruction)
+        }
         var style = CharacterStyle()
         var hasStyle = false
         for t in tokens {
@@ -870,6 +883,7 @@ final class BlockConverter {
             }
         }
         if hasStyle { flat.styles.append(style) }
+        return nil
     }
 
     private func emitThread(startingWith id: String) throws {

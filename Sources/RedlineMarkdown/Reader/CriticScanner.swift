@@ -100,6 +100,10 @@ struct CriticScanner {
     private var noCommentCloseFrom = Int.max
     /// Output offsets of `[` that may start a bracketed span, reset at blank lines.
     private var brackets: [(offset: Int, isImage: Bool)] = []
+    /// Bytes a field span's attribute list (`]{.field instr="…"}`: a Zotero citation's instruction runs to
+    /// kilobytes) may still be looked through beyond the usual bound, for the whole input: twice its size,
+    /// so a line full of `]{.field ` stays linear.
+    private lazy var longSpanBudget = 2 * source.count
 
     /// Where searches for a closing `$` failed (`MathSpans.match`).
     private var mathMemo = MathSpans.Memo()
@@ -723,6 +727,9 @@ struct CriticScanner {
 
     // MARK: Bracketed spans
 
+    /// How a field span's attribute list starts (`InlineRenderer` writes it so).
+    private static let fieldSpanStart = Array(".field ".utf8)
+
     /// At `]`: when `{attrs}` follows on the same line and a `[` is open, both become span placeholders.
     private mutating func handleSpanEnd() -> Bool {
         guard let open = brackets.last, !open.isImage, i + 1 < source.count, source[i + 1] == UInt8(ascii: "{") else {
@@ -730,8 +737,12 @@ struct CriticScanner {
         }
         var j = i + 2
         var quoted = false
-        // Attribute lists are short: a bounded look, so a line full of `]{` stays linear.
-        while j < source.count, j - i < 1_000, source[j] != UInt8(ascii: "\n") {
+        // Attribute lists are short: a bounded look, so a line full of `]{` stays linear. A field's may be long,
+        // within a budget for the whole input.
+        var bound = 1_000
+        if source[(i + 2)...].starts(with: Self.fieldSpanStart), longSpanBudget > 0 { bound = longSpanBudget }
+        defer { if bound > 1_000 { longSpanBudget -= j - i } }
+        while j < source.count, j - i < bound, source[j] != UInt8(ascii: "\n") {
             if source[j] == UInt8(ascii: "\\"), j + 1 < source.count { j += 2; continue }
             if source[j] == UInt8(ascii: "\"") { quoted.toggle() }
             if source[j] == UInt8(ascii: "}"), !quoted { break }

@@ -476,6 +476,13 @@ struct InlineRenderer {
         case .strikethrough(let c): delimited(c, "~~", "<s>", "</s>", allowStar: false)
         case .underline(let c): span(c, "{.underline}")
         case .smallCaps(let c): span(c, "{.smallcaps}")
+        case .field(let f, let c):
+            if owner.options.preserveFormatting {
+                span(c, "{" + AttributeList.write([AttributeToken(".field"), AttributeToken("instr", f.instruction)]) + "}")
+            } else {
+                owner.loss(.lossyField, "fields were written as their results (--keep-formatting keeps them)")
+                write(c)
+            }
         case .superscript(let c): script(c, UInt8(ascii: "^"), "<sup>", "</sup>")
         case .subscript(let c): script(c, UInt8(ascii: "~"), "<sub>", "</sub>")
         case .highlight(let c):

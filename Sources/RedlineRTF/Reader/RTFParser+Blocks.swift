@@ -21,6 +21,7 @@ extension RTFParser {
         }
         // Take the runs, and give their buffer back emptied: the next paragraph fills it without growing it
         // (unless it is huge: `ReusableBuffer`).
+        stories[s].paragraphs &+= 1
         var runs: [Run] = []
         swap(&runs, &stories[s].runs)
         defer {
@@ -347,8 +348,27 @@ extension RTFParser {
         case .footnote(let n):
             appendNoteReference(n.id, story: state.story)
             out.add(n)
-        case .plain, .link: break
+        case .plain:
+            // The result as one field atom, when it is still in the runs of the paragraph it began in.
+            guard let r = f.result, r.story == state.story, r.story < stories.count,
+                  stories[r.story].paragraphs == r.paragraph else { break }
+            flushRun(r.story)
+            guard r.run <= stories[r.story].runs.count,
+                  let atom = Run.field(FieldCode(instruction: String(decoding: f.instruction, as: UTF8.self)),
+                                       result: stories[r.story].runs[r.run...]) else { break }
+            stories[r.story].runs.removeSubrange(r.run...)
+            stories[r.story].runs.append(atom)
+        case .link: break
         }
+    }
+
+    /// `\fldrslt`: the field's result starts here, in runs of its own.
+    func startFieldResult() {
+        guard state.field >= 0, state.field < fields.count, fields[state.field].result == nil else { return }
+        let s = state.story
+        guard s < stories.count else { return }
+        flushRun(s)
+        fields[state.field].result = (s, stories[s].paragraphs, stories[s].runs.count)
     }
 
     /// The meaning of a field instruction: HYPERLINK (web, internal `\l`, Scrivener), or anything else.

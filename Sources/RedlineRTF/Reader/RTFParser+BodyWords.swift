@@ -51,7 +51,9 @@ extension RTFParser {
         case .field: startField()
         case .fldinst:
             if state.field >= 0 { setDestination(.fieldInstruction) } else { setDestination(.skip) }
-        case .fldrslt: if state.dest == .fieldInstruction { setDestination(.body) }
+        case .fldrslt:
+            if state.dest == .fieldInstruction { setDestination(.body) }
+            if state.dest == .body { startFieldResult() }
         }
     }
 

@@ -96,6 +96,8 @@ struct Story {
     /// Paragraph properties when text was last added (for a last paragraph without `\par`).
     var lastTextPara: ParaFormat?
     var sawListText = false
+    /// Paragraphs finished so far (a field is kept as one when its result ends in the paragraph it began in).
+    var paragraphs = 0
 
     init(kind: Kind) {
         self.kind = kind
@@ -127,6 +129,8 @@ struct FieldState {
     }
     var instruction: [UInt8] = []
     var kind = Kind.plain
+    /// Where its result starts (`\fldrslt`): the story, which of its paragraphs, and the run index in it.
+    var result: (story: Int, paragraph: Int, run: Int)?
 }
 
 /// A list definition from `\listtable`: per level, the kind.

@@ -354,6 +354,16 @@ extension RTFSink {
             var r = run
             r.content = .text(tex)
             writeRun(r)
+        case .field(let f, let result):
+            emit("{\\field{\\*\\fldinst ")
+            RTFText.escape(f.instruction, into: &out)
+            emit("}{\\fldrslt ")
+            for var inner in result.runs {
+                inner.change = run.change
+                inner.link = nil
+                writeRun(inner)
+            }
+            emit("}}")
         default:
             break
         }
