@@ -80,6 +80,9 @@ extension RedlineCommand {
         @Flag(name: .customLong("no-headers-footers"), help: "Do not compare headers and footers: the result has NEW's, unmarked.")
         public var noHeadersFooters = false
 
+        @Flag(name: .customLong("no-fields"), help: "Do not compare fields (page numbers, dates, cross-references): a field that changed is equal, NEW's kept unmarked.")
+        public var noFields = false
+
         @Flag(name: .customLong("keep-input-changes"), help: "Keep NEW's tracked changes with their authors and dates (OLD's too where NEW still carries them); the differences found by comparison are added as changes by --author.")
         public var keepInputChanges = false
 
@@ -110,6 +113,7 @@ extension RedlineCommand {
             o.keepComments = !noComments
             o.compareTables = !noTables
             o.compareHeadersFooters = !noHeadersFooters
+            o.compareFields = !noFields
             o.keepInputChanges = keepInputChanges
             return o
         }

@@ -44,6 +44,9 @@ public struct CompareOptions: Sendable, Codable, Hashable {
     public var keepInputChanges: Bool = false
     /// Compare the header and footer stories of corresponding sections (off: the result has NEW's, unmarked).
     public var compareHeadersFooters: Bool = true
+    /// Compare fields by their instruction and result (off: any field equals any other; NEW's kept, unmarked:
+    /// an updated page number or date is no change).
+    public var compareFields: Bool = true
     /// A paragraph whose kind changed (made a heading, its heading level changed) stays one paragraph with a
     /// style change (its text compared as any paragraph's) rather than the old paragraph deleted and the new
     /// one inserted; the style change's old style then names the old heading level ("heading 2") when it had
@@ -65,7 +68,7 @@ public struct CompareOptions: Sendable, Codable, Hashable {
     enum CodingKeys: String, CodingKey {
         case author, date, granularity, detectMoves, ignoreFormatting, minimumMoveWords
         case ignoreCase, ignoreWhitespace, compareNotes, keepComments, compareTables
-        case keepInputChanges, compareHeadersFooters
+        case keepInputChanges, compareHeadersFooters, compareFields
     }
 
     /// Decodes options written before the Word-style switches existed (they take their defaults).
@@ -83,6 +86,7 @@ public struct CompareOptions: Sendable, Codable, Hashable {
         compareTables = try c.decodeIfPresent(Bool.self, forKey: .compareTables) ?? true
         keepInputChanges = try c.decodeIfPresent(Bool.self, forKey: .keepInputChanges) ?? false
         compareHeadersFooters = try c.decodeIfPresent(Bool.self, forKey: .compareHeadersFooters) ?? true
+        compareFields = try c.decodeIfPresent(Bool.self, forKey: .compareFields) ?? true
     }
 }
 

@@ -74,8 +74,8 @@ struct StoryComparer {
         self.change = Change(author: options.author, date: options.date)
         self.diagnostics = diagnostics
         oldTokenizer = Tokenizer(granularity: options.granularity, keepComments: false,
-                                 foldCase: options.ignoreCase, foldSpace: options.ignoreWhitespace)
+                                 foldCase: options.ignoreCase, foldSpace: options.ignoreWhitespace, compareFields: options.compareFields)
         newTokenizer = Tokenizer(granularity: options.granularity, keepComments: true,
-                                 foldCase: options.ignoreCase, foldSpace: options.ignoreWhitespace)
+                                 foldCase: options.ignoreCase, foldSpace: options.ignoreWhitespace, compareFields: options.compareFields)
     }
 }

@@ -242,6 +242,8 @@ struct Tokenizer {
     var foldCase = false
     /// A run of whitespace one token with one key (`CompareOptions.ignoreWhitespace`).
     var foldSpace = false
+    /// Fields keyed by instruction and result; off, every field has one key (`CompareOptions.compareFields`).
+    var compareFields = true
 
     enum CharClass { case word, space, single }
 
@@ -457,6 +459,9 @@ struct Tokenizer {
                 case .raw(let f, let t): key = "\u{2}raw\u{1}\(f)\u{1}\(t)"
                 // Equal TeX is the same equation; any other is the whole old one deleted, the new one inserted.
                 case .math(let k, let t): key = "\u{2}math\u{1}\(k.rawValue)\u{1}\(t)\u{1}\(run.link?.url ?? "")"
+                // A field is one unit: an instruction or a result changed is the old field deleted, the new inserted.
+                case .field(let f, let result):
+                    key = compareFields ? "\u{2}field\u{1}\(f.instruction)\u{1}\(result)\u{1}\(run.link?.url ?? "")" : "\u{2}field"
                 default: key = "\u{2}\(inline)"
                 }
                 atom(keys.key(key), &keys)
