@@ -8,12 +8,18 @@ import RedlineCore
 /// between the marked, clean and original views and lists the changes and comments, filtered by author
 /// and kind, each a link to its place. Streams: each block is written as it arrives.
 public struct HTMLWriter: FormatWriter {
+    /// Whether the page is for printing (the Chromium PDF engine's): the last section's page size, margins,
+    /// headers and footers go into `@page` rules (`RunningHeads`) instead of being reported as dropped.
+    public var runningHeads: Bool
+
     /// A writer (options come with each sink).
-    public init() {}
+    public init(runningHeads: Bool = false) { self.runningHeads = runningHeads }
 
     /// A sink writing one HTML page into `output`.
     public func sink(to output: any ByteOutput, options: WriteOptions, diagnostics: Diagnostics) throws -> any ChunkSink {
-        HTMLSink(output: output, options: options, diagnostics: diagnostics)
+        var sink = HTMLSink(output: output, options: options, diagnostics: diagnostics)
+        if runningHeads { sink.heads = RunningHeads() }
+        return sink
     }
 
     /// A whole document as HTML (convenience for tests).
@@ -38,6 +44,9 @@ public struct HTMLSink: ChunkSink {
     private let listedChanges: Int?
     /// The sections and their headers and footers, which the page cannot carry (reported at the end).
     private var pageLoss = PageLoss()
+    /// The printed page's running heads, when the page is for printing (`HTMLWriter.runningHeads`).
+    var heads: RunningHeads?
+    private var evenAndOddHeaders = false
 
     init(output: any ByteOutput, options: WriteOptions, diagnostics: Diagnostics) {
         self.output = output
@@ -51,6 +60,7 @@ public struct HTMLSink: ChunkSink {
 
     /// Writes the page head, the style sheet and the metadata.
     public mutating func begin(_ header: DocumentHeader) throws {
+        evenAndOddHeaders = header.evenAndOddHeaders
         var s = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         s += "<title>" + HTMLRenderer.escape(header.metadata.title ?? "Document") + "</title>\n"
         if panel {
@@ -72,7 +82,7 @@ public struct HTMLSink: ChunkSink {
 
     /// Writes one block, then the comments anchored in it.
     public mutating func write(_ chunk: Chunk) throws {
-        pageLoss.add(chunk)
+        if heads != nil { heads!.add(chunk) } else { pageLoss.add(chunk) }
         renderer.register(chunk.comments)
         let block = renderer.block(chunk.block)
         // Asides first: floated right, each starts level with the block that anchors it.
@@ -99,7 +109,20 @@ public struct HTMLSink: ChunkSink {
             diagnostics.report(.htmlUnanchoredComment, "comments that nothing in the text anchors were left out",
                                count: renderer.unanchoredComments)
         }
-        pageLoss.report(to: diagnostics, format: "HTML")
+        if let heads {
+            // A style element in the body applies to the whole page, as one in the head would.
+            let css = heads.css(evenAndOddHeaders: evenAndOddHeaders)
+            if !css.isEmpty { s += "<style>\n" + css + "\n</style>\n" }
+            if heads.unprinted > 0 {
+                diagnostics.report(.lossyHeaderFooter, "headers and footers of earlier sections that differ from the last section's were not printed",
+                                   count: heads.unprinted)
+            }
+            if heads.sections > 1 {
+                diagnostics.report(.lossySection, "the pages are printed with the last section's layout", count: heads.sections - 1)
+            }
+        } else {
+            pageLoss.report(to: diagnostics, format: "HTML")
+        }
         s += panel ? "</main>\n<script>\n" + ReviewPage.script + "\n</script>\n</body>\n</html>\n"
                    : "</main>\n</body>\n</html>\n"
         try output.write(s)

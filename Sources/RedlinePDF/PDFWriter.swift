@@ -71,7 +71,7 @@ struct PDFSink: ChunkSink {
             html.mediaOutput = nil
             page = try TemporaryPage(suffix: ".html")
             chain = StageChain(stages: [DropRawContent()],
-                               writer: try HTMLWriter().sink(to: page.output, options: html, diagnostics: diagnostics))
+                               writer: try HTMLWriter(runningHeads: true).sink(to: page.output, options: html, diagnostics: diagnostics))
         } else {
             page = try TemporaryPage(suffix: ".docx")
             let sink = try DOCXWriter().sink(to: page.output, options: options, diagnostics: diagnostics)

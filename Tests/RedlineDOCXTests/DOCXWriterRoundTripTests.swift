@@ -93,6 +93,18 @@ enum DOCXRoundTrip {
     /// - comment and note ids are renumbered in order of first use, so they become their order;
     /// - document defaults: a source without any gets the writer's plain defaults, so they are dropped;
     /// - images and raw content are not written (reported as `docx.image-dropped` / `docx.raw-dropped`).
+    /// `block` with every field's result left out.
+    static func withoutFieldResults(_ block: Block) -> Block {
+        struct Strip: ModelRewriter {
+            mutating func rewriteInline(_ inline: Inline) -> [Inline] {
+                if case .field = inline { return [] }
+                return [descend(into: inline)]
+            }
+        }
+        var s = Strip()
+        return s.rewriteBlocks([block]).first ?? block
+    }
+
     static func normalised(_ d: Document) -> Document {
         var commentIDs: [String: String] = [:]
         for c in d.comments where commentIDs[c.id] == nil { commentIDs[c.id] = "c\(commentIDs.count)" }
@@ -220,7 +232,8 @@ enum DOCXRoundTrip {
                 theirs.insert(w.reversed().drop { $0.isNumber }.reversed().reduce(into: "") { $0.append($1) }[...])
                 theirs.insert(String(w.reversed().drop { "ivxlc".contains($0) }.reversed())[...])
             }
-            let ours = DOCXTest.words(normalised(document).blocks.map(\.plainText).joined(separator: "\n"))
+            // A field's result is what LibreOffice computes again (a save date, a page number): not compared.
+            let ours = DOCXTest.words(normalised(document).blocks.map { withoutFieldResults($0).plainText }.joined(separator: "\n"))
             let missing = ours.filter { !theirs.contains($0[...]) }
             XCTAssertEqual(missing, [], "\(url.lastPathComponent): words LibreOffice does not show")
         }
