@@ -244,6 +244,8 @@ extension StringProtocol {
 enum DefaultStyles {
     static let paragraphKey = "default-paragraph-style"
     static let characterKey = "default-character-style"
+    /// Even pages have headers and footers of their own (`DocumentHeader.evenAndOddHeaders`).
+    static let evenAndOddKey = "even-and-odd-headers"
 
     /// `meta` with the header's default styles added as fields (none when they are empty).
     static func adding(_ header: DocumentHeader, to meta: Metadata) -> Metadata {
@@ -254,6 +256,7 @@ enum DefaultStyles {
         if !header.defaultCharacterStyle.isEmpty {
             m.fields.append(.init(key: characterKey, value: .text(AttributeList.write(FormatAttributes.tokens(header.defaultCharacterStyle)))))
         }
+        if header.evenAndOddHeaders { m.fields.append(.init(key: evenAndOddKey, value: .text("true"))) }
         return m
     }
 
@@ -262,6 +265,10 @@ enum DefaultStyles {
         var header = DocumentHeader()
         header.metadata.source = meta.source
         for f in meta.fields {
+            if f.key == evenAndOddKey, f.value.strings == ["true"] {
+                header.evenAndOddHeaders = true
+                continue
+            }
             guard f.key == paragraphKey || f.key == characterKey else {
                 header.metadata.fields.append(f)
                 continue

@@ -10,9 +10,12 @@ import RedlineTestSupport
 final class SectionRoundTripTests: XCTestCase {
     // MARK: Helpers
 
-    private func write(_ doc: Document, _ format: Format, diagnostics: Diagnostics = Diagnostics()) throws -> [UInt8] {
+    private func write(_ doc: Document, _ format: Format, keepFormatting: Bool = false,
+                       diagnostics: Diagnostics = Diagnostics()) throws -> [UInt8] {
         let out = MemoryOutput()
-        try Converter.write(doc, format: format, to: out, diagnostics: diagnostics)
+        var options = WriteOptions()
+        options.preserveFormatting = keepFormatting
+        try Converter.write(doc, format: format, to: out, options: options, diagnostics: diagnostics)
         return out.bytes
     }
 
@@ -119,6 +122,99 @@ final class SectionRoundTripTests: XCTestCase {
         // The rounds compare many sections and stories (the test is not vacuous).
         XCTAssertGreaterThan(compared, 120)
         XCTAssertGreaterThan(stories, 200)
+    }
+
+    /// With `--keep-formatting`, Markdown carries the page too (`PageDivs`): every random document's sections and
+    /// stories come back from Markdown exactly as from DOCX, and go on to DOCX unchanged.
+    func testRandomSectionsSurviveMarkdownWithKeepFormatting() throws {
+        var r = SeededRandom(seed: SeededRandom.seed(default: 32))
+        var compared = 0, stories = 0
+        for round in 0..<60 {
+            let doc = randomDocument(&r)
+            let expected = sections(doc)
+            compared += expected.count
+            stories += expected.reduce(0) { $0 + $1.headersFooters.count }
+            let diagnostics = Diagnostics()
+            let md = try write(doc, FormatRegistry.markdown, keepFormatting: true, diagnostics: diagnostics)
+            XCTAssertEqual(diagnostics.count(of: .lossySection) + diagnostics.count(of: .lossyHeaderFooter), 0)
+            let back = try read(md, FormatRegistry.markdown)
+            XCTAssertEqual(sections(back).map { shape($0) }, expected.map { shape($0) },
+                           "round \(round):\n\(String(decoding: md, as: UTF8.self))")
+            XCTAssertEqual(back.header.evenAndOddHeaders, doc.header.evenAndOddHeaders, "round \(round)")
+            XCTAssertEqual(back.blocks.map(\.plainText), doc.blocks.map(\.plainText), "round \(round)")
+            let docx = try read(try write(back, FormatRegistry.docx), FormatRegistry.docx)
+            XCTAssertEqual(sections(docx).map { shape($0) }, expected.map { shape($0) }, "md → docx, round \(round)")
+        }
+        XCTAssertGreaterThan(compared, 120)
+        XCTAssertGreaterThan(stories, 200)
+    }
+
+    /// A header's tracked changes through DOCX → CriticMarkup (`--keep-formatting`) → DOCX: written as CriticMarkup
+    /// inside the header's div, read back as changes, and accepting or rejecting the round-tripped DOCX gives the
+    /// header text accepting or rejecting the original gives.
+    func testHeaderChangesSurviveCriticMarkupBackToDOCX() throws {
+        let ann = Change(author: "Ann", date: "2024-05-01T10:00:00Z"), bob = Change(author: "Bob", date: "2024-05-02T10:00:00Z")
+        let header = HeaderFooter(kind: .header, blocks: [.paragraph(Paragraph([
+            .text("Letterhead "), .insertion(ann, [.text("new")]), .deletion(bob, [.text(" old")]), .text(" Ltd"),
+        ]))])
+        let footer = HeaderFooter(kind: .footer, which: .first, blocks: [.paragraph(Paragraph([
+            .text("Page "), .field(FieldCode(instruction: "PAGE"), [.text("1")]),
+        ]))])
+        var doc = Document(blocks: [
+            .paragraph(Paragraph([.text("Portrait part.")], sectionEnd: Section(pageWidth: 595.3, pageHeight: 841.9, breakKind: .nextPage))),
+            .paragraph(Paragraph([.text("Landscape part.")])),
+        ])
+        doc.finalSection = Section(pageWidth: 841.9, pageHeight: 595.3, orientation: .landscape, titlePage: true,
+                                   headersFooters: [header, footer])
+        let original = try read(try write(doc, FormatRegistry.docx), FormatRegistry.docx)
+        let md = String(decoding: try write(original, FormatRegistry.markdown, keepFormatting: true), as: UTF8.self)
+        XCTAssertTrue(md.contains("::: {.redline-header}\n\nLetterhead {++new++}"), md)
+        XCTAssertTrue(md.contains("[1]{.field instr=PAGE}"), md)
+        let back = try read(try write(try read(Array(md.utf8), FormatRegistry.markdown), FormatRegistry.docx), FormatRegistry.docx)
+        func headerText(_ d: Document, _ mode: ChangeMode) throws -> [String] {
+            let resolved = try d.applying([ReviewTransform(mode)])
+            return resolved.finalSection?.headersFooters.map { "\($0.kind)/\($0.which): " + $0.blocks.map(\.plainText).joined() } ?? []
+        }
+        for mode in [ChangeMode.accept, .reject] {
+            XCTAssertEqual(try headerText(back, mode), try headerText(original, mode), "\(mode)")
+        }
+        XCTAssertEqual(try headerText(back, .accept), ["header/default: Letterhead new Ltd", "footer/first: Page 1"])
+        XCTAssertEqual(try headerText(back, .reject), ["header/default: Letterhead  old Ltd", "footer/first: Page 1"])
+        XCTAssertEqual(sections(back).map { shape($0) }, sections(original).map { shape($0) })
+    }
+
+    /// The form a person writes: a section div after the paragraph that ends it; a header div outside any section
+    /// is read as ordinary blocks, with a warning.
+    func testHandWrittenPageDivs() throws {
+        let md = """
+        Two columns end here.
+
+        ::: {.redline-section break=continuous columns=2 column-spacing=18}
+        :::
+
+        The rest.
+
+        ::: {.redline-header}
+        Not in a section.
+        :::
+
+        ::: {.redline-last-section width=612 height=792 .title-page}
+
+        ::: {.redline-footer which=first}
+        Cover footer
+        :::
+
+        :::
+        """
+        let diagnostics = Diagnostics()
+        let doc = try read(Array(md.utf8), FormatRegistry.markdown, diagnostics: diagnostics)
+        XCTAssertEqual(doc.blocks.map(\.plainText), ["Two columns end here.", "The rest.", "Not in a section."])
+        XCTAssertEqual(doc.blocks[0].paragraph?.sectionEnd, Section(columns: 2, columnSpacing: 18, breakKind: .continuous))
+        XCTAssertEqual(doc.finalSection?.pageWidth, 612)
+        XCTAssertEqual(doc.finalSection?.titlePage, true)
+        XCTAssertEqual(doc.finalSection?.headersFooters.map(\.which), [.first])
+        XCTAssertEqual(doc.finalSection?.headersFooters.first?.blocks.map(\.plainText), ["Cover footer"])
+        XCTAssertEqual(diagnostics.count(of: .markdownUnknownAttribute), 1)
     }
 
     func testRandomSectionDOCXIsSchemaValid() throws {

@@ -156,13 +156,13 @@ public struct PageLoss: Sendable {
         if let s = chunk.finalSection { add(s) }
     }
 
-    /// Reports `lossy.header-footer` and `lossy.section`, once each, with their counts.
-    public func report(to diagnostics: Diagnostics, format: String) {
+    /// Reports `lossy.header-footer` and `lossy.section`, once each, with their counts (and `hint`, what keeps them).
+    public func report(to diagnostics: Diagnostics, format: String, hint: String = "") {
         if stories > 0 {
-            diagnostics.report(.lossyHeaderFooter, "headers and footers were dropped: \(format) has no pages", count: stories)
+            diagnostics.report(.lossyHeaderFooter, "headers and footers were dropped: \(format) has no pages\(hint)", count: stories)
         }
         if sections > 0 {
-            diagnostics.report(.lossySection, "section layout was dropped: \(format) has no pages", count: sections)
+            diagnostics.report(.lossySection, "section layout was dropped: \(format) has no pages\(hint)", count: sections)
         }
     }
 }

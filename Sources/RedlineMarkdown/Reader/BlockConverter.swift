@@ -76,6 +76,20 @@ final class BlockConverter {
     private var divTables: [TableFormat] = []
     /// The table attributes of the fence line `fenceLine` parsed last.
     private var fenceTable = TableFormat()
+    /// The page roles of the open divs (`PageDivs`), parallel to `divStyles`; nil for a style div.
+    private var divPages: [PageDivs.Role?] = []
+    /// The page role of the fence line `fenceLine` parsed last.
+    private var fencePage: PageDivs.Role?
+    /// The sections whose divs are open (their stories so far), and the blocks of the story div open in one.
+    private var openSections: [(section: Section, last: Bool)] = []
+    private var storyBlocks: [Block]?
+    /// Sections whose divs closed, for `ReaderState` to place (after the block before them, or at the end).
+    var finishedSections: [(section: Section, last: Bool)] = []
+    /// Whether a header's or footer's div is open: the blocks read go into it.
+    var inStory: Bool { storyBlocks != nil }
+
+    /// Blocks read inside a story div.
+    func addToStory(_ blocks: [Block]) { storyBlocks?.append(contentsOf: blocks) }
 
     // Per-paragraph state.
     private var runs: [Run] = []
@@ -200,23 +214,31 @@ final class BlockConverter {
         if node.kind == .paragraph { lastCaptionLike = node.startLine > 0 && captionLike(node) } else if node.kind != .table { lastCaptionLike = false }
         switch node.kind {
         case .paragraph:
+            fencePage = nil
             let fence = divFence(node)
             if fence.opens != nil || fence.closes {
+                var page: PageDivs.Role?
                 if let style = fence.opens {
+                    page = fence.page
+                    openPage(page)
                     divStyles.append(style)
                     divTables.append(fence.table)
+                    divPages.append(page)
                 }
+                // Inside a header's or footer's div, what the fence paragraph holds is the story's.
+                var here: [Block] = []
                 if fence.contentNodes.isEmpty == false {
-                    if let p = try paragraph(fence.contentNodes, into: &out) {
-                        out.append(.paragraph(p))
+                    if let p = try paragraph(fence.contentNodes, into: &here) {
+                        here.append(.paragraph(p))
                     } else if closedCarriedChange && fence.opens != nil {
                         // `::: {…}` `++}` `:::`: an empty styled paragraph after a changed break.
-                        out.append(.paragraph(Paragraph([], style: currentDivStyle)))
+                        here.append(.paragraph(Paragraph([], style: currentDivStyle)))
                     }
-                } else if fence.opens != nil && fence.closes {
+                } else if fence.opens != nil && fence.closes && page == nil {
                     // `::: {…}` `:::`: an empty paragraph with that style.
-                    out.append(.paragraph(Paragraph([], style: currentDivStyle)))
+                    here.append(.paragraph(Paragraph([], style: currentDivStyle)))
                 }
+                if inStory { addToStory(here) } else { out += here }
                 if fence.closes { closeDiv() }
                 return
             }
@@ -386,6 +408,35 @@ final class BlockConverter {
         } else {
             divStyles.removeLast()
             divTables.removeLast()
+            if let page = divPages.removeLast() { closePage(page) }
+        }
+    }
+
+    /// A page div opens: a section's (its stories follow), or a story's inside one.
+    private func openPage(_ role: PageDivs.Role?) {
+        switch role {
+        case .section(let s, let last)?:
+            openSections.append((s, last))
+        case .story?:
+            if openSections.isEmpty || storyBlocks != nil {
+                context.diagnostics.report(.markdownUnknownAttribute, "a header or footer div outside a section div (or inside another) was read as its blocks")
+            } else {
+                storyBlocks = []
+            }
+        case nil: break
+        }
+    }
+
+    /// A page div closes: a story joins its section; a section is done.
+    private func closePage(_ role: PageDivs.Role) {
+        switch role {
+        case .story(let kind, let which):
+            guard let blocks = storyBlocks, !openSections.isEmpty else { return }
+            storyBlocks = nil
+            openSections[openSections.count - 1].section.headersFooters.append(HeaderFooter(kind: kind, which: which, blocks: blocks))
+        case .section:
+            guard let open = openSections.popLast() else { return }
+            finishedSections.append(open)
         }
     }
 
@@ -393,8 +444,7 @@ final class BlockConverter {
     func finishFlow() {
         if !divStyles.isEmpty {
             context.diagnostics.report(.markdownUnbalancedDiv, "a fenced div ':::' never closes", count: divStyles.count)
-            divStyles.removeAll()
-            divTables.removeAll()
+            while !divStyles.isEmpty { closeDiv() }
         }
     }
 
@@ -403,6 +453,7 @@ final class BlockConverter {
     private struct DivFence {
         var opens: ParagraphStyle?
         var table = TableFormat()
+        var page: PageDivs.Role?
         var closes = false
         var contentNodes: [MDNode] = []
     }
@@ -427,6 +478,10 @@ final class BlockConverter {
         fenceTable = TableFormat()
         if rest.hasPrefix("{"), rest.hasSuffix("}") {
             guard let tokens = AttributeList.parse(Substring(rest.dropFirst().dropLast())) else { return nil }
+            if let role = PageDivs.role(tokens, diagnostics: context.diagnostics) {
+                fencePage = role
+                return .some(style)
+            }
             var classes: [String] = []
             for t in tokens where !FormatAttributes.apply(t, to: &style) && !fenceTable.apply(t) {
                 if t.value == nil, t.key.hasPrefix("."), DivClasses.isClass(t.key.dropFirst()) {
@@ -467,6 +522,7 @@ final class BlockConverter {
         if let style = opening {
             f.opens = style
             f.table = fenceTable
+            f.page = fencePage
         } else if node.startLine == node.endLine {
             f.closes = true
             return f

@@ -139,6 +139,8 @@ final class ReaderState {
     /// The comments and notes the converter has read, until the block that references them (`ChunkAttacher`).
     private var attacher = ChunkAttacher()
     private var done = false
+    /// The document's last section, from its `.redline-last-section` div.
+    private var finalSection: Section?
     private var footnoteRanges: [String: (range: Range<Int>, line: Int)] = [:]
     private var usedNotes = Set<String>()
     private var bodyCounter = 0
@@ -186,6 +188,7 @@ final class ReaderState {
             let left = attacher.takeUnreferenced()
             last.comments += left.comments
             last.notes += left.notes
+            if let s = finalSection { last.finalSection = s }
             return last
         }
         return ready.removeFirst()
@@ -208,9 +211,10 @@ final class ReaderState {
         guard nextSegment < segmenter.segments.count else {
             dropTentativeEmpty()
             converter.finishFlow()
+            placeSections()
             takeConverted()
             done = true
-            if ready.isEmpty, !attacher.isEmpty || !segmenter.footnotes.isEmpty {
+            if ready.isEmpty, !attacher.isEmpty || !segmenter.footnotes.isEmpty || finalSection != nil {
                 ready.append(Chunk(.paragraph(Paragraph([]))))
             }
             return
@@ -248,6 +252,12 @@ final class ReaderState {
     private var maxDepth: Int { min(options.limits.maxNesting, Limits.maxMarkdownNesting) }
 
     private func append(_ blocks: [Block]) {
+        // Inside a header's or footer's div (`PageDivs`): the story's blocks.
+        if converter.inStory {
+            converter.addToStory(blocks)
+            return
+        }
+        placeSections()
         // None for a paragraph of delimiters only (its break may belong to the previous block).
         guard !blocks.isEmpty else { return }
         if tentativeEmpty, !BlockConverter.joins(blocks[0]) { dropTentativeEmpty() }
@@ -277,6 +287,23 @@ final class ReaderState {
         }
         previousCaptionLike = captionLike
         tentativeEmpty = converter.closerOnlyParagraph
+    }
+
+    /// Sections whose divs closed: each on the block before it (its last paragraph's `sectionEnd`), the last one
+    /// on the document's last chunk.
+    private func placeSections() {
+        guard !converter.finishedSections.isEmpty else { return }
+        for (section, last) in converter.finishedSections {
+            if last {
+                finalSection = section
+            } else if let block = ready.last?.block.endingSection(section), var chunk = ready.popLast() {
+                chunk.block = block
+                ready.append(chunk)
+            } else {
+                context.diagnostics.report(.markdownUnknownAttribute, "a section div follows no paragraph that could end the section; it was ignored")
+            }
+        }
+        converter.finishedSections = []
     }
 
     /// The blocks of `range` up to `line`'s paragraph, parsed whole, then that paragraph with its last line

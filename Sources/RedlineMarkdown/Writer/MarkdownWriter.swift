@@ -50,8 +50,12 @@ public struct MarkdownSink: ChunkSink {
     private var held: Chunk?
     /// The classes of the fenced div open around the blocks written last (`DivClasses`), as a style name.
     private var openDiv: String?
-    /// The sections and their headers and footers, which Markdown cannot carry (reported at the end).
+    /// The sections and their headers and footers, which Markdown cannot carry (reported at the end) unless
+    /// `preserveFormatting` writes them as page divs (`PageDivs`).
     private var pageLoss = PageLoss()
+    /// Sections ended by the blocks written, waiting to be written after them (not inside a change's delimiters).
+    private var heldSections: [Section] = []
+    private var finalSection: Section?
 
     init(output: any ByteOutput, options: WriteOptions, diagnostics: Diagnostics) {
         self.output = output
@@ -68,7 +72,11 @@ public struct MarkdownSink: ChunkSink {
 
     /// Writes one block and the notes it references.
     public mutating func write(_ chunk: Chunk) throws {
-        pageLoss.add(chunk)
+        if options.preserveFormatting {
+            if let s = chunk.finalSection { finalSection = s }
+        } else {
+            pageLoss.add(chunk)
+        }
         if let h = held {
             held = nil
             renderer.nextBlock = chunk.block
@@ -89,12 +97,15 @@ public struct MarkdownSink: ChunkSink {
         if let closer = renderer.takePendingCloser() { try put(closer) }
         try writeHeldNotes()
         if openDiv != nil { try put(":::") }
+        openDiv = nil
+        try writeHeldSections()
+        if let s = finalSection { try writeSection(s, last: true) }
         if renderer.options.criticMarkup, renderer.unanchoredComments > 0 {
             renderer.diagnostics.report(.markdownUnanchoredComment, "comments that nothing in the text anchors were left out",
                                         count: renderer.unanchoredComments)
         }
         renderer.reportDistinctLosses()
-        pageLoss.report(to: diagnostics, format: "Markdown")
+        pageLoss.report(to: diagnostics, format: "Markdown", hint: " (--keep-formatting keeps them)")
         try output.flush()
     }
 
@@ -130,7 +141,33 @@ public struct MarkdownSink: ChunkSink {
         for part in parts { try put(part) }
         // Notes go after the block, but not between a paragraph break change's delimiters.
         heldNotes += chunk.notes
-        if !renderer.hasPendingCloser { try writeHeldNotes() }
+        if options.preserveFormatting, block.hasSectionEnd { block.forEachParagraph { if let s = $0.sectionEnd { heldSections.append(s) } } }
+        if !renderer.hasPendingCloser {
+            try writeHeldNotes()
+            try writeHeldSections()
+        }
+    }
+
+    /// The sections the blocks written last ended, as page divs (`PageDivs`), after any style div closes.
+    private mutating func writeHeldSections() throws {
+        guard !heldSections.isEmpty else { return }
+        if openDiv != nil { try put(":::") }
+        openDiv = nil
+        let sections = heldSections
+        heldSections = []
+        for s in sections { try writeSection(s, last: false) }
+    }
+
+    private mutating func writeSection(_ s: Section, last: Bool) throws {
+        try put(PageDivs.fence(s, last: last))
+        for story in s.headersFooters {
+            try put(PageDivs.fence(story))
+            for b in story.blocks {
+                for part in renderer.blockParts(b, bullet: "-") where !part.isEmpty { try put(part) }
+            }
+            try put(":::")
+        }
+        try put(":::")
     }
 
     /// The div classes (a style name) every paragraph of `block` carries; nil when one does not, or for a
