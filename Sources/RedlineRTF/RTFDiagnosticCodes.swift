@@ -17,6 +17,9 @@ extension DiagnosticCode {
     public static let rtfInvalidUTF8: DiagnosticCode = "rtf.invalid-utf8"
     /// A `\'hh` escape without two hex digits: left out.
     public static let rtfBadHexEscape: DiagnosticCode = "rtf.bad-hex-escape"
+    /// Text boxes (`\shptxt` in a shape) read as paragraphs after the paragraph that anchors them; their
+    /// position on the page is lost.
+    public static let rtfTextBox: DiagnosticCode = "rtf.text-box"
     /// Hidden text (`\v`) was left out.
     public static let rtfHiddenText: DiagnosticCode = "rtf.hidden-text"
     /// A picture in a format other than PNG, JPEG, EMF or WMF was left out.

@@ -76,7 +76,7 @@ enum RTFKeyword: Equatable {
 
     enum PictureWord: String, CaseIterable {
         case pict, nonshppict, pngblip, jpegblip, emfblip, wmetafile, macpict, dibitmap, wbitmap, bin
-        case picwgoal, pichgoal, picscalex, picscaley, picprop, objdata, shpinst
+        case picwgoal, pichgoal, picscalex, picscaley, picprop, objdata, shpinst, shptxt
         /// Shape properties: read inside `\pict` (alt text), skipped elsewhere.
         case sp, sn, sv
     }

@@ -48,6 +48,7 @@ extension RTFParser {
                 stories[s].collector.closeQuote()
                 drain(story: s)
             }
+            placeTextBoxes(story: s, tableDepth: para.tableDepth)
             return
         }
         if s == 0 { bodyStarted = true }
@@ -100,6 +101,35 @@ extension RTFParser {
         if special == .code || special == .rule { style.name = nil }
         place(ParagraphEvent(paragraph: paragraph, headingLevel: headingLevel, list: list,
                              tableDepth: para.tableDepth, special: special), story: s)
+        placeTextBoxes(story: s, tableDepth: para.tableDepth)
+    }
+
+    /// The text boxes read in story `s` since its last paragraph, after that paragraph (in its table cell when it
+    /// is in one), as the DOCX reader places them.
+    func placeTextBoxes(story s: Int, tableDepth: Int) {
+        guard !stories[s].textBoxes.isEmpty else { return }
+        let blocks = stories[s].textBoxes
+        stories[s].textBoxes = []
+        if tableDepth > 0, let i = stories[s].tables.indices.last {
+            for b in blocks { stories[s].tables[i].current.add(block: b) }
+            stories[s].tables[i].currentHasContent = true
+        } else {
+            closeTables(story: s, to: 0)
+            for b in blocks { stories[s].collector.add(block: b) }
+            drain(story: s)
+        }
+    }
+
+    /// `\shptxt` inside a shape's instructions: a text box's text, read as a story of its own.
+    func startTextBox() {
+        let parent = state.story
+        flushRun(parent)
+        diagnostics.report(.rtfTextBox, "text boxes are kept as paragraphs after their anchor; their position is lost")
+        stories.append(Story(kind: .textBox(parent: parent)))
+        state.story = stories.count - 1
+        state.ownsStory = true
+        state.dest = .body
+        state.field = -1
     }
 
     func revisionAuthor(_ i: Int) -> String? {
@@ -213,6 +243,7 @@ extension RTFParser {
         if hasPendingContentMain {
             finishParagraph(story: 0, para: stories[0].lastTextPara ?? ParaFormat(), mark: CharFormat())
         }
+        placeTextBoxes(story: 0, tableDepth: 0)
         closeTables(story: 0, to: 0)
         stories[0].collector.close()
         drain(story: 0)
@@ -293,10 +324,14 @@ extension RTFParser {
         }
         closeTables(story: index, to: 0)
         stories[index].collector.close()
-        let story = stories.removeLast()
+        var story = stories.removeLast()
+        // Text boxes inside this story whose paragraph never ended.
+        for b in story.textBoxes { story.collector.add(block: b) }
         let blocks = story.collector.blocks
         switch story.kind {
         case .main: break
+        case .textBox(let parent):
+            if parent < stories.count { stories[parent].textBoxes += blocks }
         case .headerFooter(let kind, let which):
             sections.add(HeaderFooter(kind: kind, which: which, blocks: blocks))
         case .note(let id, let kind):

@@ -79,7 +79,11 @@ extension RTFParser {
             } else {
                 try skipBinary(n: max(0, v))
             }
-        case .nonshppict, .objdata, .shpinst: setDestination(.skip)
+        case .nonshppict, .objdata: setDestination(.skip)
+        case .shpinst:
+            setDestination(.skip)
+            state.inShape = true
+        case .shptxt: break  // read where it counts: inside `\shpinst` (`RTFParser.step`)
         case .picwgoal: if state.dest == .picture { picture.goal.w = max(0, v) }
         case .pichgoal: if state.dest == .picture { picture.goal.h = max(0, v) }
         case .picscalex: if state.dest == .picture, v > 0 { picture.scale.x = v }

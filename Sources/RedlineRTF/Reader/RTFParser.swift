@@ -153,6 +153,10 @@ final class RTFParser {
         case .word(let k, let p):
             starPending = false
             if state.dest == .skip {
+                if k == .picture(.shptxt), state.inShape {
+                    startTextBox()
+                    return
+                }
                 if k == .picture(.bin) { try skipBinary(n: max(0, p ?? 0)) } else if k == .document(.ud), let outer = state.unicodeOuter {
                     state.dest = outer
                     state.unicodeOuter = nil

@@ -71,6 +71,8 @@ struct GroupState {
     var field = -1
     /// Set on the group that set `dest`, opened `story` or `field`: ending it finishes them.
     var ownsDest = false, ownsStory = false, ownsField = false
+    /// Inside a shape's instructions (`\shpinst`, skipped but for the text box text `\shptxt`).
+    var inShape = false
     /// Inside `\upr`: the destination its `\ud` part continues.
     var unicodeOuter: Destination?
 }
@@ -83,6 +85,8 @@ struct Story {
         case annotation(AnnotationInfo)
         /// A header or footer of the current section.
         case headerFooter(HeaderFooter.Kind, HeaderFooter.Which)
+        /// A text box's text (`\shptxt`) in story `parent`.
+        case textBox(parent: Int)
     }
 
     var kind: Kind
@@ -98,6 +102,8 @@ struct Story {
     var sawListText = false
     /// Paragraphs finished so far (a field is kept as one when its result ends in the paragraph it began in).
     var paragraphs = 0
+    /// Text boxes read since the last paragraph: their blocks, placed after it (as the DOCX reader places them).
+    var textBoxes: [Block] = []
 
     init(kind: Kind) {
         self.kind = kind
