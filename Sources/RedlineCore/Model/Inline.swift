@@ -3,10 +3,22 @@ public struct Link: Hashable, Sendable, Codable {
     /// URL, or `#name` for an internal anchor (a DOCX bookmark, a Scrivener document).
     public var url: String
     public var title: String
+    /// The reference label a Markdown author gave the link (`[text][label]` with `[label]: url` elsewhere): the
+    /// Markdown writer writes a reference link and its definition again. Not part of the value, as
+    /// `Image.attributes` is not: the link goes to the same place either way.
+    public var label: String?
 
-    public init(url: String, title: String = "") {
+    public init(url: String, title: String = "", label: String? = nil) {
         self.url = url
         self.title = title
+        self.label = label
+    }
+
+    public static func == (a: Link, b: Link) -> Bool { a.url == b.url && a.title == b.title }
+
+    public func hash(into h: inout Hasher) {
+        h.combine(url)
+        h.combine(title)
     }
 }
 

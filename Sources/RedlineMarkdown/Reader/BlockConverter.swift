@@ -58,6 +58,9 @@ final class BlockConverter {
     /// Footnote labels by cmark's reference number (1-based).
     var noteLabels: [String] = []
 
+    /// The labels of the document's link reference definitions, by target (`ReaderState.referenceLabels`).
+    var referenceLabels: [Link: String] = [:]
+
     /// Comments (at their first anchor) and notes (at their first reference) read since the reader last took them
     /// for its `ChunkAttacher`.
     var comments: [Comment] = []
@@ -789,7 +792,9 @@ final class BlockConverter {
             ctx = saved
         case .link:
             let saved = ctx
-            ctx.link = Link(url: context.restore(n.url), title: context.restore(n.title))
+            var link = Link(url: context.restore(n.url), title: context.restore(n.title))
+            if !referenceLabels.isEmpty { link.label = referenceLabels[link] }
+            ctx.link = link
             try inlines(n.children, &ctx)
             ctx = saved
         case .image:

@@ -165,12 +165,31 @@ final class ReaderState {
         for (k, f) in segmenter.footnotes.enumerated() where footnoteRanges[f.label] == nil {
             footnoteRanges[f.label] = (f.range, segmenter.footnoteLines[k])
         }
+        if !segmenter.linkDefinitions.isEmpty { converter.referenceLabels = try Self.referenceLabels(segmenter, context) }
         converter.noteResolver = { [unowned self] label in try self.note(label) }
         converter.noteIsDefined = { [unowned self] label in self.footnoteRanges[label] != nil }
         converter.bodyParser = { [unowned self] range in try self.commentBody(range) }
     }
 
     var text: [UInt8] { context.scanner.output }
+
+    /// The label each link reference definition gives its target (url and title, as CommonMark resolves them),
+    /// so a link to that target keeps its label (`Link.label`); the first definition of a target wins.
+    private static func referenceLabels(_ segmenter: Segmenter, _ context: CriticContext) throws -> [Link: String] {
+        var out: [Link: String] = [:]
+        for (key, def) in segmenter.linkDefinitions.sorted(by: { $0.key < $1.key }) {
+            guard let label = segmenter.linkLabels[key], !label.isEmpty, !label.contains("\n") else { continue }
+            let probe = def + Array("\n\n[x][".utf8) + Array(label.utf8) + Array("]\n".utf8)
+            let root = try Cmark.parse(probe, maxDepth: 16)
+            var link: MDNode?
+            func find(_ n: MDNode) { if n.kind == .link { link = link ?? n }; for c in n.children where link == nil { find(c) } }
+            find(root)
+            guard let n = link else { continue }
+            let target = Link(url: context.restore(n.url), title: context.restore(n.title))
+            if out[target] == nil { out[target] = label }
+        }
+        return out
+    }
 
     func next() throws -> Chunk? {
         // (An empty paragraph still waiting to know what follows it does not count.)

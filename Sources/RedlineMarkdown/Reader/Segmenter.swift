@@ -14,6 +14,8 @@ struct Segmenter {
     private(set) var footnotes: [(label: String, range: Range<Int>)] = []
     /// Link reference definitions by normalized label: the definition's text (one or two lines).
     private(set) var linkDefinitions: [String: [UInt8]] = [:]
+    /// Each definition's label as written (the first definition of a label is the one CommonMark takes).
+    private(set) var linkLabels: [String: String] = [:]
     /// Line number (1-based, in the scanned text) where each segment starts.
     private(set) var segmentLines: [Int] = []
     private(set) var footnoteLines: [Int] = []
@@ -60,6 +62,7 @@ struct Segmenter {
                     let body = line.dropFirst(indent)
                     if c0(body) == UInt8(ascii: "["), let (label, def) = Segmenter.linkDefinition(body) {
                         linkDefinitions[label] = Array(def)
+                        if linkLabels[label] == nil { linkLabels[label] = Segmenter.writtenLabel(def) }
                     }
                 }
             }
@@ -157,6 +160,16 @@ struct Segmenter {
         guard k + 1 < body.endIndex, body[k + 1] == UInt8(ascii: ":") else { return nil }
         let label = normalizeLabel(body[(body.startIndex + 1)..<k])
         return label.isEmpty ? nil : (label, body)
+    }
+
+    /// The label of a definition line as written, between its brackets.
+    static func writtenLabel(_ def: ArraySlice<UInt8>) -> String {
+        var k = def.startIndex + 1
+        while k < def.endIndex, def[k] != UInt8(ascii: "]") {
+            if def[k] == UInt8(ascii: "\\") { k += 1 }
+            k += 1
+        }
+        return String(decoding: def[(def.startIndex + 1)..<min(k, def.endIndex)], as: UTF8.self)
     }
 
     /// Case-folded label with runs of whitespace collapsed, as CommonMark matches them.

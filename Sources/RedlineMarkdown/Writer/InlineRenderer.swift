@@ -502,6 +502,17 @@ struct InlineRenderer {
         case .link(let l, let c):
             if l.title.isEmpty, c.count == 1, case .text(let t) = c[0], Self.isAutolink(text: t, url: l.url) {
                 emit("<" + t + ">")
+            } else if let label = l.label, !c.isEmpty, owner.defineReference(label, l) {
+                // A reference link, as the author wrote it: `[label]` when its text is the label, else `[text][label]`.
+                emit("[")
+                if case .text(let t)? = c.first, t.hasPrefix("^") {
+                    emit("\\^")
+                    write([.text(String(t.dropFirst()))] + c.dropFirst())
+                } else {
+                    write(c)
+                }
+                emit(c.count == 1 && MarkdownRenderer.normalizedLabel(c.plainText) == MarkdownRenderer.normalizedLabel(label)
+                     && c.plainText.allSatisfy({ $0 != "[" && $0 != "]" }) ? "]" : "][" + label + "]")
             } else {
                 emit("[")
                 // cmark-gfm reads `[^x](url)` as the footnote reference `[^x]` when a note x exists, and text

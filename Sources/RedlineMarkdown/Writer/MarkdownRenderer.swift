@@ -129,6 +129,37 @@ final class MarkdownRenderer {
 
     // MARK: Losses
 
+    /// Reference labels defined so far (normalized) with their targets, and the definitions not yet written.
+    private var definedReferences: [String: Link] = [:]
+    private var pendingDefinitions: [(label: String, link: Link)] = []
+
+    /// Whether a link to `link` can be written as a reference to `label`: a label that reads back as one, and
+    /// not defined before for another target. A new label's definition waits for `takeDefinitions`.
+    func defineReference(_ label: String, _ link: Link) -> Bool {
+        guard !label.isEmpty, label.utf8.count < 1000, !label.hasPrefix("^"),
+              !label.unicodeScalars.contains(where: { $0 == "[" || $0 == "]" || $0 == "\\" || $0.value < 0x20 }),
+              !label.allSatisfy({ $0 == " " }), !link.url.isEmpty else { return false }
+        let key = Self.normalizedLabel(label)
+        if let known = definedReferences[key] { return known == link }
+        definedReferences[key] = link
+        pendingDefinitions.append((label, link))
+        return true
+    }
+
+    /// A label as CommonMark matches it: case-folded, runs of spaces as one.
+    static func normalizedLabel(_ s: String) -> String {
+        s.lowercased().split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).joined(separator: " ")
+    }
+
+    /// The definitions of the reference links written since the last call, one line each (none: "").
+    func takeDefinitions() -> String {
+        guard !pendingDefinitions.isEmpty else { return "" }
+        defer { pendingDefinitions = [] }
+        return pendingDefinitions.map {
+            "[" + $0.label + "]: " + InlineRenderer.destination($0.link.url) + InlineRenderer.title($0.link.title)
+        }.joined(separator: "\n")
+    }
+
     func loss(_ code: DiagnosticCode, _ message: String, count: Int = 1) {
         diagnostics.report(code, message, count: count)
     }

@@ -210,6 +210,9 @@ public struct MarkdownSink: ChunkSink {
     private mutating func writeHeldNotes() throws {
         for note in heldNotes { try put(renderer.note(note)) }
         heldNotes = []
+        // The definitions of the reference links first written in the block (and its notes), after them.
+        let definitions = renderer.takeDefinitions()
+        if !definitions.isEmpty { try put(definitions) }
     }
 
     private mutating func put(_ text: String) throws {
