@@ -29,9 +29,9 @@ final class DivClassTests: XCTestCase {
 
         """
 
+    /// pandoc's own form: the fence lines touch the first and last blocks where those are paragraphs or headings.
     private static let written = """
         ::: {.callout-note}
-
         ## Note
 
         A note.
@@ -40,15 +40,12 @@ final class DivClassTests: XCTestCase {
         - item two
 
         Second paragraph.
-
         :::
 
         After.
 
         ::: {.warning}
-
         Careful.
-
         :::
 
         """

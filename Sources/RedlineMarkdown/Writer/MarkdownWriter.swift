@@ -50,6 +50,12 @@ public struct MarkdownSink: ChunkSink {
     private var held: Chunk?
     /// The classes of the fenced div open around the blocks written last (`DivClasses`), as a style name.
     private var openDiv: String?
+    /// The fence line of the div just opened, written with the first block inside it (pandoc's tight form,
+    /// `::: {.callout-note}` on the line before the paragraph) when that block allows it.
+    private var pendingFence: String?
+    /// The last thing written is a block of the open div that a `:::` on the very next line closes (a paragraph,
+    /// heading or code block: no list, quote or table would take the line in), so the div closes tight.
+    private var closesTight = false
     /// The sections and their headers and footers, which Markdown cannot carry (reported at the end) unless
     /// `preserveFormatting` writes them as page divs (`PageDivs`).
     private var pageLoss = PageLoss()
@@ -96,8 +102,7 @@ public struct MarkdownSink: ChunkSink {
         }
         if let closer = renderer.takePendingCloser() { try put(closer) }
         try writeHeldNotes()
-        if openDiv != nil { try put(":::") }
-        openDiv = nil
+        if openDiv != nil { try closeDiv() }
         try writeHeldSections()
         if let s = finalSection { try writeSection(s, last: true) }
         if renderer.options.criticMarkup, renderer.unanchoredComments > 0 {
@@ -123,9 +128,9 @@ public struct MarkdownSink: ChunkSink {
         // Blocks in a row whose paragraphs all carry one div's classes are written inside one div.
         let divClass = Self.divClass(of: block)
         if divClass != openDiv, !renderer.hasPendingCloser {
-            if openDiv != nil { try put(":::") }
+            if openDiv != nil { try closeDiv() }
             openDiv = divClass
-            if let c = divClass, let classes = DivClasses.classes(of: c) { try put(DivClasses.fence(classes)) }
+            if let c = divClass, let classes = DivClasses.classes(of: c) { pendingFence = DivClasses.fence(classes) }
         }
         if let c = openDiv, divClass == c { block = Self.removing(style: c, from: block) }
         let parts = renderer.blockParts(block, bullet: bullet).filter { !$0.isEmpty }
@@ -138,7 +143,18 @@ public struct MarkdownSink: ChunkSink {
             previousBulletList = nil
             previousOrderedDelimiter = nil
         }
-        for part in parts { try put(part) }
+        var rest = parts[...]
+        if let fence = pendingFence, !parts.isEmpty {
+            pendingFence = nil
+            if Self.isTight(block), let first = rest.first, Self.fitsTight(first) {
+                try put(fence + "\n" + first)
+                rest = rest.dropFirst()
+            } else {
+                try put(fence)
+            }
+        }
+        for part in rest { try put(part) }
+        if openDiv != nil, pendingFence == nil, Self.isTight(block), let last = parts.last, Self.fitsTight(last) { closesTight = true }
         // Notes go after the block, but not between a paragraph break change's delimiters.
         heldNotes += chunk.notes
         if options.preserveFormatting, block.hasSectionEnd { block.forEachParagraph { if let s = $0.sectionEnd { heldSections.append(s) } } }
@@ -151,8 +167,7 @@ public struct MarkdownSink: ChunkSink {
     /// The sections the blocks written last ended, as page divs (`PageDivs`), after any style div closes.
     private mutating func writeHeldSections() throws {
         guard !heldSections.isEmpty else { return }
-        if openDiv != nil { try put(":::") }
-        openDiv = nil
+        if openDiv != nil { try closeDiv() }
         let sections = heldSections
         heldSections = []
         for s in sections { try writeSection(s, last: false) }
@@ -215,7 +230,40 @@ public struct MarkdownSink: ChunkSink {
         if !definitions.isEmpty { try put(definitions) }
     }
 
+    /// Closes the open class div: `:::` right after its last block when that allows it, else after a blank line.
+    private mutating func closeDiv() throws {
+        if let fence = pendingFence {
+            // Nothing was written inside: the fence on its own, as the loose form.
+            pendingFence = nil
+            try put(fence)
+        }
+        if closesTight {
+            try output.write(":::\n")
+            closesTight = false
+        } else {
+            try put(":::")
+        }
+        openDiv = nil
+    }
+
+    /// A block whose Markdown a fence line may touch: a paragraph or heading (a fence line before a list, quote
+    /// or table, or `:::` after one, would be read into it), or a code block (after it only).
+    private static func isTight(_ block: Block) -> Bool {
+        switch block {
+        case .paragraph, .heading, .codeBlock: return true
+        default: return false
+        }
+    }
+
+    /// Whether a block's text may sit next to a fence line: not itself a div or a line block, caption or table.
+    private static func fitsTight(_ part: String) -> Bool {
+        guard let first = part.first, first != ":", first != "|", first != ">" else { return false }
+        let lastLine = part.split(separator: "\n", omittingEmptySubsequences: false).last ?? ""
+        return !lastLine.hasPrefix(":") && !lastLine.hasPrefix("|")
+    }
+
     private mutating func put(_ text: String) throws {
+        closesTight = false
         try renderer.media.check()
         try output.write(wroteBlock ? "\n" + text + "\n" : text + "\n")
         wroteBlock = true
