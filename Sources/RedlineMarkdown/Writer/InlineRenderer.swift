@@ -94,9 +94,13 @@ struct InlineRenderer {
             topLevelIndex = -1
             if keepTrailingSpaces && !atLineStart { bytes += heldSpaces.utf8; heldSpaces = "" }
             endLine()
-            // A closing `*` after punctuation must be followed by a space or the line end.
+            // A closing `*` after punctuation must be followed by a space, the line end or punctuation (CommonMark's
+            // right-flanking rule: `*Nature*,`), but not by another delimiter character, which would join its run.
             let bad = afterChecks.filter { check in
-                check.offset < bytes.count && ![UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n")].contains(bytes[check.offset])
+                guard check.offset < bytes.count else { return false }
+                let b = bytes[check.offset]
+                if b == UInt8(ascii: " ") || b == UInt8(ascii: "\t") || b == UInt8(ascii: "\n") { return false }
+                return !(isASCIIPunctuation(b) && b != UInt8(ascii: "*") && b != UInt8(ascii: "_") && b != UInt8(ascii: "~"))
             }
             let mathRetry = (!dollarChecks.isEmpty || !mathWritten.isEmpty) && checkMath(from: start.0)
             let scriptRetry = !scriptsWritten.isEmpty && checkScripts()
