@@ -80,6 +80,21 @@ public enum RedlineCommentsAttribute: CodableAttributedStringKey {
 }
 
 extension AttributedString {
+    /// `runs` with each field atom replaced by its result's runs (in the field's change): attributed text shows a
+    /// field as the text it computed.
+    static func expandingFields(_ runs: [Run]) -> [Run] {
+        guard runs.contains(where: { if case .atom(.field) = $0.content { return true } else { return false } }) else { return runs }
+        var out: [Run] = []
+        for run in runs {
+            guard case .atom(.field(_, let result)) = run.content else { out.append(run); continue }
+            for var inner in expandingFields(result.runs) {
+                if inner.change == nil { inner.change = run.change }
+                out.append(inner)
+            }
+        }
+        return out
+    }
+
     /// The paragraphs of `document` as attributed text with Redline's attributes.
     public init(redline document: Document) {
         var out = AttributedString()
@@ -88,7 +103,7 @@ extension AttributedString {
             var container = AttributeContainer()
             container[RedlineParagraphStyleAttribute.self] = p.style
             container[RedlineHeadingLevelAttribute.self] = heading
-            for run in p.content.runs {
+            for run in Self.expandingFields(p.content.runs) {
                 var text: String
                 switch run.content {
                 case .text(let t): text = t

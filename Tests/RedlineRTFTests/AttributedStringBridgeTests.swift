@@ -5,6 +5,19 @@ import RedlineRTF
 
 /// Document → AttributedString → Document keeps what attributed text carries.
 final class AttributedStringBridgeTests: XCTestCase {
+    /// A field shows as its result (with the result's formatting and the field's change), not as nothing.
+    func testAFieldIsItsResult() {
+        let ann = Change(author: "Ann")
+        let doc = Document(blocks: [.paragraph(Paragraph([
+            .text("Page "), .field(FieldCode(instruction: "PAGE"), [.strong([.text("3")])]),
+            .text(", see "), .insertion(ann, [.field(FieldCode(instruction: "REF x"), [.text("Table 2")])]),
+        ]))])
+        let text = AttributedString(redline: doc)
+        XCTAssertEqual(String(text.characters), "Page 3, see Table 2\n")
+        XCTAssertTrue(text.runs.contains { $0.redlineTextFormat?.bold == true })
+        XCTAssertTrue(text.runs.contains { $0.redlineChange == .insertion(ann) })
+    }
+
     func testRoundTripOfParagraphsFormattingAndReviewMarks() throws {
         let ann = Change(author: "Ann", date: "2024-01-15T14:30:00Z")
         let doc = Document(blocks: [
