@@ -32,6 +32,12 @@ enum PageDivs {
         guard keys.contains(sectionClass) || keys.contains(lastSectionClass) else { return nil }
         var s = Section()
         func number(_ v: String?) -> Double? { v.flatMap(Double.init).flatMap { $0.isFinite ? $0 : nil } }
+        /// Sets a part of the line numbering, which any of its keys turns on.
+        func numbering(_ edit: (inout Section.LineNumbering) -> Void) {
+            var n = s.lineNumbering ?? Section.LineNumbering()
+            edit(&n)
+            s.lineNumbering = n
+        }
         for t in tokens {
             switch t.key {
             case sectionClass, lastSectionClass: continue
@@ -50,14 +56,10 @@ enum PageDivs {
             case "columns": s.columns = t.value.flatMap { Int($0) }.map { min(max($0, 1), 45) }
             case "column-spacing": s.columnSpacing = number(t.value)
             case "line-numbers":
-                s.lineNumbering = Section.LineNumbering(countBy: t.value.flatMap { Int($0) }.map { min(max($0, 1), 100) } ?? 1,
-                                                        start: s.lineNumbering?.start, distance: s.lineNumbering?.distance,
-                                                        restart: s.lineNumbering?.restart)
-            case "line-numbers-start": s.lineNumbering = s.lineNumbering ?? Section.LineNumbering(); s.lineNumbering?.start = t.value.flatMap { Int($0) }
-            case "line-numbers-distance": s.lineNumbering = s.lineNumbering ?? Section.LineNumbering(); s.lineNumbering?.distance = number(t.value)
-            case "line-numbers-restart":
-                s.lineNumbering = s.lineNumbering ?? Section.LineNumbering()
-                s.lineNumbering?.restart = t.value.flatMap(Section.LineNumbering.Restart.init(rawValue:))
+                numbering { $0.countBy = t.value.flatMap { Int($0) }.map { min(max($0, 1), 100) } ?? 1 }
+            case "line-numbers-start": numbering { $0.start = t.value.flatMap { Int($0) } }
+            case "line-numbers-distance": numbering { $0.distance = number(t.value) }
+            case "line-numbers-restart": numbering { $0.restart = t.value.flatMap(Section.LineNumbering.Restart.init(rawValue:)) }
             default:
                 diagnostics.report(.markdownUnknownAttribute, "a section attribute Redline does not know was ignored ('\(t.key)')")
             }

@@ -508,25 +508,11 @@ struct InlineRenderer {
                 emit("<" + t + ">")
             } else if let label = l.label, !c.isEmpty, owner.defineReference(label, l) {
                 // A reference link, as the author wrote it: `[label]` when its text is the label, else `[text][label]`.
-                emit("[")
-                if case .text(let t)? = c.first, t.hasPrefix("^") {
-                    emit("\\^")
-                    write([.text(String(t.dropFirst()))] + c.dropFirst())
-                } else {
-                    write(c)
-                }
+                linkText(c)
                 emit(c.count == 1 && MarkdownRenderer.normalizedLabel(c.plainText) == MarkdownRenderer.normalizedLabel(label)
                      && c.plainText.allSatisfy({ $0 != "[" && $0 != "]" }) ? "]" : "][" + label + "]")
             } else {
-                emit("[")
-                // cmark-gfm reads `[^x](url)` as the footnote reference `[^x]` when a note x exists, and text
-                // when none does: a caret opening a link's text is escaped.
-                if case .text(let t)? = c.first, t.hasPrefix("^") {
-                    emit("\\^")
-                    write([.text(String(t.dropFirst()))] + c.dropFirst())
-                } else {
-                    write(c)
-                }
+                linkText(c)
                 emit("](" + Self.destination(l.url) + Self.title(l.title) + ")")
             }
         case .image(let i):
@@ -653,6 +639,18 @@ struct InlineRenderer {
         owner.appendAttributionComment(ch, to: &bytes)
         atLineStart = false
         commentWouldAttach = false
+    }
+
+    /// `[` and a link's text. cmark-gfm reads `[^x](url)` as the footnote reference `[^x]` when a note x exists,
+    /// and text when none does: a caret opening a link's text is escaped.
+    private mutating func linkText(_ c: [Inline]) {
+        emit("[")
+        if case .text(let t)? = c.first, t.hasPrefix("^") {
+            emit("\\^")
+            write([.text(String(t.dropFirst()))] + c.dropFirst())
+        } else {
+            write(c)
+        }
     }
 
     private mutating func span(_ c: [Inline], _ attrs: String) {

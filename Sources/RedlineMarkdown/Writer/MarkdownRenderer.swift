@@ -147,9 +147,7 @@ final class MarkdownRenderer {
     }
 
     /// A label as CommonMark matches it: case-folded, runs of spaces as one.
-    static func normalizedLabel(_ s: String) -> String {
-        s.lowercased().split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).joined(separator: " ")
-    }
+    static func normalizedLabel(_ s: String) -> String { Segmenter.normalizeLabel(Array(s.utf8)[...]) }
 
     /// The definitions of the reference links written since the last call, one line each (none: "").
     func takeDefinitions() -> String {
