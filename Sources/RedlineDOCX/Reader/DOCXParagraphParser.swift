@@ -20,7 +20,7 @@ extension StoryParser {
         var markup = ParagraphMarkup()
         var runs = progress.runBuffer
         progress.runBuffer = []
-        progress.runArray &+= 1
+        progress.runArray = progress.newRunArray()
         progress.joinFloor = 0
         runs.append(contentsOf: progress.pendingAtoms)
         progress.pendingAtoms = []
@@ -192,7 +192,7 @@ extension StoryParser {
             // one inside the outer, so accepting and rejecting both see it.
             var innerRuns: [Run] = []
             let (array, floor) = (progress.runArray, progress.joinFloor)
-            progress.runArray = array &+ 1_000_003  // a number no paragraph's array gets soon
+            progress.runArray = progress.newRunArray()
             progress.joinFloor = 0
             try forEachChild { try inlineElement(&innerRuns, &extra, inner) }
             (progress.runArray, progress.joinFloor) = (array, floor)

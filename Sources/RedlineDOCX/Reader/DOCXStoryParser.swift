@@ -400,6 +400,13 @@ struct StoryProgress {
     /// Which run array runs are being added to (a paragraph's, or a nested revision's): a field is kept as
     /// one only when its result starts and ends in the same one.
     var runArray = 0
+    private var runArrays = 0
+
+    /// A number for a new run array, which no array of this story had.
+    mutating func newRunArray() -> Int {
+        runArrays &+= 1
+        return runArrays
+    }
     /// Text runs before this index are not joined by the next text: a field's result starts there.
     var joinFloor = 0
     /// Body-level wrapper elements (w:sdt, w:customXml) currently open.
