@@ -82,6 +82,8 @@ extension RedlineCommand {
 
         @Flag(name: .customLong("no-fields"), help: "Do not compare fields (page numbers, dates, cross-references): a field that changed is equal, NEW's kept unmarked.")
         public var noFields = false
+        @Flag(name: .customLong("no-textboxes"), help: "Do not compare the text in text boxes: NEW's boxes are kept unmarked.")
+        public var noTextBoxes = false
 
         @Flag(name: .customLong("keep-input-changes"), help: "Keep NEW's tracked changes with their authors and dates (OLD's too where NEW still carries them); the differences found by comparison are added as changes by --author.")
         public var keepInputChanges = false
@@ -114,6 +116,7 @@ extension RedlineCommand {
             o.compareTables = !noTables
             o.compareHeadersFooters = !noHeadersFooters
             o.compareFields = !noFields
+            o.compareTextBoxes = !noTextBoxes
             o.keepInputChanges = keepInputChanges
             return o
         }

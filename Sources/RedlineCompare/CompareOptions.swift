@@ -47,6 +47,9 @@ public struct CompareOptions: Sendable, Codable, Hashable {
     /// Compare fields by their instruction and result (off: any field equals any other; NEW's kept, unmarked:
     /// an updated page number or date is no change).
     public var compareFields: Bool = true
+    /// Compare the text in text boxes (off: OLD's i-th text box is taken to hold what NEW's i-th holds, so NEW's
+    /// boxes are kept unmarked; `TextBoxPairing`).
+    public var compareTextBoxes: Bool = true
     /// A paragraph whose kind changed (made a heading, its heading level changed) stays one paragraph with a
     /// style change (its text compared as any paragraph's) rather than the old paragraph deleted and the new
     /// one inserted; the style change's old style then names the old heading level ("heading 2") when it had
@@ -68,7 +71,7 @@ public struct CompareOptions: Sendable, Codable, Hashable {
     enum CodingKeys: String, CodingKey {
         case author, date, granularity, detectMoves, ignoreFormatting, minimumMoveWords
         case ignoreCase, ignoreWhitespace, compareNotes, keepComments, compareTables
-        case keepInputChanges, compareHeadersFooters, compareFields
+        case keepInputChanges, compareHeadersFooters, compareFields, compareTextBoxes
     }
 
     /// Decodes options written before the Word-style switches existed (they take their defaults).
@@ -87,6 +90,7 @@ public struct CompareOptions: Sendable, Codable, Hashable {
         keepInputChanges = try c.decodeIfPresent(Bool.self, forKey: .keepInputChanges) ?? false
         compareHeadersFooters = try c.decodeIfPresent(Bool.self, forKey: .compareHeadersFooters) ?? true
         compareFields = try c.decodeIfPresent(Bool.self, forKey: .compareFields) ?? true
+        compareTextBoxes = try c.decodeIfPresent(Bool.self, forKey: .compareTextBoxes) ?? true
     }
 }
 

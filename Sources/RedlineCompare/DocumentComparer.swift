@@ -64,7 +64,8 @@ public enum DocumentComparer {
                                count: a.comments.count)
         }
         var s = StoryComparer(options: options, diagnostics: diagnostics, parallelMinimum: parallelMinimum)
-        let blocks = s.compare(a.blocks, b.blocks)
+        let oldBlocks = TextBoxPairing.paired(old: a.blocks, new: b.blocks, replacingContent: !options.compareTextBoxes)
+        let blocks = s.compare(oldBlocks, b.blocks)
 
         let (noteBlocks, notes) = compareNotes(old: a.notes, new: b.notes, blocks: blocks, comparer: &s)
         var doc = Document(header: b.header, blocks: noteBlocks, comments: b.comments, notes: notes)

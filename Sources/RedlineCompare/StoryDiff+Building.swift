@@ -102,13 +102,13 @@ extension StoryComparer {
             flush()
             switch t.kind {
             case .mark:
-                var level: Int, style: ParagraphStyle
+                var level: Int, style: ParagraphStyle, box: TextBox?
                 var mark: ParagraphMarkChange?
                 var styleChange: ParagraphStyleChange?
                 switch op.kind {
                 case .equal:
                     let o = oldSide.props(of: v.oldTok(op))!, n = store.props(of: t)!
-                    level = n.level; style = n.style
+                    level = n.level; style = n.style; box = n.textBox
                     if !options.ignoreFormatting
                         && ((options.compareParagraphStyles
                              && Self.comparable(o.style, level: o.level) != Self.comparable(n.style, level: n.level))
@@ -119,16 +119,19 @@ extension StoryComparer {
                         stats.paragraphStyleChanges += 1
                     }
                 case .delete:
-                    level = tStore.props(of: t)!.level; style = tStore.props(of: t)!.style; mark = .deleted(change)
+                    let pr = tStore.props(of: t)!
+                    level = pr.level; style = pr.style; box = pr.textBox; mark = .deleted(change)
                     stats.paragraphMarkChanges += 1
                 default:
-                    level = tStore.props(of: t)!.level; style = tStore.props(of: t)!.style; mark = .inserted(change)
+                    let pr = tStore.props(of: t)!
+                    level = pr.level; style = pr.style; box = pr.textBox; mark = .inserted(change)
                     stats.paragraphMarkChanges += 1
                 }
                 let content = InlineBuilder.pairingSubstitutions(InlineBuilder.inlines(from: runs))
                 count(content)
                 runs = []
-                let p = Paragraph(content, style: style, markChange: mark, styleChange: styleChange)
+                var p = Paragraph(content, style: style, markChange: mark, styleChange: styleChange)
+                p.textBox = box
                 out.append(level == 0 ? .paragraph(p) : .heading(level: level, p))
             case .block:
                 // Text with no break of its own before a block. Only one side's own changes can be here, when

@@ -5,6 +5,8 @@ struct ParagraphProps: Equatable {
     /// 0 for a body paragraph, 1...6 for a heading.
     var level: Int
     var style: ParagraphStyle
+    /// The text box the paragraph is in (kept on the result's paragraph; `TextBoxPairing` makes OLD's NEW's).
+    var textBox: TextBox?
 }
 
 /// Where the runs, paragraph properties, blocks and tokens of one side of one story comparison live: tokens

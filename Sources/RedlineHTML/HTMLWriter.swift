@@ -44,6 +44,8 @@ public struct HTMLSink: ChunkSink {
     private let listedChanges: Int?
     /// The sections and their headers and footers, which the page cannot carry (reported at the end).
     private var pageLoss = PageLoss()
+    /// The text box the last top-level block was in (its `div.text-box` is open).
+    private var openTextBox: TextBox?
     /// The printed page's running heads, when the page is for printing (`HTMLWriter.runningHeads`).
     var heads: RunningHeads?
     private var evenAndOddHeaders = false
@@ -84,9 +86,17 @@ public struct HTMLSink: ChunkSink {
     public mutating func write(_ chunk: Chunk) throws {
         if heads != nil { heads!.add(chunk) } else { pageLoss.add(chunk) }
         renderer.register(chunk.comments)
+        // Top-level blocks in a row in one text box: one `div.text-box` (a box inside a cell or quote is not marked).
+        let box = chunk.block.textBox
+        var s = ""
+        if box != openTextBox {
+            if openTextBox != nil { s += "</div>\n" }
+            if box != nil { s += "<div class=\"text-box\" style=\"border:1px solid #999;padding:0 .75em;margin:.75em 0\">\n" }
+            openTextBox = box
+        }
         let block = renderer.block(chunk.block)
         // Asides first: floated right, each starts level with the block that anchors it.
-        let s = renderer.commentAsides() + block
+        s += renderer.commentAsides() + block
         notes += chunk.notes
         try renderer.media?.check()
         try output.write(s)
@@ -94,7 +104,8 @@ public struct HTMLSink: ChunkSink {
 
     /// Writes the footnotes and closes the page.
     public mutating func finish() throws {
-        var s = ""
+        var s = openTextBox != nil ? "</div>\n" : ""
+        openTextBox = nil
         if !notes.isEmpty {
             s += "<section class=\"footnotes\">\n<ol>\n"
             for n in notes {

@@ -17,14 +17,23 @@ enum PageDivs {
     enum Role: Equatable {
         case section(Section, last: Bool)
         case story(HeaderFooter.Kind, HeaderFooter.Which)
+        /// A text box's div: its blocks are the box's (`TextBox`; the reader numbers the boxes).
+        case textBox(width: Double?, height: Double?)
     }
 
     static let sectionClass = ".redline-section", lastSectionClass = ".redline-last-section"
     static let headerClass = ".redline-header", footerClass = ".redline-footer"
+    static let textBoxClass = ".redline-text-box"
 
     /// The role of a div with these attribute tokens, or nil for any other div.
     static func role(_ tokens: [AttributeToken], diagnostics: Diagnostics) -> Role? {
         let keys = Set(tokens.filter { $0.value == nil }.map(\.key))
+        if keys.contains(textBoxClass) {
+            func size(_ key: String) -> Double? {
+                tokens.first { $0.key == key }?.value.flatMap(Double.init).flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
+            }
+            return .textBox(width: size("width"), height: size("height"))
+        }
         if keys.contains(headerClass) || keys.contains(footerClass) {
             let which = tokens.first { $0.key == "which" }?.value.flatMap(HeaderFooter.Which.init(rawValue:)) ?? .default
             return .story(keys.contains(headerClass) ? .header : .footer, which)
@@ -91,6 +100,14 @@ enum PageDivs {
             if let r = n.restart { t.append(AttributeToken("line-numbers-restart", r.rawValue)) }
         }
         if s.titlePage { t.append(AttributeToken(".title-page")) }
+        return "::: {" + AttributeList.write(t) + "}"
+    }
+
+    /// The fence line opening a text box's div.
+    static func fence(_ box: TextBox) -> String {
+        var t = [AttributeToken(textBoxClass)]
+        if let w = box.width { t.append(AttributeToken("width", FormatAttributes.number(w))) }
+        if let h = box.height { t.append(AttributeToken("height", FormatAttributes.number(h))) }
         return "::: {" + AttributeList.write(t) + "}"
     }
 

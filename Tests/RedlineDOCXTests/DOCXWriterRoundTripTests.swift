@@ -232,8 +232,11 @@ enum DOCXRoundTrip {
                 theirs.insert(w.reversed().drop { $0.isNumber }.reversed().reduce(into: "") { $0.append($1) }[...])
                 theirs.insert(String(w.reversed().drop { "ivxlc".contains($0) }.reversed())[...])
             }
-            // A field's result is what LibreOffice computes again (a save date, a page number): not compared.
-            let ours = DOCXTest.words(normalised(document).blocks.map { withoutFieldResults($0).plainText }.joined(separator: "\n"))
+            // A field's result is what LibreOffice computes again (a save date, a page number): not compared. Nor
+            // is a text box's text: LibreOffice's text export leaves out inline shapes' text (its PDF shows it:
+            // `TextBoxTests.testLibreOfficeShowsTheBoxText`).
+            let ours = DOCXTest.words(normalised(document).blocks.filter { $0.textBox == nil }
+                .map { withoutFieldResults($0).plainText }.joined(separator: "\n"))
             let missing = ours.filter { !theirs.contains($0[...]) }
             XCTAssertEqual(missing, [], "\(url.lastPathComponent): words LibreOffice does not show")
         }

@@ -78,6 +78,8 @@ extension DiagnosticCode {
     /// Headers and footers dropped by a writer without pages (Markdown, HTML), reported once by the writer
     /// (count: header and footer stories holding text; `PageLoss`).
     public static let lossyHeaderFooter: DiagnosticCode = "lossy.header-footer"
+    /// Text boxes written as blocks in the flow (Markdown without `--keep-formatting`, HTML).
+    public static let lossyTextBox: DiagnosticCode = "lossy.text-box"
     /// Section layout dropped by a writer without pages (count: sections beyond one plain page: every one
     /// after the first, and a first one with landscape pages, columns, line numbering, a title page or a
     /// break other than a new page; `PageLoss`).

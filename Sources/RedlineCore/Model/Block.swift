@@ -22,9 +22,16 @@ public struct Paragraph: Hashable, Sendable, Codable {
     }
     /// `codeInfo`, boxed: one word, like `sectionBox`.
     private var codeBox: Boxed<String>?
+    /// The text box this paragraph is in (`TextBox`); nil for most.
+    public var textBox: TextBox? {
+        get { textBoxBox?.value }
+        set { textBoxBox = newValue.map(Boxed.init) }
+    }
+    /// `textBox`, boxed: one word, like `sectionBox`.
+    private var textBoxBox: Boxed<TextBox>?
 
     enum CodingKeys: String, CodingKey {
-        case content, style, markChange, styleChange, sectionBox = "sectionEnd", codeBox = "codeInfo"
+        case content, style, markChange, styleChange, sectionBox = "sectionEnd", codeBox = "codeInfo", textBoxBox = "textBox"
     }
 
     public init(_ content: [Inline], style: ParagraphStyle = ParagraphStyle(),

@@ -71,7 +71,7 @@ enum Tag: String, CaseIterable {
     case tblPr, tblGrid, gridCol, tblGridChange, tr, trPr, tblPrEx, tblHeader, gridBefore, gridAfter, trPrChange
     case tblPrExChange, tc, tcPr, gridSpan, vMerge, cellIns, cellDel, cellMerge, tcPrChange
     // Drawings, text boxes, equations.
-    case txbxContent, docPr, blip, imagedata, chart, OLEObject, extent
+    case txbxContent, docPr, blip, imagedata, chart, OLEObject, extent, rect, shape, roundrect
 
     /// The listed tags by `XMLReader.nameID`.
     static let byID: [Tag] = Array(allCases.dropFirst())

@@ -4,19 +4,25 @@ import RedlineXML
 /// Drawings, VML pictures, embedded objects and OMML equations inside a run or paragraph.
 extension StoryParser {
     /// A drawing, VML picture or embedded object: a picture (its bytes into the media store, its size from
-    /// `wp:extent`), the text of text boxes (as blocks after the paragraph), a warning for charts and objects.
+    /// `wp:extent`), the blocks of text boxes (after the paragraph, in their `TextBox`), a warning for charts and
+    /// objects.
     func graphic(enclosing: Enclosing, add: (Inline) -> Void, extra: inout [Block]) throws {
         var alt = "", title = ""
         var target: String?
         var size: (Double, Double)?
+        var shapeSize: (Double?, Double?)  // a VML shape's, from its style (for a text box only)
         var chart = false, object = x.tag == .object
         try x.forEachDescendant {
             if x.isElement(.txbxContent, in: OOXML.w) {
                 let saved = progress.fields
                 progress.fields = []
-                extra += try blocks()
+                progress.textBoxCount += 1
+                func points(_ v: Double?) -> Double? { v.map { ($0 * 100).rounded() / 100 } }
+                let box = TextBox(number: progress.textBoxCount, width: points(size?.0 ?? shapeSize.0),
+                                  height: points(size?.1 ?? shapeSize.1))
+                extra += try blocks().map { $0.inTextBox(box) }
                 progress.fields = saved
-                diagnostics.report(.docxTextBox, "text boxes are kept as paragraphs after their anchor; their position is lost", at: location)
+                diagnostics.report(.docxTextBox, "text boxes are kept in the flow after the paragraph that anchors them; their position on the page is not", at: location)
                 return true
             }
             switch (x.namespace, x.tag) {
@@ -33,6 +39,8 @@ extension StoryParser {
             case (OOXML.v, .imagedata):
                 target = x.attribute("id", in: OOXML.r) ?? target
                 if title.isEmpty { title = x.attribute("title", in: OOXML.o) ?? "" }
+            case (OOXML.v, .rect), (OOXML.v, .shape), (OOXML.v, .roundrect):
+                if shapeSize == (nil, nil), let style = x.attribute("style") { shapeSize = Self.vmlSize(style) }
             case (OOXML.c, .chart): chart = true
             case (OOXML.o, .OLEObject): object = true
             default: break
@@ -55,6 +63,24 @@ extension StoryParser {
             return
         }
         add(.image(image))
+    }
+
+    /// The width and height a VML style gives (`width:186.95pt;height:110.55pt`), in points (`pt`, `in`, `cm`, `mm`,
+    /// `px`, or none: points).
+    static func vmlSize(_ style: String) -> (Double?, Double?) {
+        var w: Double?, h: Double?
+        for decl in style.split(separator: ";") {
+            let kv = decl.split(separator: ":", maxSplits: 1)
+            guard kv.count == 2 else { continue }
+            let key = kv[0].trimmingCharacters(in: .whitespaces)
+            guard key == "width" || key == "height" else { continue }
+            let v = kv[1].trimmingCharacters(in: .whitespaces)
+            let units: [(String, Double)] = [("pt", 1), ("in", 72), ("cm", 72 / 2.54), ("mm", 72 / 25.4), ("px", 0.75)]
+            let (number, factor) = units.first { v.hasSuffix($0.0) }.map { (String(v.dropLast(2)), $0.1) } ?? (v, 1)
+            guard let n = Double(number), n.isFinite, n > 0 else { continue }
+            if key == "width" { w = n * factor } else { h = n * factor }
+        }
+        return (w, h)
     }
 
     /// An OMML equation (`m:oMath`, `m:oMathPara`, reader on its start tag): a math inline with its TeX

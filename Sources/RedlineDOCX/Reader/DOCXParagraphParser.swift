@@ -54,6 +54,11 @@ extension StoryParser {
             paragraph.styleChange = ParagraphStyleChange(change: change, old: oldStyle)
         }
         if let m = markup.section { paragraph.sectionEnd = section(m) }
+        if !extra.isEmpty, paragraph.content.isEmpty, paragraph.markChange == nil, paragraph.styleChange == nil,
+           paragraph.sectionEnd == nil, resolved.numID.flatMap({ $0 == "0" ? nil : $0 }) == nil {
+            // A paragraph that only anchors text boxes (as the writer writes a box): the boxes alone.
+            return extra.map { .block($0) }
+        }
         let numID = resolved.numID.flatMap { $0 == "0" ? nil : $0 }
         let level = max(0, min(resolved.level ?? 0, 8))
         let numbered = numID.flatMap { context.numbering.level($0, level) } != nil

@@ -381,6 +381,8 @@ final class StoryParser {
 
 /// What a `StoryParser` has met so far in its story, read and written for nearly every element.
 struct StoryProgress {
+    /// Text boxes read so far (their `TextBox.number`).
+    var textBoxCount = 0
     /// The w14:paraId of the last paragraph read (comments are linked to their replies by it).
     var lastParaID: String?
     /// Paragraphs read so far, for diagnostic locations.

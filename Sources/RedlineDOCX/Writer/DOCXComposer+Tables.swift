@@ -83,7 +83,7 @@ extension DOCXComposer {
         var inner = ctx
         inner.quoteDepth = 0
         inner.listLevel = -1
-        for b in c.blocks { block(b, inner, into: &x) }
+        blocks(c.blocks, inner, into: &x)
         // A cell must end with a paragraph.
         switch c.blocks.last {
         case .paragraph?, .heading?, .codeBlock?, .thematicBreak?: break

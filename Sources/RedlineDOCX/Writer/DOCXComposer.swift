@@ -27,6 +27,8 @@ final class DOCXComposer {
         var cellAlignment: ColumnAlignment?
         /// How many quotes, lists and table cells enclose the block.
         var depth = 0
+        /// Inside a text box: the blocks' own text boxes are not opened again.
+        var inTextBox = false
     }
 
     /// The deepest nesting of quotes, lists and tables written as such; deeper content is written as plain
@@ -71,7 +73,7 @@ final class DOCXComposer {
     /// The number of the last comment paragraph's `w14:paraId` (`hex8`).
     private var lastParaID: Int?
     /// Run markup to open the next paragraph with (a note's or a comment's reference mark).
-    private var storyPrefix: String?
+    var storyPrefix: String?
     /// A move range in the body still open at the end of the last paragraph, and its range id.
     var pendingMove: (move: Move, rangeID: String)?
     /// The TeX of equations whose OMML reads back as other TeX (written as custom properties).
@@ -126,7 +128,7 @@ final class DOCXComposer {
         case .blockQuote(let blocks):
             var inner = ctx
             inner.quoteDepth += 1
-            for b in blocks { self.block(b, inner, into: &x) }
+            self.blocks(blocks, inner, into: &x)
         case .list(let l):
             list(l, ctx, into: &x)
         case .codeBlock(let c):
@@ -289,7 +291,7 @@ final class DOCXComposer {
             } else {
                 paragraph(Paragraph([]), defaultStyle: nil, numbering: (numID, level), inner, into: &x)
             }
-            for b in blocks { block(b, inner, into: &x) }
+            self.blocks(blocks, inner, into: &x)
         }
     }
 
@@ -370,7 +372,7 @@ final class DOCXComposer {
         if ctx.story == .header ? blocks.isEmpty : !startsWithParagraph {
             paragraph(Paragraph([]), defaultStyle: storyStyle(ctx.story), ctx, into: &x)
         }
-        for b in blocks { block(b, ctx, into: &x) }
+        self.blocks(blocks, ctx, into: &x)
         storyPrefix = nil
     }
 

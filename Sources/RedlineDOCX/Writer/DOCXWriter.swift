@@ -41,6 +41,8 @@ struct DOCXSink: ChunkSink {
     private var commentsWritten = 0
     /// The document's last section, from the last chunk (nil: the writer's default page).
     private var finalSection: Section?
+    /// The text box the last top-level block was written into, still open.
+    private var openTextBox: TextBox?
 
     init(output: any ByteOutput, options: WriteOptions, diagnostics: Diagnostics) throws {
         self.output = output
@@ -69,7 +71,20 @@ struct DOCXSink: ChunkSink {
             if let parent = c.parentID { composer.comments.replies[parent, default: []].append(c.id) }
         }
         for n in chunk.notes { composer.notes.kinds[n.id] = n.kind }
-        composer.block(chunk.block, DOCXComposer.Context(), into: &buffer)
+        if let box = chunk.block.textBox, !chunk.block.hasSectionEnd {
+            // A top-level block in a text box: the box stays open while the blocks after it are in it too.
+            if openTextBox != box {
+                closeTextBox()
+                composer.openTextBox(box, into: &buffer)
+                openTextBox = box
+            }
+            var ctx = DOCXComposer.Context()
+            ctx.inTextBox = true
+            composer.block(chunk.block, ctx, into: &buffer)
+        } else {
+            closeTextBox()
+            composer.block(chunk.block, DOCXComposer.Context(), into: &buffer)
+        }
         if let s = chunk.finalSection { finalSection = s }
         for n in chunk.notes { note(n) }
         for c in chunk.comments { try comment(c) }
@@ -77,7 +92,15 @@ struct DOCXSink: ChunkSink {
         if buffer.bytes.count >= 1 << 16 { try flush() }
     }
 
+    /// Closes the text box top-level blocks are being written into, if one is open.
+    private mutating func closeTextBox() {
+        guard openTextBox != nil else { return }
+        composer.closeTextBox(into: &buffer)
+        openTextBox = nil
+    }
+
     mutating func finish() throws {
+        closeTextBox()
         composer.closePendingMove(into: &buffer)
         try closeDanglingAnchors()
         if let s = finalSection {

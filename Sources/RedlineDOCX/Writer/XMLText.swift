@@ -127,6 +127,7 @@ enum NS {
     static let w = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
     static let r = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
     static let wp = "http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing"
+    static let v = "urn:schemas-microsoft-com:vml"
     static let mc = "http://schemas.openxmlformats.org/markup-compatibility/2006"
     static let w14 = "http://schemas.microsoft.com/office/word/2010/wordml"
     static let w15 = "http://schemas.microsoft.com/office/word/2012/wordml"

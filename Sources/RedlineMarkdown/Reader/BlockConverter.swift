@@ -88,6 +88,11 @@ final class BlockConverter {
     private var storyBlocks: [Block]?
     /// Sections whose divs closed, for `ReaderState` to place (after the block before them, or at the end).
     var finishedSections: [(section: Section, last: Bool)] = []
+    /// The text boxes whose divs are open; the blocks read go into the innermost.
+    private var openTextBoxes: [TextBox] = []
+    private var textBoxCount = 0
+    /// The text box the blocks read now are in.
+    var textBox: TextBox? { openTextBoxes.last }
     /// Whether a header's or footer's div is open: the blocks read go into it.
     var inStory: Bool { storyBlocks != nil }
 
@@ -241,6 +246,7 @@ final class BlockConverter {
                     // `::: {…}` `:::`: an empty paragraph with that style.
                     here.append(.paragraph(Paragraph([], style: currentDivStyle)))
                 }
+                if let box = textBox { here = here.map { $0.inTextBox(box) } }
                 if inStory { addToStory(here) } else { out += here }
                 if fence.closes { closeDiv() }
                 return
@@ -426,6 +432,9 @@ final class BlockConverter {
             } else {
                 storyBlocks = []
             }
+        case .textBox(let width, let height)?:
+            textBoxCount += 1
+            openTextBoxes.append(TextBox(number: textBoxCount, width: width, height: height))
         case nil: break
         }
     }
@@ -440,6 +449,8 @@ final class BlockConverter {
         case .section:
             guard let open = openSections.popLast() else { return }
             finishedSections.append(open)
+        case .textBox:
+            openTextBoxes.removeLast()
         }
     }
 

@@ -271,6 +271,8 @@ final class ReaderState {
     private var maxDepth: Int { min(options.limits.maxNesting, Limits.maxMarkdownNesting) }
 
     private func append(_ blocks: [Block]) {
+        var blocks = blocks
+        if let box = converter.textBox { blocks = blocks.map { $0.inTextBox(box) } }
         // Inside a header's or footer's div (`PageDivs`): the story's blocks.
         if converter.inStory {
             converter.addToStory(blocks)

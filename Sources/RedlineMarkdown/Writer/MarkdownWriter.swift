@@ -62,6 +62,11 @@ public struct MarkdownSink: ChunkSink {
     /// Sections ended by the blocks written, waiting to be written after them (not inside a change's delimiters).
     private var heldSections: [Section] = []
     private var finalSection: Section?
+    /// With `preserveFormatting`, the text box whose div is open (`PageDivs`); without, the last box met and how
+    /// many boxes were written as plain blocks.
+    private var openTextBox: TextBox?
+    private var lastTextBox: TextBox?
+    private var textBoxesFlattened = 0
 
     init(output: any ByteOutput, options: WriteOptions, diagnostics: Diagnostics) {
         self.output = output
@@ -103,8 +108,16 @@ public struct MarkdownSink: ChunkSink {
         if let closer = renderer.takePendingCloser() { try put(closer) }
         try writeHeldNotes()
         if openDiv != nil { try closeDiv() }
+        if openTextBox != nil {
+            try put(":::")
+            openTextBox = nil
+        }
         try writeHeldSections()
         if let s = finalSection { try writeSection(s, last: true) }
+        if textBoxesFlattened > 0 {
+            diagnostics.report(.lossyTextBox, "text boxes were written as paragraphs in the flow: Markdown has none (--keep-formatting keeps them)",
+                               count: textBoxesFlattened)
+        }
         if renderer.options.criticMarkup, renderer.unanchoredComments > 0 {
             renderer.diagnostics.report(.markdownUnanchoredComment, "comments that nothing in the text anchors were left out",
                                         count: renderer.unanchoredComments)
@@ -125,6 +138,7 @@ public struct MarkdownSink: ChunkSink {
             l.kind = .ordered(start: s, delimiter: d == "." ? ")" : ".")
             block = .list(l)
         }
+        try textBoxDiv(for: block)
         // Blocks in a row whose paragraphs all carry one div's classes are written inside one div.
         let divClass = Self.divClass(of: block)
         if divClass != openDiv, !renderer.hasPendingCloser {
@@ -162,6 +176,25 @@ public struct MarkdownSink: ChunkSink {
             try writeHeldNotes()
             try writeHeldSections()
         }
+    }
+
+    /// Opens or closes the text box div `block` needs (with `preserveFormatting`; a block ending a section is
+    /// never in one), or counts the text boxes written as plain blocks.
+    private mutating func textBoxDiv(for block: Block) throws {
+        let box = block.textBox
+        // A box inside a list, quote or table has no div of its own (counted once per block holding some).
+        if box == nil, !block.childBlocks.isEmpty, block.holdsTextBox { textBoxesFlattened += 1 }
+        guard options.preserveFormatting else {
+            if let box, box != lastTextBox { textBoxesFlattened += 1 }
+            lastTextBox = box
+            return
+        }
+        let target = block.hasSectionEnd ? nil : box
+        guard target != openTextBox, !renderer.hasPendingCloser else { return }
+        if openDiv != nil { try closeDiv() }
+        if openTextBox != nil { try put(":::") }
+        if let target { try put(PageDivs.fence(target)) }
+        openTextBox = target
     }
 
     /// The sections the blocks written last ended, as page divs (`PageDivs`), after any style div closes.

@@ -124,7 +124,7 @@ extension RTFParser {
     func startTextBox() {
         let parent = state.story
         flushRun(parent)
-        diagnostics.report(.rtfTextBox, "text boxes are kept as paragraphs after their anchor; their position is lost")
+        diagnostics.report(.rtfTextBox, "text boxes are kept in the flow after the paragraph that anchors them; their position on the page is not")
         stories.append(Story(kind: .textBox(parent: parent)))
         state.story = stories.count - 1
         state.ownsStory = true
@@ -331,7 +331,9 @@ extension RTFParser {
         switch story.kind {
         case .main: break
         case .textBox(let parent):
-            if parent < stories.count { stories[parent].textBoxes += blocks }
+            textBoxCount += 1
+            let box = TextBox(number: textBoxCount)
+            if parent < stories.count { stories[parent].textBoxes += blocks.map { $0.inTextBox(box) } }
         case .headerFooter(let kind, let which):
             sections.add(HeaderFooter(kind: kind, which: which, blocks: blocks))
         case .note(let id, let kind):

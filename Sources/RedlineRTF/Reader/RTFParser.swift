@@ -48,6 +48,8 @@ final class RTFParser {
     var pendingInitials: String?
     var pendingAuthor: String?
     var annotationCounter = 0
+    /// Text boxes read so far (their `TextBox.number`).
+    var textBoxCount = 0
     var noteCounter = 0
     var paragraphCounter = 0
 

@@ -53,6 +53,8 @@ struct RTFSink: ChunkSink {
     var lastTopLevel: String?
     /// The document's last section, from the last chunk.
     var finalSection: Section?
+    /// The text box top-level blocks are being written into (`switchTextBox`).
+    var openTextBox: TextBox?
     /// A header or footer story is being written (its paragraphs end no section).
     var inHeaderStory = false
 
@@ -82,6 +84,8 @@ struct RTFSink: ChunkSink {
         case .blockQuote: kind = "quote"
         default: kind = nil
         }
+        let box = chunk.block.hasSectionEnd ? nil : chunk.block.textBox
+        if box != openTextBox { switchTextBox(to: box) }
         if let kind, kind == lastTopLevel { emit("\\pard\\plain\\par\n") }
         lastTopLevel = kind
         writeBlock(chunk.block, context: BlockContext())
@@ -94,7 +98,22 @@ struct RTFSink: ChunkSink {
         out.removeAll(keepingCapacity: true)
     }
 
+    /// Closes the open text box, if any, and opens `box`: a paragraph of its own holding a shape whose `\shptxt`
+    /// the box's top-level blocks are written into (the reader reads it back as the box alone).
+    mutating func switchTextBox(to box: TextBox?) {
+        if openTextBox != nil { emit("}}}\\par\n") }
+        openTextBox = box
+        lastTopLevel = nil
+        guard let box else { return }
+        func twips(_ v: Double?, _ fallback: Int) -> Int { v.flatMap { $0 > 0 && $0 < 2000 ? Int(($0 * 20).rounded()) : nil } ?? fallback }
+        emit("\\pard\\plain {\\shp{\\*\\shpinst\\shpleft0\\shptop0\\shpright\(twips(box.width, 9360))\\shpbottom\(twips(box.height, 720))")
+        emit("\\shpfhdr0\\shpbxcolumn\\shpbypara\\shpwr1\\shpwrk0\\shpfblwtxt0\\shpz0")
+        emit("{\\sp{\\sn shapeType}{\\sv 202}}{\\sp{\\sn posrelh}{\\sv 2}}{\\sp{\\sn posrelv}{\\sv 2}}")
+        emit("{\\sp{\\sn fFitShapeToText}{\\sv 1}}{\\shptxt\n")
+    }
+
     mutating func finish() throws {
+        switchTextBox(to: nil)
         // Comments never anchored (or whose range never ended) go in a last paragraph, so none is lost.
         let left = commentOrder.filter { !writtenComments.contains($0) }
         if !left.isEmpty {
