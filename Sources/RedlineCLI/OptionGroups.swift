@@ -13,10 +13,10 @@ public struct ConversionFlags: ParsableArguments {
     @Flag(name: [.customShort("s"), .long], help: "Accepted for pandoc compatibility: HTML output is always a standalone page.")
     public var standalone = false
 
-    @Option(help: ArgumentHelp("pandoc's line wrapping: none and preserve are what Redline does (a paragraph is one line); auto is accepted with a warning.", valueName: "auto|none|preserve"))
+    @Option(help: ArgumentHelp("Markdown line wrapping, as pandoc's: preserve (the default) keeps the source's line breaks, none writes each paragraph on one line, auto fills lines to --columns.", valueName: "auto|none|preserve"))
     public var wrap: PandocWrap?
 
-    @Option(help: ArgumentHelp("pandoc's line length for --wrap=auto: accepted with a warning (Redline does not wrap).", valueName: "n"))
+    @Option(help: ArgumentHelp("The line length for --wrap=auto (default 72).", valueName: "n"))
     public var columns: Int?
 
     @Option(name: [.customShort("M"), .long],
@@ -41,6 +41,7 @@ public struct ConversionFlags: ParsableArguments {
     public init() {}
 
     public func validate() throws {
+        if let c = columns, c < 1 { throw ValidationError("--columns: expected a positive line length, not \(c)") }
         for m in metadata where !m.contains("=") && !m.contains(":") {
             throw ValidationError("--metadata: expected KEY=VALUE (or KEY:VALUE), not '\(m)'")
         }
@@ -59,8 +60,7 @@ public struct ConversionFlags: ParsableArguments {
     /// format extensions such as `markdown+smart`), one line each.
     public var pandocWarnings: [String] {
         var out: [String] = []
-        if wrap == .auto { out.append("--wrap=auto ignored: Redline writes each paragraph on one line (as --wrap=none)") }
-        if columns != nil { out.append("--columns ignored: Redline does not wrap lines") }
+        if columns != nil && wrap != .auto { out.append("--columns ignored: it is the line length of --wrap=auto") }
         for name in [from, to].compactMap({ $0 }) where !FormatRegistry.extensions(of: name).isEmpty {
             out.append("format extensions '\(FormatRegistry.extensions(of: name))' of '\(name)' ignored: Redline's Markdown is CommonMark with GFM tables, strikethrough, footnotes and CriticMarkup")
         }
@@ -77,6 +77,8 @@ public struct ConversionFlags: ParsableArguments {
     public func writeOptions(output: String? = nil) -> WriteOptions {
         var w = media.applied(to: formatting.writeOptions, output: output)
         w.metadata = metadataFields.map { Metadata.Field(key: $0.0, value: .text($0.1)) }
+        w.lineWrap = wrap.map { LineWrap(rawValue: $0.rawValue)! }
+        w.columns = columns
         return w
     }
 

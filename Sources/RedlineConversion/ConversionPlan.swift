@@ -52,8 +52,9 @@ public struct ConversionPlan: Sendable {
 
     /// True when the write options can only be honoured by writing a new document from the model:
     /// `--reference-doc` (other styles), `--paragraph-style` (other paragraph and character formatting),
-    /// `--metadata` (other metadata).
+    /// `--metadata` (other metadata), `--wrap=none|auto` (other lines).
     public static func needsModel(_ write: WriteOptions) -> Bool {
         !write.metadata.isEmpty || write.referenceDocument != nil || write.paragraphPreset != nil || write.characterPreset != nil
+            || (write.lineWrap ?? .preserve) != .preserve
     }
 }

@@ -63,7 +63,8 @@ final class Issue35CommandTests: XCTestCase {
         }
     }
 
-    /// pandoc's flags: those Redline has mean the same, --wrap=auto and --columns warn, --metadata sets metadata.
+    /// pandoc's flags: those Redline has mean the same (--wrap=auto fills lines to --columns; --columns alone warns),
+    /// --metadata sets metadata.
     func testPandocFlags() throws {
         let plain = try RedlineBinary.run(["convert", "-t", "md"], stdin: Self.markdown).stdout
         for flags in [["--wrap=none"], ["--wrap", "preserve"], ["-s"]] {
@@ -75,8 +76,12 @@ final class Issue35CommandTests: XCTestCase {
         let auto = try RedlineBinary.run(["convert", "-t", "md", "--wrap=auto", "--columns", "72"], stdin: Self.markdown)
         XCTAssertEqual(auto.status, 0, auto.stderr)
         XCTAssertEqual(auto.stdout, plain)
-        XCTAssertTrue(auto.stderr.contains("warning: --wrap=auto ignored"), auto.stderr)
-        XCTAssertTrue(auto.stderr.contains("warning: --columns ignored"), auto.stderr)
+        XCTAssertEqual(auto.stderr, "")
+        let narrow = try RedlineBinary.run(["convert", "-t", "md", "--wrap=auto", "--columns", "20"], stdin: Self.markdown)
+        XCTAssertEqual(narrow.stdout, "# Lease\n\nThe lease runs for\n{~~five~>seven~~}\nyears.\n")
+        let columnsAlone = try RedlineBinary.run(["convert", "-t", "md", "--columns", "20"], stdin: Self.markdown)
+        XCTAssertEqual(columnsAlone.stdout, plain)
+        XCTAssertTrue(columnsAlone.stderr.contains("warning: --columns ignored"), columnsAlone.stderr)
         let meta = try RedlineBinary.run(["convert", "-t", "md", "--metadata", "title=The Lease", "-M", "author:Ann"],
                                          stdin: Self.markdown)
         XCTAssertEqual(meta.status, 0, meta.stderr)

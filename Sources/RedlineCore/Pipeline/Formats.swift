@@ -46,6 +46,10 @@ public struct WriteOptions: Sendable, Codable {
     /// Metadata fields set over the input's (`--metadata`/`-M KEY=VALUE`); applied by `SetMetadata` before
     /// any writer, so the document is written from the model.
     public var metadata: [Metadata.Field] = []
+    /// Markdown: how paragraphs are broken into lines (nil: `.preserve`).
+    public var lineWrap: LineWrap?
+    /// Markdown with `lineWrap` `.auto`: the line length (nil: 72, pandoc's default).
+    public var columns: Int?
 
     public init(paragraphPreset: ParagraphStyle? = nil, characterPreset: CharacterStyle? = nil,
                 preserveFormatting: Bool = false, criticMarkup: Bool = true, referenceDocument: String? = nil) {
@@ -55,6 +59,16 @@ public struct WriteOptions: Sendable, Codable {
         self.criticMarkup = criticMarkup
         self.referenceDocument = referenceDocument
     }
+}
+
+/// How the Markdown writer breaks a paragraph into lines (pandoc's `--wrap`).
+public enum LineWrap: String, Sendable, Codable, CaseIterable {
+    /// A line break where the source had one (a soft break), else none.
+    case preserve
+    /// Each paragraph on one line: soft breaks are spaces.
+    case none
+    /// Paragraphs filled to `WriteOptions.columns`: soft breaks are spaces, lines broken between words.
+    case auto
 }
 
 /// The programs that render PDF output: Chromium prints the HTML review page (comments in the margin),

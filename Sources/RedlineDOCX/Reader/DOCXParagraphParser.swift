@@ -54,6 +54,14 @@ extension StoryParser {
             paragraph.styleChange = ParagraphStyleChange(change: change, old: oldStyle)
         }
         if let m = markup.section { paragraph.sectionEnd = section(m) }
+        // A figure's caption paragraph (`FigureCaptions`) is its picture's alt text shown: the figure holds it.
+        let figureAlt = extra.isEmpty ? FigureCaptions.figureAlt(paragraph) : nil
+        if figureAlt == nil, let alt = progress.figureAlt, FigureCaptions.isCaption(paragraph, of: alt) {
+            progress.figureAlt = nil
+            return []
+        }
+        progress.figureAlt = figureAlt
+        if figureAlt != nil, paragraph.style.name == FigureCaptions.figureName { paragraph.style.name = nil }
         if !extra.isEmpty, paragraph.content.isEmpty, paragraph.markChange == nil, paragraph.styleChange == nil,
            paragraph.sectionEnd == nil, resolved.numID.flatMap({ $0 == "0" ? nil : $0 }) == nil {
             // A paragraph that only anchors text boxes (as the writer writes a box): the boxes alone.

@@ -381,6 +381,8 @@ final class StoryParser {
 
 /// What a `StoryParser` has met so far in its story, read and written for nearly every element.
 struct StoryProgress {
+    /// The alt text of the last paragraph when it was a picture alone (a figure whose caption may come next).
+    var figureAlt: String?
     /// Text boxes read so far (their `TextBox.number`).
     var textBoxCount = 0
     /// The w14:paraId of the last paragraph read (comments are linked to their replies by it).

@@ -16,6 +16,9 @@ struct StyleCatalog {
         var isDefault = false
     }
 
+    /// Built-in styles written only when a paragraph uses them (the others are always written).
+    static let onDemand: Set<String> = [DOCXFigures.figureID, DOCXFigures.captionID]
+
     /// Built-in styles in the order they are written.
     static let builtIn: [Style] = {
         var s: [Style] = [
@@ -52,6 +55,12 @@ struct StyleCatalog {
                 "<w:basedOn w:val=\"Normal\"/><w:next w:val=\"Normal\"/>"
                 + "<w:pPr><w:pBdr><w:bottom w:val=\"single\" w:sz=\"6\" w:space=\"1\" w:color=\"auto\"/></w:pBdr>"
                 + "<w:ind w:firstLine=\"0\"/></w:pPr>"),
+            // pandoc's figure styles: the picture's paragraph, and its caption under it (`FigureCaptions`).
+            Style(kind: .paragraph, id: DOCXFigures.figureID, name: FigureCaptions.figureName, body:
+                "<w:basedOn w:val=\"Normal\"/><w:next w:val=\"Normal\"/><w:pPr><w:keepNext/></w:pPr>"),
+            Style(kind: .paragraph, id: DOCXFigures.captionID, name: FigureCaptions.captionName, body:
+                "<w:basedOn w:val=\"Normal\"/><w:next w:val=\"Normal\"/><w:pPr><w:spacing w:before=\"0\" w:after=\"200\"/>"
+                + "<w:ind w:firstLine=\"0\"/></w:pPr><w:rPr><w:i/><w:iCs/><w:sz w:val=\"20\"/><w:szCs w:val=\"20\"/></w:rPr>"),
             Style(kind: .paragraph, id: "FootnoteText", name: "footnote text", body: noteText),
             Style(kind: .paragraph, id: "EndnoteText", name: "endnote text", body: noteText),
             Style(kind: .paragraph, id: "CommentText", name: "annotation text", body: noteText),
@@ -146,7 +155,8 @@ struct StyleCatalog {
 
     /// `styles.xml`: the reference document's styles plus what it lacks, or ours with `defaults`.
     func stylesXML(paragraphDefaults: ParagraphStyle, characterDefaults: CharacterStyle) -> String {
-        let ours = Self.builtIn.map(asUsed) + custom
+        let ours = Self.builtIn.filter { !Self.onDemand.contains($0.id) || chosen.contains($0.id) || named[$0.id] != nil }
+            .map(asUsed) + custom
         if let reference {
             let have = Set(reference.styles.map(\.id))
             return reference.inserting(ours.filter { !have.contains($0.id) }.map(Self.definition).joined())

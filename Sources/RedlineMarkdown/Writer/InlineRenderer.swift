@@ -19,6 +19,9 @@ struct InlineRenderer {
     var inHeading = false
     /// Writing a line block: a hard break starts the next line with `| ` (`LineBlocks`).
     var inLineBlock = false
+    /// The line length to fill lines to (`LineWrap.auto`), 0 for none; and where the current line starts in `bytes`.
+    var wrapWidth = 0
+    private var lineStart = 0
     /// A `:` first in the text is escaped (a paragraph next to a table, which `: ` would make its caption).
     var escapeLeadingColon = false
     /// Comment ranges written in the short form `{==…==}{>>…<<}` (no other anchor or highlight inside).
@@ -84,6 +87,8 @@ struct InlineRenderer {
         for pass in 0..<4 {
             // From the third pass on, every `$` of text is escaped (each pass escapes only those that made math).
             escapeAllDollars = pass >= 2
+            // A pass starts again from `start`: the line it is on starts after the last line break before it.
+            lineStart = bytes.lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
             topLevelCount = inlines.count
             openShortRanges = []
             for (k, inline) in inlines.enumerated() {
@@ -174,10 +179,25 @@ struct InlineRenderer {
     /// Raw Markdown (delimiters, placeholders' source forms); flushes held spaces first.
     private mutating func emit(_ s: String) {
         guard !s.isEmpty else { return }
+        if wrapWidth > 0, !heldSpaces.isEmpty, !inCell, !inHeading, !inLineBlock, !heldSpaces.contains("\t"),
+           let first = s.utf8.first, Self.breaksBefore(first), passesWidth(bytes, word: s.count + 8) {
+            // `--wrap=auto` before markup that opens an inline (emphasis, a link, a change, math): the line breaks
+            // here when little room is left for it (what it holds is not known yet; 8 characters are kept for it).
+            heldSpaces = ""
+            bytes.append(0x0A)
+            lineStart = bytes.count
+        }
         if !heldSpaces.isEmpty { bytes += heldSpaces.utf8; heldSpaces = "" }
         bytes += s.utf8
         atLineStart = false
         commentWouldAttach = false
+    }
+
+    /// Whether a line may start with markup beginning with `b` (nothing a block could start with: not a code
+    /// fence's backtick or tilde, an HTML block's `<`, a quote, list, heading or table marker).
+    private static func breaksBefore(_ b: UInt8) -> Bool {
+        b == UInt8(ascii: "*") || b == UInt8(ascii: "_") || b == UInt8(ascii: "[") || b == UInt8(ascii: "!")
+            || b == UInt8(ascii: "{") || b == UInt8(ascii: "$") || b == UInt8(ascii: "^")
     }
 
     /// Ends a line: spaces held at its end are dropped (Markdown cannot hold them; readers drop them
@@ -204,6 +224,16 @@ struct InlineRenderer {
         }
         bytes += hard ? "\\\n".utf8 : "\n".utf8
         atLineStart = true
+        lineStart = bytes.count
+    }
+
+    /// Whether a line holding what `buf` holds from `lineStart`, a space and a word of `word` characters would pass
+    /// `wrapWidth` (counted in characters: UTF-8 lead bytes) while the line holds something already.
+    private func passesWidth(_ buf: [UInt8], word: Int) -> Bool {
+        guard buf.count > lineStart else { return false }
+        var columns = 0
+        for i in lineStart..<buf.count where buf[i] & 0xC0 != 0x80 { columns += 1 }
+        return columns > 0 && columns + 1 + word > wrapWidth
     }
 
     // MARK: Text
@@ -241,6 +271,20 @@ struct InlineRenderer {
                 }
                 k += 1
                 continue
+            }
+            if wrapWidth > 0, !heldSpaces.isEmpty, !inCell, !inHeading, !inLineBlock, !heldSpaces.contains("\t") {
+                // `--wrap=auto`: the line is broken at these spaces (not at a tab: it is text) when the word after
+                // them would pass the width (the word as far as this text goes; the line-start escapes below then
+                // apply to it).
+                var end = k
+                var chars = 0
+                while end < u.count, u[end] != 0x20, u[end] != 0x09 { if u[end] & 0xC0 != 0x80 { chars += 1 }; end += 1 }
+                if passesWidth(buf, word: chars) {
+                    heldSpaces = ""
+                    buf.append(0x0A)
+                    lineStart = buf.count
+                    atLineStart = true
+                }
             }
             flushHeld()
             commentWouldAttach = false
@@ -331,14 +375,16 @@ struct InlineRenderer {
                 buf += [0xEF, 0xBF, 0xBD]
             default:
                 // Bytes up to the next special character need nothing: copied in one go, with the spaces
-                // and tabs between them (spaces at the end are left to the loop, which holds them back).
+                // and tabs between them (spaces at the end are left to the loop, which holds them back; when
+                // filling lines, every space is: a line may break there).
                 var j = k + 1, end = k + 1
+                let wrapping = wrapWidth > 0
                 while j < u.count {
                     let b = u[j]
                     if Self.isOrdinary(b) {
                         j += 1
                         end = j
-                    } else if b == 0x20 || b == 0x09 {
+                    } else if (b == 0x20 || b == 0x09) && !wrapping {
                         j += 1
                     } else {
                         break
@@ -470,6 +516,7 @@ struct InlineRenderer {
         case .text(let s): text(s)
         case .softBreak:
             if inCell || inHeading { owner.loss(.lossyBreak, "a line break in a table cell or heading was written as a space"); text(" ") }
+            else if (owner.options.lineWrap ?? .preserve) != .preserve { text(" ") }
             else { newline(hard: false) }
         case .lineBreak:
             if inCell || inHeading { owner.loss(.lossyBreak, "a line break in a table cell or heading was written as a space"); text(" ") }

@@ -46,6 +46,8 @@ final class MarkdownRenderer {
     /// The comment tables and range names, saved and restored when a paragraph is written twice.
     /// Block quotes, list items and notes being written around the current block (their lines get prefixes).
     var containerDepth = 0
+    /// The width of the line prefixes of the quotes, list items and notes around the current block.
+    var containerIndent = 0
 
     var sideTables: (comments: [String: Comment], replies: [String: [Comment]], names: [String: String], used: Set<String>) {
         get { (comments, replies, rangeNames, usedRangeNames) }
@@ -273,8 +275,10 @@ final class MarkdownRenderer {
         switch block {
         case .blockQuote(let blocks):
             containerDepth += 1
+            containerIndent += 2
             let inner = sequence(blocks, tight: false)
             containerDepth -= 1
+            containerIndent -= 2
             parts.append(inner.isEmpty ? ">" : prefixLines(inner, first: "> ", rest: "> "))
         case .list(let l):
             parts.append(list(l, bullet: bullet))
@@ -383,6 +387,10 @@ final class MarkdownRenderer {
         let markChange = Self.withoutID(p.markChange)
         var r = InlineRenderer(owner: self)
         r.inHeading = level != nil && (level! > 2 || !Self.hasBreak(p.content))
+        if options.lineWrap == .auto, level == nil, !inCommentBody {
+            // The width left beside the prefixes of the quotes, list items and notes around the paragraph.
+            r.wrapWidth = max((options.columns ?? 72) - containerIndent, 16)
+        }
         // A change left open at the previous paragraph's end continues here when this paragraph starts
         // with the same change (`{++…` blank line `…++}`); otherwise its closer comes first.
         let continuing = pendingContinuation != nil && Self.edgeChange(p.content, first: true) == pendingContinuation
@@ -647,8 +655,10 @@ final class MarkdownRenderer {
             case .ordered(let start, let d): marker = String(start + n) + String(d)
             }
             containerDepth += 1
+            containerIndent += marker.count + 1
             let inner = sequence(item, tight: tight)
             containerDepth -= 1
+            containerIndent -= marker.count + 1
             let pad = String(repeating: " ", count: marker.count + 1)
             if inner.isEmpty {
                 items.append(marker)
@@ -915,8 +925,10 @@ final class MarkdownRenderer {
         let waiting = takePendingCloser()
         let hadMark = previousHadMark
         containerDepth += 1
+        containerIndent += 4
         let body = sequence(n.blocks, tight: false)
         containerDepth -= 1
+        containerIndent -= 4
         pendingCloser = waiting
         previousHadMark = hadMark
         if body.isEmpty { return "[^\(n.id)]:" }

@@ -99,6 +99,15 @@ extension RTFParser {
             if special == .code || special == .rule { special = nil }
         }
         if special == .code || special == .rule { style.name = nil }
+        // A figure's caption paragraph (`FigureCaptions`) is its picture's alt text shown: the figure holds it.
+        let figureAlt = list == nil && headingLevel == nil ? FigureCaptions.figureAlt(paragraph) : nil
+        if figureAlt == nil, list == nil, let alt = stories[s].figureAlt, FigureCaptions.isCaption(paragraph, of: alt) {
+            stories[s].figureAlt = nil
+            placeTextBoxes(story: s, tableDepth: para.tableDepth)
+            return
+        }
+        stories[s].figureAlt = figureAlt
+        if figureAlt != nil, paragraph.style.name == FigureCaptions.figureName { paragraph.style.name = nil }
         place(ParagraphEvent(paragraph: paragraph, headingLevel: headingLevel, list: list,
                              tableDepth: para.tableDepth, special: special), story: s)
         placeTextBoxes(story: s, tableDepth: para.tableDepth)

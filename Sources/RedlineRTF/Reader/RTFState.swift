@@ -104,6 +104,8 @@ struct Story {
     var paragraphs = 0
     /// Text boxes read since the last paragraph: their blocks, placed after it (as the DOCX reader places them).
     var textBoxes: [Block] = []
+    /// The alt text of the story's last paragraph when it was a picture alone (`FigureCaptions`).
+    var figureAlt: String?
 
     init(kind: Kind) {
         self.kind = kind

@@ -88,7 +88,16 @@ struct RTFSink: ChunkSink {
         if box != openTextBox { switchTextBox(to: box) }
         if let kind, kind == lastTopLevel { emit("\\pard\\plain\\par\n") }
         lastTopLevel = kind
-        writeBlock(chunk.block, context: BlockContext())
+        if header.defaultParagraphStyle.isEmpty, header.defaultCharacterStyle.isEmpty, case .paragraph(var p) = chunk.block,
+           let caption = FigureCaptions.caption(of: p) {
+            // A Markdown figure: the picture's paragraph and its caption under it (`FigureCaptions`).
+            p.style.name = FigureCaptions.figureName
+            writeParagraph(p, headingLevel: nil, context: BlockContext())
+            writeParagraph(Paragraph([.text(caption)], style: ParagraphStyle(name: FigureCaptions.captionName)),
+                           headingLevel: nil, context: BlockContext())
+        } else {
+            writeBlock(chunk.block, context: BlockContext())
+        }
         if let s = chunk.finalSection { finalSection = s }
         if out.count >= 1 << 16 { try flushOut() }
     }
