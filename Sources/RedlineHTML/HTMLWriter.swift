@@ -63,6 +63,7 @@ public struct HTMLSink: ChunkSink {
     /// Writes the page head, the style sheet and the metadata.
     public mutating func begin(_ header: DocumentHeader) throws {
         evenAndOddHeaders = header.evenAndOddHeaders
+        renderer.figures = header.defaultParagraphStyle.isEmpty && header.defaultCharacterStyle.isEmpty
         var s = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         s += "<title>" + HTMLRenderer.escape(header.metadata.title ?? "Document") + "</title>\n"
         if panel {
@@ -143,6 +144,8 @@ public struct HTMLSink: ChunkSink {
 
 /// Renders blocks and inlines to HTML.
 struct HTMLRenderer {
+    /// Lone pictures with alt text are figures (a source without formatting of its own: Markdown's).
+    var figures = false
     /// Where pictures go (files beside the page, or data URIs with `embedMedia`).
     var media: MediaExtractor?
     private var comments: [String: Comment] = [:]
@@ -178,7 +181,13 @@ struct HTMLRenderer {
 
     mutating func block(_ b: Block) -> String {
         switch b {
-        case .paragraph(let p): return paragraph(p, tag: "p")
+        case .paragraph(let p):
+            if figures, p.style.isEmpty, p.styleChange == nil, let alt = FigureCaptions.figureAlt(p) {
+                // A Markdown figure (`FigureCaptions`): the picture and its alt text as the caption, as pandoc writes it.
+                return "<figure>\n" + inlines(p.content) + "\n<figcaption aria-hidden=\"true\">" + Self.escape(alt)
+                    + "</figcaption>\n</figure>\n"
+            }
+            return paragraph(p, tag: "p")
         case .heading(let l, let p): return paragraph(p, tag: "h\(max(1, min(6, l)))")
         case .blockQuote(let bs): return "<blockquote>\n" + bs.map { block($0) }.joined() + "</blockquote>\n"
         case .list(let l):

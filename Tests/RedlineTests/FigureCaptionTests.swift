@@ -94,6 +94,16 @@ final class FigureCaptionTests: XCTestCase {
         XCTAssertLessThanOrEqual(again.components(separatedBy: "Height of the plants</w:t>").count - 1, 1, again)
     }
 
+    /// HTML: the figure is a `figure` with the alt text as its `figcaption` (as pandoc writes it); a picture among
+    /// words or without alt text stays in its paragraph.
+    func testHTMLWritesAFigure() throws {
+        let doc = try readMarkdown(Self.source)
+        let html = String(decoding: try write(doc, FormatRegistry.html), as: UTF8.self)
+        XCTAssertEqual(html.components(separatedBy: "<figure>").count - 1, 1, html)
+        XCTAssertTrue(html.contains("<figcaption aria-hidden=\"true\">Height of the plants</figcaption>\n</figure>"), html)
+        XCTAssertTrue(html.contains("<p>Text with <img"), html)
+    }
+
     /// A caption paragraph that is not the picture's alt text stays a paragraph of its own; so does a picture in a
     /// formatted document (Word's), which gets no caption added.
     func testOnlyTheAltTextsCaptionIsTakenIntoTheFigure() throws {
