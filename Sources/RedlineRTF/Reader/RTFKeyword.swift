@@ -77,6 +77,8 @@ enum RTFKeyword: Equatable {
     enum PictureWord: String, CaseIterable {
         case pict, nonshppict, pngblip, jpegblip, emfblip, wmetafile, macpict, dibitmap, wbitmap, bin
         case picwgoal, pichgoal, picscalex, picscaley, picprop, objdata, shpinst, shptxt
+        /// A shape's rectangle in twips (read inside `\shpinst`, for a text box's size).
+        case shpleft, shptop, shpright, shpbottom
         /// Shape properties: read inside `\pict` (alt text), skipped elsewhere.
         case sp, sn, sv
     }

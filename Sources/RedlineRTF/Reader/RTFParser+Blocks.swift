@@ -134,7 +134,13 @@ extension RTFParser {
         let parent = state.story
         flushRun(parent)
         diagnostics.report(.rtfTextBox, "text boxes are kept in the flow after the paragraph that anchors them; their position on the page is not")
-        stories.append(Story(kind: .textBox(parent: parent)))
+        // The shape's size, when its instructions gave its rectangle before `\shptxt`.
+        func length(_ a: Int?, _ b: Int?) -> Double? {
+            guard let a, let b, b > a, b - a < 40_000 else { return nil }
+            return Double(b - a) / 20
+        }
+        stories.append(Story(kind: .textBox(parent: parent, width: length(shapeRect[0], shapeRect[2]),
+                                            height: length(shapeRect[1], shapeRect[3]))))
         state.story = stories.count - 1
         state.ownsStory = true
         state.dest = .body
@@ -339,9 +345,9 @@ extension RTFParser {
         let blocks = story.collector.blocks
         switch story.kind {
         case .main: break
-        case .textBox(let parent):
+        case .textBox(let parent, let width, let height):
             textBoxCount += 1
-            let box = TextBox(number: textBoxCount)
+            let box = TextBox(number: textBoxCount, width: width, height: height)
             if parent < stories.count { stories[parent].textBoxes += blocks.map { $0.inTextBox(box) } }
         case .headerFooter(let kind, let which):
             sections.add(HeaderFooter(kind: kind, which: which, blocks: blocks))

@@ -83,6 +83,8 @@ extension RTFParser {
         case .shpinst:
             setDestination(.skip)
             state.inShape = true
+            shapeRect = [nil, nil, nil, nil]
+        case .shpleft, .shptop, .shpright, .shpbottom: break  // read inside `\shpinst` (`RTFParser.step`)
         case .shptxt: break  // read where it counts: inside `\shpinst` (`RTFParser.step`)
         case .picwgoal: if state.dest == .picture { picture.goal.w = max(0, v) }
         case .pichgoal: if state.dest == .picture { picture.goal.h = max(0, v) }

@@ -50,6 +50,8 @@ final class RTFParser {
     var annotationCounter = 0
     /// Text boxes read so far (their `TextBox.number`).
     var textBoxCount = 0
+    /// The rectangle (left, top, right, bottom in twips) of the shape whose instructions are being read.
+    var shapeRect: [Int?] = [nil, nil, nil, nil]
     var noteCounter = 0
     var paragraphCounter = 0
 
@@ -157,6 +159,10 @@ final class RTFParser {
             if state.dest == .skip {
                 if k == .picture(.shptxt), state.inShape {
                     startTextBox()
+                    return
+                }
+                if state.inShape, case .picture(let w) = k, let i = [.shpleft, .shptop, .shpright, .shpbottom].firstIndex(of: w) {
+                    shapeRect[i] = p
                     return
                 }
                 if k == .picture(.bin) { try skipBinary(n: max(0, p ?? 0)) } else if k == .document(.ud), let outer = state.unicodeOuter {

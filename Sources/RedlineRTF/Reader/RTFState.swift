@@ -86,7 +86,7 @@ struct Story {
         /// A header or footer of the current section.
         case headerFooter(HeaderFooter.Kind, HeaderFooter.Which)
         /// A text box's text (`\shptxt`) in story `parent`.
-        case textBox(parent: Int)
+        case textBox(parent: Int, width: Double?, height: Double?)
     }
 
     var kind: Kind
