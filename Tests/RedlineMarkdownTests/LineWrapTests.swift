@@ -65,6 +65,7 @@ final class LineWrapTests: XCTestCase {
 
     static let syntax = """
         Words that are block syntax at a line's start: a # b - c 1. d > e + f = g | h * i j : k ::: l 2) m === n --- \
+        pandoc's too: a : definition ~ marker (@) example (@ex) labelled (@) \
         o ~~~ p <div> q [r] s {++t++} u $x$ v \\ w 10. x ## y -- z ** and [@smith2020, p. 3] then *emphasis over \
         several words* and [a link over words](https://example.com/a/long/path) and `code with spaces` end.
 
@@ -91,6 +92,20 @@ final class LineWrapTests: XCTestCase {
             XCTAssertEqual(Self.spaced(try MarkdownReader.document(wrapped)), Self.spaced(doc), wrapped)
             let soft = { (s: String) in s.replacingOccurrences(of: "{\"t\":\"SoftBreak\"}", with: "{\"t\":\"Space\"}") }
             XCTAssertEqual(soft(try TestProcess.pandocJSON(wrapped)), soft(try TestProcess.pandocJSON(oneLine)), "columns \(columns):\n\(wrapped)")
+        }
+    }
+
+    /// pandoc's definition lists and example lists, which Redline reads as paragraphs with soft breaks, keep the
+    /// break before their markers (`:`, `~`, `(@)`) in every mode, so pandoc still reads them as lists.
+    func testPandocBlocksKeepTheirLineBreaks() throws {
+        let source = "Term one\n:   Definition of the first term, long enough to be wrapped at least once.\n\n(@) First example.\n(@) Second example.\n"
+        let doc = try MarkdownReader.document(source)
+        for wrap in [LineWrap.none, .auto] {
+            let out = try MarkdownWriter.string(doc, options: options(wrap, columns: 30))
+            XCTAssertTrue(out.hasPrefix("Term one\n:   Definition"), out)
+            XCTAssertTrue(out.contains("First example.\n(@) Second example."), out)
+            XCTAssertEqual(try TestProcess.pandocJSON(out).replacingOccurrences(of: "{\"t\":\"SoftBreak\"}", with: "{\"t\":\"Space\"}"),
+                           try TestProcess.pandocJSON(source).replacingOccurrences(of: "{\"t\":\"SoftBreak\"}", with: "{\"t\":\"Space\"}"), out)
         }
     }
 

@@ -22,6 +22,8 @@ struct InlineRenderer {
     /// The line length to fill lines to (`LineWrap.auto`), 0 for none; and where the current line starts in `bytes`.
     var wrapWidth = 0
     private var lineStart = 0
+    /// A soft break was just written as a space (`--wrap=none|auto`): the next text decides whether it stays one.
+    private var softBreakPending = false
     /// A `:` first in the text is escaped (a paragraph next to a table, which `: ` would make its caption).
     var escapeLeadingColon = false
     /// Comment ranges written in the short form `{==…==}{>>…<<}` (no other anchor or highlight inside).
@@ -193,6 +195,14 @@ struct InlineRenderer {
         commentWouldAttach = false
     }
 
+    /// Whether the text at `k` starts a block in pandoc's Markdown where it starts a line, though CommonMark reads it
+    /// as text: a definition (`:` or `~` then a space or tab) or an example list item (`(@`).
+    static func startsPandocBlock(_ u: UnsafeBufferPointer<UInt8>, _ k: Int) -> Bool {
+        let c = u[k], next: UInt8? = k + 1 < u.count ? u[k + 1] : nil
+        if c == UInt8(ascii: ":") || c == UInt8(ascii: "~") { return next == 0x20 || next == 0x09 }
+        return c == UInt8(ascii: "(") && next == UInt8(ascii: "@")
+    }
+
     /// Whether a line may start with markup beginning with `b` (nothing a block could start with: not a code
     /// fence's backtick or tilde, an HTML block's `<`, a quote, list, heading or table marker).
     private static func breaksBefore(_ b: UInt8) -> Bool {
@@ -272,7 +282,19 @@ struct InlineRenderer {
                 k += 1
                 continue
             }
-            if wrapWidth > 0, !heldSpaces.isEmpty, !inCell, !inHeading, !inLineBlock, !heldSpaces.contains("\t") {
+            if softBreakPending {
+                // Text pandoc reads as a block where it starts a line (a definition `:   …` or `~   …`, an example
+                // item `(@)`) keeps the source's line break: joined to the line before, it would be text.
+                softBreakPending = false
+                if !heldSpaces.isEmpty, Self.startsPandocBlock(u, k) {
+                    heldSpaces = ""
+                    buf.append(0x0A)
+                    lineStart = buf.count
+                    atLineStart = true
+                }
+            }
+            if wrapWidth > 0, !heldSpaces.isEmpty, !inCell, !inHeading, !inLineBlock, !heldSpaces.contains("\t"),
+               !Self.startsPandocBlock(u, k) {
                 // `--wrap=auto`: the line is broken at these spaces (not at a tab: it is text) when the word after
                 // them would pass the width (the word as far as this text goes; the line-start escapes below then
                 // apply to it).
@@ -504,6 +526,7 @@ struct InlineRenderer {
     }
 
     private mutating func write(_ inline: Inline) {
+        if case .text = inline {} else { softBreakPending = false }
         let edgeIndex = topLevelIndex
         topLevelIndex = -1
         if enclosingChange != .none {
@@ -516,7 +539,12 @@ struct InlineRenderer {
         case .text(let s): text(s)
         case .softBreak:
             if inCell || inHeading { owner.loss(.lossyBreak, "a line break in a table cell or heading was written as a space"); text(" ") }
-            else if (owner.options.lineWrap ?? .preserve) != .preserve { text(" ") }
+            else if (owner.options.lineWrap ?? .preserve) != .preserve {
+                // A space, unless the text after it starts a line pandoc reads as a block (`text`).
+                text(" ")
+                softBreakPending = true
+                return
+            }
             else { newline(hard: false) }
         case .lineBreak:
             if inCell || inHeading { owner.loss(.lossyBreak, "a line break in a table cell or heading was written as a space"); text(" ") }
