@@ -9,11 +9,11 @@ public enum FigureCaptions {
     public static let figureName = "Captioned Figure", captionName = "Image Caption"
 
     /// The caption to write under `p` when it is a figure: a plain paragraph (no style, change, section or box)
-    /// holding one picture with alt text whose bytes the document has (a picture only linked to is written as
-    /// its alt text: no caption under that); nil otherwise.
-    public static func caption(of p: Paragraph) -> String? {
+    /// holding one picture with alt text whose bytes the document has, of a kind the writer `shows` (a picture it
+    /// writes as its alt text gets no caption under that); nil otherwise.
+    public static func caption(of p: Paragraph, shows: (MediaKind) -> Bool) -> String? {
         guard p.style.isEmpty, p.markChange == nil, p.styleChange == nil, p.sectionEnd == nil, p.textBox == nil,
-              case .image(let image)? = p.content.first, image.media != nil || image.source.hasPrefix("data:") else { return nil }
+              case .image(let image)? = p.content.first, let item = image.media, shows(item.kind) else { return nil }
         return figureAlt(p)
     }
 

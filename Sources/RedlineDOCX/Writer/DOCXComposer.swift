@@ -113,7 +113,7 @@ final class DOCXComposer {
                 // A comparison's code-style paragraph: its info string, for the code it reads as resolved.
                 for (text, rejected) in KeptSources.codeTexts(p) { codeSources.keepCode(info, for: text, rejected: rejected) }
             }
-            if !formattedSource, ctx.quoteDepth == 0, ctx.listLevel < 0, let caption = FigureCaptions.caption(of: p) {
+            if !formattedSource, ctx.quoteDepth == 0, ctx.listLevel < 0, let caption = FigureCaptions.caption(of: p, shows: { Self.embeddableKinds.contains($0) }) {
                 // A Markdown figure (a picture alone in its paragraph, its alt text the caption): pandoc's figure
                 // paragraph and a caption paragraph under it, which the reader takes back into the figure.
                 paragraph(p, defaultStyle: DOCXFigures.figureID, ctx, into: &x)
