@@ -63,7 +63,7 @@ public struct HTMLSink: ChunkSink {
     /// Writes the page head, the style sheet and the metadata.
     public mutating func begin(_ header: DocumentHeader) throws {
         evenAndOddHeaders = header.evenAndOddHeaders
-        renderer.figures = header.defaultParagraphStyle.isEmpty && header.defaultCharacterStyle.isEmpty
+        renderer.figures = !header.hasOwnFormatting
         var s = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         s += "<title>" + HTMLRenderer.escape(header.metadata.title ?? "Document") + "</title>\n"
         if panel {

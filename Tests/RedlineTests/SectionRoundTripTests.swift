@@ -12,15 +12,11 @@ final class SectionRoundTripTests: XCTestCase {
 
     private func write(_ doc: Document, _ format: Format, keepFormatting: Bool = false,
                        diagnostics: Diagnostics = Diagnostics()) throws -> [UInt8] {
-        let out = MemoryOutput()
-        var options = WriteOptions()
-        options.preserveFormatting = keepFormatting
-        try Converter.write(doc, format: format, to: out, options: options, diagnostics: diagnostics)
-        return out.bytes
+        try ModelRoundTrip.write(doc, format, keepFormatting: keepFormatting, diagnostics: diagnostics)
     }
 
     private func read(_ bytes: [UInt8], _ format: Format, diagnostics: Diagnostics = Diagnostics()) throws -> Document {
-        try Converter.read(.bytes(bytes), format: format, diagnostics: diagnostics)
+        try ModelRoundTrip.read(bytes, format, diagnostics: diagnostics)
     }
 
     /// Every section of `doc` in order: those paragraphs end (at any depth), then the last one.

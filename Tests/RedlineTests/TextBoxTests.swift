@@ -11,15 +11,11 @@ import RedlineTestSupport
 final class TextBoxTests: XCTestCase {
     private func write(_ doc: Document, _ format: Format, keepFormatting: Bool = false,
                        diagnostics: Diagnostics = Diagnostics()) throws -> [UInt8] {
-        let out = MemoryOutput()
-        var options = WriteOptions()
-        options.preserveFormatting = keepFormatting
-        try Converter.write(doc, format: format, to: out, options: options, diagnostics: diagnostics)
-        return out.bytes
+        try ModelRoundTrip.write(doc, format, keepFormatting: keepFormatting, diagnostics: diagnostics)
     }
 
     private func read(_ bytes: [UInt8], _ format: Format, diagnostics: Diagnostics = Diagnostics()) throws -> Document {
-        try Converter.read(.bytes(bytes), format: format, diagnostics: diagnostics)
+        try ModelRoundTrip.read(bytes, format, diagnostics: diagnostics)
     }
 
     /// The blocks as "box: text [+insertions -deletions]" lines; boxes are named by order of appearance (readers

@@ -189,3 +189,10 @@ public struct Document: Hashable, Sendable, Codable {
         return out
     }
 }
+
+extension DocumentHeader {
+    /// Whether the source has formatting of its own (default styles: a DOCX or RTF source), whose paragraphs then
+    /// carry their complete formatting; false for Markdown, to which writers add the look of their choosing
+    /// (styles for headings and notes, figure captions).
+    public var hasOwnFormatting: Bool { !defaultParagraphStyle.isEmpty || !defaultCharacterStyle.isEmpty }
+}

@@ -60,7 +60,7 @@ struct DOCXSink: ChunkSink {
 
     mutating func begin(_ header: DocumentHeader) throws {
         self.header = header
-        composer.formattedSource = !header.defaultParagraphStyle.isEmpty || !header.defaultCharacterStyle.isEmpty
+        composer.formattedSource = header.hasOwnFormatting
         buffer.raw(xmlDeclaration)
         buffer.open("w:document", [("xmlns:w", NS.w), ("xmlns:r", NS.r), ("xmlns:wp", NS.wp)])
         buffer.open("w:body")
@@ -251,7 +251,7 @@ struct DOCXSink: ChunkSink {
     /// The document defaults: the source's, with the preset (or the plain default for a source that has
     /// none at all) filling what the source leaves unset.
     private func defaults() -> (ParagraphStyle, CharacterStyle) {
-        let sourceHasNone = header.defaultParagraphStyle.isEmpty && header.defaultCharacterStyle.isEmpty
+        let sourceHasNone = !header.hasOwnFormatting
         let paragraph = options.paragraphPreset ?? (sourceHasNone ? DOCXWriter.plainParagraph : ParagraphStyle())
         let character = options.characterPreset ?? (sourceHasNone ? DOCXWriter.plainCharacter : CharacterStyle())
         return (paragraph.merged(with: header.defaultParagraphStyle), character.merged(with: header.defaultCharacterStyle))

@@ -88,7 +88,7 @@ struct RTFSink: ChunkSink {
         if box != openTextBox { switchTextBox(to: box) }
         if let kind, kind == lastTopLevel { emit("\\pard\\plain\\par\n") }
         lastTopLevel = kind
-        if header.defaultParagraphStyle.isEmpty, header.defaultCharacterStyle.isEmpty, case .paragraph(var p) = chunk.block,
+        if !header.hasOwnFormatting, case .paragraph(var p) = chunk.block,
            let caption = FigureCaptions.caption(of: p, shows: { [.png, .jpeg, .emf, .wmf].contains($0) }) {
             // A Markdown figure: the picture's paragraph and its caption under it (`FigureCaptions`).
             p.style.name = FigureCaptions.figureName
