@@ -50,6 +50,9 @@ public struct WriteOptions: Sendable, Codable {
     public var lineWrap: LineWrap?
     /// Markdown with `lineWrap` `.auto`: the line length (nil: 72, pandoc's default).
     public var columns: Int?
+    /// Markdown: every table in GFM's pipe form (format `gfm`: GitHub shows no other); nil or false: a table
+    /// the pipe form cannot hold (cells of several blocks, merged cells) is a pandoc grid table.
+    public var pipeTablesOnly: Bool?
 
     public init(paragraphPreset: ParagraphStyle? = nil, characterPreset: CharacterStyle? = nil,
                 preserveFormatting: Bool = false, criticMarkup: Bool = true, referenceDocument: String? = nil) {

@@ -143,6 +143,12 @@ final class BlockConverter {
         self.context = context
     }
 
+    /// How many grid tables' cells deep this converter reads (each cell is read by a converter of its own).
+    var gridDepth = 0
+    /// cmark's nesting limit and `~~` rule, for the cells of grid tables.
+    var cmarkDepth = Limits.maxMarkdownNesting
+    var doubleTilde = true
+
     /// Sets the text the next nodes come from.
     func setParsedText(_ text: [UInt8]) {
         parsedText = text
@@ -219,10 +225,22 @@ final class BlockConverter {
 
     /// Converts one block node, appending zero or more blocks to `out`.
     func convert(_ node: MDNode, into out: inout [Block]) throws {
+        let captionBefore = lastCaptionLike
         if node.kind == .paragraph { lastCaptionLike = node.startLine > 0 && captionLike(node) } else if node.kind != .table { lastCaptionLike = false }
         switch node.kind {
         case .paragraph:
             fencePage = nil
+            // pandoc's grid table (`+---+` lines), read as cmark reads it: one paragraph.
+            if gridDepth < Self.maxGridDepth, node.startLine > 0, sourceByte(node.startLine, node.startColumn) == UInt8(ascii: "+"),
+               let table = try gridTable(node) {
+                lastCaptionLike = captionBefore
+                if captionBefore, case .paragraph(let p)? = out.last, let caption = TableCaptions.caption(p) {
+                    out[out.count - 1] = .paragraph(caption)
+                }
+                warnIfInsideChange(node)
+                out.append(.table(divTables.last(where: { !$0.isEmpty })?.applied(to: table) ?? table))
+                return
+            }
             let fence = divFence(node)
             if fence.opens != nil || fence.closes {
                 var page: PageDivs.Role?
@@ -395,16 +413,77 @@ final class BlockConverter {
         return divTables.last(where: { !$0.isEmpty })?.applied(to: table) ?? table
     }
 
-    /// A changed cell's one paragraph without the change of the same kind and author the writer wraps its
+    /// A changed cell's paragraphs without the change of the same kind and author the writer wraps their
     /// text in (`{--old--}` in a deleted cell).
     static func unwrapped(_ blocks: [Block], _ change: RowChange) -> [Block] {
-        guard blocks.count == 1, case .paragraph(var p) = blocks[0], p.content.count == 1 else { return blocks }
-        switch (p.content[0], change) {
-        case (.insertion(let a, let x), .inserted(let b)) where a.author == b.author && a.date == b.date: p.content = x
-        case (.deletion(let a, let x), .deleted(let b)) where a.author == b.author && a.date == b.date: p.content = x
-        default: return blocks
+        blocks.map { b in
+            guard case .paragraph(var p) = b, p.content.count == 1 else { return b }
+            switch (p.content[0], change) {
+            case (.insertion(let a, let x), .inserted(let b)) where a.author == b.author && a.date == b.date: p.content = x
+            case (.deletion(let a, let x), .deleted(let b)) where a.author == b.author && a.date == b.date: p.content = x
+            default: return b
+            }
+            return .paragraph(p)
         }
-        return [.paragraph(p)]
+    }
+
+    /// Grid tables inside grid tables' cells read as tables this many levels deep; deeper, as text.
+    static let maxGridDepth = 8
+
+    /// `node` (a paragraph) as a grid table, when its source lines are one (`GridTables`); each cell's
+    /// content is read as Markdown of its own by a converter of its own (the same placeholders, so its
+    /// CriticMarkup, comments and notes are the document's).
+    private func gridTable(_ node: MDNode) throws -> Table? {
+        let first = node.startLine, last = max(node.startLine, node.endLine)
+        guard last - first >= 2, last <= lineStarts.count, node.startColumn >= 1 else { return nil }
+        var lines: [Range<Int>] = []
+        lines.reserveCapacity(last - first + 1)
+        for n in first...last {
+            let start = lineStarts[n - 1] + node.startColumn - 1
+            let end = n < lineStarts.count ? lineStarts[n] - 1 : parsedText.count
+            guard start < end, parsedText[start] == UInt8(ascii: "+") || parsedText[start] == UInt8(ascii: "|") else { return nil }
+            lines.append(start..<end)
+        }
+        guard GridTables.startsTable(parsedText[lines[0]]),
+              let layout = GridTables.read(parsedText, lines: lines, placeholderWidth: { GridTables.width(self.context.original($0, $1)) })
+        else { return nil }
+        var rows = [TableRow](repeating: TableRow([]), count: layout.rowCount)
+        var kept = [Bool](repeating: false, count: layout.rowCount)
+        for cell in layout.cells {
+            let text = GridTables.content(parsedText, cell)
+            let nested = BlockConverter(context: context)
+            nested.noteResolver = noteResolver
+            nested.noteIsDefined = noteIsDefined
+            nested.bodyParser = bodyParser
+            nested.referenceLabels = referenceLabels
+            nested.gridDepth = gridDepth + 1
+            nested.cmarkDepth = cmarkDepth
+            nested.doubleTilde = doubleTilde
+            nested.setParsedText(text)
+            nested.firstLineNumber = firstLineNumber + node.startLine - 1
+            let root = try Cmark.parse(text, maxDepth: cmarkDepth, doubleTilde: doubleTilde)
+            var blocks: [Block] = []
+            try nested.convert(root.children, into: &blocks)
+            nested.finishFlow()
+            comments += nested.comments
+            notes += nested.notes
+            // The last paragraph's break is the cell's end: its text reads as text (as in a pipe table).
+            if case .paragraph(var p)? = blocks.last, p.markChange != nil {
+                p.markChange = nil
+                blocks[blocks.count - 1] = .paragraph(p)
+            }
+            if let r = nested.pendingRowChange { rows[cell.row].change = r }
+            if nested.pendingRowKept { kept[cell.row] = true }
+            var c = TableCell(blocks, columnSpan: cell.columnSpan, rowSpan: cell.rowSpan)
+            if let change = nested.pendingCellChange {
+                c = TableCell(Self.unwrapped(blocks, change), columnSpan: cell.columnSpan, rowSpan: cell.rowSpan, change: change)
+            }
+            rows[cell.row].cells.append(c)
+        }
+        // A row whose every non-empty cell is one change of one author is that row's change, unless it says
+        // `[row-kept]` (as in a pipe table).
+        for k in rows.indices where !kept[k] { rows[k] = TableRowChanges.unmarked(rows[k]) }
+        return Table(columns: layout.alignments, headerRowCount: layout.headerRows, rows: rows)
     }
 
     private var currentDivStyle: ParagraphStyle {

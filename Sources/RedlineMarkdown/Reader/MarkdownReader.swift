@@ -162,6 +162,8 @@ final class ReaderState {
         context = CriticContext(source: body, scanner: scanner, diagnostics: diagnostics)
         segmenter = Segmenter(scanner.output)
         converter = BlockConverter(context: context)
+        converter.doubleTilde = scripts
+        converter.cmarkDepth = min(options.limits.maxNesting, Limits.maxMarkdownNesting)
         for (k, f) in segmenter.footnotes.enumerated() where footnoteRanges[f.label] == nil {
             footnoteRanges[f.label] = (f.range, segmenter.footnoteLines[k])
         }

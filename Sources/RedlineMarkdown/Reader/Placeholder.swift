@@ -103,6 +103,27 @@ enum Placeholder {
         return (kind, index, s.index(after: i))
     }
 
+    /// The bytes of one placeholder.
+    static let byteCount = 18
+
+    /// The placeholder starting at byte `k` of `text` (ending by `end`), if one does.
+    static func decode(_ text: [UInt8], at k: Int, end: Int) -> (Kind, Int)? {
+        guard k + byteCount <= end, text[k] == 0xE2, text[k + 1] == 0xB8, text[k + 2] == 0xAA,
+              text[k + 15] == 0xE2, text[k + 16] == 0xB8, text[k + 17] == 0xAA else { return nil }
+        func scalar(_ at: Int) -> UInt32? {
+            let a = text[at], b = text[at + 1], c = text[at + 2]
+            guard a & 0xF0 == 0xE0, b & 0xC0 == 0x80, c & 0xC0 == 0x80 else { return nil }
+            return UInt32(a & 0x0F) << 12 | UInt32(b & 0x3F) << 6 | UInt32(c & 0x3F)
+        }
+        guard let k0 = scalar(k + 3), k0 >= 0xE000, k0 < 0xE100, let kind = Kind(rawValue: UInt8(k0 - 0xE000)) else { return nil }
+        var index = 0
+        for n in 0..<3 {
+            guard let v = scalar(k + 6 + 3 * n), v >= 0xE100, v < 0xE200 else { return nil }
+            index = index << 8 | Int(v - 0xE100)
+        }
+        return (kind, index)
+    }
+
     /// True for a scalar in the range placeholders use (input scalars there are escaped).
     static func isReserved(_ v: UInt32) -> Bool { v >= 0xE000 && v < 0xE200 }
 }

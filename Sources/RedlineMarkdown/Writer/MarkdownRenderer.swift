@@ -26,6 +26,10 @@ final class MarkdownRenderer {
     var nextBlock: Block?
     /// The block written before this one (at this level) was a table.
     var previousWasTable = false
+    /// Writing a grid table's cell: its paragraphs are not filled (`--wrap=auto`).
+    var inGridCell = false
+    /// Writing the last block of a grid table's cell (`gridCell`), whose paragraph has no break of its own.
+    var atCellEnd = false
     /// Distinct fonts, sizes, colours and backgrounds dropped (reported as counts at the end).
     private var lostFonts = Set<String>(), lostSizes = Set<Double>(), lostColors = Set<RGBColor>(), lostBackgrounds = Set<RGBColor>()
 
@@ -138,6 +142,8 @@ final class MarkdownRenderer {
     /// Whether a link to `link` can be written as a reference to `label`: a label that reads back as one, and
     /// not defined before for another target. A new label's definition waits for `takeDefinitions`.
     func defineReference(_ label: String, _ link: Link) -> Bool {
+        // A grid table's cell is read as Markdown of its own, without the document's definitions.
+        if inGridCell { return false }
         guard !label.isEmpty, label.utf8.count < 1000, !label.hasPrefix("^"),
               !label.unicodeScalars.contains(where: { $0 == "[" || $0 == "]" || $0 == "\\" || $0.value < 0x20 }),
               !label.allSatisfy({ $0 == " " }), !link.url.isEmpty else { return false }
@@ -206,9 +212,10 @@ final class MarkdownRenderer {
 
     /// A sequence of blocks (a container's content), joined by blank lines (single newlines when tight);
     /// a waiting closer is flushed at the end, inside the container.
-    func sequence(_ blocks: [Block], tight: Bool) -> String {
-        let savedNext = nextBlock, savedPrevious = previousWasTable
-        defer { nextBlock = savedNext; previousWasTable = savedPrevious }
+    func sequence(_ blocks: [Block], tight: Bool, endsCell: Bool = false) -> String {
+        let savedNext = nextBlock, savedPrevious = previousWasTable, savedEnd = atCellEnd
+        defer { nextBlock = savedNext; previousWasTable = savedPrevious; atCellEnd = savedEnd }
+        atCellEnd = false
         var parts: [String] = []
         var previous: Block?
         var bullet: Character = "-"
@@ -227,7 +234,9 @@ final class MarkdownRenderer {
             } else if case .list = b {
                 bullet = "-"
             }
+            atCellEnd = endsCell && k == blocks.count - 1
             let written = blockParts(b, bullet: bullet).filter { !$0.isEmpty }
+            atCellEnd = false
             parts += written
             // An empty paragraph left out is no block: the blocks around it still meet.
             if !written.isEmpty || b.paragraph == nil { previous = b }
@@ -387,7 +396,7 @@ final class MarkdownRenderer {
         let markChange = Self.withoutID(p.markChange)
         var r = InlineRenderer(owner: self)
         r.inHeading = level != nil && (level! > 2 || !Self.hasBreak(p.content))
-        if options.lineWrap == .auto, level == nil, !inCommentBody {
+        if options.lineWrap == .auto, level == nil, !inCommentBody, !inGridCell {
             // The width left beside the prefixes of the quotes, list items and notes around the paragraph.
             r.wrapWidth = max((options.columns ?? 72) - containerIndent, 16)
         }
@@ -404,7 +413,8 @@ final class MarkdownRenderer {
         }
         // This paragraph's break is in the change its text ends with: leave that change open across it
         // (unless the paragraph is that change alone, which `{++…++}` already says, and it did not continue).
-        let implied = Self.impliedMark(p.content)
+        // (The last paragraph of a grid table's cell has no break of its own: its text reads as text.)
+        let implied = atCellEnd ? nil : Self.impliedMark(p.content)
         // Before an empty paragraph, a paragraph that is its change as a whole leaves it open too
         // (`{++text` blank line `++}`): the closer alone is the empty paragraph.
         let beforeEmpty = nextBlock.map { if case .paragraph(let q) = $0 { return isPlainEmpty(q) }; return false } ?? false
@@ -803,25 +813,24 @@ final class MarkdownRenderer {
         }
         // A row change the cells' text cannot carry (no text, cells with changes of their own) is an
         // attribution `{>>@Ann (date) [row-deleted]<<}` at the start of the row's first cell.
-        var grid = gridRows(t)
+        var rowMarkers = [String](repeating: "", count: t.rows.count)
         if marksRows {
-            for (n, kept) in keptRows.enumerated() where kept && !grid[n].isEmpty {
-                grid[n][0] = "{>>" + CommentText.header(author: nil, date: nil, attributes: [AttributeToken("row-kept")]) + "<<}" + grid[n][0]
+            for (n, kept) in keptRows.enumerated() where kept {
+                rowMarkers[n] = "{>>" + CommentText.header(author: nil, date: nil, attributes: [AttributeToken("row-kept")]) + "<<}"
             }
             for (n, row) in t.rows.enumerated() {
-                guard let change = row.change, !grid[n].isEmpty else { continue }
+                guard let change = row.change else { continue }
                 let (key, ch): (String, Change)
                 switch change {
                 case .inserted(let c): (key, ch) = ("row-inserted", c)
                 case .deleted(let c): (key, ch) = ("row-deleted", c)
                 }
-                grid[n][0] = "{>>" + CommentText.header(author: ch.author, date: ch.date, attributes: [AttributeToken(key)])
-                    + "<<}" + grid[n][0]
+                rowMarkers[n] = "{>>" + CommentText.header(author: ch.author, date: ch.date, attributes: [AttributeToken(key)]) + "<<}"
                 t.rows[n].change = nil
             }
         }
-        let columns = max(t.columns.count, grid.map(\.count).max() ?? 0)
-        guard columns > 0, !t.rows.isEmpty else {
+        let width = max(t.columns.count, t.rows.map { $0.cells.reduce(0) { $0 + max(1, $1.columnSpan) } }.max() ?? 0)
+        guard width > 0, !t.rows.isEmpty else {
             loss(.lossyTableStructure, "an empty table was dropped")
             return ""
         }
@@ -830,29 +839,44 @@ final class MarkdownRenderer {
         // style for all of them (the most common is kept, the others reported lost).
         let cellStyles = t.rows.flatMap { $0.cells.flatMap { $0.blocks.compactMap { $0.paragraph?.style } } }
         let cellStyle = options.preserveFormatting ? Self.mostCommon(cellStyles) : ParagraphStyle()
-        for s in cellStyles where s != cellStyle { paragraphStyleLost(s, level: nil) }
         let keep = options.preserveFormatting && !(carried.isEmpty && cellStyle.isEmpty)
-        if t.headerRowCount != 1 && !keep {
-            loss(.lossyTableStructure, "a table without exactly one header row was written with its first row as header")
-        }
         var lines: [String] = []
-        for (n, row) in t.rows.enumerated() {
-            if row.change != nil { loss(.lossyTableRowChange, "table row insertions and deletions were dropped") }
-            var cells = grid[n]
-            while cells.count < columns { cells.append("") }
-            lines.append("| " + cells.joined(separator: " | ") + " |")
-            if n == 0 {
-                let delims = (0..<columns).map { k -> String in
-                    switch k < t.columns.count ? t.columns[k] : .none {
-                    case .none: return "---"
-                    case .left: return ":--"
-                    case .center: return ":-:"
-                    case .right: return "--:"
-                    }
-                }
-                lines.append("| " + delims.joined(separator: " | ") + " |")
+        if options.pipeTablesOnly != true, Self.needsGridForm(t) {
+            let columns = max(t.columns.count, t.gridColumnCount)
+            let sides = sideTables
+            if let grid = gridTable(t, columns: columns, rowMarkers: rowMarkers, cellStyle: cellStyle) {
+                lines = grid
+                for s in cellStyles where s != cellStyle { paragraphStyleLost(s, level: nil) }
+            } else {
+                sideTables = sides
             }
         }
+        if lines.isEmpty {
+            var grid = gridRows(t)
+            for n in grid.indices where !rowMarkers[n].isEmpty && !grid[n].isEmpty { grid[n][0] = rowMarkers[n] + grid[n][0] }
+            let columns = max(t.columns.count, grid.map(\.count).max() ?? 0)
+            for s in cellStyles where s != cellStyle { paragraphStyleLost(s, level: nil) }
+            if t.headerRowCount != 1 && !keep {
+                loss(.lossyTableStructure, "a table without exactly one header row was written with its first row as header")
+            }
+            for (n, row) in grid.enumerated() {
+                var cells = row
+                while cells.count < columns { cells.append("") }
+                lines.append("| " + cells.joined(separator: " | ") + " |")
+                if n == 0 {
+                    let delims = (0..<columns).map { k -> String in
+                        switch k < t.columns.count ? t.columns[k] : .none {
+                        case .none: return "---"
+                        case .left: return ":--"
+                        case .center: return ":-:"
+                        case .right: return "--:"
+                        }
+                    }
+                    lines.append("| " + delims.joined(separator: " | ") + " |")
+                }
+            }
+        }
+        for row in t.rows where row.change != nil { loss(.lossyTableRowChange, "table row insertions and deletions were dropped") }
         // With preserveFormatting, the cells' style, widths and header rows go on a fenced div around the table.
         if keep {
             let tokens = FormatAttributes.tokens(cellStyle) + carried.tokens
@@ -870,13 +894,6 @@ final class MarkdownRenderer {
             if counts[s]! > bestCount { best = s; bestCount = counts[s]! }
         }
         return best
-    }
-
-    private static func isChange(_ i: Inline) -> Bool {
-        switch i {
-        case .insertion, .deletion, .substitution, .move: return true
-        default: return i.children.contains(where: isChange)
-        }
     }
 
     private func tableCell(_ cell: TableCell) -> String {
@@ -903,7 +920,7 @@ final class MarkdownRenderer {
             r.inCell = true
             var content: [Inline]
             if let p = b.paragraph { content = readable(p.content) } else { content = [.text(b.plainText)] }
-            if options.criticMarkup && !inCommentBody, !content.isEmpty, !content.contains(where: Self.isChange) {
+            if options.criticMarkup && !inCommentBody, !content.isEmpty, !content.contains(where: Self.isChangeInline) {
                 switch cell.change {
                 case .inserted(let ch)?: content = [.insertion(ch, content)]
                 case .deleted(let ch)?: content = [.deletion(ch, content)]
