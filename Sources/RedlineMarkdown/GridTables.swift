@@ -133,7 +133,10 @@ enum GridTables {
             chars.first == UInt8(ascii: "+") && chars.last == UInt8(ascii: "+")
                 && chars.allSatisfy { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ":") || $0 == extra }
         }
-        guard isBorder(grid[0].chars, allowing: UInt8(ascii: "-")), isBorder(grid[bottom].chars, allowing: UInt8(ascii: "-")) else { return nil }
+        // (The last line is the `=` line of a table of header rows only.)
+        guard isBorder(grid[0].chars, allowing: UInt8(ascii: "-")),
+              isBorder(grid[bottom].chars, allowing: UInt8(ascii: "-")) || isBorder(grid[bottom].chars, allowing: UInt8(ascii: "="))
+        else { return nil }
         // The header line: the first full-width line of `=`.
         var headerLine: Int?
         for k in 1...bottom where grid[k].chars.contains(UInt8(ascii: "=")) {
@@ -318,10 +321,22 @@ enum GridTables {
 
     /// The table's lines: `cells` tile a grid of `rows` × `alignments.count` (the caller fills gaps with empty
     /// cells); the `=` line follows the first `headerRows` rows (none for 0); colons give the alignments.
-    static func write(_ cells: [Placed], rows: Int, headerRows: Int, alignments: [ColumnAlignment]) -> [String] {
+    /// `stagger` gives each cell lines of its own, in its first row, below the cells before it in that row: no
+    /// line then holds two cells' text, so a CriticMarkup change spanning a cell's lines encloses, in the
+    /// source, no other cell's marks.
+    static func write(_ cells: [Placed], rows: Int, headerRows: Int, alignments: [ColumnAlignment], stagger: Bool = false) -> [String] {
         let columns = alignments.count
         var widths = [Int](repeating: 3, count: columns), heights = [Int](repeating: 1, count: rows)
         let lineWidths = cells.map { c in c.lines.map { width($0) }.max() ?? 0 }
+        var offsets = [Int](repeating: 0, count: cells.count)
+        if stagger {
+            var used = [Int](repeating: 0, count: rows)
+            for (k, c) in cells.enumerated().sorted(by: { ($0.element.row, $0.element.column) < ($1.element.row, $1.element.column) }) {
+                offsets[k] = used[c.row]
+                used[c.row] += c.lines.count
+            }
+            for r in 0..<rows { heights[r] = max(1, used[r]) }
+        }
         // Single cells first, then spanning ones widen their last column (row) when they need more.
         let order = cells.indices.sorted { (cells[$0].columnSpan, cells[$0].rowSpan) < (cells[$1].columnSpan, cells[$1].rowSpan) }
         for k in order {
@@ -329,7 +344,7 @@ enum GridTables {
             let across = widths[c.column..<(c.column + c.columnSpan)].reduce(0, +) + 3 * (c.columnSpan - 1)
             if lineWidths[k] > across { widths[c.column + c.columnSpan - 1] += lineWidths[k] - across }
             let down = heights[c.row..<(c.row + c.rowSpan)].reduce(0, +) + (c.rowSpan - 1)
-            if c.lines.count > down { heights[c.row + c.rowSpan - 1] += c.lines.count - down }
+            if offsets[k] + c.lines.count > down { heights[c.row + c.rowSpan - 1] += offsets[k] + c.lines.count - down }
         }
         var xs = [0], ys = [0]
         for w in widths { xs.append(xs.last! + w + 3) }
@@ -366,9 +381,8 @@ enum GridTables {
             let x0 = xs[c.column], x1 = xs[c.column + c.columnSpan], y0 = ys[c.row]
             for (n, line) in c.lines.enumerated() where !line.isEmpty {
                 let pad = (x1 - x0 - 2) - width(line)
-                overlays[y0 + 1 + n].append((x0 + 1, x1, " " + line + String(repeating: " ", count: max(0, pad))))
+                overlays[y0 + 1 + offsets[k] + n].append((x0 + 1, x1, " " + line + String(repeating: " ", count: max(0, pad))))
             }
-            _ = k
         }
         var out: [String] = []
         out.reserveCapacity(canvas.count)

@@ -59,8 +59,12 @@ extension MarkdownRenderer {
         }
         var alignments = Array(t.columns.prefix(columns))
         while alignments.count < columns { alignments.append(.none) }
+        // A change spanning a cell's lines must enclose, in the source, no other cell's marks: such a table
+        // gives each cell lines of its own.
+        let delimiters = ["{++", "{--", "{~~", "{==", "{>>", "++}", "--}", "~~}", "==}", "<<}"]
+        let stagger = placed.contains { c in c.lines.count > 1 && c.lines.contains { l in delimiters.contains { l.contains($0) } } }
         let lines = GridTables.write(placed, rows: t.rows.count, headerRows: min(t.headerRowCount, t.rows.count),
-                                     alignments: alignments)
+                                     alignments: alignments, stagger: stagger)
         return readsBack(lines, placed, rows: t.rows.count, columns: columns) ? lines : nil
     }
 
