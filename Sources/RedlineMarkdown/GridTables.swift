@@ -127,7 +127,10 @@ enum GridTables {
         guard lines.count >= 3 else { return nil }
         var grid = lines.map { columns(text, $0, placeholderWidth: placeholderWidth) }
         let width = grid[0].chars.count
-        guard width >= 3, grid.allSatisfy({ $0.chars.count == width }) else { return nil }
+        // (At least one line of cells: a paragraph of `+---+` lines alone is text, and the writer escapes a text
+        // line's leading `|`, so no paragraph reads as a table.)
+        guard width >= 3, grid.allSatisfy({ $0.chars.count == width }),
+              grid.contains(where: { $0.chars.first == UInt8(ascii: "|") }) else { return nil }
         let bottom = grid.count - 1, right = width - 1
         func isBorder(_ chars: [UInt8], allowing extra: UInt8) -> Bool {
             chars.first == UInt8(ascii: "+") && chars.last == UInt8(ascii: "+")

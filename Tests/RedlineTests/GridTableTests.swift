@@ -112,6 +112,7 @@ final class GridTableTests: XCTestCase {
             "+---+---+\n| a | b |\n+---+--+-+",
             "+---+---+\n| a | b |\n|   |   |",
             "+---+\n| a |\n+---+---+",
+            "a\n\n+---+\n+---+\n+---+",
         ]
         for text in broken {
             let doc = try ModelRoundTrip.read(Array(text.utf8), md)
