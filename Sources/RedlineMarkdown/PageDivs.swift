@@ -19,15 +19,21 @@ enum PageDivs {
         case story(HeaderFooter.Kind, HeaderFooter.Which)
         /// A text box's div: its blocks are the box's (`TextBox`; the reader numbers the boxes).
         case textBox(width: Double?, height: Double?)
+        /// A field whose result is the div's paragraphs (`BlockField`: a table of contents).
+        case field(FieldCode)
     }
 
     static let sectionClass = ".redline-section", lastSectionClass = ".redline-last-section"
     static let headerClass = ".redline-header", footerClass = ".redline-footer"
     static let textBoxClass = ".redline-text-box"
+    static let fieldClass = ".redline-field"
 
     /// The role of a div with these attribute tokens, or nil for any other div.
     static func role(_ tokens: [AttributeToken], diagnostics: Diagnostics) -> Role? {
         let keys = Set(tokens.filter { $0.value == nil }.map(\.key))
+        if keys.contains(fieldClass), let instruction = tokens.first(where: { $0.key == "instr" })?.value {
+            return .field(FieldCode(instruction: instruction))
+        }
         if keys.contains(textBoxClass) {
             func size(_ key: String) -> Double? {
                 tokens.first { $0.key == key }?.value.flatMap(Double.init).flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
@@ -109,6 +115,11 @@ enum PageDivs {
         if let w = box.width { t.append(AttributeToken("width", FormatAttributes.number(w))) }
         if let h = box.height { t.append(AttributeToken("height", FormatAttributes.number(h))) }
         return "::: {" + AttributeList.write(t) + "}"
+    }
+
+    /// The fence line opening a field's div.
+    static func fence(_ field: FieldCode) -> String {
+        "::: {" + AttributeList.write([AttributeToken(fieldClass), AttributeToken("instr", field.instruction)]) + "}"
     }
 
     /// The fence line opening a header's or footer's div.

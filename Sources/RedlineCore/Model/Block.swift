@@ -29,9 +29,17 @@ public struct Paragraph: Hashable, Sendable, Codable {
     }
     /// `textBox`, boxed: one word, like `sectionBox`.
     private var textBoxBox: Boxed<TextBox>?
+    /// Where a field whose result spans paragraphs begins or ends (`BlockField`); nil for most.
+    public var blockField: BlockField? {
+        get { blockFieldBox?.value }
+        set { blockFieldBox = newValue.map(Boxed.init) }
+    }
+    /// `blockField`, boxed: one word, like `sectionBox`.
+    private var blockFieldBox: Boxed<BlockField>?
 
     enum CodingKeys: String, CodingKey {
         case content, style, markChange, styleChange, sectionBox = "sectionEnd", codeBox = "codeInfo", textBoxBox = "textBox"
+        case blockFieldBox = "blockField"
     }
 
     public init(_ content: [Inline], style: ParagraphStyle = ParagraphStyle(),

@@ -164,6 +164,7 @@ struct ModelDump {
         if let sc = p.styleChange { s += " style-change" + Self.field(sc) }
         if let info = p.codeInfo { s += " code-info " + Self.json(info) }
         if let box = p.textBox { s += " text-box" + Self.field(box) }
+        if let f = p.blockField { s += " block-field" + Self.field(f) }
         line(depth, s)
         inlines(p.content, depth + 1)
         if let sec = p.sectionEnd {

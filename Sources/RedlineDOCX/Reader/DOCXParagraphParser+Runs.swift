@@ -91,7 +91,13 @@ extension StoryParser {
                         progress.joinFloor = runs.count
                     }
                 case "end":
-                    if let f = progress.fields.popLast() { endField(f, &runs) }
+                    if let f = progress.fields.popLast() {
+                        if f.spansParagraphs {
+                            progress.blockFieldEnd = runs.isEmpty ? .beforeContent : .afterContent
+                        } else {
+                            endField(f, &runs)
+                        }
+                    }
                 default: break
                 }
             case .tab, .ptab: add(.text("\t"), to: &runs, &look, enclosing)

@@ -33,6 +33,16 @@ extension StoryParser {
             }
         }
         progress.lastParaID = paraID
+        // A field whose result began in this paragraph and goes on past it (a table of contents): this paragraph
+        // begins it, the one its end is in ends it (`BlockField`).
+        var blockField = BlockField()
+        if let k = progress.fields.firstIndex(where: { $0.showingResult && !$0.spansParagraphs && $0.array == progress.runArray
+                                                        && $0.link == nil && !$0.nestedInstruction }) {
+            progress.fields[k].spansParagraphs = true
+            blockField.start = FieldCode(instruction: progress.fields[k].instruction)
+        }
+        blockField.end = progress.blockFieldEnd
+        progress.blockFieldEnd = nil
         if markup.markVanished {
             // The paragraph mark was inserted and deleted again: in no version does the paragraph end
             // here, so its content joins the next paragraph.
@@ -54,6 +64,7 @@ extension StoryParser {
             paragraph.styleChange = ParagraphStyleChange(change: change, old: oldStyle)
         }
         if let m = markup.section { paragraph.sectionEnd = section(m) }
+        if blockField.start != nil || blockField.end != nil { paragraph.blockField = blockField }
         // A figure's caption paragraph (`FigureCaptions`) is its picture's alt text shown: the figure holds it.
         let figureAlt = extra.isEmpty ? FigureCaptions.figureAlt(paragraph) : nil
         if figureAlt == nil, let alt = progress.figureAlt, FigureCaptions.isCaption(paragraph, of: alt) {

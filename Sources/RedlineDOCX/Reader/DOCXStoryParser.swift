@@ -44,6 +44,8 @@ final class StoryParser {
         /// A field began inside its instruction (`IF { MERGEFIELD x } …`): the instruction read is not whole,
         /// so the field is not kept as one.
         var nestedInstruction = false
+        /// Its result went on past the paragraph it began in: that paragraph holds its start (`BlockField`).
+        var spansParagraphs = false
     }
 
     init(_ x: XMLReader, context: StoryContext) {
@@ -401,6 +403,8 @@ struct StoryProgress {
     var runBuffer: [Run] = []
     /// Open complex fields, innermost last.
     var fields: [StoryParser.Field] = []
+    /// A field whose result spans paragraphs ended in the paragraph being read, and where (`BlockField.End`).
+    var blockFieldEnd: BlockField.End?
     /// Which run array runs are being added to (a paragraph's, or a nested revision's): a field is kept as
     /// one only when its result starts and ends in the same one.
     var runArray = 0

@@ -74,6 +74,8 @@ final class DOCXComposer {
     private var lastParaID: Int?
     /// Run markup to open the next paragraph with (a note's or a comment's reference mark).
     var storyPrefix: String?
+    /// Fields whose results span paragraphs begun and not yet ended in the body (`BlockField`).
+    var openBlockFields = 0
     /// A move range in the body still open at the end of the last paragraph, and its range id.
     var pendingMove: (move: Move, rangeID: String)?
     /// The TeX of equations whose OMML reads back as other TeX (written as custom properties).
@@ -262,8 +264,34 @@ final class DOCXComposer {
             x.raw(prefix)
             storyPrefix = nil
         }
+        // A field whose result spans paragraphs: begun and ended in top-level body paragraphs only, each end
+        // matching a begin (the writer closes what is left open before the last section).
+        let blockField = ctx.story == .body && ctx.depth == 0 && !ctx.inTextBox ? p.blockField : nil
+        if blockField?.end == .beforeContent, openBlockFields > 0 {
+            x.raw(Self.fieldEndRun)
+            openBlockFields -= 1
+        }
+        if let start = blockField?.start {
+            x.raw("<w:r><w:fldChar w:fldCharType=\"begin\"/></w:r><w:r><w:instrText xml:space=\"preserve\">")
+            x.text(" " + start.instruction + " ")
+            x.raw("</w:instrText></w:r><w:r><w:fldChar w:fldCharType=\"separate\"/></w:r>")
+            openBlockFields += 1
+        }
         runs(p.content, ctx, into: &x)
+        if blockField?.end == .afterContent, openBlockFields > 0 {
+            x.raw(Self.fieldEndRun)
+            openBlockFields -= 1
+        }
         x.close("w:p")
+    }
+
+    static let fieldEndRun = "<w:r><w:fldChar w:fldCharType=\"end\"/></w:r>"
+
+    /// Ends the fields spanning paragraphs still open, in a paragraph of their own (before the last section).
+    func closeBlockFields(into x: inout XMLText) {
+        guard openBlockFields > 0 else { return }
+        x.raw("<w:p>" + String(repeating: Self.fieldEndRun, count: openBlockFields) + "</w:p>")
+        openBlockFields = 0
     }
 
     private func alignment(_ a: ColumnAlignment?) -> ParagraphAlignment? {

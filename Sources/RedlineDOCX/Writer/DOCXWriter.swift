@@ -102,6 +102,7 @@ struct DOCXSink: ChunkSink {
     mutating func finish() throws {
         closeTextBox()
         composer.closePendingMove(into: &buffer)
+        composer.closeBlockFields(into: &buffer)
         try closeDanglingAnchors()
         if let s = finalSection {
             composer.sectionProperties(s, into: &buffer)

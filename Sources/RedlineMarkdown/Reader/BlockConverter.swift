@@ -88,6 +88,10 @@ final class BlockConverter {
     private var storyBlocks: [Block]?
     /// Sections whose divs closed, for `ReaderState` to place (after the block before them, or at the end).
     var finishedSections: [(section: Section, last: Bool)] = []
+    /// A field's div opened (`PageDivs.Role.field`): the next paragraph read begins it.
+    private var pendingFieldStart: FieldCode?
+    /// Fields' divs closed since `ReaderState` last looked: each ends after the paragraph before it.
+    var finishedFields = 0
     /// The text boxes whose divs are open; the blocks read go into the innermost.
     private var openTextBoxes: [TextBox] = []
     private var textBoxCount = 0
@@ -514,6 +518,8 @@ final class BlockConverter {
         case .textBox(let width, let height)?:
             textBoxCount += 1
             openTextBoxes.append(TextBox(number: textBoxCount, width: width, height: height))
+        case .field(let f)?:
+            pendingFieldStart = f
         case nil: break
         }
     }
@@ -530,6 +536,10 @@ final class BlockConverter {
             finishedSections.append(open)
         case .textBox:
             openTextBoxes.removeLast()
+        case .field:
+            // (A div that held no paragraph begins no field.)
+            if pendingFieldStart == nil { finishedFields += 1 }
+            pendingFieldStart = nil
         }
     }
 
@@ -740,6 +750,10 @@ final class BlockConverter {
         var taken: [Run] = []
         swap(&taken, &runs)  // handed over whole: merged in place, never copied
         var p = Paragraph(canonicalInlines(taken), style: currentDivStyle)
+        if let f = pendingFieldStart, !inCell {
+            p.blockField = BlockField(start: f)
+            pendingFieldStart = nil
+        }
         if !inCell { p.markChange = mark ?? trailingMark ?? whole }
         p.styleChange = styleChange
         return p

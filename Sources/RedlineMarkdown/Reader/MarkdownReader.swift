@@ -233,6 +233,7 @@ final class ReaderState {
             dropTentativeEmpty()
             converter.finishFlow()
             placeSections()
+            placeFieldEnds()
             takeConverted()
             done = true
             if ready.isEmpty, !attacher.isEmpty || !segmenter.footnotes.isEmpty || finalSection != nil {
@@ -281,6 +282,7 @@ final class ReaderState {
             return
         }
         placeSections()
+        placeFieldEnds()
         // None for a paragraph of delimiters only (its break may belong to the previous block).
         guard !blocks.isEmpty else { return }
         if tentativeEmpty, !BlockConverter.joins(blocks[0]) { dropTentativeEmpty() }
@@ -327,6 +329,24 @@ final class ReaderState {
             }
         }
         converter.finishedSections = []
+    }
+
+    /// Fields whose divs closed: each ends after the paragraph (or heading) before the fence.
+    private func placeFieldEnds() {
+        guard converter.finishedFields > 0 else { return }
+        converter.finishedFields = 0
+        guard var chunk = ready.popLast() else { return }
+        switch chunk.block {
+        case .paragraph(var p):
+            p.blockField = BlockField(start: p.blockField?.start, end: .afterContent)
+            chunk.block = .paragraph(p)
+        case .heading(let level, var p):
+            p.blockField = BlockField(start: p.blockField?.start, end: .afterContent)
+            chunk.block = .heading(level: level, p)
+        default:
+            break
+        }
+        ready.append(chunk)
     }
 
     /// The blocks of `range` up to `line`'s paragraph, parsed whole, then that paragraph with its last line

@@ -67,6 +67,10 @@ public struct MarkdownSink: ChunkSink {
     private var openTextBox: TextBox?
     private var lastTextBox: TextBox?
     private var textBoxesFlattened = 0
+    /// Fields spanning paragraphs (`BlockField`): with `preserveFormatting`, how many of their divs are open; without,
+    /// how many were written as their results.
+    private var openFieldDivs = 0
+    private var fieldsFlattened = 0
 
     init(output: any ByteOutput, options: WriteOptions, diagnostics: Diagnostics) {
         self.output = output
@@ -108,9 +112,13 @@ public struct MarkdownSink: ChunkSink {
         if let closer = renderer.takePendingCloser() { try put(closer) }
         try writeHeldNotes()
         if openDiv != nil { try closeDiv() }
+        while openFieldDivs > 0 { try closeFieldDiv() }
         if openTextBox != nil {
             try put(":::")
             openTextBox = nil
+        }
+        if fieldsFlattened > 0 {
+            diagnostics.report(.lossyField, "fields were written as their results (--keep-formatting keeps them)", count: fieldsFlattened)
         }
         try writeHeldSections()
         if let s = finalSection { try writeSection(s, last: true) }
@@ -137,6 +145,17 @@ public struct MarkdownSink: ChunkSink {
         if case .list(var l) = block, case .ordered(let s, let d) = l.kind, previousOrderedDelimiter == d {
             l.kind = .ordered(start: s, delimiter: d == "." ? ")" : ".")
             block = .list(l)
+        }
+        let blockField = Self.blockField(of: block)
+        if blockField?.end == .beforeContent { try closeFieldDiv() }
+        if let start = blockField?.start {
+            if options.preserveFormatting {
+                if openDiv != nil { try closeDiv() }
+                try put(PageDivs.fence(start))
+                openFieldDivs += 1
+            } else {
+                fieldsFlattened += 1
+            }
         }
         try textBoxDiv(for: block)
         // Blocks in a row whose paragraphs all carry one div's classes are written inside one div.
@@ -169,6 +188,7 @@ public struct MarkdownSink: ChunkSink {
         }
         for part in rest { try put(part) }
         if openDiv != nil, pendingFence == nil, Self.isTight(block), let last = parts.last, Self.fitsTight(last) { closesTight = true }
+        if blockField?.end == .afterContent, !renderer.hasPendingCloser { try closeFieldDiv() }
         // Notes go after the block, but not between a paragraph break change's delimiters.
         heldNotes += chunk.notes
         if options.preserveFormatting, block.hasSectionEnd { block.forEachParagraph { if let s = $0.sectionEnd { heldSections.append(s) } } }
@@ -176,6 +196,22 @@ public struct MarkdownSink: ChunkSink {
             try writeHeldNotes()
             try writeHeldSections()
         }
+    }
+
+    /// The field mark of a top-level paragraph or heading (`BlockField`).
+    static func blockField(of block: Block) -> BlockField? {
+        switch block {
+        case .paragraph(let p), .heading(_, let p): return p.blockField
+        default: return nil
+        }
+    }
+
+    /// Closes the innermost field div open (none open: nothing).
+    private mutating func closeFieldDiv() throws {
+        guard openFieldDivs > 0 else { return }
+        if openDiv != nil { try closeDiv() }
+        try put(":::")
+        openFieldDivs -= 1
     }
 
     /// Opens or closes the text box div `block` needs (with `preserveFormatting`; a block ending a section is

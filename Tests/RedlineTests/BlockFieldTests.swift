@@ -1,0 +1,129 @@
+import Foundation
+import XCTest
+import Redline
+import RedlineTestSupport
+
+/// Issue 31: a table of contents is kept as a table of contents. Word's TOC is a field whose result is whole
+/// paragraphs (its entries, each with a hyperlink and a PAGEREF field): the DOCX reader keeps where it begins and
+/// ends (`Paragraph.blockField`), the DOCX writer writes it back as one field around the same paragraphs, so Word can
+/// update it; Markdown keeps it as a `.redline-field` div with `--keep-formatting`, and otherwise writes the entries
+/// with a counted `lossy.field`.
+final class BlockFieldTests: XCTestCase {
+    private let docx = FormatRegistry.named("docx")!, md = FormatRegistry.named("md")!
+
+    /// A Word TOC as Word writes it: in a content control, begun in the first entry's paragraph, ended at the start
+    /// of the paragraph after the last entry.
+    static func wordTOC(endInOwnParagraph: Bool = true) -> String {
+        func entry(_ text: String, _ anchor: String, _ page: String, style: String = "TOC1") -> String {
+            "<w:hyperlink w:anchor=\"\(anchor)\" w:history=\"1\"><w:r><w:t>\(text)</w:t></w:r><w:r><w:tab/></w:r>"
+                + "<w:r><w:fldChar w:fldCharType=\"begin\"/></w:r><w:r><w:instrText xml:space=\"preserve\"> PAGEREF \(anchor) \\h </w:instrText></w:r>"
+                + "<w:r><w:fldChar w:fldCharType=\"separate\"/></w:r><w:r><w:t>\(page)</w:t></w:r><w:r><w:fldChar w:fldCharType=\"end\"/></w:r></w:hyperlink>"
+        }
+        let end = "<w:r><w:fldChar w:fldCharType=\"end\"/></w:r>"
+        return "<w:p><w:r><w:t>Before the contents.</w:t></w:r></w:p>"
+            + "<w:sdt><w:sdtPr><w:docPartObj><w:docPartGallery w:val=\"Table of Contents\"/><w:docPartUnique/></w:docPartObj></w:sdtPr><w:sdtContent>"
+            + "<w:p><w:r><w:t>Contents</w:t></w:r></w:p>"
+            + "<w:p><w:r><w:fldChar w:fldCharType=\"begin\"/></w:r><w:r><w:instrText xml:space=\"preserve\"> TOC \\o \"1-3\" \\h \\z \\u </w:instrText></w:r>"
+            + "<w:r><w:fldChar w:fldCharType=\"separate\"/></w:r>" + entry("Introduction", "_Toc1", "1") + "</w:p>"
+            + "<w:p>" + entry("Methods", "_Toc2", "2") + "</w:p>"
+            + "<w:p>" + entry("Results", "_Toc3", "4") + (endInOwnParagraph ? "" : end) + "</w:p>"
+            + (endInOwnParagraph ? "<w:p>" + end + "</w:p>" : "")
+            + "</w:sdtContent></w:sdt>"
+            + "<w:p><w:bookmarkStart w:id=\"1\" w:name=\"_Toc1\"/><w:r><w:t>Introduction</w:t></w:r><w:bookmarkEnd w:id=\"1\"/></w:p>"
+            + "<w:p><w:r><w:t>Body text.</w:t></w:r></w:p>"
+    }
+
+    private func validate(_ bytes: [UInt8]) throws {
+        let path = NSTemporaryDirectory() + "blockfield-\(UUID().uuidString).docx"
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try OOXMLValidate.assertValid(path)
+    }
+
+    private func flags(_ d: Document) -> [String] {
+        d.blocks.compactMap { b -> String? in
+            guard let p = b.paragraph, let f = p.blockField else { return nil }
+            return "\(p.content.plainText.prefix(12).split(separator: "\t").first ?? "")|\(f.start?.instruction ?? "-")|\(f.end?.rawValue ?? "-")"
+        }
+    }
+
+    /// The field's begin, separate and end in document.xml, in order, as one field around the entries.
+    private func fieldChars(_ bytes: [UInt8]) throws -> [String] {
+        let part = try ZipEntries.read(bytes).first { $0.name == "word/document.xml" }!
+        let xml = String(decoding: part.bytes, as: UTF8.self)
+        var out: [String] = []
+        var rest = Substring(xml)
+        while let r = rest.range(of: #"fldCharType="(begin|separate|end)"|instrText xml:space="preserve">[^<]*"#, options: .regularExpression) {
+            let s = String(rest[r])
+            out.append(s.hasPrefix("instr") ? String(s.split(separator: ">", maxSplits: 1)[1]).trimmingCharacters(in: .whitespaces)
+                                             : String(s.dropFirst(13).dropLast()))
+            rest = rest[r.upperBound...]
+        }
+        return out
+    }
+
+    func testWordTOCIsKeptThroughDOCX() throws {
+        for endInOwnParagraph in [true, false] {
+            let bytes = try MinimalDOCX.package(body: Self.wordTOC(endInOwnParagraph: endInOwnParagraph))
+            let doc = try ModelRoundTrip.read(bytes, docx)
+            let expected = endInOwnParagraph
+                ? [#"Introduction|TOC \o "1-3" \h \z \u|-"#, "|-|beforeContent"]
+                : [#"Introduction|TOC \o "1-3" \h \z \u|-"#, "Results|-|afterContent"]
+            XCTAssertEqual(flags(doc), expected)
+            // The entries are the document's paragraphs, their links and page numbers kept.
+            XCTAssertTrue(doc.blocks.contains { $0.plainText.hasPrefix("Methods") })
+            // Written back: one TOC field around the same entries (the PAGEREF fields inside it), read back alike.
+            let written = try ModelRoundTrip.write(doc, docx)
+            let chars = try fieldChars(written)
+            XCTAssertEqual(chars.first, "begin")
+            XCTAssertEqual(chars.dropFirst().first, #"TOC \o "1-3" \h \z \u"#)
+            XCTAssertEqual(chars.filter { $0 == "begin" }.count, chars.filter { $0 == "end" }.count)
+            XCTAssertEqual(chars.last, "end")
+            XCTAssertEqual(flags(try ModelRoundTrip.read(written, docx)), flags(doc))
+            try validate(written)
+        }
+    }
+
+    /// Through Markdown with `--keep-formatting` (a `.redline-field` div around the entries) and back to DOCX: the
+    /// same field around the same entries (an end at the start of the paragraph after them is, in Markdown, the end
+    /// of the last entry: the same result).
+    func testWordTOCIsKeptThroughCriticMarkup() throws {
+        for endInOwnParagraph in [true, false] {
+            let doc = try ModelRoundTrip.read(try MinimalDOCX.package(body: Self.wordTOC(endInOwnParagraph: endInOwnParagraph)), docx)
+            let text = try ModelRoundTrip.write(doc, md, keepFormatting: true)
+            let markdown = String(decoding: text, as: UTF8.self)
+            XCTAssertTrue(markdown.contains(#"::: {.redline-field instr="TOC \\o \"1-3\" \\h \\z \\u"}"#), markdown)
+            let back = try ModelRoundTrip.read(text, md)
+            XCTAssertEqual(flags(back), [#"Introduction|TOC \o "1-3" \h \z \u|-"#, "Results|-|afterContent"], markdown)
+            let again = try ModelRoundTrip.write(back, md, keepFormatting: true)
+            XCTAssertEqual(try ModelRoundTrip.write(try ModelRoundTrip.read(again, md), md, keepFormatting: true), again, "not a fixpoint")
+            let written = try ModelRoundTrip.write(back, docx)
+            XCTAssertEqual(flags(try ModelRoundTrip.read(written, docx)), flags(back))
+            try validate(written)
+        }
+    }
+
+    /// A start without its end (a transform dropped the paragraph that ended it) is closed before the last
+    /// section; an end without a start writes nothing.
+    func testUnbalancedFieldsAreBalanced() throws {
+        var start = Paragraph([.text("Entry")])
+        start.blockField = BlockField(start: FieldCode(instruction: "TOC \\o"))
+        var stray = Paragraph([.text("After")])
+        stray.blockField = BlockField(end: .afterContent)
+        for blocks in [[Block.paragraph(start)], [.paragraph(stray)], [.paragraph(start), .paragraph(stray), .paragraph(stray)]] {
+            let written = try ModelRoundTrip.write(Document(blocks: blocks), docx)
+            let chars = try fieldChars(written)
+            XCTAssertEqual(chars.filter { $0 == "begin" }.count, chars.filter { $0 == "end" }.count, "\(chars)")
+            try validate(written)
+        }
+    }
+
+    /// Markdown without `--keep-formatting`: the entries as paragraphs, one `lossy.field` for the field.
+    func testMarkdownWithoutKeepFormattingCountsTheField() throws {
+        let doc = try ModelRoundTrip.read(try MinimalDOCX.package(body: Self.wordTOC()), docx)
+        let d = Diagnostics()
+        let text = String(decoding: try ModelRoundTrip.write(doc, md, diagnostics: d), as: UTF8.self)
+        XCTAssertTrue(text.contains("Methods"), text)
+        XCTAssertGreaterThanOrEqual(d.count(of: .lossyField), 1)
+    }
+}
