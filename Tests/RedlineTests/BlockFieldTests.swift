@@ -103,6 +103,54 @@ final class BlockFieldTests: XCTestCase {
         }
     }
 
+    /// Through RTF: a `\field` group whose `\fldrslt` holds the entries' paragraphs, read back as the same field (an
+    /// end after the last entry's `\par` is the end before the next paragraph: the same result).
+    func testWordTOCIsKeptThroughRTF() throws {
+        let rtf = FormatRegistry.named("rtf")!
+        for endInOwnParagraph in [true, false] {
+            let doc = try ModelRoundTrip.read(try MinimalDOCX.package(body: Self.wordTOC(endInOwnParagraph: endInOwnParagraph)), docx)
+            let written = try ModelRoundTrip.write(doc, rtf)
+            let text = String(decoding: written, as: UTF8.self)
+            XCTAssertEqual(text.components(separatedBy: #"{\field{\*\fldinst TOC \\o "1-3" \\h \\z \\u}{\fldrslt "#).count, 2, text)
+            let back = try ModelRoundTrip.read(written, rtf)
+            XCTAssertEqual(flags(back), [#"Introduction|TOC \o "1-3" \h \z \u|-"#, "Introduction|-|beforeContent"], text)
+            // And on to DOCX: one field around the entries.
+            let chars = try fieldChars(try ModelRoundTrip.write(back, docx))
+            XCTAssertEqual(chars.prefix(2), ["begin", #"TOC \o "1-3" \h \z \u"#])
+            XCTAssertEqual(chars.filter { $0 == "begin" }.count, chars.filter { $0 == "end" }.count)
+        }
+    }
+
+    /// LibreOffice as oracle: it reads a table of contents (`text:table-of-content` in its ODT) from Word's file, from
+    /// the DOCX and RTF Redline writes of it, and from the DOCX Redline writes from its CriticMarkup with
+    /// `--keep-formatting`; not from the DOCX of the Markdown without it (the entries as paragraphs).
+    func testLibreOfficeSeesATableOfContents() throws {
+        try TestProcess.require("soffice")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("redline-toc-lo-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let rtf = FormatRegistry.named("rtf")!
+        let word = try MinimalDOCX.package(body: Self.wordTOC())
+        let doc = try ModelRoundTrip.read(word, docx)
+        let viaMarkdown = try ModelRoundTrip.read(try ModelRoundTrip.write(doc, md, keepFormatting: true), md)
+        let flattened = try ModelRoundTrip.read(try ModelRoundTrip.write(doc, md), md)
+        let files: [(String, [UInt8], Bool)] = [
+            ("word.docx", word, true), ("redline.docx", try ModelRoundTrip.write(doc, docx), true),
+            ("redline.rtf", try ModelRoundTrip.write(doc, rtf), true), ("critic.docx", try ModelRoundTrip.write(viaMarkdown, docx), true),
+            ("flat.docx", try ModelRoundTrip.write(flattened, docx), false),
+        ]
+        for (name, bytes, _) in files { try Data(bytes).write(to: dir.appendingPathComponent(name)) }
+        _ = try TestProcess.run(["soffice", "--headless", "-env:UserInstallation=file://\(dir.path)/profile",
+                                 "--convert-to", "odt", "--outdir", dir.appendingPathComponent("odt").path] + files.map { dir.appendingPathComponent($0.0).path })
+        for (name, _, toc) in files {
+            let odt = dir.appendingPathComponent("odt/" + (name as NSString).deletingPathExtension + ".odt")
+            let content = try ZipEntries.read(Array(try Data(contentsOf: odt))).first { $0.name == "content.xml" }!
+            let xml = String(decoding: content.bytes, as: UTF8.self)
+            XCTAssertEqual(xml.contains("<text:table-of-content "), toc, name)
+            XCTAssertTrue(xml.contains("Methods"), name)
+        }
+    }
+
     /// A start without its end (a transform dropped the paragraph that ended it) is closed before the last
     /// section; an end without a start writes nothing.
     func testUnbalancedFieldsAreBalanced() throws {

@@ -51,6 +51,20 @@ extension RTFParser {
             placeTextBoxes(story: s, tableDepth: para.tableDepth)
             return
         }
+        // A field whose result began in this body paragraph and goes on past it (a table of contents) begins here;
+        // one that ended since the last body paragraph ends here (an empty paragraph, left out, passes it on).
+        var blockField = BlockField()
+        if s == 0, let k = fields.firstIndex(where: { f in
+            guard case .plain = f.kind, !f.spansParagraphs, let r = f.result else { return false }
+            return r.story == 0 && r.paragraph == stories[0].paragraphs - 1
+        }) {
+            fields[k].spansParagraphs = true
+            blockField.start = FieldCode(instruction: String(decoding: fields[k].instruction, as: UTF8.self))
+        }
+        if s == 0, let end = blockFieldEnd {
+            blockField.end = end
+            blockFieldEnd = nil
+        }
         if s == 0 { bodyStarted = true }
         paragraphCounter += 1
         var content = InlineBuilder.inlines(from: runs)
@@ -92,6 +106,7 @@ extension RTFParser {
         // in its style: a code block has no place for the marks (accepted or rejected, it is a code block again).
         if special == .code && (markChange != nil || runs.indices.contains(where: { runs[$0].change != nil })) { special = nil }
         var paragraph = Paragraph(content, style: style, markChange: markChange)
+        if blockField.start != nil || blockField.end != nil { paragraph.blockField = blockField }
         if s == 0, let section = sections.pendingEnd {
             // The paragraph a `\sect` ends carries its section (a code block or rule has no mark to carry it).
             sections.pendingEnd = nil
@@ -401,6 +416,12 @@ extension RTFParser {
             appendNoteReference(n.id, story: state.story)
             out.add(n)
         case .plain:
+            if f.spansParagraphs {
+                // A field whose result spans paragraphs ends here: before this paragraph's text, or after it.
+                flushRun(0)
+                blockFieldEnd = stories[0].runs.isEmpty ? .beforeContent : .afterContent
+                break
+            }
             // The result as one field atom, when it is still in the runs of the paragraph it began in.
             guard let r = f.result, r.story == state.story, r.story < stories.count,
                   stories[r.story].paragraphs == r.paragraph else { break }

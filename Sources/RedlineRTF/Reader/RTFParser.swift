@@ -38,6 +38,8 @@ final class RTFParser {
     // Body.
     @exclusivity(unchecked) var stories: [Story] = [Story(kind: .main)]
     @exclusivity(unchecked) var fields: [FieldState] = []
+    /// A body field whose result spans paragraphs ended since the last body paragraph, and where (`BlockField`).
+    var blockFieldEnd: BlockField.End?
     var rowDefinitions: [Int: RowDefinition] = [:]
     var rowDefinitionDepth = 1
     var listsWithListText = Set<Int>()

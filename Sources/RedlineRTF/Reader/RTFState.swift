@@ -139,6 +139,8 @@ struct FieldState {
     var kind = Kind.plain
     /// Where its result starts (`\fldrslt`): the story, which of its paragraphs, and the run index in it.
     var result: (story: Int, paragraph: Int, run: Int)?
+    /// Its result went on past the paragraph it began in: that paragraph holds its start (`BlockField`).
+    var spansParagraphs = false
 }
 
 /// A list definition from `\listtable`: per level, the kind.

@@ -55,6 +55,8 @@ struct RTFSink: ChunkSink {
     var finalSection: Section?
     /// The text box top-level blocks are being written into (`switchTextBox`).
     var openTextBox: TextBox?
+    /// `\field` groups of fields spanning paragraphs begun and not yet ended (`BlockField`).
+    var openBlockFields = 0
     /// A header or footer story is being written (its paragraphs end no section).
     var inHeaderStory = false
 
@@ -85,7 +87,27 @@ struct RTFSink: ChunkSink {
         default: kind = nil
         }
         let box = chunk.block.hasSectionEnd ? nil : chunk.block.textBox
+        // A field whose result spans paragraphs (`BlockField`) is a `\field` group around top-level body
+        // paragraphs: any other block, or a text box, ends it first.
+        let blockField: BlockField?
+        switch chunk.block {
+        case .paragraph(let p), .heading(_, let p): blockField = box == nil ? p.blockField : nil
+        default: blockField = nil
+        }
+        if openBlockFields > 0, box != nil || chunk.block.paragraph == nil && { if case .heading = chunk.block { return false }; return true }() {
+            closeBlockFields()
+        }
+        if blockField?.end == .beforeContent, openBlockFields > 0 {
+            emit("}}")
+            openBlockFields -= 1
+        }
         if box != openTextBox { switchTextBox(to: box) }
+        if let start = blockField?.start {
+            emit("{\\field{\\*\\fldinst ")
+            RTFText.escape(start.instruction, into: &out)
+            emit("}{\\fldrslt ")
+            openBlockFields += 1
+        }
         if let kind, kind == lastTopLevel { emit("\\pard\\plain\\par\n") }
         lastTopLevel = kind
         if !header.hasOwnFormatting, case .paragraph(var p) = chunk.block,
@@ -97,6 +119,10 @@ struct RTFSink: ChunkSink {
                            headingLevel: nil, context: BlockContext())
         } else {
             writeBlock(chunk.block, context: BlockContext())
+        }
+        if blockField?.end == .afterContent, openBlockFields > 0 {
+            emit("}}\n")
+            openBlockFields -= 1
         }
         if let s = chunk.finalSection { finalSection = s }
         if out.count >= 1 << 16 { try flushOut() }
@@ -121,7 +147,15 @@ struct RTFSink: ChunkSink {
         emit("{\\sp{\\sn fFitShapeToText}{\\sv 1}}{\\shptxt\n")
     }
 
+    /// Ends the fields spanning paragraphs still open.
+    mutating func closeBlockFields() {
+        guard openBlockFields > 0 else { return }
+        emit(String(repeating: "}}", count: openBlockFields) + "\n")
+        openBlockFields = 0
+    }
+
     mutating func finish() throws {
+        closeBlockFields()
         switchTextBox(to: nil)
         // Comments never anchored (or whose range never ended) go in a last paragraph, so none is lost.
         let left = commentOrder.filter { !writtenComments.contains($0) }
