@@ -103,12 +103,14 @@ extension StoryComparer {
             switch t.kind {
             case .mark:
                 var level: Int, style: ParagraphStyle, box: TextBox?
+                // NEW's fields spanning paragraphs (a deleted paragraph is inside or outside one of NEW's).
+                var field: BlockField?
                 var mark: ParagraphMarkChange?
                 var styleChange: ParagraphStyleChange?
                 switch op.kind {
                 case .equal:
                     let o = oldSide.props(of: v.oldTok(op))!, n = store.props(of: t)!
-                    level = n.level; style = n.style; box = n.textBox
+                    level = n.level; style = n.style; box = n.textBox; field = n.blockField
                     if !options.ignoreFormatting
                         && ((options.compareParagraphStyles
                              && Self.comparable(o.style, level: o.level) != Self.comparable(n.style, level: n.level))
@@ -124,7 +126,7 @@ extension StoryComparer {
                     stats.paragraphMarkChanges += 1
                 default:
                     let pr = tStore.props(of: t)!
-                    level = pr.level; style = pr.style; box = pr.textBox; mark = .inserted(change)
+                    level = pr.level; style = pr.style; box = pr.textBox; field = pr.blockField; mark = .inserted(change)
                     stats.paragraphMarkChanges += 1
                 }
                 let content = InlineBuilder.pairingSubstitutions(InlineBuilder.inlines(from: runs))
@@ -132,6 +134,7 @@ extension StoryComparer {
                 runs = []
                 var p = Paragraph(content, style: style, markChange: mark, styleChange: styleChange)
                 p.textBox = box
+                p.blockField = field
                 out.append(level == 0 ? .paragraph(p) : .heading(level: level, p))
             case .block:
                 // Text with no break of its own before a block. Only one side's own changes can be here, when

@@ -5,8 +5,8 @@ import RedlineCore
 extension StoryComparer {
     private func props(_ b: Block) -> ParagraphProps? {
         switch b {
-        case .paragraph(let p): return ParagraphProps(level: 0, style: p.style, textBox: p.textBox)
-        case .heading(let l, let p): return ParagraphProps(level: l, style: p.style, textBox: p.textBox)
+        case .paragraph(let p): return ParagraphProps(level: 0, style: p.style, textBox: p.textBox, blockField: p.blockField)
+        case .heading(let l, let p): return ParagraphProps(level: l, style: p.style, textBox: p.textBox, blockField: p.blockField)
         default: return nil
         }
     }

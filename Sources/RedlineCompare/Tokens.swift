@@ -7,6 +7,8 @@ struct ParagraphProps: Equatable {
     var style: ParagraphStyle
     /// The text box the paragraph is in (kept on the result's paragraph; `TextBoxPairing` makes OLD's NEW's).
     var textBox: TextBox?
+    /// Where a field spanning paragraphs begins or ends (a table of contents): NEW's, kept on the result's paragraph.
+    var blockField: BlockField? = nil
 }
 
 /// Where the runs, paragraph properties, blocks and tokens of one side of one story comparison live: tokens

@@ -151,6 +151,21 @@ final class BlockFieldTests: XCTestCase {
         }
     }
 
+    /// Compare keeps NEW's table of contents as one: its field marks stay on the result's paragraphs, also where an
+    /// entry changed; the compared DOCX holds one TOC field.
+    func testCompareKeepsTheTableOfContents() throws {
+        let old = try ModelRoundTrip.read(try MinimalDOCX.package(body: Self.wordTOC()), docx)
+        let new = try ModelRoundTrip.read(try MinimalDOCX.package(body: Self.wordTOC()
+            .replacingOccurrences(of: "<w:t>Methods</w:t>", with: "<w:t>Materials and methods</w:t>")
+            .replacingOccurrences(of: "Body text.", with: "Body text, revised.")), docx)
+        let (result, _) = DocumentComparer.compare(old: old, new: new)
+        XCTAssertEqual(flags(result), flags(new))
+        let chars = try fieldChars(try ModelRoundTrip.write(result, docx))
+        XCTAssertEqual(chars.prefix(2), ["begin", #"TOC \o "1-3" \h \z \u"#])
+        XCTAssertEqual(chars.filter { $0 == "begin" }.count, chars.filter { $0 == "end" }.count)
+        XCTAssertTrue(result.blocks.contains { $0.plainText.contains("Materials") })
+    }
+
     /// A start without its end (a transform dropped the paragraph that ended it) is closed before the last
     /// section; an end without a start writes nothing.
     func testUnbalancedFieldsAreBalanced() throws {
