@@ -145,6 +145,10 @@ struct CellDefinition {
     /// Right boundary in twips.
     var right: Int
     var mergeFirst = false, mergeContinue = false, verticalFirst = false, verticalContinue = false
+    /// Redline's cell change words (`\rltclins`/`\rltcldel`, `\rltclauth`, `\rltcldttm`), and the change they make.
+    var changeInserted: Bool?
+    var changeAuthor = -1, changeDate = 0
+    var change: RowChange?
 }
 
 /// A row's definition: its cells and whether it is a header row.
@@ -228,7 +232,7 @@ struct OpenTable {
                     continue
                 }
                 if let d = def, d.verticalFirst { vertical[column] = (outRows.count, row.cells.count) } else { vertical[column] = nil }
-                row.cells.append(TableCell(blocks, columnSpan: span))
+                row.cells.append(TableCell(blocks, columnSpan: span, change: def?.change))
                 column += span
             }
             columnCount = max(columnCount, row.cells.reduce(0) { $0 + $1.columnSpan })

@@ -54,6 +54,9 @@ enum RTFKeyword: Equatable {
         /// Redline's own row flag (`\rltrmarked`, ignored by other readers as an unknown word): the row was
         /// inserted or deleted with tracking, and its cells' text is wholly inserted (deleted) by that change.
         case rltrmarked
+        /// Redline's own cell words (unknown to other readers): the cell was inserted (`\rltclins`) or deleted
+        /// (`\rltcldel`) with tracking, by the revision author `\rltclauthN` at `\rltcldttmN`.
+        case rltclins, rltcldel, rltclauth, rltcldttm
     }
 
     enum CharacterWord: String, CaseIterable {

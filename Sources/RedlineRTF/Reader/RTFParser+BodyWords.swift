@@ -20,9 +20,19 @@ extension RTFParser {
                 ? min(max(2, state.para.tableDepth), max(stories[state.story].tables.count, 1)) : 1
             rowDefinitions[rowDefinitionDepth] = RowDefinition()
         case .cellx:
+            // Redline's cell change words: the cell's change, its author and date from the revision table.
+            if let inserted = rowDefinitions[rowDefinitionDepth]?.pending.changeInserted {
+                let p = rowDefinitions[rowDefinitionDepth]!.pending
+                let c = Change(author: revisionAuthor(p.changeAuthor), date: formats.date(p.changeDate))
+                rowDefinitions[rowDefinitionDepth]!.pending.change = inserted ? .inserted(c) : .deleted(c)
+            }
             // In place: a copy taken out of the dictionary and stored back copied every cell so far, each
             // time (quadratic in the cells of a row).
             rowDefinitions[rowDefinitionDepth, default: RowDefinition()].appendCell(right: v)
+        case .rltclins: rowDefinitions[rowDefinitionDepth, default: RowDefinition()].pending.changeInserted = true
+        case .rltcldel: rowDefinitions[rowDefinitionDepth, default: RowDefinition()].pending.changeInserted = false
+        case .rltclauth: rowDefinitions[rowDefinitionDepth, default: RowDefinition()].pending.changeAuthor = v
+        case .rltcldttm: rowDefinitions[rowDefinitionDepth, default: RowDefinition()].pending.changeDate = v
         case .clmgf: rowDefinitions[rowDefinitionDepth, default: RowDefinition()].pending.mergeFirst = true
         case .clmrg: rowDefinitions[rowDefinitionDepth, default: RowDefinition()].pending.mergeContinue = true
         case .clvmgf: rowDefinitions[rowDefinitionDepth, default: RowDefinition()].pending.verticalFirst = true

@@ -476,9 +476,6 @@ extension RTFSink {
             if row.change != nil {
                 diagnostics.report(.rtfRowChangeDropped, "tracked row insertions and deletions were written as plain rows")
             }
-            if row.cells.contains(where: { $0.change != nil }) {
-                diagnostics.report(.rtfRowChangeDropped, "tracked cell insertions and deletions were written as plain cells")
-            }
             // Lay out the row: cells and the continuation cells of vertical merges from above.
             var layout: [(cell: TableCell?, column: Int, span: Int, first: Bool)] = []
             var col = 0
@@ -505,6 +502,12 @@ extension RTFSink {
             if original.rows[ri].change != nil && row.change == nil { def += "\\rltrmarked" }
             for item in layout {
                 if item.cell == nil { def += "\\clvmrg" } else if item.first { def += "\\clvmgf" }
+                // A cell inserted or deleted with tracking: Redline's own words (other readers skip them).
+                switch item.cell?.change {
+                case .inserted(let c)?: def += "\\rltclins\\rltclauth\(tables.author(c.author))" + dateWord("\\rltcldttm", c.date)
+                case .deleted(let c)?: def += "\\rltcldel\\rltclauth\(tables.author(c.author))" + dateWord("\\rltcldttm", c.date)
+                case nil: break
+                }
                 def += "\\cellx\(bounds[min(item.column + item.span, columnCount) - 1])"
             }
             if depth == 1 { emit(def + "\n") }
