@@ -142,7 +142,7 @@ enum GridTables {
         else { return nil }
         // The header line: the first full-width line of `=`.
         var headerLine: Int?
-        for k in 1...bottom where grid[k].chars.contains(UInt8(ascii: "=")) {
+        for k in 1...bottom where grid[k].chars.first == UInt8(ascii: "+") && grid[k].chars.contains(UInt8(ascii: "=")) {
             guard isBorder(grid[k].chars, allowing: UInt8(ascii: "=")) else { return nil }
             headerLine = k
             break

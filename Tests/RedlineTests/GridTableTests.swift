@@ -119,6 +119,11 @@ final class GridTableTests: XCTestCase {
             XCTAssertNil(table(doc), text)
             XCTAssertTrue(doc.blocks.first?.plainText.contains("a") ?? false, text)
         }
+        // Text holding the border characters is text: `=`, `-`, `+`, `|` and `:` inside cells.
+        let signs = "+-------+-----------+\n| a = b | 1 + 2 - 3 |\n|       | x: \\| y   |\n+=======+===========+\n| c     | d         |\n+-------+-----------+"
+        let read = table(try ModelRoundTrip.read(Array(signs.utf8), md))
+        XCTAssertEqual(read?.rows.first?.cells.map(\.blocks.first?.plainText), ["a = b", "1 + 2 - 3 x: | y"])
+        XCTAssertEqual(read?.headerRowCount, 1)
         // The smallest table, and one whose only cell spans everything.
         let one = try ModelRoundTrip.read(Array("+---+\n| a |\n+---+".utf8), md)
         XCTAssertEqual(table(one)?.rows.first?.cells.first?.blocks.first?.plainText, "a")

@@ -97,12 +97,11 @@ extension MarkdownRenderer {
         }
         // The last paragraph's break is the cell's end, which no change moves (as in the pipe form and in Word).
         if case .paragraph(var p)? = blocks.last { p.markChange = nil; blocks[blocks.count - 1] = .paragraph(p) }
-        let savedGrid = inGridCell
-        inGridCell = true
+        gridDepth += 1
         containerDepth += 1
         let text = sequence(blocks, tight: false, endsCell: true)
         containerDepth -= 1
-        inGridCell = savedGrid
+        gridDepth -= 1
         var lines = text.isEmpty ? [] : text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         if !marker.isEmpty {
             if case .paragraph? = blocks.first, !lines.isEmpty {

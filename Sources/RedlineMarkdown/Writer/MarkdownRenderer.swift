@@ -27,7 +27,11 @@ final class MarkdownRenderer {
     /// The block written before this one (at this level) was a table.
     var previousWasTable = false
     /// Writing a grid table's cell: its paragraphs are not filled (`--wrap=auto`).
-    var inGridCell = false
+    var inGridCell: Bool { gridDepth > 0 }
+    /// How many grid tables' cells are being written around the current block: a table deeper than the reader reads
+    /// grid tables (`BlockConverter.maxGridDepth`) is a pipe table (each level of a grid adds borders to every line of
+    /// the levels around it: thousands of levels would be quadratic).
+    var gridDepth = 0
     /// Writing the last block of a grid table's cell (`gridCell`), whose paragraph has no break of its own.
     var atCellEnd = false
     /// Distinct fonts, sizes, colours and backgrounds dropped (reported as counts at the end).
@@ -841,7 +845,7 @@ final class MarkdownRenderer {
         let cellStyle = options.preserveFormatting ? Self.mostCommon(cellStyles) : ParagraphStyle()
         let keep = options.preserveFormatting && !(carried.isEmpty && cellStyle.isEmpty)
         var lines: [String] = []
-        if options.pipeTablesOnly != true, Self.needsGridForm(t) {
+        if options.pipeTablesOnly != true, gridDepth < BlockConverter.maxGridDepth, Self.needsGridForm(t) {
             let columns = max(t.columns.count, t.gridColumnCount)
             let sides = sideTables
             if let grid = gridTable(t, columns: columns, rowMarkers: rowMarkers, cellStyle: cellStyle) {
