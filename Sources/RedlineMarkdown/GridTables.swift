@@ -220,9 +220,8 @@ enum GridTables {
         var found: [(top: Int, left: Int, bottom: Int, right: Int)] = []
         var corners = CornerHeap()
         corners.push(0, 0, width: width)
-        var seen = Set<Int>()
         while let (top, left) = corners.pop(width: width) {
-            guard seen.insert(top * width + left).inserted else { continue }
+            // (A corner met again is skipped here too: the cell it began already moved `done` past it.)
             if top == bottom || left == right || top <= done[left] { continue }
             guard at(top, left) == UInt8(ascii: "+"), let (b, r) = scanCell(top, left) else { return nil }
             for x in left..<r {
@@ -262,6 +261,11 @@ enum GridTables {
             layout.cells.append(cell)
         }
         return layout
+    }
+
+    /// `read` over the CriticMarkup pass's output, a placeholder as wide as the source it stands for.
+    static func read(_ text: [UInt8], lines: [Range<Int>], context: CriticContext) -> Layout? {
+        read(text, lines: lines, placeholderWidth: { width(context.original($0, $1)) })
     }
 
     /// A cell's content as Markdown: its lines without trailing spaces and without the indent they share.

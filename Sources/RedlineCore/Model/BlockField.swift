@@ -22,3 +22,18 @@ public struct BlockField: Hashable, Sendable, Codable {
         self.end = end
     }
 }
+
+extension Block {
+    /// A paragraph's or heading's `blockField` (the blocks that begin and end such fields); nil for other blocks,
+    /// on which setting it does nothing.
+    public var blockField: BlockField? {
+        get { paragraph?.blockField }
+        set {
+            switch self {
+            case .paragraph(var p): p.blockField = newValue; self = .paragraph(p)
+            case .heading(let l, var p): p.blockField = newValue; self = .heading(level: l, p)
+            default: break
+            }
+        }
+    }
+}

@@ -212,17 +212,13 @@ extension DOCXComposer {
             math(kind, tex, r, deleted: deleted, into: &x)
         case .field(let f, let result):
             // A complex field: its instruction, then its result's runs (each with the look it has).
-            x.raw("<w:r><w:fldChar w:fldCharType=\"begin\"/></w:r>")
-            x.raw(deleted ? "<w:r><w:delInstrText xml:space=\"preserve\">" : "<w:r><w:instrText xml:space=\"preserve\">")
-            x.text(" " + f.instruction + " ")
-            x.raw(deleted ? "</w:delInstrText></w:r>" : "</w:instrText></w:r>")
-            x.raw("<w:r><w:fldChar w:fldCharType=\"separate\"/></w:r>")
+            Self.fieldStart(f, deleted: deleted, into: &x)
             for var inner in result.runs {
                 inner.change = nil
                 inner.link = nil
                 run(inner, ctx, deleted: deleted, into: &x)
             }
-            x.raw("<w:r><w:fldChar w:fldCharType=\"end\"/></w:r>")
+            x.raw(Self.fieldEndRun)
         default:
             break
         }

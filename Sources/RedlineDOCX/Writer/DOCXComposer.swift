@@ -272,9 +272,7 @@ final class DOCXComposer {
             openBlockFields -= 1
         }
         if let start = blockField?.start {
-            x.raw("<w:r><w:fldChar w:fldCharType=\"begin\"/></w:r><w:r><w:instrText xml:space=\"preserve\">")
-            x.text(" " + start.instruction + " ")
-            x.raw("</w:instrText></w:r><w:r><w:fldChar w:fldCharType=\"separate\"/></w:r>")
+            Self.fieldStart(start, deleted: false, into: &x)
             openBlockFields += 1
         }
         runs(p.content, ctx, into: &x)
@@ -285,6 +283,16 @@ final class DOCXComposer {
         x.close("w:p")
     }
 
+    /// A complex field's runs up to its result: begin, the instruction (deleted text in a deletion), separate.
+    static func fieldStart(_ f: FieldCode, deleted: Bool, into x: inout XMLText) {
+        x.raw("<w:r><w:fldChar w:fldCharType=\"begin\"/></w:r>")
+        x.raw(deleted ? "<w:r><w:delInstrText xml:space=\"preserve\">" : "<w:r><w:instrText xml:space=\"preserve\">")
+        x.text(" " + f.instruction + " ")
+        x.raw(deleted ? "</w:delInstrText></w:r>" : "</w:instrText></w:r>")
+        x.raw("<w:r><w:fldChar w:fldCharType=\"separate\"/></w:r>")
+    }
+
+    /// A complex field's end.
     static let fieldEndRun = "<w:r><w:fldChar w:fldCharType=\"end\"/></w:r>"
 
     /// Ends the fields spanning paragraphs still open, in a paragraph of their own (before the last section).

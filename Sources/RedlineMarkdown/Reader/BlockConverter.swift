@@ -153,6 +153,18 @@ final class BlockConverter {
     var cmarkDepth = Limits.maxMarkdownNesting
     var doubleTilde = true
 
+    /// A converter for Markdown read apart over the same placeholders (a note's definition, a grid table's cell):
+    /// the same note and comment-body resolution and cmark settings, state of its own.
+    func nested() -> BlockConverter {
+        let c = BlockConverter(context: context)
+        c.noteResolver = noteResolver
+        c.noteIsDefined = noteIsDefined
+        c.bodyParser = bodyParser
+        c.cmarkDepth = cmarkDepth
+        c.doubleTilde = doubleTilde
+        return c
+    }
+
     /// Sets the text the next nodes come from.
     func setParsedText(_ text: [UInt8]) {
         parsedText = text
@@ -449,20 +461,15 @@ final class BlockConverter {
             lines.append(start..<end)
         }
         guard GridTables.startsTable(parsedText[lines[0]]),
-              let layout = GridTables.read(parsedText, lines: lines, placeholderWidth: { GridTables.width(self.context.original($0, $1)) })
+              let layout = GridTables.read(parsedText, lines: lines, context: context)
         else { return nil }
         var rows = [TableRow](repeating: TableRow([]), count: layout.rowCount)
         var kept = [Bool](repeating: false, count: layout.rowCount)
         for cell in layout.cells {
             let text = GridTables.content(parsedText, cell)
-            let nested = BlockConverter(context: context)
-            nested.noteResolver = noteResolver
-            nested.noteIsDefined = noteIsDefined
-            nested.bodyParser = bodyParser
+            let nested = nested()
             nested.referenceLabels = referenceLabels
             nested.gridDepth = gridDepth + 1
-            nested.cmarkDepth = cmarkDepth
-            nested.doubleTilde = doubleTilde
             nested.setParsedText(text)
             nested.firstLineNumber = firstLineNumber + node.startLine - 1
             let root = try Cmark.parse(text, maxDepth: cmarkDepth, doubleTilde: doubleTilde)

@@ -336,16 +336,7 @@ final class ReaderState {
         guard converter.finishedFields > 0 else { return }
         converter.finishedFields = 0
         guard var chunk = ready.popLast() else { return }
-        switch chunk.block {
-        case .paragraph(var p):
-            p.blockField = BlockField(start: p.blockField?.start, end: .afterContent)
-            chunk.block = .paragraph(p)
-        case .heading(let level, var p):
-            p.blockField = BlockField(start: p.blockField?.start, end: .afterContent)
-            chunk.block = .heading(level: level, p)
-        default:
-            break
-        }
+        chunk.block.blockField = BlockField(start: chunk.block.blockField?.start, end: .afterContent)
         ready.append(chunk)
     }
 
@@ -467,10 +458,7 @@ final class ReaderState {
             }
         }
         let root = try Cmark.parse(bytes, maxDepth: min(options.limits.maxNesting, Limits.maxMarkdownNesting), doubleTilde: scripts)
-        let nested = BlockConverter(context: context)
-        nested.noteResolver = converter.noteResolver
-        nested.noteIsDefined = converter.noteIsDefined
-        nested.bodyParser = converter.bodyParser
+        let nested = converter.nested()
         nested.setParsedText(bytes)
         nested.firstLineNumber = f.line
         var blocks: [Block] = []

@@ -25,9 +25,8 @@ extension MarkdownRenderer {
     }
 
     /// The grid table's lines for `t` (its row changes already in its cells' text), or nil when it would not
-    /// read back with the same layout. `rowMarkers` are written at the start of each row's first cell;
-    /// `cellStyle` is the style the table's div carries (the cells' own are left out, as in the pipe form).
-    func gridTable(_ t: Table, columns: Int, rowMarkers: [String], cellStyle: ParagraphStyle) -> [String]? {
+    /// read back with the same layout. `rowMarkers` are written at the start of each row's first cell.
+    func gridTable(_ t: Table, columns: Int, rowMarkers: [String]) -> [String]? {
         // Each cell's place: the columns no row span from above covers, in order.
         var placed: [GridTables.Placed] = []
         var covered = [Int](repeating: 0, count: columns)  // per column: rows still covered from above
@@ -42,8 +41,7 @@ extension MarkdownRenderer {
                 let span = max(1, cell.columnSpan), height = min(max(1, cell.rowSpan), t.rows.count - r)
                 guard column + span <= columns else { return nil }
                 for k in column..<(column + span) { covered[k] = height - 1 }
-                var lines = gridCell(cell, marker: first ? rowMarkers[r] : "")
-                if lines.isEmpty { lines = [] }
+                let lines = gridCell(cell, marker: first ? rowMarkers[r] : "")
                 placed.append(GridTables.Placed(row: r, column: column, rowSpan: height, columnSpan: span, lines: lines))
                 first = false
                 column += span
@@ -76,12 +74,8 @@ extension MarkdownRenderer {
         let marks = options.criticMarkup && !inCommentBody
         if let change = cell.change {
             if marks {
-                let (key, ch): (String, Change)
-                switch change {
-                case .inserted(let c): (key, ch) = ("cell-inserted", c)
-                case .deleted(let c): (key, ch) = ("cell-deleted", c)
-                }
-                marker += "{>>" + CommentText.header(author: ch.author, date: ch.date, attributes: [AttributeToken(key)]) + "<<}"
+                marker += Self.attribution(change, of: "cell")
+                let ch = change.change
                 for k in blocks.indices {
                     guard case .paragraph(var p) = blocks[k], !p.content.isEmpty, !p.content.contains(where: Self.isChangeInline) else { continue }
                     p.content = change.isInsertion ? [.insertion(ch, p.content)] : [.deletion(ch, p.content)]
@@ -132,7 +126,7 @@ extension MarkdownRenderer {
         for (k, b) in text.enumerated() where b == UInt8(ascii: "\n") { ranges.append(start..<k); start = k + 1 }
         ranges.append(start..<text.count)
         guard ranges.count == lines.count,
-              let layout = GridTables.read(text, lines: ranges, placeholderWidth: { GridTables.width(context.original($0, $1)) }),
+              let layout = GridTables.read(text, lines: ranges, context: context),
               layout.rowCount == rows, layout.columnCount == columns, layout.cells.count == placed.count else { return false }
         let expected = placed.sorted { ($0.row, $0.column) < ($1.row, $1.column) }
         for (a, b) in zip(layout.cells, expected) {
@@ -142,6 +136,20 @@ extension MarkdownRenderer {
     }
 }
 
+extension MarkdownRenderer {
+    /// `{>>@Ann (date) [row-inserted]<<}`: a row's or cell's (`what`) change, at the start of its (first) cell.
+    static func attribution(_ change: RowChange, of what: String) -> String {
+        let key = what + (change.isInsertion ? "-inserted" : "-deleted")
+        return "{>>" + CommentText.header(author: change.change.author, date: change.change.date, attributes: [AttributeToken(key)]) + "<<}"
+    }
+}
+
 extension RowChange {
     var isInsertion: Bool { if case .inserted = self { return true }; return false }
+    /// The change itself (its author and date).
+    var change: Change {
+        switch self {
+        case .inserted(let c), .deleted(let c): return c
+        }
+    }
 }

@@ -824,12 +824,7 @@ final class MarkdownRenderer {
             }
             for (n, row) in t.rows.enumerated() {
                 guard let change = row.change else { continue }
-                let (key, ch): (String, Change)
-                switch change {
-                case .inserted(let c): (key, ch) = ("row-inserted", c)
-                case .deleted(let c): (key, ch) = ("row-deleted", c)
-                }
-                rowMarkers[n] = "{>>" + CommentText.header(author: ch.author, date: ch.date, attributes: [AttributeToken(key)]) + "<<}"
+                rowMarkers[n] = Self.attribution(change, of: "row")
                 t.rows[n].change = nil
             }
         }
@@ -848,7 +843,7 @@ final class MarkdownRenderer {
         if options.pipeTablesOnly != true, gridDepth < BlockConverter.maxGridDepth, Self.needsGridForm(t) {
             let columns = max(t.columns.count, t.gridColumnCount)
             let sides = sideTables
-            if let grid = gridTable(t, columns: columns, rowMarkers: rowMarkers, cellStyle: cellStyle) {
+            if let grid = gridTable(t, columns: columns, rowMarkers: rowMarkers) {
                 lines = grid
                 for s in cellStyles where s != cellStyle { paragraphStyleLost(s, level: nil) }
             } else {
@@ -909,12 +904,7 @@ final class MarkdownRenderer {
         if let change = cell.change {
             if options.criticMarkup && !inCommentBody {
                 // `{>>@Ann (date) [cell-deleted]<<}` at the cell's start: the reader takes the cell change back.
-                let (key, ch): (String, Change)
-                switch change {
-                case .inserted(let c): (key, ch) = ("cell-inserted", c)
-                case .deleted(let c): (key, ch) = ("cell-deleted", c)
-                }
-                marker = "{>>" + CommentText.header(author: ch.author, date: ch.date, attributes: [AttributeToken(key)]) + "<<}"
+                marker = Self.attribution(change, of: "cell")
             } else {
                 loss(.lossyTableCellChange, "tracked cell insertions and deletions were written as changes of the cells' text (the cells themselves stay)")
             }

@@ -146,7 +146,7 @@ public struct MarkdownSink: ChunkSink {
             l.kind = .ordered(start: s, delimiter: d == "." ? ")" : ".")
             block = .list(l)
         }
-        let blockField = Self.blockField(of: block)
+        let blockField = block.blockField
         if blockField?.end == .beforeContent { try closeFieldDiv() }
         if let start = blockField?.start {
             if options.preserveFormatting {
@@ -195,14 +195,6 @@ public struct MarkdownSink: ChunkSink {
         if !renderer.hasPendingCloser {
             try writeHeldNotes()
             try writeHeldSections()
-        }
-    }
-
-    /// The field mark of a top-level paragraph or heading (`BlockField`).
-    static func blockField(of block: Block) -> BlockField? {
-        switch block {
-        case .paragraph(let p), .heading(_, let p): return p.blockField
-        default: return nil
         }
     }
 

@@ -355,9 +355,7 @@ extension RTFSink {
             r.content = .text(tex)
             writeRun(r)
         case .field(let f, let result):
-            emit("{\\field{\\*\\fldinst ")
-            RTFText.escape(f.instruction, into: &out)
-            emit("}{\\fldrslt ")
+            openField(f)
             for var inner in result.runs {
                 inner.change = run.change
                 inner.link = nil
@@ -451,6 +449,13 @@ extension RTFSink {
         var r = run
         r.content = .text(image.alt)
         writeRun(r)
+    }
+
+    /// `{\field{\*\fldinst …}{\fldrslt `: a field up to its result (closed by `}}`).
+    mutating func openField(_ f: FieldCode) {
+        emit("{\\field{\\*\\fldinst ")
+        RTFText.escape(f.instruction, into: &out)
+        emit("}{\\fldrslt ")
     }
 
     // MARK: Tables

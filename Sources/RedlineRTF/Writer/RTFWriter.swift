@@ -89,23 +89,15 @@ struct RTFSink: ChunkSink {
         let box = chunk.block.hasSectionEnd ? nil : chunk.block.textBox
         // A field whose result spans paragraphs (`BlockField`) is a `\field` group around top-level body
         // paragraphs: any other block, or a text box, ends it first.
-        let blockField: BlockField?
-        switch chunk.block {
-        case .paragraph(let p), .heading(_, let p): blockField = box == nil ? p.blockField : nil
-        default: blockField = nil
-        }
-        if openBlockFields > 0, box != nil || chunk.block.paragraph == nil && { if case .heading = chunk.block { return false }; return true }() {
-            closeBlockFields()
-        }
+        let blockField = box == nil ? chunk.block.blockField : nil
+        if openBlockFields > 0, box != nil || chunk.block.paragraph == nil { closeBlockFields() }
         if blockField?.end == .beforeContent, openBlockFields > 0 {
             emit("}}")
             openBlockFields -= 1
         }
         if box != openTextBox { switchTextBox(to: box) }
         if let start = blockField?.start {
-            emit("{\\field{\\*\\fldinst ")
-            RTFText.escape(start.instruction, into: &out)
-            emit("}{\\fldrslt ")
+            openField(start)
             openBlockFields += 1
         }
         if let kind, kind == lastTopLevel { emit("\\pard\\plain\\par\n") }
