@@ -3,6 +3,7 @@ import XCTest
 @testable import RedlineMarkdown
 import RedlineCore
 import RedlineDOCX
+import RedlineRTF
 import RedlineTestSupport
 
 /// Fenced divs with classes (`::: {.callout-note}`, `::: warning`): kept md → md and through DOCX (a paragraph
@@ -99,5 +100,66 @@ final class DivClassTests: XCTestCase {
         XCTAssertNil(DivClasses.classes(of: "Heading 1"))
         XCTAssertNil(DivClasses.classes(of: ".1abc"))
         XCTAssertNil(DivClasses.classes(of: ""))
+    }
+
+    /// Quarto's divs: an id, key-value attributes (quoted or bare, as written), with or without classes.
+    private static let quarto = #"""
+        ::: {#fig-plots layout-ncol=2}
+        First.
+
+        Second.
+        :::
+
+        ::: {.callout-tip #tip-1 title="A \"quoted\" title; with {braces}" collapse=true}
+        ## Tip
+
+        Text.
+        :::
+
+        Between.
+
+        ::: {layout="[[1,1],[1]]"}
+        Grid.
+        :::
+
+        """#
+
+    /// A div's id and attributes are kept as written md → md, and through DOCX and RTF (the style name).
+    func testIdsAndAttributesAreKeptAsWritten() throws {
+        let d = Diagnostics()
+        let doc = try MarkdownReader.document(Self.quarto, diagnostics: d)
+        var names: [String?] = []
+        for b in doc.blocks { b.forEachParagraph { names.append($0.style.name) } }
+        XCTAssertEqual(names, ["#fig-plots layout-ncol=2", "#fig-plots layout-ncol=2",
+                               #".callout-tip #tip-1 title="A \"quoted\" title; with {braces}" collapse=true"#,
+                               #".callout-tip #tip-1 title="A \"quoted\" title; with {braces}" collapse=true"#,
+                               nil, #"layout="[[1,1],[1]]""#])
+        XCTAssertEqual(try MarkdownWriter.string(doc), Self.quarto)
+        XCTAssertFalse(d.all.contains { $0.code == .markdownUnknownAttribute }, "\(d.all)")
+        for writer in [DOCXWriter() as any FormatWriter, RTFWriter()] {
+            let out = MemoryOutput()
+            var chunks = ChunkArraySource(doc)
+            var sink = try writer.sink(to: out, options: WriteOptions(), diagnostics: Diagnostics())
+            try Pipeline.run(source: &chunks, stages: [], sink: &sink)
+            let reader: any FormatReader = writer is DOCXWriter ? DOCXReader() : RTFReader()
+            var source = try reader.open(.bytes(out.bytes), options: ReadOptions(), diagnostics: Diagnostics())
+            XCTAssertEqual(try MarkdownWriter.string(Document(reading: &source)), Self.quarto, "\(type(of: writer))")
+        }
+    }
+
+    /// pandoc reads the same ids, classes and attributes from the written Markdown as from the source.
+    func testPandocReadsTheSameAttributes() throws {
+        let json = try TestProcess.pandocJSON(Self.quarto)
+        XCTAssertTrue(json.contains("fig-plots") && json.contains("layout-ncol") && json.contains("collapse"), json)
+        XCTAssertEqual(try TestProcess.pandocJSON(MarkdownWriter.string(MarkdownReader.document(Self.quarto))), json)
+    }
+
+    func testWhichStyleNamesAreDivs() {
+        for name in ["#x", "k=v", #".a #b k="v w""#, "layout-ncol=2 gap=1em", ".callout-note"] {
+            XCTAssertNotNil(DivClasses.attributes(of: name), name)
+        }
+        for name in ["Heading 1", "Normal", "Quote", "a b", "", " #x", "#", "a=b c", "=v", "k=\"open", "Title: x=1"] {
+            XCTAssertNil(DivClasses.attributes(of: name), name)
+        }
     }
 }

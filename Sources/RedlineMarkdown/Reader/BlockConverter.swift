@@ -592,19 +592,23 @@ final class BlockConverter {
                 fencePage = role
                 return .some(style)
             }
-            var classes: [String] = []
-            for t in tokens where !FormatAttributes.apply(t, to: &style) && !fenceTable.apply(t) {
-                if t.value == nil, t.key.hasPrefix("."), DivClasses.isClass(t.key.dropFirst()) {
-                    classes.append(String(t.key.dropFirst()))
+            var own: [AttributeToken] = []
+            var consumed = false
+            for t in tokens {
+                if FormatAttributes.apply(t, to: &style) || fenceTable.apply(t) {
+                    consumed = true
+                } else if DivClasses.isDivToken(t) {
+                    own.append(t)
                 } else {
+                    consumed = true
                     context.diagnostics.report(.markdownUnknownAttribute, "a div attribute Redline does not know was ignored ('\(t.key)')")
                 }
             }
-            if !classes.isEmpty {
+            if let name = DivClasses.styleName(own, raw: consumed ? nil : Substring(rest.dropFirst().dropLast())) {
                 if style.name == nil {
-                    style.name = DivClasses.styleName(classes)
+                    style.name = name
                 } else {
-                    context.diagnostics.report(.markdownUnknownAttribute, "a div's classes beside its custom-style were ignored ('\(classes.joined(separator: " "))')")
+                    context.diagnostics.report(.markdownUnknownAttribute, "a div's attributes beside its custom-style were ignored ('\(name)')")
                 }
             }
             return .some(style)

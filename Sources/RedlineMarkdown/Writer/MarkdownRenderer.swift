@@ -523,18 +523,19 @@ final class MarkdownRenderer {
             text = body
         }
         if !p.style.isEmpty {
-            // A style name that reads as div classes is written as those classes (`::: {.callout-note}`), with
+            // A style name that reads as a div's attributes is written as that div (`::: {.callout-note}`), with
             // or without `preserveFormatting`: it is the author's div, not formatting.
             var style = p.style
-            let classes = DivClasses.classes(of: style.name)
-            if classes != nil { style.name = nil }
-            let classTokens = (classes ?? []).map { AttributeToken("." + $0) }
+            let divName = DivClasses.isDivName(style.name) ? style.name : nil
+            if divName != nil { style.name = nil }
             if options.preserveFormatting {
                 // An empty styled paragraph is a div with nothing in it.
-                text = "::: {" + AttributeList.write(classTokens + FormatAttributes.tokens(style)) + "}\n" + (text.isEmpty ? "" : text + "\n") + ":::"
+                let tokens = AttributeList.write(FormatAttributes.tokens(style))
+                let list = [divName ?? "", tokens].filter { !$0.isEmpty }.joined(separator: " ")
+                text = "::: {" + list + "}\n" + (text.isEmpty ? "" : text + "\n") + ":::"
             } else {
                 if !style.isEmpty { paragraphStyleLost(style, level: level) }
-                if let classes { text = DivClasses.fence(classes) + "\n" + (text.isEmpty ? "" : text + "\n") + ":::" }
+                if let divName { text = DivClasses.fence(name: divName) + "\n" + (text.isEmpty ? "" : text + "\n") + ":::" }
             }
         }
         return text

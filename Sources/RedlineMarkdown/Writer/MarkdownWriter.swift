@@ -163,7 +163,7 @@ public struct MarkdownSink: ChunkSink {
         if divClass != openDiv, !renderer.hasPendingCloser {
             if openDiv != nil { try closeDiv() }
             openDiv = divClass
-            if let c = divClass, let classes = DivClasses.classes(of: c) { pendingFence = DivClasses.fence(classes) }
+            if let c = divClass, DivClasses.isDivName(c) { pendingFence = DivClasses.fence(name: c) }
         }
         if let c = openDiv, divClass == c { block = Self.removing(style: c, from: block) }
         let parts = renderer.blockParts(block, bullet: bullet).filter { !$0.isEmpty }
@@ -257,7 +257,7 @@ public struct MarkdownSink: ChunkSink {
         var mixed = false
         block.forEachParagraph { p in
             guard !mixed else { return }
-            guard let n = p.style.name, DivClasses.classes(of: n) != nil, name == nil || name == n else { mixed = true; return }
+            guard let n = p.style.name, DivClasses.isDivName(n), name == nil || name == n else { mixed = true; return }
             name = n
         }
         // Code in a list item or quote has no paragraph style: such a block is not wholly in the div.

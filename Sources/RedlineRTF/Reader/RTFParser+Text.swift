@@ -36,6 +36,9 @@ extension RTFParser {
         switch state.dest {
         case .text(.levelText) where b < 0x20:
             collect.append(b)
+        case .fontTable, .styleSheet, .revisionTable where b == UInt8(ascii: ";"):
+            // `\'3b`: a ';' in the name, not its end.
+            collect.append(b)
         default:
             text([b])
         }

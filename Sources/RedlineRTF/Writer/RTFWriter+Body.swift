@@ -98,7 +98,10 @@ extension RTFSink {
             let name = style.name ?? "heading \(level)"
             emit("\\s\(own ? tables.style(name, outline: level - 1) : tables.style(name))\\outlinelevel\(level - 1)")
         } else if let name = style.name {
-            emit("\\s\(tables.style(name))")
+            let n = tables.style(name)
+            // A style a heading gave an outline level (a div's, shared by a heading and its text): this
+            // paragraph is body text (Word's level 9), not a heading.
+            emit(tables.styles[n - 1].outline == nil ? "\\s\(n)" : "\\s\(n)\\outlinelevel9")
         }
         if context.tableDepth > 0 {
             emit("\\intbl")

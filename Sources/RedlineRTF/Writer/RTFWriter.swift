@@ -253,7 +253,10 @@ struct RTFTables {
                 if let o = s.outline { emit("\\outlinelevel\(o)") }
                 emit(" ")
             }
-            RTFText.escape(s.name, into: &h)
+            // A ';' ends the name: one in it is written as `\'3b`.
+            var name: [UInt8] = []
+            RTFText.escape(s.name, into: &name)
+            for b in name { if b == UInt8(ascii: ";") { emit("\\'3b") } else { h.append(b) } }
             emit(";}")
         }
         emit("}\n")
