@@ -5,7 +5,8 @@ import RedlineTestSupport
 
 /// pandoc's table captions (`: Caption` or `Table: Caption`, right after or before a table) are "Table Caption"
 /// paragraphs: md → md byte for byte, through DOCX (Word's caption-style paragraph, not literal `: ` text) and
-/// RTF and back; text that only looks like one (escaped, or not beside a table) stays text.
+/// RTF and back; text that only looks like one (escaped) stays text, and `: text` not beside a table is a
+/// definition of the paragraph before it, as pandoc reads it (`DefinitionListTests`).
 final class TableCaptionTests: XCTestCase {
     static let source = """
         | A | B |
@@ -24,7 +25,7 @@ final class TableCaptionTests: XCTestCase {
 
         Text.
 
-        : not beside a table
+        :   not beside a table
 
         """
 

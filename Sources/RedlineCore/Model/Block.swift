@@ -36,10 +36,25 @@ public struct Paragraph: Hashable, Sendable, Codable {
     }
     /// `blockField`, boxed: one word, like `sectionBox`.
     private var blockFieldBox: Boxed<BlockField>?
+    /// Set on a paragraph written without a blank line before it in Markdown where one could stand (a definition
+    /// in a tight definition list: pandoc's `Plain`); Markdown only, as `List.tight`.
+    public var compact: Bool {
+        get { compactFlag ?? false }
+        set { compactFlag = newValue ? true : nil }
+    }
+    private var compactFlag: Bool?
+    /// A Markdown definition's marker as written when it is not pandoc's `:` and three spaces (`: `, `~ `);
+    /// Markdown only, as `compact`.
+    public var definitionMarker: String? {
+        get { markerBox?.value }
+        set { markerBox = newValue.map(Boxed.init) }
+    }
+    /// `definitionMarker`, boxed: one word, like `sectionBox`.
+    private var markerBox: Boxed<String>?
 
     enum CodingKeys: String, CodingKey {
         case content, style, markChange, styleChange, sectionBox = "sectionEnd", codeBox = "codeInfo", textBoxBox = "textBox"
-        case blockFieldBox = "blockField"
+        case blockFieldBox = "blockField", compactFlag = "compact", markerBox = "definitionMarker"
     }
 
     public init(_ content: [Inline], style: ParagraphStyle = ParagraphStyle(),

@@ -165,6 +165,8 @@ struct ModelDump {
         if let info = p.codeInfo { s += " code-info " + Self.json(info) }
         if let box = p.textBox { s += " text-box" + Self.field(box) }
         if let f = p.blockField { s += " block-field" + Self.field(f) }
+        if p.compact { s += " compact" }
+        if let m = p.definitionMarker { s += " definition-marker " + Self.json(m) }
         line(depth, s)
         inlines(p.content, depth + 1)
         if let sec = p.sectionEnd {

@@ -193,6 +193,67 @@ final class BlockConverter {
         if let t = tentative { out.remove(at: t) }
     }
 
+    /// Set after a paragraph of one line (a definition list's term, if a definition follows) and after a
+    /// definition (`DefinitionLists`), for the node after it.
+    private var previousOneLineParagraph = false, previousDefinition = false
+    /// Set when a top-level paragraph was read as the definitions of the paragraph before it, whose chunk the
+    /// reader has: that paragraph is the term.
+    var termBefore = false
+
+    /// A paragraph as a definition list's term and definitions (`DefinitionLists`): one whose second line
+    /// starts a definition, or one whose first line does right after a term (a paragraph of one line, made the
+    /// term here) or a definition; nil for any other (or one with a change to its break or style).
+    private func definitionItems(_ node: MDNode, _ p: Paragraph, afterTerm: Bool, afterDefinition: Bool, out: inout [Block]) -> [Paragraph]? {
+        guard p.style.name == nil, p.markChange == nil, p.styleChange == nil, node.startLine > 0, parsedText.count > 0 else { return nil }
+        let count = node.endLine - node.startLine + 1
+        let isMarker = (node.startLine...node.endLine).map { n in
+            DefinitionLists.markerLength(sourceLine(n, from: node.startColumn)) != nil
+        }
+        guard isMarker.dropFirst().contains(true) || isMarker[0], let lines = DefinitionLists.lines(p.content, count: count) else { return nil }
+        if !isMarker[0] {
+            return DefinitionLists.items(lines, isMarker: isMarker, style: p.style, termFirst: true)
+        }
+        if afterDefinition {
+            return DefinitionLists.items(lines, isMarker: isMarker, style: p.style, termFirst: false)
+        }
+        guard afterTerm, let items = DefinitionLists.items(lines, isMarker: isMarker, style: p.style, termFirst: false) else { return nil }
+        if out.isEmpty {
+            // A top-level paragraph: the term is the reader's last chunk (`MarkdownReader.append`).
+            termBefore = true
+        } else if case .paragraph(var term)? = out.last, term.style.name == nil, !term.content.isEmpty {
+            term.style.name = DefinitionLists.termStyle
+            out[out.count - 1] = .paragraph(term)
+        } else {
+            return nil
+        }
+        return items
+    }
+
+    /// An indented code block after a definition: the definition's further paragraphs (pandoc reads them as
+    /// Markdown), each a definition; nil when it is fenced or holds anything but plain paragraphs.
+    private func definitionContinuation(_ node: MDNode) throws -> [Paragraph]? {
+        guard node.startLine > 0, parsedText.count > 0 else { return nil }
+        let first = sourceLine(node.startLine).drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+        guard !first.starts(with: "```".utf8), !first.starts(with: "~~~".utf8) else { return nil }
+        let text = Array(node.literal.utf8)
+        let nested = nested()
+        nested.referenceLabels = referenceLabels
+        nested.setParsedText(text)
+        nested.firstLineNumber = firstLineNumber + node.startLine - 1
+        let root = try Cmark.parse(text, maxDepth: cmarkDepth, doubleTilde: doubleTilde)
+        var blocks: [Block] = []
+        try nested.convert(root.children, into: &blocks)
+        nested.finishFlow()
+        guard nested.comments.isEmpty, nested.notes.isEmpty else { return nil }
+        var out: [Paragraph] = []
+        for b in blocks {
+            guard case .paragraph(var p) = b, p.style.name == nil, p.markChange == nil, p.styleChange == nil, !p.content.isEmpty else { return nil }
+            p.style.name = DefinitionLists.definitionStyle
+            out.append(p)
+        }
+        return out.isEmpty ? nil : out
+    }
+
     /// Set when the last paragraph converted held nothing but the closer of a change carried over from
     /// the paragraph before (and its attribution), and was kept as an empty paragraph. That empty
     /// paragraph is what the changed break before it joins on accept or reject: it stays only when a
@@ -241,6 +302,10 @@ final class BlockConverter {
 
     /// Converts one block node, appending zero or more blocks to `out`.
     func convert(_ node: MDNode, into out: inout [Block]) throws {
+        let afterTerm = previousOneLineParagraph, afterDefinition = previousDefinition
+        previousOneLineParagraph = false
+        previousDefinition = false
+        defer { if node.kind != .paragraph && node.kind != .codeBlock { previousOneLineParagraph = false; previousDefinition = false } }
         let captionBefore = lastCaptionLike
         if node.kind == .paragraph { lastCaptionLike = node.startLine > 0 && captionLike(node) } else if node.kind != .table { lastCaptionLike = false }
         switch node.kind {
@@ -286,6 +351,13 @@ final class BlockConverter {
                 return
             }
             if var p = try paragraph(node.children, into: &out) {
+                if let items = definitionItems(node, p, afterTerm: afterTerm, afterDefinition: afterDefinition, out: &out) {
+                    out += items.map(Block.paragraph)
+                    previousDefinition = true
+                    return
+                }
+                previousOneLineParagraph = node.startLine > 0 && node.startLine == node.endLine && p.style.name == nil
+                    && p.markChange == nil && p.styleChange == nil
                 // `| line` on every line: pandoc's line block.
                 if p.style.name == nil, node.startLine > 0, sourceByte(node.startLine, node.startColumn) == UInt8(ascii: "|"),
                    LineBlocks.isLineBlock(sourceLines: (node.startLine...max(node.startLine, node.endLine)).lazy.map { self.sourceLine($0, from: node.startColumn) }),
@@ -326,6 +398,11 @@ final class BlockConverter {
             let kind: ListKind = node.ordered ? .ordered(start: node.start, delimiter: node.parenDelimiter ? ")" : ".") : .bullet
             out.append(.list(List(kind: kind, tight: node.tight, items: items)))
         case .codeBlock:
+            if afterDefinition, let more = try definitionContinuation(node) {
+                out += more.map(Block.paragraph)
+                previousDefinition = true
+                return
+            }
             let info = context.restore(node.url)
             let code = CodeBlock(text: context.restore(node.literal), infoString: info)
             if let marked = markedCode(code, after: &out) {

@@ -298,6 +298,14 @@ final class ReaderState {
         }
         takeConverted()
         let captionLike = converter.lastCaptionLike
+        if converter.termBefore {
+            converter.termBefore = false
+            if case .paragraph(var term)? = ready.last?.block, term.style.name == nil, var chunk = ready.popLast() {
+                term.style.name = DefinitionLists.termStyle
+                chunk.block = .paragraph(term)
+                ready.append(chunk)
+            }
+        }
         for var b in blocks {
             // A table's caption, `: Caption` right before or after it (the block before is still queued: `next`
             // keeps two). (A flag is tested first: most blocks are no caption's neighbours.)

@@ -26,6 +26,9 @@ struct InlineRenderer {
     private var softBreakPending = false
     /// A `:` first in the text is escaped (a paragraph next to a table, which `: ` would make its caption).
     var escapeLeadingColon = false
+    /// Escape a `:` before a space or tab at a line's start, where it would start a definition
+    /// (`DefinitionLists`).
+    var escapeMarkerColon = false
     /// Comment ranges written in the short form `{==…==}{>>…<<}` (no other anchor or highlight inside).
     var shortRanges = Set<String>()
     /// Short-form ranges whose `{==` is written and whose `==}` and comment are not yet.
@@ -323,7 +326,8 @@ struct InlineRenderer {
                      UInt8(ascii: "-") where spaceNext || next == c,
                      UInt8(ascii: "=") where spaceNext || next == c,
                      UInt8(ascii: "+") where spaceNext,
-                     UInt8(ascii: ":") where next == c || next == UInt8(ascii: "-") || escapeLeadingColon:
+                     UInt8(ascii: ":") where next == c || next == UInt8(ascii: "-") || escapeLeadingColon
+                        || (spaceNext && next != nil && escapeMarkerColon):
                     buf.append(UInt8(ascii: "\\")); buf.append(c); k += 1
                     continue
                 case UInt8(ascii: "0")...UInt8(ascii: "9"):

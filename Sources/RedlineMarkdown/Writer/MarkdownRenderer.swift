@@ -26,6 +26,12 @@ final class MarkdownRenderer {
     var nextBlock: Block?
     /// The block written before this one (at this level) was a table.
     var previousWasTable = false
+    /// What the block written last was of a definition list (`DefinitionLists`), nil for anything else.
+    var definitionItemBefore: DefinitionItem?
+    enum DefinitionItem { case term, definition }
+    /// Set when the paragraph written last is a definition after a term or definition: the writer puts it on
+    /// the line after them (pandoc's tight form), not after a blank line.
+    var joinsPrevious = false
     /// Writing a grid table's cell: its paragraphs are not filled (`--wrap=auto`).
     var inGridCell: Bool { gridDepth > 0 }
     /// How many grid tables' cells are being written around the current block: a table deeper than the reader reads
@@ -220,6 +226,7 @@ final class MarkdownRenderer {
         let savedNext = nextBlock, savedPrevious = previousWasTable, savedEnd = atCellEnd
         defer { nextBlock = savedNext; previousWasTable = savedPrevious; atCellEnd = savedEnd }
         atCellEnd = false
+        definitionItemBefore = nil
         var parts: [String] = []
         var previous: Block?
         var bullet: Character = "-"
@@ -239,8 +246,13 @@ final class MarkdownRenderer {
                 bullet = "-"
             }
             atCellEnd = endsCell && k == blocks.count - 1
-            let written = blockParts(b, bullet: bullet).filter { !$0.isEmpty }
+            joinsPrevious = false
+            var written = blockParts(b, bullet: bullet).filter { !$0.isEmpty }
             atCellEnd = false
+            if joinsPrevious, !written.isEmpty, let last = parts.popLast() {
+                // A definition on the line after its term (`DefinitionLists`).
+                written[0] = last + "\n" + written[0]
+            }
             parts += written
             // An empty paragraph left out is no block: the blocks around it still meet.
             if !written.isEmpty || b.paragraph == nil { previous = b }
@@ -251,6 +263,13 @@ final class MarkdownRenderer {
 
     /// A top-level block: its parts (a waiting closer alone first when this block cannot take it).
     func blockParts(_ block: Block, bullet: Character = "-") -> [String] {
+        if case .paragraph = block { return parts(block, bullet: bullet) }
+        // Any other block ends a definition list.
+        defer { definitionItemBefore = nil; joinsPrevious = false }
+        return parts(block, bullet: bullet)
+    }
+
+    private func parts(_ block: Block, bullet: Character) -> [String] {
         switch block {
         case .paragraph(let p) where BlockStyleRole.codeBlock(p) != nil:
             // A code-style paragraph of plain lines (a resolved changed code block) is a code block.
@@ -383,6 +402,16 @@ final class MarkdownRenderer {
         let besideTable = previousWasTable || nextBlock.map { if case .table = $0 { return true }; return false } ?? false
         let caption = level == nil && pendingCloser == nil && pendingContinuation == nil && TableCaptions.isWritable(p) && besideTable
         if caption { p.style.name = nil }
+        // A definition list's term, and a definition right after a term or a definition (`DefinitionLists`):
+        // `:   ` before the text, its further lines indented four. Either with a changed break stays a paragraph.
+        let plainItem = level == nil && pendingCloser == nil && pendingContinuation == nil && p.markChange == nil && p.styleChange == nil
+        let definition = plainItem && definitionItemBefore != nil && DefinitionLists.isDefinition(p) && !p.content.isEmpty
+        let term = plainItem && DefinitionLists.isTerm(p)
+        // A definition's next paragraph: after a definition, neither tight.
+        let continued = definition && !p.compact && definitionItemBefore == .definition
+        joinsPrevious = definition && p.compact
+        definitionItemBefore = nil
+        if definition || term { p.style.name = nil }
         // A break first or last in a paragraph is no break in Markdown (the reader drops it): not written.
         if !lineBlock, p.content.first.map(Self.isEdgeBreak) == true || p.content.last.map(Self.isEdgeBreak) == true {
             loss(.lossyBreak, "a line break at a paragraph's start or end was dropped")
@@ -454,9 +483,16 @@ final class MarkdownRenderer {
         } else if besideTable && !caption {
             // Text that would read as a caption next to a table is escaped.
             r.escapeLeadingColon = true
+        } else if level == nil {
+            // A definition's marker; elsewhere `: text` at a line's start would read as a definition.
+            if definition {
+                r.bytes += (continued ? "    " : p.definitionMarker.flatMap { DefinitionLists.isWritable($0) ? $0 : nil } ?? DefinitionLists.marker).utf8
+            }
+            r.escapeMarkerColon = true
         }
         r.render(p.content)
         var body = r.out
+        if definition { body = body.replacingOccurrences(of: "\n", with: "\n    ") }
         if lineBlock {
             // An empty line is the bar alone.
             body = body.split(separator: "\n", omittingEmptySubsequences: false).map { $0 == "| " ? "|" : String($0) }.joined(separator: "\n")
@@ -522,6 +558,7 @@ final class MarkdownRenderer {
         } else {
             text = body
         }
+        if (definition || term) && !text.isEmpty { definitionItemBefore = term ? .term : .definition }
         if !p.style.isEmpty {
             // A style name that reads as a div's attributes is written as that div (`::: {.callout-note}`), with
             // or without `preserveFormatting`: it is the author's div, not formatting.

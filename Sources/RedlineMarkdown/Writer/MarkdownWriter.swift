@@ -56,6 +56,8 @@ public struct MarkdownSink: ChunkSink {
     /// The last thing written is a block of the open div that a `:::` on the very next line closes (a paragraph,
     /// heading or code block: no list, quote or table would take the line in), so the div closes tight.
     private var closesTight = false
+    /// Whether the last part put was a definition list's term or definition (`DefinitionLists`).
+    private var lastPutDefinitionItem = false
     /// The sections and their headers and footers, which Markdown cannot carry (reported at the end) unless
     /// `preserveFormatting` writes them as page divs (`PageDivs`).
     private var pageLoss = PageLoss()
@@ -166,7 +168,10 @@ public struct MarkdownSink: ChunkSink {
             if let c = divClass, DivClasses.isDivName(c) { pendingFence = DivClasses.fence(name: c) }
         }
         if let c = openDiv, divClass == c { block = Self.removing(style: c, from: block) }
+        renderer.joinsPrevious = false
         let parts = renderer.blockParts(block, bullet: bullet).filter { !$0.isEmpty }
+        // A definition goes on the line after its term or the definition before (when nothing came between).
+        let joins = renderer.joinsPrevious && lastPutDefinitionItem
         if case .table = block { renderer.previousWasTable = true } else if !parts.isEmpty { renderer.previousWasTable = false }
         // An empty paragraph left out is no block: two lists around it still need different bullets.
         if case .list(let l) = block {
@@ -186,7 +191,8 @@ public struct MarkdownSink: ChunkSink {
                 try put(fence)
             }
         }
-        for part in rest { try put(part) }
+        for (k, part) in rest.enumerated() { try put(part, joining: joins && k == 0 && rest.count == parts.count) }
+        if renderer.definitionItemBefore != nil, !parts.isEmpty { lastPutDefinitionItem = true }
         if openDiv != nil, pendingFence == nil, Self.isTight(block), let last = parts.last, Self.fitsTight(last) { closesTight = true }
         if blockField?.end == .afterContent, !renderer.hasPendingCloser { try closeFieldDiv() }
         // Notes go after the block, but not between a paragraph break change's delimiters.
@@ -323,10 +329,11 @@ public struct MarkdownSink: ChunkSink {
         return !lastLine.hasPrefix(":") && !lastLine.hasPrefix("|")
     }
 
-    private mutating func put(_ text: String) throws {
+    private mutating func put(_ text: String, joining: Bool = false) throws {
         closesTight = false
+        lastPutDefinitionItem = false
         try renderer.media.check()
-        try output.write(wroteBlock ? "\n" + text + "\n" : text + "\n")
+        try output.write(wroteBlock && !joining ? "\n" + text + "\n" : text + "\n")
         wroteBlock = true
     }
 }
