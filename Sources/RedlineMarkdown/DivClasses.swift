@@ -69,3 +69,12 @@ enum DivClasses {
     /// The fence line that opens the div a style name stands for (`isDivName`).
     static func fence(name: String) -> String { "::: {" + name + "}" }
 }
+
+/// The name of a raw content's format as pandoc's raw attribute spells it (`{=latex}`, `{=html5}`).
+enum RawFormats {
+    static func isFormat(_ s: Substring) -> Bool {
+        !s.isEmpty && s.unicodeScalars.allSatisfy { c in
+            (c.value >= 0x61 && c.value <= 0x7A) || (c.value >= 0x41 && c.value <= 0x5A) || (c.value >= 0x30 && c.value <= 0x39) || "_+-".unicodeScalars.contains(c)
+        }
+    }
+}

@@ -44,8 +44,6 @@ extension DiagnosticCode {
     public static let rtfCommentResolvedDropped: DiagnosticCode = "rtf.comment-resolved-dropped"
     /// A picture RTF cannot embed (not loaded, or not PNG/JPEG/EMF/WMF) was written as its description.
     public static let rtfImageNotEmbedded: DiagnosticCode = "rtf.image-not-embedded"
-    /// Raw content of another format was left out.
-    public static let rtfRawDropped: DiagnosticCode = "rtf.raw-dropped"
     /// A code block's language was dropped.
     public static let rtfCodeLanguageDropped: DiagnosticCode = "rtf.code-language-dropped"
     /// A block inside a list item or quotation that RTF cannot nest there was written after it.

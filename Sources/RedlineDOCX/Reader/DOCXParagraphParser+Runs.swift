@@ -181,6 +181,9 @@ extension StoryParser {
             if let n = styleName, ["verbatim char", "source text", "html code", "code"].contains(n) || n.hasSuffix("tok") {
                 f.code = true
                 f.style.fontFamily = nil
+            } else if context.styles.hasRawStyles, let name = context.styles.name(props.styleID), RawStyles.isRawStyleName(name) {
+                // Raw content shown in its style (`RawStyles`): the paragraph takes it back.
+                f.style.name = name
             }
             return f
         }

@@ -57,7 +57,8 @@ extension StoryParser {
         let inlines = RunNesting.paragraphInlines(from: runs)
         ReusableBuffer.empty(&runs)
         progress.runBuffer = runs
-        var paragraph = Paragraph(inlines, style: paragraphStyle(resolved, styleID: styleID), markChange: markup.markChange)
+        var paragraph = Paragraph(styles.hasRawStyles ? RawStyles.restoring(inlines) : inlines,
+                                  style: paragraphStyle(resolved, styleID: styleID), markChange: markup.markChange)
         if let (change, old) = markup.propsChange {
             let oldID = old.styleID ?? styles.defaultParagraphStyleID
             let oldStyle = paragraphStyle(styles.paragraphProps(oldID).merged(with: old), styleID: oldID)
@@ -103,6 +104,8 @@ extension StoryParser {
             paragraph.styleChange?.old.leftIndent = nil
             paragraph.styleChange?.old.firstLineIndent = nil
             out = [.listItem(.paragraph(paragraph), numID: numID, level: level, quoted: quoted)]
+        } else if styles.hasRawStyles, let raw = RawStyles.block(paragraph) {
+            out = [.block(raw)]
         } else if base.role == .code, paragraph.sectionEnd == nil, var code = Self.codeBlock(paragraph) {
             // The info string Redline kept for this code (`KeptSources`), while the code is as it wrote it.
             if let info = context.codeSources.keptCode(for: code.text) { code = CodeBlock(text: code.text, infoString: info) }

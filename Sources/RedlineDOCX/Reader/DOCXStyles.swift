@@ -18,6 +18,8 @@ struct StyleSheet {
     var defaultRun = RunProps()
     /// The style id of the default paragraph style (`Normal`).
     var defaultParagraphStyleID: String?
+    /// Whether a style is one raw content is shown in (`RawStyles`).
+    var hasRawStyles = false
 
     init() {}
 
@@ -49,6 +51,7 @@ struct StyleSheet {
                     }
                 }
                 if styles[id] == nil { styles[id] = s }
+                if RawStyles.isRawStyleName(s.name) { hasRawStyles = true }
                 if s.isDefault && s.type == "paragraph" && defaultParagraphStyleID == nil { defaultParagraphStyleID = id }
             default:
                 try x.skipElement()

@@ -147,8 +147,9 @@ final class DOCXComposer {
             table(t, ctx, into: &x)
         case .thematicBreak:
             paragraph(Paragraph([]), defaultStyle: "HorizontalRule", ctx, into: &x)
-        case .raw(let format, _):
-            diagnostics.report(.docxRawDropped, "raw \(format) blocks cannot be carried in DOCX and were dropped")
+        case .raw(let format, let text):
+            // Shown as its text in a style naming its format, read back as the raw block (`RawStyles`).
+            paragraph(RawStyles.paragraph(format: format, text: text), defaultStyle: nil, ctx, into: &x)
         }
     }
 

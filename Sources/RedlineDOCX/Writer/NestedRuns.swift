@@ -78,7 +78,10 @@ extension Array where Element == Inline {
                 ctx.run.content = .lineBreak; out.append(ctx)
             case .softBreak:
                 ctx.run.content = .text(" "); Self.appendMerging(ctx, to: &out)
-            case .image, .raw, .noteReference, .math, .field, .commentStart, .commentEnd, .commentPoint:
+            case .raw(let format, let text):
+                // Shown as its text in a style naming its format, read back as the raw inline (`RawStyles`).
+                push([RawStyles.inline(format: format, text: text)])
+            case .image, .noteReference, .math, .field, .commentStart, .commentEnd, .commentPoint:
                 ctx.run.content = .atom(inline); out.append(ctx)
             case .emphasis(let c): ctx.run.format.italic = true; push(c)
             case .strong(let c): ctx.run.format.bold = true; push(c)

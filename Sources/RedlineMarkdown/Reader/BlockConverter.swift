@@ -896,6 +896,13 @@ final class BlockConverter {
         while k < nodes.count {
             let n = nodes[k]
             k += 1
+            if n.kind == .code, k < nodes.count, nodes[k].kind == .text, let (format, rest) = Self.rawAttribute(nodes[k].literal) {
+                // `` `\LaTeX`{=latex} ``: pandoc's raw inline.
+                add(.atom(.raw(format: format, text: context.restore(n.literal))), ctx)
+                if !rest.isEmpty { try text(rest, ctx) }
+                k += 1
+                continue
+            }
             guard n.kind == .image else { try inline(n, &ctx); continue }
             // `![alt](src){#fig-x width=…}`: the attribute list is the start of the next text node.
             if k < nodes.count, nodes[k].kind == .text, let (found, rest) = Self.imageAttributes(nodes[k].literal) {
@@ -906,6 +913,14 @@ final class BlockConverter {
                 image(n, size: (nil, nil), attributes: nil, &ctx)
             }
         }
+    }
+
+    /// pandoc's raw attribute at the start of `s` (`{=latex}`): the format and the rest of `s`.
+    static func rawAttribute(_ s: String) -> (String, String)? {
+        guard s.hasPrefix("{="), let close = s.firstIndex(of: "}") else { return nil }
+        let format = s[s.index(s.startIndex, offsetBy: 2)..<close]
+        guard RawFormats.isFormat(format) else { return nil }
+        return (String(format), String(s[s.index(after: close)...]))
     }
 
     private func image(_ n: MDNode, size: (Double?, Double?), attributes: String?, _ ctx: inout TreeFormat) {

@@ -619,7 +619,15 @@ struct InlineRenderer {
                 }
             }
         case .raw(let format, let t):
-            if format == "html" { emit(t) } else { owner.loss(.lossyRaw, "raw \(format) content was dropped") }
+            if format == "html" {
+                emit(t)
+            } else if RawFormats.isFormat(Substring(format)), !t.isEmpty, !t.contains("\n"), !t.contains("\r") {
+                // pandoc's raw inline: `` `\LaTeX`{=latex} ``.
+                code(t)
+                emit("{=" + format + "}")
+            } else {
+                owner.loss(.lossyRaw, "raw \(format) content was dropped")
+            }
         case .noteReference(let id): if owner.hasNote(id) { emit("[^" + id + "]") }
         case .math(let kind, let tex): math(kind, tex)
         case .insertion(let ch, let c): change("{++", c, "++}", ch, [], edgeIndex: edgeIndex)

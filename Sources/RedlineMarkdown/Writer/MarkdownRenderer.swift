@@ -324,6 +324,9 @@ final class MarkdownRenderer {
             if format == "html" {
                 if text.hasSuffix("\n") { text.removeLast() }
                 parts.append(text)
+            } else if RawFormats.isFormat(Substring(format)) {
+                // pandoc's raw block: a fence with `{=latex}`.
+                parts.append(codeBlock(CodeBlock(text: text, infoString: "{=" + format + "}")))
             } else {
                 loss(.lossyRaw, "raw \(format) content was dropped")
             }

@@ -74,7 +74,8 @@ struct BlockCollector {
             nesting.emit(.thematicBreak)
         case nil:
             nesting.closeQuote()
-            nesting.emit(block)
+            // A raw block shown in its style (`RawStyles`).
+            nesting.emit(e.headingLevel == nil && e.paragraph.style.name != nil ? RawStyles.block(e.paragraph) ?? block : block)
         }
     }
 

@@ -10,6 +10,8 @@ struct RTFHeaderTables {
     var colorParts: (r: Int, g: Int, b: Int)?
     var paragraphStyles: [Int: StyleEntry] = [:]
     var characterStyles: [Int: String] = [:]
+    /// Whether a style is one raw content is shown in (`RawStyles`).
+    var hasRawStyles = false
     var revisionAuthors: [String] = []
     var listDefinitions: [Int: ListDefinition] = [:]
     var listOverrides: [Int: Int] = [:]

@@ -69,6 +69,7 @@ extension RTFParser {
         paragraphCounter += 1
         var content = InlineBuilder.inlines(from: runs)
         if runs.indices.contains(where: { runs[$0].change != nil }) { content = InlineBuilder.pairingSubstitutions(content) }
+        if tables.hasRawStyles { content = RawStyles.restoring(content) }
         var style = paragraphStyle(para)
         var headingLevel: Int?
         let entry = para.style >= 0 ? tables.paragraphStyles[para.style] : nil

@@ -124,6 +124,7 @@ extension RTFParser {
         defer { tables.styleNumber = 0; tables.styleIsCharacter = false; tables.styleOutline = nil }
         guard !name.isEmpty, tables.styleNumber >= 0 else { return }
         invalidateFormats()
+        if RawStyles.isRawStyleName(name) { tables.hasRawStyles = true }
         if tables.styleIsCharacter { tables.characterStyles[tables.styleNumber] = name } else {
             tables.paragraphStyles[tables.styleNumber] = StyleEntry(name: name, outline: tables.styleOutline)
         }

@@ -27,6 +27,10 @@ extension RTFSink {
             }
         case .list(let l):
             writeList(l, level: context.list.map { $0.level + 1 } ?? 0, context: context)
+        case .codeBlock(let code) where RawStyles.format(ofInfo: code.infoString) != nil:
+            // pandoc's raw block (```` ```{=latex} ````), which RTF keeps as raw content (`RawStyles`).
+            writeParagraph(RawStyles.paragraph(format: RawStyles.format(ofInfo: code.infoString)!, text: code.text), headingLevel: nil,
+                           context: context, raw: true)
         case .codeBlock(let code):
             if !code.language.isEmpty {
                 diagnostics.report(.rtfCodeLanguageDropped, "code block languages were dropped")
@@ -43,7 +47,8 @@ extension RTFSink {
             if format.lowercased() == "rtf" {
                 emit(text)
             } else {
-                diagnostics.report(.rtfRawDropped, "raw \(format) content was left out")
+                // Shown as its text in a style naming its format, read back as the raw block (`RawStyles`).
+                writeParagraph(RawStyles.paragraph(format: format, text: text), headingLevel: nil, context: context, raw: true)
             }
         }
     }
@@ -348,7 +353,16 @@ extension RTFSink {
             writeImage(image, run: run)
         case .raw(let format, let text):
             if format.lowercased() == "rtf" { emit(text) } else {
-                diagnostics.report(.rtfRawDropped, "raw \(format) content was left out")
+                // Its text in a character style naming its format (`RawStyles`).
+                var r = run
+                r.format.style = CharacterStyle(name: RawStyles.inlineName(format))
+                for piece in RawStyles.lines(text) {
+                    switch piece {
+                    case .text(let t): r.content = .text(t)
+                    default: r.content = .lineBreak
+                    }
+                    writeRun(r)
+                }
             }
         case .math(let kind, let tex):
             // RTF has no equations Redline writes: the TeX source as text.
