@@ -21,7 +21,7 @@ enum DefinitionLists {
         i += 1
         guard i < line.endIndex, line[i] == UInt8(ascii: " ") || line[i] == UInt8(ascii: "\t") else { return nil }
         while i < line.endIndex, line[i] == UInt8(ascii: " ") || line[i] == UInt8(ascii: "\t") { i += 1 }
-        guard i < line.endIndex else { return nil }
+        guard i < line.endIndex, line[i] != UInt8(ascii: "\n"), line[i] != UInt8(ascii: "\r") else { return nil }
         return i - line.startIndex
     }
 

@@ -206,10 +206,18 @@ final class BlockConverter {
     private func definitionItems(_ node: MDNode, _ p: Paragraph, afterTerm: Bool, afterDefinition: Bool, out: inout [Block]) -> [Paragraph]? {
         guard p.style.name == nil, p.markChange == nil, p.styleChange == nil, node.startLine > 0, parsedText.count > 0 else { return nil }
         let count = node.endLine - node.startLine + 1
-        let isMarker = (node.startLine...node.endLine).map { n in
-            DefinitionLists.markerLength(sourceLine(n, from: node.startColumn)) != nil
+        /// Whether line `n` starts a definition (its first bytes only: paragraphs are read once).
+        func marker(_ n: Int) -> Bool {
+            guard n >= 1, n <= lineStarts.count else { return false }
+            let start = min(lineStarts[n - 1] + max(0, node.startColumn - 1), parsedText.count)
+            let end = min(n < lineStarts.count ? lineStarts[n] : parsedText.count, start + 16)
+            return start < end && DefinitionLists.markerLength(parsedText[start..<end]) != nil
         }
-        guard isMarker.dropFirst().contains(true) || isMarker[0], let lines = DefinitionLists.lines(p.content, count: count) else { return nil }
+        // Only a paragraph whose first or second line starts a definition can be one.
+        let first = marker(node.startLine)
+        guard first ? afterTerm || afterDefinition : count > 1 && marker(node.startLine + 1) else { return nil }
+        let isMarker = [first] + (node.startLine + 1...max(node.startLine + 1, node.endLine)).prefix(count - 1).map(marker)
+        guard let lines = DefinitionLists.lines(p.content, count: count) else { return nil }
         if !isMarker[0] {
             return DefinitionLists.items(lines, isMarker: isMarker, style: p.style, termFirst: true)
         }
