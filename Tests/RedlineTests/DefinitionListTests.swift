@@ -164,4 +164,13 @@ final class DefinitionListTests: XCTestCase {
         let written = try markdown(Document(blocks: [.paragraph(definition), .paragraph(Paragraph([.text("Text.")])), .paragraph(term)]))
         XCTAssertEqual(written, "Lonely definition\n\nText.\n\nLonely term\n")
     }
+
+    /// A note in a term is written after the list (between the term and its definition it would end the list).
+    func testANoteInATermGoesAfterTheList() throws {
+        let source = "Term[^1]\n:   Definition.\n\n[^1]: The note.\n\nAfter.\n"
+        let written = try markdown(try read(source))
+        XCTAssertEqual(written, "Term[^1]\n:   Definition.\n\nAfter.\n\n[^1]: The note.\n")
+        XCTAssertEqual(try markdown(try read(written)), written)
+        XCTAssertEqual(try TestProcess.pandocJSON(written), try TestProcess.pandocJSON(source))
+    }
 }

@@ -195,11 +195,12 @@ public struct MarkdownSink: ChunkSink {
         if renderer.definitionItemBefore != nil, !parts.isEmpty { lastPutDefinitionItem = true }
         if openDiv != nil, pendingFence == nil, Self.isTight(block), let last = parts.last, Self.fitsTight(last) { closesTight = true }
         if blockField?.end == .afterContent, !renderer.hasPendingCloser { try closeFieldDiv() }
-        // Notes go after the block, but not between a paragraph break change's delimiters.
+        // Notes go after the block, but not between a paragraph break change's delimiters, nor inside a definition
+        // list (after its term or a definition the next definition may follow).
         heldNotes += chunk.notes
         if options.preserveFormatting, block.hasSectionEnd { block.forEachParagraph { if let s = $0.sectionEnd { heldSections.append(s) } } }
         if !renderer.hasPendingCloser {
-            try writeHeldNotes()
+            if renderer.definitionItemBefore == nil { try writeHeldNotes() }
             try writeHeldSections()
         }
     }
@@ -292,6 +293,8 @@ public struct MarkdownSink: ChunkSink {
     private mutating func writeHeldNotes() throws {
         for note in heldNotes { try put(renderer.note(note)) }
         heldNotes = []
+        // What the notes' blocks were is no part of the flow around them.
+        renderer.definitionItemBefore = nil
         // The definitions of the reference links first written in the block (and its notes), after them.
         let definitions = renderer.takeDefinitions()
         if !definitions.isEmpty { try put(definitions) }
