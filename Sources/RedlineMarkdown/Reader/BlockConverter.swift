@@ -206,6 +206,7 @@ final class BlockConverter {
     private func definitionItems(_ node: MDNode, _ p: Paragraph, afterTerm: Bool, afterDefinition: Bool, out: inout [Block]) -> [Paragraph]? {
         guard p.style.name == nil, p.markChange == nil, p.styleChange == nil, node.startLine > 0, parsedText.count > 0 else { return nil }
         let count = node.endLine - node.startLine + 1
+        guard count >= 1 else { return nil }
         /// Whether line `n` starts a definition (its first bytes only: paragraphs are read once).
         func marker(_ n: Int) -> Bool {
             guard n >= 1, n <= lineStarts.count else { return false }
