@@ -155,6 +155,22 @@ final class BlockConverter {
 
     /// A converter for Markdown read apart over the same placeholders (a note's definition, a grid table's cell):
     /// the same note and comment-body resolution and cmark settings, state of its own.
+    /// `text` (in this converter's placeholder form) read as Markdown of its own by a `nested()` converter that
+    /// knows the document's link labels, its lines numbered from `node`'s: the converter (its comments and notes)
+    /// and the blocks. (A grid table's cell, a definition's further paragraphs.)
+    func readNested(_ text: [UInt8], at node: MDNode, gridDepth: Int) throws -> (BlockConverter, [Block]) {
+        let nested = nested()
+        nested.referenceLabels = referenceLabels
+        nested.gridDepth = gridDepth
+        nested.setParsedText(text)
+        nested.firstLineNumber = firstLineNumber + node.startLine - 1
+        let root = try Cmark.parse(text, maxDepth: cmarkDepth, doubleTilde: doubleTilde)
+        var blocks: [Block] = []
+        try nested.convert(root.children, into: &blocks)
+        nested.finishFlow()
+        return (nested, blocks)
+    }
+
     func nested() -> BlockConverter {
         let c = BlockConverter(context: context)
         c.noteResolver = noteResolver
@@ -244,15 +260,7 @@ final class BlockConverter {
         guard node.startLine > 0, parsedText.count > 0 else { return nil }
         let first = sourceLine(node.startLine).drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
         guard !first.starts(with: "```".utf8), !first.starts(with: "~~~".utf8) else { return nil }
-        let text = Array(node.literal.utf8)
-        let nested = nested()
-        nested.referenceLabels = referenceLabels
-        nested.setParsedText(text)
-        nested.firstLineNumber = firstLineNumber + node.startLine - 1
-        let root = try Cmark.parse(text, maxDepth: cmarkDepth, doubleTilde: doubleTilde)
-        var blocks: [Block] = []
-        try nested.convert(root.children, into: &blocks)
-        nested.finishFlow()
+        let (nested, blocks) = try readNested(Array(node.literal.utf8), at: node, gridDepth: 0)
         guard nested.comments.isEmpty, nested.notes.isEmpty else { return nil }
         var out: [Paragraph] = []
         for b in blocks {
@@ -552,16 +560,8 @@ final class BlockConverter {
         var rows = [TableRow](repeating: TableRow([]), count: layout.rowCount)
         var kept = [Bool](repeating: false, count: layout.rowCount)
         for cell in layout.cells {
-            let text = GridTables.content(parsedText, cell)
-            let nested = nested()
-            nested.referenceLabels = referenceLabels
-            nested.gridDepth = gridDepth + 1
-            nested.setParsedText(text)
-            nested.firstLineNumber = firstLineNumber + node.startLine - 1
-            let root = try Cmark.parse(text, maxDepth: cmarkDepth, doubleTilde: doubleTilde)
-            var blocks: [Block] = []
-            try nested.convert(root.children, into: &blocks)
-            nested.finishFlow()
+            let (nested, read) = try readNested(GridTables.content(parsedText, cell), at: node, gridDepth: gridDepth + 1)
+            var blocks = read
             comments += nested.comments
             notes += nested.notes
             // The last paragraph's break is the cell's end: its text reads as text (as in a pipe table).
