@@ -173,4 +173,26 @@ final class DefinitionListTests: XCTestCase {
         XCTAssertEqual(try markdown(try read(written)), written)
         XCTAssertEqual(try TestProcess.pandocJSON(written), try TestProcess.pandocJSON(source))
     }
+
+    /// A second definition after a blank line keeps its own marker (it is not the first one's next paragraph), a
+    /// comment in a definition's further paragraph is read there, and a comment holding blocks is written so
+    /// that its lines do not read as code: each is a fixpoint (fuzz-roundtrip's `raw-block-style-text-not-html`).
+    func testSecondDefinitionsAndCommentsInDefinitionsAreFixpoints() throws {
+        let sources = [
+            "Term\n:   One.\n\n~ Two.\n",
+            "Term\n:   One.\n\n:   Two.\n\n    Two's second paragraph.\n",
+            "Term\n:   One.\n\n    Further {>>@Ann | A comment.<<} paragraph.\n",
+            "Term\n:   One {>>@Ann | First.\n\nSecond.<<} here.\n",
+        ]
+        for source in sources {
+            let doc = try read(source)
+            let written = try markdown(doc)
+            XCTAssertEqual(written, source)
+            XCTAssertEqual(try markdown(try read(written)), written)
+            XCTAssertEqual(doc.comments.count, source.contains("{>>") ? 1 : 0, source)
+            XCTAssertEqual(paragraphs(doc).filter { $0.0 == "Definition" }.count, source.contains("Two") ? 2 + (source.contains("second") ? 1 : 0) : source.contains("Further") ? 2 : 1, source)
+        }
+        // pandoc reads the first as two definitions (a block list ends, another starts), as the writer keeps it.
+        XCTAssertTrue(try TestProcess.pandocJSON(sources[0]).contains("}]}],[{\"t\":\"Para\""))
+    }
 }

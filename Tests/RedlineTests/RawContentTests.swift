@@ -78,4 +78,51 @@ final class RawContentTests: XCTestCase {
             XCTAssertEqual(md.contains("inserted <span class=\"y\">raw</span>"), expected, md)
         }
     }
+
+    /// Raw HTML that would not read back as raw HTML written as it stands (plain words in Word's "Raw Block: html"
+    /// or "Raw Inline: html" style, a block broken by a blank line) is written in pandoc's explicit form, which reads
+    /// back as the same raw content; pandoc's ```` ```{=fmt} ```` fence is a raw block, not code.
+    func testRawHTMLThatIsNotHTMLIsWrittenInPandocsExplicitForm() throws {
+        let raws: [Block] = [
+            .raw(format: "html", text: "plain words\n"),
+            .raw(format: "html", text: "<div>\n\nafter a blank line\n"),
+            .raw(format: "html", text: "<!-- open\n\nclosed -->\nmore\n"),
+            .raw(format: "html", text: "<div class=\"x\">\nkept as written\n"),
+            .paragraph(Paragraph([.text("A "), .raw(format: "html", text: "plain"), .text(" and "),
+                                  .raw(format: "html", text: "<span\nclass=\"y\">"), .text(" end.")])),
+        ]
+        let written = String(decoding: try write(Document(blocks: raws), "md"), as: UTF8.self)
+        XCTAssertEqual(written, """
+            ```{=html}
+            plain words
+            ```
+
+            ```{=html}
+            <div>
+
+            after a blank line
+            ```
+
+            ```{=html}
+            <!-- open
+
+            closed -->
+            more
+            ```
+
+            <div class="x">
+            kept as written
+
+            A `plain`{=html} and <span
+            class="y"> end.
+
+            """)
+        XCTAssertEqual(try read(Array(written.utf8), "md").blocks, raws)
+        // pandoc reads the same raw blocks (kind 6 `<div class="x">` included) and the `{=html}` inline as raw.
+        let json = try TestProcess.pandocJSON(written)
+        XCTAssertEqual(json.components(separatedBy: "{\"t\":\"RawBlock\",\"c\":[\"html\"").count - 1, 4, json)
+        XCTAssertTrue(json.contains("{\"t\":\"RawInline\",\"c\":[\"html\",\"plain\"]}"), json)
+        // Through Word, plain words in the raw styles come back as the same raw content.
+        XCTAssertEqual(try read(try write(Document(blocks: raws), "docx"), "docx").blocks, raws)
+    }
 }

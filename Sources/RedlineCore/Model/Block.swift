@@ -43,7 +43,8 @@ public struct Paragraph: Hashable, Sendable, Codable {
         set { compactFlag = newValue ? true : nil }
     }
     private var compactFlag: Bool?
-    /// A Markdown definition's marker as written when it is not pandoc's `:` and three spaces (`: `, `~ `);
+    /// A Markdown definition's marker as written when it is not pandoc's `:` and three spaces (`: `, `~ `), or
+    /// any marker when the definition follows another after a blank line (else it is that one's next paragraph);
     /// Markdown only, as `compact`.
     public var definitionMarker: String? {
         get { markerBox?.value }

@@ -239,7 +239,10 @@ final class BlockConverter {
             return DefinitionLists.items(lines, isMarker: isMarker, style: p.style, termFirst: true)
         }
         if afterDefinition {
-            return DefinitionLists.items(lines, isMarker: isMarker, style: p.style, termFirst: false)
+            guard var items = DefinitionLists.items(lines, isMarker: isMarker, style: p.style, termFirst: false) else { return nil }
+            // A second definition after a blank line, not the last one's next paragraph: its marker says so.
+            if items[0].definitionMarker == nil { items[0].definitionMarker = DefinitionLists.marker }
+            return items
         }
         guard afterTerm, let items = DefinitionLists.items(lines, isMarker: isMarker, style: p.style, termFirst: false) else { return nil }
         if out.isEmpty {
@@ -261,14 +264,16 @@ final class BlockConverter {
         let first = sourceLine(node.startLine).drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
         guard !first.starts(with: "```".utf8), !first.starts(with: "~~~".utf8) else { return nil }
         let (nested, blocks) = try readNested(Array(node.literal.utf8), at: node, gridDepth: 0)
-        guard nested.comments.isEmpty, nested.notes.isEmpty else { return nil }
         var out: [Paragraph] = []
         for b in blocks {
             guard case .paragraph(var p) = b, p.style.name == nil, p.markChange == nil, p.styleChange == nil, !p.content.isEmpty else { return nil }
             p.style.name = DefinitionLists.definitionStyle
             out.append(p)
         }
-        return out.isEmpty ? nil : out
+        guard !out.isEmpty else { return nil }
+        comments += nested.comments
+        notes += nested.notes
+        return out
     }
 
     /// Set when the last paragraph converted held nothing but the closer of a change carried over from
@@ -424,6 +429,10 @@ final class BlockConverter {
             let code = CodeBlock(text: context.restore(node.literal), infoString: info)
             if let marked = markedCode(code, after: &out) {
                 out.append(marked)
+            } else if let format = RawStyles.format(ofInfo: info) {
+                // pandoc's raw block: a fence with `{=latex}`.
+                warnIfInsideChange(node)
+                out.append(.raw(format: format, text: code.text))
             } else {
                 warnIfInsideChange(node)
                 out.append(.codeBlock(code))

@@ -619,11 +619,16 @@ struct InlineRenderer {
                 }
             }
         case .raw(let format, let t):
-            if format == "html" {
+            if format == "html", t.isEmpty || RawHTML.readsAsInline(t) {
                 emit(t)
             } else if RawFormats.isFormat(Substring(format)), !t.isEmpty, !t.contains("\n"), !t.contains("\r") {
                 // pandoc's raw inline: `` `\LaTeX`{=latex} ``.
                 code(t)
+                emit("{=" + format + "}")
+            } else if RawFormats.isFormat(Substring(format)), !t.isEmpty {
+                // A code span cannot hold a line end: CommonMark reads one there as a space.
+                owner.loss(.lossyRaw, "line ends in raw \(format) content were written as spaces")
+                code(t.replacingOccurrences(of: "\r\n", with: " ").replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\r", with: " "))
                 emit("{=" + format + "}")
             } else {
                 owner.loss(.lossyRaw, "raw \(format) content was dropped")

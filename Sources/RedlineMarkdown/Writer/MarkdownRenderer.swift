@@ -321,7 +321,7 @@ final class MarkdownRenderer {
         case .thematicBreak:
             parts.append("***")
         case .raw(let format, var text):
-            if format == "html" {
+            if format == "html", text.isEmpty || RawHTML.readsAsBlock(text) {
                 if text.hasSuffix("\n") { text.removeLast() }
                 parts.append(text)
             } else if RawFormats.isFormat(Substring(format)) {
@@ -411,7 +411,7 @@ final class MarkdownRenderer {
         let definition = plainItem && definitionItemBefore != nil && DefinitionLists.isDefinition(p) && !p.content.isEmpty
         let term = plainItem && DefinitionLists.isTerm(p)
         // A definition's next paragraph: after a definition, neither tight.
-        let continued = definition && !p.compact && definitionItemBefore == .definition
+        let continued = definition && !p.compact && definitionItemBefore == .definition && p.definitionMarker == nil
         joinsPrevious = definition && p.compact
         definitionItemBefore = nil
         if definition || term { p.style.name = nil }
@@ -495,7 +495,9 @@ final class MarkdownRenderer {
         }
         r.render(p.content)
         var body = r.out
-        if definition { body = body.replacingOccurrences(of: "\n", with: "\n    ") }
+        // A definition's further lines are indented (lazy lines read the same); not when a comment in it holds
+        // blocks (a blank line), whose lines the comment's own reading would take as indented code.
+        if definition, !body.contains("\n\n") { body = body.replacingOccurrences(of: "\n", with: "\n    ") }
         if lineBlock {
             // An empty line is the bar alone.
             body = body.split(separator: "\n", omittingEmptySubsequences: false).map { $0 == "| " ? "|" : String($0) }.joined(separator: "\n")
