@@ -39,23 +39,35 @@ public struct Paragraph: Hashable, Sendable, Codable {
     /// Set on a paragraph written without a blank line before it in Markdown where one could stand (a definition
     /// in a tight definition list: pandoc's `Plain`); Markdown only, as `List.tight`.
     public var compact: Bool {
-        get { compactFlag ?? false }
-        set { compactFlag = newValue ? true : nil }
+        get { markdownBox?.value.compact ?? false }
+        set { updateMarkdownForm { $0.compact = newValue } }
     }
-    private var compactFlag: Bool?
     /// A Markdown definition's marker as written when it is not pandoc's `:` and three spaces (`: `, `~ `), or
     /// any marker when the definition follows another after a blank line (else it is that one's next paragraph);
     /// Markdown only, as `compact`.
     public var definitionMarker: String? {
-        get { markerBox?.value }
-        set { markerBox = newValue.map(Boxed.init) }
+        get { markdownBox?.value.definitionMarker }
+        set { updateMarkdownForm { $0.definitionMarker = newValue } }
     }
-    /// `definitionMarker`, boxed: one word, like `sectionBox`.
-    private var markerBox: Boxed<String>?
+    /// A heading's pandoc attributes as written after its text, with the spaces before them (` {#sec-intro .x}`);
+    /// DOCX and RTF keep them beside the heading (Word shows the text alone).
+    public var headingAttributes: String? {
+        get { markdownBox?.value.headingAttributes }
+        set { updateMarkdownForm { $0.headingAttributes = newValue } }
+    }
+    /// What only Markdown writes of a paragraph (`compact`, `definitionMarker`, `headingAttributes`), boxed: one
+    /// word, like `sectionBox`, nil while all are unset.
+    private var markdownBox: Boxed<MarkdownForm>?
+
+    private mutating func updateMarkdownForm(_ change: (inout MarkdownForm) -> Void) {
+        var form = markdownBox?.value ?? MarkdownForm()
+        change(&form)
+        markdownBox = form == MarkdownForm() ? nil : Boxed(form)
+    }
 
     enum CodingKeys: String, CodingKey {
         case content, style, markChange, styleChange, sectionBox = "sectionEnd", codeBox = "codeInfo", textBoxBox = "textBox"
-        case blockFieldBox = "blockField", compactFlag = "compact", markerBox = "definitionMarker"
+        case blockFieldBox = "blockField", markdownBox = "markdown"
     }
 
     public init(_ content: [Inline], style: ParagraphStyle = ParagraphStyle(),
@@ -68,6 +80,13 @@ public struct Paragraph: Hashable, Sendable, Codable {
         self.sectionEnd = sectionEnd
         self.codeInfo = codeInfo
     }
+}
+
+/// What only Markdown writes of a paragraph (`Paragraph.compact`, `definitionMarker`, `headingAttributes`).
+struct MarkdownForm: Hashable, Sendable, Codable {
+    var compact = false
+    var definitionMarker: String?
+    var headingAttributes: String?
 }
 
 /// A value behind a reference, so that a rarely set field adds one word to its holder (`Paragraph.sectionEnd`,

@@ -167,6 +167,7 @@ struct ModelDump {
         if let f = p.blockField { s += " block-field" + Self.field(f) }
         if p.compact { s += " compact" }
         if let m = p.definitionMarker { s += " definition-marker " + Self.json(m) }
+        if let a = p.headingAttributes { s += " attributes " + Self.json(a) }
         line(depth, s)
         inlines(p.content, depth + 1)
         if let sec = p.sectionEnd {

@@ -22,6 +22,11 @@ struct StoryContext {
     var mathSources = KeptSources(prefix: KeptSources.mathPrefix)
     var codeSources = KeptSources(prefix: KeptSources.codePrefix)
     var imageSources = KeptSources(prefix: KeptSources.imagePrefix)
+    var headingSources = KeptSources(prefix: KeptSources.headingPrefix) {
+        didSet { headingIDs = Set(headingSources.allValues.flatMap(HeadingIDs.all).flatMap { [$0, String($0.prefix(40))] }) }
+    }
+    /// The `#id`s of the kept heading attributes: the bookmarks the writer put in those headings, not reported.
+    private(set) var headingIDs: Set<String> = []
     /// The header and footer parts' stories by the main document's relationship id (what `w:sectPr`
     /// references); empty in other stories and documents without headers and footers.
     var headerStories: [String: [Block]] = [:]

@@ -95,6 +95,7 @@ extension StoryParser {
                 diagnostics.report(.docxHeadingNumbering, "heading numbers are not kept", at: location)
             }
             // A heading in a block quote is a quote paragraph with an outline level (as the writer writes it).
+            if !context.headingSources.isEmpty { paragraph.headingAttributes = context.headingSources.kept(for: paragraph.content.plainText) }
             out = [.block(.heading(level: h, paragraph), quoted: quoted)]
         } else if numbered, let numID {
             // The list carries the indent (and Word's "List Paragraph" style says only "in a list").

@@ -47,7 +47,7 @@ struct DOCXSource: ChunkSource {
         var context = StoryContext(styles: styles, numbering: numbering, relationships: package.relationships, replyIDs: [],
                                    diagnostics: diagnostics, defaultParagraph: defaultParagraph, defaultCharacter: defaultCharacter)
         context.pictures = DOCXPictures(archive: package.archive, store: MediaStore(limits: limits))
-        (context.mathSources, context.codeSources, context.imageSources) = try SideParts.keptSources(package)
+        (context.mathSources, context.codeSources, context.imageSources, context.headingSources) = try SideParts.keptSources(package)
         let comments = try DOCXCommentStream(package, context: context)
         context.replyIDs = comments?.replyIDs ?? []
         let (notes, noteLabels) = SideParts.numbered(try SideParts.notes(package, kind: .footnote, context: context)

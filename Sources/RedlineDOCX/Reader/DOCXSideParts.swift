@@ -53,8 +53,8 @@ enum SideParts {
     }
 
     /// The TeX kept for equations and the info strings kept for code Redline wrote (`KeptSources`), from the custom properties.
-    static func keptSources(_ package: DOCXPackage) throws -> (math: KeptSources, code: KeptSources, image: KeptSources) {
-        let prefixes = [KeptSources.mathPrefix, KeptSources.codePrefix, KeptSources.imagePrefix]
+    static func keptSources(_ package: DOCXPackage) throws -> (math: KeptSources, code: KeptSources, image: KeptSources, heading: KeptSources) {
+        let prefixes = [KeptSources.mathPrefix, KeptSources.codePrefix, KeptSources.imagePrefix, KeptSources.headingPrefix]
         var tables = prefixes.map { KeptSources(prefix: $0) }
         var part = "docProps/custom.xml"
         if let custom = package.rootRelationships.values.first(where: { $0.kind == "custom-properties" && !$0.external }) {
@@ -71,7 +71,7 @@ enum SideParts {
             }
             for t in tables.indices where !pieces[t].isEmpty { tables[t] = KeptSources(prefix: prefixes[t], pieces: pieces[t]) }
         }
-        return (tables[0], tables[1], tables[2])
+        return (tables[0], tables[1], tables[2], tables[3])
     }
 
     /// Who last saved the package: `cp:lastModifiedBy` in `docProps/core.xml`, if set.

@@ -373,7 +373,7 @@ final class StoryParser {
         case .moveToRangeEnd:
             if progress.moveNames.removeValue(forKey: id) == progress.moveToName { progress.moveToName = nil }
         case .bookmarkStart:
-            if let name = x.attribute("name", in: OOXML.w), !name.hasPrefix("_") {
+            if let name = x.attribute("name", in: OOXML.w), !name.hasPrefix("_"), !context.headingIDs.contains(name) {
                 diagnostics.report(.docxBookmark, "bookmarks are not kept (links to them keep their #name)", at: location)
             }
         default: break

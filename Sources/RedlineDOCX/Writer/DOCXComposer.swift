@@ -82,6 +82,9 @@ final class DOCXComposer {
     let mathSources = KeptSources(prefix: KeptSources.mathPrefix)
     let codeSources = KeptSources(prefix: KeptSources.codePrefix)
     let imageSources = KeptSources(prefix: KeptSources.imagePrefix)
+    let headingSources = KeptSources(prefix: KeptSources.headingPrefix)
+    /// Bookmarks written so far (a heading's `#id`, as pandoc writes it).
+    var bookmarkCount = 0
     /// The run properties of the last few looks written (`RunPropertiesCache`).
     var runProperties = RunPropertiesCache()
 
@@ -126,6 +129,17 @@ final class DOCXComposer {
             paragraph(containerIndent(p, ctx), defaultStyle: base, ctx, into: &x)
         case .heading(let level, let p):
             let level = min(max(level, 1), 6)
+            if let attributes = p.headingAttributes {
+                // Kept beside the heading (Word shows its text alone); its `#id` a bookmark, as pandoc writes it.
+                headingSources.keep(attributes, for: p.content.plainText)
+                if let id = HeadingIDs.first(in: attributes) {
+                    bookmarkCount += 1
+                    var b = XMLText()
+                    b.empty("w:bookmarkStart", [("w:id", String(900_000 + bookmarkCount)), ("w:name", String(id.prefix(40)))])
+                    b.empty("w:bookmarkEnd", [("w:id", String(900_000 + bookmarkCount))])
+                    storyPrefix = (storyPrefix ?? "") + String(decoding: b.bytes, as: UTF8.self)
+                }
+            }
             if ctx.quoteDepth > 0 && p.style.name == nil {
                 // A heading in a block quote: a Quote paragraph with the heading's outline level (one style
                 // per paragraph), which the reader reads as a heading in the quote.

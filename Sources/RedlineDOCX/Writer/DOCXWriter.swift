@@ -217,7 +217,7 @@ struct DOCXSink: ChunkSink {
 
     private mutating func writePackage() throws {
         let customFields = PackageParts.customFields(header.metadata) + composer.mathSources.properties() + composer.codeSources.properties()
-            + composer.imageSources.properties()
+            + composer.imageSources.properties() + composer.headingSources.properties()
         let c = PackageParts.Contents(
             numbering: !composer.lists.isEmpty, footnotes: composer.notes.footnoteCount > 0,
             endnotes: composer.notes.endnoteCount > 0, comments: !composer.comments.isEmpty,

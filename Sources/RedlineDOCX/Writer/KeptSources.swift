@@ -6,7 +6,7 @@ import RedlineCore
 /// `RedlineMath1`, `RedlineMath2`, ...), and the info string of code blocks (`python`, `{r, echo=FALSE}`:
 /// `RedlineCode1`, ...; for a comparison's marked code-style paragraph, under the code it reads as accepted and,
 /// marked apart, as rejected: `codeTexts`), and the attribute list after a Markdown picture (`#fig-x width=50%`: `RedlineImage1`, ...,
-/// keyed by its alt text). Each property holds at most 255 characters (as Word's property dialog does); their
+/// keyed by its alt text) or heading (` {#sec-intro}`: `RedlineHeading1`, ..., keyed by its text). Each property holds at most 255 characters (as Word's property dialog does); their
 /// joined value is a JSON array of `[key, source]`. The key is a hash of what the DOCX reads back as (the
 /// equation's TeX, the code's text), so an entry is used only while that is still what Redline wrote: an
 /// equation or code a co-author edited reads as it now is, and what is added or removed elsewhere changes
@@ -18,6 +18,8 @@ final class KeptSources {
     static let codePrefix = "RedlineCode"
     /// The prefix of the pictures' properties.
     static let imagePrefix = "RedlineImage"
+    /// The prefix of the headings' properties (pandoc's attributes after a Markdown heading, keyed by its text).
+    static let headingPrefix = "RedlineHeading"
     let propertyPrefix: String
     private static let chunk = 255
 
@@ -95,7 +97,7 @@ final class KeptSources {
 
     /// True for a custom property of either table (not metadata).
     static func isKept(_ name: String) -> Bool {
-        [mathPrefix, codePrefix, imagePrefix].contains { KeptSources(prefix: $0).pieceNumber(name) != nil }
+        [mathPrefix, codePrefix, imagePrefix, headingPrefix].contains { KeptSources(prefix: $0).pieceNumber(name) != nil }
     }
 
     /// Records `value` (a code block's info string, a picture's attributes) for what reads back as `text` (the
@@ -146,6 +148,9 @@ final class KeptSources {
         if let rejected, rejected != accepted { out.append((rejected, true)) }
         return out
     }
+
+    /// Every value kept, in no order (the heading ids a reader finds bookmarked).
+    var allValues: [String] { byKey.values.flatMap { $0 } }
 
     /// The table from the pieces of its custom properties (by number); an unreadable one is no table.
     init(prefix: String, pieces: [Int: String]) {

@@ -257,6 +257,19 @@ final class BlockConverter {
         return items
     }
 
+    /// pandoc's attributes ending a heading's line (`# Intro {#sec-intro}`) taken from its text into
+    /// `Paragraph.headingAttributes`; the source line decides (a closing `##` or an escaped `\{` is text).
+    private func headingAttributes(_ node: MDNode, _ p: inout Paragraph) {
+        guard node.startLine > 0, parsedText.count > 0, case .text(let last)? = p.content.last, last.hasSuffix("}") else { return }
+        // A setext heading's text ends on the line before its underline.
+        let underline = sourceLine(node.endLine).drop { $0 == UInt8(ascii: " ") }
+        let setext = node.endLine > node.startLine && (underline.first == UInt8(ascii: "=") || underline.first == UInt8(ascii: "-"))
+        guard let suffix = HeadingAttributes.suffix(ofLine: sourceLine(setext ? node.endLine - 1 : node.startLine)),
+              let content = HeadingAttributes.dropping(suffix, from: p.content) else { return }
+        p.content = content
+        p.headingAttributes = suffix
+    }
+
     /// An indented code block after a definition: the definition's further paragraphs (pandoc reads them as
     /// Markdown), each a definition; nil when it is fenced or holds anything but plain paragraphs.
     private func definitionContinuation(_ node: MDNode) throws -> [Paragraph]? {
@@ -396,7 +409,8 @@ final class BlockConverter {
                 closerOnlyParagraph = true
             }
         case .heading:
-            if let p = try paragraph(node.children, into: &out) {
+            if var p = try paragraph(node.children, into: &out) {
+                headingAttributes(node, &p)
                 out.append(.heading(level: max(1, min(6, node.level)), p))
             } else {
                 out.append(.heading(level: max(1, min(6, node.level)), Paragraph([], style: currentDivStyle)))

@@ -552,6 +552,13 @@ final class MarkdownRenderer {
         }
         var text: String
         if let level {
+            if let attributes = p.headingAttributes, !body.isEmpty, HeadingAttributes.isSuffix(attributes) {
+                body += attributes
+            } else if let list = HeadingAttributes.wouldRead(p.content),
+                      let brace = body.range(of: list, options: .backwards)?.lowerBound ?? HeadingAttributes.looksLikeAttributes(body) {
+                // Text that would read as attributes (`Set {#a}` from Word): its brace escaped.
+                body.insert("\\", at: brace)
+            }
             if r.inHeading {
                 if body.hasSuffix("#"), body.reversed().drop(while: { $0 == "#" }).prefix(while: { $0 == "\\" }).count % 2 == 0 {
                     body.insert("\\", at: body.index(before: body.endIndex))

@@ -75,6 +75,8 @@ enum RTFKeyword: Equatable {
     enum NoteWord: String, CaseIterable {
         case footnote, ftnalt, annotation, atnid, atnauthor, atndate, atnref, atrfstart, atrfend, atnparent
         case field, fldinst, fldrslt
+        /// Redline's own destination: a heading's pandoc attributes as written (` {#sec-intro}`).
+        case redlineattr
     }
 
     enum PictureWord: String, CaseIterable {

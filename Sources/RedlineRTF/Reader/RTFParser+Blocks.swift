@@ -107,6 +107,10 @@ extension RTFParser {
         // in its style: a code block has no place for the marks (accepted or rejected, it is a code block again).
         if special == .code && (markChange != nil || runs.indices.contains(where: { runs[$0].change != nil })) { special = nil }
         var paragraph = Paragraph(content, style: style, markChange: markChange)
+        if let attributes = pendingHeadingAttributes {
+            if headingLevel != nil { paragraph.headingAttributes = attributes }
+            pendingHeadingAttributes = nil
+        }
         if blockField.start != nil || blockField.end != nil { paragraph.blockField = blockField }
         if s == 0, let section = sections.pendingEnd {
             // The paragraph a `\sect` ends carries its section (a code block or rule has no mark to carry it).
@@ -551,6 +555,7 @@ extension RTFParser {
             if let k = tables.propertyName, !k.isEmpty { header.metadata[k] = .text(value) }
             tables.propertyName = nil
         case .annotationInitials: pendingInitials = value.isEmpty ? nil : value
+        case .headingAttributes: pendingHeadingAttributes = raw.isEmpty ? nil : String(decoding: raw, as: UTF8.self)
         case .annotationAuthor: pendingAuthor = value.isEmpty ? nil : value
         case .annotationReference: updateAnnotation { $0.reference = value }
         case .annotationParent: updateAnnotation { $0.parent = value.isEmpty ? nil : value }

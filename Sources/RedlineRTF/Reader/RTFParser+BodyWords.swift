@@ -58,6 +58,7 @@ extension RTFParser {
         case .atndate: textDestination(.annotationDate)
         case .atrfstart: textDestination(.rangeStart)
         case .atrfend: textDestination(.rangeEnd)
+        case .redlineattr: textDestination(.headingAttributes)
         case .field: startField()
         case .fldinst:
             if state.field >= 0 { setDestination(.fieldInstruction) } else { setDestination(.skip) }

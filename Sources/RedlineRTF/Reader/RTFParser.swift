@@ -48,6 +48,8 @@ final class RTFParser {
     /// The document's pictures (`\pict` data kept by content hash in temporary files).
     let media: MediaStore
     var pendingInitials: String?
+    /// A heading's attributes (`\redlineattr`) for the paragraph being read.
+    var pendingHeadingAttributes: String?
     var pendingAuthor: String?
     var annotationCounter = 0
     /// Text boxes read so far (their `TextBox.number`).

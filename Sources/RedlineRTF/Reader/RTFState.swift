@@ -48,7 +48,7 @@ enum Destination: Equatable {
 enum TextTarget: Equatable {
     case metadata(String), propertyName, propertyValue, pictureName, pictureValue
     case annotationInitials, annotationAuthor, annotationReference, annotationParent, annotationDate
-    case rangeStart, rangeEnd, levelText
+    case rangeStart, rangeEnd, levelText, headingAttributes
 }
 
 /// The state a group saves and restores.

@@ -129,6 +129,23 @@ extension RTFSink {
             RTFText.escape(marker, into: &out)
             emit("\\tab}")
         }
+        if headingLevel != nil, let attributes = p.headingAttributes {
+            // pandoc's attributes after a Markdown heading, in a destination of Redline's own (other readers skip
+            // it); its `#id` a bookmark, as Word names one.
+            emit("{\\*\\redlineattr ")
+            // The spaces before the list as hex (a reader takes spaces after the control word as its end).
+            let spaces = attributes.prefix { $0 == " " || $0 == "\t" }
+            for c in spaces { emit(c == " " ? "\\'20" : "\\'09") }
+            RTFText.escape(String(attributes.dropFirst(spaces.count)), into: &out)
+            emit("}")
+            if let id = HeadingIDs.first(in: attributes) {
+                emit("{\\*\\bkmkstart ")
+                RTFText.escape(id, into: &out)
+                emit("}{\\*\\bkmkend ")
+                RTFText.escape(id, into: &out)
+                emit("}")
+            }
+        }
         writeInlines(p.content)
         var end = terminator ?? "\\par"
         if let section = p.sectionEnd, terminator == nil, context.tableDepth == 0, !inHeaderStory {
