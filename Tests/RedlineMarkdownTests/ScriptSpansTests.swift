@@ -39,10 +39,10 @@ final class ScriptSpansTests: XCTestCase {
         let link = try content("[l](http://a.com/~x~/y) <http://b.com/~u~>")
         XCTAssertEqual(link.first, .link(Link(url: "http://a.com/~x~/y"), [.text("l")]))
         XCTAssertTrue(link.contains(.link(Link(url: "http://b.com/~u~"), [.text("http://b.com/~u~")])), "\(link)")
-        // Code and math keep their carets; an inline note's caret opens no span.
+        // Code and math keep their carets; an inline note's caret opens no span (it is a note: `InlineNoteTests`).
         XCTAssertEqual(try content("`a^b^`"), [.code("a^b^")])
         XCTAssertEqual(try content("$x^2$"), [.math(.inline, "x^2")])
-        XCTAssertEqual(try content("Text^[a note] here."), [.text("Text^[a note] here.")])
+        XCTAssertEqual(try content("Text^[a note] here."), [.text("Text"), .noteReference("inline-1"), .text(" here.")])
         // Markdown inside the span's text is not read as a span (it could cross it): literal, as written.
         XCTAssertEqual(try content("x^*a*^"), [.text("x^"), .emphasis([.text("a")]), .text("^")])
     }

@@ -66,6 +66,13 @@ public struct Note: Hashable, Sendable, Codable {
     public var id: String
     public var kind: NoteKind
     public var blocks: [Block]
+    /// Written in Markdown as pandoc's inline note `^[…]` where it reads back so (one paragraph), not as a
+    /// `[^id]` reference and a definition; kept through DOCX and RTF.
+    public var isInline: Bool {
+        get { inline ?? false }
+        set { inline = newValue ? true : nil }
+    }
+    private var inline: Bool?
 
     public init(id: String, kind: NoteKind = .footnote, blocks: [Block]) {
         self.id = id

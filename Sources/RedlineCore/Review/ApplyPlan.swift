@@ -19,6 +19,9 @@ public struct ApplyPlan: Sendable {
     public var notes: [NotePlan] = []
     /// The notes inserted references bring, by the id those references carry.
     public var newNotes: [Note] = []
+    /// The notes the steps' new text may reference where ORIGINAL's syntax needs no definition written: ORIGINAL's
+    /// own (by the id both carry) and Markdown's inline notes (written where they are referenced).
+    public var referableNotes: [Note] = []
     /// The headers and footers of ORIGINAL changed inside (`makeHeaderFooters`); empty for an applier that
     /// writes the body only.
     public var headerFooters: [HeaderFooterPlan] = []
@@ -145,7 +148,11 @@ extension ApplyPlan {
         var b = Builder(oLeaves: oLeaves, fallback: fallback)
         b.oLists = lists(original.blocks)
         b.run(rLeaves, comparedTopLevel: compared.blocks)
-        return ApplyPlan(leaves: oLeaves, steps: b.steps, comments: compared.comments)
+        var plan = ApplyPlan(leaves: oLeaves, steps: b.steps, comments: compared.comments)
+        // What new text may reference: ORIGINAL's notes (their definitions stay) and inline notes (self-contained).
+        let originalIDs = Set(original.notes.map(\.id))
+        plan.referableNotes = compared.notes.filter { $0.isInline || originalIDs.contains($0.id) }
+        return plan
     }
 
     /// The texts of `document`'s leaves (accept view), as `make(original: document, …).leaves` has them,

@@ -47,11 +47,16 @@ struct DOCXSource: ChunkSource {
         var context = StoryContext(styles: styles, numbering: numbering, relationships: package.relationships, replyIDs: [],
                                    diagnostics: diagnostics, defaultParagraph: defaultParagraph, defaultCharacter: defaultCharacter)
         context.pictures = DOCXPictures(archive: package.archive, store: MediaStore(limits: limits))
-        (context.mathSources, context.codeSources, context.imageSources, context.headingSources) = try SideParts.keptSources(package)
+        let noteSources: KeptSources
+        (context.mathSources, context.codeSources, context.imageSources, context.headingSources, noteSources) = try SideParts.keptSources(package)
         let comments = try DOCXCommentStream(package, context: context)
         context.replyIDs = comments?.replyIDs ?? []
-        let (notes, noteLabels) = SideParts.numbered(try SideParts.notes(package, kind: .footnote, context: context)
-            + SideParts.notes(package, kind: .endnote, context: context))
+        var read = try SideParts.notes(package, kind: .footnote, context: context) + SideParts.notes(package, kind: .endnote, context: context)
+        // Notes Redline wrote from Markdown's `^[…]` (while their text is as written).
+        if !noteSources.isEmpty {
+            for k in read.indices where noteSources.kept(for: KeptSources.noteText(read[k])) != nil { read[k].isInline = true }
+        }
+        let (notes, noteLabels) = SideParts.numbered(read)
         context.noteLabels = noteLabels
         context.headerStories = try SideParts.headerStories(package, context: context)
         var paragraphDefaults = defaultParagraph

@@ -53,8 +53,8 @@ enum SideParts {
     }
 
     /// The TeX kept for equations and the info strings kept for code Redline wrote (`KeptSources`), from the custom properties.
-    static func keptSources(_ package: DOCXPackage) throws -> (math: KeptSources, code: KeptSources, image: KeptSources, heading: KeptSources) {
-        let prefixes = [KeptSources.mathPrefix, KeptSources.codePrefix, KeptSources.imagePrefix, KeptSources.headingPrefix]
+    static func keptSources(_ package: DOCXPackage) throws -> (math: KeptSources, code: KeptSources, image: KeptSources, heading: KeptSources, note: KeptSources) {
+        let prefixes = [KeptSources.mathPrefix, KeptSources.codePrefix, KeptSources.imagePrefix, KeptSources.headingPrefix, KeptSources.notePrefix]
         var tables = prefixes.map { KeptSources(prefix: $0) }
         var part = "docProps/custom.xml"
         if let custom = package.rootRelationships.values.first(where: { $0.kind == "custom-properties" && !$0.external }) {
@@ -71,7 +71,7 @@ enum SideParts {
             }
             for t in tables.indices where !pieces[t].isEmpty { tables[t] = KeptSources(prefix: prefixes[t], pieces: pieces[t]) }
         }
-        return (tables[0], tables[1], tables[2], tables[3])
+        return (tables[0], tables[1], tables[2], tables[3], tables[4])
     }
 
     /// Who last saved the package: `cp:lastModifiedBy` in `docProps/core.xml`, if set.
@@ -148,7 +148,11 @@ enum SideParts {
     /// key (`fn`/`en` + `w:id`) to the label, for the body's references.
     static func numbered(_ notes: [Note]) -> (notes: [Note], labels: [String: String]) {
         var labels: [String: String] = [:]
-        for (i, n) in notes.enumerated() where labels[n.id] == nil { labels[n.id] = String(i + 1) }
+        // Markdown's inline notes (`Note.isInline`) are numbered apart, as the Markdown reader numbers them.
+        var counts = (plain: 0, inline: 0)
+        for n in notes where labels[n.id] == nil {
+            if n.isInline { counts.inline += 1; labels[n.id] = "inline-\(counts.inline)" } else { counts.plain += 1; labels[n.id] = String(counts.plain) }
+        }
         func inlines(_ list: [Inline]) -> [Inline] {
             list.map { i in
                 if case .noteReference(let id) = i { return .noteReference(labels[id] ?? id) }

@@ -83,6 +83,7 @@ final class DOCXComposer {
     let codeSources = KeptSources(prefix: KeptSources.codePrefix)
     let imageSources = KeptSources(prefix: KeptSources.imagePrefix)
     let headingSources = KeptSources(prefix: KeptSources.headingPrefix)
+    let noteSources = KeptSources(prefix: KeptSources.notePrefix)
     /// Bookmarks written so far (a heading's `#id`, as pandoc writes it).
     var bookmarkCount = 0
     /// The run properties of the last few looks written (`RunPropertiesCache`).

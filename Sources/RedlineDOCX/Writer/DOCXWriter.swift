@@ -176,6 +176,7 @@ struct DOCXSink: ChunkSink {
             return
         }
         guard composer.notes.written.insert(n.id).inserted else { return }
+        if n.isInline { composer.noteSources.keep("^", for: KeptSources.noteText(n)) }
         var x = XMLText()
         let tag = kind == .footnote ? "w:footnote" : "w:endnote"
         x.open(tag, [("w:id", String(number))])
@@ -217,7 +218,7 @@ struct DOCXSink: ChunkSink {
 
     private mutating func writePackage() throws {
         let customFields = PackageParts.customFields(header.metadata) + composer.mathSources.properties() + composer.codeSources.properties()
-            + composer.imageSources.properties() + composer.headingSources.properties()
+            + composer.imageSources.properties() + composer.headingSources.properties() + composer.noteSources.properties()
         let c = PackageParts.Contents(
             numbering: !composer.lists.isEmpty, footnotes: composer.notes.footnoteCount > 0,
             endnotes: composer.notes.endnoteCount > 0, comments: !composer.comments.isEmpty,

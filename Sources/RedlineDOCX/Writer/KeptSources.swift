@@ -20,6 +20,11 @@ final class KeptSources {
     static let imagePrefix = "RedlineImage"
     /// The prefix of the headings' properties (pandoc's attributes after a Markdown heading, keyed by its text).
     static let headingPrefix = "RedlineHeading"
+    /// The prefix of the inline notes' properties (a Markdown `^[…]` note, keyed by its text).
+    static let notePrefix = "RedlineNote"
+
+    /// What reads back as a note (its text), for the notes' table.
+    static func noteText(_ n: Note) -> String { n.blocks.map(\.plainText).joined(separator: "\n") }
     let propertyPrefix: String
     private static let chunk = 255
 
@@ -97,7 +102,7 @@ final class KeptSources {
 
     /// True for a custom property of either table (not metadata).
     static func isKept(_ name: String) -> Bool {
-        [mathPrefix, codePrefix, imagePrefix, headingPrefix].contains { KeptSources(prefix: $0).pieceNumber(name) != nil }
+        [mathPrefix, codePrefix, imagePrefix, headingPrefix, notePrefix].contains { KeptSources(prefix: $0).pieceNumber(name) != nil }
     }
 
     /// Records `value` (a code block's info string, a picture's attributes) for what reads back as `text` (the

@@ -125,6 +125,8 @@ public enum MarkdownSourceApply {
         /// Replacements that go after any other at the same place (a heading's old marker after its text).
         var tails: [(range: Range<Int>, text: String)] = []
         let renderer: MarkdownRenderer
+        /// The notes new text may reference (`ApplyPlan.referableNotes`), by id.
+        var referable: [String: Note] = [:]
         var unplaced = 0
         /// Source ranges already highlighted for a comment in the current leaf: CriticMarkup highlights do
         /// not nest or cross (another leaf's never touch this one's: cleared for each leaf).
@@ -141,6 +143,7 @@ public enum MarkdownSourceApply {
             src = given ?? SourceLeaves(body)
             renderer = MarkdownRenderer(options: WriteOptions(), diagnostics: Diagnostics())
             renderer.register(plan.comments)
+            for n in plan.referableNotes { referable[n.id] = n }
             pairs = Self.match(plan.leaves.map(\.text), src.leaves.map(\.text))
             var counts: [Range<Int>: Int] = [:]
             for l in src.leaves { counts[l.topLevel, default: 0] += 1 }
@@ -211,7 +214,17 @@ public enum MarkdownSourceApply {
             guard !plain.isEmpty else { return "" }
             let lead = plain.prefix { $0 == " " }.count, trail = plain.reversed().prefix { $0 == " " }.count
             guard lead < plain.count else { return plain }
-            var s = (try? MarkdownWriter.string(Document(blocks: [.paragraph(Paragraph(flat))]))) ?? plain
+            // The notes it references, so that the references are written (an inline note whole); a definition
+            // the writer puts after the paragraph is cut off (ORIGINAL keeps its own).
+            var notes: [Note] = []
+            func collect(_ xs: [Inline]) {
+                for i in xs {
+                    if case .noteReference(let id) = i, let n = referable[id] { notes.append(n) } else { collect(i.children) }
+                }
+            }
+            collect(flat)
+            var s = (try? MarkdownWriter.string(Document(blocks: [.paragraph(Paragraph(flat))], notes: notes))) ?? plain
+            if !notes.isEmpty, let cut = s.range(of: "\n\n") { s = String(s[..<cut.lowerBound]) }
             while s.hasSuffix("\n") { s.removeLast() }
             s = s.trimmingCharacters(in: .whitespaces)
             if inTable { s = s.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\\\\|", with: "\\|") }

@@ -163,8 +163,32 @@ struct SourceLeaves {
             last = max(last, c.source.upperBound)
         }
         let content = (first ?? block.lowerBound)..<max(first ?? block.lowerBound, last)
+        foldInlineNotes(&w, content)
         leaves.append(Leaf(kind: kind, block: block, topLevel: top, content: content, text: w.out,
                            map: w.map, constructs: w.constructs, inTable: inTable, inList: inList, mapped: w.ok))
+    }
+
+    /// pandoc's inline notes `^[…]` in a leaf (text to cmark, a note to the reader): each one atom, its text one
+    /// object character, as the reader's note reference. Edits inside one are not placed (it has no definition's
+    /// leaves).
+    private func foldInlineNotes(_ w: inout Walk, _ content: Range<Int>) {
+        guard w.bytes.count >= 2, w.bytes.contains(UInt8(ascii: "^")) else { return }
+        var k = content.lowerBound
+        var matches: (pairs: [Int: Int], end: Int) = ([:], 0)
+        while k + 1 < content.upperBound {
+            defer { k += 1 }
+            guard text[k] == UInt8(ascii: "^"), text[k + 1] == UInt8(ascii: "["),
+                  let t0 = w.map.firstIndex(of: k) else { continue }
+            if k + 1 >= matches.end { matches = text.withUnsafeBufferPointer { InlineNotes.matches($0, from: k + 1) } }
+            guard let end = matches.pairs[k + 1], end <= content.upperBound else { continue }
+            guard let t1 = w.map.lastIndex(where: { $0 >= k && $0 < end }), t1 >= t0 else { continue }
+            let object = Array(ApplyPlan.objectCharacter.utf8)
+            w.bytes.replaceSubrange(t0...t1, with: object)
+            w.map.replaceSubrange(t0...t1, with: repeatElement(-1, count: object.count))
+            w.constructs.removeAll { $0.source.lowerBound >= k && $0.source.upperBound <= end }
+            w.constructs.append(Construct(kind: "atom", source: k..<end, content: nil))
+            k = end - 1
+        }
     }
 
     /// The state of one leaf's walk.

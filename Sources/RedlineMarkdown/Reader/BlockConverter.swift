@@ -1136,6 +1136,12 @@ final class BlockConverter {
             }
             add(.atom(.noteReference(label)), ctx)
             if let note = try noteResolver?(label) { notes.append(note) }
+        case (.inlineNote, .inlineNote(let body, let id)):
+            // pandoc's `^[…]`: a footnote whose text is read as Markdown of its own (as a comment's body).
+            add(.atom(.noteReference(id)), ctx)
+            var note = Note(id: id, blocks: try bodyParser?(body) ?? [])
+            note.isInline = true
+            notes.append(note)
         case (.math, .math(let tex, let display)):
             let text = String(decoding: context.source[tex], as: UTF8.self)
             add(.atom(.math(display ? .display : .inline, text)), ctx)

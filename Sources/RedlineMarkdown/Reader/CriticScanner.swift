@@ -59,6 +59,8 @@ enum ScannedEntry {
     case note(label: String)
     /// TeX math: the TeX's bytes in the source, and whether it is display math (`$$…$$`).
     case math(tex: Range<Int>, display: Bool)
+    /// pandoc's inline note `^[…]`: its text's bytes in the source and the id the reader gives the note.
+    case inlineNote(body: Range<Int>, id: String)
 }
 
 /// The CriticMarkup pre-pass over a whole Markdown source: replaces every mark delimiter with a
@@ -177,7 +179,7 @@ struct CriticScanner {
             case UInt8(ascii: "~"):
                 if try !handleScript(), try !handleCloser() { output.append(c); i += 1 }
             case UInt8(ascii: "^"):
-                if try !handleScript() { output.append(c); i += 1 }
+                if try !handleInlineNote(), try !handleScript() { output.append(c); i += 1 }
             case UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "="):
                 if try !handleCloser() { output.append(c); i += 1 }
             case UInt8(ascii: "<"):
@@ -722,6 +724,35 @@ struct CriticScanner {
         guard noteLabels.contains(label) else { return false }
         addEntry(.note(label: label), kind: .noteReference, original: i..<(j + 1))
         i = j + 1
+        return true
+    }
+
+    // MARK: Inline notes
+
+    /// Inline notes read so far (their ids are `inline-1`, `inline-2`… unless a note of the source has one).
+    private var inlineNoteCount = 0
+    /// The closing brackets of the paragraph's `[` from the first `^[` on (`InlineNotes.matches`), up to its end.
+    private var noteBrackets: [Int: Int] = [:]
+    private var noteBracketsEnd = 0
+
+    /// pandoc's inline note `^[…]` (its brackets balanced, code spans and escapes inside skipped, within one
+    /// paragraph and `InlineNotes.maxLength` bytes) becomes a placeholder whose text the reader reads as a note.
+    private mutating func handleInlineNote() throws -> Bool {
+        guard notes, scripts, i + 1 < source.count, source[i + 1] == UInt8(ascii: "["), i >= noScriptsUntil else { return false }
+        if i + 1 >= noteBracketsEnd {
+            let from = i + 1
+            (noteBrackets, noteBracketsEnd) = source.withUnsafeBufferPointer { InlineNotes.matches($0, from: from) }
+        }
+        guard let end = noteBrackets[i + 1] else { return false }
+        try checkEntryLimit()
+        var id: String
+        repeat {
+            inlineNoteCount += 1
+            id = "inline-\(inlineNoteCount)"
+        } while noteLabels.contains(id)
+        _ = addEntry(.inlineNote(body: (i + 2)..<(end - 1), id: id), kind: .inlineNote, original: i..<end)
+        line += source[i..<end].lazy.filter { $0 == UInt8(ascii: "\n") }.count
+        i = end
         return true
     }
 

@@ -66,7 +66,7 @@ public struct MarkPositions: Sendable {
                 case .cell: changes["change.table-cell", default: []].append(at)
                 case .rowKept: break
                 }
-            case .literal, .commentEnd, .span, .script, .note, .math: break
+            case .literal, .commentEnd, .span, .script, .note, .math, .inlineNote: break
             }
         }
     }

@@ -27,6 +27,8 @@ enum Placeholder {
         case blockMark
         /// TeX math `$…$` or `$$…$$`, kept from cmark (no escapes, no emphasis inside).
         case math
+        /// pandoc's inline note `^[…]`, its text read as the note's own Markdown.
+        case inlineNote
     }
 
     static let sentinel: Unicode.Scalar = "\u{2E2A}"

@@ -446,7 +446,8 @@ struct InlineRenderer {
             }
             j += 1
         }
-        guard j < u.count, j > k + 1, citation || previous == UInt8(ascii: "^") else { return nil }
+        // After `^` it would open an inline note: escaped.
+        guard j < u.count, j > k + 1, citation, previous != UInt8(ascii: "^") else { return nil }
         if j + 1 < u.count {
             switch u[j + 1] {
             case UInt8(ascii: "("), UInt8(ascii: "["), UInt8(ascii: "{"), UInt8(ascii: ":"): return nil
@@ -633,7 +634,8 @@ struct InlineRenderer {
             } else {
                 owner.loss(.lossyRaw, "raw \(format) content was dropped")
             }
-        case .noteReference(let id): if owner.hasNote(id) { emit("[^" + id + "]") }
+        case .noteReference(let id):
+            if let text = owner.inlineNoteText(id) { emit("^[" + text + "]") } else if owner.hasNote(id) { emit("[^" + id + "]") }
         case .math(let kind, let tex): math(kind, tex)
         case .insertion(let ch, let c): change("{++", c, "++}", ch, [], edgeIndex: edgeIndex)
         case .deletion(let ch, let c): change("{--", c, "--}", ch, [], edgeIndex: edgeIndex)

@@ -81,7 +81,38 @@ final class MarkdownRenderer {
 
     /// Adds the ids of notes arriving with a chunk (a note comes with the chunk that first references it).
     func register(notes list: [Note]) {
-        for n in list { noteIDs.insert(n.id) }
+        for n in list {
+            noteIDs.insert(n.id)
+            if n.isInline { inlineNotes[n.id] = n }
+        }
+    }
+
+    /// Notes read from `^[…]` not yet written, and those written so (their definitions are left out).
+    private var inlineNotes: [String: Note] = [:]
+    private(set) var writtenInline = Set<String>()
+
+    /// The text of an inline note written as `^[text]` at its reference: one plain paragraph, nothing in it that
+    /// only a note of its own can hold (comments, notes, changes to its break or style), no blank line, and its
+    /// brackets closing where it ends; else nil (it is written as `[^id]` and a definition).
+    func inlineNoteText(_ id: String) -> String? {
+        guard let n = inlineNotes.removeValue(forKey: id), n.kind == .footnote, n.blocks.count == 1,
+              case .paragraph(let p) = n.blocks[0], p.markChange == nil, p.styleChange == nil, p.style.isEmpty || !options.preserveFormatting,
+              !Self.holdsAnchorsOrNotes(p.content) else { return nil }
+        let nested = MarkdownRenderer(options: options, diagnostics: diagnostics, media: media)
+        var s = nested.sequence(n.blocks, tight: false)
+        while s.hasSuffix("\n") { s.removeLast() }
+        guard !s.isEmpty, !s.contains("\n\n"), !s.hasPrefix(" "), InlineNotes.closesAtEnd(s) else { return nil }
+        writtenInline.insert(id)
+        return s
+    }
+
+    private static func holdsAnchorsOrNotes(_ content: [Inline]) -> Bool {
+        content.contains { i in
+            switch i {
+            case .commentStart, .commentEnd, .commentPoint, .noteReference: return true
+            default: return holdsAnchorsOrNotes(i.children)
+            }
+        }
     }
 
     /// Whether the document holds the note `id` refers to. A reference to a note it does not hold (a DOCX

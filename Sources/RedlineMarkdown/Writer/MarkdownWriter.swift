@@ -291,7 +291,7 @@ public struct MarkdownSink: ChunkSink {
     }
 
     private mutating func writeHeldNotes() throws {
-        for note in heldNotes { try put(renderer.note(note)) }
+        for note in heldNotes where !renderer.writtenInline.contains(note.id) { try put(renderer.note(note)) }
         heldNotes = []
         // What the notes' blocks were is no part of the flow around them.
         renderer.definitionItemBefore = nil

@@ -77,6 +77,8 @@ enum RTFKeyword: Equatable {
         case field, fldinst, fldrslt
         /// Redline's own destination: a heading's pandoc attributes as written (` {#sec-intro}`).
         case redlineattr
+        /// Redline's own destination in a footnote: Markdown's inline note `^[…]`.
+        case redlineinline
     }
 
     enum PictureWord: String, CaseIterable {

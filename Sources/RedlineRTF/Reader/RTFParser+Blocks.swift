@@ -313,11 +313,22 @@ extension RTFParser {
 
     func startNote() {
         let parent = state.story
-        noteCounter += 1
-        let id = "\(noteCounter)"
+        // A note `\redlineinline` marked (Markdown's `^[…]`) is numbered apart, as the Markdown reader numbers it.
+        let inline = pendingInlineNote
+        pendingInlineNote = false
+        let id: String
+        if inline {
+            inlineNoteCounter += 1
+            id = "inline-\(inlineNoteCounter)"
+        } else {
+            noteCounter += 1
+            id = "\(noteCounter)"
+        }
         appendNoteReference(id, story: parent)
         if parent == 0 { bodyStarted = true }
-        stories.append(Story(kind: .note(id: id, kind: .footnote)))
+        var story = Story(kind: .note(id: id, kind: .footnote))
+        story.inlineNote = inline
+        stories.append(story)
         state.story = stories.count - 1
         state.ownsStory = true
         state.dest = .body
@@ -372,7 +383,9 @@ extension RTFParser {
         case .headerFooter(let kind, let which):
             sections.add(HeaderFooter(kind: kind, which: which, blocks: blocks))
         case .note(let id, let kind):
-            out.add(Note(id: id, kind: kind, blocks: blocks))
+            var note = Note(id: id, kind: kind, blocks: blocks)
+            note.isInline = story.inlineNote
+            out.add(note)
         case .annotation(let info):
             annotationCounter += 1
             let id: String

@@ -59,6 +59,7 @@ extension RTFParser {
         case .atrfstart: textDestination(.rangeStart)
         case .atrfend: textDestination(.rangeEnd)
         case .redlineattr: textDestination(.headingAttributes)
+        case .redlineinline: pendingInlineNote = true
         case .field: startField()
         case .fldinst:
             if state.field >= 0 { setDestination(.fieldInstruction) } else { setDestination(.skip) }

@@ -50,6 +50,9 @@ final class RTFParser {
     var pendingInitials: String?
     /// A heading's attributes (`\redlineattr`) for the paragraph being read.
     var pendingHeadingAttributes: String?
+    /// A `\redlineinline` was read: the next note is an inline note, and how many were.
+    var pendingInlineNote = false
+    var inlineNoteCounter = 0
     var pendingAuthor: String?
     var annotationCounter = 0
     /// Text boxes read so far (their `TextBox.number`).

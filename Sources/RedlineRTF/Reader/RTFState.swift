@@ -90,6 +90,8 @@ struct Story {
     }
 
     var kind: Kind
+    /// A note Redline wrote from Markdown's `^[…]` (`\redlineinline`).
+    var inlineNote = false
     var runs: [Run] = []
     /// The UTF-8 text of the run being read, with its format and link.
     var text: [UInt8] = []

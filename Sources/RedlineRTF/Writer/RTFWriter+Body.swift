@@ -343,6 +343,8 @@ extension RTFSink {
                 diagnostics.report(.rtfUnreferenced, "a note reference had no note and was left out")
                 return
             }
+            // Markdown's `^[…]` (Redline's own destination, which other readers skip), before the note it marks.
+            if note.isInline { emit("{\\*\\redlineinline}") }
             emit("{\\super\\chftn}{\\footnote")
             if note.kind == .endnote { emit("\\ftnalt") }
             emit("\\pard\\plain {\\super\\chftn}")
