@@ -102,7 +102,8 @@ public enum FormatRegistry {
     public static let gfm = Format(
         name: "gfm", summary: "GitHub Markdown without CriticMarkup (changes accepted, comments dropped)",
         extensions: [], reader: MarkdownReader(scripts: false), writer: MarkdownWriter(),
-        adjustOptions: { $0.criticMarkup = false; $0.pipeTablesOnly = true }, stages: MarkdownWriter.withoutCriticMarkup)
+        adjustOptions: { $0.criticMarkup = false; $0.pipeTablesOnly = true; $0.markdownDialect = .gfm },
+        stages: MarkdownWriter.withoutCriticMarkup)
     /// The HTML preview and review page: one file, pictures inside it unless a folder is named for them
     /// (`--extract-media`).
     public static let html = Format(

@@ -68,6 +68,25 @@ enum DivClasses {
 
     /// The fence line that opens the div a style name stands for (`isDivName`).
     static func fence(name: String) -> String { "::: {" + name + "}" }
+
+    /// The HTML tag that opens the div a style name stands for, in a dialect without fenced divs (GitHub's):
+    /// `<div id="x" class="a b" key="v">`.
+    static func htmlOpen(name: String) -> String {
+        let tokens = attributes(of: name) ?? []
+        var id: String?, classes: [String] = [], pairs: [(String, String)] = []
+        for t in tokens {
+            if t.key == "#" { id = id ?? t.value } else if t.key.hasPrefix(".") { classes.append(String(t.key.dropFirst())) } else if let v = t.value { pairs.append((t.key, v)) }
+        }
+        func quoted(_ s: String) -> String {
+            "\"" + s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "\"", with: "&quot;")
+                .replacingOccurrences(of: "<", with: "&lt;") + "\""
+        }
+        var out = "<div"
+        if let id { out += " id=" + quoted(id) }
+        if !classes.isEmpty { out += " class=" + quoted(classes.joined(separator: " ")) }
+        for (k, v) in pairs { out += " " + k + "=" + quoted(v) }
+        return out + ">"
+    }
 }
 
 /// The name of a raw content's format as pandoc's raw attribute spells it (`{=latex}`, `{=html5}`).

@@ -61,6 +61,9 @@ extension DiagnosticCode {
     public static let lossyField: DiagnosticCode = "lossy.field"
     /// Raw content of another format dropped.
     public static let lossyRaw: DiagnosticCode = "lossy.raw"
+    /// pandoc attributes (a heading's `{#sec-intro}`, a picture's `{width=50%}`) the target dialect cannot write
+    /// (GitHub Markdown).
+    public static let lossyAttributes: DiagnosticCode = "lossy.attributes"
     /// Line breaks in headings or table cells written as spaces; at a paragraph's start or end, dropped.
     public static let lossyBreak: DiagnosticCode = "lossy.break"
     /// Authors and dates of changes inside comment bodies (CriticMarkup cannot nest comments).

@@ -53,6 +53,8 @@ public struct WriteOptions: Sendable, Codable {
     /// Markdown: every table in GFM's pipe form (format `gfm`: GitHub shows no other); nil or false: a table
     /// the pipe form cannot hold (cells of several blocks, merged cells) is a pandoc grid table.
     public var pipeTablesOnly: Bool?
+    /// Markdown: whose syntax the writer uses where dialects differ (nil: pandoc's Markdown).
+    public var markdownDialect: MarkdownDialect?
 
     public init(paragraphPreset: ParagraphStyle? = nil, characterPreset: CharacterStyle? = nil,
                 preserveFormatting: Bool = false, criticMarkup: Bool = true, referenceDocument: String? = nil) {
@@ -62,6 +64,16 @@ public struct WriteOptions: Sendable, Codable {
         self.criticMarkup = criticMarkup
         self.referenceDocument = referenceDocument
     }
+}
+
+/// The Markdown dialects the writer writes: what it does with pandoc's syntax GitHub does not read.
+public enum MarkdownDialect: String, Sendable, Codable, CaseIterable {
+    /// pandoc's Markdown (with CommonMark, GFM tables and strikethrough, CriticMarkup): every construct in its
+    /// pandoc form.
+    case pandoc
+    /// GitHub's: HTML where pandoc's syntax would show as text on GitHub (divs, underline and small-caps
+    /// spans), inline notes as footnote references; heading attributes dropped with a warning.
+    case gfm
 }
 
 /// How the Markdown writer breaks a paragraph into lines (pandoc's `--wrap`).

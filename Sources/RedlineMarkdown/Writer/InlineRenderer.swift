@@ -558,8 +558,10 @@ struct InlineRenderer {
         case .emphasis(let c): delimited(c, "*", "<em>", "</em>", allowStar: true)
         case .strong(let c): delimited(c, "**", "<strong>", "</strong>", allowStar: true)
         case .strikethrough(let c): delimited(c, "~~", "<s>", "</s>", allowStar: false)
-        case .underline(let c): span(c, "{.underline}")
-        case .smallCaps(let c): span(c, "{.smallcaps}")
+        case .underline(let c):
+            if owner.pandocSyntax { span(c, "{.underline}") } else { emit("<u>"); write(c); emit("</u>") }
+        case .smallCaps(let c):
+            if owner.pandocSyntax { span(c, "{.smallcaps}") } else { emit("<span class=\"smallcaps\">"); write(c); emit("</span>") }
         case .field(let f, let c):
             if owner.options.preserveFormatting {
                 span(c, "{" + AttributeList.write([AttributeToken(".field"), AttributeToken("instr", f.instruction)]) + "}")
@@ -600,7 +602,9 @@ struct InlineRenderer {
             // cmark-gfm reads `![^` as a footnote-like bracket, never an image: the caret is escaped.
             if i.alt.hasPrefix("^") { emit("\\^"); text(String(i.alt.dropFirst())) } else { text(i.alt) }
             emit("](" + Self.destination(owner.media.reference(for: i)) + Self.title(i.title) + ")")
-            if let attributes = i.attributes, !attributes.contains("}"), !attributes.contains("\n"),
+            if i.attributes != nil, !owner.pandocSyntax {
+                owner.loss(.lossyAttributes, "pandoc attributes of headings and pictures were dropped (GitHub Markdown has none)")
+            } else if let attributes = i.attributes, !attributes.contains("}"), !attributes.contains("\n"),
                let tokens = AttributeList.parse(Substring(attributes)) {
                 // The author's own list, as written (`{#fig-x width=50%}`), with a width or height the picture no
                 // longer has (resized in Word) rewritten.
@@ -620,8 +624,10 @@ struct InlineRenderer {
                 }
             }
         case .raw(let format, let t):
-            if format == "html", t.isEmpty || RawHTML.readsAsInline(t) {
+            if format == "html", t.isEmpty || RawHTML.readsAsInline(t) || !owner.pandocSyntax {
                 emit(t)
+            } else if !owner.pandocSyntax {
+                owner.loss(.lossyRaw, "raw \(format) content was dropped")
             } else if RawFormats.isFormat(Substring(format)), !t.isEmpty, !t.contains("\n"), !t.contains("\r") {
                 // pandoc's raw inline: `` `\LaTeX`{=latex} ``.
                 code(t)

@@ -79,6 +79,9 @@ final class MarkdownRenderer {
         }
     }
 
+    /// Whether pandoc's own syntax is written (else GitHub's: `WriteOptions.markdownDialect`).
+    var pandocSyntax: Bool { options.markdownDialect != .gfm }
+
     /// Adds the ids of notes arriving with a chunk (a note comes with the chunk that first references it).
     func register(notes list: [Note]) {
         for n in list {
@@ -95,7 +98,7 @@ final class MarkdownRenderer {
     /// only a note of its own can hold (comments, notes, changes to its break or style), no blank line, and its
     /// brackets closing where it ends; else nil (it is written as `[^id]` and a definition).
     func inlineNoteText(_ id: String) -> String? {
-        guard let n = inlineNotes.removeValue(forKey: id), n.kind == .footnote, n.blocks.count == 1,
+        guard pandocSyntax, let n = inlineNotes.removeValue(forKey: id), n.kind == .footnote, n.blocks.count == 1,
               case .paragraph(let p) = n.blocks[0], p.markChange == nil, p.styleChange == nil, p.style.isEmpty || !options.preserveFormatting,
               !Self.holdsAnchorsOrNotes(p.content) else { return nil }
         let nested = MarkdownRenderer(options: options, diagnostics: diagnostics, media: media)
@@ -352,10 +355,10 @@ final class MarkdownRenderer {
         case .thematicBreak:
             parts.append("***")
         case .raw(let format, var text):
-            if format == "html", text.isEmpty || RawHTML.readsAsBlock(text) {
+            if format == "html", text.isEmpty || !pandocSyntax || RawHTML.readsAsBlock(text) {
                 if text.hasSuffix("\n") { text.removeLast() }
                 parts.append(text)
-            } else if RawFormats.isFormat(Substring(format)) {
+            } else if RawFormats.isFormat(Substring(format)), pandocSyntax {
                 // pandoc's raw block: a fence with `{=latex}`.
                 parts.append(codeBlock(CodeBlock(text: text, infoString: "{=" + format + "}")))
             } else {
@@ -427,7 +430,7 @@ final class MarkdownRenderer {
         p.content = readable(p.content)
         // A line block (`| line`), unless a change left open before it must close first: its breaks are lines
         // (an empty first or last one too).
-        let lineBlock = level == nil && pendingCloser == nil && pendingContinuation == nil && LineBlocks.isWritable(p)
+        let lineBlock = pandocSyntax && level == nil && pendingCloser == nil && pendingContinuation == nil && LineBlocks.isWritable(p)
         if lineBlock {
             p.content = LineBlocks.spacedLines(p.content)
             p.style.name = nil
@@ -442,8 +445,9 @@ final class MarkdownRenderer {
         let definition = plainItem && definitionItemBefore != nil && DefinitionLists.isDefinition(p) && !p.content.isEmpty
         let term = plainItem && DefinitionLists.isTerm(p)
         // A definition's next paragraph: after a definition, neither tight.
-        let continued = definition && !p.compact && definitionItemBefore == .definition && p.definitionMarker == nil
-        joinsPrevious = definition && p.compact
+        let continued = pandocSyntax && definition && !p.compact && definitionItemBefore == .definition && p.definitionMarker == nil
+        // GitHub's Markdown has no definition lists: terms and definitions are paragraphs there.
+        joinsPrevious = pandocSyntax && definition && p.compact
         definitionItemBefore = nil
         if definition || term { p.style.name = nil }
         // A break first or last in a paragraph is no break in Markdown (the reader drops it): not written.
@@ -519,7 +523,7 @@ final class MarkdownRenderer {
             r.escapeLeadingColon = true
         } else if level == nil {
             // A definition's marker; elsewhere `: text` at a line's start would read as a definition.
-            if definition {
+            if definition && pandocSyntax {
                 r.bytes += (continued ? "    " : p.definitionMarker.flatMap { DefinitionLists.isWritable($0) ? $0 : nil } ?? DefinitionLists.marker).utf8
             }
             r.escapeMarkerColon = true
@@ -528,7 +532,7 @@ final class MarkdownRenderer {
         var body = r.out
         // A definition's further lines are indented (lazy lines read the same); not when a comment in it holds
         // blocks (a blank line), whose lines the comment's own reading would take as indented code.
-        if definition, !body.contains("\n\n") { body = body.replacingOccurrences(of: "\n", with: "\n    ") }
+        if definition, pandocSyntax, !body.contains("\n\n") { body = body.replacingOccurrences(of: "\n", with: "\n    ") }
         if lineBlock {
             // An empty line is the bar alone.
             body = body.split(separator: "\n", omittingEmptySubsequences: false).map { $0 == "| " ? "|" : String($0) }.joined(separator: "\n")
@@ -583,7 +587,9 @@ final class MarkdownRenderer {
         }
         var text: String
         if let level {
-            if let attributes = p.headingAttributes, !body.isEmpty, HeadingAttributes.isSuffix(attributes) {
+            if p.headingAttributes != nil, !pandocSyntax {
+                loss(.lossyAttributes, "pandoc attributes of headings and pictures were dropped (GitHub Markdown has none)")
+            } else if let attributes = p.headingAttributes, !body.isEmpty, HeadingAttributes.isSuffix(attributes) {
                 body += attributes
             } else if let list = HeadingAttributes.wouldRead(p.content),
                       let brace = body.range(of: list, options: .backwards)?.lowerBound ?? HeadingAttributes.looksLikeAttributes(body) {
@@ -615,7 +621,10 @@ final class MarkdownRenderer {
                 text = "::: {" + list + "}\n" + (text.isEmpty ? "" : text + "\n") + ":::"
             } else {
                 if !style.isEmpty { paragraphStyleLost(style, level: level) }
-                if let divName { text = DivClasses.fence(name: divName) + "\n" + (text.isEmpty ? "" : text + "\n") + ":::" }
+                if let divName {
+                    text = pandocSyntax ? DivClasses.fence(name: divName) + "\n" + (text.isEmpty ? "" : text + "\n") + ":::"
+                        : DivClasses.htmlOpen(name: divName) + "\n\n" + (text.isEmpty ? "" : text + "\n\n") + "</div>"
+                }
             }
         }
         return text

@@ -165,7 +165,9 @@ public struct MarkdownSink: ChunkSink {
         if divClass != openDiv, !renderer.hasPendingCloser {
             if openDiv != nil { try closeDiv() }
             openDiv = divClass
-            if let c = divClass, DivClasses.isDivName(c) { pendingFence = DivClasses.fence(name: c) }
+            if let c = divClass, DivClasses.isDivName(c) {
+                pendingFence = renderer.pandocSyntax ? DivClasses.fence(name: c) : DivClasses.htmlOpen(name: c)
+            }
         }
         if let c = openDiv, divClass == c { block = Self.removing(style: c, from: block) }
         renderer.joinsPrevious = false
@@ -184,7 +186,7 @@ public struct MarkdownSink: ChunkSink {
         var rest = parts[...]
         if let fence = pendingFence, !parts.isEmpty {
             pendingFence = nil
-            if Self.isTight(block), let first = rest.first, Self.fitsTight(first) {
+            if renderer.pandocSyntax, Self.isTight(block), let first = rest.first, Self.fitsTight(first) {
                 try put(fence + "\n" + first)
                 rest = rest.dropFirst()
             } else {
@@ -193,7 +195,9 @@ public struct MarkdownSink: ChunkSink {
         }
         for (k, part) in rest.enumerated() { try put(part, joining: joins && k == 0 && rest.count == parts.count) }
         if renderer.definitionItemBefore != nil, !parts.isEmpty { lastPutDefinitionItem = true }
-        if openDiv != nil, pendingFence == nil, Self.isTight(block), let last = parts.last, Self.fitsTight(last) { closesTight = true }
+        if renderer.pandocSyntax, openDiv != nil, pendingFence == nil, Self.isTight(block), let last = parts.last, Self.fitsTight(last) {
+            closesTight = true
+        }
         if blockField?.end == .afterContent, !renderer.hasPendingCloser { try closeFieldDiv() }
         // Notes go after the block, but not between a paragraph break change's delimiters, nor inside a definition
         // list (after its term or a definition the next definition may follow).
@@ -311,7 +315,7 @@ public struct MarkdownSink: ChunkSink {
             try output.write(":::\n")
             closesTight = false
         } else {
-            try put(":::")
+            try put(renderer.pandocSyntax ? ":::" : "</div>")
         }
         openDiv = nil
     }
