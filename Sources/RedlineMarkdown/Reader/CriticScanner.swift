@@ -736,7 +736,7 @@ struct CriticScanner {
     private var noteBracketsEnd = 0
 
     /// pandoc's inline note `^[…]` (its brackets balanced, code spans and escapes inside skipped, within one
-    /// paragraph and `InlineNotes.maxLength` bytes) becomes a placeholder whose text the reader reads as a note.
+    /// paragraph: the paragraph's brackets are matched once) becomes a placeholder whose text the reader reads as a note.
     private mutating func handleInlineNote() throws -> Bool {
         guard notes, scripts, i + 1 < source.count, source[i + 1] == UInt8(ascii: "["), i >= noScriptsUntil else { return false }
         if i + 1 >= noteBracketsEnd {
