@@ -1137,9 +1137,21 @@ final class BlockConverter {
             add(.atom(.noteReference(label)), ctx)
             if let note = try noteResolver?(label) { notes.append(note) }
         case (.inlineNote, .inlineNote(let body, let id)):
-            // pandoc's `^[…]`: a footnote whose text is read as Markdown of its own (as a comment's body).
+            // pandoc's `^[…]`: a footnote whose text is read as Markdown of its own (as a comment's body). pandoc
+            // reads that text as inlines: one whose text reads as other blocks (`^[# a]`, `^[1. x]`) stays text.
+            let blocks = try bodyParser?(body) ?? []
+            guard blocks.count == 1, case .paragraph(let p) = blocks[0], p.markChange == nil, p.style.isEmpty else {
+                // As written, its lines without a quote's or item's prefix, joined by soft breaks.
+                let text = "^[" + String(decoding: CommentBody.strippingContainerPrefix(context.source, body), as: UTF8.self) + "]"
+                for (k, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                    if k > 0 { add(.atom(.softBreak), ctx) }
+                    let trimmed = k > 0 ? line.drop { $0 == " " || $0 == "\t" } : line
+                    if !trimmed.isEmpty { add(.text(String(trimmed)), ctx) }
+                }
+                return
+            }
             add(.atom(.noteReference(id)), ctx)
-            var note = Note(id: id, blocks: try bodyParser?(body) ?? [])
+            var note = Note(id: id, blocks: blocks)
             note.isInline = true
             notes.append(note)
         case (.math, .math(let tex, let display)):
