@@ -26,14 +26,10 @@ final class RawContentTests: XCTestCase {
 
         """
 
-    private func read(_ bytes: [UInt8], _ format: String) throws -> Document {
-        try Converter.read(.bytes(bytes), format: FormatRegistry.named(format)!)
-    }
+    private func read(_ bytes: [UInt8], _ format: String) throws -> Document { try Conversion.read(bytes, format) }
 
     private func write(_ doc: Document, _ format: String, _ d: Diagnostics = Diagnostics()) throws -> [UInt8] {
-        let out = MemoryOutput()
-        _ = try Converter.write(doc, format: FormatRegistry.named(format)!, to: out, diagnostics: d)
-        return out.bytes
+        try Conversion.write(doc, format, d)
     }
 
     func testMarkdownKeepsRawContentAsWritten() throws {
