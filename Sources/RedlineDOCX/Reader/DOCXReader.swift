@@ -47,8 +47,13 @@ struct DOCXSource: ChunkSource {
         var context = StoryContext(styles: styles, numbering: numbering, relationships: package.relationships, replyIDs: [],
                                    diagnostics: diagnostics, defaultParagraph: defaultParagraph, defaultCharacter: defaultCharacter)
         context.pictures = DOCXPictures(archive: package.archive, store: MediaStore(limits: limits))
-        let noteSources: KeptSources
-        (context.mathSources, context.codeSources, context.imageSources, context.headingSources, noteSources) = try SideParts.keptSources(package)
+        let kept = try SideParts.keptSources(package)
+        func table(_ prefix: String) -> KeptSources { kept[prefix] ?? KeptSources(prefix: prefix) }
+        context.mathSources = table(KeptSources.mathPrefix)
+        context.codeSources = table(KeptSources.codePrefix)
+        context.imageSources = table(KeptSources.imagePrefix)
+        context.headingSources = table(KeptSources.headingPrefix)
+        let noteSources = table(KeptSources.notePrefix)
         let comments = try DOCXCommentStream(package, context: context)
         context.replyIDs = comments?.replyIDs ?? []
         var read = try SideParts.notes(package, kind: .footnote, context: context) + SideParts.notes(package, kind: .endnote, context: context)

@@ -52,9 +52,11 @@ enum SideParts {
         for f in fields where m[f.key] == nil { m.fields.append(f) }
     }
 
-    /// The TeX kept for equations and the info strings kept for code Redline wrote (`KeptSources`), from the custom properties.
-    static func keptSources(_ package: DOCXPackage) throws -> (math: KeptSources, code: KeptSources, image: KeptSources, heading: KeptSources, note: KeptSources) {
-        let prefixes = [KeptSources.mathPrefix, KeptSources.codePrefix, KeptSources.imagePrefix, KeptSources.headingPrefix, KeptSources.notePrefix]
+    /// What Redline kept beside the text it wrote (`KeptSources`: equations' TeX, code's info strings, pictures'
+    /// and headings' attributes, inline notes), from the custom properties: a table for each of
+    /// `KeptSources.prefixes`, by prefix (empty when the package has none).
+    static func keptSources(_ package: DOCXPackage) throws -> [String: KeptSources] {
+        let prefixes = KeptSources.prefixes
         var tables = prefixes.map { KeptSources(prefix: $0) }
         var part = "docProps/custom.xml"
         if let custom = package.rootRelationships.values.first(where: { $0.kind == "custom-properties" && !$0.external }) {
@@ -71,7 +73,7 @@ enum SideParts {
             }
             for t in tables.indices where !pieces[t].isEmpty { tables[t] = KeptSources(prefix: prefixes[t], pieces: pieces[t]) }
         }
-        return (tables[0], tables[1], tables[2], tables[3], tables[4])
+        return Dictionary(uniqueKeysWithValues: zip(prefixes, tables))
     }
 
     /// Who last saved the package: `cp:lastModifiedBy` in `docProps/core.xml`, if set.

@@ -102,8 +102,11 @@ final class KeptSources {
 
     /// True for a custom property of either table (not metadata).
     static func isKept(_ name: String) -> Bool {
-        [mathPrefix, codePrefix, imagePrefix, headingPrefix, notePrefix].contains { KeptSources(prefix: $0).pieceNumber(name) != nil }
+        prefixes.contains { KeptSources(prefix: $0).pieceNumber(name) != nil }
     }
+
+    /// Every table's prefix (the custom properties that are Redline's, not metadata).
+    static let prefixes = [mathPrefix, codePrefix, imagePrefix, headingPrefix, notePrefix]
 
     /// Records `value` (a code block's info string, a picture's attributes) for what reads back as `text` (the
     /// code, the alt text); nothing for an empty value.
