@@ -452,6 +452,26 @@ final class CriticMarkupReaderTests: XCTestCase {
         XCTAssertEqual(try read(try md(doc)), doc)
     }
 
+    /// A line that looks like a link reference definition but is none (`[a]: two words`, an inline note in
+    /// its label) is text, once: the reader gave every group using the label the line again, so it appeared
+    /// twice (found by fuzz-roundtrip). A definition over two lines keeps its second line, and one after
+    /// paragraph text is text, as cmark reads them.
+    func testOnlyRealLinkReferenceDefinitionsAreShared() throws {
+        let cases: [(String, [String])] = [
+            ("[foo]: Tide tables.\n\nx\n", ["[foo]: Tide tables.", "x"]),
+            ("[foo]: <a b> c\n\nx [foo]\n", ["[foo]:  c", "x [foo]"]),  // `<a b>` raw HTML
+            ("[^[a]2]: Tide tables.\n\nx\n", ["[2]: Tide tables.", "x"]),
+            ("Text\n[foo]: /u\n\n[foo]\n", ["Text [foo]: /u", "[foo]"]),
+        ]
+        for (source, texts) in cases {
+            XCTAssertEqual(try read(source).blocks.map(\.plainText), texts, source)
+        }
+        let doc = try read("[foo]:\n/url\n\n[bar]: /u?a=1&amp;b\n\"T \\\"q\\\" &copy;\"\n\nx [foo] [bar]\n")
+        XCTAssertEqual(content(doc), [.text("x "), .link(Link(url: "/url", label: "foo"), [.text("foo")]), .text(" "),
+                                      .link(Link(url: "/u?a=1&b", title: "T \"q\" ©", label: "bar"), [.text("bar")])])
+        XCTAssertEqual(try read(try md(doc)), doc)
+    }
+
     func testFootnoteSyntaxInsideACommentBodyIsText() throws {
         let doc = try read("a [^1] b {>>c\n\n[^1]: Climbing [^1]<<} d\n\n```\n[^2]: code\n```\n\n[^2] e\n")
         XCTAssertEqual(content(doc), [.text("a [^1] b "), .commentPoint("1"), .text(" d")])

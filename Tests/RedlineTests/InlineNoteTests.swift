@@ -80,6 +80,20 @@ final class InlineNoteTests: XCTestCase {
         XCTAssertEqual(written, "A[^inline-1] b.\n\n[^inline-1]: One.\n\n    Two.\n")
     }
 
+    /// A paragraph the inline renderer writes a second time (a closing `~~` before `*` falls back to `<s>`)
+    /// writes its inline note as the first time: found by fuzz-roundtrip, the second pass wrote `[^inline-1]`
+    /// and no definition, as the note counted as written inline.
+    func testAParagraphWrittenTwiceKeepsItsInlineNote() throws {
+        for source in ["*~~g^[x]~~*\n", "> **The {~~a~>b~~} rep^[a *b* [c] `]`]lace**\n"] {
+            let doc = try read(Array(source.utf8), "md")
+            XCTAssertEqual(doc.notes.count, 1, source)
+            let md = try write(doc, "md")
+            let again = try read(md, "md")
+            XCTAssertEqual(again.notes.map(\.blocks), doc.notes.map(\.blocks), String(decoding: md, as: UTF8.self))
+            XCTAssertEqual(again.blocks.map(\.plainText), doc.blocks.map(\.plainText), String(decoding: md, as: UTF8.self))
+        }
+    }
+
     /// Unterminated and deeply bracketed `^[` read in linear time, as text.
     func testUnclosedInlineNotesStayText() throws {
         let line = String(repeating: "a^[b [c ", count: 20_000) + "\n"

@@ -129,6 +129,8 @@ final class ReaderState {
     let context: CriticContext
     let converter: BlockConverter
     let segmenter: Segmenter
+    /// The link reference definitions by normalized label, as a group that uses one gets it (`linkDefinitions`).
+    private(set) var linkDefinitions: [String: [UInt8]] = [:]
     let options: ReadOptions
     /// pandoc's `^sup^`/`~sub~` (off: GitHub's `~text~` strikethrough).
     let scripts: Bool
@@ -160,14 +162,18 @@ final class ReaderState {
         try scanner.scan()
         self.options = options
         context = CriticContext(source: body, scanner: scanner, diagnostics: diagnostics)
-        segmenter = Segmenter(scanner.output)
+        var segmenter = Segmenter(scanner.output)
+        let candidates = segmenter.takeLinkCandidates()
+        self.segmenter = segmenter
         converter = BlockConverter(context: context)
         converter.doubleTilde = scripts
         converter.cmarkDepth = min(options.limits.maxNesting, Limits.maxMarkdownNesting)
         for (k, f) in segmenter.footnotes.enumerated() where footnoteRanges[f.label] == nil {
             footnoteRanges[f.label] = (f.range, segmenter.footnoteLines[k])
         }
-        if !segmenter.linkDefinitions.isEmpty { converter.referenceLabels = try Self.referenceLabels(segmenter, context) }
+        if !candidates.isEmpty {
+            (linkDefinitions, converter.referenceLabels) = try Self.linkDefinitions(candidates, context)
+        }
         converter.noteResolver = { [unowned self] label in try self.note(label) }
         converter.noteIsDefined = { [unowned self] label in self.footnoteRanges[label] != nil }
         converter.bodyParser = { [unowned self] range in try self.commentBody(range) }
@@ -175,20 +181,40 @@ final class ReaderState {
 
     var text: [UInt8] { context.scanner.output }
 
-    /// The label each link reference definition gives its target (url and title, as CommonMark resolves them),
-    /// so a link to that target keeps its label (`Link.label`); the first definition of a target wins.
-    private static func referenceLabels(_ segmenter: Segmenter, _ context: CriticContext) throws -> [Link: String] {
-        var out: [Link: String] = [:]
-        for (key, def) in segmenter.linkDefinitions.sorted(by: { $0.key < $1.key }) {
-            guard let label = segmenter.linkLabels[key], !label.isEmpty, !label.contains("\n") else { continue }
-            let probe = def + Array("\n\n[x][".utf8) + Array(label.utf8) + Array("]\n".utf8)
+    /// The link reference definitions cmark takes (the first of each label), by normalized label: each
+    /// written anew as `[label]: <url> "title"` (every ASCII punctuation character escaped), so a group that
+    /// uses the label gets the definition and nothing of the lines around it. A line that only looks like one
+    /// (`[a]: two words`) is text and defines nothing. And the label each target keeps (`Link.label`; the
+    /// first definition of a target wins).
+    private static func linkDefinitions(_ candidates: [(key: String, label: String, text: [UInt8])],
+                                        _ context: CriticContext) throws -> ([String: [UInt8]], [Link: String]) {
+        var definitions: [String: [UInt8]] = [:]
+        var labels: [Link: String] = [:]
+        for c in candidates where definitions[c.key] == nil && !c.label.isEmpty && !c.label.contains("\n") {
+            let probe = c.text + Array("\n\n[x][".utf8) + Array(c.label.utf8) + Array("]\n".utf8)
             let root = try Cmark.parse(probe, maxDepth: 16)
             var link: MDNode?
             func find(_ n: MDNode) { if n.kind == .link { link = link ?? n }; for c in n.children where link == nil { find(c) } }
-            find(root)
+            if let last = root.children.last { find(last) }
             guard let n = link else { continue }
+            definitions[c.key] = Array("[\(c.label)]: <".utf8) + escaped(n.url) + Array(">".utf8)
+                + (n.title.isEmpty ? [] : Array(" \"".utf8) + escaped(n.title) + Array("\"".utf8))
             let target = Link(url: context.restore(n.url), title: context.restore(n.title))
-            if out[target] == nil { out[target] = label }
+            if labels[target] == nil { labels[target] = c.label }
+        }
+        return (definitions, labels)
+    }
+
+    /// `s` with a backslash before each ASCII punctuation character: read back as `s` in a link destination
+    /// or title (no entity, escape or line start means anything there).
+    private static func escaped(_ s: String) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(s.utf8.count)
+        for b in s.utf8 {
+            if (0x21...0x2F).contains(b) || (0x3A...0x40).contains(b) || (0x5B...0x60).contains(b) || (0x7B...0x7E).contains(b) {
+                out.append(UInt8(ascii: "\\"))
+            }
+            out.append(b)
         }
         return out
     }
@@ -259,7 +285,7 @@ final class ReaderState {
         if let line = ParagraphPieces.hugeLine(in: text, range, sizes: pieceSizes), try parseInPieces(range, line: line, firstLine: firstLine) {
             return
         }
-        let (parsed, prependedLines) = Self.groupText(text, range, definitions: segmenter.linkDefinitions)
+        let (parsed, prependedLines) = Self.groupText(text, range, definitions: linkDefinitions)
         converter.setParsedText(parsed)
         converter.firstLineNumber = firstLine - prependedLines
         let root = try Cmark.parse(parsed, maxDepth: maxDepth, doubleTilde: scripts)
@@ -353,13 +379,13 @@ final class ReaderState {
     private func parseInPieces(_ range: Range<Int>, line: Range<Int>, firstLine: Int) throws -> Bool {
         // The pieces after the first are parsed on a thread of their own while the converter builds this
         // one's runs (`Prefetch`), so parsing touches nothing of the reader's: it has its own copies.
-        let text = self.text, definitions = segmenter.linkDefinitions, maxDepth = self.maxDepth, scripts = self.scripts
+        let text = self.text, definitions = linkDefinitions, maxDepth = self.maxDepth, scripts = self.scripts
         var pieces = ParagraphPieces(text: text, line: line, from: line.lowerBound, sizes: pieceSizes) { r in
             let (parsed, prepended) = Self.groupText(text, r, definitions: definitions)
             return (try Cmark.parse(parsed, maxDepth: maxDepth, doubleTilde: scripts), prepended > 0)
         }
         guard let root = try pieces.first(of: range) else { return false }
-        let (parsed, prependedLines) = Self.groupText(text, range.lowerBound..<pieces.position, definitions: segmenter.linkDefinitions)
+        let (parsed, prependedLines) = Self.groupText(text, range.lowerBound..<pieces.position, definitions: linkDefinitions)
         converter.setParsedText(parsed)
         converter.firstLineNumber = firstLine - prependedLines
         var blocks = root.children
@@ -431,7 +457,7 @@ final class ReaderState {
                     let label = Segmenter.normalizeLabel(inner)
                     if let def = definitions[label], seenLabels.insert(label).inserted {
                         prefix += def + [UInt8(ascii: "\n"), UInt8(ascii: "\n")]
-                        prepended += 2
+                        prepended += 2 + def.lazy.filter { $0 == UInt8(ascii: "\n") }.count
                     }
                 }
                 k += 1

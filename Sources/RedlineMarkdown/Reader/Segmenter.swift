@@ -12,10 +12,10 @@ struct Segmenter {
     private(set) var segments: [Range<Int>] = []
     /// Footnote definitions by label, in the order they appear.
     private(set) var footnotes: [(label: String, range: Range<Int>)] = []
-    /// Link reference definitions by normalized label: the definition's text (one or two lines).
-    private(set) var linkDefinitions: [String: [UInt8]] = [:]
-    /// Each definition's label as written (the first definition of a label is the one CommonMark takes).
-    private(set) var linkLabels: [String: String] = [:]
+    /// Lines that may start a link reference definition (`[label]:` at a paragraph's start), in order: the
+    /// normalized label, the label as written, and the line with the rest of its paragraph (a few lines at
+    /// most). Whether each is one, and what it defines, only cmark can say (`LinkDefinitions`).
+    private(set) var linkCandidates: [(key: String, label: String, text: [UInt8])] = []
     /// Line number (1-based, in the scanned text) where each segment starts.
     private(set) var segmentLines: [Int] = []
     private(set) var footnoteLines: [Int] = []
@@ -24,10 +24,13 @@ struct Segmenter {
         var lineStart = 0
         var lineNo = 1
         var previousBlank = true
+        var previousHeading = false
         var verbatim = VerbatimLines()
         var current = 0
         var currentLine = 1
         var currentIsFootnote: String?
+        // Candidates still taking the lines of their paragraph.
+        var openCandidates: [(index: Int, lines: Int, taken: Int)] = []
 
         func close(at end: Int) {
             guard end > current else { return }
@@ -58,14 +61,28 @@ struct Segmenter {
                     currentLine = lineNo
                     currentIsFootnote = footnote
                 }
-                if kind == .text, indent < 4 {
-                    let body = line.dropFirst(indent)
-                    if c0(body) == UInt8(ascii: "["), let (label, def) = Segmenter.linkDefinition(body) {
-                        linkDefinitions[label] = Array(def)
-                        if linkLabels[label] == nil { linkLabels[label] = Segmenter.writtenLabel(def) }
-                    }
-                }
             }
+            // A definition starts a paragraph or follows another one (or a heading line).
+            let mayStartDefinition = previousBlank || !openCandidates.isEmpty || previousHeading
+            if kind == .text {
+                let body = line.drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: ">") }
+                // (Its own line whole, however long; the lines after it within a bound, so every line is
+                // copied a bounded number of times.)
+                openCandidates.removeAll { $0.lines >= Self.candidateLines || $0.taken + body.count > Self.candidateBytes }
+                for k in openCandidates.indices {
+                    linkCandidates[openCandidates[k].index].text += [UInt8(ascii: "\n")] + body
+                    openCandidates[k].lines += 1
+                    openCandidates[k].taken += body.count + 1
+                }
+                if mayStartDefinition, indent < 4, c0(line.dropFirst(indent)) == UInt8(ascii: "["),
+                   let (key, def) = Segmenter.linkDefinition(line.dropFirst(indent)) {
+                    openCandidates.append((linkCandidates.count, 1, 0))
+                    linkCandidates.append((key, Segmenter.writtenLabel(def), Array(def)))
+                }
+            } else {
+                openCandidates.removeAll()
+            }
+            previousHeading = kind == .text && indent < 4 && line.dropFirst(indent).first == UInt8(ascii: "#")
             previousBlank = kind == .blank
             lineStart = next
             lineNo += 1
@@ -74,6 +91,16 @@ struct Segmenter {
     }
 
     private func c0(_ s: ArraySlice<UInt8>) -> UInt8? { s.first }
+
+    /// The definition candidates, handed over once (their text is not kept beside the reader's).
+    mutating func takeLinkCandidates() -> [(key: String, label: String, text: [UInt8])] {
+        defer { linkCandidates = [] }
+        return linkCandidates
+    }
+
+    /// How much of its paragraph a definition candidate takes: a destination and a title fit in a few lines.
+    static let candidateLines = 6
+    static let candidateBytes = 4_096
 
     /// A line at column 0 that starts a new top-level block even without a blank line before it: an ATX
     /// heading, or fenced code or an HTML block opening there (each interrupts a paragraph and ends lists and

@@ -93,19 +93,30 @@ final class MarkdownRenderer {
     /// Notes read from `^[…]` not yet written, and those written so (their definitions are left out).
     private var inlineNotes: [String: Note] = [:]
     private(set) var writtenInline = Set<String>()
+    /// The answer `inlineNoteText` gave for each inline note: a paragraph written again (emphasis falling back
+    /// to tags after a check) writes its notes as the first time.
+    private var inlineAnswers: [String: String?] = [:]
 
     /// The text of an inline note written as `^[text]` at its reference: one plain paragraph, nothing in it that
     /// only a note of its own can hold (comments, notes, changes to its break or style), no blank line, and its
     /// brackets closing where it ends; else nil (it is written as `[^id]` and a definition).
     func inlineNoteText(_ id: String) -> String? {
-        guard pandocSyntax, let n = inlineNotes.removeValue(forKey: id), n.kind == .footnote, n.blocks.count == 1,
+        if let answer = inlineAnswers[id] { return answer }
+        guard let n = inlineNotes.removeValue(forKey: id) else { return nil }
+        let answer = inlineText(n)
+        inlineAnswers[id] = answer
+        if answer != nil { writtenInline.insert(id) }
+        return answer
+    }
+
+    private func inlineText(_ n: Note) -> String? {
+        guard pandocSyntax, n.kind == .footnote, n.blocks.count == 1,
               case .paragraph(let p) = n.blocks[0], p.markChange == nil, p.styleChange == nil, p.style.isEmpty || !options.preserveFormatting,
               !Self.holdsAnchorsOrNotes(p.content) else { return nil }
         let nested = MarkdownRenderer(options: options, diagnostics: diagnostics, media: media)
         var s = nested.sequence(n.blocks, tight: false)
         while s.hasSuffix("\n") { s.removeLast() }
         guard !s.isEmpty, !s.contains("\n\n"), !s.hasPrefix(" "), InlineNotes.closesAtEnd(s) else { return nil }
-        writtenInline.insert(id)
         return s
     }
 
