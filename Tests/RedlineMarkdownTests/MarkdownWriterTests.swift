@@ -242,8 +242,29 @@ final class PandocCitationWriterTests: XCTestCase {
         XCTAssertTrue(out.contains("[-@doe2021]"), out)
         XCTAssertTrue(out.contains("^[an inline note]"), out)
         XCTAssertTrue(out.contains("[see @a, pp. 3-4; @b]"), out)
-        XCTAssertTrue(out.contains("\\[not a citation\\]"), out)
+        XCTAssertTrue(out.contains("[not a citation]"), out)
         XCTAssertTrue(out.contains("[^1]"), out)
+    }
+
+    /// Words in brackets that no definition gives a target are written as they are (`[sic]`), as authors write
+    /// them; where a reference link of the document defines their label, or they would be a link, a task box or
+    /// an image, the brackets are escaped; a reference link whose label such words took is written inline.
+    func testWordsInBracketsAreEscapedOnlyWhereTheyWouldBeALink() throws {
+        let labelled = Inline.link(Link(url: "/u", label: "sic"), [.text("a link")])
+        func para(_ c: [Inline]) -> Block { .paragraph(Paragraph(c)) }
+        let textFirst = try MarkdownWriter.string(Document(blocks: [para([.text("As written [sic], x.")]), para([labelled])]))
+        XCTAssertEqual(textFirst, "As written [sic], x.\n\n[a link](/u)\n")
+        let linkFirst = try MarkdownWriter.string(Document(blocks: [para([labelled]), para([.text("As written [sic], x.")])]))
+        XCTAssertEqual(linkFirst, "[a link][sic]\n\n[sic]: /u\n\nAs written \\[sic\\], x.\n")
+        let others = try MarkdownWriter.string(Document(blocks: [
+            para([.text("[x] a [ ] b ![c] d [e](f) [g][h] [i]{j} [k]")]),
+        ]))
+        XCTAssertEqual(others, "\\[x\\] a \\[ \\] b !\\[c\\] d \\[e\\](f) \\[g\\][h] \\[i\\]{j} \\[k\\]\n")
+        for out in [textFirst, linkFirst, others] {
+            var source = try MarkdownReader().open(.bytes(Array(out.utf8)), options: ReadOptions(), diagnostics: Diagnostics())
+            let back = try Document(reading: &source)
+            XCTAssertFalse(back.blocks.contains { $0.plainText.contains("a link") && $0.plainText.contains("sic") }, out)
+        }
     }
 
     func testPandocReadsTheSameCitations() throws {

@@ -358,10 +358,10 @@ struct InlineRenderer {
             case UInt8(ascii: "<") where !Self.mayOpenTag(u, k):
                 // `a < b`: only `<` before a letter, `/`, `!`, `?` (a tag or autolink) or `<` (`<<}`) is syntax.
                 buf.append(c)
-            case UInt8(ascii: "[") where Self.plainBracket(u, k, after: buf.last) != nil:
-                // A pandoc citation `[@key, p. 3]` or inline note `^[…]` that CommonMark reads as text anyway:
-                // written as it is, so pandoc and Quarto still see the citation.
-                let end = Self.plainBracket(u, k, after: buf.last)!
+            case UInt8(ascii: "[") where plainBracketEnd(u, k, after: buf.last) != nil:
+                // A pandoc citation `[@key, p. 3]`, or words in brackets, that CommonMark reads as text anyway:
+                // written as they are, so pandoc and Quarto still see the citation and the author their `[sic]`.
+                let end = plainBracketEnd(u, k, after: buf.last)!
                 buf.append(contentsOf: UnsafeBufferPointer(rebasing: u[k..<end]))
                 k = end
                 continue
@@ -425,10 +425,23 @@ struct InlineRenderer {
         bytes = buf
     }
 
-    /// Where a bracket at `k` that needs no escape ends (just past its `]`): a citation (`[@key]`, `[-@key]`,
-    /// `[see @a, pp. 3-4; @b]`) or an inline note (`^[…]`) whose text holds nothing Markdown reads and which
-    /// no `(`, `[`, `{` or `:` follows (a link, reference or attributes). Stops at the next bracket, so linear.
-    static func plainBracket(_ u: UnsafeBufferPointer<UInt8>, _ k: Int, after previous: UInt8?) -> Int? {
+    /// Where a bracket at `k` that needs no escape ends (just past its `]`): a citation (`plainBracket`), or
+    /// words in brackets (`[sic]`, `[1]`) followed by more of this text, that no reference definition of the
+    /// document gives a target (the label is kept from the writer's reference links: `plainLabel`), not a task
+    /// list's box (`[ ]`, `[x]`) and not after `!`.
+    private func plainBracketEnd(_ u: UnsafeBufferPointer<UInt8>, _ k: Int, after previous: UInt8?) -> Int? {
+        guard let (end, citation) = Self.plainBracket(u, k, after: previous) else { return nil }
+        if citation { return end }
+        guard end < u.count, previous != UInt8(ascii: "!"), end - k > 3 || !(u[k + 1] == 0x20 || u[k + 1] | 0x20 == UInt8(ascii: "x")),
+              owner.plainLabel(UnsafeBufferPointer(rebasing: u[(k + 1)..<(end - 1)])) else { return nil }
+        return end
+    }
+
+    /// Where a bracket at `k` that needs no escape when nothing defines its label ends (just past its `]`), and
+    /// whether it holds a citation (`[@key]`, `[-@key]`, `[see @a, pp. 3-4; @b]`: one needs no escape in any
+    /// case): its text holds nothing Markdown reads, no `(`, `[`, `{` or `:` follows (a link, reference or
+    /// attributes), and no `^` comes before (an inline note). Stops at the next bracket, so linear.
+    static func plainBracket(_ u: UnsafeBufferPointer<UInt8>, _ k: Int, after previous: UInt8?) -> (end: Int, citation: Bool)? {
         var j = k + 1
         var citation = false
         // `[^label]` is a note reference.
@@ -447,14 +460,14 @@ struct InlineRenderer {
             j += 1
         }
         // After `^` it would open an inline note: escaped.
-        guard j < u.count, j > k + 1, citation, previous != UInt8(ascii: "^") else { return nil }
+        guard j < u.count, j > k + 1, previous != UInt8(ascii: "^") else { return nil }
         if j + 1 < u.count {
             switch u[j + 1] {
             case UInt8(ascii: "("), UInt8(ascii: "["), UInt8(ascii: "{"), UInt8(ascii: ":"): return nil
             default: break
             }
         }
-        return j + 1
+        return (j + 1, citation)
     }
 
     /// Whether a backslash before `b` is a literal backslash in CommonMark: only ASCII punctuation (an escape)

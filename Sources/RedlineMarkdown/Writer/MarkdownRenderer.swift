@@ -204,8 +204,24 @@ final class MarkdownRenderer {
               !label.allSatisfy({ $0 == " " }), !link.url.isEmpty else { return false }
         let key = Self.normalizedLabel(label)
         if let known = definedReferences[key] { return known == link }
+        // Words in brackets written as they are (`plainLabel`) would become this link.
+        if plainLabels.contains(key) { return false }
         definedReferences[key] = link
         pendingDefinitions.append((label, link))
+        return true
+    }
+
+    /// Labels of words in brackets written without escapes (`[sic]`): no reference definition may give them a
+    /// target afterwards.
+    private var plainLabels = Set<String>()
+
+    /// Whether words in brackets with this text can be written without escapes: no reference link written so
+    /// far defines their label (then no later one will: `defineReference`).
+    func plainLabel(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard text.count < 1000 else { return false }
+        let key = Segmenter.normalizeLabel(Array(text)[...])
+        guard !key.isEmpty, definedReferences[key] == nil else { return false }
+        plainLabels.insert(key)
         return true
     }
 
