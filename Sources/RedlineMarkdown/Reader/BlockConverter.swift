@@ -354,7 +354,7 @@ final class BlockConverter {
                     out[out.count - 1] = .paragraph(caption)
                 }
                 warnIfInsideChange(node)
-                out.append(.table(divTables.last(where: { !$0.isEmpty })?.applied(to: table) ?? table))
+                out.append(.table(withSource(divTables.last(where: { !$0.isEmpty })?.applied(to: table) ?? table, node)))
                 return
             }
             let fence = divFence(node)
@@ -462,7 +462,7 @@ final class BlockConverter {
             if lastCaptionLike, case .paragraph(let p)? = out.last, let caption = TableCaptions.caption(p) {
                 out[out.count - 1] = .paragraph(caption)
             }
-            out.append(.table(try table(node)))
+            out.append(.table(withSource(try table(node), node)))
         case .footnoteDefinition:
             break
         default:
@@ -502,6 +502,24 @@ final class BlockConverter {
             context.diagnostics.report(.criticBlockChange, "a CriticMarkup change around a code block, table or rule is kept unmarked",
                                        at: SourceLocation(line: node.startLine + firstLineNumber - 1))
         }
+    }
+
+    /// `table` with the lines it was read from (`Table.source`), when they start at the line start (not in a
+    /// list or quote) and hold no CriticMarkup, span or note placeholder (the lines as the author wrote them).
+    private func withSource(_ table: Table, _ node: MDNode) -> Table {
+        guard gridDepth == 0, node.startColumn == 1, node.startLine > 0, node.endLine >= node.startLine, !parsedText.isEmpty else {
+            return table
+        }
+        var bytes: [UInt8] = []
+        for n in node.startLine...node.endLine {
+            if n > node.startLine { bytes.append(UInt8(ascii: "\n")) }
+            bytes += sourceLine(n)
+        }
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard !Placeholder.mayContain(text) else { return table }
+        var t = table
+        t.source = SourceText(text, fingerprint: t.hashValue)
+        return t
     }
 
     private func table(_ node: MDNode) throws -> Table {

@@ -378,7 +378,7 @@ final class MarkdownRenderer {
         case .codeBlock(let c):
             parts.append(codeBlock(c))
         case .table(let t):
-            parts.append(table(t))
+            parts.append(writtenAsRead(t) ?? table(t))
         case .thematicBreak:
             parts.append("***")
         case .raw(let format, var text):
@@ -912,6 +912,40 @@ final class MarkdownRenderer {
             loss(.lossyTableSpan, "merged table cells were split (each covered position written as an empty cell)", count: spans)
         }
         return rows
+    }
+
+    /// A table as its author wrote it (`Table.source`: padding, delimiter row, grid lines), while it is the
+    /// table that was read and nothing in it needs the writer: pandoc's Markdown with CriticMarkup, no
+    /// formatting to carry or report, and no comment, note, picture or reference link (the writer keeps
+    /// those beside the table). Else nil: written anew.
+    private func writtenAsRead(_ t: Table) -> String? {
+        guard !t.source.isEmpty, pandocSyntax, options.criticMarkup, options.pipeTablesOnly != true, !inCommentBody,
+              gridDepth == 0, let text = t.source.text(ifStill: t.hashValue), TableFormat(t).isEmpty,
+              t.rows.allSatisfy({ $0.change == nil && $0.cells.allSatisfy { Self.writesAsRead($0.blocks) } }) else { return nil }
+        return text
+    }
+
+    private static func writesAsRead(_ blocks: [Block]) -> Bool {
+        blocks.allSatisfy { b in
+            switch b {
+            case .paragraph(let p), .heading(_, let p):
+                return p.style.isEmpty && p.markChange == nil && p.styleChange == nil && writesAsRead(p.content)
+            case .blockQuote(let c): return writesAsRead(c)
+            case .list(let l): return l.items.allSatisfy(writesAsRead)
+            case .codeBlock, .thematicBreak, .raw: return true
+            case .table: return false
+            }
+        }
+    }
+
+    private static func writesAsRead(_ content: [Inline]) -> Bool {
+        content.allSatisfy { i in
+            switch i {
+            case .commentStart, .commentEnd, .commentPoint, .noteReference, .image, .styled: return false
+            case .link(let l, let c): return l.label == nil && writesAsRead(c)
+            default: return writesAsRead(i.children)
+            }
+        }
     }
 
     private func table(_ t: Table) -> String {
