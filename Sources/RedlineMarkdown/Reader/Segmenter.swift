@@ -14,7 +14,7 @@ struct Segmenter {
     private(set) var footnotes: [(label: String, range: Range<Int>)] = []
     /// Lines that may start a link reference definition (`[label]:` at a paragraph's start), in order: the
     /// normalized label, the label as written, and the line with the rest of its paragraph (a few lines at
-    /// most). Whether each is one, and what it defines, only cmark can say (`LinkDefinitions`).
+    /// most). Whether each is one, and what it defines, only cmark can say (`ReaderState.linkDefinitions`).
     private(set) var linkCandidates: [(key: String, label: String, text: [UInt8])] = []
     /// Lines (1-based, in the scanned text) the pre-pass took as fenced code or an HTML block, as runs: a block
     /// cmark reads there anyway (a fence indented too far to be one) was read without CriticMarkup or spans.
