@@ -941,7 +941,7 @@ final class MarkdownRenderer {
               let text = p.source.text(ifStill: block) else { return nil }
         var plain = Paragraph(p.content)
         plain.headingAttributes = p.headingAttributes
-        guard p == plain, Self.writesAsRead(p.content, referenceLinks: true) else { return nil }
+        guard p == plain, Self.writesAsRead(p.content) || Self.onlyLabelledLinks(p.content) else { return nil }
         // Reference links: their definitions, as the inline renderer would make them.
         var labels = Set<String>()
         var defined = true
@@ -972,6 +972,16 @@ final class MarkdownRenderer {
         return text
     }
 
+    /// Whether `content` is text the writer keeps nothing beside but the definitions of its reference links.
+    private static func onlyLabelledLinks(_ content: [Inline]) -> Bool {
+        content.allSatisfy { i in
+            switch i {
+            case .commentStart, .commentEnd, .commentPoint, .noteReference, .image, .styled: return false
+            default: return onlyLabelledLinks(i.children)
+            }
+        }
+    }
+
     private static func writesAsRead(_ blocks: [Block]) -> Bool {
         blocks.allSatisfy { b in
             switch b {
@@ -985,14 +995,12 @@ final class MarkdownRenderer {
         }
     }
 
-    /// Whether `content` is text the writer keeps nothing beside (comments, notes, pictures, character styles),
-    /// but the definitions of its reference links where `referenceLinks`.
-    private static func writesAsRead(_ content: [Inline], referenceLinks: Bool = false) -> Bool {
+    private static func writesAsRead(_ content: [Inline]) -> Bool {
         content.allSatisfy { i in
             switch i {
             case .commentStart, .commentEnd, .commentPoint, .noteReference, .image, .styled: return false
-            case .link(let l, let c): return (referenceLinks || l.label == nil) && writesAsRead(c, referenceLinks: referenceLinks)
-            default: return writesAsRead(i.children, referenceLinks: referenceLinks)
+            case .link(let l, let c): return l.label == nil && writesAsRead(c)
+            default: return writesAsRead(i.children)
             }
         }
     }
