@@ -524,33 +524,28 @@ final class BlockConverter {
                 guard Self.isSetextUnderline(sourceLine(endLine)) else { return block }
             }
         }
-        // Looked at first, copied only when kept (a paragraph with CriticMarkup in it costs no copy).
+        var bytes: [UInt8] = []
         for n in node.startLine...endLine {
             let line = sourceLine(n)
             switch line.first(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }) {
             case UInt8(ascii: ":"), UInt8(ascii: "|"), UInt8(ascii: "+"), UInt8(ascii: "~"): return block
             default: break
             }
-            // (A placeholder's scalars are U+E000...U+E1FF: a 0xEE lead byte.)
-            if line.contains(0xEE) { return block }
-        }
-        var bytes: [UInt8] = []
-        for n in node.startLine...endLine {
             if n > node.startLine { bytes.append(UInt8(ascii: "\n")) }
-            bytes += sourceLine(n)
+            bytes += line
         }
         // (cmark may count the blank line after a setext heading's underline as the heading's.)
         while let last = bytes.last, last == UInt8(ascii: "\n") || last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") || last == UInt8(ascii: "\r") {
             bytes.removeLast()
         }
-        guard !bytes.isEmpty else { return block }
         let text = String(decoding: bytes, as: UTF8.self)
+        guard !text.isEmpty, !Placeholder.mayContain(text) else { return block }
         switch block {
         case .paragraph(var p):
-            p.source = SourceText(text, of: block)
+            p.source = SourceText(text, fingerprint: block.hashValue)
             return .paragraph(p)
         case .heading(let level, var p):
-            p.source = SourceText(text, of: block)
+            p.source = SourceText(text, fingerprint: block.hashValue)
             return .heading(level: level, p)
         default:
             return block
@@ -586,7 +581,7 @@ final class BlockConverter {
         let text = String(decoding: bytes, as: UTF8.self)
         guard !Placeholder.mayContain(text) else { return table }
         var t = table
-        t.source = SourceText(text, of: .table(table))
+        t.source = SourceText(text, fingerprint: t.hashValue)
         return t
     }
 

@@ -925,7 +925,7 @@ final class MarkdownRenderer {
     /// those beside the table). Else nil: written anew.
     private func writtenAsRead(_ t: Table) -> String? {
         guard !t.source.isEmpty, pandocSyntax, options.criticMarkup, options.pipeTablesOnly != true, !inCommentBody,
-              gridDepth == 0, let text = t.source.text(ifStill: .table(t)), TableFormat(t).isEmpty,
+              gridDepth == 0, let text = t.source.text(ifStill: t.hashValue), TableFormat(t).isEmpty,
               t.rows.allSatisfy({ $0.change == nil && $0.cells.allSatisfy { Self.writesAsRead($0.blocks) } }) else { return nil }
         return text
     }
@@ -938,7 +938,7 @@ final class MarkdownRenderer {
     private func writtenAsRead(_ block: Block) -> String? {
         guard let p = block.paragraph, !p.source.isEmpty, pandocSyntax, options.criticMarkup, (options.lineWrap ?? .preserve) == .preserve,
               !inCommentBody, !inGridCell, pendingCloser == nil, pendingContinuation == nil,
-              let text = p.source.text(ifStill: block) else { return nil }
+              let text = p.source.text(ifStill: block.hashValue) else { return nil }
         var plain = Paragraph(p.content)
         plain.headingAttributes = p.headingAttributes
         guard p == plain, Self.writesAsRead(p.content) || Self.onlyLabelledLinks(p.content) else { return nil }
