@@ -331,11 +331,6 @@ final class MarkdownRenderer {
     }
 
     private func parts(_ block: Block, bullet: Character) -> [String] {
-        if let text = writtenAsRead(block) {
-            previousHadMark = false
-            definitionItemBefore = nil
-            return [text]
-        }
         switch block {
         case .paragraph(let p) where BlockStyleRole.codeBlock(p) != nil:
             // A code-style paragraph of plain lines (a resolved changed code block) is a code block.
@@ -928,58 +923,6 @@ final class MarkdownRenderer {
               gridDepth == 0, let text = t.source.text(ifStill: t.hashValue), TableFormat(t).isEmpty,
               t.rows.allSatisfy({ $0.change == nil && $0.cells.allSatisfy { Self.writesAsRead($0.blocks) } }) else { return nil }
         return text
-    }
-
-    /// A paragraph or heading as its author wrote it (`Paragraph.source`), while it is the block that was read
-    /// and is nothing but text (no style, section, change, comment, note or picture), no change is left open
-    /// before it, and the lines are the source's: pandoc's Markdown with CriticMarkup, the source's line
-    /// breaks, outside comments and grid cells. Its reference links' definitions are written as the writer's
-    /// are; words in brackets keep later reference links from taking their label (`plainLabel`). Else nil.
-    private func writtenAsRead(_ block: Block) -> String? {
-        guard let p = block.paragraph, !p.source.isEmpty, pandocSyntax, options.criticMarkup, (options.lineWrap ?? .preserve) == .preserve,
-              !inCommentBody, !inGridCell, pendingCloser == nil, pendingContinuation == nil,
-              let text = p.source.text(ifStill: block.hashValue) else { return nil }
-        var plain = Paragraph(p.content)
-        plain.headingAttributes = p.headingAttributes
-        guard p == plain, Self.writesAsRead(p.content) || Self.onlyLabelledLinks(p.content) else { return nil }
-        // Reference links: their definitions, as the inline renderer would make them.
-        var labels = Set<String>()
-        var defined = true
-        func visit(_ content: [Inline]) {
-            for i in content {
-                if case .link(let l, let c) = i, let label = l.label {
-                    if !defineReference(label, l) { defined = false }
-                    labels.insert(Self.normalizedLabel(label))
-                    visit(c)
-                } else {
-                    visit(i.children)
-                }
-            }
-        }
-        visit(p.content)
-        guard defined else { return nil }
-        // Words in brackets (and link texts, citations): no label any reference link defines but this block's own.
-        let bytes = Array(text.utf8)
-        var open: Int?
-        for (k, b) in bytes.enumerated() {
-            if b == UInt8(ascii: "[") { open = k } else if b == UInt8(ascii: "]"), let o = open {
-                open = nil
-                let inner = bytes[(o + 1)..<k]
-                if labels.contains(Segmenter.normalizeLabel(inner)) { continue }
-                if !inner.withUnsafeBufferPointer({ plainLabel($0) }) && !inner.isEmpty { return nil }
-            }
-        }
-        return text
-    }
-
-    /// Whether `content` is text the writer keeps nothing beside but the definitions of its reference links.
-    private static func onlyLabelledLinks(_ content: [Inline]) -> Bool {
-        content.allSatisfy { i in
-            switch i {
-            case .commentStart, .commentEnd, .commentPoint, .noteReference, .image, .styled: return false
-            default: return onlyLabelledLinks(i.children)
-            }
-        }
     }
 
     private static func writesAsRead(_ blocks: [Block]) -> Bool {

@@ -2,10 +2,9 @@ import XCTest
 @testable import RedlineMarkdown
 import RedlineCore
 
-/// md → md keeps a table, paragraph or heading as its author wrote it (padding, delimiter row, grid lines,
-/// `_` or `*`, setext underlines, escapes) while it is the block that was read; one that changed, or holds what
-/// the writer keeps beside it, is written anew.
-final class KeptSourceTests: XCTestCase {
+/// md → md keeps a table as its author wrote it (padding, delimiter row, grid lines) while it is the table
+/// that was read; a table that changed, or holds what the writer keeps beside it, is written anew.
+final class TableSourceTests: XCTestCase {
     private func read(_ s: String) throws -> Document { try MarkdownReader.document(s, diagnostics: Diagnostics()) }
     private func md(_ doc: Document, _ o: WriteOptions = WriteOptions()) throws -> String {
         try MarkdownWriter.string(doc, options: o, diagnostics: Diagnostics())
@@ -70,49 +69,5 @@ final class KeptSourceTests: XCTestCase {
         let quoted = Self.pipe.split(separator: "\n").map { "> " + $0 }.joined(separator: "\n") + "\n"
         let doc = try read(quoted)
         XCTAssertEqual(try read(try md(doc)), doc)
-    }
-
-    static let prose = """
-        Introduction
-        ============
-
-        Lighthouses have been studied for _centuries_ [@smith2020, p. 12],
-        as __keepers__ know \\& say [sic]. See [the archive][arch].
-
-        Methods {#sec-methods}
-        -------
-
-        [arch]: https://archive.example.org "The Archive"
-
-        """
-
-    func testUnchangedParagraphsAndHeadingsAreWrittenAsRead() throws {
-        let doc = try read(Self.prose)
-        let out = try md(doc)
-        // The definition follows the block that uses it, as the writer places them.
-        XCTAssertEqual(out, Self.prose.replacingOccurrences(of: "\n[arch]: https://archive.example.org \"The Archive\"\n", with: "")
-            .replacingOccurrences(of: "[arch].\n", with: "[arch].\n\n[arch]: https://archive.example.org \"The Archive\"\n"))
-        XCTAssertEqual(try read(out), doc)
-        // Rewrapping asked for, GitHub's dialect, a changed level or text: written anew.
-        var none = WriteOptions()
-        none.lineWrap = LineWrap.none
-        XCTAssertTrue(try md(doc, none).contains("*centuries* [@smith2020, p. 12], as **keepers**"))
-        var changed = doc
-        if case .heading(_, let p) = changed.blocks[0] { changed.blocks[0] = .heading(level: 2, p) }
-        if case .paragraph(var p) = changed.blocks[1] { p.content[p.content.count - 1] = .text(". More."); changed.blocks[1] = .paragraph(p) }
-        let rewritten = try md(changed)
-        XCTAssertTrue(rewritten.hasPrefix("## Introduction\n\nLighthouses have been studied for *centuries*"), rewritten)
-        let back = try read(rewritten)
-        XCTAssertEqual(back.blocks.count, changed.blocks.count, rewritten)
-        for (a, b) in zip(back.blocks, changed.blocks) { XCTAssertEqual(a, b, rewritten) }
-    }
-
-    /// Lines the pre-pass took as code (a fence indented four, which cmark reads as indented code, so the
-    /// lines after it are a paragraph) were read without spans: such a paragraph is written anew, or its
-    /// spans would read as spans elsewhere (found by FuzzRegressionTests).
-    func testLinesThePrePassTookAsCodeAreWrittenAnew() throws {
-        let doc = try read("    ```\nText [x]{.underline} here.\n")
-        let out = try md(doc)
-        XCTAssertEqual(try read(out).blocks.map(\.plainText), doc.blocks.map(\.plainText), out)
     }
 }
