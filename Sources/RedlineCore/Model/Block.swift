@@ -55,39 +55,7 @@ public struct Paragraph: Hashable, Sendable, Codable {
         get { markdownBox?.value.headingAttributes }
         set { updateMarkdownForm { $0.headingAttributes = newValue } }
     }
-    /// The text a block was read from, and the block's fingerprint then: a writer of that format writes the
-/// block as it was written while it is unchanged (a Markdown table keeps its author's padding and delimiter
-/// row). Not part of the block's value (every two are equal) and not coded: a document read back from JSON,
-/// or by another process, has its blocks written anew.
-public struct SourceText: Hashable, Sendable {
-    private final class Storage: Sendable {
-        let text: String
-        let fingerprint: Int
-        init(_ text: String, _ fingerprint: Int) { self.text = text; self.fingerprint = fingerprint }
-    }
-
-    private let storage: Storage?
-
-    /// No source.
-    public init() { storage = nil }
-
-    /// `text`, for a block whose `hashValue` (in this process) is `fingerprint`.
-    public init(_ text: String, fingerprint: Int) { storage = Storage(text, fingerprint) }
-
-    /// The text, when `fingerprint` is still the block's `hashValue`.
-    public func text(ifStill fingerprint: Int) -> String? {
-        guard let storage, storage.fingerprint == fingerprint else { return nil }
-        return storage.text
-    }
-
-    /// Whether there is a text at all (checked before hashing the block).
-    public var isEmpty: Bool { storage == nil }
-
-    public static func == (a: SourceText, b: SourceText) -> Bool { true }
-    public func hash(into hasher: inout Hasher) {}
-}
-
-/// What only Markdown writes of a paragraph (`compact`, `definitionMarker`, `headingAttributes`), boxed: one
+    /// What only Markdown writes of a paragraph (`compact`, `definitionMarker`, `headingAttributes`), boxed: one
     /// word, like `sectionBox`, nil while all are unset.
     private var markdownBox: Boxed<MarkdownForm>?
 
