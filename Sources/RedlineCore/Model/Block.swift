@@ -58,6 +58,9 @@ public struct Paragraph: Hashable, Sendable, Codable {
     /// What only Markdown writes of a paragraph (`compact`, `definitionMarker`, `headingAttributes`), boxed: one
     /// word, like `sectionBox`, nil while all are unset.
     private var markdownBox: Boxed<MarkdownForm>?
+    /// The Markdown the paragraph or heading was read from, written again while the block is unchanged
+    /// (`SourceText`: the `Block` as read, so a heading's level counts).
+    public var source = SourceText()
 
     private mutating func updateMarkdownForm(_ change: (inout MarkdownForm) -> Void) {
         var form = markdownBox?.value ?? MarkdownForm()
@@ -82,15 +85,16 @@ public struct Paragraph: Hashable, Sendable, Codable {
     }
 }
 
-/// The text a block was read from, and the block's fingerprint then: a writer of that format writes the
-/// block as it was written while it is unchanged (a Markdown table keeps its author's padding and delimiter
-/// row). Not part of the block's value (every two are equal) and not coded: a document read back from JSON,
-/// or by another process, has its blocks written anew.
+/// The text a block was read from, and the block as it was read: a writer of that format writes the block as
+/// it was written while it is unchanged (a Markdown table keeps its author's padding and delimiter row). The
+/// block kept shares its storage with the one in the document, so the check is a comparison of buffers while
+/// nothing changed. Not part of the block's value (every two are equal) and not coded: a document read back
+/// from JSON has its blocks written anew.
 public struct SourceText: Hashable, Sendable {
     private final class Storage: Sendable {
         let text: String
-        let fingerprint: Int
-        init(_ text: String, _ fingerprint: Int) { self.text = text; self.fingerprint = fingerprint }
+        let block: Block
+        init(_ text: String, _ block: Block) { self.text = text; self.block = block }
     }
 
     private let storage: Storage?
@@ -98,16 +102,16 @@ public struct SourceText: Hashable, Sendable {
     /// No source.
     public init() { storage = nil }
 
-    /// `text`, for a block whose `hashValue` (in this process) is `fingerprint`.
-    public init(_ text: String, fingerprint: Int) { storage = Storage(text, fingerprint) }
+    /// `text`, for `block` as it was read.
+    public init(_ text: String, of block: Block) { storage = Storage(text, block) }
 
-    /// The text, when `fingerprint` is still the block's `hashValue`.
-    public func text(ifStill fingerprint: Int) -> String? {
-        guard let storage, storage.fingerprint == fingerprint else { return nil }
+    /// The text, when `block` is still the block that was read.
+    public func text(ifStill block: Block) -> String? {
+        guard let storage, storage.block == block else { return nil }
         return storage.text
     }
 
-    /// Whether there is a text at all (checked before hashing the block).
+    /// Whether there is a text at all.
     public var isEmpty: Bool { storage == nil }
 
     public static func == (a: SourceText, b: SourceText) -> Bool { true }

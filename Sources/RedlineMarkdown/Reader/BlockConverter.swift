@@ -51,6 +51,9 @@ final class BlockConverter {
     var bodyParser: ((Range<Int>) throws -> [Block])?
     /// The text cmark parsed (to look at the source lines of div fences).
     var parsedText: [UInt8] = []
+    /// Whether lines (1-based, of the scanned text) were taken as verbatim by the pre-pass; nil: no block is
+    /// given its source (`withSource`).
+    var touchesVerbatim: ((ClosedRange<Int>) -> Bool)?
     private var lineStarts: [Int] = []
     /// Lines of `parsedText` that do not belong to the source (prepended definitions).
     var firstLineNumber = 1
@@ -504,10 +507,75 @@ final class BlockConverter {
         }
     }
 
+    /// A paragraph or heading read from `node` with the lines it was read from (`Paragraph.source`), when they
+    /// start at the line start (not in a list or quote) and hold no placeholder (CriticMarkup, spans, notes) and
+    /// no line that could be pandoc block syntax of its own (a div fence, line block, grid table, caption or
+    /// definition), so the lines are this block alone.
+    func withSource(_ block: Block, _ node: MDNode) -> Block {
+        guard gridDepth == 0, node.kind == .paragraph || node.kind == .heading, node.startColumn == 1, node.startLine > 0,
+              node.endLine >= node.startLine, !parsedText.isEmpty, !readVerbatim(node) else { return block }
+        // cmark ends a setext heading on the line after its underline: the heading's lines are counted here (an
+        // ATX heading is one line).
+        var endLine = node.endLine
+        if node.kind == .heading {
+            endLine = node.startLine
+            if sourceLine(node.startLine).first(where: { $0 != UInt8(ascii: " ") }) != UInt8(ascii: "#") {
+                while endLine < node.endLine, !Self.isSetextUnderline(sourceLine(endLine)) { endLine += 1 }
+                guard Self.isSetextUnderline(sourceLine(endLine)) else { return block }
+            }
+        }
+        // Looked at first, copied only when kept (a paragraph with CriticMarkup in it costs no copy).
+        for n in node.startLine...endLine {
+            let line = sourceLine(n)
+            switch line.first(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }) {
+            case UInt8(ascii: ":"), UInt8(ascii: "|"), UInt8(ascii: "+"), UInt8(ascii: "~"): return block
+            default: break
+            }
+            // (A placeholder's scalars are U+E000...U+E1FF: a 0xEE lead byte.)
+            if line.contains(0xEE) { return block }
+        }
+        var bytes: [UInt8] = []
+        for n in node.startLine...endLine {
+            if n > node.startLine { bytes.append(UInt8(ascii: "\n")) }
+            bytes += sourceLine(n)
+        }
+        // (cmark may count the blank line after a setext heading's underline as the heading's.)
+        while let last = bytes.last, last == UInt8(ascii: "\n") || last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") || last == UInt8(ascii: "\r") {
+            bytes.removeLast()
+        }
+        guard !bytes.isEmpty else { return block }
+        let text = String(decoding: bytes, as: UTF8.self)
+        switch block {
+        case .paragraph(var p):
+            p.source = SourceText(text, of: block)
+            return .paragraph(p)
+        case .heading(let level, var p):
+            p.source = SourceText(text, of: block)
+            return .heading(level: level, p)
+        default:
+            return block
+        }
+    }
+
+    /// Whether the pre-pass took any of the node's lines as code or HTML (`Segmenter.touchesVerbatim`): then
+    /// what was read there is not what the lines read as elsewhere, and they are not kept.
+    private func readVerbatim(_ node: MDNode) -> Bool {
+        guard let touches = touchesVerbatim else { return true }
+        let first = node.startLine + firstLineNumber - 1, last = node.endLine + firstLineNumber - 1
+        return first < 1 || touches(first...max(first, last))
+    }
+
+    private static func isSetextUnderline(_ line: ArraySlice<UInt8>) -> Bool {
+        let body = line.drop { $0 == UInt8(ascii: " ") }
+        guard let c = body.first, c == UInt8(ascii: "=") || c == UInt8(ascii: "-"), line.count - body.count < 4 else { return false }
+        return body.drop { $0 == c }.allSatisfy { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+    }
+
     /// `table` with the lines it was read from (`Table.source`), when they start at the line start (not in a
     /// list or quote) and hold no CriticMarkup, span or note placeholder (the lines as the author wrote them).
     private func withSource(_ table: Table, _ node: MDNode) -> Table {
-        guard gridDepth == 0, node.startColumn == 1, node.startLine > 0, node.endLine >= node.startLine, !parsedText.isEmpty else {
+        guard gridDepth == 0, node.startColumn == 1, node.startLine > 0, node.endLine >= node.startLine, !parsedText.isEmpty,
+              !readVerbatim(node) else {
             return table
         }
         var bytes: [UInt8] = []
@@ -518,7 +586,7 @@ final class BlockConverter {
         let text = String(decoding: bytes, as: UTF8.self)
         guard !Placeholder.mayContain(text) else { return table }
         var t = table
-        t.source = SourceText(text, fingerprint: t.hashValue)
+        t.source = SourceText(text, of: .table(table))
         return t
     }
 

@@ -177,6 +177,7 @@ final class ReaderState {
         converter.noteResolver = { [unowned self] label in try self.note(label) }
         converter.noteIsDefined = { [unowned self] label in self.footnoteRanges[label] != nil }
         converter.bodyParser = { [unowned self] range in try self.commentBody(range) }
+        converter.touchesVerbatim = { [unowned self] lines in self.segmenter.touchesVerbatim(lines) }
     }
 
     var text: [UInt8] { context.scanner.output }
@@ -293,6 +294,7 @@ final class ReaderState {
             var blocks: [Block] = []
             converter.closerOnlyParagraph = false
             try converter.convert(node, into: &blocks)
+            if blocks.count == 1 { blocks[0] = converter.withSource(blocks[0], node) }
             append(blocks)
         }
     }

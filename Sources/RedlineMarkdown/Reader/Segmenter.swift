@@ -16,6 +16,9 @@ struct Segmenter {
     /// normalized label, the label as written, and the line with the rest of its paragraph (a few lines at
     /// most). Whether each is one, and what it defines, only cmark can say (`ReaderState.linkDefinitions`).
     private(set) var linkCandidates: [(key: String, label: String, text: [UInt8])] = []
+    /// Lines (1-based, in the scanned text) the pre-pass took as fenced code or an HTML block, as runs: a block
+    /// cmark reads there anyway (a fence indented too far to be one) was read without CriticMarkup or spans.
+    private(set) var verbatimRuns: [ClosedRange<Int>] = []
     /// Line number (1-based, in the scanned text) where each segment starts.
     private(set) var segmentLines: [Int] = []
     private(set) var footnoteLines: [Int] = []
@@ -51,6 +54,13 @@ struct Segmenter {
             let indent = line.prefix { $0 == UInt8(ascii: " ") }.count
             let listMayGoOn = verbatim.inContainer
             let kind = verbatim.next(line)
+            if kind == .verbatim || kind == .opensVerbatim {
+                if let last = verbatimRuns.last, last.upperBound == lineNo - 1 {
+                    verbatimRuns[verbatimRuns.count - 1] = last.lowerBound...lineNo
+                } else {
+                    verbatimRuns.append(lineNo...lineNo)
+                }
+            }
 
             if kind == .text || kind == .opensVerbatim {
                 let footnote = kind == .text && indent == 0 ? Segmenter.footnoteLabel(line) : nil
@@ -91,6 +101,16 @@ struct Segmenter {
     }
 
     private func c0(_ s: ArraySlice<UInt8>) -> UInt8? { s.first }
+
+    /// Whether any of `lines` was taken as verbatim by the pre-pass (`verbatimRuns`).
+    func touchesVerbatim(_ lines: ClosedRange<Int>) -> Bool {
+        var lo = 0, hi = verbatimRuns.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if verbatimRuns[mid].upperBound < lines.lowerBound { lo = mid + 1 } else { hi = mid }
+        }
+        return lo < verbatimRuns.count && verbatimRuns[lo].lowerBound <= lines.upperBound
+    }
 
     /// The definition candidates, handed over once (their text is not kept beside the reader's).
     mutating func takeLinkCandidates() -> [(key: String, label: String, text: [UInt8])] {

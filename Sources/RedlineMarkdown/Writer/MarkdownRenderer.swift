@@ -331,6 +331,11 @@ final class MarkdownRenderer {
     }
 
     private func parts(_ block: Block, bullet: Character) -> [String] {
+        if let text = writtenAsRead(block) {
+            previousHadMark = false
+            definitionItemBefore = nil
+            return [text]
+        }
         switch block {
         case .paragraph(let p) where BlockStyleRole.codeBlock(p) != nil:
             // A code-style paragraph of plain lines (a resolved changed code block) is a code block.
@@ -920,8 +925,50 @@ final class MarkdownRenderer {
     /// those beside the table). Else nil: written anew.
     private func writtenAsRead(_ t: Table) -> String? {
         guard !t.source.isEmpty, pandocSyntax, options.criticMarkup, options.pipeTablesOnly != true, !inCommentBody,
-              gridDepth == 0, let text = t.source.text(ifStill: t.hashValue), TableFormat(t).isEmpty,
+              gridDepth == 0, let text = t.source.text(ifStill: .table(t)), TableFormat(t).isEmpty,
               t.rows.allSatisfy({ $0.change == nil && $0.cells.allSatisfy { Self.writesAsRead($0.blocks) } }) else { return nil }
+        return text
+    }
+
+    /// A paragraph or heading as its author wrote it (`Paragraph.source`), while it is the block that was read
+    /// and is nothing but text (no style, section, change, comment, note or picture), no change is left open
+    /// before it, and the lines are the source's: pandoc's Markdown with CriticMarkup, the source's line
+    /// breaks, outside comments and grid cells. Its reference links' definitions are written as the writer's
+    /// are; words in brackets keep later reference links from taking their label (`plainLabel`). Else nil.
+    private func writtenAsRead(_ block: Block) -> String? {
+        guard let p = block.paragraph, !p.source.isEmpty, pandocSyntax, options.criticMarkup, (options.lineWrap ?? .preserve) == .preserve,
+              !inCommentBody, !inGridCell, pendingCloser == nil, pendingContinuation == nil,
+              let text = p.source.text(ifStill: block) else { return nil }
+        var plain = Paragraph(p.content)
+        plain.headingAttributes = p.headingAttributes
+        guard p == plain, Self.writesAsRead(p.content, referenceLinks: true) else { return nil }
+        // Reference links: their definitions, as the inline renderer would make them.
+        var labels = Set<String>()
+        var defined = true
+        func visit(_ content: [Inline]) {
+            for i in content {
+                if case .link(let l, let c) = i, let label = l.label {
+                    if !defineReference(label, l) { defined = false }
+                    labels.insert(Self.normalizedLabel(label))
+                    visit(c)
+                } else {
+                    visit(i.children)
+                }
+            }
+        }
+        visit(p.content)
+        guard defined else { return nil }
+        // Words in brackets (and link texts, citations): no label any reference link defines but this block's own.
+        let bytes = Array(text.utf8)
+        var open: Int?
+        for (k, b) in bytes.enumerated() {
+            if b == UInt8(ascii: "[") { open = k } else if b == UInt8(ascii: "]"), let o = open {
+                open = nil
+                let inner = bytes[(o + 1)..<k]
+                if labels.contains(Segmenter.normalizeLabel(inner)) { continue }
+                if !inner.withUnsafeBufferPointer({ plainLabel($0) }) && !inner.isEmpty { return nil }
+            }
+        }
         return text
     }
 
@@ -938,12 +985,14 @@ final class MarkdownRenderer {
         }
     }
 
-    private static func writesAsRead(_ content: [Inline]) -> Bool {
+    /// Whether `content` is text the writer keeps nothing beside (comments, notes, pictures, character styles),
+    /// but the definitions of its reference links where `referenceLinks`.
+    private static func writesAsRead(_ content: [Inline], referenceLinks: Bool = false) -> Bool {
         content.allSatisfy { i in
             switch i {
             case .commentStart, .commentEnd, .commentPoint, .noteReference, .image, .styled: return false
-            case .link(let l, let c): return l.label == nil && writesAsRead(c)
-            default: return writesAsRead(i.children)
+            case .link(let l, let c): return (referenceLinks || l.label == nil) && writesAsRead(c, referenceLinks: referenceLinks)
+            default: return writesAsRead(i.children, referenceLinks: referenceLinks)
             }
         }
     }
