@@ -524,27 +524,7 @@ final class BlockConverter {
                 guard Self.isSetextUnderline(sourceLine(endLine)) else { return block }
             }
         }
-        // Looked at first, copied only when kept (a paragraph with CriticMarkup in it costs no copy).
-        for n in node.startLine...endLine {
-            let line = sourceLine(n)
-            switch line.first(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }) {
-            case UInt8(ascii: ":"), UInt8(ascii: "|"), UInt8(ascii: "+"), UInt8(ascii: "~"): return block
-            default: break
-            }
-            // (A placeholder's scalars are U+E000...U+E1FF: a 0xEE lead byte.)
-            if line.contains(0xEE) { return block }
-        }
-        var bytes: [UInt8] = []
-        for n in node.startLine...endLine {
-            if n > node.startLine { bytes.append(UInt8(ascii: "\n")) }
-            bytes += sourceLine(n)
-        }
-        // (cmark may count the blank line after a setext heading's underline as the heading's.)
-        while let last = bytes.last, last == UInt8(ascii: "\n") || last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") || last == UInt8(ascii: "\r") {
-            bytes.removeLast()
-        }
-        guard !bytes.isEmpty else { return block }
-        let text = String(decoding: bytes, as: UTF8.self)
+        guard let text = keptLines(node.startLine...endLine, blockSyntax: true) else { return block }
         switch block {
         case .paragraph(var p):
             p.source = SourceText(text, of: block)
@@ -555,6 +535,33 @@ final class BlockConverter {
         default:
             return block
         }
+    }
+
+    /// The text of `lines` as written, trailing blank space dropped; nil when a line holds a placeholder
+    /// (CriticMarkup, spans, notes), or, with `blockSyntax`, starts as pandoc block syntax of its own (a div fence,
+    /// line block, grid line, caption or definition). Looked at first, copied only when kept.
+    private func keptLines(_ lines: ClosedRange<Int>, blockSyntax: Bool) -> String? {
+        for n in lines {
+            let line = sourceLine(n)
+            if blockSyntax {
+                switch line.first(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }) {
+                case UInt8(ascii: ":"), UInt8(ascii: "|"), UInt8(ascii: "+"), UInt8(ascii: "~"): return nil
+                default: break
+                }
+            }
+            // (A placeholder's scalars are U+E000...U+E1FF: a 0xEE lead byte.)
+            if line.contains(0xEE) { return nil }
+        }
+        var bytes: [UInt8] = []
+        for n in lines {
+            if n > lines.lowerBound { bytes.append(UInt8(ascii: "\n")) }
+            bytes += sourceLine(n)
+        }
+        // (cmark may count the blank line after a setext heading's underline as the heading's.)
+        while let last = bytes.last, last == UInt8(ascii: "\n") || last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") || last == UInt8(ascii: "\r") {
+            bytes.removeLast()
+        }
+        return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
     }
 
     /// Whether the pre-pass took any of the node's lines as code or HTML (`Segmenter.touchesVerbatim`): then
@@ -578,13 +585,7 @@ final class BlockConverter {
               !readVerbatim(node) else {
             return table
         }
-        var bytes: [UInt8] = []
-        for n in node.startLine...node.endLine {
-            if n > node.startLine { bytes.append(UInt8(ascii: "\n")) }
-            bytes += sourceLine(n)
-        }
-        let text = String(decoding: bytes, as: UTF8.self)
-        guard !Placeholder.mayContain(text) else { return table }
+        guard let text = keptLines(node.startLine...node.endLine, blockSyntax: false) else { return table }
         var t = table
         t.source = SourceText(text, of: .table(table))
         return t
