@@ -162,4 +162,20 @@ final class DivClassTests: XCTestCase {
             XCTAssertNil(DivClasses.attributes(of: name), name)
         }
     }
+
+    /// A heading of two lines is written setext: a fence line right above it would be one of its lines (found by
+    /// fuzz-roundtrip: the div's class read back as heading text), so the fence is set apart.
+    func testAFenceIsSetApartFromASetextHeading() throws {
+        for source in ["::: foo\n\nTitle one\ntwo\n---\n\nText.\n:::\n", "::: foo\n\nTitle one\ntwo\n===\n:::\n"] {
+            let doc = try MarkdownReader.document(source, diagnostics: Diagnostics())
+            for keep in [false, true] {
+                var o = WriteOptions()
+                o.preserveFormatting = keep
+                let out = try MarkdownWriter.string(doc, options: o, diagnostics: Diagnostics())
+                let back = try MarkdownReader.document(out, diagnostics: Diagnostics())
+                XCTAssertEqual(back.blocks, doc.blocks, out)
+                XCTAssertTrue(out.contains("}\n\nTitle one\ntwo\n"), out)
+            }
+        }
+    }
 }

@@ -115,4 +115,15 @@ final class KeptSourceTests: XCTestCase {
         let out = try md(doc)
         XCTAssertEqual(try read(out).blocks.map(\.plainText), doc.blocks.map(\.plainText), out)
     }
+
+    /// cmark-gfm starts a table that took a paragraph's last line as its header row on the paragraph's first line:
+    /// the table's kept lines are its own (found by fuzz-roundtrip: the paragraph's text was written twice).
+    func testATableRightAfterAParagraphKeepsOnlyItsOwnLines() throws {
+        let source = "Some text\nmore text\n|  a | b |\n|---|--:|\n| 1 |  2 |\n"
+        let doc = try read(source)
+        XCTAssertEqual(doc.blocks.count, 2)
+        let out = try md(doc)
+        XCTAssertEqual(out, "Some text\nmore text\n\n|  a | b |\n|---|--:|\n| 1 |  2 |\n")
+        XCTAssertEqual(try read(out).blocks, doc.blocks)
+    }
 }

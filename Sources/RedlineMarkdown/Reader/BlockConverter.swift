@@ -572,6 +572,13 @@ final class BlockConverter {
         return first < 1 || touches(first...max(first, last))
     }
 
+    /// Whether `line` is a pipe table's delimiter row (`|---|:-:|`): pipes, dashes, colons and blanks, a dash in it.
+    private static func isDelimiterRow(_ line: ArraySlice<UInt8>) -> Bool {
+        line.contains(UInt8(ascii: "-")) && line.allSatisfy { c in
+            c == UInt8(ascii: "|") || c == UInt8(ascii: "-") || c == UInt8(ascii: ":") || c == UInt8(ascii: " ") || c == UInt8(ascii: "\t")
+        }
+    }
+
     private static func isSetextUnderline(_ line: ArraySlice<UInt8>) -> Bool {
         let body = line.drop { $0 == UInt8(ascii: " ") }
         guard let c = body.first, c == UInt8(ascii: "=") || c == UInt8(ascii: "-"), line.count - body.count < 4 else { return false }
@@ -585,7 +592,18 @@ final class BlockConverter {
               !readVerbatim(node) else {
             return table
         }
-        guard let text = keptLines(node.startLine...node.endLine, blockSyntax: false) else { return table }
+        // cmark-gfm starts a table that took a paragraph's last line as its header row on the paragraph's first
+        // line: the table's own lines start at its header row.
+        // (A grid table is a paragraph to cmark: its lines are the node's.) A pipe table's rows are a line each, and
+        // the delimiter row one more: the header row is that many lines above the last.
+        var lines = node.startLine...node.endLine
+        if node.kind == .table {
+            let rows = node.children.filter { $0.kind == .tableRow }
+            guard let last = rows.last?.startLine, last - rows.count >= node.startLine, last <= node.endLine,
+                  Self.isDelimiterRow(sourceLine(last - rows.count + 1)) else { return table }
+            lines = (last - rows.count)...last
+        }
+        guard let text = keptLines(lines, blockSyntax: false) else { return table }
         var t = table
         t.source = SourceText(text, of: .table(table))
         return t

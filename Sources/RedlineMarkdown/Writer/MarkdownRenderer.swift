@@ -618,6 +618,8 @@ final class MarkdownRenderer {
             }
         }
         var text: String
+        // A setext heading's lines would take a fence line right above them in: the fence is set apart then.
+        var setext = false
         if let level {
             if p.headingAttributes != nil, !pandocSyntax {
                 loss(.lossyAttributes, "pandoc attributes of headings and pictures were dropped (GitHub Markdown has none)")
@@ -635,6 +637,7 @@ final class MarkdownRenderer {
                 text = String(repeating: "#", count: level) + (body.isEmpty ? "" : " " + body)
             } else {
                 text = body + "\n" + (level == 1 ? "===" : "---")
+                setext = true
             }
         } else {
             text = body
@@ -650,11 +653,11 @@ final class MarkdownRenderer {
                 // An empty styled paragraph is a div with nothing in it.
                 let tokens = AttributeList.write(FormatAttributes.tokens(style))
                 let list = [divName ?? "", tokens].filter { !$0.isEmpty }.joined(separator: " ")
-                text = "::: {" + list + "}\n" + (text.isEmpty ? "" : text + "\n") + ":::"
+                text = "::: {" + list + "}\n" + (setext ? "\n" : "") + (text.isEmpty ? "" : text + "\n") + ":::"
             } else {
                 if !style.isEmpty { paragraphStyleLost(style, level: level) }
                 if let divName {
-                    text = pandocSyntax ? DivClasses.fence(name: divName) + "\n" + (text.isEmpty ? "" : text + "\n") + ":::"
+                    text = pandocSyntax ? DivClasses.fence(name: divName) + "\n" + (setext ? "\n" : "") + (text.isEmpty ? "" : text + "\n") + ":::"
                         : DivClasses.htmlOpen(name: divName) + "\n\n" + (text.isEmpty ? "" : text + "\n\n") + "</div>"
                 }
             }

@@ -186,7 +186,7 @@ public struct MarkdownSink: ChunkSink {
         var rest = parts[...]
         if let fence = pendingFence, !parts.isEmpty {
             pendingFence = nil
-            if renderer.pandocSyntax, Self.isTight(block), let first = rest.first, Self.fitsTight(first) {
+            if renderer.pandocSyntax, Self.isTight(block), let first = rest.first, Self.fitsTight(first), !Self.isSetext(block, first) {
                 try put(fence + "\n" + first)
                 rest = rest.dropFirst()
             } else {
@@ -327,6 +327,12 @@ public struct MarkdownSink: ChunkSink {
         case .paragraph, .heading, .codeBlock: return true
         default: return false
         }
+    }
+
+    /// Whether `part` is `block` written as a setext heading (its lines would take a fence line above them in).
+    private static func isSetext(_ block: Block, _ part: String) -> Bool {
+        guard case .heading = block else { return false }
+        return !part.hasPrefix("#")
     }
 
     /// Whether a block's text may sit next to a fence line: not itself a div or a line block, caption or table.
