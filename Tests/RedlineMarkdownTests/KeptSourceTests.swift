@@ -126,4 +126,62 @@ final class KeptSourceTests: XCTestCase {
         XCTAssertEqual(out, "Some text\nmore text\n\n|  a | b |\n|---|--:|\n| 1 |  2 |\n")
         XCTAssertEqual(try read(out).blocks, doc.blocks)
     }
+
+    static let lists = """
+        Intro:
+
+        * one
+        * two [sic] and _this_
+            * nested
+            * more
+
+        1) first
+        2) second
+
+        - [ ] task
+        - [x] done
+
+        3. three
+        3. three again
+
+        """
+
+    func testUnchangedListsAreWrittenAsRead() throws {
+        let doc = try read(Self.lists)
+        XCTAssertEqual(try md(doc), Self.lists)
+        guard case .list(let l)? = doc.blocks.dropFirst().first else { return XFail("no list") }
+        XCTAssertFalse(l.source.isEmpty)
+        let json = String(decoding: try JSONEncoder().encode(l), as: UTF8.self)
+        XCTAssertFalse(json.contains("* one"), json)
+    }
+
+    func testChangedListsAndListsTheWriterMustWriteAreWrittenAnew() throws {
+        // A changed item: the list is written anew (`-`), and reads back as the changed list.
+        var doc = try read("* one\n* two\n")
+        guard case .list(var l) = doc.blocks[0] else { return XFail("no list") }
+        l.items[1] = [.paragraph(Paragraph([.text("three")]))]
+        doc.blocks[0] = .list(l)
+        XCTAssertEqual(try md(doc), "- one\n- three\n")
+        // Two lists: the first written anew with `-`, the second kept with `-` would join it; it is written anew.
+        doc = try read("* a\n\n- b\n")
+        XCTAssertEqual(doc.blocks.count, 2)
+        guard case .list(var first) = doc.blocks[0] else { return XFail("no list") }
+        first.items[0] = [.paragraph(Paragraph([.text("c")]))]
+        doc.blocks[0] = .list(first)
+        let out = try md(doc)
+        XCTAssertEqual(try read(out).blocks.count, 2, out)
+        // CriticMarkup, a comment or a div in a list: written by Redline; a list in a quote is the quote's.
+        for source in ["* a {++new++}\n* b\n", "* a{>>note<<}\n* b\n", "> * a\n> * b\n", "* a\n\n  ::: x\n  b\n  :::\n"] {
+            let d = try read(source)
+            let out = try md(d)
+            XCTAssertNotEqual(out, source)
+            XCTAssertEqual(try read(out).blocks, d.blocks, out)
+        }
+        // GitHub output writes its own bullets.
+        var gfm = WriteOptions()
+        gfm.markdownDialect = .gfm
+        XCTAssertEqual(try md(try read("* a\n"), gfm), "- a\n")
+    }
+
+    private func XFail(_ m: String) { XCTFail(m) }
 }

@@ -118,6 +118,12 @@ public struct SourceText: Hashable, Sendable {
     public func hash(into hasher: inout Hasher) {}
 }
 
+/// Described as nothing, as it is no part of the value (a block's description is the same with or without it).
+extension SourceText: CustomDebugStringConvertible, CustomReflectable {
+    public var debugDescription: String { "SourceText()" }
+    public var customMirror: Mirror { Mirror(self, children: [:]) }
+}
+
 /// What only Markdown writes of a paragraph (`Paragraph.compact`, `definitionMarker`, `headingAttributes`).
 struct MarkdownForm: Hashable, Sendable, Codable {
     var compact = false
@@ -172,6 +178,11 @@ public struct List: Hashable, Sendable, Codable {
     /// Tight lists have no blank lines between items (Markdown); loose lists do.
     public var tight: Bool
     public var items: [[Block]]
+    /// The Markdown the list was read from (its markers, numbering and wrapping), written again while the list is
+    /// unchanged.
+    public var source = SourceText()
+
+    enum CodingKeys: String, CodingKey { case kind, tight, items }
 
     public init(kind: ListKind, tight: Bool = true, items: [[Block]]) {
         self.kind = kind

@@ -512,6 +512,12 @@ final class BlockConverter {
     /// no line that could be pandoc block syntax of its own (a div fence, line block, grid table, caption or
     /// definition), so the lines are this block alone.
     func withSource(_ block: Block, _ node: MDNode) -> Block {
+        if case .list(var l) = block, node.kind == .list {
+            guard gridDepth == 0, node.startLine > 0, node.endLine >= node.startLine, !parsedText.isEmpty, !readVerbatim(node),
+                  let text = keptLines(node.startLine...node.endLine, blockSyntax: true, inContainer: true) else { return block }
+            l.source = SourceText(text, of: block)
+            return .list(l)
+        }
         guard gridDepth == 0, node.kind == .paragraph || node.kind == .heading, node.startColumn == 1, node.startLine > 0,
               node.endLine >= node.startLine, !parsedText.isEmpty, !readVerbatim(node) else { return block }
         // cmark ends a setext heading on the line after its underline: the heading's lines are counted here (an
@@ -539,12 +545,14 @@ final class BlockConverter {
 
     /// The text of `lines` as written, trailing blank space dropped; nil when a line holds a placeholder
     /// (CriticMarkup, spans, notes), or, with `blockSyntax`, starts as pandoc block syntax of its own (a div fence,
-    /// line block, grid line, caption or definition). Looked at first, copied only when kept.
-    private func keptLines(_ lines: ClosedRange<Int>, blockSyntax: Bool) -> String? {
+    /// line block, grid line, caption or definition; `inContainer`: after a list's or quote's markers). Looked at
+    /// first, copied only when kept.
+    private func keptLines(_ lines: ClosedRange<Int>, blockSyntax: Bool, inContainer: Bool = false) -> String? {
         for n in lines {
             let line = sourceLine(n)
             if blockSyntax {
-                switch line.first(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }) {
+                let body = inContainer ? line[Segmenter.afterContainerMarkers(line)...] : line
+                switch body.first(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }) {
                 case UInt8(ascii: ":"), UInt8(ascii: "|"), UInt8(ascii: "+"), UInt8(ascii: "~"): return nil
                 default: break
                 }

@@ -939,12 +939,32 @@ final class MarkdownRenderer {
     /// breaks, outside comments and grid cells. Its reference links' definitions are written as the writer's
     /// are; words in brackets keep later reference links from taking their label (`plainLabel`). Else nil.
     private func writtenAsRead(_ block: Block) -> String? {
-        guard let p = block.paragraph, !p.source.isEmpty, pandocSyntax, options.criticMarkup, (options.lineWrap ?? .preserve) == .preserve,
+        let source: SourceText
+        switch block {
+        case .paragraph(let p), .heading(_, let p): source = p.source
+        case .list(let l): source = l.source
+        default: return nil
+        }
+        guard !source.isEmpty, pandocSyntax, options.criticMarkup, (options.lineWrap ?? .preserve) == .preserve,
               !inCommentBody, !inGridCell, pendingCloser == nil, pendingContinuation == nil,
-              let text = p.source.text(ifStill: block) else { return nil }
-        var plain = Paragraph(p.content)
-        plain.headingAttributes = p.headingAttributes
-        guard p == plain, Self.writesAsRead(p.content, referenceLinks: true) else { return nil }
+              let text = source.text(ifStill: block) else { return nil }
+        // Every paragraph in it plain text (a list's: in items, nested lists and quotes, beside code and raw blocks).
+        var paragraphs: [Paragraph] = []
+        func collect(_ b: Block) -> Bool {
+            switch b {
+            case .paragraph(let p), .heading(_, let p):
+                var plain = Paragraph(p.content)
+                plain.headingAttributes = p.headingAttributes
+                guard p == plain, Self.writesAsRead(p.content, referenceLinks: true) else { return false }
+                paragraphs.append(p)
+                return true
+            case .list(let l): return l.items.allSatisfy { $0.allSatisfy(collect) }
+            case .blockQuote(let blocks): return blocks.allSatisfy(collect)
+            case .codeBlock, .thematicBreak: return true
+            case .raw, .table: return false
+            }
+        }
+        guard collect(block) else { return nil }
         // Reference links: their definitions, as the inline renderer would make them.
         var labels = Set<String>()
         var defined = true
@@ -959,7 +979,7 @@ final class MarkdownRenderer {
                 }
             }
         }
-        visit(p.content)
+        for p in paragraphs { visit(p.content) }
         guard defined else { return nil }
         // Words in brackets (and link texts, citations): no label any reference link defines but this block's own.
         let bytes = Array(text.utf8)
@@ -968,8 +988,10 @@ final class MarkdownRenderer {
             if b == UInt8(ascii: "[") { open = k } else if b == UInt8(ascii: "]"), let o = open {
                 open = nil
                 let inner = bytes[(o + 1)..<k]
-                if labels.contains(Segmenter.normalizeLabel(inner)) { continue }
-                if !inner.withUnsafeBufferPointer({ plainLabel($0) }) && !inner.isEmpty { return nil }
+                let key = Segmenter.normalizeLabel(inner)
+                // (No label is blank: `[ ]`, a task box, takes none.)
+                if key.isEmpty || labels.contains(key) { continue }
+                if !inner.withUnsafeBufferPointer({ plainLabel($0) }) { return nil }
             }
         }
         return text

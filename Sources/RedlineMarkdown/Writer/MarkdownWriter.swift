@@ -142,7 +142,15 @@ public struct MarkdownSink: ChunkSink {
         renderer.register(notes: chunk.notes)
         var bullet: Character = "-"
         var block = chunk.block
-        if case .list(let l) = block, l.kind == .bullet, previousBulletList == "-" { bullet = "*" }
+        if case .list(var l) = block, l.kind == .bullet {
+            if previousBulletList == "-" { bullet = "*" }
+            // A list kept as written (`List.source`) with the bullet of the list just before would read as part of it.
+            if let previous = previousBulletList, let kept = l.source.text(ifStill: block),
+               kept.first(where: { $0 != " " }) == previous {
+                l.source = SourceText()
+                block = .list(l)
+            }
+        }
         // Two ordered lists in a row with one delimiter read as one list: the second takes the other.
         if case .list(var l) = block, case .ordered(let s, let d) = l.kind, previousOrderedDelimiter == d {
             l.kind = .ordered(start: s, delimiter: d == "." ? ")" : ".")
@@ -177,7 +185,9 @@ public struct MarkdownSink: ChunkSink {
         if case .table = block { renderer.previousWasTable = true } else if !parts.isEmpty { renderer.previousWasTable = false }
         // An empty paragraph left out is no block: two lists around it still need different bullets.
         if case .list(let l) = block {
-            previousBulletList = l.kind == .bullet ? bullet : nil
+            // (A list kept as written has its own bullet.)
+            let written = parts.first?.first(where: { $0 != " " })
+            previousBulletList = l.kind == .bullet ? (written.map { "-*+".contains($0) } == true ? written! : bullet) : nil
             if case .ordered(_, let d) = l.kind { previousOrderedDelimiter = d } else { previousOrderedDelimiter = nil }
         } else if !parts.isEmpty || block.paragraph == nil {
             previousBulletList = nil
