@@ -184,4 +184,23 @@ final class KeptSourceTests: XCTestCase {
     }
 
     private func XFail(_ m: String) { XCTFail(m) }
+
+    /// Math is kept as written inside a kept paragraph or list (`$x_1$`, `\\(…\\)` spacing, `_emphasis_` around it);
+    /// a paragraph holding a note, span or CriticMarkup still is written anew.
+    func testParagraphsHoldingMathAreWrittenAsRead() throws {
+        let source = """
+            The _rate_ is $r = \\frac{a}{b}$,  and $$x^2$$ holds __here__.
+
+            * with $y_1$ and _z_
+
+            """
+        let doc = try read(source)
+        XCTAssertEqual(try md(doc), source)
+        for written in ["Math $x$ and a _note_^[A note.]\n", "Math $x$ and [_span_]{.smallcaps}\n"] {
+            let d = try read(written)
+            let out = try md(d)
+            XCTAssertNotEqual(out, written)
+            XCTAssertEqual(try read(out).blocks, d.blocks, out)
+        }
+    }
 }

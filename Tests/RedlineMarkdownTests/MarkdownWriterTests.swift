@@ -247,8 +247,9 @@ final class PandocCitationWriterTests: XCTestCase {
     }
 
     /// Words in brackets that no definition gives a target are written as they are (`[sic]`), as authors write
-    /// them; where a reference link of the document defines their label, or they would be a link, a task box or
-    /// an image, the brackets are escaped; a reference link whose label such words took is written inline.
+    /// them, and so is a task list's box (`- [ ] task`: GitHub shows the box); where a reference link of the
+    /// document defines their label, or they would be a link or an image, the brackets are escaped; a reference
+    /// link whose label such words took is written inline.
     func testWordsInBracketsAreEscapedOnlyWhereTheyWouldBeALink() throws {
         let labelled = Inline.link(Link(url: "/u", label: "sic"), [.text("a link")])
         func para(_ c: [Inline]) -> Block { .paragraph(Paragraph(c)) }
@@ -259,12 +260,39 @@ final class PandocCitationWriterTests: XCTestCase {
         let others = try MarkdownWriter.string(Document(blocks: [
             para([.text("[x] a [ ] b ![c] d [e](f) [g][h] [i]{j} [k]")]),
         ]))
-        XCTAssertEqual(others, "\\[x\\] a \\[ \\] b !\\[c\\] d \\[e\\](f) \\[g\\][h] \\[i\\]{j} \\[k\\]\n")
-        for out in [textFirst, linkFirst, others] {
+        XCTAssertEqual(others, "[x] a [ ] b !\\[c\\] d \\[e\\](f) \\[g\\][h] \\[i\\]{j} [k]\n")
+        let tasks = try MarkdownWriter.string(Document(blocks: [
+            .list(List(kind: .bullet, items: [[para([.text("[ ] to do")])], [para([.text("[x] done "), .insertion(Change(author: "A"), [.text("now")])])]])),
+        ]))
+        XCTAssertEqual(tasks, "- [ ] to do\n- [x] done {++now++}{>>@A<<}\n")
+        for out in [textFirst, linkFirst, others, tasks] {
             var source = try MarkdownReader().open(.bytes(Array(out.utf8)), options: ReadOptions(), diagnostics: Diagnostics())
             let back = try Document(reading: &source)
             XCTAssertFalse(back.blocks.contains { $0.plainText.contains("a link") && $0.plainText.contains("sic") }, out)
         }
+    }
+
+    /// Words in brackets at the end of a text are written as they are unless what follows would make them a link
+    /// (a link's `(`, a reference's `[`, attributes' `{`): "as noted [1]" at a paragraph's end, before emphasis or
+    /// a comment stays as written.
+    func testWordsInBracketsAtATextsEndAreEscapedOnlyBeforeSyntax() throws {
+        func para(_ c: [Inline]) -> Block { .paragraph(Paragraph(c)) }
+        let doc = Document(blocks: [
+            para([.text("As noted [1]")]),
+            para([.text("Said [sic]"), .emphasis([.text("b")]), .text(" and [c]"), .text("(d) and [e]"), .link(Link(url: "/u"), [.text("f")])]),
+            para([.text("Then [g]"), .text("[h]"), .text(" [i]"), .text("{j} [k]"), .text(":"), .text(" [@key]"), .text(" end [1]!")]),
+        ])
+        let out = try MarkdownWriter.string(doc)
+        XCTAssertEqual(out, """
+            As noted [1]
+
+            Said [sic]*b* and \\[c\\](d) and \\[e\\][f](/u)
+
+            Then \\[g\\][h] \\[i\\]{j} \\[k\\]: [@key] end [1]!
+
+            """)
+        var source = try MarkdownReader().open(.bytes(Array(out.utf8)), options: ReadOptions(), diagnostics: Diagnostics())
+        XCTAssertEqual(try Document(reading: &source).blocks.map(\.plainText), doc.blocks.map(\.plainText))
     }
 
     func testPandocReadsTheSameCitations() throws {

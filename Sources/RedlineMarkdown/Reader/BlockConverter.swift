@@ -525,7 +525,7 @@ final class BlockConverter {
         var endLine = node.endLine
         if node.kind == .heading {
             endLine = node.startLine
-            if sourceLine(node.startLine).first(where: { $0 != UInt8(ascii: " ") }) != UInt8(ascii: "#") {
+            if !Self.isATXHeadingLine(sourceLine(node.startLine)) {
                 while endLine < node.endLine, !Self.isSetextUnderline(sourceLine(endLine)) { endLine += 1 }
                 guard Self.isSetextUnderline(sourceLine(endLine)) else { return block }
             }
@@ -557,19 +557,34 @@ final class BlockConverter {
                 default: break
                 }
             }
-            // (A placeholder's scalars are U+E000...U+E1FF: a 0xEE lead byte.)
-            if line.contains(0xEE) { return nil }
+            // (A placeholder's scalars are U+E000...U+E1FF: a 0xEE lead byte.) Math and reserved characters are
+            // kept as written; anything else held beside the text is written by the writer.
+            if line.contains(0xEE), !Self.holdsOnlyKeptPlaceholders(line) { return nil }
         }
         var bytes: [UInt8] = []
+        var placeholders = false
         for n in lines {
             if n > lines.lowerBound { bytes.append(UInt8(ascii: "\n")) }
-            bytes += sourceLine(n)
+            let line = sourceLine(n)
+            if line.contains(0xEE) { placeholders = true }
+            bytes += line
         }
+        if placeholders { bytes = Array(context.restore(String(decoding: bytes, as: UTF8.self)).utf8) }
         // (cmark may count the blank line after a setext heading's underline as the heading's.)
         while let last = bytes.last, last == UInt8(ascii: "\n") || last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") || last == UInt8(ascii: "\r") {
             bytes.removeLast()
         }
         return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Whether every placeholder in `line` stands for math or a reserved character (their source is kept).
+    private static func holdsOnlyKeptPlaceholders(_ line: ArraySlice<UInt8>) -> Bool {
+        Placeholder.pieces(String(decoding: line, as: UTF8.self)).allSatisfy {
+            switch $0 {
+            case .text: return true
+            case .mark(let kind, _): return kind == .math || kind == .literal
+            }
+        }
     }
 
     /// Whether the pre-pass took any of the node's lines as code or HTML (`Segmenter.touchesVerbatim`): then
@@ -585,6 +600,17 @@ final class BlockConverter {
         line.contains(UInt8(ascii: "-")) && line.allSatisfy { c in
             c == UInt8(ascii: "|") || c == UInt8(ascii: "-") || c == UInt8(ascii: ":") || c == UInt8(ascii: " ") || c == UInt8(ascii: "\t")
         }
+    }
+
+    /// Whether `line` opens an ATX heading: up to three spaces, one to six `#`, then a space, tab or the end (`#f`
+    /// is text, and may be a setext heading's first line).
+    private static func isATXHeadingLine(_ line: ArraySlice<UInt8>) -> Bool {
+        let body = line.drop { $0 == UInt8(ascii: " ") }
+        guard line.count - body.count < 4 else { return false }
+        let hashes = body.prefix { $0 == UInt8(ascii: "#") }.count
+        guard (1...6).contains(hashes) else { return false }
+        let next = body.dropFirst(hashes).first
+        return next == nil || next == UInt8(ascii: " ") || next == UInt8(ascii: "\t")
     }
 
     private static func isSetextUnderline(_ line: ArraySlice<UInt8>) -> Bool {

@@ -89,6 +89,12 @@ struct CriticScanner {
     private var nextCommentID: Int
     private let idPrefix: String
 
+    /// The output lines of code spans that run over a line end (`Segmenter` line numbers): the pre-pass read
+    /// nothing in them, which cmark may not take as one span (the first line indented code, say).
+    private(set) var multiLineCodeSpans: [ClosedRange<Int>] = []
+    /// Output lines counted so far (up to `countedOutput`), for `multiLineCodeSpans`.
+    private var countedOutput = 0, outputLine = 1
+
     private var i = 0
     private var line = 1
     /// Which lines are fenced code or HTML blocks, copied as they are.
@@ -297,7 +303,13 @@ struct CriticScanner {
                 while k + m < source.count, source[k + m] == UInt8(ascii: "`") { m += 1 }
                 if m == n {
                     let end = k + m
-                    line += source[i..<end].lazy.filter { $0 == UInt8(ascii: "\n") }.count
+                    let newlines = source[i..<end].lazy.filter { $0 == UInt8(ascii: "\n") }.count
+                    line += newlines
+                    if newlines > 0 {
+                        outputLine += output[countedOutput...].lazy.filter { $0 == UInt8(ascii: "\n") }.count
+                        countedOutput = output.count
+                        multiLineCodeSpans.append(outputLine...(outputLine + newlines))
+                    }
                     copyVerbatim(i..<end)
                     i = end
                     return

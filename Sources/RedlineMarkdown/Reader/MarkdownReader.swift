@@ -177,7 +177,11 @@ final class ReaderState {
         converter.noteResolver = { [unowned self] label in try self.note(label) }
         converter.noteIsDefined = { [unowned self] label in self.footnoteRanges[label] != nil }
         converter.bodyParser = { [unowned self] range in try self.commentBody(range) }
-        converter.touchesVerbatim = { [unowned self] lines in self.segmenter.touchesVerbatim(lines) }
+        // (Code spans over line ends too: the pre-pass and cmark may not agree where they are.)
+        let codeSpans = scanner.multiLineCodeSpans
+        converter.touchesVerbatim = { [unowned self] lines in
+            self.segmenter.touchesVerbatim(lines) || Segmenter.touches(codeSpans, lines)
+        }
     }
 
     var text: [UInt8] { context.scanner.output }

@@ -103,13 +103,16 @@ struct Segmenter {
     private func c0(_ s: ArraySlice<UInt8>) -> UInt8? { s.first }
 
     /// Whether any of `lines` was taken as verbatim by the pre-pass (`verbatimRuns`).
-    func touchesVerbatim(_ lines: ClosedRange<Int>) -> Bool {
-        var lo = 0, hi = verbatimRuns.count
+    func touchesVerbatim(_ lines: ClosedRange<Int>) -> Bool { Self.touches(verbatimRuns, lines) }
+
+    /// Whether any of `runs` (in order, apart) has a line in `lines`.
+    static func touches(_ runs: [ClosedRange<Int>], _ lines: ClosedRange<Int>) -> Bool {
+        var lo = 0, hi = runs.count
         while lo < hi {
             let mid = (lo + hi) / 2
-            if verbatimRuns[mid].upperBound < lines.lowerBound { lo = mid + 1 } else { hi = mid }
+            if runs[mid].upperBound < lines.lowerBound { lo = mid + 1 } else { hi = mid }
         }
-        return lo < verbatimRuns.count && verbatimRuns[lo].lowerBound <= lines.upperBound
+        return lo < runs.count && runs[lo].lowerBound <= lines.upperBound
     }
 
     /// The definition candidates, handed over once (their text is not kept beside the reader's).

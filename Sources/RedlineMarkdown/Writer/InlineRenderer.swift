@@ -50,6 +50,9 @@ struct InlineRenderer {
     private var afterChecks: [(offset: Int, index: Int)] = []
     /// Offsets of the backslash before a `!` that ends a text: kept only where `[` follows.
     private var bangChecks: [Int] = []
+    /// Words in brackets written as they are at a text's end (`… [sic]`): the offsets of their `[` and after their
+    /// `]`, escaped at the paragraph's end where what follows would make them a link (`escapeBracketsBeforeSyntax`).
+    private var bracketChecks: [(open: Int, end: Int)] = []
     /// `$` of text written so far in this pass (their number counts them), and the offsets of those written
     /// unescaped: checked at the paragraph's end against the math they would open or close (`MathSpans`);
     /// those that do are escaped in the next pass (`escapedDollars`, by number).
@@ -115,6 +118,7 @@ struct InlineRenderer {
             let mathRetry = (!dollarChecks.isEmpty || !mathWritten.isEmpty) && checkMath(from: start.0)
             let scriptRetry = !scriptsWritten.isEmpty && checkScripts()
             if (bad.isEmpty && !mathRetry && !scriptRetry) || (pass == 3 && bad.isEmpty) {
+                escapeBracketsBeforeSyntax()
                 dropNeedlessBangEscapes()
                 return
             }
@@ -128,6 +132,7 @@ struct InlineRenderer {
             delimitedCount = 0
             afterChecks = []
             bangChecks = []
+            bracketChecks = []
             dollarChecks = []
             dollarCount = 0
             mathWritten = []
@@ -169,6 +174,33 @@ struct InlineRenderer {
             }
         }
         return retry
+    }
+
+    /// Words in brackets that ended a text and are followed by `(`, `[`, `{` or `:` (a link, reference, attributes or
+    /// definition would take them) get their brackets escaped; the `!` checks after them move with the bytes.
+    private mutating func escapeBracketsBeforeSyntax() {
+        guard !bracketChecks.isEmpty else { return }
+        var inserts: [Int] = []
+        for c in bracketChecks where c.end < bytes.count {
+            switch bytes[c.end] {
+            case UInt8(ascii: "("), UInt8(ascii: "["), UInt8(ascii: "{"), UInt8(ascii: ":"): inserts += [c.open, c.end - 1]
+            default: break
+            }
+        }
+        bracketChecks = []
+        guard !inserts.isEmpty else { return }
+        // One copy for all of them (an insert each would be quadratic in a paragraph of many).
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + inserts.count)
+        var from = 0
+        for at in inserts {
+            out += bytes[from..<at]
+            out.append(UInt8(ascii: "\\"))
+            from = at
+        }
+        out += bytes[from...]
+        bytes = out
+        bangChecks = bangChecks.map { o in o + inserts.prefix { $0 <= o }.count }
     }
 
     private mutating func dropNeedlessBangEscapes() {
@@ -362,6 +394,7 @@ struct InlineRenderer {
                 // A pandoc citation `[@key, p. 3]`, or words in brackets, that CommonMark reads as text anyway:
                 // written as they are, so pandoc and Quarto still see the citation and the author their `[sic]`.
                 let end = plainBracketEnd(u, k, after: buf.last)!
+                if end == u.count { bracketChecks.append((buf.count, buf.count + end - k)) }
                 buf.append(contentsOf: UnsafeBufferPointer(rebasing: u[k..<end]))
                 k = end
                 continue
@@ -426,15 +459,17 @@ struct InlineRenderer {
     }
 
     /// Where a bracket at `k` that needs no escape ends (just past its `]`): a citation (`plainBracket`), or
-    /// words in brackets (`[sic]`, `[1]`) followed by more of this text, that no reference definition of the
-    /// document gives a target (the label is kept from the writer's reference links: `plainLabel`), not a task
-    /// list's box (`[ ]`, `[x]`) and not after `!`.
+    /// words in brackets (`[sic]`, `[1]`; at the text's end checked against what follows: `bracketChecks`), that no reference definition of the
+    /// document gives a target (the label is kept from the writer's reference links: `plainLabel`), and not after
+    /// `!`. A task list's box (`- [ ] task`, `- [x] done`) is such words too: GitHub shows the box the author wrote.
     private func plainBracketEnd(_ u: UnsafeBufferPointer<UInt8>, _ k: Int, after previous: UInt8?) -> Int? {
         guard let (end, citation) = Self.plainBracket(u, k, after: previous) else { return nil }
         if citation { return end }
-        guard end < u.count, previous != UInt8(ascii: "!"), end - k > 3 || !(u[k + 1] == 0x20 || u[k + 1] | 0x20 == UInt8(ascii: "x")),
-              owner.plainLabel(UnsafeBufferPointer(rebasing: u[(k + 1)..<(end - 1)])) else { return nil }
-        return end
+        guard previous != UInt8(ascii: "!") else { return nil }
+        let inner = UnsafeBufferPointer(rebasing: u[(k + 1)..<(end - 1)])
+        // (No label is blank: `[ ]` is no link whatever the document defines.)
+        if inner.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return end }
+        return owner.plainLabel(inner) ? end : nil
     }
 
     /// Where a bracket at `k` that needs no escape when nothing defines its label ends (just past its `]`), and
