@@ -203,4 +203,10 @@ final class KeptSourceTests: XCTestCase {
             XCTAssertEqual(try read(out).blocks, d.blocks, out)
         }
     }
+
+    /// NUL is U+FFFD to the reader (as CommonMark says), so kept lines never hand a NUL back.
+    func testNULIsReadAsTheReplacementCharacter() throws {
+        let doc = try read("A\u{0}b _c_\n\n* d\u{0}\n")
+        XCTAssertEqual(try md(doc), "A\u{FFFD}b _c_\n\n* d\u{FFFD}\n")
+    }
 }

@@ -54,18 +54,21 @@ public struct MarkdownSource: ChunkSource {
     }
 
     /// Valid UTF-8 (UTF-16 with a byte-order mark transcoded, invalid bytes replaced by U+FFFD with a
-    /// `markdown.invalid-utf8` warning), without a byte-order mark, with CRLF and CR line ends as LF.
+    /// `markdown.invalid-utf8` warning), without a byte-order mark, with CRLF and CR line ends as LF, and NUL as
+    /// U+FFFD (as CommonMark says: cmark, given a NUL in a fence line, reads the rest of the file as its info string).
     static func normalized(_ raw: [UInt8], diagnostics: Diagnostics? = nil) -> [UInt8] {
         let (b, report) = TextDecoding.utf8(raw)
         if let message = TextDecoding.message(report) {
             diagnostics?.report(.markdownInvalidUTF8, message, at: SourceLocation(line: report.firstLine), count: report.replaced)
         }
-        guard b.contains(UInt8(ascii: "\r")) else { return b }
+        guard b.contains(where: { $0 == UInt8(ascii: "\r") || $0 == 0 }) else { return b }
         var out: [UInt8] = []
         out.reserveCapacity(b.count)
         var k = 0
         while k < b.count {
-            if b[k] == UInt8(ascii: "\r") {
+            if b[k] == 0 {
+                out += [0xEF, 0xBF, 0xBD]
+            } else if b[k] == UInt8(ascii: "\r") {
                 out.append(UInt8(ascii: "\n"))
                 if k + 1 < b.count, b[k + 1] == UInt8(ascii: "\n") { k += 1 }
             } else {
