@@ -578,13 +578,21 @@ final class BlockConverter {
     }
 
     /// Whether every placeholder in `line` stands for math or a reserved character (their source is kept).
+    /// (Looked at as bytes: a placeholder is the sentinel, the kind's scalar U+E000 + kind, `EE 80 80+kind`, three
+    /// index scalars and the sentinel again: 18 bytes.)
     private static func holdsOnlyKeptPlaceholders(_ line: ArraySlice<UInt8>) -> Bool {
-        Placeholder.pieces(String(decoding: line, as: UTF8.self)).allSatisfy {
-            switch $0 {
-            case .text: return true
-            case .mark(let kind, _): return kind == .math || kind == .literal
+        let s = Placeholder.sentinelUTF8
+        let math = 0x80 + Placeholder.Kind.math.rawValue, literal = 0x80 + Placeholder.Kind.literal.rawValue
+        var k = line.startIndex
+        while k + 5 < line.endIndex {
+            if line[k] == s[0], line[k + 1] == s[1], line[k + 2] == s[2] {
+                guard line[k + 3] == 0xEE, line[k + 4] == 0x80, line[k + 5] == math || line[k + 5] == literal else { return false }
+                k += 18
+            } else {
+                k += 1
             }
         }
+        return true
     }
 
     /// Whether the pre-pass took any of the node's lines as code or HTML (`Segmenter.touchesVerbatim`): then

@@ -61,7 +61,11 @@ public struct MarkdownSource: ChunkSource {
         if let message = TextDecoding.message(report) {
             diagnostics?.report(.markdownInvalidUTF8, message, at: SourceLocation(line: report.firstLine), count: report.replaced)
         }
-        guard b.contains(where: { $0 == UInt8(ascii: "\r") || $0 == 0 }) else { return b }
+        // (memchr: the common input has neither, and is looked at whole.)
+        let needed = b.withUnsafeBufferPointer { u in
+            u.count > 0 && (memchr(u.baseAddress!, 0x0D, u.count) != nil || memchr(u.baseAddress!, 0, u.count) != nil)
+        }
+        guard needed else { return b }
         var out: [UInt8] = []
         out.reserveCapacity(b.count)
         var k = 0

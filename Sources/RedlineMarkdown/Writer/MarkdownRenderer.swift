@@ -933,8 +933,9 @@ final class MarkdownRenderer {
         return text
     }
 
-    /// A paragraph or heading as its author wrote it (`Paragraph.source`), while it is the block that was read
-    /// and is nothing but text (no style, section, change, comment, note or picture), no change is left open
+    /// A paragraph, heading or list as its author wrote it (`Paragraph.source`, `List.source`), while it is the
+    /// block that was read and every paragraph in it is nothing but text (no style, section, change, comment,
+    /// note or picture; a list's code blocks and rules are fine, tables and raw blocks not), no change is left open
     /// before it, and the lines are the source's: pandoc's Markdown with CriticMarkup, the source's line
     /// breaks, outside comments and grid cells. Its reference links' definitions are written as the writer's
     /// are; words in brackets keep later reference links from taking their label (`plainLabel`). Else nil.
@@ -948,7 +949,7 @@ final class MarkdownRenderer {
         guard !source.isEmpty, pandocSyntax, options.criticMarkup, (options.lineWrap ?? .preserve) == .preserve,
               !inCommentBody, !inGridCell, pendingCloser == nil, pendingContinuation == nil,
               let text = source.text(ifStill: block) else { return nil }
-        // Every paragraph in it plain text (a list's: in items, nested lists and quotes, beside code and raw blocks).
+        // Every paragraph in it plain text (a list's: in items, nested lists and quotes).
         var paragraphs: [Paragraph] = []
         func collect(_ b: Block) -> Bool {
             switch b {
