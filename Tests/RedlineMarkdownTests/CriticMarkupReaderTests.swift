@@ -462,6 +462,9 @@ final class CriticMarkupReaderTests: XCTestCase {
             ("[foo]: <a b> c\n\nx [foo]\n", ["[foo]:  c", "x [foo]"]),  // `<a b>` raw HTML
             ("[^[a]2]: Tide tables.\n\nx\n", ["[2]: Tide tables.", "x"]),
             ("Text\n[foo]: /u\n\n[foo]\n", ["Text [foo]: /u", "[foo]"]),
+            // A line that alone would be a definition, after one that looks like one but is not (fuzz-roundtrip).
+            ("[o]: 1 f\n[foo]: /u\n\n[foo]\n", ["[o]: 1 f [foo]: /u", "[foo]"]),
+            ("[a]: /a\ntext\n[foo]: /u\n\n[foo]\n", ["text [foo]: /u", "[foo]"]),
         ]
         for (source, texts) in cases {
             XCTAssertEqual(try read(source).blocks.map(\.plainText), texts, source)
@@ -470,6 +473,9 @@ final class CriticMarkupReaderTests: XCTestCase {
         XCTAssertEqual(content(doc), [.text("x "), .link(Link(url: "/url", label: "foo"), [.text("foo")]), .text(" "),
                                       .link(Link(url: "/u?a=1&b", title: "T \"q\" ©", label: "bar"), [.text("bar")])])
         XCTAssertEqual(try read(try md(doc)), doc)
+        // Definitions in a row, a title on its own line between them: all are.
+        let row = try read("[a]: /a\n[b]: /b\n\"Bee\"\n[c]: /c\n\n[a] [b] [c]\n")
+        XCTAssertEqual(content(row).filter { if case .link = $0 { return true }; return false }.count, 3)
     }
 
     func testFootnoteSyntaxInsideACommentBodyIsText() throws {

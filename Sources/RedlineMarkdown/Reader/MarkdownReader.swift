@@ -198,17 +198,30 @@ final class ReaderState {
     /// uses the label gets the definition and nothing of the lines around it. A line that only looks like one
     /// (`[a]: two words`) is text and defines nothing. And the label each target keeps (`Link.label`; the
     /// first definition of a target wins).
-    private static func linkDefinitions(_ candidates: [(key: String, label: String, text: [UInt8])],
+    private static func linkDefinitions(_ candidates: [(key: String, label: String, text: [UInt8], after: Int?)],
                                         _ context: CriticContext) throws -> ([String: [UInt8]], [Link: String]) {
         var definitions: [String: [UInt8]] = [:]
         var labels: [Link: String] = [:]
-        for c in candidates where definitions[c.key] == nil && !c.label.isEmpty && !c.label.contains("\n") {
-            let probe = c.text + Array("\n\n[x][".utf8) + Array(c.label.utf8) + Array("]\n".utf8)
+        // Whether each candidate is a definition to cmark (one after another only if that one is: `[o]: 1 f` is no
+        // definition, and then neither is the line after it, which alone would be).
+        var defines = [Bool](repeating: false, count: candidates.count)
+        for (k, c) in candidates.enumerated() {
+            if let p = c.after, !defines[p] { continue }
+            guard definitions[c.key] == nil else {
+                // (A label defined already: this line defines nothing new, but ends the paragraph's definitions
+                // no sooner; taken as one.)
+                defines[k] = true
+                continue
+            }
+            guard !c.label.isEmpty, !c.label.contains("\n") else { continue }
+            // Probed in the text of the candidate before it, which holds this line: cmark reads it in its place.
+            let probe = (c.after.map { candidates[$0].text } ?? c.text) + Array("\n\n[x][".utf8) + Array(c.label.utf8) + Array("]\n".utf8)
             let root = try Cmark.parse(probe, maxDepth: 16)
             var link: MDNode?
             func find(_ n: MDNode) { if n.kind == .link { link = link ?? n }; for c in n.children where link == nil { find(c) } }
             if let last = root.children.last { find(last) }
             guard let n = link else { continue }
+            defines[k] = true
             definitions[c.key] = Array("[\(c.label)]: <".utf8) + escaped(n.url) + Array(">".utf8)
                 + (n.title.isEmpty ? [] : Array(" \"".utf8) + escaped(n.title) + Array("\"".utf8))
             let target = Link(url: context.restore(n.url), title: context.restore(n.title))

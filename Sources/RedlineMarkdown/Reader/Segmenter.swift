@@ -15,7 +15,7 @@ struct Segmenter {
     /// Lines that may start a link reference definition (`[label]:` at a paragraph's start), in order: the
     /// normalized label, the label as written, and the line with the rest of its paragraph (a few lines at
     /// most). Whether each is one, and what it defines, only cmark can say (`ReaderState.linkDefinitions`).
-    private(set) var linkCandidates: [(key: String, label: String, text: [UInt8])] = []
+    private(set) var linkCandidates: [(key: String, label: String, text: [UInt8], after: Int?)] = []
     /// Lines (1-based, in the scanned text) the pre-pass took as fenced code or an HTML block, as runs: a block
     /// cmark reads there anyway (a fence indented too far to be one) was read without CriticMarkup or spans.
     private(set) var verbatimRuns: [ClosedRange<Int>] = []
@@ -86,8 +86,11 @@ struct Segmenter {
                 }
                 if mayStartDefinition, indent < 4, c0(line.dropFirst(indent)) == UInt8(ascii: "["),
                    let (key, def) = Segmenter.linkDefinition(line.dropFirst(indent)) {
+                    // A line after another candidate is a definition only if that one was (`after`: whose text,
+                    // holding this line, is probed for it).
+                    let after = previousBlank || previousHeading ? nil : openCandidates.last?.index
                     openCandidates.append((linkCandidates.count, 1, 0))
-                    linkCandidates.append((key, Segmenter.writtenLabel(def), Array(def)))
+                    linkCandidates.append((key, Segmenter.writtenLabel(def), Array(def), after))
                 }
             } else {
                 openCandidates.removeAll()
@@ -116,7 +119,7 @@ struct Segmenter {
     }
 
     /// The definition candidates, handed over once (their text is not kept beside the reader's).
-    mutating func takeLinkCandidates() -> [(key: String, label: String, text: [UInt8])] {
+    mutating func takeLinkCandidates() -> [(key: String, label: String, text: [UInt8], after: Int?)] {
         defer { linkCandidates = [] }
         return linkCandidates
     }
