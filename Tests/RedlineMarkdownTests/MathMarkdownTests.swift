@@ -92,4 +92,14 @@ final class MathMarkdownTests: XCTestCase {
         }
         XCTAssertLessThan(elapsed, .seconds(20), "took \(elapsed)")
     }
+
+    /// Math over a line end does not start on a line its placeholder would make a code fence: the backtick after the
+    /// `$` keeps ```` ````a ```` from being a fence (found by fuzz-roundtrip: cmark took the rest of the file for the
+    /// fence's info string, and the code's text was lost).
+    func testMathDoesNotHideWhatKeepsALineFromBeingAFence() throws {
+        let doc = try read("````a $b`c\nd$ e\n\nAfter.\n")
+        XCTAssertEqual(doc.blocks.count, 2)
+        XCTAssertEqual(doc.blocks.first?.plainText, "````a $b`c d$ e")
+        XCTAssertEqual(try read(try md(doc)).blocks.map(\.plainText), doc.blocks.map(\.plainText))
+    }
 }

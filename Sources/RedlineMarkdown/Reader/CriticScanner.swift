@@ -638,8 +638,15 @@ struct CriticScanner {
     private mutating func handleMath() throws {
         var memo = mathMemo
         let at = i
-        let found = source.withUnsafeBufferPointer { MathSpans.match($0, at: at, memo: &memo) }
+        var found = source.withUnsafeBufferPointer { MathSpans.match($0, at: at, memo: &memo) }
         mathMemo = memo
+        // Math over a line end may not start on a line that would then be a code fence: its placeholder would hide
+        // what keeps the line from being one (a backtick in a backtick fence's info string), and cmark would take
+        // the rest of the math for the info string. (Looked at only then: once per line end, so linear.)
+        if let f = found, source[at..<f.end].contains(UInt8(ascii: "\n")) {
+            let lineStart = (output.lastIndex(of: UInt8(ascii: "\n")) ?? -1) + 1
+            if Segmenter.fence(output[lineStart...]) != nil { found = nil }
+        }
         guard let found else {
             let n = i + 1 < source.count && source[i + 1] == UInt8(ascii: "$") ? 2 : 1
             output.append(contentsOf: source[i..<(i + n)])
