@@ -149,7 +149,7 @@ final class KeptSourceTests: XCTestCase {
     func testUnchangedListsAreWrittenAsRead() throws {
         let doc = try read(Self.lists)
         XCTAssertEqual(try md(doc), Self.lists)
-        guard case .list(let l)? = doc.blocks.dropFirst().first else { return XFail("no list") }
+        guard case .list(let l)? = doc.blocks.dropFirst().first else { return XCTFail("no list") }
         XCTAssertFalse(l.source.isEmpty)
         let json = String(decoding: try JSONEncoder().encode(l), as: UTF8.self)
         XCTAssertFalse(json.contains("* one"), json)
@@ -158,14 +158,14 @@ final class KeptSourceTests: XCTestCase {
     func testChangedListsAndListsTheWriterMustWriteAreWrittenAnew() throws {
         // A changed item: the list is written anew (`-`), and reads back as the changed list.
         var doc = try read("* one\n* two\n")
-        guard case .list(var l) = doc.blocks[0] else { return XFail("no list") }
+        guard case .list(var l) = doc.blocks[0] else { return XCTFail("no list") }
         l.items[1] = [.paragraph(Paragraph([.text("three")]))]
         doc.blocks[0] = .list(l)
         XCTAssertEqual(try md(doc), "- one\n- three\n")
         // Two lists: the first written anew with `-`, the second kept with `-` would join it; it is written anew.
         doc = try read("* a\n\n- b\n")
         XCTAssertEqual(doc.blocks.count, 2)
-        guard case .list(var first) = doc.blocks[0] else { return XFail("no list") }
+        guard case .list(var first) = doc.blocks[0] else { return XCTFail("no list") }
         first.items[0] = [.paragraph(Paragraph([.text("c")]))]
         doc.blocks[0] = .list(first)
         let out = try md(doc)
@@ -182,8 +182,6 @@ final class KeptSourceTests: XCTestCase {
         gfm.markdownDialect = .gfm
         XCTAssertEqual(try md(try read("* a\n"), gfm), "- a\n")
     }
-
-    private func XFail(_ m: String) { XCTFail(m) }
 
     /// Math is kept as written inside a kept paragraph or list (`$x_1$`, `\\(…\\)` spacing, `_emphasis_` around it);
     /// a paragraph holding a note, span or CriticMarkup still is written anew.

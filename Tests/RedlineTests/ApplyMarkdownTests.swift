@@ -171,6 +171,17 @@ final class ApplyMarkdownTests: XCTestCase {
         XCTAssertTrue(out.contains("{~~words~>word~~}"), out)
     }
 
+    /// A NUL in the original is kept where nothing changed (the reader reads it as U+FFFD; apply writes the file's
+    /// own bytes).
+    func testANULInTheOriginalIsKept() throws {
+        let withNUL = Self.paper.replacingOccurrences(of: "results", with: "res\u{0}ults")
+        XCTAssertNotEqual(withNUL, Self.paper)
+        let original = try write(withNUL, "nul.md")
+        let edited = try write(Self.paper.replacingOccurrences(of: "Last words.", with: "Last word."), "e2.md")
+        let (out, _) = try applied(edited, onto: original)
+        XCTAssertEqual(Self.resolvedAsText(out, accept: false), withNUL)
+    }
+
     func testUnrelatedOrAlreadyMarkedOriginalsAreRefused() throws {
         let original = try write(Self.paper, "paper.md")
         let other = try write("# Something else\n\nEntirely different text about gardening and bees.\n\nMore of it.\n", "o.md")

@@ -42,7 +42,7 @@ public struct MarkdownSource: ChunkSource {
     init(bytes raw: [UInt8], options: ReadOptions, diagnostics: Diagnostics,
          baseDirectory: String = FileManager.default.currentDirectoryPath,
          pieceSizes: ParagraphPieces.Sizes = .standard, scripts: Bool = true) throws {
-        let bytes = Self.boundingTableCells(Self.normalized(raw, diagnostics: diagnostics), diagnostics: diagnostics)
+        let bytes = Self.boundingTableCells(Self.withoutNUL(Self.normalized(raw, diagnostics: diagnostics)), diagnostics: diagnostics)
         let (metadata, bodyStart, _) = FrontMatter.read(bytes, diagnostics: diagnostics)
         header = DefaultStyles.header(from: metadata, diagnostics: diagnostics)
         let body = Array(bytes[bodyStart...])
@@ -54,25 +54,19 @@ public struct MarkdownSource: ChunkSource {
     }
 
     /// Valid UTF-8 (UTF-16 with a byte-order mark transcoded, invalid bytes replaced by U+FFFD with a
-    /// `markdown.invalid-utf8` warning), without a byte-order mark, with CRLF and CR line ends as LF, and NUL as
-    /// U+FFFD (as CommonMark says: cmark, given a NUL in a fence line, reads the rest of the file as its info string).
+    /// `markdown.invalid-utf8` warning), without a byte-order mark, with CRLF and CR line ends as LF. (`redline apply`
+    /// maps positions in it back to the file's bytes: the reader's NUL replacement is its own, `withoutNUL`.)
     static func normalized(_ raw: [UInt8], diagnostics: Diagnostics? = nil) -> [UInt8] {
         let (b, report) = TextDecoding.utf8(raw)
         if let message = TextDecoding.message(report) {
             diagnostics?.report(.markdownInvalidUTF8, message, at: SourceLocation(line: report.firstLine), count: report.replaced)
         }
-        // (memchr: the common input has neither, and is looked at whole.)
-        let needed = b.withUnsafeBufferPointer { u in
-            u.count > 0 && (memchr(u.baseAddress!, 0x0D, u.count) != nil || memchr(u.baseAddress!, 0, u.count) != nil)
-        }
-        guard needed else { return b }
+        guard Self.holds(0x0D, b) else { return b }
         var out: [UInt8] = []
         out.reserveCapacity(b.count)
         var k = 0
         while k < b.count {
-            if b[k] == 0 {
-                out += [0xEF, 0xBF, 0xBD]
-            } else if b[k] == UInt8(ascii: "\r") {
+            if b[k] == UInt8(ascii: "\r") {
                 out.append(UInt8(ascii: "\n"))
                 if k + 1 < b.count, b[k + 1] == UInt8(ascii: "\n") { k += 1 }
             } else {
@@ -81,6 +75,21 @@ public struct MarkdownSource: ChunkSource {
             k += 1
         }
         return out
+    }
+
+    /// `b` with NUL as U+FFFD, as CommonMark says (cmark, given a NUL in a fence line, reads the rest of the file as
+    /// its info string, and kept lines would hand it back).
+    static func withoutNUL(_ b: [UInt8]) -> [UInt8] {
+        guard Self.holds(0, b) else { return b }
+        var out: [UInt8] = []
+        out.reserveCapacity(b.count + 16)
+        for c in b { if c == 0 { out += [0xEF, 0xBF, 0xBD] } else { out.append(c) } }
+        return out
+    }
+
+    /// Whether `b` holds the byte `c` (memchr: the common input holds no CR or NUL, and is looked at whole).
+    private static func holds(_ c: Int32, _ b: [UInt8]) -> Bool {
+        b.withUnsafeBufferPointer { u in u.count > 0 && memchr(u.baseAddress!, c, u.count) != nil }
     }
 
     /// cmark-gfm appends each table cell to a linked list by walking it (quadratic in the cells of a row): a

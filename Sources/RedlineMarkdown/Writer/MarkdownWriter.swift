@@ -185,9 +185,9 @@ public struct MarkdownSink: ChunkSink {
         if case .table = block { renderer.previousWasTable = true } else if !parts.isEmpty { renderer.previousWasTable = false }
         // An empty paragraph left out is no block: two lists around it still need different bullets.
         if case .list(let l) = block {
-            // (A list kept as written has its own bullet.)
-            let written = parts.first?.first(where: { $0 != " " })
-            previousBulletList = l.kind == .bullet ? (written.map { "-*+".contains($0) } == true ? written! : bullet) : nil
+            // (A list kept as written has its own bullet: the first character written.)
+            let written = parts.first?.first(where: { $0 != " " }).flatMap { "-*+".contains($0) ? $0 : nil }
+            previousBulletList = l.kind == .bullet ? written ?? bullet : nil
             if case .ordered(_, let d) = l.kind { previousOrderedDelimiter = d } else { previousOrderedDelimiter = nil }
         } else if !parts.isEmpty || block.paragraph == nil {
             previousBulletList = nil
