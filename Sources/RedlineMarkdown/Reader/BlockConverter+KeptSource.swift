@@ -55,7 +55,7 @@ extension BlockConverter {
             }
             // (A placeholder's scalars are U+E000...U+E1FF: a 0xEE lead byte.) Math and reserved characters are
             // kept as written; anything else held beside the text is written by the writer.
-            if line.contains(0xEE), !Self.holdsOnlyKeptPlaceholders(line) { return nil }
+            if line.contains(0xEE), !Placeholder.holdsOnly(line, { $0 == .math || $0 == .literal }) { return nil }
         }
         var bytes: [UInt8] = []
         var placeholders = false
@@ -71,24 +71,6 @@ extension BlockConverter {
             bytes.removeLast()
         }
         return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
-    }
-
-    /// Whether every placeholder in `line` stands for math or a reserved character (their source is kept).
-    /// (Looked at as bytes: a placeholder is the sentinel, the kind's scalar U+E000 + kind, `EE 80 80+kind`, three
-    /// index scalars and the sentinel again: 18 bytes.)
-    private static func holdsOnlyKeptPlaceholders(_ line: ArraySlice<UInt8>) -> Bool {
-        let s = Placeholder.sentinelUTF8
-        let math = 0x80 + Placeholder.Kind.math.rawValue, literal = 0x80 + Placeholder.Kind.literal.rawValue
-        var k = line.startIndex
-        while k + 5 < line.endIndex {
-            if line[k] == s[0], line[k + 1] == s[1], line[k + 2] == s[2] {
-                guard line[k + 3] == 0xEE, line[k + 4] == 0x80, line[k + 5] == math || line[k + 5] == literal else { return false }
-                k += 18
-            } else {
-                k += 1
-            }
-        }
-        return true
     }
 
     /// Whether the pre-pass took any of the node's lines as code or HTML (`Segmenter.touchesVerbatim`): then

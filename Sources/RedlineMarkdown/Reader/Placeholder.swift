@@ -108,6 +108,20 @@ enum Placeholder {
     /// The bytes of one placeholder.
     static let byteCount = 18
 
+    /// Whether every placeholder in `bytes` is of a kind `allowed` takes (looked at as bytes: the sentinel, then
+    /// the kind's scalar, U+E000 + kind, in three).
+    static func holdsOnly(_ bytes: ArraySlice<UInt8>, _ allowed: (Kind) -> Bool) -> Bool {
+        let s = sentinelUTF8
+        var k = bytes.startIndex
+        while k + 5 < bytes.endIndex {
+            guard bytes[k] == s[0], bytes[k + 1] == s[1], bytes[k + 2] == s[2] else { k += 1; continue }
+            let value = UInt32(bytes[k + 3] & 0x0F) << 12 | UInt32(bytes[k + 4] & 0x3F) << 6 | UInt32(bytes[k + 5] & 0x3F)
+            guard value >= 0xE000, value < 0xE100, let kind = Kind(rawValue: UInt8(value - 0xE000)), allowed(kind) else { return false }
+            k += byteCount
+        }
+        return true
+    }
+
     /// The placeholder starting at byte `k` of `text` (ending by `end`), if one does.
     static func decode(_ text: [UInt8], at k: Int, end: Int) -> (Kind, Int)? {
         guard k + byteCount <= end, text[k] == 0xE2, text[k + 1] == 0xB8, text[k + 2] == 0xAA,
