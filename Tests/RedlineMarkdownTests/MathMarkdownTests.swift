@@ -71,6 +71,19 @@ final class MathMarkdownTests: XCTestCase {
         }
     }
 
+    /// TeX no `$` delimiters can hold (inline math starting with `$`: `$$` would open display math) is written
+    /// as text, with a warning, so it reads back as its own characters and not as Markdown (fuzz-tex found
+    /// `$sqrt[3]{8F}` written as `$$sqrt[3]{8F}$`, whose `[3]{8F}` then read as a span and lost `8F`).
+    func testMathNoDelimitersHoldIsWrittenAsText() throws {
+        for tex in ["$sqrt[3]{8F} = 2", "$a", "x\\"] {
+            let doc = Document(blocks: [.paragraph(Paragraph([.text("a "), .math(.inline, tex), .text(" b")]))])
+            let d = Diagnostics()
+            let out = try MarkdownWriter.string(doc, diagnostics: d)
+            XCTAssertEqual(try read(out).blocks.map(\.plainText), ["a $\(tex)$ b"], out)
+            XCTAssertEqual(d.all.map(\.code), [.lossyMath], out)
+        }
+    }
+
     func testHTMLAndRTFWriters() throws {
         let doc = Document(blocks: [.paragraph(Paragraph([.math(.inline, "a<b"), .math(.display, "x^2")]))])
         let html = try HTMLWriter.string(doc)

@@ -906,6 +906,13 @@ struct InlineRenderer {
         if kind == .inline { t = t.trimmingCharacters(in: .whitespacesAndNewlines) }
         if inCell || inHeading || owner.containerDepth > 0 || !reads(t) { t = oneLine(t) }
         guard !t.isEmpty else { return }
+        // TeX no delimiters hold (inline math starting with `$`, math ending in a backslash): its source as
+        // text, so that it reads back as the same characters rather than as Markdown.
+        guard reads(t) else {
+            owner.loss(.lossyMath, "equations no $ delimiters can hold were written as text")
+            text(delimiter + t + delimiter)
+            return
+        }
         if !heldSpaces.isEmpty { bytes += heldSpaces.utf8; heldSpaces = "" }
         let open = bytes.count
         emit(delimiter + t + delimiter)
