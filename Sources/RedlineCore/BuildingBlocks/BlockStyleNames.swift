@@ -87,3 +87,19 @@ public enum BlockStyleRole: Sendable, Equatable {
         return min(d, 6)
     }
 }
+
+extension ParagraphStyle {
+    /// Whether a heading of `level` with this style is a plain heading: no style, or the heading style's own
+    /// (`Heading N`, `heading N`) with the indent and spacing it gives (what the DOCX reader reads from a
+    /// heading Redline wrote from Markdown), and nothing else set (no alignment, side indents, line spacing,
+    /// tab stops).
+    public func isPlainHeadingStyle(level: Int) -> Bool {
+        if let name, name.lowercased().filter({ $0 != " " }) != "heading\(level)" { return false }
+        var rest = self
+        rest.name = nil
+        rest.firstLineIndent = nil
+        rest.spaceBefore = nil
+        rest.spaceAfter = nil
+        return rest == ParagraphStyle()
+    }
+}

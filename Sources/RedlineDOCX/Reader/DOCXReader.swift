@@ -30,6 +30,8 @@ public struct DOCXReader: FormatReader {
 struct DOCXSource: ChunkSource {
     let header: DocumentHeader
     private let body: DOCXBodyStream
+    /// The Markdown author's lines Redline kept for the blocks it wrote (`MarkdownSources`).
+    private let sources: MarkdownSources.Table
 
     /// With `commentsWhole`, every comment is read before the body (as the reader once did; tests compare).
     init(_ input: DocumentInput, limits: Limits, diagnostics: Diagnostics, commentsWhole: Bool = false) throws {
@@ -75,9 +77,14 @@ struct DOCXSource: ChunkSource {
             throw RedlineError.malformed("\(package.documentPart) has no w:body: not a Word document")
         }
         body = try DOCXBodyStream(parser: parser, comments: comments, notes: notes, commentsWhole: commentsWhole)
+        sources = try MarkdownSources.Table(package)
     }
 
-    mutating func next() throws -> Chunk? { try body.next() }
+    mutating func next() throws -> Chunk? {
+        guard var chunk = try body.next() else { return nil }
+        if !sources.isEmpty { chunk.block = sources.attach(chunk.block) }
+        return chunk
+    }
 
     /// How many comments have been parsed so far.
     var commentsRead: Int { body.commentsRead }

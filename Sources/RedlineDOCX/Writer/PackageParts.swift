@@ -9,6 +9,8 @@ enum PackageParts {
         var endnotes = false
         var comments = false
         var customProperties = false
+        /// The Markdown sources part (`MarkdownSources`).
+        var markdownSources = false
         /// Extensions of the pictures in `word/media` (png, jpg, gif, ...).
         var images: Set<String> = []
         /// Header and footer parts (`word/NAME`) and their relationship ids.
@@ -46,6 +48,9 @@ enum PackageParts {
         if c.customProperties {
             parts.append(("/docProps/custom.xml", "application/vnd.openxmlformats-officedocument.custom-properties+xml"))
         }
+        if c.markdownSources {
+            parts.append(("/customXml/itemProps1.xml", "application/vnd.openxmlformats-officedocument.customXmlProperties+xml"))
+        }
         for (name, type) in parts { x.empty("Override", [("PartName", name), ("ContentType", type)]) }
         x.close("Types")
         return string(x)
@@ -74,6 +79,7 @@ enum PackageParts {
                      ("rId7", "http://schemas.microsoft.com/office/2011/relationships/commentsExtended", "commentsExtended.xml", false),
                      ("rId8", "http://schemas.microsoft.com/office/2016/09/relationships/commentsIds", "commentsIds.xml", false)]
         }
+        if c.markdownSources { rels.append(("rId9", NS.officeRels + "/customXml", "../" + MarkdownSources.partName, false)) }
         for h in c.headers { rels.append((h.id, NS.officeRels + "/" + h.kind.rawValue, h.name, false)) }
         for l in links { rels.append((l.id, NS.officeRels + "/hyperlink", l.url, true)) }
         for i in images { rels.append((i.id, NS.officeRels + "/image", i.target, false)) }

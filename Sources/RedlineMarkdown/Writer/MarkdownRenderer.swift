@@ -928,7 +928,9 @@ final class MarkdownRenderer {
     /// those beside the table). Else nil: written anew.
     private func writtenAsRead(_ t: Table) -> String? {
         guard !t.source.isEmpty, pandocSyntax, options.criticMarkup, options.pipeTablesOnly != true, !inCommentBody,
-              gridDepth == 0, let text = t.source.text(ifStill: .table(t)), TableFormat(t).isEmpty,
+              gridDepth == 0, let text = t.source.text(ifStill: .table(t)),
+              // Column widths (every DOCX table has them) are written only with --keep-formatting.
+              TableFormat(t).isEmpty || (!options.preserveFormatting && t.headerRowCount == 1),
               t.rows.allSatisfy({ $0.change == nil && $0.cells.allSatisfy { Self.writesAsRead($0.blocks) } }) else { return nil }
         return text
     }
@@ -956,6 +958,11 @@ final class MarkdownRenderer {
             case .paragraph(let p), .heading(_, let p):
                 var plain = Paragraph(p.content)
                 plain.headingAttributes = p.headingAttributes
+                // A heading read from a DOCX keeps the heading style's name and spacing, which Markdown has no need
+                // of unless it keeps formatting.
+                if !options.preserveFormatting, case .heading(let level, _) = b, p.style.isPlainHeadingStyle(level: level) {
+                    plain.style = p.style
+                }
                 guard p == plain, Self.writesAsRead(p.content, referenceLinks: true) else { return false }
                 paragraphs.append(p)
                 return true
