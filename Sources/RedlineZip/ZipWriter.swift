@@ -39,13 +39,14 @@ public final class ZipWriter {
         try? FileManager.default.removeItem(atPath: directory)
     }
 
-    /// Adds an entry holding `bytes`.
-    public func add(_ name: String, bytes: [UInt8]) throws {
+    /// Adds an entry holding `bytes`; `stored`: not deflated (a part of a few hundred bytes, whose deflating
+    /// would cost more than it saves).
+    public func add(_ name: String, bytes: [UInt8], stored: Bool = false) throws {
         let za = try open(name)
         // An empty entry gets no buffer: libzip never frees a zero-length one (a leak fuzzing found).
         if bytes.isEmpty {
             guard let source = zip_source_buffer(za, nil, 0, 0) else { throw lastError("cannot add \(name)") }
-            return try add(name, source: source, to: za)
+            return try add(name, source: source, to: za, stored: stored)
         }
         let copy = malloc(bytes.count)!
         bytes.withUnsafeBytes { if let base = $0.baseAddress { copy.copyMemory(from: base, byteCount: $0.count) } }
@@ -53,7 +54,7 @@ public final class ZipWriter {
             free(copy)
             throw lastError("cannot add \(name)")
         }
-        try add(name, source: source, to: za)
+        try add(name, source: source, to: za, stored: stored)
     }
 
     /// Adds `entry` of `archive` as it is stored there, under `name` (default: the same name): the
@@ -88,9 +89,9 @@ public final class ZipWriter {
         else { throw lastError("cannot set the attributes of \(name)") }
     }
 
-    /// Adds an entry holding the UTF-8 of `text`.
-    public func add(_ name: String, text: String) throws {
-        try add(name, bytes: Array(text.utf8))
+    /// Adds an entry holding the UTF-8 of `text` (`stored`: not deflated).
+    public func add(_ name: String, text: String, stored: Bool = false) throws {
+        try add(name, bytes: Array(text.utf8), stored: stored)
     }
 
     /// A temporary file for an entry written piece by piece; `add(_:)` puts it into the archive.
@@ -143,20 +144,20 @@ public final class ZipWriter {
         return za
     }
 
-    private func add(_ name: String, source: OpaquePointer, to za: OpaquePointer) throws {
+    private func add(_ name: String, source: OpaquePointer, to za: OpaquePointer, stored: Bool = false) throws {
         let index = zip_file_add(za, name, source, zip_flags_t(ZIP_FL_ENC_UTF_8))
         guard index >= 0 else {
             zip_source_free(source)
             throw lastError("cannot add \(name)")
         }
-        try setAttributes(zip_uint64_t(index), za, name)
+        try setAttributes(zip_uint64_t(index), za, name, stored: stored)
     }
 
-    private func setAttributes(_ i: zip_uint64_t, _ za: OpaquePointer, _ name: String) throws {
+    private func setAttributes(_ i: zip_uint64_t, _ za: OpaquePointer, _ name: String, stored: Bool = false) throws {
         // 1980-01-01 00:00:00, the earliest DOS date: no clock or time zone reaches the output.
         guard zip_file_set_dostime(za, i, 0, 0x21, 0) == 0,
               zip_file_set_external_attributes(za, i, 0, zip_uint8_t(ZIP_OPSYS_UNIX), 0o100644 << 16) == 0,
-              zip_set_file_compression(za, i, ZIP_CM_DEFLATE, level) == 0
+              zip_set_file_compression(za, i, stored ? ZIP_CM_STORE : ZIP_CM_DEFLATE, stored ? 0 : level) == 0
         else { throw lastError("cannot set the attributes of \(name)") }
     }
 

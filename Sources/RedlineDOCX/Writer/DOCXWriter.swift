@@ -37,8 +37,9 @@ struct DOCXSink: ChunkSink {
     /// `word/comments.xml`, `commentsExtended.xml` and `commentsIds.xml`, written as each comment comes
     /// (`SpooledPart`); nil until the first comment.
     private var commentsPart: SpooledPart?, extendedPart: SpooledPart?, idsPart: SpooledPart?
-    /// The Markdown sources part (`MarkdownSources`), written as blocks with a kept source come; nil until the first.
-    private var sourcesPart: SpooledPart?
+    /// The Markdown sources part (`MarkdownSources`), written as blocks with a kept source come (empty until the
+    /// first), and its spool once it outgrew memory (`SpooledPart.flushSize`).
+    private var sources = XMLText(), sourcesSpool: ZipSpool?
     /// Comments written so far (their `w16cid:durableId` numbers).
     private var commentsWritten = 0
     /// The document's last section, from the last chunk (nil: the writer's default page).
@@ -89,11 +90,14 @@ struct DOCXSink: ChunkSink {
         }
         if let s = chunk.finalSection { finalSection = s }
         if let e = MarkdownSources.entry(of: chunk.block) {
-            var part = try sourcesPart ?? openSourcesPart()
-            sourcesPart = nil
-            MarkdownSources.add(e.key, e.text, into: &part.x)
-            try part.flushIfFull()
-            sourcesPart = part
+            if sources.bytes.isEmpty && sourcesSpool == nil { MarkdownSources.begin(into: &sources) }
+            MarkdownSources.add(e.key, e.text, into: &sources)
+            if sources.bytes.count >= SpooledPart.flushSize {
+                let spool = try sourcesSpool ?? zip.spool(MarkdownSources.partName)
+                try spool.write(sources.bytes)
+                sources.removeAll()
+                sourcesSpool = spool
+            }
         }
         for n in chunk.notes { note(n) }
         for c in chunk.comments { try comment(c) }
@@ -231,7 +235,7 @@ struct DOCXSink: ChunkSink {
         let c = PackageParts.Contents(
             numbering: !composer.lists.isEmpty, footnotes: composer.notes.footnoteCount > 0,
             endnotes: composer.notes.endnoteCount > 0, comments: !composer.comments.isEmpty,
-            customProperties: !customFields.isEmpty, markdownSources: sourcesPart != nil, images: composer.imageKinds,
+            customProperties: !customFields.isEmpty, markdownSources: !sources.bytes.isEmpty || sourcesSpool != nil, images: composer.imageKinds,
             headers: composer.headerParts.map { ($0.name, $0.id, $0.kind) }, evenAndOddHeaders: header.evenAndOddHeaders)
         try zip.add("[Content_Types].xml", text: PackageParts.contentTypes(c))
         try zip.add("_rels/.rels", text: PackageParts.packageRelationships(c))
@@ -240,11 +244,16 @@ struct DOCXSink: ChunkSink {
             try zip.add("docProps/custom.xml", text: PackageParts.customProperties(customFields))
         }
         try zip.add(body)
-        if var part = sourcesPart {
-            MarkdownSources.end(into: &part.x)
-            try zip.add(try part.finished())
-            try zip.add("customXml/itemProps1.xml", text: MarkdownSources.propertiesXML)
-            try zip.add("customXml/_rels/item1.xml.rels", text: MarkdownSources.relationshipsXML)
+        if c.markdownSources {
+            MarkdownSources.end(into: &sources)
+            if let spool = sourcesSpool {
+                try spool.write(sources.bytes)
+                try zip.add(spool)
+            } else {
+                try zip.add(MarkdownSources.partName, bytes: sources.bytes, stored: sources.bytes.count < 1024)
+            }
+            try zip.add("customXml/itemProps1.xml", text: MarkdownSources.propertiesXML, stored: true)
+            try zip.add("customXml/_rels/item1.xml.rels", text: MarkdownSources.relationshipsXML, stored: true)
         }
         try zip.add("word/_rels/document.xml.rels", text: PackageParts.documentRelationships(c, links: composer.links,
                                                                                              images: composer.images))
@@ -286,13 +295,6 @@ struct DOCXSink: ChunkSink {
         x.close(root)
         try zip.add("word/" + name, bytes: x.bytes)
         if let linkRels { try zip.add("word/_rels/\(name).rels", text: linkRels) }
-    }
-
-    /// The Markdown sources part begun: the declaration and the root's start tag.
-    private func openSourcesPart() throws -> SpooledPart {
-        var part = SpooledPart(try zip.spool(MarkdownSources.partName))
-        MarkdownSources.begin(into: &part.x)
-        return part
     }
 
     /// `word/comments.xml` begun: the declaration and the root's start tag.
