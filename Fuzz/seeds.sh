@@ -57,7 +57,7 @@ mcp '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"apply_edits
 mcp '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"apply_markdown","arguments":{"path":"a.docx","output":"o.docx","author":"A","markdown":"# T\n\nNew."}}}'
 mcp '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"compare","arguments":{"old":"a.md","new":"a.docx","output":"o.md"}}}'
 mcp '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"read_document","arguments":{"path":"../etc/passwd"}}}' '{not json' '[]'
-for t in markdown rtf docx docx-xml zip binder roundtrip compare apply mcp; do
+for t in markdown rtf docx docx-xml zip binder roundtrip compare apply mcp tex omml; do
   [ -d "Fuzz/regressions/$t" ] && cp -n Fuzz/regressions/$t/* "$out/$t/" 2>/dev/null || true
 done
-for t in markdown rtf docx docx-xml zip binder roundtrip compare apply mcp; do echo "$t: $(ls "$out/$t" | wc -l) seeds"; done
+for t in markdown rtf docx docx-xml zip binder roundtrip compare apply mcp tex omml; do echo "$t: $(ls "$out/$t" | wc -l) seeds"; done
