@@ -16,148 +16,8 @@ enum MarkdownSources {
 
     // MARK: Keys
 
-    /// The key of `block` as the DOCX reader reads it back (FNV-1a, 64 bits, in hex: the same in every run):
-    /// its kind and structure, text with soft line breaks as spaces, formatting, links, code and equations;
-    /// nil for a block whose source is not kept (pictures, notes, comments, changes, fields, raw content,
-    /// character styles, spans of table cells).
-    static func key(_ block: Block) -> String? {
-        var h = Hash()
-        guard h.block(block) else { return nil }
-        return String(h.value, radix: 16)
-    }
-
-    /// The FNV-1a hash of a block's shape; structure marks are a NUL and a letter, a NUL of the text two NULs.
-    private struct Hash {
-        var value: UInt64 = 0xcbf29ce484222325
-
-        mutating func byte(_ b: UInt8) {
-            value ^= UInt64(b)
-            value = value &* 0x100000001b3
-        }
-
-        mutating func tag(_ c: Character) {
-            byte(0)
-            for b in c.utf8 { byte(b) }
-        }
-
-        mutating func string(_ s: String) {
-            for b in s.utf8 {
-                if b == 0 { byte(0) }
-                byte(b)
-            }
-        }
-
-        mutating func number(_ n: Int) { string(String(n)); tag(";") }
-
-        mutating func blocks(_ bs: [Block]) -> Bool {
-            for b in bs { guard block(b) else { return false } }
-            tag(")")
-            return true
-        }
-
-        mutating func block(_ b: Block) -> Bool {
-            switch b {
-            case .paragraph(let p):
-                guard p.markChange == nil, p.styleChange == nil else { return false }
-                tag("P")
-                return inlines(p.content)
-            case .heading(let level, let p):
-                guard p.markChange == nil, p.styleChange == nil else { return false }
-                tag("H")
-                number(level)
-                return inlines(p.content)
-            case .list(let l):
-                tag("L")
-                switch l.kind {
-                case .bullet: tag("b")
-                case .ordered(let start, let delimiter):
-                    tag("o")
-                    number(start)
-                    string(String(delimiter))
-                }
-                for item in l.items {
-                    tag("I")
-                    guard blocks(item) else { return false }
-                }
-                tag(")")
-                return true
-            case .blockQuote(let bs):
-                tag("Q")
-                return blocks(bs)
-            case .codeBlock(let c):
-                tag("C")
-                string(c.infoString)
-                tag("|")
-                string(c.text)
-                tag(")")
-                return true
-            case .thematicBreak:
-                tag("-")
-                return true
-            case .table(let t):
-                tag("T")
-                for c in t.columns { string(c.rawValue); tag(",") }
-                number(t.headerRowCount)
-                for row in t.rows {
-                    guard row.change == nil else { return false }
-                    tag("R")
-                    for cell in row.cells {
-                        guard cell.columnSpan == 1, cell.rowSpan == 1, cell.change == nil else { return false }
-                        tag("c")
-                        guard blocks(cell.blocks) else { return false }
-                    }
-                }
-                tag(")")
-                return true
-            case .raw:
-                return false
-            }
-        }
-
-        mutating func inlines(_ content: [Inline]) -> Bool {
-            for i in content {
-                switch i {
-                case .text(let s): string(s)
-                case .softBreak: byte(UInt8(ascii: " "))
-                case .lineBreak: tag("n")
-                case .emphasis(let c): guard wrapped("e", c) else { return false }
-                case .strong(let c): guard wrapped("s", c) else { return false }
-                case .strikethrough(let c): guard wrapped("x", c) else { return false }
-                case .underline(let c): guard wrapped("u", c) else { return false }
-                case .superscript(let c): guard wrapped("^", c) else { return false }
-                case .subscript(let c): guard wrapped("_", c) else { return false }
-                case .smallCaps(let c): guard wrapped("k", c) else { return false }
-                case .highlight(let c): guard wrapped("h", c) else { return false }
-                case .code(let s):
-                    tag("`")
-                    string(s)
-                    tag(")")
-                case .link(let l, let c):
-                    tag("l")
-                    string(l.url)
-                    tag("|")
-                    string(l.title)
-                    tag("|")
-                    guard inlines(c) else { return false }
-                    tag(")")
-                case .math(let kind, let tex):
-                    tag(kind == .display ? "M" : "m")
-                    string(tex)
-                    tag(")")
-                case .styled, .image, .raw, .noteReference, .field, .insertion, .deletion, .substitution, .move,
-                     .formatChange, .commentStart, .commentEnd, .commentPoint:
-                    return false
-                }
-            }
-            tag(")")
-            return true
-        }
-
-        mutating func wrapped(_ t: Character, _ c: [Inline]) -> Bool {
-            tag(t)
-            return inlines(c)
-        }
-    }
+    /// The key of `block` as the DOCX reader reads it back (`BlockShape.key`).
+    static func key(_ block: Block) -> String? { BlockShape.key(block) }
 
     // MARK: Writing
 
@@ -276,16 +136,16 @@ enum MarkdownSources {
                   let text = take(key) else { return block }
             switch block {
             case .paragraph(var p):
-                p.source = SourceText(text, of: block)
+                p.source = SourceText(text, of: block, readFromText: false)
                 return .paragraph(p)
             case .heading(let level, var p):
-                p.source = SourceText(text, of: block)
+                p.source = SourceText(text, of: block, readFromText: false)
                 return .heading(level: level, p)
             case .list(var l):
-                l.source = SourceText(text, of: block)
+                l.source = SourceText(text, of: block, readFromText: false)
                 return .list(l)
             case .table(var t):
-                t.source = SourceText(text, of: block)
+                t.source = SourceText(text, of: block, readFromText: false)
                 return .table(t)
             default:
                 return block

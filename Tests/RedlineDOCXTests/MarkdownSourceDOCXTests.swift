@@ -92,6 +92,20 @@ final class MarkdownSourceDOCXTests: XCTestCase {
         XCTAssertTrue(back.contains("**A last paragraph, with a** [link](https://example.com) and `code`."), back)
     }
 
+    /// The part is only a record: a source that does not read as the block the DOCX holds (a part edited by
+    /// hand or by another tool, its key left as it was) is not written; what Word shows is.
+    func testASourceThatDoesNotReadAsTheBlockIsNotWritten() throws {
+        var parts = try ZipEntries.read(try toDOCX(Self.source))
+        let k = try XCTUnwrap(parts.firstIndex { $0.name == "customXml/item1.xml" })
+        let xml = String(decoding: parts[k].bytes, as: UTF8.self)
+        XCTAssertNotNil(xml.range(of: "by families"))
+        parts[k].bytes = Array(xml.replacingOccurrences(of: "by families", with: "by strangers").utf8)
+        let back = try toMarkdown(try ZipEntries.package(parts))
+        XCTAssertFalse(back.contains("strangers"), back)
+        XCTAssertTrue(back.contains("Lighthouses were *lit* by hand and kept by families for **generations**"), back)
+        XCTAssertTrue(back.contains("+ first bullet, wrapped\n  onto a second line"), back)
+    }
+
     /// A heading a co-author centred, or gave another style, is no longer the heading written from Markdown.
     func testAHeadingWithAnotherStyleOrAlignmentIsNotTaken() {
         var p = Paragraph([.text("Lamps")])

@@ -94,7 +94,8 @@ public struct SourceText: Hashable, Sendable {
     private final class Storage: Sendable {
         let text: String
         let block: Block
-        init(_ text: String, _ block: Block) { self.text = text; self.block = block }
+        let isReadFromText: Bool
+        init(_ text: String, _ block: Block, _ read: Bool) { self.text = text; self.block = block; isReadFromText = read }
     }
 
     private let storage: Storage?
@@ -102,8 +103,12 @@ public struct SourceText: Hashable, Sendable {
     /// No source.
     public init() { storage = nil }
 
-    /// `text`, for `block` as it was read.
-    public init(_ text: String, of block: Block) { storage = Storage(text, block) }
+    /// `text`, for `block` as it was read; `readFromText` false for a text another format kept beside its own
+    /// reading (a DOCX's Markdown sources part), which a writer checks reads as the block before using it.
+    public init(_ text: String, of block: Block, readFromText: Bool = true) { storage = Storage(text, block, readFromText) }
+
+    /// Whether the block was read from this text (not kept beside another format's reading of it).
+    public var isReadFromText: Bool { storage?.isReadFromText ?? true }
 
     /// The text, when `block` is still the block that was read.
     public func text(ifStill block: Block) -> String? {

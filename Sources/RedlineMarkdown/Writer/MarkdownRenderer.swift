@@ -928,7 +928,7 @@ final class MarkdownRenderer {
     /// those beside the table). Else nil: written anew.
     private func writtenAsRead(_ t: Table) -> String? {
         guard !t.source.isEmpty, pandocSyntax, options.criticMarkup, options.pipeTablesOnly != true, !inCommentBody,
-              gridDepth == 0, let text = t.source.text(ifStill: .table(t)),
+              gridDepth == 0, let text = t.source.text(ifStill: .table(t)), t.source.isReadFromText || Self.reads(text, as: .table(t)),
               // Column widths (every DOCX table has them) are written only with --keep-formatting.
               TableFormat(t).isEmpty || (!options.preserveFormatting && t.headerRowCount == 1),
               t.rows.allSatisfy({ $0.change == nil && $0.cells.allSatisfy { Self.writesAsRead($0.blocks) } }) else { return nil }
@@ -950,7 +950,7 @@ final class MarkdownRenderer {
         }
         guard !source.isEmpty, pandocSyntax, options.criticMarkup, (options.lineWrap ?? .preserve) == .preserve,
               !inCommentBody, !inGridCell, pendingCloser == nil, pendingContinuation == nil,
-              let text = source.text(ifStill: block) else { return nil }
+              let text = source.text(ifStill: block), source.isReadFromText || Self.reads(text, as: block) else { return nil }
         // Every paragraph in it plain text (a list's: in items, nested lists and quotes).
         var paragraphs: [Paragraph] = []
         func collect(_ b: Block) -> Bool {
@@ -1003,6 +1003,15 @@ final class MarkdownRenderer {
             }
         }
         return text
+    }
+
+    /// Whether `text`, read as Markdown on its own, is one block of `block`'s shape (`BlockShape`): a source kept
+    /// beside another format's reading (a DOCX's Markdown sources part) is written only then, so that the
+    /// Markdown says what the document shows, whatever the part holds.
+    static func reads(_ text: String, as block: Block) -> Bool {
+        guard let key = BlockShape.key(block), let doc = try? MarkdownReader.document(text, diagnostics: Diagnostics()),
+              doc.blocks.count == 1, doc.notes.isEmpty, doc.comments.isEmpty else { return false }
+        return BlockShape.key(doc.blocks[0]) == key
     }
 
     private static func writesAsRead(_ blocks: [Block]) -> Bool {
