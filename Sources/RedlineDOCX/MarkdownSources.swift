@@ -111,21 +111,31 @@ enum MarkdownSources {
         init() {}
 
         /// Reads the custom XML parts the main document relates to, taking the one whose root is in `namespace`.
-        init(_ package: DOCXPackage) throws {
+        /// A part that is no well-formed XML (another tool's, or this one damaged) is passed over: it holds no
+        /// text of the document, so the document reads as it would without it.
+        init(_ package: DOCXPackage) {
             for r in package.relationships.values where r.kind == "customXml" && !r.external {
                 guard let entry = package.archive.entry(named: r.target) else { continue }
-                let x = try package.xml(entry)
+                var found: [String: [String]] = [:]
                 var root = true
-                while let k = try x.next() {
-                    guard k == .start else { continue }
-                    if root {
-                        guard x.localName == "sources", x.namespaceURI == MarkdownSources.namespace else { break }
-                        root = false
-                    } else if x.depth == 1, x.localName == "s", let key = x.attribute("k") {
-                        byKey[key, default: []].append(try x.elementText())
+                do {
+                    let x = try package.xml(entry)
+                    while let k = try x.next() {
+                        guard k == .start else { continue }
+                        if root {
+                            guard x.localName == "sources", x.namespaceURI == MarkdownSources.namespace else { break }
+                            root = false
+                        } else if x.depth == 1, x.localName == "s", let key = x.attribute("k") {
+                            found[key, default: []].append(try x.elementText())
+                        }
                     }
+                } catch {
+                    continue
                 }
-                if !root { return }
+                if !root {
+                    byKey = found
+                    return
+                }
             }
         }
 

@@ -106,6 +106,15 @@ final class MarkdownSourceDOCXTests: XCTestCase {
         XCTAssertTrue(back.contains("+ first bullet, wrapped\n  onto a second line"), back)
     }
 
+    /// A damaged sources part is passed over: the DOCX reads as it would without it.
+    func testADamagedPartIsPassedOver() throws {
+        var parts = try ZipEntries.read(try toDOCX(Self.source))
+        let k = try XCTUnwrap(parts.firstIndex { $0.name == "customXml/item1.xml" })
+        parts[k].bytes = Array(parts[k].bytes.dropLast(40))
+        let back = try toMarkdown(try ZipEntries.package(parts))
+        XCTAssertTrue(back.contains("Lighthouses were *lit* by hand and kept by families for **generations**"), back)
+    }
+
     /// A heading a co-author centred, or gave another style, is no longer the heading written from Markdown.
     func testAHeadingWithAnotherStyleOrAlignmentIsNotTaken() {
         var p = Paragraph([.text("Lamps")])

@@ -77,7 +77,7 @@ struct DOCXSource: ChunkSource {
             throw RedlineError.malformed("\(package.documentPart) has no w:body: not a Word document")
         }
         body = try DOCXBodyStream(parser: parser, comments: comments, notes: notes, commentsWhole: commentsWhole)
-        sources = try MarkdownSources.Table(package)
+        sources = MarkdownSources.Table(package)
     }
 
     mutating func next() throws -> Chunk? {
