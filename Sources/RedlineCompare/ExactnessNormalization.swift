@@ -13,7 +13,7 @@ import RedlineCore
 /// ending with a line end as that gives it (an empty code block one empty line); and what compare itself
 /// takes as equal, keeping NEW's form unmarked, folded as compare folds it: a soft line break outside a link a
 /// space (`Tokenizer`), a paragraph's or heading's style as `StoryComparer.comparable` gives it (no name for
-/// Normal, Body Text and the like, or for a heading's own Heading N). Without that, rejecting a comparison whose
+/// Normal, Body Text and the like, or for a heading's own Heading N), a heading's pandoc attributes left out. Without that, rejecting a comparison whose
 /// OLD had a space where NEW's equal token was a soft break (or Body Text where NEW had no name) differed from
 /// OLD by what no mark carries.
 public enum ExactnessNormalization {
@@ -113,6 +113,9 @@ public enum ExactnessNormalization {
                 q.content = content
                 if case .heading(let level, _) = b {
                     q.style = StoryComparer.comparable(p.style, level: level)
+                    // A heading's pandoc attributes are not compared either (no mark carries them): a heading in
+                    // both keeps NEW's, a deleted one OLD's.
+                    q.headingAttributes = nil
                     return .heading(level: level, q)
                 }
                 q.style = StoryComparer.comparable(p.style, level: 0)

@@ -102,7 +102,7 @@ extension StoryComparer {
             flush()
             switch t.kind {
             case .mark:
-                var level: Int, style: ParagraphStyle, box: TextBox?
+                var level: Int, style: ParagraphStyle, box: TextBox?, attributes: String?
                 // NEW's fields spanning paragraphs (a deleted paragraph is inside or outside one of NEW's).
                 var field: BlockField?
                 var mark: ParagraphMarkChange?
@@ -110,7 +110,7 @@ extension StoryComparer {
                 switch op.kind {
                 case .equal:
                     let o = oldSide.props(of: v.oldTok(op))!, n = store.props(of: t)!
-                    level = n.level; style = n.style; box = n.textBox; field = n.blockField
+                    level = n.level; style = n.style; box = n.textBox; field = n.blockField; attributes = n.headingAttributes
                     if !options.ignoreFormatting
                         && ((options.compareParagraphStyles
                              && Self.comparable(o.style, level: o.level) != Self.comparable(n.style, level: n.level))
@@ -122,11 +122,12 @@ extension StoryComparer {
                     }
                 case .delete:
                     let pr = tStore.props(of: t)!
-                    level = pr.level; style = pr.style; box = pr.textBox; mark = .deleted(change)
+                    level = pr.level; style = pr.style; box = pr.textBox; attributes = pr.headingAttributes; mark = .deleted(change)
                     stats.paragraphMarkChanges += 1
                 default:
                     let pr = tStore.props(of: t)!
-                    level = pr.level; style = pr.style; box = pr.textBox; field = pr.blockField; mark = .inserted(change)
+                    level = pr.level; style = pr.style; box = pr.textBox; field = pr.blockField; attributes = pr.headingAttributes
+                    mark = .inserted(change)
                     stats.paragraphMarkChanges += 1
                 }
                 let content = InlineBuilder.pairingSubstitutions(InlineBuilder.inlines(from: runs))
@@ -135,6 +136,7 @@ extension StoryComparer {
                 var p = Paragraph(content, style: style, markChange: mark, styleChange: styleChange)
                 p.textBox = box
                 p.blockField = field
+                if level > 0 { p.headingAttributes = attributes }
                 out.append(level == 0 ? .paragraph(p) : .heading(level: level, p))
             case .block:
                 // Text with no break of its own before a block. Only one side's own changes can be here, when

@@ -6,7 +6,8 @@ extension StoryComparer {
     private func props(_ b: Block) -> ParagraphProps? {
         switch b {
         case .paragraph(let p): return ParagraphProps(level: 0, style: p.style, textBox: p.textBox, blockField: p.blockField)
-        case .heading(let l, let p): return ParagraphProps(level: l, style: p.style, textBox: p.textBox, blockField: p.blockField)
+        case .heading(let l, let p):
+            return ParagraphProps(level: l, style: p.style, textBox: p.textBox, blockField: p.blockField, headingAttributes: p.headingAttributes)
         default: return nil
         }
     }

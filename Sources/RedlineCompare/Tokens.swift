@@ -9,6 +9,9 @@ struct ParagraphProps: Equatable {
     var textBox: TextBox?
     /// Where a field spanning paragraphs begins or ends (a table of contents): NEW's, kept on the result's paragraph.
     var blockField: BlockField? = nil
+    /// A heading's pandoc attributes (`{#sec-intro}`): the side's own, kept on the result's heading (NEW's where
+    /// the heading is in both).
+    var headingAttributes: String? = nil
 }
 
 /// Where the runs, paragraph properties, blocks and tokens of one side of one story comparison live: tokens

@@ -49,6 +49,21 @@ final class CompareNotesAndBlocksTests: XCTestCase {
         }
     }
 
+    /// A heading's pandoc attributes (`{#sec-lamps}`) go with it: an inserted heading keeps NEW's on accept, a
+    /// deleted one OLD's on reject, one in both NEW's (they were dropped: fuzz-compare found it when a seed held one).
+    func testHeadingAttributesGoWithTheirHeading() throws {
+        func attributes(_ d: Document) -> [String?] { d.blocks.compactMap { if case .heading(_, let p) = $0 { return p.headingAttributes } else { return nil } } }
+        for r in try compared("Anna reaches the island.\n", "# Lamps and tides {#sec-lamps}\n\nAnna reaches the island.\n") {
+            XCTAssertEqual(attributes(DocumentComparer.accepted(r)), [" {#sec-lamps}"])
+        }
+        for r in try compared("# Old {.unnumbered}\n\nText.\n", "Text.\n") {
+            XCTAssertEqual(attributes(DocumentComparer.rejected(r)), [" {.unnumbered}"])
+        }
+        for r in try compared("# Same {#a}\n\nText.\n", "# Same {#b}\n\nText.\n") {
+            XCTAssertEqual(attributes(DocumentComparer.accepted(r)), [" {#b}"])
+        }
+    }
+
     /// OLD's heading words deleted before NEW's inserted list and table stay in the heading whose mark
     /// matched, so rejecting gives the heading back (it came back a plain paragraph and an empty heading).
     func testDeletedHeadingWordsPastInsertedBlocksStayInTheirHeading() throws {
