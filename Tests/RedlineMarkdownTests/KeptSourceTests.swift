@@ -110,6 +110,26 @@ final class KeptSourceTests: XCTestCase {
     /// Lines the pre-pass took as code (a fence indented four, which cmark reads as indented code, so the
     /// lines after it are a paragraph) were read without spans: such a paragraph is written anew, or its
     /// spans would read as spans elsewhere (found by FuzzRegressionTests).
+    /// CriticMarkup whose marks are on the lines around a block's own (`{==` above a heading, `==}` below) is in
+    /// the block but not in its lines: the block is written anew, marks and all (fuzz-roundtrip found the
+    /// highlight dropped, and `s{#s}` then read as a heading's attributes).
+    func testMarksAroundABlocksLinesAreWrittenWithIt() throws {
+        let out = try md(try read("{==\n# s{#s}\n==}\n"))
+        XCTAssertEqual(out, "# {==s{#s}==}\n")
+        XCTAssertEqual(try read(out).blocks.map(\.plainText), ["s{#s}"])
+    }
+
+    /// After a blank line a footnote goes on only with lines indented four or more (pandoc's rule): a list indented
+    /// one space is the main flow's (it went into the note, which md → md then moved to the end with the note).
+    func testANoteEndsAtALessIndentedLineAfterABlankLine() throws {
+        let doc = try read("x[^1]\n\n[^1]: r\n\n - a\n")
+        XCTAssertEqual(doc.blocks.count, 2, "\(doc.blocks)")
+        XCTAssertEqual(doc.notes.first?.blocks.count, 1)
+        let kept = try read("x[^1]\n\n[^1]: r\n\n    - a\n")
+        XCTAssertEqual(kept.blocks.count, 1)
+        XCTAssertEqual(kept.notes.first?.blocks.count, 2)
+    }
+
     func testLinesThePrePassTookAsCodeAreWrittenAnew() throws {
         let doc = try read("    ```\nText [x]{.underline} here.\n")
         let out = try md(doc)

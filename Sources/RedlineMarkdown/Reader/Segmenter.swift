@@ -64,7 +64,10 @@ struct Segmenter {
 
             if kind == .text || kind == .opensVerbatim {
                 let footnote = kind == .text && indent == 0 ? Segmenter.footnoteLabel(line) : nil
-                if (previousBlank && indent == 0 && (currentIsFootnote != nil || !listMayGoOn || !Segmenter.isListMarkerLine(line)))
+                // After a blank line a note goes on only with lines indented four or more (pandoc's rule): ` - a`
+                // is a list of the main flow, not of the note.
+                let endsNote = currentIsFootnote != nil && indent < 4
+                if (previousBlank && (indent == 0 || endsNote) && (currentIsFootnote != nil || !listMayGoOn || !Segmenter.isListMarkerLine(line)))
                     || footnote != nil || Segmenter.alwaysStartsBlock(line, kind) {
                     close(at: lineStart)
                     current = lineStart

@@ -1033,6 +1033,9 @@ final class MarkdownRenderer {
         content.allSatisfy { i in
             switch i {
             case .commentStart, .commentEnd, .commentPoint, .noteReference, .image, .styled: return false
+            // CriticMarkup is never in kept lines (the reader keeps none holding it): a block holding some took
+            // it from marks on lines around its own (`{==` on the line above a heading).
+            case .insertion, .deletion, .substitution, .move, .formatChange, .highlight: return false
             case .link(let l, let c): return (referenceLinks || l.label == nil) && writesAsRead(c, referenceLinks: referenceLinks)
             default: return writesAsRead(i.children, referenceLinks: referenceLinks)
             }
