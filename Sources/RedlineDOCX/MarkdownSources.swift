@@ -14,11 +14,6 @@ enum MarkdownSources {
     /// The part's name in a package Redline writes.
     static let partName = "customXml/item1.xml"
 
-    // MARK: Keys
-
-    /// The key of `block` as the DOCX reader reads it back (`BlockShape.key`).
-    static func key(_ block: Block) -> String? { BlockShape.key(block) }
-
     // MARK: Writing
 
     /// The source kept with a top-level block while it is still the block that was read, and its key; nil for
@@ -32,7 +27,7 @@ enum MarkdownSources {
         default: return nil
         }
         guard !source.isEmpty, let text = source.text(ifStill: block), writable(text), !isPlainLine(block, text),
-              let key = key(block) else { return nil }
+              let key = BlockShape.key(block) else { return nil }
         return (key, text)
     }
 
@@ -142,7 +137,7 @@ enum MarkdownSources {
         /// `block` with its author's source attached when one was kept for it and it is as Redline wrote it
         /// (`isAsWritten`); else `block` as it is.
         func attach(_ block: Block) -> Block {
-            guard !byKey.isEmpty, Self.isAsWritten(block), let key = MarkdownSources.key(block),
+            guard !byKey.isEmpty, Self.isAsWritten(block), let key = BlockShape.key(block),
                   let text = take(key) else { return block }
             switch block {
             case .paragraph(var p):

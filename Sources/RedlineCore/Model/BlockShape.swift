@@ -14,12 +14,10 @@ public enum BlockShape {
 
     /// The FNV-1a hash of a block's shape; structure marks are a NUL and a letter, a NUL of the text two NULs.
     private struct Hash {
-        var value: UInt64 = 0xcbf29ce484222325
+        var fnv = FNV1a()
+        var value: UInt64 { fnv.value }
 
-        mutating func byte(_ b: UInt8) {
-            value ^= UInt64(b)
-            value = value &* 0x100000001b3
-        }
+        mutating func byte(_ b: UInt8) { fnv.add(b) }
 
         mutating func tag(_ c: Character) {
             byte(0)
@@ -143,5 +141,25 @@ public enum BlockShape {
             tag(t)
             return inlines(c)
         }
+    }
+}
+
+/// FNV-1a, 64 bits: a hash that is the same in every run and on every machine (Swift's `Hasher` is seeded per
+/// process), for keys a document keeps (`BlockShape`, the DOCX writer's kept sources).
+public struct FNV1a: Sendable {
+    /// The hash of the bytes added so far.
+    public private(set) var value: UInt64 = 0xcbf29ce484222325
+
+    public init() {}
+
+    /// Adds one byte.
+    public mutating func add(_ b: UInt8) {
+        value ^= UInt64(b)
+        value = value &* 0x100000001b3
+    }
+
+    /// Adds the bytes of `bytes`.
+    public mutating func add<S: Sequence>(_ bytes: S) where S.Element == UInt8 {
+        for b in bytes { add(b) }
     }
 }

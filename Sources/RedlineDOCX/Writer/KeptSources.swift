@@ -43,12 +43,10 @@ final class KeptSources {
 
     /// The key of an equation that reads back as `tex` (FNV-1a, 64 bits, in hex: the same in every run).
     static func key(_ tex: String, display: Bool) -> String {
-        var h: UInt64 = 0xcbf29ce484222325
-        for b in Array((display ? "D" : "I").utf8) + Array(tex.utf8) {
-            h ^= UInt64(b)
-            h = h &* 0x100000001b3
-        }
-        return String(h, radix: 16)
+        var h = FNV1a()
+        h.add((display ? "D" : "I").utf8)
+        h.add(tex.utf8)
+        return String(h.value, radix: 16)
     }
 
     /// Records that an equation written from `original` reads back as `readBack` (nothing when equal).
